@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs every Debian package the hetcim toolkit needs (build, tests, benchmarks, reports).
+# Idempotent: does nothing (and prints one line) when everything is already installed.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git clang libclang-rt-14-dev clang-format
+  # models: ONNX protobufs (find_package(Protobuf) must precede find_package(ONNX))
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  # CPU kernels: oneDNN (its CMake config needs the OpenCL ICD loader)
+  libdnnl-dev ocl-icd-opencl-dev libopenblas-dev
+  # MILP
+  coinor-libcbc-dev
+  # statistics
+  libboost-math-dev
+  # training and data
+  libtorch-dev dataset-fashion-mnist
+  # CLI, configs, JSON
+  libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # reports: figures and a headless browser for the report test
+  gnuplot-nox chromium
+  # fixture generation (PyTorch-exported ONNX files) with Debian's Python
+  python3 python3-onnx python3-numpy
+)
+# The ORT benchmark peer comes from npm: Node.js with npm is needed; Debian's npm only when the
+# machine has no npm of its own (a nodesource nodejs ships npm and conflicts with Debian's).
+if ! command -v npm >/dev/null 2>&1; then PACKAGES+=(nodejs npm); fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"
