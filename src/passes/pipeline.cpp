@@ -1,0 +1,38 @@
+#include "passes/pipeline.h"
+
+#include "passes/fold_batchnorm.h"
+#include "passes/fold_constants.h"
+#include "passes/fold_qdq.h"
+#include "passes/fuse_activation.h"
+#include "passes/layout_nhwc.h"
+#include "passes/quantize_int8.h"
+#include "passes/remove_identity.h"
+
+namespace hetcim::passes {
+
+const std::vector<std::string>& pipeline_steps() {
+  static const std::vector<std::string> steps = {"fold-constants", "remove-identity",
+                                                 "fold-batchnorm", "fuse-activation",
+                                                 "fold-qdq",       "quantize-int8",
+                                                 "layout-nhwc"};
+  return steps;
+}
+
+graph::Graph lower(const graph::Graph& input, const PipelineOptions& o, const DumpHook& dump) {
+  graph::Graph g = input;
+  auto step = [&](const std::string& name, bool enabled, graph::Graph (*pass)(const graph::Graph&)) {
+    if (enabled) g = pass(g);
+    if (dump) dump(name, g);
+  };
+  const bool int8 = o.precision == Precision::Int8;
+  step("fold-constants", true, fold_constants);
+  step("remove-identity", true, remove_identity);
+  step("fold-batchnorm", o.fold_batchnorm, fold_batchnorm);
+  step("fuse-activation", o.fuse_activations, fuse_activation);
+  step("fold-qdq", true, fold_qdq);
+  step("quantize-int8", int8, quantize_int8);
+  step("layout-nhwc", int8, layout_nhwc);
+  return g;
+}
+
+}  // namespace hetcim::passes

@@ -1,0 +1,149 @@
+#include "workload/workload.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "util/error.h"
+
+namespace hetcim::workload {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Input positions holding learned parameters, per op type.
+std::vector<size_t> param_inputs(const std::string& op) {
+  if (op == "Conv" || op == "Gemm" || op == "ConvTranspose") return {1, 2};
+  if (op == "MatMul") return {0, 1};
+  if (op == "BatchNormalization") return {1, 2};
+  if (op == "QLinearConv") return {3, 8};
+  if (op == "QLinearMatMul") return {0, 3};
+  if (op == "QGemm") return {3, 6};
+  if (op == "PRelu") return {1};
+  return {};
+}
+
+// The weight operand of an operator that a crossbar can hold, with the GeMM view.
+struct GemmView {
+  std::string weight;
+  int64_t rows = 0, cols = 0, n_mvm = 0, macs = 0;
+};
+
+std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
+  const std::string who = "node '" + n.name + "' (" + n.op_type + ")";
+  const bool qconv = n.op_type == "QLinearConv";
+  if (n.op_type == "Conv" || qconv) {
+    const std::string& w = n.inputs.at(qconv ? 3 : 1);
+    if (!g.is_initializer(w)) return std::nullopt;
+    const graph::Shape& ws = g.shape_of(w, who);
+    const graph::Shape& os = g.shape_of(n.outputs.at(0), who);
+    if (ws.size() < 3 || os.size() != ws.size())
+      throw user_error(who, ": expected a weight of rank >= 3 matching the output rank, got ",
+                       graph::shape_str(ws), " and ", graph::shape_str(os));
+    int64_t k = 1;
+    for (size_t i = 1; i < ws.size(); ++i) k *= ws[i];  // C_in/groups * K_h * K_w
+    int64_t spatial = 1;
+    for (size_t i = 2; i < os.size(); ++i) spatial *= os[i];
+    const int64_t batch = os[0];
+    return GemmView{w, k, ws[0], batch * spatial, batch * spatial * ws[0] * k};
+  }
+  const bool qgemm = n.op_type == "QGemm";
+  if (n.op_type == "Gemm" || qgemm) {
+    const std::string& w = n.inputs.at(qgemm ? 3 : 1);
+    if (!g.is_initializer(w)) return std::nullopt;
+    const graph::Shape& ws = g.shape_of(w, who);
+    if (ws.size() != 2) throw user_error(who, ": expected a 2-D weight, got ", graph::shape_str(ws));
+    const bool trans_b = n.attr_int("transB", 0) != 0;
+    const int64_t k = trans_b ? ws[1] : ws[0], cols = trans_b ? ws[0] : ws[1];
+    const graph::Shape& os = g.shape_of(n.outputs.at(0), who);
+    return GemmView{w, k, cols, os.at(0), os.at(0) * k * cols};
+  }
+  const bool qmm = n.op_type == "QLinearMatMul";
+  if (n.op_type == "MatMul" || qmm) {
+    const std::string& w = n.inputs.at(qmm ? 3 : 1);
+    if (!g.is_initializer(w)) return std::nullopt;
+    const graph::Shape& ws = g.shape_of(w, who);
+    if (ws.size() != 2) return std::nullopt;  // batched weights are not a single crossbar matrix
+    const graph::Shape& os = g.shape_of(n.outputs.at(0), who);
+    const int64_t vectors = graph::element_count(os) / ws[1];
+    return GemmView{w, ws[0], ws[1], vectors, vectors * ws[0] * ws[1]};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int64_t count_params(const graph::Graph& g) {
+  std::set<std::string> counted;
+  int64_t total = 0;
+  for (const graph::Node& n : g.nodes) {
+    for (size_t k : param_inputs(n.op_type)) {
+      if (k >= n.inputs.size() || n.inputs[k].empty()) continue;
+      auto it = g.initializers.find(n.inputs[k]);
+      if (it == g.initializers.end() || !counted.insert(it->first).second) continue;
+      total += graph::element_count(*it->second.info.shape);
+    }
+  }
+  return total;
+}
+
+Workload analyze(const graph::Graph& g, const WorkloadOptions& o) {
+  if (o.xbar_rows <= 0 || o.xbar_cols <= 0 || o.columns_per_weight <= 0 || o.elem_bytes <= 0)
+    throw user_error("workload options: crossbar size, columns per weight and element size must be positive");
+  Workload w;
+  w.dag = graph::dag_of(g);
+  std::set<std::string> counted;
+  for (const graph::Node& n : g.nodes) {
+    OpWorkload op;
+    op.name = n.name;
+    op.op_type = n.op_type;
+    const graph::TensorInfo* out = g.info(n.outputs.at(0));
+    if (out && out->shape) op.out_shape = *out->shape;
+    op.quantized = n.op_type.rfind("QLinear", 0) == 0 || n.op_type == "QGemm" ||
+                   n.attr_string("precision", "") == "int8";
+    for (const std::string& t : n.inputs) {
+      if (t.empty() || g.is_initializer(t)) continue;
+      const graph::TensorInfo* ti = g.info(t);
+      if (ti && ti->shape) op.in_elems += std::max<int64_t>(0, graph::element_count(*ti->shape));
+    }
+    for (const std::string& t : n.outputs) {
+      const graph::TensorInfo* ti = t.empty() ? nullptr : g.info(t);
+      if (ti && ti->shape) op.out_elems += std::max<int64_t>(0, graph::element_count(*ti->shape));
+    }
+    op.in_bytes = op.in_elems * o.elem_bytes;
+    op.out_bytes = op.out_elems * o.elem_bytes;
+    if (auto v = gemm_view(g, n)) {
+      op.offloadable = true;
+      op.rows = v->rows;
+      op.cols = v->cols * o.columns_per_weight;
+      op.n_mvm = v->n_mvm;
+      op.macs = v->macs;
+      op.crossbars = ceil_div(op.rows, o.xbar_rows) * ceil_div(op.cols, o.xbar_cols);
+    }
+    for (size_t k : param_inputs(n.op_type)) {
+      if (k >= n.inputs.size() || n.inputs[k].empty()) continue;
+      auto it = g.initializers.find(n.inputs[k]);
+      if (it == g.initializers.end() || !counted.insert(it->first).second) continue;
+      op.params += graph::element_count(*it->second.info.shape);
+    }
+    w.ops.push_back(std::move(op));
+  }
+  Totals& t = w.totals;
+  const auto reach = graph::transitive_closure(w.dag);
+  t.operators = static_cast<int64_t>(w.ops.size());
+  t.edges = static_cast<int64_t>(w.dag.edges.size());
+  t.parallel_pairs = static_cast<int64_t>(graph::parallel_pairs(reach).size());
+  t.cut_nodes = static_cast<int64_t>(graph::cut_nodes(reach).size());
+  for (const OpWorkload& op : w.ops) {
+    t.offloadable += op.offloadable ? 1 : 0;
+    t.crossbars += op.crossbars;
+    t.params += op.params;
+    t.macs += op.macs;
+  }
+  t.milp_variables = t.operators + t.parallel_pairs;
+  t.milp_constraints =
+      3 * t.edges + 2 * t.parallel_pairs + t.operators + (t.operators - t.offloadable) + 2;
+  return w;
+}
+
+}  // namespace hetcim::workload
