@@ -1,0 +1,41 @@
+// Shape and dtype inference for the ONNX operators hetcim understands (ONNX semantics, opset 11-17
+// attribute and input conventions; older conventions are accepted where they are unambiguous:
+// Split/Squeeze/Unsqueeze axes as attributes, Slice bounds as attributes, Clip bounds as
+// attributes, Upsample scales as an attribute).
+//
+// Supported: Conv, ConvTranspose, BatchNormalization, Relu, LeakyRelu, Clip, Sigmoid, Tanh,
+// HardSigmoid, HardSwish, Identity, Dropout, Cast, Softmax, Mul, Add, Sub, Div, Pow (numpy
+// broadcasting), MaxPool, AveragePool (auto_pad, ceil_mode), GlobalAveragePool, GlobalMaxPool,
+// Flatten, Gemm, MatMul, Concat, Split, Slice, Resize, Upsample, Reshape, Transpose, Squeeze,
+// Unsqueeze, Shape, Gather, QuantizeLinear, DequantizeLinear. Every other op is a UserError
+// "unsupported op 'X' at node 'n'".
+//
+// Operands that decide a shape (Reshape's shape, Slice's bounds, Resize's scales or sizes, Split's
+// sizes, Squeeze/Unsqueeze axes) must be constants: initializers with values, or - inside
+// infer_shapes - small integer tensors computed from such constants and from static shapes
+// (Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains as exporters emit them).
+#pragma once
+
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace hetcim::graph {
+
+// dtype and shape of every output of `n` (one entry per entry of n.outputs, including optional
+// outputs left unnamed), from the infos of its inputs in `g` (g.values and g.initializers).
+// Throws UserError naming the node and what was expected when the inputs are inconsistent, an
+// input's shape is unknown, or the op is unsupported.
+[[nodiscard]] std::vector<TensorInfo> infer_outputs(const Graph& g, const Node& n);
+
+// Shape of the first output of `n` (use infer_outputs for Split and other multi-output ops).
+[[nodiscard]] Shape infer_output_shape(const Graph& g, const Node& n);
+
+// Validates g (which puts the nodes in topological order), then fills g.values for every node
+// output in that order. Graph inputs must already have an entry in g.values with a shape. Infos
+// the graph already declares for node outputs (ONNX value_info) are checked against the inferred
+// ones: a known dimension that disagrees is a UserError; an inferred unknown dimension (-1) takes
+// the declared value.
+void infer_shapes(Graph& g);
+
+}  // namespace hetcim::graph
