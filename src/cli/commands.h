@@ -1,0 +1,13 @@
+// Each CLI command registers itself on the app: parse flags into an options struct, call the
+// library, write the result. No command logic lives in main().
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace hetcim::cli {
+
+void register_models(CLI::App& app);
+void register_inspect(CLI::App& app);
+void register_export(CLI::App& app);
+
+}  // namespace hetcim::cli

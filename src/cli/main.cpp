@@ -1,0 +1,28 @@
+// hetcim: the command-line front end. Parses, calls the library, prints; errors become one line
+// on stderr and a non-zero exit (1 for bad input, 2 for a bug in hetcim).
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.h"
+#include "util/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"hetcim: neural networks on heterogeneous CPU + in-memory-computing systems"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "hetcim 0.1.0");
+  hetcim::cli::register_models(app);
+  hetcim::cli::register_inspect(app);
+  hetcim::cli::register_export(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const hetcim::Error& e) {
+    std::fprintf(stderr, "hetcim: error: %s\n", e.what());
+    return e.kind() == hetcim::ErrorKind::User ? 1 : 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hetcim: internal error: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,102 @@
+#include "report/inspect.h"
+
+#include <cstdio>
+
+namespace hetcim::report {
+namespace {
+
+std::string group_digits(int64_t v) {
+  std::string s = std::to_string(v < 0 ? -v : v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return v < 0 ? "-" + s : s;
+}
+
+}  // namespace
+
+std::string inspect_table(const InspectHeader& h, const workload::Workload& w,
+                          const workload::WorkloadOptions& o) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "model %s, precision %s, crossbars %lldx%lld, b_elem %lld B\n\n",
+                h.model.c_str(), h.precision.c_str(), static_cast<long long>(o.xbar_rows),
+                static_cast<long long>(o.xbar_cols), static_cast<long long>(o.elem_bytes));
+  out += line;
+  std::snprintf(line, sizeof line, "%4s  %-36s %-24s %-16s %14s %11s %8s %10s %10s %5s %s\n", "#",
+                "operator", "op", "output", "MACs", "M_v x N_v", "N_mvm", "in B", "out B", "xbars",
+                "cim");
+  out += line;
+  for (size_t i = 0; i < w.ops.size(); ++i) {
+    const workload::OpWorkload& op = w.ops[i];
+    std::string name = op.name.size() > 36 ? "..." + op.name.substr(op.name.size() - 33) : op.name;
+    std::string mv = op.offloadable ? std::to_string(op.rows) + "x" + std::to_string(op.cols) : "-";
+    std::snprintf(line, sizeof line, "%4zu  %-36s %-24s %-16s %14s %11s %8s %10s %10s %5s %s\n", i,
+                  name.c_str(), op.op_type.c_str(), graph::shape_str(op.out_shape).c_str(),
+                  op.macs ? group_digits(op.macs).c_str() : "-", mv.c_str(),
+                  op.offloadable ? std::to_string(op.n_mvm).c_str() : "-",
+                  group_digits(op.in_bytes).c_str(), group_digits(op.out_bytes).c_str(),
+                  op.offloadable ? std::to_string(op.crossbars).c_str() : "-",
+                  op.offloadable ? "yes" : "no");
+    out += line;
+  }
+  const workload::Totals& t = w.totals;
+  out += "\ntotals\n";
+  auto row = [&](const char* k, const std::string& v) {
+    std::snprintf(line, sizeof line, "  %-34s %s\n", k, v.c_str());
+    out += line;
+  };
+  row("parameters (as published)", group_digits(h.params_before_lowering));
+  row("parameters (after lowering)", group_digits(t.params));
+  row("MACs", group_digits(t.macs));
+  row("operators N", group_digits(t.operators));
+  row("edges |E|", group_digits(t.edges));
+  row("parallel pairs |P|", group_digits(t.parallel_pairs));
+  row("cut nodes", group_digits(t.cut_nodes));
+  row("offloadable operators |V_acc|", group_digits(t.offloadable));
+  row("crossbars (eq. 1)", group_digits(t.crossbars));
+  row("MILP binaries N+|P| (Table I)", group_digits(t.milp_variables));
+  row("MILP constraints (Table I)", group_digits(t.milp_constraints));
+  return out;
+}
+
+nlohmann::json inspect_json(const InspectHeader& h, const workload::Workload& w,
+                            const workload::WorkloadOptions& o) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const workload::OpWorkload& op : w.ops) {
+    ops.push_back({{"name", op.name},
+                   {"op_type", op.op_type},
+                   {"output_shape", op.out_shape},
+                   {"quantized", op.quantized},
+                   {"macs", op.macs},
+                   {"offloadable", op.offloadable},
+                   {"M_v", op.rows},
+                   {"N_v", op.cols},
+                   {"N_mvm", op.n_mvm},
+                   {"in_bytes", op.in_bytes},
+                   {"out_bytes", op.out_bytes},
+                   {"crossbars", op.crossbars},
+                   {"params", op.params}});
+  }
+  nlohmann::json edges = nlohmann::json::array();
+  for (auto [u, v] : w.dag.edges) edges.push_back({u, v});
+  const workload::Totals& t = w.totals;
+  return {{"model", h.model},
+          {"precision", h.precision},
+          {"crossbar", {{"rows", o.xbar_rows}, {"cols", o.xbar_cols}}},
+          {"elem_bytes", o.elem_bytes},
+          {"operators", ops},
+          {"edges", edges},
+          {"totals",
+           {{"params_published", h.params_before_lowering},
+            {"params", t.params},
+            {"macs", t.macs},
+            {"operators", t.operators},
+            {"edges", t.edges},
+            {"parallel_pairs", t.parallel_pairs},
+            {"cut_nodes", t.cut_nodes},
+            {"offloadable", t.offloadable},
+            {"crossbars", t.crossbars},
+            {"milp_variables", t.milp_variables},
+            {"milp_constraints", t.milp_constraints}}}};
+}
+
+}  // namespace hetcim::report
