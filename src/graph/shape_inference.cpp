@@ -102,7 +102,10 @@ class Ctx {
       if (auto it = known_->find(t); it != known_->end()) return &it->second;
     }
     auto it = g_.initializers.find(t);
-    if (it == g_.initializers.end() || !it->second.has_values()) return nullptr;
+    if (it == g_.initializers.end()) return nullptr;
+    // An initializer without data is shape-only, unless it has no elements (an empty tensor).
+    const bool empty = it->second.info.shape && element_count(*it->second.info.shape) == 0;
+    if (!it->second.has_values() && !empty) return nullptr;
     auto [slot, inserted] = cache_.try_emplace(t);
     if (inserted) {
       const Initializer& init = it->second;
