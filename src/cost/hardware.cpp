@@ -1,0 +1,143 @@
+#include "cost/hardware.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "cost/host_model.h"
+#include "util/error.h"
+#include "util/units.h"
+
+namespace hetcim::cost {
+namespace {
+
+void check_keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& known,
+                const std::string& origin) {
+  if (!node.IsMap()) throw user_error(origin, ": '", where, "' must be a mapping");
+  for (const auto& kv : node) {
+    const std::string key = kv.first.as<std::string>();
+    if (!known.count(key)) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw user_error(origin, ": unknown field '", where.empty() ? key : where + "." + key,
+                       "' (expected one of: ", list, ")");
+    }
+  }
+}
+
+std::string scalar(const YAML::Node& n, const std::string& field, const std::string& origin) {
+  if (!n.IsScalar()) throw user_error(origin, ": field '", field, "' must be a single value");
+  return n.as<std::string>();
+}
+
+double quantity(const YAML::Node& n, const std::string& field, Quantity q, const std::string& origin) {
+  const double v = parse_quantity(scalar(n, field, origin), q, origin + ": field '" + field + "'");
+  if (!(v > 0)) throw user_error(origin, ": field '", field, "' must be positive");
+  return v;
+}
+
+int64_t positive_int(const YAML::Node& n, const std::string& field, const std::string& origin) {
+  const std::string s = scalar(n, field, origin);
+  size_t used = 0;
+  int64_t v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || v <= 0)
+    throw user_error(origin, ": field '", field, "' must be a positive integer, got '", s, "'");
+  return v;
+}
+
+}  // namespace
+
+std::vector<std::string> hardware_preset_names() { return {"seed000-arm", "seed000-x86"}; }
+
+Hardware hardware_preset(const std::string& name) {
+  Hardware h;
+  h.name = name;
+  if (name == "seed000-arm") {
+    h.host.model = "arm-cortex-a72";
+    h.bus_bandwidth = 10.24e9;
+  } else if (name == "seed000-x86") {
+    h.host.model = "ryzen9-3900x";
+    h.bus_bandwidth = 20.48e9;
+  } else {
+    throw user_error("unknown hardware preset '", name, "' (known: seed000-arm, seed000-x86)");
+  }
+  h.cim.bandwidth = h.bus_bandwidth;
+  return h;
+}
+
+Hardware parse_hardware_yaml(const std::string& text, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw user_error(origin, ": not valid YAML (line ", e.mark.line + 1, "): ", e.msg);
+  }
+  Hardware h;
+  h.name = origin;
+  bool cim_bandwidth_given = false;
+  try {
+    if (!root || root.IsNull()) throw user_error(origin, ": the file is empty");
+    check_keys(root, "", {"name", "preset", "host", "cim", "bus"}, origin);
+    if (root["preset"]) h = hardware_preset(scalar(root["preset"], "preset", origin));
+    if (root["name"]) h.name = scalar(root["name"], "name", origin);
+    if (const YAML::Node host = root["host"]) {
+      check_keys(host, "host", {"model", "profile"}, origin);
+      if (host["model"] && host["profile"])
+        throw user_error(origin, ": give either host.model or host.profile, not both");
+      if (host["model"]) {
+        h.host.model = scalar(host["model"], "host.model", origin);
+        h.host.profile.clear();
+        (void)host_model_preset(h.host.model);
+      }
+      if (host["profile"]) h.host.profile = scalar(host["profile"], "host.profile", origin);
+    }
+    if (const YAML::Node bus = root["bus"]) {
+      check_keys(bus, "bus", {"bandwidth"}, origin);
+      if (bus["bandwidth"]) h.bus_bandwidth = quantity(bus["bandwidth"], "bus.bandwidth", Quantity::Bandwidth, origin);
+    }
+    if (const YAML::Node cim = root["cim"]) {
+      check_keys(cim, "cim", {"crossbar", "crossbars", "t_mvm", "bandwidth", "elem_bytes"}, origin);
+      if (cim["crossbar"]) {
+        const std::string s = scalar(cim["crossbar"], "cim.crossbar", origin);
+        const auto x = s.find('x');
+        try {
+          if (x == std::string::npos) throw std::invalid_argument(s);
+          h.cim.xbar_rows = std::stoll(s.substr(0, x));
+          h.cim.xbar_cols = std::stoll(s.substr(x + 1));
+        } catch (const std::exception&) {
+          throw user_error(origin, ": field 'cim.crossbar' must be ROWSxCOLS such as 256x256, got '", s, "'");
+        }
+        if (h.cim.xbar_rows <= 0 || h.cim.xbar_cols <= 0)
+          throw user_error(origin, ": field 'cim.crossbar' must have positive sides, got '", s, "'");
+      }
+      if (cim["crossbars"]) h.cim.crossbars = positive_int(cim["crossbars"], "cim.crossbars", origin);
+      if (cim["t_mvm"]) h.cim.t_mvm = quantity(cim["t_mvm"], "cim.t_mvm", Quantity::Time, origin);
+      if (cim["bandwidth"]) {
+        h.cim.bandwidth = quantity(cim["bandwidth"], "cim.bandwidth", Quantity::Bandwidth, origin);
+        cim_bandwidth_given = true;
+      }
+      if (cim["elem_bytes"]) h.cim.elem_bytes = positive_int(cim["elem_bytes"], "cim.elem_bytes", origin);
+    }
+  } catch (const YAML::Exception& e) {
+    throw user_error(origin, ": line ", e.mark.line + 1, ": ", e.msg);
+  }
+  if (!cim_bandwidth_given) h.cim.bandwidth = h.bus_bandwidth;  // seed 000: B_cim = B_shared
+  return h;
+}
+
+Hardware load_hardware(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw user_error(path, ": cannot open hardware description");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_hardware_yaml(ss.str(), path);
+}
+
+}  // namespace hetcim::cost
