@@ -1,6 +1,8 @@
 #include "onnxio/export.h"
 
 #include <fcntl.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,9 +12,6 @@
 #include <new>
 #include <set>
 #include <unordered_set>
-
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "onnx/checker.h"
 #include "onnx/defs/schema.h"
@@ -131,8 +130,8 @@ onnx::ModelProto build_model(const graph::Graph& g, const ExportOptions& options
     if (init.has_values() || (init.info.shape && graph::element_count(*init.info.shape) == 0)) {
       initializer_to_proto(name, init, t);
     } else {
-      graph::Initializer filled = graph::Initializer::shape_only(init.info.dtype,
-                                                                 init.info.shape.value_or(graph::Shape{}));
+      graph::Initializer filled =
+          graph::Initializer::shape_only(init.info.dtype, init.info.shape.value_or(graph::Shape{}));
       filled.raw = generate_initializer_values(g, name, options.seed);
       initializer_to_proto(name, filled, t);
     }
@@ -228,8 +227,8 @@ void export_onnx(const graph::Graph& g, const std::string& path, const ExportOpt
     throw UserError(path + ": " + e.what());
   }
   static std::atomic<uint64_t> counter{0};
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                          std::to_string(counter.fetch_add(1));
+  const std::string tmp =
+      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) {
     throw user_error(path, ": cannot create temporary file '", tmp, "': ", std::strerror(errno));

@@ -33,7 +33,8 @@ struct ExportOptions {
 // The ONNX IR version released with `opset` (UserError outside [kMinOpset, kMaxOpset]).
 [[nodiscard]] int64_t ir_version_for_opset(int64_t opset);
 
-[[nodiscard]] std::string export_onnx_bytes(const graph::Graph& g, const ExportOptions& options = {});
+[[nodiscard]] std::string export_onnx_bytes(const graph::Graph& g,
+                                            const ExportOptions& options = {});
 
 void export_onnx(const graph::Graph& g, const std::string& path, const ExportOptions& options = {});
 

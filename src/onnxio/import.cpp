@@ -26,7 +26,9 @@ using graph::Shape;
 
 constexpr size_t kMaxModelBytes = std::numeric_limits<int32_t>::max();  // protobuf's limit
 
-bool is_default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+bool is_default_domain(const std::string& d) {
+  return d.empty() || d == "ai.onnx";
+}
 
 // libonnx's messages span several lines ("...\n\n==> Context: Bad node spec for node. Name: c");
 // a user error is one line.
@@ -55,22 +57,29 @@ std::string attr_type_name(int type) {
 
 std::string type_case_name(const onnx::TypeProto& t) {
   switch (t.value_case()) {
-    case onnx::TypeProto::kTensorType: return "tensor";
-    case onnx::TypeProto::kSequenceType: return "sequence";
-    case onnx::TypeProto::kMapType: return "map";
-    case onnx::TypeProto::kOptionalType: return "optional";
-    case onnx::TypeProto::kSparseTensorType: return "sparse tensor";
-    case onnx::TypeProto::kOpaqueType: return "opaque";
-    default: return "no type";
+    case onnx::TypeProto::kTensorType:
+      return "tensor";
+    case onnx::TypeProto::kSequenceType:
+      return "sequence";
+    case onnx::TypeProto::kMapType:
+      return "map";
+    case onnx::TypeProto::kOptionalType:
+      return "optional";
+    case onnx::TypeProto::kSparseTensorType:
+      return "sparse tensor";
+    case onnx::TypeProto::kOpaqueType:
+      return "opaque";
+    default:
+      return "no type";
   }
 }
 
 // What the importer learns while checking the raw model, used again when converting it.
 struct Prepared {
   int64_t opset = 0;
-  std::vector<std::string> node_names;                        // final name of each node
-  std::map<std::string, graph::Initializer> initializers;     // incl. Constant node outputs
-  std::unordered_set<std::string> initializer_names;          // the graph's own initializers
+  std::vector<std::string> node_names;                     // final name of each node
+  std::map<std::string, graph::Initializer> initializers;  // incl. Constant node outputs
+  std::unordered_set<std::string> initializer_names;       // the graph's own initializers
 };
 
 // --- step 2: hetcim's own checks on the raw ModelProto -----------------------------------------
@@ -87,8 +96,10 @@ int64_t check_opsets(const onnx::ModelProto& m) {
   }
   if (opset < 0) throw user_error("opset_import has no entry for the default domain (ai.onnx)");
   if (opset < kMinOpset || opset > kMaxOpset) {
-    throw user_error("unsupported opset ", opset, " for the default domain (ai.onnx); hetcim reads opsets ",
-                     kMinOpset, "-", kMaxOpset, " (convert the model, e.g. with "
+    throw user_error("unsupported opset ", opset,
+                     " for the default domain (ai.onnx); hetcim reads opsets ", kMinOpset, "-",
+                     kMaxOpset,
+                     " (convert the model, e.g. with "
                      "onnx.version_converter)");
   }
   return opset;
@@ -172,15 +183,16 @@ void check_attributes(const onnx::NodeProto& n, const std::string& label, bool i
       case onnx::AttributeProto::STRING:
       case onnx::AttributeProto::INTS:
       case onnx::AttributeProto::FLOATS:
-      case onnx::AttributeProto::STRINGS: break;
+      case onnx::AttributeProto::STRINGS:
+        break;
       case onnx::AttributeProto::TENSOR:
         if (is_constant) break;  // converted (and checked) by constant_value
         throw user_error(label, ": attribute '", a.name(),
                          "' is a TENSOR; hetcim accepts tensor attributes on Constant nodes only");
       case onnx::AttributeProto::GRAPH:
       case onnx::AttributeProto::GRAPHS:
-        throw user_error("unsupported op '", n.op_type(), "' at ", label, ": attribute '",
-                         a.name(), "' is a subgraph (", attr_type_name(a.type()),
+        throw user_error("unsupported op '", n.op_type(), "' at ", label, ": attribute '", a.name(),
+                         "' is a subgraph (", attr_type_name(a.type()),
                          "), and hetcim does not support subgraphs");
       default:
         throw user_error(label, ": attribute '", a.name(), "' has type ", attr_type_name(a.type()),
@@ -220,7 +232,8 @@ Prepared prepare(const onnx::ModelProto& m) {
   std::set<std::string> inputs;
   for (const auto& vi : gp.input()) {
     check_value_info(vi, "graph input");
-    if (!inputs.insert(vi.name()).second) throw user_error("graph input '", vi.name(), "' listed twice");
+    if (!inputs.insert(vi.name()).second)
+      throw user_error("graph input '", vi.name(), "' listed twice");
   }
   for (const auto& vi : gp.output()) check_value_info(vi, "graph output");
   for (const auto& vi : gp.value_info()) check_value_info(vi, "value_info");
@@ -260,17 +273,20 @@ Prepared prepare(const onnx::ModelProto& m) {
     if (onnx_domain || n.domain() == onnx::AI_ONNX_ML_DOMAIN) {
       auto v = versions.find(schema_domain);
       if (v != versions.end()) {
-        const int version = static_cast<int>(std::min<int64_t>(v->second, std::numeric_limits<int>::max()));
+        const int version =
+            static_cast<int>(std::min<int64_t>(v->second, std::numeric_limits<int>::max()));
         if (!onnx::OpSchemaRegistry::Schema(n.op_type(), version, schema_domain)) {
-          throw user_error("unsupported op '", n.op_type(), "' at node '", name, "': no such operator in domain ",
-                           onnx_domain ? "ai.onnx" : n.domain(), " at opset ", v->second);
+          throw user_error("unsupported op '", n.op_type(), "' at node '", name,
+                           "': no such operator in domain ", onnx_domain ? "ai.onnx" : n.domain(),
+                           " at opset ", v->second);
         }
       }
     }
     if (is_constant) {
       graph::Initializer c = constant_value(n, label);
       if (!p.initializers.emplace(n.output(0), std::move(c)).second) {
-        throw user_error(label, ": output '", n.output(0), "' is also an initializer or produced by another Constant");
+        throw user_error(label, ": output '", n.output(0),
+                         "' is also an initializer or produced by another Constant");
       }
     }
   }
@@ -362,10 +378,14 @@ std::optional<graph::TensorInfo> tensor_info(const onnx::ValueInfoProto& vi) {
 
 graph::Attribute convert_attribute(const onnx::AttributeProto& a) {
   switch (a.type()) {
-    case onnx::AttributeProto::INT: return a.i();
-    case onnx::AttributeProto::FLOAT: return static_cast<double>(a.f());
-    case onnx::AttributeProto::STRING: return a.s();
-    case onnx::AttributeProto::INTS: return std::vector<int64_t>(a.ints().begin(), a.ints().end());
+    case onnx::AttributeProto::INT:
+      return a.i();
+    case onnx::AttributeProto::FLOAT:
+      return static_cast<double>(a.f());
+    case onnx::AttributeProto::STRING:
+      return a.s();
+    case onnx::AttributeProto::INTS:
+      return std::vector<int64_t>(a.ints().begin(), a.ints().end());
     case onnx::AttributeProto::FLOATS: {
       std::vector<double> v;
       v.reserve(static_cast<size_t>(a.floats_size()));
@@ -374,7 +394,8 @@ graph::Attribute convert_attribute(const onnx::AttributeProto& a) {
     }
     case onnx::AttributeProto::STRINGS:
       return std::vector<std::string>(a.strings().begin(), a.strings().end());
-    default: throw internal_error("attribute type ", attr_type_name(a.type()), " passed the checks");
+    default:
+      throw internal_error("attribute type ", attr_type_name(a.type()), " passed the checks");
   }
 }
 
@@ -401,9 +422,10 @@ void check_weight_shapes(const graph::Graph& g) {
       if (c_in >= 0 && w_in >= 0) {
         const int64_t expect = transposed ? w_in : w_in * group;
         if (expect != c_in) {
-          const std::string detail = transposed ? std::string()
-                                                : " (" + std::to_string(w_in) + " per group x group " +
-                                                      std::to_string(group) + ")";
+          const std::string detail = transposed
+                                         ? std::string()
+                                         : " (" + std::to_string(w_in) + " per group x group " +
+                                               std::to_string(group) + ")";
           throw user_error(label, ": input '", x, "' has ", c_in, " channels but weight '", w,
                            "' expects ", expect, detail);
         }
@@ -477,15 +499,17 @@ graph::Graph convert(const onnx::ModelProto& m, Prepared&& p) {
 graph::Graph import_onnx_bytes(std::string_view bytes, std::string_view origin,
                                const ImportOptions& options) {
   try {
-    if (options.batch < 1) throw user_error("ImportOptions::batch is ", options.batch, " (must be >= 1)");
+    if (options.batch < 1)
+      throw user_error("ImportOptions::batch is ", options.batch, " (must be >= 1)");
     if (bytes.empty()) throw user_error("empty input, not an ONNX model");
     if (bytes.size() > kMaxModelBytes) {
       throw user_error("model of ", bytes.size(), " bytes exceeds protobuf's 2 GB limit");
     }
     onnx::ModelProto m;
     if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-      throw user_error("not a valid ONNX model (protobuf parsing failed: truncated or not a "
-                       "ModelProto)");
+      throw user_error(
+          "not a valid ONNX model (protobuf parsing failed: truncated or not a "
+          "ModelProto)");
     }
     Prepared p = prepare(m);
     set_batch(m, p, options.batch);
@@ -501,7 +525,8 @@ graph::Graph import_onnx(const std::string& path, const ImportOptions& options) 
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (!fs::exists(st)) throw user_error(path, ": cannot open ONNX file: no such file");
-  if (!fs::is_regular_file(st)) throw user_error(path, ": cannot open ONNX file: not a regular file");
+  if (!fs::is_regular_file(st))
+    throw user_error(path, ": cannot open ONNX file: not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw user_error(path, ": cannot open ONNX file: ", std::strerror(errno));
   in.seekg(0, std::ios::end);

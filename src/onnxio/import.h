@@ -13,10 +13,10 @@
 //      checks and data propagation), after fixing the batch dimension (below);
 //   4. converts: graph inputs (initializers also listed as inputs, as older exporters do, are not
 //      inputs), outputs, nodes (an unnamed node i becomes "<op_type>_<i>"; the domain "ai.onnx"
-//      becomes ""), attributes (int, float, string and their lists), Constant nodes -> initializers,
-//      initializers from raw_data or the typed fields, dtypes/shapes of inputs, outputs and every
-//      value_info, then checks Conv/ConvTranspose/Gemm weight shapes against their inputs and calls
-//      graph::validate.
+//      becomes ""), attributes (int, float, string and their lists), Constant nodes ->
+//      initializers, initializers from raw_data or the typed fields, dtypes/shapes of inputs,
+//      outputs and every value_info, then checks Conv/ConvTranspose/Gemm weight shapes against
+//      their inputs and calls graph::validate.
 //
 // Batch: a graph input whose leading dimension is symbolic or missing gets `options.batch` there,
 // and every dimension anywhere that carries the same symbol (e.g. "batch_size") gets it too. Other

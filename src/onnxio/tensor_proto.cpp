@@ -53,26 +53,41 @@ std::vector<uint8_t> pack(const Field& field, int64_t lo, int64_t hi, std::strin
 
 std::optional<DType> dtype_from_onnx(int32_t elem_type) {
   switch (elem_type) {
-    case TensorProto::FLOAT: return DType::Float32;
-    case TensorProto::DOUBLE: return DType::Float64;
-    case TensorProto::INT8: return DType::Int8;
-    case TensorProto::UINT8: return DType::UInt8;
-    case TensorProto::INT32: return DType::Int32;
-    case TensorProto::INT64: return DType::Int64;
-    case TensorProto::BOOL: return DType::Bool;
-    default: return std::nullopt;
+    case TensorProto::FLOAT:
+      return DType::Float32;
+    case TensorProto::DOUBLE:
+      return DType::Float64;
+    case TensorProto::INT8:
+      return DType::Int8;
+    case TensorProto::UINT8:
+      return DType::UInt8;
+    case TensorProto::INT32:
+      return DType::Int32;
+    case TensorProto::INT64:
+      return DType::Int64;
+    case TensorProto::BOOL:
+      return DType::Bool;
+    default:
+      return std::nullopt;
   }
 }
 
 int32_t dtype_to_onnx(DType t) {
   switch (t) {
-    case DType::Float32: return TensorProto::FLOAT;
-    case DType::Float64: return TensorProto::DOUBLE;
-    case DType::Int8: return TensorProto::INT8;
-    case DType::UInt8: return TensorProto::UINT8;
-    case DType::Int32: return TensorProto::INT32;
-    case DType::Int64: return TensorProto::INT64;
-    case DType::Bool: return TensorProto::BOOL;
+    case DType::Float32:
+      return TensorProto::FLOAT;
+    case DType::Float64:
+      return TensorProto::DOUBLE;
+    case DType::Int8:
+      return TensorProto::INT8;
+    case DType::UInt8:
+      return TensorProto::UINT8;
+    case DType::Int32:
+      return TensorProto::INT32;
+    case DType::Int64:
+      return TensorProto::INT64;
+    case DType::Bool:
+      return TensorProto::BOOL;
   }
   throw internal_error("dtype_to_onnx: unhandled DType ", static_cast<int>(t));
 }
@@ -120,8 +135,9 @@ graph::Initializer initializer_from_proto(const TensorProto& t, std::string_view
   if (t.has_segment()) throw user_error(what, ": segmented tensors are not supported");
   const std::optional<DType> dtype = dtype_from_onnx(t.data_type());
   if (!dtype) {
-    throw user_error(what, ": element type ", onnx_dtype_name(t.data_type()),
-                     " is not supported (expected FLOAT, DOUBLE, INT8, UINT8, INT32, INT64 or BOOL)");
+    throw user_error(
+        what, ": element type ", onnx_dtype_name(t.data_type()),
+        " is not supported (expected FLOAT, DOUBLE, INT8, UINT8, INT32, INT64 or BOOL)");
   }
   graph::Initializer init;
   init.info.dtype = *dtype;
@@ -134,7 +150,8 @@ graph::Initializer initializer_from_proto(const TensorProto& t, std::string_view
                      int{t.int32_data_size() > 0} + int{t.int64_data_size() > 0} +
                      int{t.double_data_size() > 0} + int{t.uint64_data_size() > 0} +
                      int{t.string_data_size() > 0};
-  if (fields > 1) throw user_error(what, ": values are stored in ", fields, " fields (expected one)");
+  if (fields > 1)
+    throw user_error(what, ": values are stored in ", fields, " fields (expected one)");
   if (fields == 0) {
     if (n == 0) return init;
     throw user_error(what, ": has no values (", n, " elements expected for shape ", dims_str(dims),
@@ -156,8 +173,8 @@ graph::Initializer initializer_from_proto(const TensorProto& t, std::string_view
     }
   };
   auto wrong_field = [&](std::string_view field) {
-    return user_error(what, ": a ", graph::dtype_name(*dtype), " tensor cannot store its values in ",
-                      field);
+    return user_error(what, ": a ", graph::dtype_name(*dtype),
+                      " tensor cannot store its values in ", field);
   };
   constexpr int64_t kI32Min = std::numeric_limits<int32_t>::min();
   constexpr int64_t kI32Max = std::numeric_limits<int32_t>::max();
@@ -189,7 +206,8 @@ graph::Initializer initializer_from_proto(const TensorProto& t, std::string_view
       case DType::Bool:
         init.raw = pack<uint8_t>(t.int32_data(), 0, 1, what, "int32_data", *dtype);
         break;
-      default: throw wrong_field("int32_data");
+      default:
+        throw wrong_field("int32_data");
     }
   } else if (t.uint64_data_size() > 0) {
     throw wrong_field("uint64_data");
@@ -206,8 +224,8 @@ void initializer_to_proto(const std::string& name, const graph::Initializer& ini
   out->set_name(name);
   out->set_data_type(dtype_to_onnx(init.info.dtype));
   for (int64_t d : *init.info.shape) out->add_dims(d);
-  const int64_t n = checked_element_count(*init.info.shape, init.info.dtype,
-                                          "initializer '" + name + "'");
+  const int64_t n =
+      checked_element_count(*init.info.shape, init.info.dtype, "initializer '" + name + "'");
   const size_t want = static_cast<size_t>(n) * graph::dtype_size(init.info.dtype);
   HETCIM_ASSERT(init.raw.size() == want, "initializer '", name, "' holds ", init.raw.size(),
                 " bytes, its shape needs ", want);

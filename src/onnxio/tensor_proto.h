@@ -34,7 +34,7 @@ namespace hetcim::onnxio {
 // or overflowing dims, several or mismatching data fields and wrong data lengths are UserErrors.
 // Typed fields are checked element by element (an int8 tensor's int32_data must hold -128..127).
 [[nodiscard]] graph::Initializer initializer_from_proto(const onnx::TensorProto& t,
-                                                       std::string_view what);
+                                                        std::string_view what);
 
 // Writes `init` as a TensorProto named `name` with little-endian raw_data. `raw` must hold the
 // values (the exporter fills initializers without values before calling this).

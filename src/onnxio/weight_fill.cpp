@@ -27,7 +27,9 @@ Use first_use(const graph::Graph& g, const std::string& name) {
   return {};
 }
 
-bool is_float(DType t) { return t == DType::Float32 || t == DType::Float64; }
+bool is_float(DType t) {
+  return t == DType::Float32 || t == DType::Float64;
+}
 
 Rule rule_for(const Use& use, DType t) {
   if (use.node && use.node->domain.empty()) {
@@ -104,12 +106,21 @@ void fill_int(std::vector<uint8_t>& raw, DType t, size_t n, F value) {
   for (size_t i = 0; i < n; ++i) {
     const int64_t v = value(i);
     switch (t) {
-      case DType::Int8: put<int8_t>(raw, i, static_cast<int8_t>(v)); break;
+      case DType::Int8:
+        put<int8_t>(raw, i, static_cast<int8_t>(v));
+        break;
       case DType::UInt8:
-      case DType::Bool: put<uint8_t>(raw, i, static_cast<uint8_t>(v)); break;
-      case DType::Int32: put<int32_t>(raw, i, static_cast<int32_t>(v)); break;
-      case DType::Int64: put<int64_t>(raw, i, v); break;
-      default: throw internal_error("fill_int on a float tensor");
+      case DType::Bool:
+        put<uint8_t>(raw, i, static_cast<uint8_t>(v));
+        break;
+      case DType::Int32:
+        put<int32_t>(raw, i, static_cast<int32_t>(v));
+        break;
+      case DType::Int64:
+        put<int64_t>(raw, i, v);
+        break;
+      default:
+        throw internal_error("fill_int on a float tensor");
     }
   }
 }
@@ -133,7 +144,8 @@ std::vector<uint8_t> generate_initializer_values(const graph::Graph& g, const st
   const Rule rule = rule_for(use, info.dtype);
   SplitMix64 rng{seed ^ fnv1a(name)};
   switch (rule) {
-    case Rule::Zero: break;  // raw is already zero in every dtype
+    case Rule::Zero:
+      break;  // raw is already zero in every dtype
     case Rule::One:
       if (is_float(info.dtype)) {
         fill_float(raw, info.dtype, n, [](size_t) { return 1.0; });
@@ -152,9 +164,8 @@ std::vector<uint8_t> generate_initializer_values(const graph::Graph& g, const st
       const bool is_signed = info.dtype == DType::Int8;
       const uint64_t span = is_signed ? 255 : 256;  // [-127, 127] or [0, 255]
       const int64_t lo = is_signed ? -127 : 0;
-      fill_int(raw, info.dtype, n, [&](size_t) {
-        return lo + static_cast<int64_t>(rng.next() % span);
-      });
+      fill_int(raw, info.dtype, n,
+               [&](size_t) { return lo + static_cast<int64_t>(rng.next() % span); });
       break;
     }
     case Rule::Weight:

@@ -5,17 +5,18 @@
 // slot it is read through:
 //
 //   consumer, input slot                                  values
-//   Conv/ConvTranspose/Gemm/MatMul 1 (weight), float      U(-b, b), b = sqrt(6 / fan_in)  (He/Kaiming
+//   Conv/ConvTranspose/Gemm/MatMul 1 (weight), float      U(-b, b), b = sqrt(6 / fan_in)
+//   (He/Kaiming
 //                                                         uniform for a ReLU gain)
 //   Conv/ConvTranspose/Gemm 2 (bias)                      0
 //   BatchNormalization 1 (scale), 4 (variance)            1
 //   BatchNormalization 2 (bias), 3 (mean)                 0
 //   QuantizeLinear/DequantizeLinear 1 (scale)             2^-7
 //   QuantizeLinear/DequantizeLinear 2 (zero point)        0
-//   DequantizeLinear 0, int8 / uint8                      uniform integers in [-127, 127] / [0, 255]
-//   DequantizeLinear 0, int32 (a quantized bias)          0
-//   anything else, float (or no consumer)                 U(-b, b) with fan_in = prod(dims[1:])
-//   anything else, integer                                UserError (no meaningful default)
+//   DequantizeLinear 0, int8 / uint8                      uniform integers in [-127, 127] / [0,
+//   255] DequantizeLinear 0, int32 (a quantized bias)          0 anything else, float (or no
+//   consumer)                 U(-b, b) with fan_in = prod(dims[1:]) anything else, integer
+//   UserError (no meaningful default)
 //
 // fan_in: Conv weight (C_out, C_in/g, k...) -> prod(dims[1:]); ConvTranspose weight
 // (C_in, C_out/g, k...) -> prod(dims[1:]); Gemm B -> dims[0], or dims[1] when transB = 1; MatMul
