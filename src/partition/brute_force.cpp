@@ -1,0 +1,92 @@
+#include "partition/brute_force.h"
+
+#include <limits>
+
+#include "graph/dag.h"
+#include "util/error.h"
+
+namespace hetcim::partition {
+namespace {
+
+class Enumerator {
+ public:
+  explicit Enumerator(const Problem& p) : p_(p), reach_(graph::transitive_closure(p.dag)) {
+    best_.makespan = std::numeric_limits<double>::infinity();
+  }
+
+  BruteForceResult run() {
+    a_.mode.assign(p_.size(), kHost);
+    assign(0, 0);
+    return std::move(best_);
+  }
+
+ private:
+  void assign(size_t v, int64_t crossbars) {
+    if (v == p_.size()) {
+      ++best_.assignments;
+      placed_.assign(p_.size(), 0);
+      order_.clear();
+      host_count_ = 0;
+      for (int m : a_.mode) host_count_ += m == kHost ? 1 : 0;
+      orders();
+      return;
+    }
+    a_.mode[v] = kHost;
+    assign(v + 1, crossbars);
+    for (size_t k = 0; k < p_.acc[v].size(); ++k) {
+      const int64_t c = crossbars + p_.acc[v][k].crossbars;
+      if (c > p_.crossbar_budget) continue;
+      a_.mode[v] = static_cast<int>(k);
+      assign(v + 1, c);
+    }
+    a_.mode[v] = kHost;
+  }
+
+  // A host operator may come next once every host operator that reaches it is placed.
+  bool eligible(size_t v) const {
+    if (placed_[v] || a_.mode[v] != kHost) return false;
+    for (size_t u = 0; u < p_.size(); ++u)
+      if (a_.mode[u] == kHost && !placed_[u] && reach_[u].test(v)) return false;
+    return true;
+  }
+
+  void orders() {
+    if (order_.size() == host_count_) {
+      ++best_.schedules;
+      Schedule s = simulate(p_, a_, order_);
+      if (s.makespan < best_.makespan) {
+        best_.makespan = s.makespan;
+        best_.schedule = std::move(s);
+      }
+      return;
+    }
+    for (size_t v = 0; v < p_.size(); ++v) {
+      if (!eligible(v)) continue;
+      placed_[v] = 1;
+      order_.push_back(static_cast<int>(v));
+      orders();
+      order_.pop_back();
+      placed_[v] = 0;
+    }
+  }
+
+  const Problem& p_;
+  std::vector<DynBitset> reach_;
+  Assignment a_;
+  std::vector<char> placed_;
+  std::vector<int> order_;
+  size_t host_count_ = 0;
+  BruteForceResult best_;
+};
+
+}  // namespace
+
+BruteForceResult solve_brute_force(const Problem& p, const BruteForceOptions& opt) {
+  p.validate();
+  if (p.size() > opt.max_operators)
+    throw user_error("brute force: ", p.size(), " operators, more than the limit of ",
+                     opt.max_operators);
+  return Enumerator(p).run();
+}
+
+}  // namespace hetcim::partition

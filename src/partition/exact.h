@@ -1,0 +1,57 @@
+// Our exact solver for the partitioning problem. The DAG is cut at its cut nodes into segments
+// (segments.h); for every segment and every pair of modes of its boundary cut nodes, a
+// multi-objective branch-and-bound gives the Pareto front (crossbars, latency) of the interior
+// (segment_front.h, with exact host sequencing at its leaves); a dynamic program along the chain
+// of cut nodes, whose state is the mode of the current cut node and the crossbars spent, combines
+// the fronts under the budget (a multiple-choice knapsack). Every step is exact, so the result is
+// a proven optimum (bound == makespan); it is replayed by the simulator and checked.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "partition/problem.h"
+#include "partition/schedule.h"
+#include "partition/status.h"
+
+namespace hetcim::partition {
+
+struct ExactOptions {
+  // Wall-clock limit in seconds (> 0; infinity = none). When it strikes the result is
+  // TimeLimit with the all-host incumbent and the root lower bound.
+  double time_limit_seconds = std::numeric_limits<double>::infinity();
+};
+
+struct ExactSegmentStats {
+  int in = -1, out = -1;  // boundary cut nodes (-1: none)
+  size_t interior = 0;    // operators strictly inside
+  size_t decisions = 0;   // interior operators with a choice of device or mode
+  size_t fronts = 0;      // boundary-mode pairs solved
+  size_t front_points = 0;  // Pareto points over all those fronts
+  int64_t nodes = 0, leaves = 0, seq_nodes = 0;
+  double seconds = 0.0;
+};
+
+struct ExactResult {
+  SolveStatus status = SolveStatus::NoSolution;
+  double makespan = std::numeric_limits<double>::infinity();  // of the returned schedule
+  double bound = 0.0;  // proven lower bound; == makespan when Optimal
+  Schedule schedule;   // replayed by simulate() and checked by check()
+  int64_t nodes = 0, leaves = 0, seq_nodes = 0;
+  double seconds = 0.0;
+  size_t cut_nodes = 0;        // cut nodes of the DAG
+  size_t kept_cuts = 0;        // cut nodes left after merging under non-redundant edges
+  size_t jumping_edges = 0;    // edges over a cut node
+  size_t redundant_edges = 0;  // of those, proven redundant
+  std::vector<ExactSegmentStats> segments;
+};
+
+[[nodiscard]] ExactResult solve_exact(const Problem& p, const ExactOptions& opt = {});
+
+// The same machinery with every operator fixed to its mode in `a`: the optimal host order of a
+// given assignment (used by simulate_best). The budget is not checked here.
+[[nodiscard]] ExactResult sequence_exact(const Problem& p, const Assignment& a,
+                                         const ExactOptions& opt = {});
+
+}  // namespace hetcim::partition

@@ -1,0 +1,20 @@
+// Jackson's preemptive schedule: the optimum of the preemptive relaxation of one machine with
+// release times (heads) r_j, processing times p_j and delivery times (tails) q_j, i.e. a lower
+// bound on max_j (C_j + q_j) of any non-preemptive schedule. Runs the available job with the
+// largest tail at every moment; O(m log m).
+#pragma once
+
+#include <vector>
+
+namespace hetcim::partition {
+
+struct JacksonJob {
+  double head = 0.0;
+  double duration = 0.0;
+  double tail = 0.0;
+};
+
+// Reorders `jobs`. Returns 0 for no jobs.
+[[nodiscard]] double jackson_preemptive_bound(std::vector<JacksonJob>& jobs);
+
+}  // namespace hetcim::partition

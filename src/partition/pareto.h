@@ -1,0 +1,60 @@
+// A Pareto front over (crossbars, latency), both minimised: points sorted by crossbars ascending
+// with strictly decreasing latency. `Payload` rides along with each point.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace hetcim::partition {
+
+template <typename Payload>
+class ParetoFront {
+ public:
+  struct Point {
+    int64_t crossbars;
+    double latency;
+    Payload payload;
+  };
+
+  // Smallest latency among points with at most `crossbars` (infinity if none).
+  [[nodiscard]] double best_within(int64_t crossbars) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (const Point& pt : points_) {
+      if (pt.crossbars > crossbars) break;
+      best = pt.latency;
+    }
+    return best;
+  }
+
+  // True if some point has crossbars <= c and latency <= l.
+  [[nodiscard]] bool dominates(int64_t c, double l) const { return best_within(c) <= l; }
+
+  // Inserts unless dominated; removes the points the new one dominates. Returns whether kept.
+  bool insert(int64_t c, double l, Payload payload) {
+    if (dominates(c, l)) return false;
+    std::vector<Point> next;
+    next.reserve(points_.size() + 1);
+    bool placed = false;
+    for (Point& pt : points_) {
+      if (!placed && pt.crossbars >= c) {
+        next.push_back(Point{c, l, std::move(payload)});
+        placed = true;
+      }
+      if (pt.crossbars >= c && pt.latency >= l) continue;  // dominated by the new point
+      next.push_back(std::move(pt));
+    }
+    if (!placed) next.push_back(Point{c, l, std::move(payload)});
+    points_ = std::move(next);
+    return true;
+  }
+
+  [[nodiscard]] const std::vector<Point>& points() const { return points_; }
+  [[nodiscard]] size_t size() const { return points_.size(); }
+  [[nodiscard]] bool empty() const { return points_.empty(); }
+
+ private:
+  std::vector<Point> points_;
+};
+
+}  // namespace hetcim::partition

@@ -1,0 +1,93 @@
+#include "partition/problem.h"
+
+#include <cmath>
+
+#include "util/error.h"
+
+namespace hetcim::partition {
+
+const char* transfer_model_name(TransferModel m) {
+  switch (m) {
+    case TransferModel::PerEdge: return "per-edge";
+    case TransferModel::PerTensorDirection: return "per-tensor-direction";
+  }
+  return "?";
+}
+
+namespace {
+
+bool finite_nonneg(double x) { return std::isfinite(x) && x >= 0.0; }
+
+}  // namespace
+
+void Problem::validate() const {
+  const size_t n = dag.n;
+  if (dag.succ.size() != n || dag.pred.size() != n)
+    throw user_error("partition problem: the DAG adjacency is not built (use Dag::from_edges)");
+  if (names.size() != n)
+    throw user_error("partition problem: ", names.size(), " names for ", n, " operators");
+  if (t_host.size() != n)
+    throw user_error("partition problem: ", t_host.size(), " host latencies for ", n, " operators");
+  if (acc.size() != n)
+    throw user_error("partition problem: ", acc.size(), " accelerator option lists for ", n,
+                     " operators");
+  for (size_t v = 0; v < n; ++v) {
+    if (!finite_nonneg(t_host[v]))
+      throw user_error("operator '", names[v], "': t_host = ", t_host[v],
+                       " s, expected a finite latency >= 0");
+    for (size_t k = 0; k < acc[v].size(); ++k) {
+      if (acc[v][k].crossbars < 0)
+        throw user_error("operator '", names[v], "': accelerator mode ", k, " needs ",
+                         acc[v][k].crossbars, " crossbars, expected >= 0");
+      if (!finite_nonneg(acc[v][k].t_acc))
+        throw user_error("operator '", names[v], "': accelerator mode ", k,
+                         " t_acc = ", acc[v][k].t_acc, " s, expected a finite latency >= 0");
+    }
+  }
+  switch (transfer_model) {
+    case TransferModel::PerEdge:
+      if (t_transfer.size() != dag.edges.size())
+        throw user_error("partition problem: ", t_transfer.size(), " transfer latencies for ",
+                         dag.edges.size(), " edges (per-edge transfer model)");
+      for (size_t e = 0; e < dag.edges.size(); ++e)
+        if (!finite_nonneg(t_transfer[e]))
+          throw user_error("edge '", names[static_cast<size_t>(dag.edges[e].first)], "' -> '",
+                           names[static_cast<size_t>(dag.edges[e].second)], "': t_transfer = ",
+                           t_transfer[e], " s, expected a finite latency >= 0");
+      break;
+    case TransferModel::PerTensorDirection:
+      if (t_out.size() != n)
+        throw user_error("partition problem: ", t_out.size(), " output transfer latencies for ",
+                         n, " operators (per-tensor-direction transfer model)");
+      for (size_t v = 0; v < n; ++v)
+        if (!finite_nonneg(t_out[v]))
+          throw user_error("operator '", names[v], "': t_out = ", t_out[v],
+                           " s, expected a finite latency >= 0");
+      break;
+  }
+  if (crossbar_budget < 0)
+    throw user_error("partition problem: crossbar budget ", crossbar_budget, ", expected >= 0");
+}
+
+size_t Problem::num_offloadable() const {
+  size_t c = 0;
+  for (const auto& modes : acc) c += modes.empty() ? 0 : 1;
+  return c;
+}
+
+double Problem::duration(int v, int mode) const {
+  const auto i = static_cast<size_t>(v);
+  return mode < 0 ? t_host[i] : acc[i][static_cast<size_t>(mode)].t_acc;
+}
+
+int64_t Problem::crossbars(int v, int mode) const {
+  return mode < 0 ? 0 : acc[static_cast<size_t>(v)][static_cast<size_t>(mode)].crossbars;
+}
+
+double Problem::edge_transfer(size_t e) const {
+  return transfer_model == TransferModel::PerEdge
+             ? t_transfer[e]
+             : t_out[static_cast<size_t>(dag.edges[e].first)];
+}
+
+}  // namespace hetcim::partition

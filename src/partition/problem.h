@@ -1,0 +1,63 @@
+// The partitioning problem of seed 000, Section IV-B, as plain data: an operator DAG, the latency
+// of every operator on the host and in each accelerator mode, the transfer latencies, and the
+// crossbar budget. Costs (eqs. 1-4) are computed elsewhere (the cost layer); every solver here
+// reads only this struct.
+//
+// Model (the paper's): the host runs one operator at a time; accelerator operators run fully in
+// parallel with each other and with the host; an edge whose endpoints sit on different devices
+// delays its consumer by a transfer latency. Accelerator modes generalise the paper's single
+// option: weight replication (r copies: r * crossbars, ceil(N_mvm / r) MVMs) is one more mode, so
+// choosing modes under the budget is a multiple-choice knapsack.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/dag.h"
+
+namespace hetcim::partition {
+
+// Mode of an operator: kHost, or k >= 0 for accelerator mode k (Problem::acc[v][k]).
+inline constexpr int kHost = -1;
+
+struct AccMode {
+  int64_t crossbars = 0;  // crossbars this mode occupies (eq. 1, times r for r copies), >= 0
+  double t_acc = 0.0;     // latency on the accelerator in seconds (eq. 2-3), >= 0
+};
+
+enum class TransferModel {
+  // The paper: every edge (u, v) whose endpoints sit on different devices pays t_transfer[e].
+  PerEdge,
+  // u's output crosses the bus once per direction, whatever the number of consumers on the other
+  // side, at cost t_out[u]. With transfers as pure delays (this model) the makespan equals the
+  // PerEdge makespan with t_transfer[e] = t_out[u]; the difference shows in the bus traffic.
+  PerTensorDirection,
+};
+
+[[nodiscard]] const char* transfer_model_name(TransferModel m);
+
+struct Problem {
+  graph::Dag dag;                       // one vertex per operator
+  std::vector<std::string> names;       // operator names, one per vertex
+  std::vector<double> t_host;           // host latency in seconds, one per vertex
+  std::vector<std::vector<AccMode>> acc;  // accelerator modes per vertex; empty = host only
+  std::vector<double> t_transfer;       // PerEdge: per dag.edges entry, seconds
+  std::vector<double> t_out;            // PerTensorDirection: per producer vertex, seconds
+  TransferModel transfer_model = TransferModel::PerEdge;
+  int64_t crossbar_budget = 0;          // C of eq. 14
+
+  // Throws UserError naming the operator (or edge) and the field that is wrong.
+  void validate() const;
+
+  [[nodiscard]] size_t size() const { return dag.n; }
+  [[nodiscard]] bool offloadable(int v) const { return !acc[static_cast<size_t>(v)].empty(); }
+  [[nodiscard]] size_t num_offloadable() const;
+  // Latency of v in mode `mode` (-1 = host, k >= 0 = accelerator mode k).
+  [[nodiscard]] double duration(int v, int mode) const;
+  [[nodiscard]] int64_t crossbars(int v, int mode) const;
+  // Delay paid by edge dag.edges[e] when its endpoints sit on different devices.
+  [[nodiscard]] double edge_transfer(size_t e) const;
+};
+
+}  // namespace hetcim::partition

@@ -1,0 +1,222 @@
+#include "partition/segment_front.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "partition/jackson.h"
+#include "partition/schedule.h"
+#include "partition/sequencing.h"
+#include "util/error.h"
+
+namespace hetcim::partition {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Choice {
+  int mode;
+  double duration;
+  int64_t crossbars;
+  bool host;
+};
+
+struct LocalEdge {
+  int from, to;
+  double transfer;
+};
+
+class FrontSearch {
+ public:
+  explicit FrontSearch(const SegmentFrontInput& in) : in_(in), p_(*in.problem) { build(); }
+
+  SegmentFrontOutput run() {
+    decided_.assign(nodes_.size(), -1);
+    for (size_t v = 0; v < nodes_.size(); ++v)
+      if (choices_[v].size() == 1) decided_[v] = 0;
+    out_.decisions = vars_.size();
+    dfs(0, 0);
+    return std::move(out_);
+  }
+
+ private:
+  void build() {
+    const Segment& s = *in_.segment;
+    std::vector<int> local(p_.size(), -1);
+    const auto add = [&](int v, std::vector<Choice> ch) {
+      local[static_cast<size_t>(v)] = static_cast<int>(nodes_.size());
+      nodes_.push_back(v);
+      choices_.push_back(std::move(ch));
+    };
+    if (s.in >= 0)  // already finished at time 0: duration 0, its device still sets transfers
+      add(s.in, {Choice{in_.in_mode, 0.0, 0, in_.in_mode == kHost}});
+    for (int v : s.interior) {
+      std::vector<Choice> ch;
+      for (int k : (*in_.allowed)[static_cast<size_t>(v)])
+        ch.push_back(Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost});
+      add(v, std::move(ch));
+    }
+    if (s.out >= 0)
+      add(s.out, {Choice{in_.out_mode, p_.duration(s.out, in_.out_mode), 0, in_.out_mode == kHost}});
+    for (size_t e = 0; e < p_.dag.edges.size(); ++e) {
+      if ((*in_.dropped)[e]) continue;
+      const auto [u, v] = p_.dag.edges[e];
+      const int lu = local[static_cast<size_t>(u)], lv = local[static_cast<size_t>(v)];
+      if (lu < 0 || lv < 0) continue;
+      HETCIM_ASSERT(lu < lv, "segment edges must follow the local topological order");
+      edges_.push_back({lu, lv, p_.edge_transfer(e)});
+    }
+    const size_t m = nodes_.size();
+    in_edges_.resize(m);
+    out_edges_.resize(m);
+    for (size_t i = 0; i < edges_.size(); ++i) {
+      in_edges_[static_cast<size_t>(edges_[i].to)].push_back(i);
+      out_edges_[static_cast<size_t>(edges_[i].from)].push_back(i);
+    }
+    for (size_t v = 0; v < m; ++v)
+      if (choices_[v].size() > 1) vars_.push_back(static_cast<int>(v));
+    // Decide the operators whose mode matters most first.
+    const auto spread = [&](int v) {
+      double lo = kInf, hi = 0.0;
+      for (const Choice& c : choices_[static_cast<size_t>(v)]) {
+        lo = std::min(lo, c.duration);
+        hi = std::max(hi, c.duration);
+      }
+      return hi - lo;
+    };
+    std::stable_sort(vars_.begin(), vars_.end(), [&](int a, int b) { return spread(a) > spread(b); });
+    head_.resize(m);
+    tail_.resize(m);
+    dur_.resize(m);
+    dev_.resize(m);
+  }
+
+  // 1 = surely host, 2 = surely accelerator, 3 = undecided between both.
+  int device_mask(size_t v) const {
+    if (decided_[v] >= 0) return choices_[v][static_cast<size_t>(decided_[v])].host ? 1 : 2;
+    int mask = 0;
+    for (const Choice& c : choices_[v]) mask |= c.host ? 1 : 2;
+    return mask;
+  }
+
+  double edge_delay(const LocalEdge& e) const {
+    const int a = dev_[static_cast<size_t>(e.from)], b = dev_[static_cast<size_t>(e.to)];
+    return ((a == 1 && b == 2) || (a == 2 && b == 1)) ? e.transfer : 0.0;
+  }
+
+  double lower_bound() {
+    const size_t m = nodes_.size();
+    for (size_t v = 0; v < m; ++v) {
+      dev_[v] = device_mask(v);
+      if (decided_[v] >= 0) {
+        dur_[v] = choices_[v][static_cast<size_t>(decided_[v])].duration;
+      } else {
+        dur_[v] = kInf;
+        for (const Choice& c : choices_[v]) dur_[v] = std::min(dur_[v], c.duration);
+      }
+    }
+    for (size_t v = 0; v < m; ++v) {
+      double h = 0.0;
+      for (size_t i : in_edges_[v]) {
+        const auto u = static_cast<size_t>(edges_[i].from);
+        h = std::max(h, head_[u] + dur_[u] + edge_delay(edges_[i]));
+      }
+      head_[v] = h;
+    }
+    double lb = 0.0;
+    jobs_.clear();
+    for (size_t v = m; v-- > 0;) {
+      double t = 0.0;
+      for (size_t i : out_edges_[v]) {
+        const auto w = static_cast<size_t>(edges_[i].to);
+        t = std::max(t, edge_delay(edges_[i]) + dur_[w] + tail_[w]);
+      }
+      tail_[v] = t;
+      lb = std::max(lb, head_[v] + dur_[v] + t);
+      if (dev_[v] == 1) jobs_.push_back({head_[v], dur_[v], t});
+    }
+    return std::max(lb, jackson_preemptive_bound(jobs_));
+  }
+
+  void leaf(int64_t crossbars) {
+    ++out_.leaves;
+    const size_t m = nodes_.size();
+    SeqInput seq;
+    seq.duration.resize(m);
+    seq.on_host.resize(m);
+    for (size_t v = 0; v < m; ++v) {
+      const Choice& c = choices_[v][static_cast<size_t>(decided_[v])];
+      seq.duration[v] = c.duration;
+      seq.on_host[v] = c.host ? 1 : 0;
+    }
+    for (const LocalEdge& e : edges_) {
+      const bool cross = seq.on_host[static_cast<size_t>(e.from)] != seq.on_host[static_cast<size_t>(e.to)];
+      seq.edges.push_back({e.from, e.to, cross ? e.transfer : 0.0});
+    }
+    SeqOptions opt;
+    opt.cutoff = out_.front.best_within(crossbars);
+    const SeqOutput r = sequence_host(seq, opt);
+    out_.seq_nodes += r.nodes;
+    if (!r.found) return;
+    SegmentPlan plan;
+    const Segment& s = *in_.segment;
+    const size_t first = s.in >= 0 ? 1 : 0;
+    for (size_t i = 0; i < s.interior.size(); ++i)
+      plan.modes.push_back(choices_[first + i][static_cast<size_t>(decided_[first + i])].mode);
+    for (int lv : r.host_order) {
+      const int v = nodes_[static_cast<size_t>(lv)];
+      if (v != s.in && v != s.out) plan.host_order.push_back(v);
+    }
+    out_.front.insert(crossbars, r.makespan, std::move(plan));
+  }
+
+  void dfs(size_t depth, int64_t crossbars) {
+    if (out_.timed_out) return;
+    ++out_.nodes;
+    if (in_.deadline && (out_.nodes & 255) == 0 && in_.deadline->expired()) {
+      out_.timed_out = true;
+      return;
+    }
+    if (lower_bound() >= out_.front.best_within(crossbars)) return;
+    if (depth == vars_.size()) {
+      leaf(crossbars);
+      return;
+    }
+    const auto v = static_cast<size_t>(vars_[depth]);
+    // Accelerator modes first (fast points early), the host last.
+    std::vector<size_t> order(choices_[v].size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return choices_[v][a].duration < choices_[v][b].duration;
+    });
+    for (size_t k : order) {
+      const int64_t c = crossbars + choices_[v][k].crossbars;
+      if (c > in_.budget) continue;
+      decided_[v] = static_cast<int>(k);
+      dfs(depth + 1, c);
+      if (out_.timed_out) break;
+    }
+    decided_[v] = -1;
+  }
+
+  const SegmentFrontInput& in_;
+  const Problem& p_;
+  std::vector<int> nodes_;                   // local -> global operator
+  std::vector<std::vector<Choice>> choices_;
+  std::vector<LocalEdge> edges_;
+  std::vector<std::vector<size_t>> in_edges_, out_edges_;
+  std::vector<int> vars_;                    // local nodes with a choice, in decision order
+  std::vector<int> decided_;                 // choice index, -1 undecided
+  std::vector<double> head_, tail_, dur_;
+  std::vector<int> dev_;
+  std::vector<JacksonJob> jobs_;
+  SegmentFrontOutput out_;
+};
+
+}  // namespace
+
+SegmentFrontOutput segment_front(const SegmentFrontInput& in) {
+  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.dropped, "segment_front: missing input");
+  return FrontSearch(in).run();
+}
+
+}  // namespace hetcim::partition

@@ -1,0 +1,51 @@
+// The Pareto front (crossbars, latency) of one segment for fixed modes of its boundary cut
+// nodes: multi-objective depth-first branch-and-bound over the modes of the interior operators.
+// A node is pruned when a front point with no more crossbars is at least as fast as its lower
+// bound (critical path with undecided operators at their fastest and their transfers free;
+// Jackson's preemptive bound over the operators surely on the host). Leaves are sequenced
+// exactly (sequencing.h) with the front's best latency for their crossbars as cutoff.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "partition/deadline.h"
+#include "partition/pareto.h"
+#include "partition/problem.h"
+#include "partition/segments.h"
+
+namespace hetcim::partition {
+
+struct SegmentPlan {
+  std::vector<int> modes;       // per interior operator, in Segment::interior order
+  std::vector<int> host_order;  // the interior host operators in execution order
+};
+
+struct SegmentFrontInput {
+  const Problem* problem = nullptr;
+  const Segment* segment = nullptr;
+  const std::vector<std::vector<int>>* allowed = nullptr;  // per operator
+  const std::vector<char>* dropped = nullptr;              // per dag edge (decompose())
+  int in_mode = kNoMode;   // mode of segment->in (ignored when in == -1)
+  int out_mode = kNoMode;  // mode of segment->out (ignored when out == -1)
+  int64_t budget = 0;      // interior crossbars above this are not wanted
+  const Deadline* deadline = nullptr;
+
+  static constexpr int kNoMode = -2;
+};
+
+struct SegmentFrontOutput {
+  // Latency = finish of `out` (or of the last interior operator) minus finish of `in` (or 0);
+  // crossbars = interior crossbars only.
+  ParetoFront<SegmentPlan> front;
+  int64_t nodes = 0;      // assignment nodes explored
+  int64_t leaves = 0;     // complete assignments sequenced
+  int64_t seq_nodes = 0;  // sequencing nodes
+  size_t decisions = 0;   // interior operators with a choice
+  bool timed_out = false;
+};
+
+[[nodiscard]] SegmentFrontOutput segment_front(const SegmentFrontInput& in);
+
+}  // namespace hetcim::partition

@@ -1,0 +1,79 @@
+// Problem builders shared by the partition tests: hand-made DAGs and seeded random instances.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "partition/problem.h"
+
+namespace hetcim::partition::testing {
+
+// Builds a problem with per-edge transfers given in the order of `edges` (duplicates not allowed).
+inline Problem make_problem(size_t n, const std::vector<std::pair<int, int>>& edges,
+                            const std::vector<double>& t_host,
+                            const std::vector<std::vector<AccMode>>& acc,
+                            const std::vector<double>& transfer, int64_t budget) {
+  Problem p;
+  p.dag = graph::Dag::from_edges(n, edges);
+  for (size_t v = 0; v < n; ++v) p.names.push_back("op" + std::to_string(v));
+  p.t_host = t_host;
+  p.acc = acc;
+  // dag.edges is sorted: look each one up in the caller's list.
+  for (const auto& e : p.dag.edges)
+    for (size_t i = 0; i < edges.size(); ++i)
+      if (edges[i] == e) p.t_transfer.push_back(transfer[i]);
+  p.crossbar_budget = budget;
+  return p;
+}
+
+struct RandomSpec {
+  size_t min_ops = 2, max_ops = 8;
+  double edge_prob = 0.35;
+  double offload_prob = 0.7;
+  int max_modes = 1;          // accelerator modes per offloadable operator: 1..max_modes
+  int max_host = 20;          // integer latencies keep objectives exact
+  int max_acc = 14;
+  int max_transfer = 8;
+  int max_crossbars = 6;
+  bool per_tensor = false;    // PerTensorDirection with t_out per producer
+};
+
+inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
+  std::mt19937_64 rng(seed);
+  const auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const auto coin = [&](double q) { return std::uniform_real_distribution<double>(0, 1)(rng) < q; };
+  const size_t n = static_cast<size_t>(uni(static_cast<int>(s.min_ops), static_cast<int>(s.max_ops)));
+  std::vector<std::pair<int, int>> edges;
+  for (size_t v = 1; v < n; ++v)
+    for (size_t u = 0; u < v; ++u)
+      if (coin(s.edge_prob)) edges.emplace_back(static_cast<int>(u), static_cast<int>(v));
+  Problem p;
+  p.dag = graph::Dag::from_edges(n, edges);
+  int64_t total_cb = 0;
+  for (size_t v = 0; v < n; ++v) {
+    p.names.push_back("op" + std::to_string(v));
+    p.t_host.push_back(uni(1, s.max_host));
+    std::vector<AccMode> modes;
+    if (coin(s.offload_prob)) {
+      const int k = uni(1, s.max_modes);
+      for (int i = 0; i < k; ++i) {
+        modes.push_back(AccMode{uni(1, s.max_crossbars), static_cast<double>(uni(0, s.max_acc))});
+        total_cb += modes.back().crossbars;
+      }
+    }
+    p.acc.push_back(modes);
+  }
+  if (s.per_tensor) {
+    p.transfer_model = TransferModel::PerTensorDirection;
+    for (size_t v = 0; v < n; ++v) p.t_out.push_back(uni(0, s.max_transfer));
+  } else {
+    for (size_t e = 0; e < p.dag.edges.size(); ++e) p.t_transfer.push_back(uni(0, s.max_transfer));
+  }
+  p.crossbar_budget = uni(0, static_cast<int>(total_cb));
+  return p;
+}
+
+}  // namespace hetcim::partition::testing
