@@ -24,7 +24,9 @@ using KnownValues = std::map<std::string, ConstValue>;
 // Values are tracked through shape arithmetic only for tensors this small.
 constexpr int64_t kMaxTrackedElements = 4096;
 
-int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+}
 
 std::string list_str(const std::vector<int64_t>& v) {
   std::string s = "[";
@@ -38,14 +40,22 @@ std::string list_str(const std::vector<int64_t>& v) {
 // ONNX TensorProto.DataType codes of the dtypes hetcim represents.
 std::optional<DType> dtype_from_onnx_code(int64_t code) {
   switch (code) {
-    case 1: return DType::Float32;
-    case 2: return DType::UInt8;
-    case 3: return DType::Int8;
-    case 6: return DType::Int32;
-    case 7: return DType::Int64;
-    case 9: return DType::Bool;
-    case 11: return DType::Float64;
-    default: return std::nullopt;
+    case 1:
+      return DType::Float32;
+    case 2:
+      return DType::UInt8;
+    case 3:
+      return DType::Int8;
+    case 6:
+      return DType::Int32;
+    case 7:
+      return DType::Int64;
+    case 9:
+      return DType::Bool;
+    case 11:
+      return DType::Float64;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -149,7 +159,9 @@ class Ctx {
 
 using Infos = std::vector<TensorInfo>;
 
-Infos same_as_input(const Ctx& c) { return {c.info(0)}; }
+Infos same_as_input(const Ctx& c) {
+  return {c.info(0)};
+}
 
 // ---------------------------------------------------------------------------------------------
 // Broadcasting
@@ -335,7 +347,8 @@ Infos conv_transpose(const Ctx& c) {
   const Shape& x = c.shape(0);
   const Shape& w = c.shape(1);
   if (x.size() < 3) c.fail("input must have rank >= 3 (N, C, spatial...), got ", shape_str(x));
-  if (w.size() != x.size()) c.fail("weight ", shape_str(w), " must have the input's rank ", x.size());
+  if (w.size() != x.size())
+    c.fail("weight ", shape_str(w), " must have the input's rank ", x.size());
   const int64_t group = c.node().attr_int("group", 1);
   if (group < 1) c.fail("group must be >= 1, got ", group);
   if (w[0] >= 0 && x[1] >= 0 && w[0] != x[1]) {
@@ -353,7 +366,8 @@ Infos conv_transpose(const Ctx& c) {
   Shape out = {x[0], m};
   if (c.node().has_attr("output_shape")) {
     std::vector<int64_t> os = c.node().attr_ints("output_shape", {});
-    if (os.size() < spatial) c.fail("output_shape ", list_str(os), " has fewer than ", spatial, " dims");
+    if (os.size() < spatial)
+      c.fail("output_shape ", list_str(os), " has fewer than ", spatial, " dims");
     out.insert(out.end(), os.end() - static_cast<std::ptrdiff_t>(spatial), os.end());
     return {{c.dtype(0), out}};
   }
@@ -498,7 +512,8 @@ Infos reshape(const Ctx& c) {
   for (size_t i = 0; i < target.size(); ++i) {
     int64_t d = target[i];
     if (d == 0 && !allow_zero) {
-      if (i >= x.size()) c.fail("shape ", list_str(target), " copies dim ", i, " of a rank-", x.size(), " input");
+      if (i >= x.size())
+        c.fail("shape ", list_str(target), " copies dim ", i, " of a rank-", x.size(), " input");
       d = x[i];
     } else if (d == -1) {
       if (infer_at >= 0) c.fail("shape ", list_str(target), " has more than one -1");
@@ -508,8 +523,10 @@ Infos reshape(const Ctx& c) {
       c.fail("shape ", list_str(target), " has a negative dimension other than -1");
     }
     out[i] = d;
-    if (d < 0) unknown = true;
-    else known *= d;
+    if (d < 0)
+      unknown = true;
+    else
+      known *= d;
   }
   const int64_t total = element_count(x);
   if (infer_at >= 0) {
@@ -538,7 +555,8 @@ Infos transpose(const Ctx& c) {
   std::sort(sorted.begin(), sorted.end());
   std::vector<int64_t> iota(x.size());
   for (size_t i = 0; i < x.size(); ++i) iota[i] = static_cast<int64_t>(i);
-  if (sorted != iota) c.fail("perm ", list_str(perm), " is not a permutation of the input's ", x.size(), " axes");
+  if (sorted != iota)
+    c.fail("perm ", list_str(perm), " is not a permutation of the input's ", x.size(), " axes");
   Shape out;
   for (int64_t p : perm) out.push_back(x[static_cast<size_t>(p)]);
   return {{c.dtype(0), out}};
@@ -579,7 +597,8 @@ Infos concat(const Ctx& c) {
 Infos split(const Ctx& c) {
   c.arity(1, 2, 1, std::numeric_limits<size_t>::max());
   const Shape& x = c.shape(0);
-  const size_t a = static_cast<size_t>(c.axis(c.node().attr_int("axis", 0), static_cast<int64_t>(x.size())));
+  const size_t a =
+      static_cast<size_t>(c.axis(c.node().attr_int("axis", 0), static_cast<int64_t>(x.size())));
   const size_t k = c.node().outputs.size();
   const int64_t dim = x[a];
   std::vector<int64_t> sizes;
@@ -589,10 +608,12 @@ Infos split(const Ctx& c) {
     sizes = c.node().attr_ints("split", {});
   } else if (c.node().has_attr("num_outputs")) {
     const int64_t n = c.node().attr_int("num_outputs", 0);
-    if (n != static_cast<int64_t>(k)) c.fail("num_outputs = ", n, " but the node has ", k, " outputs");
+    if (n != static_cast<int64_t>(k))
+      c.fail("num_outputs = ", n, " but the node has ", k, " outputs");
     if (dim >= 0) {
       const int64_t chunk = ceil_div(dim, n);
-      for (int64_t i = 0; i < n; ++i) sizes.push_back(std::max<int64_t>(0, std::min(chunk, dim - i * chunk)));
+      for (int64_t i = 0; i < n; ++i)
+        sizes.push_back(std::max<int64_t>(0, std::min(chunk, dim - i * chunk)));
     }
   } else if (dim >= 0) {
     if (dim % static_cast<int64_t>(k) != 0) {
@@ -601,7 +622,9 @@ Infos split(const Ctx& c) {
     sizes.assign(k, dim / static_cast<int64_t>(k));
   }
   if (sizes.empty()) sizes.assign(k, -1);  // even split of an unknown dimension
-  if (sizes.size() != k) c.fail("split ", list_str(sizes), " has ", sizes.size(), " parts but the node has ", k, " outputs");
+  if (sizes.size() != k)
+    c.fail("split ", list_str(sizes), " has ", sizes.size(), " parts but the node has ", k,
+           " outputs");
   int64_t sum = 0;
   for (int64_t s : sizes) {
     if (s < -1) c.fail("split ", list_str(sizes), " has a negative size");
@@ -681,7 +704,8 @@ Shape scaled(const Ctx& c, const Shape& x, const std::vector<double>& scales) {
   Shape out(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
     if (!(scales[i] > 0)) c.fail("scale ", scales[i], " on axis ", i, " must be positive");
-    out[i] = x[i] < 0 ? -1 : static_cast<int64_t>(std::floor(static_cast<double>(x[i]) * scales[i]));
+    out[i] =
+        x[i] < 0 ? -1 : static_cast<int64_t>(std::floor(static_cast<double>(x[i]) * scales[i]));
   }
   return out;
 }
@@ -699,7 +723,8 @@ Infos resize(const Ctx& c) {
   std::vector<double> scales;
   if (!opset10 && c.has(sizes_at)) sizes = c.const_ints(sizes_at, "sizes");
   if (c.has(scales_at)) scales = c.const_floats(scales_at, "scales");
-  if (!sizes.empty() && !scales.empty()) c.fail("scales and sizes are both given; exactly one is allowed");
+  if (!sizes.empty() && !scales.empty())
+    c.fail("scales and sizes are both given; exactly one is allowed");
   if (sizes.empty() && scales.empty()) c.fail("neither scales nor sizes is given");
   const size_t given = sizes.empty() ? scales.size() : sizes.size();
   if (!axes.empty() && given != axes.size()) {
@@ -731,8 +756,10 @@ Infos upsample(const Ctx& c) {
   if (c.has(1)) {
     scales = c.const_floats(1, "scales");
   } else if (auto it = c.node().attrs.find("scales"); it != c.node().attrs.end()) {
-    if (auto* v = std::get_if<std::vector<double>>(&it->second)) scales = *v;
-    else c.fail("attribute 'scales' must be a list of floats");
+    if (auto* v = std::get_if<std::vector<double>>(&it->second))
+      scales = *v;
+    else
+      c.fail("attribute 'scales' must be a list of floats");
   } else {
     c.fail("scales (input 1 or attribute) is required");
   }
@@ -754,13 +781,15 @@ Infos squeeze(const Ctx& c) {
   std::vector<bool> drop(x.size(), false);
   if (axes.empty()) {
     for (size_t i = 0; i < x.size(); ++i) {
-      if (x[i] < 0) c.fail("cannot squeeze ", shape_str(x), " without axes: dim ", i, " is unknown");
+      if (x[i] < 0)
+        c.fail("cannot squeeze ", shape_str(x), " without axes: dim ", i, " is unknown");
       drop[i] = x[i] == 1;
     }
   }
   for (int64_t a : axes) {
     const size_t i = static_cast<size_t>(c.axis(a, r));
-    if (x[i] >= 0 && x[i] != 1) c.fail("cannot squeeze axis ", i, " of length ", x[i], " in ", shape_str(x));
+    if (x[i] >= 0 && x[i] != 1)
+      c.fail("cannot squeeze axis ", i, " of length ", x[i], " in ", shape_str(x));
     drop[i] = true;
   }
   Shape out;
@@ -805,10 +834,12 @@ Infos gather(const Ctx& c) {
   if (c.dtype(1) != DType::Int32 && c.dtype(1) != DType::Int64) {
     c.fail("indices must be int32 or int64, got ", dtype_name(c.dtype(1)));
   }
-  const size_t a = static_cast<size_t>(c.axis(c.node().attr_int("axis", 0), static_cast<int64_t>(x.size())));
+  const size_t a =
+      static_cast<size_t>(c.axis(c.node().attr_int("axis", 0), static_cast<int64_t>(x.size())));
   if (const ConstValue* v = c.value(1); v && x[a] >= 0) {
     for (int64_t i : v->ints) {
-      if (i < -x[a] || i >= x[a]) c.fail("index ", i, " is out of range for axis ", a, " of length ", x[a]);
+      if (i < -x[a] || i >= x[a])
+        c.fail("index ", i, " is out of range for axis ", a, " of length ", x[a]);
     }
   }
   Shape out(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(a));
@@ -824,7 +855,8 @@ void check_quant_params(const Ctx& c) {
   const Shape& scale = c.shape(1);
   if (scale.size() > 1) c.fail("scale must be a scalar or 1-D, got ", shape_str(scale));
   if (scale.size() == 1 && scale[0] != 1) {
-    const size_t a = static_cast<size_t>(c.axis(c.node().attr_int("axis", 1), static_cast<int64_t>(x.size())));
+    const size_t a =
+        static_cast<size_t>(c.axis(c.node().attr_int("axis", 1), static_cast<int64_t>(x.size())));
     if (scale[0] >= 0 && x[a] >= 0 && scale[0] != x[a]) {
       c.fail("per-axis scale has ", scale[0], " values, axis ", a, " of the input has ", x[a]);
     }
@@ -852,7 +884,8 @@ Infos quantize_linear(const Ctx& c) {
 Infos dequantize_linear(const Ctx& c) {
   c.arity(2, 3, 1, 1);
   check_quant_params(c);
-  if (!is_integer(c.dtype(0))) c.fail("input must be an integer tensor, got ", dtype_name(c.dtype(0)));
+  if (!is_integer(c.dtype(0)))
+    c.fail("input must be an integer tensor, got ", dtype_name(c.dtype(0)));
   if (c.has(2) && c.dtype(2) != c.dtype(0)) {
     c.fail("zero point dtype ", dtype_name(c.dtype(2)), " differs from input dtype ",
            dtype_name(c.dtype(0)));
@@ -922,8 +955,8 @@ Infos infer(const Graph& g, const Node& n, const KnownValues* known) {
       }
     }
   }
-  throw user_error("unsupported op '", onnx_domain ? "" : n.domain + ".", n.op_type,
-                   "' at node '", n.name, "'");
+  throw user_error("unsupported op '", onnx_domain ? "" : n.domain + ".", n.op_type, "' at node '",
+                   n.name, "'");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -991,7 +1024,8 @@ std::optional<ConstValue> fold(const Graph& g, const Node& n, const KnownValues&
     if (op == "Gather") {
       const ConstValue* idx = c.value(1);
       if (!idx) return std::nullopt;
-      for (int64_t i : idx->ints) out.ints.push_back(v->ints[static_cast<size_t>(i < 0 ? i + dim : i)]);
+      for (int64_t i : idx->ints)
+        out.ints.push_back(v->ints[static_cast<size_t>(i < 0 ? i + dim : i)]);
       return out;
     }
     if (n.inputs.size() < 3) return std::nullopt;
@@ -1001,7 +1035,8 @@ std::optional<ConstValue> fold(const Graph& g, const Node& n, const KnownValues&
     int64_t s = st->ints[0] < 0 ? st->ints[0] + dim : st->ints[0];
     const int64_t step = steps && steps->ints.size() == 1 ? steps->ints[0] : 1;
     s = step > 0 ? std::clamp<int64_t>(s, 0, dim) : std::clamp<int64_t>(s, 0, dim - 1);
-    for (int64_t k = 0; k < count; ++k) out.ints.push_back(v->ints[static_cast<size_t>(s + k * step)]);
+    for (int64_t k = 0; k < count; ++k)
+      out.ints.push_back(v->ints[static_cast<size_t>(s + k * step)]);
     return out;
   }
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
@@ -1014,11 +1049,16 @@ std::optional<ConstValue> fold(const Graph& g, const Node& n, const KnownValues&
     for (int64_t k = 0; k < count; ++k) {
       const int64_t x = a->ints[na == 1 ? 0 : static_cast<size_t>(k)];
       const int64_t y = b->ints[nb == 1 ? 0 : static_cast<size_t>(k)];
-      if (op == "Add") out.ints.push_back(x + y);
-      else if (op == "Sub") out.ints.push_back(x - y);
-      else if (op == "Mul") out.ints.push_back(x * y);
-      else if (y == 0) c.fail("integer division by zero");
-      else out.ints.push_back(x / y);
+      if (op == "Add")
+        out.ints.push_back(x + y);
+      else if (op == "Sub")
+        out.ints.push_back(x - y);
+      else if (op == "Mul")
+        out.ints.push_back(x * y);
+      else if (y == 0)
+        c.fail("integer division by zero");
+      else
+        out.ints.push_back(x / y);
     }
     return out;
   }

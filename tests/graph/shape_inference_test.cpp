@@ -84,7 +84,8 @@ class OneNode {
 
 using Ints = std::vector<int64_t>;
 
-#define EXPECT_HAS(haystack, needle) EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << haystack
+#define EXPECT_HAS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << haystack
 
 TEST(ShapeInference, ConvPadsStridesDilationsGroups) {
   OneNode t;
@@ -114,18 +115,23 @@ TEST(ShapeInference, ConvAutoPad) {
   t.input("x", {1, 4, 225, 10}).weight("w", {8, 4, 3, 3});
   // SAME: ceil(225 / 2) = 113, ceil(10 / 2) = 5
   for (const char* mode : {"SAME_UPPER", "SAME_LOWER"}) {
-    EXPECT_EQ(t.shape("Conv", {"x", "w"}, {{"auto_pad", std::string(mode)}, {"strides", Ints{2, 2}}}),
-              (Shape{1, 8, 113, 5}));
+    EXPECT_EQ(
+        t.shape("Conv", {"x", "w"}, {{"auto_pad", std::string(mode)}, {"strides", Ints{2, 2}}}),
+        (Shape{1, 8, 113, 5}));
   }
   // VALID: ceil((225 - 3 + 1) / 2) = 112, ceil((10 - 3 + 1) / 2) = 4
-  EXPECT_EQ(t.shape("Conv", {"x", "w"}, {{"auto_pad", std::string("VALID")}, {"strides", Ints{2, 2}}}),
-            (Shape{1, 8, 112, 4}));
+  EXPECT_EQ(
+      t.shape("Conv", {"x", "w"}, {{"auto_pad", std::string("VALID")}, {"strides", Ints{2, 2}}}),
+      (Shape{1, 8, 112, 4}));
   EXPECT_HAS(t.error("Conv", {"x", "w"}, {{"auto_pad", std::string("SAME")}}), "auto_pad 'SAME'");
 }
 
 TEST(ShapeInference, ConvErrorsNameTheNode) {
   OneNode t;
-  t.input("x", {1, 32, 56, 56}).weight("w", {64, 64, 3, 3}).weight("b", {32}).weight("w2", {64, 32, 3, 3});
+  t.input("x", {1, 32, 56, 56})
+      .weight("w", {64, 64, 3, 3})
+      .weight("b", {32})
+      .weight("w2", {64, 32, 3, 3});
   EXPECT_HAS(t.error("Conv", {"x", "w"}),
              "node 'n0' (Conv): weight expects 64 input channels, input has 32");
   EXPECT_HAS(t.error("Conv", {"x", "w2", "b"}), "bias has shape 32, expected 64");
@@ -171,7 +177,8 @@ TEST(ShapeInference, UnaryOpsKeepShapeAndDtype) {
   EXPECT_EQ(t.shape("Clip", {"x", "", "hi"}), (Shape{2, 3, 5}));
   EXPECT_HAS(t.error("Clip", {"x", "vec", "hi"}), "min must be a scalar, got shape 2");
   EXPECT_EQ(t.shape("Softmax", {"x"}, {{"axis", int64_t{1}}}), (Shape{2, 3, 5}));
-  EXPECT_HAS(t.error("Softmax", {"x"}, {{"axis", int64_t{3}}}), "axis 3 is out of range for rank 3");
+  EXPECT_HAS(t.error("Softmax", {"x"}, {{"axis", int64_t{3}}}),
+             "axis 3 is out of range for rank 3");
 
   auto drop = t.all("Dropout", {"x"}, {}, 2);
   ASSERT_EQ(drop.size(), 2u);
@@ -204,27 +211,34 @@ TEST(ShapeInference, Pooling) {
   OneNode t;
   t.input("x", {1, 64, 112, 112}).input("s", {1, 1, 5, 5}).input("seven", {1, 128, 7, 7});
   // ResNet stem: (112 + 2 - 3) / 2 + 1 = 56
-  EXPECT_EQ(t.shape("MaxPool", {"x"}, {{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}},
-                                       {"pads", Ints{1, 1, 1, 1}}}),
-            (Shape{1, 64, 56, 56}));
+  EXPECT_EQ(
+      t.shape("MaxPool", {"x"},
+              {{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}}),
+      (Shape{1, 64, 56, 56}));
   // 5 with k2 s2: floor(3/2)+1 = 2, ceil(3/2)+1 = 3
   EXPECT_EQ(t.shape("MaxPool", {"s"}, {{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}}),
             (Shape{1, 1, 2, 2}));
-  EXPECT_EQ(t.shape("MaxPool", {"s"}, {{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}},
-                                       {"ceil_mode", int64_t{1}}}),
-            (Shape{1, 1, 3, 3}));
+  EXPECT_EQ(
+      t.shape("MaxPool", {"s"},
+              {{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"ceil_mode", int64_t{1}}}),
+      (Shape{1, 1, 3, 3}));
   // ceil_mode with pad 1: ceil((5 + 2 - 2) / 2) + 1 = 4, but the 4th window would start at
   // 6 >= 5 + 1 (inside the end padding) and is dropped, as in PyTorch: 3
-  EXPECT_EQ(t.shape("MaxPool", {"s"}, {{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}},
-                                       {"pads", Ints{1, 1, 1, 1}}, {"ceil_mode", int64_t{1}}}),
+  EXPECT_EQ(t.shape("MaxPool", {"s"},
+                    {{"kernel_shape", Ints{2, 2}},
+                     {"strides", Ints{2, 2}},
+                     {"pads", Ints{1, 1, 1, 1}},
+                     {"ceil_mode", int64_t{1}}}),
             (Shape{1, 1, 3, 3}));
   // 7x7 average pool k2 s2 ceil: ceil(5 / 2) + 1 = 4
-  EXPECT_EQ(t.shape("AveragePool", {"seven"}, {{"kernel_shape", Ints{2, 2}},
-                                               {"strides", Ints{2, 2}}, {"ceil_mode", int64_t{1}}}),
-            (Shape{1, 128, 4, 4}));
+  EXPECT_EQ(
+      t.shape("AveragePool", {"seven"},
+              {{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"ceil_mode", int64_t{1}}}),
+      (Shape{1, 128, 4, 4}));
   // SPPF: k5 s1 p2 keeps the size
-  EXPECT_EQ(t.shape("MaxPool", {"seven"}, {{"kernel_shape", Ints{5, 5}}, {"pads", Ints{2, 2, 2, 2}}}),
-            (Shape{1, 128, 7, 7}));
+  EXPECT_EQ(
+      t.shape("MaxPool", {"seven"}, {{"kernel_shape", Ints{5, 5}}, {"pads", Ints{2, 2, 2, 2}}}),
+      (Shape{1, 128, 7, 7}));
   EXPECT_EQ(t.shape("GlobalAveragePool", {"seven"}), (Shape{1, 128, 1, 1}));
   EXPECT_HAS(t.error("MaxPool", {"x"}), "attribute 'kernel_shape' is required");
   auto with_indices = t.all("MaxPool", {"s"}, {{"kernel_shape", Ints{5, 5}}}, 2);
@@ -343,7 +357,8 @@ TEST(ShapeInference, ReshapeTransposeSqueezeUnsqueeze) {
 
   OneNode p;
   p.input("y", {1, 3, 85, 80, 40});
-  EXPECT_EQ(p.shape("Transpose", {"y"}, {{"perm", Ints{0, 1, 3, 4, 2}}}), (Shape{1, 3, 80, 40, 85}));
+  EXPECT_EQ(p.shape("Transpose", {"y"}, {{"perm", Ints{0, 1, 3, 4, 2}}}),
+            (Shape{1, 3, 80, 40, 85}));
   EXPECT_EQ(p.shape("Transpose", {"y"}), (Shape{40, 80, 85, 3, 1}));
   EXPECT_HAS(p.error("Transpose", {"y"}, {{"perm", Ints{0, 1, 1, 2, 3}}}), "is not a permutation");
 
@@ -396,8 +411,10 @@ TEST(ShapeInference, QuantizeDequantizeDtypes) {
 TEST(ShapeInference, UnsupportedAndUnknownInputs) {
   OneNode t;
   t.input("x", {1, 3});
-  EXPECT_HAS(t.error("NonMaxSuppression", {"x"}), "unsupported op 'NonMaxSuppression' at node 'n0'");
-  EXPECT_HAS(t.error("Relu", {"nowhere"}), "node 'n0' (Relu): shape of input tensor 'nowhere' is not known");
+  EXPECT_HAS(t.error("NonMaxSuppression", {"x"}),
+             "unsupported op 'NonMaxSuppression' at node 'n0'");
+  EXPECT_HAS(t.error("Relu", {"nowhere"}),
+             "node 'n0' (Relu): shape of input tensor 'nowhere' is not known");
   EXPECT_HAS(t.error("Relu", {"x", "x"}), "expected 1 inputs, got 2");
 }
 
@@ -446,15 +463,19 @@ TEST(InferShapes, BrokenGraphsNameTheNode) {
   g.initializers["conv1.weight"] = Initializer::shape_only(DType::Float32, {32, 3, 3, 3});
   g.initializers["layer1.0.conv1.weight"] = Initializer::shape_only(DType::Float32, {64, 64, 3, 3});
   g.outputs = {"b"};
-  g.nodes.push_back(make("conv1", "Conv", {"x", "conv1.weight"}, {"a"}, {{"pads", Ints{1, 1, 1, 1}}}));
+  g.nodes.push_back(
+      make("conv1", "Conv", {"x", "conv1.weight"}, {"a"}, {{"pads", Ints{1, 1, 1, 1}}}));
   g.nodes.push_back(make("layer1.0.conv1", "Conv", {"a", "layer1.0.conv1.weight"}, {"b"}));
-  EXPECT_HAS(infer_error(g), "node 'layer1.0.conv1' (Conv): weight expects 64 input channels, input has 32");
+  EXPECT_HAS(infer_error(g),
+             "node 'layer1.0.conv1' (Conv): weight expects 64 input channels, input has 32");
 
   Graph declared = g;
-  declared.initializers["layer1.0.conv1.weight"] = Initializer::shape_only(DType::Float32, {64, 32, 3, 3});
+  declared.initializers["layer1.0.conv1.weight"] =
+      Initializer::shape_only(DType::Float32, {64, 32, 3, 3});
   declared.values["a"] = {DType::Float32, Shape{1, 32, 30, 30}};
   EXPECT_HAS(infer_error(declared),
-             "node 'conv1' (Conv): inferred shape 1x32x32x32 for tensor 'a' but the graph declares 1x32x30x30");
+             "node 'conv1' (Conv): inferred shape 1x32x32x32 for tensor 'a' but the graph declares "
+             "1x32x30x30");
 
   Graph no_shape = g;
   no_shape.values.erase("x");
