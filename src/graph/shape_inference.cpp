@@ -23,6 +23,23 @@ using KnownValues = std::map<std::string, ConstValue>;
 
 // Values are tracked through shape arithmetic only for tensors this small.
 constexpr int64_t kMaxTrackedElements = 4096;
+// Largest dimension and window attribute accepted. Keeps every product of two such numbers (and
+// sums of a few) inside int64_t, so hostile graphs get a message instead of an overflow.
+constexpr int64_t kMaxDim = int64_t{1} << 31;
+
+// Element count: -1 if a dim is unknown, INT64_MAX if the product overflows.
+int64_t count_elements(const Shape& s) {
+  int64_t n = 1;
+  bool unknown = false;
+  for (int64_t d : s) {
+    if (d < 0) {
+      unknown = true;
+    } else if (__builtin_mul_overflow(n, d, &n)) {
+      return std::numeric_limits<int64_t>::max();
+    }
+  }
+  return unknown && n != 0 ? -1 : n;
+}
 
 int64_t ceil_div(int64_t a, int64_t b) {
   return a >= 0 ? (a + b - 1) / b : -((-a) / b);
@@ -98,6 +115,12 @@ class Ctx {
     if (!has(i)) fail("input ", i, " is required");
     const TensorInfo* ti = g_.info(n_.inputs[i]);
     if (!ti || !ti->shape) fail("shape of input tensor '", n_.inputs[i], "' is not known");
+    for (int64_t d : *ti->shape) {
+      if (d > kMaxDim) {
+        fail("input tensor '", n_.inputs[i], "' has shape ", shape_str(*ti->shape),
+             "; dimensions above 2^31 are not supported");
+      }
+    }
     return *ti;
   }
   [[nodiscard]] const Shape& shape(size_t i) const { return *info(i).shape; }
@@ -114,7 +137,7 @@ class Ctx {
     auto it = g_.initializers.find(t);
     if (it == g_.initializers.end()) return nullptr;
     // An initializer without data is shape-only, unless it has no elements (an empty tensor).
-    const bool empty = it->second.info.shape && element_count(*it->second.info.shape) == 0;
+    const bool empty = it->second.info.shape && count_elements(*it->second.info.shape) == 0;
     if (!it->second.has_values() && !empty) return nullptr;
     auto [slot, inserted] = cache_.try_emplace(t);
     if (inserted) {
@@ -211,7 +234,7 @@ Infos clip(const Ctx& c) {
   c.arity(1, 3, 1, 1);
   for (size_t i = 1; i < 3; ++i) {
     if (!c.has(i)) continue;
-    if (element_count(c.shape(i)) != 1) {
+    if (count_elements(c.shape(i)) != 1) {
       c.fail(i == 1 ? "min" : "max", " must be a scalar, got shape ", shape_str(c.shape(i)));
     }
     if (c.dtype(i) != c.dtype(0)) {
@@ -262,6 +285,7 @@ std::vector<int64_t> spatial_attr(const Ctx& c, const std::string& key, size_t n
     if (positive ? x < 1 : x < 0) {
       c.fail("attribute '", key, "' = ", list_str(v), " must be ", positive ? "positive" : ">= 0");
     }
+    if (x > kMaxDim) c.fail("attribute '", key, "' = ", list_str(v), " exceeds 2^31");
   }
   return v;
 }
@@ -321,7 +345,7 @@ Infos conv(const Ctx& c) {
            dtype_name(c.dtype(0)));
   }
   const int64_t group = c.node().attr_int("group", 1);
-  if (group < 1) c.fail("group must be >= 1, got ", group);
+  if (group < 1 || group > kMaxDim) c.fail("group must be in [1, 2^31], got ", group);
   if (w[1] >= 0 && x[1] >= 0 && w[1] * group != x[1]) {
     c.fail("weight expects ", w[1] * group, " input channels, input has ", x[1]);
   }
@@ -350,7 +374,7 @@ Infos conv_transpose(const Ctx& c) {
   if (w.size() != x.size())
     c.fail("weight ", shape_str(w), " must have the input's rank ", x.size());
   const int64_t group = c.node().attr_int("group", 1);
-  if (group < 1) c.fail("group must be >= 1, got ", group);
+  if (group < 1 || group > kMaxDim) c.fail("group must be in [1, 2^31], got ", group);
   if (w[0] >= 0 && x[1] >= 0 && w[0] != x[1]) {
     c.fail("weight expects ", w[0], " input channels, input has ", x[1]);
   }
@@ -368,6 +392,9 @@ Infos conv_transpose(const Ctx& c) {
     std::vector<int64_t> os = c.node().attr_ints("output_shape", {});
     if (os.size() < spatial)
       c.fail("output_shape ", list_str(os), " has fewer than ", spatial, " dims");
+    for (int64_t d : os) {
+      if (d < 1 || d > kMaxDim) c.fail("output_shape ", list_str(os), " must be in [1, 2^31]");
+    }
     out.insert(out.end(), os.end() - static_cast<std::ptrdiff_t>(spatial), os.end());
     return {{c.dtype(0), out}};
   }
@@ -489,12 +516,9 @@ Infos flatten(const Ctx& c) {
   int64_t a = c.node().attr_int("axis", 1);
   if (a < -r || a > r) c.fail("axis ", a, " is out of range for rank ", r);
   if (a < 0) a += r;
-  auto prod = [](auto first, auto last) {
-    int64_t p = 1;
-    for (auto it = first; it != last; ++it) {
-      if (*it < 0) return int64_t{-1};
-      p *= *it;
-    }
+  auto prod = [&](auto first, auto last) {
+    const int64_t p = count_elements(Shape(first, last));
+    if (p > kMaxDim) c.fail("flattening ", shape_str(x), " gives a dimension above 2^31");
     return p;
   };
   return {{c.dtype(0), Shape{prod(x.begin(), x.begin() + a), prod(x.begin() + a, x.end())}}};
@@ -521,14 +545,20 @@ Infos reshape(const Ctx& c) {
       continue;
     } else if (d < 0) {
       c.fail("shape ", list_str(target), " has a negative dimension other than -1");
+    } else if (d > kMaxDim) {
+      c.fail("shape ", list_str(target), " has a dimension above 2^31");
     }
     out[i] = d;
-    if (d < 0)
+    if (d < 0) {
       unknown = true;
-    else
-      known *= d;
+    } else if (__builtin_mul_overflow(known, d, &known)) {
+      c.fail("shape ", list_str(target), " has more than 2^63 elements");
+    }
   }
-  const int64_t total = element_count(x);
+  const int64_t total = count_elements(x);
+  if (total == std::numeric_limits<int64_t>::max()) {
+    c.fail("input ", shape_str(x), " has more than 2^63 elements");
+  }
   if (infer_at >= 0) {
     if (total < 0 || unknown) {
       out[static_cast<size_t>(infer_at)] = -1;
@@ -627,7 +657,7 @@ Infos split(const Ctx& c) {
            " outputs");
   int64_t sum = 0;
   for (int64_t s : sizes) {
-    if (s < -1) c.fail("split ", list_str(sizes), " has a negative size");
+    if (s < -1 || s > kMaxDim) c.fail("split ", list_str(sizes), " has a size outside [0, 2^31]");
     sum += s;
   }
   if (dim >= 0 && sizes[0] >= 0 && sum != dim) {
@@ -704,8 +734,10 @@ Shape scaled(const Ctx& c, const Shape& x, const std::vector<double>& scales) {
   Shape out(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
     if (!(scales[i] > 0)) c.fail("scale ", scales[i], " on axis ", i, " must be positive");
-    out[i] =
-        x[i] < 0 ? -1 : static_cast<int64_t>(std::floor(static_cast<double>(x[i]) * scales[i]));
+    const double v = std::floor(static_cast<double>(x[i]) * scales[i]);
+    if (v > static_cast<double>(kMaxDim))
+      c.fail("scale ", scales[i], " on axis ", i, " gives a dimension above 2^31");
+    out[i] = x[i] < 0 ? -1 : static_cast<int64_t>(v);
   }
   return out;
 }
@@ -738,7 +770,7 @@ Infos resize(const Ctx& c) {
     }
     if (out.size() != x.size()) c.fail(sizes.size(), " sizes for an input of rank ", x.size());
     for (int64_t s : sizes) {
-      if (s < 0) c.fail("sizes ", list_str(sizes), " must be >= 0");
+      if (s < 0 || s > kMaxDim) c.fail("sizes ", list_str(sizes), " must be in [0, 2^31]");
     }
     return {{c.dtype(0), out}};
   }
@@ -861,7 +893,7 @@ void check_quant_params(const Ctx& c) {
       c.fail("per-axis scale has ", scale[0], " values, axis ", a, " of the input has ", x[a]);
     }
   }
-  if (c.has(2) && element_count(c.shape(2)) != element_count(scale)) {
+  if (c.has(2) && count_elements(c.shape(2)) != count_elements(scale)) {
     c.fail("zero point ", shape_str(c.shape(2)), " does not match scale ", shape_str(scale));
   }
 }
@@ -966,7 +998,7 @@ Infos infer(const Graph& g, const Node& n, const KnownValues* known) {
 std::optional<ConstValue> fold(const Graph& g, const Node& n, const KnownValues& known,
                                const Infos& outs) {
   if (outs.size() != 1 || !outs[0].shape) return std::nullopt;
-  const int64_t count = element_count(*outs[0].shape);
+  const int64_t count = count_elements(*outs[0].shape);
   if (count < 0 || count > kMaxTrackedElements) return std::nullopt;
   const Ctx c(g, n, &known);
   const std::string& op = n.op_type;
@@ -1044,21 +1076,28 @@ std::optional<ConstValue> fold(const Graph& g, const Node& n, const KnownValues&
     const ConstValue* b = c.value(1);
     if (!a || !b || !a->is_int || !b->is_int) return std::nullopt;
     const size_t na = a->ints.size(), nb = b->ints.size();
-    if (na != nb && na != 1 && nb != 1) return std::nullopt;
+    const auto n_out = static_cast<size_t>(count);
+    if ((na != n_out && na != 1) || (nb != n_out && nb != 1)) return std::nullopt;
     ConstValue out;
-    for (int64_t k = 0; k < count; ++k) {
-      const int64_t x = a->ints[na == 1 ? 0 : static_cast<size_t>(k)];
-      const int64_t y = b->ints[nb == 1 ? 0 : static_cast<size_t>(k)];
-      if (op == "Add")
-        out.ints.push_back(x + y);
-      else if (op == "Sub")
-        out.ints.push_back(x - y);
-      else if (op == "Mul")
-        out.ints.push_back(x * y);
-      else if (y == 0)
+    for (size_t k = 0; k < n_out; ++k) {
+      const int64_t x = a->ints[na == 1 ? 0 : k];
+      const int64_t y = b->ints[nb == 1 ? 0 : k];
+      int64_t r = 0;
+      bool overflow = false;
+      if (op == "Add") {
+        overflow = __builtin_add_overflow(x, y, &r);
+      } else if (op == "Sub") {
+        overflow = __builtin_sub_overflow(x, y, &r);
+      } else if (op == "Mul") {
+        overflow = __builtin_mul_overflow(x, y, &r);
+      } else if (y == 0) {
         c.fail("integer division by zero");
-      else
-        out.ints.push_back(x / y);
+      } else {
+        overflow = x == std::numeric_limits<int64_t>::min() && y == -1;
+        if (!overflow) r = x / y;
+      }
+      if (overflow) return std::nullopt;
+      out.ints.push_back(r);
     }
     return out;
   }

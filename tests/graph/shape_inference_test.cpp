@@ -418,6 +418,18 @@ TEST(ShapeInference, UnsupportedAndUnknownInputs) {
   EXPECT_HAS(t.error("Relu", {"x", "x"}), "expected 1 inputs, got 2");
 }
 
+TEST(ShapeInference, HostileSizesGiveMessagesNotOverflow) {
+  OneNode t;
+  const int64_t big = int64_t{1} << 31;
+  t.input("x", {big, big, big, 2}).input("huge", {1, big + 1}).weight("w", {4, 4, 3, 3});
+  t.ints("s", {big, big, big, big}).input("y", {1, 4, 8, 8});
+  EXPECT_HAS(t.error("Relu", {"huge"}), "dimensions above 2^31 are not supported");
+  EXPECT_HAS(t.error("Flatten", {"x"}, {{"axis", int64_t{3}}}), "gives a dimension above 2^31");
+  EXPECT_HAS(t.error("Reshape", {"x", "s"}), "has more than 2^63 elements");
+  EXPECT_HAS(t.error("Conv", {"y", "w"}, {{"dilations", Ints{kMax, 1}}}), "exceeds 2^31");
+  EXPECT_HAS(t.error("Conv", {"y", "w"}, {{"group", kMax}}), "group must be in [1, 2^31]");
+}
+
 // A graph builder for infer_shapes tests.
 Node make(const std::string& name, const std::string& op, std::vector<std::string> in,
           std::vector<std::string> out, std::map<std::string, Attribute> attrs = {}) {
@@ -439,8 +451,18 @@ TEST(InferShapes, FollowsShapeArithmeticChains) {
   g.nodes.push_back(make("gather", "Gather", {"s", "zero"}, {"n"}));
   g.nodes.push_back(make("unsq", "Unsqueeze", {"n", "axes"}, {"n1"}));
   g.nodes.push_back(make("cat", "Concat", {"n1", "minus1"}, {"target"}, {{"axis", int64_t{0}}}));
+  // x.view(-1, x.size(2) * x.size(3)): Gather, Gather, Mul on int64 values.
+  g.initializers["two"] = Initializer::from_ints({1}, {2});
+  g.initializers["three"] = Initializer::from_ints({1}, {3});
+  g.outputs.push_back("z");
+  g.nodes.push_back(make("g2", "Gather", {"s", "two"}, {"h"}));
+  g.nodes.push_back(make("g3", "Gather", {"s", "three"}, {"w"}));
+  g.nodes.push_back(make("hw", "Mul", {"h", "w"}, {"hw"}));
+  g.nodes.push_back(make("cat2", "Concat", {"minus1", "hw"}, {"target2"}, {{"axis", int64_t{0}}}));
+  g.nodes.push_back(make("reshape2", "Reshape", {"x", "target2"}, {"z"}));
   infer_shapes(g);
-  EXPECT_EQ(g.nodes.back().name, "reshape");
+  EXPECT_EQ(*g.values.at("z").shape, (Shape{6, 20}));
+  EXPECT_EQ(g.nodes[4].name, "reshape");
   EXPECT_EQ(*g.values.at("s").shape, (Shape{4}));
   EXPECT_EQ(*g.values.at("n").shape, (Shape{}));
   EXPECT_EQ(*g.values.at("target").shape, (Shape{2}));
