@@ -1,0 +1,189 @@
+#include "partition/milp.h"
+
+#include <CbcModel.hpp>
+#include <CbcSolver.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <CoinPackedVector.hpp>
+#include <OsiClpSolverInterface.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <queue>
+#include <string>
+
+#include "graph/dag.h"
+#include "partition/milp_model.h"
+#include "util/error.h"
+
+namespace hetcim::partition {
+namespace {
+
+void validate_options(const MilpOptions& o) {
+  if (!(o.time_limit_seconds > 0.0))
+    throw user_error("MILP options: time_limit_seconds = ", o.time_limit_seconds, ", expected > 0");
+  if (!(o.relative_gap >= 0.0) || !std::isfinite(o.relative_gap))
+    throw user_error("MILP options: relative_gap = ", o.relative_gap, ", expected >= 0");
+  if (o.threads < 1) throw user_error("MILP options: threads = ", o.threads, ", expected >= 1");
+}
+
+void load(const MilpModel& m, OsiClpSolverInterface& solver) {
+  CoinPackedMatrix matrix(false, 0, 0);
+  matrix.setDimensions(0, static_cast<int>(m.col_lb.size()));
+  for (const auto& row : m.rows) {
+    CoinPackedVector v;
+    for (auto [c, a] : row) v.insert(c, a);
+    matrix.appendRow(v);
+  }
+  solver.loadProblem(matrix, m.col_lb.data(), m.col_ub.data(), m.obj.data(), m.row_lb.data(),
+                     m.row_ub.data());
+  for (size_t c = 0; c < m.is_int.size(); ++c)
+    if (m.is_int[c]) solver.setInteger(static_cast<int>(c));
+  solver.setObjSense(1.0);
+}
+
+int no_callback(CbcModel*, int) { return 0; }
+
+std::string number(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+// Host operators of `a` in order of their MILP start times, as a linear extension of the DAG
+// (Kahn's algorithm picking the smallest start among the ready ones, so tolerance-level ties
+// cannot put an operator before its predecessor).
+std::vector<int> host_order_by_start(const Problem& p, const Assignment& a,
+                                     const std::vector<double>& start) {
+  const size_t n = p.size();
+  std::vector<int> indeg(n, 0);
+  for (auto [u, v] : p.dag.edges) ++indeg[static_cast<size_t>(v)];
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
+  for (size_t v = 0; v < n; ++v)
+    if (indeg[v] == 0) ready.push({start[v], static_cast<int>(v)});
+  std::vector<int> order;
+  while (!ready.empty()) {
+    const int v = ready.top().second;
+    ready.pop();
+    if (a.mode[static_cast<size_t>(v)] == kHost) order.push_back(v);
+    for (int w : p.dag.succ[static_cast<size_t>(v)])
+      if (--indeg[static_cast<size_t>(w)] == 0) ready.push({start[static_cast<size_t>(w)], w});
+  }
+  return order;
+}
+
+Assignment assignment_from(const Problem& p, const MilpModel& m, const double* sol) {
+  Assignment a{std::vector<int>(p.size(), kHost)};
+  for (size_t v = 0; v < p.size(); ++v) {
+    if (sol[m.x0 + static_cast<int>(v)] > 0.5) continue;
+    if (p.acc[v].size() == 1) {
+      a.mode[v] = 0;
+    } else if (m.y_first[v] >= 0) {
+      size_t best = 0;
+      for (size_t k = 1; k < p.acc[v].size(); ++k)
+        if (sol[m.y_first[v] + static_cast<int>(k)] > sol[m.y_first[v] + static_cast<int>(best)]) best = k;
+      a.mode[v] = static_cast<int>(best);
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
+  validate_options(opt);
+  const MilpModel m = build_milp_model(p, opt);
+  MilpResult r;
+  r.stats = m.stats;
+
+  OsiClpSolverInterface solver;
+  load(m, solver);
+  solver.messageHandler()->setLogLevel(0);
+  CbcModel model(solver);
+  model.messageHandler()->setLogLevel(0);
+  CbcSolverUsefulData data;
+  data.noPrinting_ = true;
+  data.useSignalHandler_ = false;
+  CbcMain0(model, data);
+  std::vector<std::string> args = {"hetcim", "-log", "0", "-slog", "0", "-timeMode", "elapsed",
+                                   "-ratioGap", number(opt.relative_gap), "-randomCbcSeed",
+                                   std::to_string(opt.seed), "-integerTolerance", "1e-8"};
+  if (std::isfinite(opt.time_limit_seconds)) {
+    args.push_back("-seconds");
+    args.push_back(number(opt.time_limit_seconds));
+  }
+  if (opt.threads > 1) {
+    args.push_back("-threads");
+    args.push_back(std::to_string(opt.threads));
+  }
+  args.push_back("-solve");
+  args.push_back("-quit");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  const auto t0 = std::chrono::steady_clock::now();
+  CbcMain1(static_cast<int>(argv.size()), argv.data(), model, no_callback, data);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.nodes = model.getNodeCount();
+
+  if (model.isAbandoned()) {
+    r.call = CallStatus::SolverFailed;
+    r.message = "CBC abandoned the solve (numerical difficulties)";
+    return r;
+  }
+  const double* sol = model.bestSolution();
+  r.bound = model.getBestPossibleObjValue() * m.unit;
+  if (model.isProvenInfeasible() && sol == nullptr) {
+    r.status = SolveStatus::Infeasible;
+    return r;
+  }
+  if (sol == nullptr) {
+    r.status = SolveStatus::NoSolution;
+    r.bound = std::max(r.bound, 0.0);
+    return r;
+  }
+  r.status = model.isProvenOptimal() ? SolveStatus::Optimal : SolveStatus::TimeLimit;
+  r.solver_objective = model.getObjValue() * m.unit;
+
+  // Replay: the incumbent's assignment with the host order of its start times.
+  const Assignment a = assignment_from(p, m, sol);
+  std::vector<double> start(p.size());
+  for (size_t v = 0; v < p.size(); ++v) start[v] = sol[m.s0 + static_cast<int>(v)];
+  r.schedule = simulate(p, a, host_order_by_start(p, a, start));
+  r.objective = r.schedule.makespan;
+  for (const Violation& v : check(p, r.schedule))
+    throw internal_error("MILP incumbent replays to an invalid schedule: ", v.message);
+  const double eps = 1e-6 * m.stats.big_m_seconds + time_tolerance(p);
+  if (r.objective > r.solver_objective + eps)
+    throw internal_error("MILP incumbent replays to makespan ", r.objective,
+                         " s, above CBC's objective ", r.solver_objective, " s");
+  if (r.status == SolveStatus::Optimal && opt.relative_gap == 0.0 &&
+      r.objective < r.solver_objective - eps)
+    throw internal_error("CBC's proven optimum ", r.solver_objective,
+                         " s is beaten by its own replayed schedule, ", r.objective, " s");
+  r.bound = std::min(r.bound, r.objective);
+  if (r.status == SolveStatus::Optimal && opt.relative_gap == 0.0) r.bound = r.objective;
+  r.gap = r.objective > 0.0 ? std::max(0.0, (r.objective - r.bound) / r.objective) : 0.0;
+  return r;
+}
+
+void write_milp(const Problem& p, const std::string& path, MilpFileFormat format,
+                const MilpOptions& opt) {
+  const MilpModel m = build_milp_model(p, opt);
+  OsiClpSolverInterface solver;
+  load(m, solver);
+  std::vector<const char*> rows, cols;
+  for (const std::string& s : m.row_names) rows.push_back(s.c_str());
+  for (const std::string& s : m.col_names) cols.push_back(s.c_str());
+  int rc = 0;
+  if (format == MilpFileFormat::Mps) {
+    rc = solver.writeMpsNative(path.c_str(), rows.data(), cols.data(), 1, 2, 1.0);
+  } else {
+    const std::string objective = "makespan";
+    rows.push_back(objective.c_str());  // writeLpNative wants the objective name last
+    rc = solver.writeLpNative(path.c_str(), rows.data(), cols.data(), 1e-12, 6, 15, 1.0, true);
+  }
+  if (rc != 0) throw user_error("cannot write the MILP to '", path, "'");
+}
+
+}  // namespace hetcim::partition

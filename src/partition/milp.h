@@ -1,0 +1,84 @@
+// The paper's MILP (seed 000, Section IV-B, eqs. 4-14; reconstruction in seeds/README.md) built
+// for CBC. Variables: x_v (1 = host), o_uv per parallel pair, z_uv per edge, s_v, f_v, C_max.
+//   min C_max
+//   (7)  f_v = s_v + x_v T_host,v + (1 - x_v) T_acc,v          (T_acc,v := 0 for v not in V_acc)
+//   (5)  x_v = 1                                              v not in V_acc
+//   (9)  z_uv >= x_u - x_v,  z_uv >= x_v - x_u                (u,v) in E
+//   (8)  s_v >= f_u + T_transfer(u,v) z_uv                    (u,v) in E
+//   (11) s_v >= f_u - M (3 - x_u - x_v - o_uv)                {u,v} in P
+//   (12) s_u >= f_v - M (2 - x_u - x_v + o_uv)                {u,v} in P
+//   (6)  C_max >= f_t                                         every sink t (one row per sink)
+//   (14) sum_v (1 - x_v) N_crossbar,v <= C
+//   (13) M = sum_v max(T_host,v, T_acc,v) + sum_E T_transfer(u,v)
+// Multi-mode operators (K >= 2 accelerator modes) get binaries y_vk with sum_k y_vk = 1 - x_v,
+// their latency and crossbars weighted by y_vk; with one mode per operator the model is exactly
+// the paper's. PerTensorDirection uses T_transfer(u,v) = t_out[u] (the same delays).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "partition/problem.h"
+#include "partition/schedule.h"
+#include "partition/status.h"
+
+namespace hetcim::partition {
+
+struct MilpOptions {
+  double time_limit_seconds = 60.0;  // wall clock (CBC timeMode elapsed); > 0, may be infinity
+  double relative_gap = 0.0;         // stop once (incumbent - bound) / incumbent <= this, >= 0
+  int threads = 1;                   // CBC threads (>= 1); more than 1 is not deterministic
+  int seed = 1;                      // CBC random seed
+  bool binary_z = true;              // z_uv binary as in the paper; false: continuous in [0, 1]
+  // Time unit of the model in seconds; 0 = automatic: a power of ten near M / 1000, which keeps
+  // CBC's absolute tolerances small against the latencies.
+  double time_unit_seconds = 0.0;
+};
+
+struct MilpStats {
+  size_t operators = 0, edges = 0, parallel_pairs = 0, offloadable = 0, sinks = 0;
+  size_t multi_mode_operators = 0;
+  // Table I of the paper counts these (one sink): N + |P| and 3|E| + 2|P| + N + (N - |V_acc|) + 2.
+  size_t paper_binaries = 0;
+  size_t paper_constraints = 0;
+  // The model actually built: integer columns (x, o, y, and z when binary), continuous columns
+  // (s, f, C_max, and z when continuous), rows ((6) has one row per sink; one link row per
+  // multi-mode operator).
+  size_t binaries = 0;
+  size_t continuous = 0;
+  size_t rows = 0;
+  double big_m_seconds = 0.0;      // eq. 13
+  double time_unit_seconds = 0.0;  // unit of the time columns in the built model
+};
+
+struct MilpResult {
+  CallStatus call = CallStatus::Ok;
+  std::string message;  // why the call failed, if it did
+  SolveStatus status = SolveStatus::NoSolution;
+  double objective = std::numeric_limits<double>::infinity();  // replayed makespan (seconds)
+  double solver_objective = std::numeric_limits<double>::infinity();  // CBC's incumbent value
+  double bound = 0.0;  // CBC's best bound (seconds)
+  double gap = std::numeric_limits<double>::infinity();  // (objective - bound) / objective
+  double seconds = 0.0;  // wall clock of the CBC call
+  int64_t nodes = 0;
+  Schedule schedule;  // the incumbent replayed by simulate() in the order of its start times
+  MilpStats stats;
+};
+
+// Big-M of eq. 13 in seconds.
+[[nodiscard]] double milp_big_m(const Problem& p);
+
+// Sizes of the model (built, not solved).
+[[nodiscard]] MilpStats milp_stats(const Problem& p, const MilpOptions& opt = {});
+
+[[nodiscard]] MilpResult solve_milp(const Problem& p, const MilpOptions& opt = {});
+
+enum class MilpFileFormat { Mps, Lp };
+
+// Writes the model (time columns in MilpStats::time_unit_seconds) for use with another solver.
+// Throws UserError if the file cannot be written.
+void write_milp(const Problem& p, const std::string& path, MilpFileFormat format,
+                const MilpOptions& opt = {});
+
+}  // namespace hetcim::partition

@@ -1,0 +1,193 @@
+#include "partition/milp_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "graph/dag.h"
+#include "util/error.h"
+
+namespace hetcim::partition {
+
+double milp_big_m(const Problem& p) {
+  double m = 0.0;
+  for (size_t v = 0; v < p.size(); ++v) {
+    double w = p.t_host[v];
+    for (const AccMode& k : p.acc[v]) w = std::max(w, k.t_acc);
+    m += w;
+  }
+  for (size_t e = 0; e < p.dag.edges.size(); ++e) m += p.edge_transfer(e);
+  return m;
+}
+
+namespace {
+
+double pick_unit(const Problem& p, const MilpOptions& opt) {
+  if (opt.time_unit_seconds > 0.0) return opt.time_unit_seconds;
+  const double m = milp_big_m(p);
+  if (!(m > 0.0)) return 1.0;
+  return std::pow(10.0, std::floor(std::log10(m / 1000.0)));
+}
+
+class Builder {
+ public:
+  Builder(const Problem& p, const MilpOptions& opt) : p_(p), opt_(opt) {}
+
+  MilpModel build() {
+    const size_t n = p_.size();
+    m_.unit = pick_unit(p_, opt_);
+    const double big_m = milp_big_m(p_) / m_.unit;
+    m_.pairs = graph::parallel_pairs(graph::transitive_closure(p_.dag));
+
+    m_.x0 = static_cast<int>(cols());
+    for (size_t v = 0; v < n; ++v) add_col("x" + std::to_string(v), 0, 1, 0, true);
+    m_.o0 = static_cast<int>(cols());
+    for (auto [u, v] : m_.pairs)
+      add_col("o" + std::to_string(u) + "_" + std::to_string(v), 0, 1, 0, true);
+    m_.y_first.assign(n, -1);
+    for (size_t v = 0; v < n; ++v) {
+      if (p_.acc[v].size() < 2) continue;
+      m_.y_first[v] = static_cast<int>(cols());
+      for (size_t k = 0; k < p_.acc[v].size(); ++k)
+        add_col("y" + std::to_string(v) + "_" + std::to_string(k), 0, 1, 0, true);
+    }
+    m_.z0 = static_cast<int>(cols());
+    for (auto [u, v] : p_.dag.edges)
+      add_col("z" + std::to_string(u) + "_" + std::to_string(v), 0, 1, 0, opt_.binary_z);
+    m_.s0 = static_cast<int>(cols());
+    for (size_t v = 0; v < n; ++v) add_col("s" + std::to_string(v), 0, kInf, 0, false);
+    m_.f0 = static_cast<int>(cols());
+    for (size_t v = 0; v < n; ++v) add_col("f" + std::to_string(v), 0, kInf, 0, false);
+    m_.cmax = static_cast<int>(cols());
+    add_col("Cmax", 0, kInf, 1, false);
+
+    // (7) finish times.
+    for (size_t v = 0; v < n; ++v) {
+      const double th = p_.t_host[v] / m_.unit;
+      std::vector<std::pair<int, double>> r = {{f(v), 1.0}, {s(v), -1.0}};
+      double rhs = 0.0;
+      if (p_.acc[v].size() == 1) {  // f = s + x th + (1 - x) ta
+        const double ta = p_.acc[v][0].t_acc / m_.unit;
+        r.push_back({x(v), -(th - ta)});
+        rhs = ta;
+      } else {
+        r.push_back({x(v), -th});
+        for (size_t k = 0; k < p_.acc[v].size(); ++k)
+          r.push_back({m_.y_first[v] + static_cast<int>(k), -p_.acc[v][k].t_acc / m_.unit});
+      }
+      add_row("fin" + std::to_string(v), std::move(r), rhs, rhs);
+    }
+    // (5) host-only operators.
+    for (size_t v = 0; v < n; ++v)
+      if (p_.acc[v].empty()) add_row("host" + std::to_string(v), {{x(v), 1.0}}, 1, 1);
+    // Mode link of multi-mode operators: sum_k y_vk + x_v = 1.
+    for (size_t v = 0; v < n; ++v) {
+      if (m_.y_first[v] < 0) continue;
+      std::vector<std::pair<int, double>> r = {{x(v), 1.0}};
+      for (size_t k = 0; k < p_.acc[v].size(); ++k) r.push_back({m_.y_first[v] + static_cast<int>(k), 1.0});
+      add_row("mode" + std::to_string(v), std::move(r), 1, 1);
+    }
+    // (9) and (8) per edge.
+    for (size_t e = 0; e < p_.dag.edges.size(); ++e) {
+      const auto [u, v] = p_.dag.edges[e];
+      const std::string tag = std::to_string(u) + "_" + std::to_string(v);
+      const int z = m_.z0 + static_cast<int>(e);
+      const auto uu = static_cast<size_t>(u), vv = static_cast<size_t>(v);
+      add_row("zp" + tag, {{z, 1.0}, {x(uu), -1.0}, {x(vv), 1.0}}, 0, kInf);
+      add_row("zn" + tag, {{z, 1.0}, {x(uu), 1.0}, {x(vv), -1.0}}, 0, kInf);
+      add_row("prec" + tag, {{s(vv), 1.0}, {f(uu), -1.0}, {z, -p_.edge_transfer(e) / m_.unit}}, 0, kInf);
+    }
+    // (11), (12) per parallel pair.
+    for (size_t i = 0; i < m_.pairs.size(); ++i) {
+      const auto u = static_cast<size_t>(m_.pairs[i].first), v = static_cast<size_t>(m_.pairs[i].second);
+      const int o = m_.o0 + static_cast<int>(i);
+      const std::string tag = std::to_string(u) + "_" + std::to_string(v);
+      add_row("ordA" + tag,
+              {{s(v), 1.0}, {f(u), -1.0}, {x(u), -big_m}, {x(v), -big_m}, {o, -big_m}}, -3 * big_m, kInf);
+      add_row("ordB" + tag,
+              {{s(u), 1.0}, {f(v), -1.0}, {x(u), -big_m}, {x(v), -big_m}, {o, big_m}}, -2 * big_m, kInf);
+    }
+    // (6) one row per sink.
+    size_t sinks = 0;
+    for (size_t v = 0; v < n; ++v) {
+      if (!p_.dag.succ[v].empty()) continue;
+      ++sinks;
+      add_row("sink" + std::to_string(v), {{m_.cmax, 1.0}, {f(v), -1.0}}, 0, kInf);
+    }
+    // (14) budget: sum_single (1 - x_v) c_v + sum_multi sum_k y_vk c_vk <= C.
+    {
+      std::vector<std::pair<int, double>> r;
+      double constant = 0.0;
+      for (size_t v = 0; v < n; ++v) {
+        if (p_.acc[v].size() == 1) {
+          const auto c = static_cast<double>(p_.acc[v][0].crossbars);
+          constant += c;
+          if (c != 0.0) r.push_back({x(v), -c});
+        } else {
+          for (size_t k = 0; k < p_.acc[v].size(); ++k)
+            if (p_.acc[v][k].crossbars != 0)
+              r.push_back({m_.y_first[v] + static_cast<int>(k), static_cast<double>(p_.acc[v][k].crossbars)});
+        }
+      }
+      add_row("budget", std::move(r), -kInf, static_cast<double>(p_.crossbar_budget) - constant);
+    }
+
+    MilpStats& st = m_.stats;
+    st.operators = n;
+    st.edges = p_.dag.edges.size();
+    st.parallel_pairs = m_.pairs.size();
+    st.offloadable = p_.num_offloadable();
+    st.sinks = sinks;
+    for (size_t v = 0; v < n; ++v) st.multi_mode_operators += p_.acc[v].size() >= 2 ? 1 : 0;
+    st.paper_binaries = n + st.parallel_pairs;
+    st.paper_constraints = 3 * st.edges + 2 * st.parallel_pairs + n + (n - st.offloadable) + 2;
+    for (char c : m_.is_int) st.binaries += c ? 1 : 0;
+    st.continuous = cols() - st.binaries;
+    st.rows = m_.rows.size();
+    st.big_m_seconds = milp_big_m(p_);
+    st.time_unit_seconds = m_.unit;
+    return std::move(m_);
+  }
+
+ private:
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  size_t cols() const { return m_.col_lb.size(); }
+  int x(size_t v) const { return m_.x0 + static_cast<int>(v); }
+  int s(size_t v) const { return m_.s0 + static_cast<int>(v); }
+  int f(size_t v) const { return m_.f0 + static_cast<int>(v); }
+
+  void add_col(std::string name, double lb, double ub, double obj, bool integer) {
+    m_.col_lb.push_back(lb);
+    m_.col_ub.push_back(ub);
+    m_.obj.push_back(obj);
+    m_.is_int.push_back(integer ? 1 : 0);
+    m_.col_names.push_back(std::move(name));
+  }
+  void add_row(std::string name, std::vector<std::pair<int, double>> coefs, double lb, double ub) {
+    std::erase_if(coefs, [](const std::pair<int, double>& c) { return c.second == 0.0; });
+    m_.rows.push_back(std::move(coefs));
+    m_.row_lb.push_back(lb);
+    m_.row_ub.push_back(ub);
+    m_.row_names.push_back(std::move(name));
+  }
+
+  const Problem& p_;
+  const MilpOptions& opt_;
+  MilpModel m_;
+};
+
+}  // namespace
+
+MilpModel build_milp_model(const Problem& p, const MilpOptions& opt) {
+  p.validate();
+  if (!(opt.time_unit_seconds >= 0.0) || !std::isfinite(opt.time_unit_seconds))
+    throw user_error("MILP options: time_unit_seconds = ", opt.time_unit_seconds,
+                     ", expected >= 0 (0 = automatic)");
+  return Builder(p, opt).build();
+}
+
+MilpStats milp_stats(const Problem& p, const MilpOptions& opt) {
+  return build_milp_model(p, opt).stats;
+}
+
+}  // namespace hetcim::partition

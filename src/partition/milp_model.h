@@ -1,0 +1,31 @@
+// The MILP of milp.h as plain arrays (columns, sparse rows, bounds, names), before it is handed
+// to a solver or written to a file.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "partition/milp.h"
+
+namespace hetcim::partition {
+
+struct MilpModel {
+  std::vector<double> col_lb, col_ub, obj;
+  std::vector<char> is_int;
+  std::vector<std::string> col_names;
+  std::vector<std::vector<std::pair<int, double>>> rows;
+  std::vector<double> row_lb, row_ub;
+  std::vector<std::string> row_names;
+
+  // Column indices.
+  int x0 = 0, o0 = 0, z0 = 0, s0 = 0, f0 = 0, cmax = 0;
+  std::vector<int> y_first;  // per operator: first y column, -1 when the operator has < 2 modes
+  std::vector<std::pair<int, int>> pairs;  // the parallel pairs, column o0 + i
+  double unit = 1.0;  // seconds per model time unit
+  MilpStats stats;
+};
+
+[[nodiscard]] MilpModel build_milp_model(const Problem& p, const MilpOptions& opt);
+
+}  // namespace hetcim::partition

@@ -1,0 +1,153 @@
+#include "partition/milp.h"
+
+#include <Cbc_C_Interface.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "partition/brute_force.h"
+#include "partition/exact.h"
+#include "resnet18_shape.h"
+#include "test_problems.h"
+#include "util/error.h"
+
+namespace hetcim::partition {
+namespace {
+
+using testing::make_problem;
+using testing::RandomSpec;
+using testing::random_problem;
+
+Problem diamond(int64_t budget) {
+  return make_problem(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}}, {2, 4, 3, 1},
+                      {{}, {{2, 1.0}}, {{1, 1.0}}, {}}, {1, 1, 1, 1}, budget);
+}
+
+TEST(MilpSize, ResNet18ShapeMatchesTableOne) {
+  const Problem p = testing::resnet18_shape(100);
+  ASSERT_EQ(p.size(), 38u);
+  EXPECT_EQ(p.dag.edges.size(), 45u);
+  EXPECT_EQ(p.num_offloadable(), 21u);
+  const MilpStats s = milp_stats(p);
+  EXPECT_EQ(s.parallel_pairs, 6u);
+  EXPECT_EQ(s.paper_binaries, 44u);      // Table I
+  EXPECT_EQ(s.paper_constraints, 204u);  // Table I
+  EXPECT_EQ(s.sinks, 1u);
+  EXPECT_EQ(s.rows, 204u);          // one sink: the model has exactly the paper's rows
+  EXPECT_EQ(s.binaries, 44u + 45u);  // x, o and the paper's binary z per edge
+  EXPECT_EQ(s.continuous, 2u * 38u + 1u);
+  MilpOptions relaxed_z;
+  relaxed_z.binary_z = false;
+  EXPECT_EQ(milp_stats(p, relaxed_z).binaries, 44u);
+}
+
+TEST(MilpSize, BigMIsEquationThirteen) {
+  // sum_v max(T_host, T_acc) = 2 + 4 + 3 + 1, plus four transfers of 1.
+  EXPECT_DOUBLE_EQ(milp_big_m(diamond(2)), 14.0);
+  Problem p = diamond(2);
+  p.acc[1] = {{1, 9.0}, {3, 0.5}};  // the slowest mode counts: max(4, 9, 0.5)
+  EXPECT_DOUBLE_EQ(milp_big_m(p), 19.0);
+}
+
+TEST(MilpSize, MultipleSinksAndModesAddDocumentedRows) {
+  // 0 -> 1, 0 -> 2: two sinks; op 1 has two modes.
+  Problem p = make_problem(3, {{0, 1}, {0, 2}}, {1, 2, 3}, {{}, {{1, 1.0}, {2, 0.5}}, {{1, 1.0}}},
+                           {1, 1}, 3);
+  const MilpStats s = milp_stats(p);
+  EXPECT_EQ(s.sinks, 2u);
+  EXPECT_EQ(s.parallel_pairs, 1u);
+  EXPECT_EQ(s.multi_mode_operators, 1u);
+  // Paper: 3*2 + 2*1 + 3 + (3 - 2) + 2 = 14; model: + 1 extra sink row + 1 mode-link row.
+  EXPECT_EQ(s.paper_constraints, 14u);
+  EXPECT_EQ(s.rows, 16u);
+  EXPECT_EQ(s.paper_binaries, 4u);
+  EXPECT_EQ(s.binaries, 4u + 2u + 2u);  // + y for the two modes + z per edge
+}
+
+TEST(MilpSolve, DiamondHandComputed) {
+  for (auto [budget, want] : {std::pair<int64_t, double>{0, 10.0}, {1, 7.0}, {2, 6.0}}) {
+    const MilpResult r = solve_milp(diamond(budget));
+    ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+    ASSERT_EQ(r.status, SolveStatus::Optimal);
+    EXPECT_NEAR(r.objective, want, 1e-9) << "budget " << budget;
+    EXPECT_NEAR(r.bound, want, 1e-6);
+    EXPECT_TRUE(check(diamond(budget), r.schedule).empty());
+  }
+}
+
+void expect_milp_equals_exact(const RandomSpec& spec, uint64_t first_seed, int count,
+                              bool with_brute_force) {
+  for (int i = 0; i < count; ++i) {
+    const uint64_t seed = first_seed + static_cast<uint64_t>(i);
+    const Problem p = random_problem(seed, spec);
+    const ExactResult ex = solve_exact(p);
+    const MilpResult mi = solve_milp(p);
+    ASSERT_EQ(mi.call, CallStatus::Ok) << "seed " << seed << ": " << mi.message;
+    ASSERT_EQ(mi.status, SolveStatus::Optimal) << "seed " << seed;
+    EXPECT_NEAR(mi.objective, ex.makespan, 1e-9 * ex.makespan) << "seed " << seed;
+    if (with_brute_force) {
+      EXPECT_NEAR(solve_brute_force(p).makespan, ex.makespan, 1e-9 * ex.makespan) << "seed " << seed;
+    }
+  }
+}
+
+TEST(MilpVsExactVsBruteForce, SingleModeRandomDags) {
+  expect_milp_equals_exact(RandomSpec{}, 20000, 40, true);
+}
+
+TEST(MilpVsExactVsBruteForce, MultiModeRandomDags) {
+  RandomSpec s;
+  s.max_modes = 3;
+  s.max_ops = 7;
+  expect_milp_equals_exact(s, 30000, 25, true);
+}
+
+TEST(MilpVsExactVsBruteForce, PerTensorDirectionRandomDags) {
+  RandomSpec s;
+  s.per_tensor = true;
+  expect_milp_equals_exact(s, 40000, 25, true);
+}
+
+TEST(MilpExport, MpsAndLpReadBackAndSolveToTheSameOptimum) {
+  const Problem p = random_problem(77, RandomSpec{});
+  const MilpStats st = milp_stats(p);
+  const double optimum = solve_exact(p).makespan;
+  const auto dir = std::filesystem::temp_directory_path() / "hetcim_milp_export_test";
+  std::filesystem::create_directories(dir);
+  for (auto [format, name] : {std::pair{MilpFileFormat::Mps, "model.mps"},
+                              std::pair{MilpFileFormat::Lp, "model.lp"}}) {
+    const std::string path = (dir / name).string();
+    write_milp(p, path, format);
+    Cbc_Model* m = Cbc_newModel();
+    Cbc_setLogLevel(m, 0);
+    const int rc = format == MilpFileFormat::Mps ? Cbc_readMps(m, path.c_str())
+                                                 : Cbc_readLp(m, path.c_str());
+    ASSERT_EQ(rc, 0) << path;
+    EXPECT_EQ(static_cast<size_t>(Cbc_getNumRows(m)), st.rows) << path;
+    EXPECT_EQ(static_cast<size_t>(Cbc_getNumCols(m)), st.binaries + st.continuous) << path;
+    EXPECT_EQ(static_cast<size_t>(Cbc_getNumIntegers(m)), st.binaries) << path;
+    Cbc_setParameter(m, "log", "0");
+    Cbc_setParameter(m, "slog", "0");
+    Cbc_solve(m);
+    EXPECT_EQ(Cbc_isProvenOptimal(m), 1) << path;
+    EXPECT_NEAR(Cbc_getObjValue(m) * st.time_unit_seconds, optimum, 1e-6 * optimum) << path;
+    Cbc_deleteModel(m);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MilpOptionsTest, RejectsBadOptions) {
+  MilpOptions o;
+  o.time_limit_seconds = 0;
+  EXPECT_THROW((void)solve_milp(diamond(1), o), UserError);
+  o = {};
+  o.relative_gap = -1;
+  EXPECT_THROW((void)solve_milp(diamond(1), o), UserError);
+  o = {};
+  o.threads = 0;
+  EXPECT_THROW((void)solve_milp(diamond(1), o), UserError);
+}
+
+}  // namespace
+}  // namespace hetcim::partition
