@@ -1,0 +1,61 @@
+// From a model with (possibly seeded) weights to a graph the engines execute, at the operator
+// granularity of passes::lower, in fp32 or int8.
+//
+// int8 follows ONNX Runtime's static quantization (quantize_static, MinMax calibration, QDQ
+// format, per-channel weights): passes::quantize_int8 decides which operators run in int8 and
+// where the float/int8 boundaries are, with shape-only scales; calibration fills them:
+//   1. the fp32 lowering of the same model runs on `samples` seeded random inputs
+//      (exec::random_inputs, seed = CalibrationOptions::seed + sample) in the oneDNN engine, and
+//      every float tensor's min and max over all samples is recorded;
+//   2. activations get asymmetric uint8 parameters from their range (quantize.h:
+//      activation_params); data-movement operators (MaxPool, Resize, Reshape, Transpose, Slice,
+//      Split, ...) and layout Transposes pass their input's parameters on, so they stay exact;
+//   3. every annotated operator becomes its QLinear form with the same node name: Conv ->
+//      QLinearConv, Gemm -> QGemm, MatMul -> QLinearMatMul, Add -> QLinearAdd, Mul -> QLinearMul,
+//      Sigmoid -> QLinearSigmoid, LeakyRelu -> QLinearLeakyRelu, GlobalAveragePool ->
+//      QLinearGlobalAveragePool, AveragePool -> QLinearAveragePool, Concat -> QLinearConcat;
+//      constant weights are quantized symmetric int8 per output channel (weight_params), biases
+//      to int32 with scale x_scale * w_scale, other float constants (an Add's operand) to uint8
+//      with their own range.
+// The operator count and names stay those of passes::lower (and of `hetcim inspect`).
+// Calibration runs single-threaded, so the scales do not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "graph/graph.h"
+#include "passes/pipeline.h"
+
+namespace hetcim::exec {
+
+struct CalibrationOptions {
+  uint64_t seed = 1;  // calibration inputs
+  int samples = 2;    // >= 1
+};
+
+struct TensorRange {
+  float lo = 0, hi = 0;
+};
+using Ranges = std::map<std::string, TensorRange>;
+
+// min/max of every float tensor (graph inputs and node outputs) of an fp32 lowered graph.
+[[nodiscard]] Ranges calibrate(const graph::Graph& fp32_lowered, const CalibrationOptions& options);
+
+// Fills the quantization of an int8 lowered graph (see above). UserError naming the node for an
+// annotated operator hetcim cannot quantize, or a tensor without a calibration range.
+[[nodiscard]] graph::Graph apply_calibration(const graph::Graph& int8_lowered, const Ranges& ranges);
+
+struct PrepareOptions {
+  passes::Precision precision = passes::Precision::Fp32;
+  uint64_t weight_seed = 1;  // for initializers without values (exec::materialize_weights)
+  CalibrationOptions calibration;
+};
+
+// materialize_weights -> passes::lower -> (int8, when the lowered graph still has shape-only
+// quantization parameters) calibrate + apply_calibration. An imported QDQ model already carries
+// its scales and is executed as it is.
+[[nodiscard]] graph::Graph prepare(const graph::Graph& model, const PrepareOptions& options);
+
+}  // namespace hetcim::exec

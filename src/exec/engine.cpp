@@ -1,0 +1,1414 @@
+#include "exec/engine.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "exec/kernels.h"
+#include "exec/op_params.h"
+#include "exec/quantize.h"
+#include "util/error.h"
+
+namespace hetcim::exec {
+namespace {
+
+using dnnl::memory;
+using graph::DType;
+using graph::Shape;
+using dt = memory::data_type;
+using tag = memory::format_tag;
+
+[[noreturn]] void fail(const graph::Node& n, const std::string& what) {
+  throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
+}
+
+dt dnnl_type(DType t, const graph::Node* n = nullptr) {
+  switch (t) {
+    case DType::Float32: return dt::f32;
+    case DType::UInt8: return dt::u8;
+    case DType::Int8: return dt::s8;
+    case DType::Int32: return dt::s32;
+    default:
+      if (n) fail(*n, std::string("tensors of dtype ") + std::string(graph::dtype_name(t)) +
+                          " are not supported by the engine");
+      throw user_error("tensors of dtype ", graph::dtype_name(t), " are not supported by the engine");
+  }
+}
+
+memory::dims dims_of(const Shape& s) { return s.empty() ? memory::dims{1} : memory::dims(s.begin(), s.end()); }
+
+std::vector<int64_t> row_major_strides(const Shape& s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (size_t i = s.size(); i-- > 1;) st[i - 1] = st[i] * std::max<int64_t>(s[i], 1);
+  return st;
+}
+
+memory::desc plain_md(const Shape& s, dt t) {
+  if (s.empty()) return memory::desc({1}, t, memory::dims{1});
+  const auto st = row_major_strides(s);
+  return memory::desc(dims_of(s), t, memory::dims(st.begin(), st.end()));
+}
+
+memory::desc nhwc_md(const Shape& s, dt t) {
+  HETCIM_ASSERT(s.size() == 4, "nhwc_md of rank ", s.size());
+  return memory::desc(dims_of(s), t, tag::acdb);
+}
+
+bool is_strided(const memory::desc& md) {
+  return md.data.format_kind == dnnl_blocked && md.data.format_desc.blocking.inner_nblks == 0;
+}
+
+std::vector<int64_t> md_strides(const memory::desc& md) {
+  std::vector<int64_t> st(static_cast<size_t>(md.data.ndims));
+  for (int i = 0; i < md.data.ndims; ++i) st[static_cast<size_t>(i)] = md.data.format_desc.blocking.strides[i];
+  return st;
+}
+
+// A dense strided md for `s` with the same dimension order as `like` (strided, same rank), or
+// row-major.
+memory::desc like_md(const memory::desc& like, const Shape& s, dt t) {
+  if (!is_strided(like) || like.data.ndims != static_cast<int>(s.size()) || s.empty()) return plain_md(s, t);
+  const auto st = md_strides(like);
+  std::vector<size_t> order(s.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return st[a] > st[b]; });
+  std::vector<int64_t> out(s.size());
+  int64_t stride = 1;
+  for (size_t k = order.size(); k-- > 0;) {
+    out[order[k]] = stride;
+    stride *= std::max<int64_t>(s[order[k]], 1);
+  }
+  return memory::desc(dims_of(s), t, memory::dims(out.begin(), out.end()));
+}
+
+bool is_plain(const memory::desc& md, const Shape& s) { return md == plain_md(s, md.data_type()); }
+
+struct Buf {
+  DType dtype = DType::Float32;
+  Shape shape;
+  memory::desc md;
+  memory mem;
+};
+
+struct Op {
+  OpInfo info;
+  std::vector<std::function<void()>> steps;
+};
+
+struct Converted {
+  std::string tensor;
+  memory::desc md;
+  memory mem;
+};
+
+}  // namespace
+
+struct Engine::Impl {
+  const graph::Graph* g = nullptr;
+  EngineOptions opt;
+  dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+  dnnl::stream strm{eng};
+  std::map<std::string, Buf> bufs;
+  std::vector<Converted> converted;
+  std::vector<Op> ops;
+  std::vector<memory> scratch_users;
+  size_t scratch_size = 0;
+  std::vector<uint8_t> scratch_storage;
+  std::vector<OpInfo> infos;
+  Op* cur = nullptr;
+  const graph::Node* node = nullptr;
+  std::vector<std::string> inputs_, outputs_;
+
+  // ---- compile-time helpers -----------------------------------------------------------------
+  const Shape& shape(const std::string& t) { return known_shape(*g, *node, t); }
+  DType dtype(const std::string& t) {
+    const graph::TensorInfo* ti = g->info(t);
+    if (!ti) fail(*node, "the dtype of tensor '" + t + "' is not known");
+    return ti->dtype;
+  }
+  const graph::Initializer* init(const std::string& t) {
+    auto it = g->initializers.find(t);
+    return it == g->initializers.end() ? nullptr : &it->second;
+  }
+  Tensor constant(const std::string& t) {
+    const graph::Initializer* i = init(t);
+    if (!i) fail(*node, "operand '" + t + "' must be a constant");
+    return Tensor::from_initializer(*i, t);
+  }
+  float scalar_f(size_t input) {
+    const Tensor t = constant(node->inputs.at(input));
+    if (t.numel() != 1) fail(*node, "input " + std::to_string(input) + " must be a scalar");
+    return static_cast<float>(t.at(0));
+  }
+  int32_t scalar_zp(size_t input) {
+    if (!has_input(*node, input)) return 0;
+    const Tensor t = constant(node->inputs[input]);
+    if (t.numel() != 1) fail(*node, "input " + std::to_string(input) + " must be a scalar");
+    return static_cast<int32_t>(t.at(0));
+  }
+  std::vector<float> per_channel(size_t input, int64_t count) {
+    const Tensor t = constant(node->inputs.at(input));
+    if (t.numel() == 1) return std::vector<float>(static_cast<size_t>(count), static_cast<float>(t.at(0)));
+    if (t.numel() != count) fail(*node, "input " + std::to_string(input) + " must have 1 or " + std::to_string(count) + " values");
+    return t.floats();
+  }
+  std::vector<int32_t> per_channel_zp(size_t input, int64_t count) {
+    std::vector<int32_t> out(static_cast<size_t>(count), 0);
+    if (!has_input(*node, input)) return out;
+    const Tensor t = constant(node->inputs[input]);
+    if (t.numel() != 1 && t.numel() != count) fail(*node, "zero point must have 1 or " + std::to_string(count) + " values");
+    for (int64_t k = 0; k < count; ++k) out[static_cast<size_t>(k)] = static_cast<int32_t>(t.at(t.numel() == 1 ? 0 : k));
+    return out;
+  }
+
+  memory alloc(const memory::desc& md) {
+    memory m(md, eng);
+    std::memset(m.get_data_handle(), 0, md.get_size());
+    return m;
+  }
+  memory const_memory(const Tensor& t, const memory::desc& md) {
+    memory m = alloc(md);
+    HETCIM_ASSERT(md.get_size() == t.bytes.size(), "const_memory size");
+    std::memcpy(m.get_data_handle(), t.bytes.data(), t.bytes.size());
+    return m;
+  }
+  memory scalar_s32(int32_t v) {
+    memory m = alloc(memory::desc({1}, dt::s32, tag::x));
+    *static_cast<int32_t*>(m.get_data_handle()) = v;
+    return m;
+  }
+  void reorder_now(const memory& src, const memory& dst) {
+    dnnl::reorder(src, dst).execute(strm, const_cast<memory&>(src), const_cast<memory&>(dst));
+    strm.wait();
+  }
+
+  // The buffer of tensor t (a graph input, an earlier output, or a constant made on demand).
+  Buf& buf(const std::string& t) {
+    if (auto it = bufs.find(t); it != bufs.end()) return it->second;
+    const graph::Initializer* i = init(t);
+    if (!i) fail(*node, "tensor '" + t + "' is used before it is computed");
+    Tensor v = Tensor::from_initializer(*i, t);
+    Buf b{v.dtype, v.shape, plain_md(v.shape, dnnl_type(v.dtype, node)), {}};
+    b.mem = const_memory(v, b.md);
+    return bufs[t] = b;
+  }
+  // Tensor t in layout `want`: the buffer itself, or a converted copy made by a reorder that runs
+  // in the first operator that needs it.
+  memory get(const std::string& t, const memory::desc& want) {
+    Buf& b = buf(t);
+    if (b.md == want) return b.mem;
+    for (const Converted& c : converted)
+      if (c.tensor == t && c.md == want) return c.mem;
+    memory dst = alloc(want);
+    memory src = b.mem;
+    dnnl::reorder r(src, dst);
+    if (init(t)) {
+      reorder_now(src, dst);  // constants convert once
+    } else {
+      cur->steps.push_back([this, r, src, dst]() mutable { r.execute(strm, src, dst); });
+      cur->info.impl += "+reorder";
+    }
+    converted.push_back({t, want, dst});
+    return dst;
+  }
+  // Tensor t in a strided (non-blocked) layout: as it is if strided, else row-major.
+  memory get_strided(const std::string& t, memory::desc* md_out = nullptr) {
+    Buf& b = buf(t);
+    memory::desc want = is_strided(b.md) ? b.md : plain_md(b.shape, b.md.data_type());
+    if (md_out) *md_out = want;
+    return get(t, want);
+  }
+  memory get_plain(const std::string& t) {
+    Buf& b = buf(t);
+    return get(t, plain_md(b.shape, b.md.data_type()));
+  }
+  memory& output(const std::string& t, const memory::desc& md, DType type) {
+    Buf b{type, shape(t), md, alloc(md)};
+    return (bufs[t] = b).mem;
+  }
+  memory& output_alias(const std::string& t, const memory::desc& md, DType type, void* handle) {
+    Buf b{type, shape(t), md, memory(md, eng, handle)};
+    return (bufs[t] = b).mem;
+  }
+  void add_scratchpad(const dnnl::primitive_desc_base& pd, std::unordered_map<int, memory>& args) {
+    const memory::desc sd = pd.scratchpad_desc();
+    if (sd.get_size() == 0) return;
+    memory m(sd, eng, DNNL_MEMORY_NONE);
+    scratch_users.push_back(m);
+    scratch_size = std::max(scratch_size, sd.get_size());
+    args[DNNL_ARG_SCRATCHPAD] = m;
+  }
+  dnnl::primitive_attr base_attr() {
+    dnnl::primitive_attr a;
+    a.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    return a;
+  }
+  void add_primitive(const dnnl::primitive& p, std::unordered_map<int, memory> args,
+                     const dnnl::primitive_desc_base& pd) {
+    add_scratchpad(pd, args);
+    cur->steps.push_back([this, p, args]() { p.execute(strm, args); });
+    const std::string impl = pd.impl_info_str();
+    cur->info.impl = cur->info.impl.empty() ? impl : impl + cur->info.impl;
+  }
+  void post_activation(dnnl::post_ops& po, const Activation& a, float scale_div = 1.0f) {
+    if (a.kind == Activation::Relu) po.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    if (a.kind == Activation::Clip)
+      po.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, a.lo / scale_div, a.hi / scale_div);
+  }
+
+  // ---- operators ----------------------------------------------------------------------------
+  void compile_node() {
+    const std::string& op = node->op_type;
+    if (op == "Conv") return conv(false);
+    if (op == "QLinearConv") return conv(true);
+    if (op == "Gemm" || op == "QGemm") return gemm(op == "QGemm");
+    if (op == "MatMul" || op == "QLinearMatMul") return matmul(op == "QLinearMatMul");
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow") return binary();
+    if (op == "QLinearAdd" || op == "QLinearMul") return qbinary();
+    if (op == "Relu" || op == "LeakyRelu" || op == "Sigmoid" || op == "Tanh" || op == "Clip" ||
+        op == "HardSigmoid" || op == "HardSwish")
+      return eltwise();
+    if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu") return qunary();
+    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool")
+      return pool();
+    if (op == "QLinearGlobalAveragePool") return qgap();
+    if (op == "QLinearAveragePool") return qavgpool();
+    if (op == "Concat") return concat();
+    if (op == "QLinearConcat") return qconcat();
+    if (op == "Split" || op == "Slice") return slice_split();
+    if (op == "Resize" || op == "Upsample") return resize();
+    if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" ||
+        op == "Identity" || op == "Dropout")
+      return reshape();
+    if (op == "Transpose") return transpose();
+    if (op == "Softmax") return softmax();
+    if (op == "QuantizeLinear") return quantize();
+    if (op == "DequantizeLinear") return dequantize();
+    fail(*node, "unsupported operator '" + op + "'" +
+                    (node->domain.empty() ? "" : " (domain " + node->domain + ")"));
+  }
+
+  void conv(bool q) {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& wname = n.inputs.at(q ? 3 : 1);
+    const std::string& y = n.outputs.at(0);
+    const Window2d w = conv_window(*g, n, x, wname, y);
+    if (w.pb < 0 || w.pr < 0) fail(n, "negative padding");
+    const Activation act = fused_activation(n);
+    const bool grouped = w.group > 1;
+    memory::dims wd = grouped ? memory::dims{w.group, w.oc / w.group, w.c / w.group, w.kh, w.kw}
+                              : memory::dims{w.oc, w.c, w.kh, w.kw};
+    const memory::dims strides{w.sh, w.sw}, dil{w.dh - 1, w.dw - 1}, pl{w.pt, w.pl}, pr{w.pb, w.pr};
+    const size_t bias_at = q ? 8 : 2;
+    const bool has_bias = has_input(n, bias_at);
+    dnnl::primitive_attr attr = base_attr();
+    dnnl::post_ops po;
+    std::unordered_map<int, memory> args;
+    memory::desc src_md, dst_md, bias_md;
+    Tensor wt = constant(wname);
+    dt wdt = dt::f32;
+    DType ytype = DType::Float32;
+    int32_t zx = 0, zy = 0;
+    if (q) {
+      const float sx = scalar_f(1), sy = scalar_f(6);
+      zx = scalar_zp(2);
+      zy = scalar_zp(7);
+      const auto sw = per_channel(4, w.oc);
+      const auto zw = per_channel_zp(5, w.oc);
+      const DType xtype = dtype(x);
+      ytype = dtype(y);
+      if ((xtype != DType::UInt8 && xtype != DType::Int8) || (ytype != DType::UInt8 && ytype != DType::Int8))
+        fail(n, "8-bit input and output expected");
+      // Weights as s8 with zero point 0: w - zw must fit.
+      Tensor w8 = Tensor::zeros(DType::Int8, wt.shape);
+      const int64_t per_oc = wt.numel() / w.oc;
+      for (int64_t i = 0; i < wt.numel(); ++i) {
+        const int64_t v = static_cast<int64_t>(wt.at(i)) - zw[static_cast<size_t>(i / per_oc)];
+        if (v < -128 || v > 127) fail(n, "weights minus their zero point do not fit int8; hetcim executes symmetric int8 weights");
+        w8.data<int8_t>()[i] = static_cast<int8_t>(v);
+      }
+      wt = std::move(w8);
+      wdt = dt::s8;
+      std::vector<float> scales(static_cast<size_t>(w.oc));
+      bool same = true;
+      for (size_t c = 0; c < scales.size(); ++c) {
+        scales[c] = (sx * sw[c]) / sy;
+        same = same && scales[c] == scales[0];
+      }
+      if (same) attr.set_output_scales(0, {scales[0]});
+      else attr.set_output_scales(1 << 1, scales);
+      if (zx != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+      if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
+      post_activation(po, act, sy);
+      src_md = nhwc_md(shape(x), dnnl_type(xtype));
+      dst_md = nhwc_md(shape(y), dnnl_type(ytype));
+      bias_md = memory::desc({w.oc}, dt::s32, tag::x);
+    } else {
+      post_activation(po, act);
+      const Buf& xb = buf(x);
+      // Take the producer's layout when it is oneDNN's choice; let the primitive pick otherwise.
+      src_md = is_plain(xb.md, xb.shape) ? memory::desc(dims_of(shape(x)), dt::f32, tag::any) : xb.md;
+      dst_md = memory::desc(dims_of(shape(y)), dt::f32, tag::any);
+      bias_md = memory::desc({w.oc}, dt::f32, tag::x);
+    }
+    attr.set_post_ops(po);
+    const memory::desc wany(wd, wdt, tag::any);
+    auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                           dnnl::algorithm::convolution_direct,
+                                                           src_md, wany, bias_md, dst_md, strides,
+                                                           dil, pl, pr)
+                         : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                           dnnl::algorithm::convolution_direct,
+                                                           src_md, wany, dst_md, strides, dil, pl, pr);
+    dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
+    // Weights: reorder once into the primitive's layout.
+    const memory::desc wplain(wd, wdt, grouped ? tag::goihw : tag::oihw);
+    memory wuser = const_memory(wt, wplain);
+    memory wmem = alloc(pd.weights_desc());
+    reorder_now(wuser, wmem);
+    args[DNNL_ARG_WEIGHTS] = wmem;
+    if (has_bias) {
+      Tensor b = constant(n.inputs[bias_at]);
+      if (q && b.dtype != DType::Int32) fail(n, "the bias must be int32");
+      if (!q && b.dtype != DType::Float32) fail(n, "the bias must be float32");
+      args[DNNL_ARG_BIAS] = const_memory(b, bias_md);
+    }
+    args[DNNL_ARG_SRC] = get(x, pd.src_desc());
+    args[DNNL_ARG_DST] = output(y, pd.dst_desc(), ytype);
+    if (q && zx != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(zx);
+    if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
+    add_primitive(dnnl::convolution_forward(pd), args, pd);
+  }
+
+  // Gemm / QGemm as a oneDNN matmul: A (M x K, strided per transA), B constant reordered once.
+  void gemm(bool q) {
+    const graph::Node& n = *node;
+    const std::string& a = n.inputs.at(0);
+    const std::string& bname = n.inputs.at(q ? 3 : 1);
+    const std::string& y = n.outputs.at(0);
+    const Shape& as = shape(a);
+    const Shape& bs = shape(bname);
+    if (as.size() != 2 || bs.size() != 2) fail(n, "A and B must be 2-D");
+    const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
+    const float alpha = static_cast<float>(n.attr_float("alpha", 1.0));
+    const float beta = static_cast<float>(n.attr_float("beta", 1.0));
+    const int64_t M = ta ? as[1] : as[0], K = ta ? as[0] : as[1], N = tb ? bs[0] : bs[1];
+    if ((tb ? bs[1] : bs[0]) != K) fail(n, "inner dimensions of A and B differ");
+    const size_t c_at = q ? 6 : 2;
+    Tensor bt = constant(bname);
+    dnnl::primitive_attr attr = base_attr();
+    dnnl::post_ops po;
+    const Activation act = fused_activation(n);
+    std::unordered_map<int, memory> args;
+    DType atype = dtype(a), ytype = dtype(y);
+    dt wdt = dt::f32, bias_dt = dt::f32;
+    int32_t za = 0, zy = 0;
+    if (q) {
+      const float sa = scalar_f(1);
+      za = scalar_zp(2);
+      const auto sb = per_channel(4, N);
+      const auto zb = per_channel_zp(5, N);
+      const bool float_out = !has_input(n, 7);
+      const float sy = float_out ? 1.0f : scalar_f(7);
+      zy = float_out ? 0 : scalar_zp(8);
+      Tensor b8 = Tensor::zeros(DType::Int8, bt.shape);
+      for (int64_t i = 0; i < bt.numel(); ++i) {
+        const int64_t col = tb ? i / K : i % N;
+        const int64_t v = static_cast<int64_t>(bt.at(i)) - zb[static_cast<size_t>(col)];
+        if (v < -128 || v > 127) fail(n, "B minus its zero point does not fit int8");
+        b8.data<int8_t>()[i] = static_cast<int8_t>(v);
+      }
+      bt = std::move(b8);
+      wdt = dt::s8;
+      bias_dt = dt::s32;
+      std::vector<float> scales(static_cast<size_t>(N));
+      bool same = true;
+      for (size_t j = 0; j < scales.size(); ++j) {
+        scales[j] = float_out ? alpha * sa * sb[j] : (alpha * sa * sb[j]) / sy;
+        same = same && scales[j] == scales[0];
+      }
+      if (same) attr.set_output_scales(0, {scales[0]});
+      else attr.set_output_scales(1 << 1, scales);
+      if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+      if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
+      post_activation(po, act, sy);
+    } else {
+      if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
+      post_activation(po, act);
+    }
+    attr.set_post_ops(po);
+    const dt adt = dnnl_type(atype, node);
+    const memory::desc a_md(memory::dims{M, K}, adt, ta ? memory::dims{1, M} : memory::dims{K, 1});
+    const memory::desc b_user(memory::dims{K, N}, wdt, tb ? memory::dims{1, K} : memory::dims{N, 1});
+    const memory::desc b_any(memory::dims{K, N}, wdt, tag::any);
+    const memory::desc y_md = plain_md({M, N}, dnnl_type(ytype, node));
+    memory::desc c_md;
+    Tensor ct;
+    const bool has_c = has_input(n, c_at) && beta != 0.0f;
+    if (has_c) {
+      ct = constant(n.inputs[c_at]);
+      Shape cs = ct.shape;
+      while (cs.size() < 2) cs.insert(cs.begin(), 1);
+      if ((cs[0] != 1 && cs[0] != M) || (cs[1] != 1 && cs[1] != N)) fail(n, "C does not broadcast to M x N");
+      if (q && ct.dtype != DType::Int32) fail(n, "C must be int32");
+      if (!q) {
+        // beta and alpha: matmul computes alpha * (A B + C'), so C' = beta * C / alpha.
+        for (int64_t i = 0; i < ct.numel(); ++i) ct.data<float>()[i] = ct.data<float>()[i] * beta / alpha;
+      } else if (alpha != 1.0f || beta != 1.0f) {
+        fail(n, "QGemm with a bias needs alpha = beta = 1");
+      }
+      ct.shape = cs;
+      c_md = plain_md(cs, bias_dt);
+    }
+    auto desc = has_c ? dnnl::matmul::desc(a_md, b_any, c_md, y_md) : dnnl::matmul::desc(a_md, b_any, y_md);
+    dnnl::matmul::primitive_desc pd(desc, attr, eng);
+    memory buser = const_memory(bt, b_user);
+    memory bmem = alloc(pd.weights_desc());
+    reorder_now(buser, bmem);
+    args[DNNL_ARG_WEIGHTS] = bmem;
+    if (has_c) args[DNNL_ARG_BIAS] = const_memory(ct, c_md);
+    // A: row-major input viewed with the transA strides.
+    memory abuf = get_plain(a);
+    args[DNNL_ARG_SRC] = memory(a_md, eng, abuf.get_data_handle());
+    args[DNNL_ARG_DST] = output(y, y_md, ytype);
+    if (q && za != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(za);
+    if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
+    add_primitive(dnnl::matmul(pd), args, pd);
+  }
+
+  void matmul(bool q) {
+    const graph::Node& n = *node;
+    const std::string& a = n.inputs.at(0);
+    const std::string& b = n.inputs.at(q ? 3 : 1);
+    const std::string& y = n.outputs.at(0);
+    Shape as = shape(a), bs = shape(b);
+    const Shape ys = shape(y);
+    if (as.size() < 2 || bs.size() < 2) fail(n, "MatMul operands of rank 1 are not supported");
+    const size_t r = std::max(as.size(), bs.size());
+    while (as.size() < r) as.insert(as.begin(), 1);
+    while (bs.size() < r) bs.insert(bs.begin(), 1);
+    const int64_t N = bs.back();
+    dnnl::primitive_attr attr = base_attr();
+    dnnl::post_ops po;
+    std::unordered_map<int, memory> args;
+    const DType ytype = dtype(y);
+    int32_t za = 0, zy = 0, zb = 0;
+    dt bdt = dnnl_type(dtype(b), node);
+    const bool b_const = init(b) != nullptr;
+    Tensor bt;
+    if (b_const) bt = constant(b);
+    if (q) {
+      const float sa = scalar_f(1), sy = scalar_f(6);
+      za = scalar_zp(2);
+      zy = scalar_zp(7);
+      const auto sb = per_channel(4, N);
+      const auto zbs = per_channel_zp(5, N);
+      if (b_const) {
+        Tensor b8 = Tensor::zeros(DType::Int8, bt.shape);
+        for (int64_t i = 0; i < bt.numel(); ++i) {
+          const int64_t v = static_cast<int64_t>(bt.at(i)) - zbs[static_cast<size_t>(i % N)];
+          if (v < -128 || v > 127) fail(n, "B minus its zero point does not fit int8");
+          b8.data<int8_t>()[i] = static_cast<int8_t>(v);
+        }
+        bt = std::move(b8);
+        bdt = dt::s8;
+      } else {
+        if (bdt != dt::s8) fail(n, "a non-constant B must be int8");
+        zb = zbs[0];
+        for (int32_t z : zbs)
+          if (z != zb) fail(n, "per-column zero points of a non-constant B are not supported");
+        if (zb != 0) attr.set_zero_points(DNNL_ARG_WEIGHTS, 0, {DNNL_RUNTIME_S32_VAL});
+      }
+      std::vector<float> scales(static_cast<size_t>(N));
+      bool same = true;
+      for (size_t j = 0; j < scales.size(); ++j) {
+        scales[j] = (sa * sb[j]) / sy;
+        same = same && scales[j] == scales[0];
+      }
+      if (same) attr.set_output_scales(0, {scales[0]});
+      else attr.set_output_scales(1 << (r - 1), scales);
+      if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+      if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
+      post_activation(po, fused_activation(n), sy);
+    } else {
+      post_activation(po, fused_activation(n));
+    }
+    attr.set_post_ops(po);
+    const memory::desc a_md = plain_md(as, dnnl_type(dtype(a), node));
+    const memory::desc b_md = plain_md(bs, bdt);
+    Shape ys_full = ys;
+    while (ys_full.size() < r) ys_full.insert(ys_full.begin(), 1);
+    const memory::desc y_md = plain_md(ys_full, dnnl_type(ytype, node));
+    const memory::desc b_use = b_const ? memory::desc(dims_of(bs), bdt, tag::any) : b_md;
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_use, y_md), attr, eng);
+    if (b_const) {
+      memory buser = const_memory(bt, b_md);
+      memory bmem = alloc(pd.weights_desc());
+      reorder_now(buser, bmem);
+      args[DNNL_ARG_WEIGHTS] = bmem;
+    } else {
+      args[DNNL_ARG_WEIGHTS] = memory(b_md, eng, get_plain(b).get_data_handle());
+    }
+    args[DNNL_ARG_SRC] = memory(a_md, eng, get_plain(a).get_data_handle());
+    memory& out = output(y, plain_md(ys, dnnl_type(ytype, node)), ytype);
+    args[DNNL_ARG_DST] = memory(y_md, eng, out.get_data_handle());
+    if (q && za != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(za);
+    if (q && zb != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_WEIGHTS] = scalar_s32(zb);
+    if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
+    add_primitive(dnnl::matmul(pd), args, pd);
+  }
+
+  // Float binary ops: oneDNN binary when the second operand broadcasts into the first (swapping
+  // commutative operands if needed), the generic strided kernel otherwise.
+  void binary() {
+    const graph::Node& n = *node;
+    const std::string& op = n.op_type;
+    std::string a = n.inputs.at(0), b = n.inputs.at(1);
+    const std::string& y = n.outputs.at(0);
+    if (dtype(a) != DType::Float32 || dtype(b) != DType::Float32) fail(n, "float32 operands expected");
+    const Shape ys = shape(y);
+    auto padded = [&](Shape s) {
+      while (s.size() < ys.size()) s.insert(s.begin(), 1);
+      return s;
+    };
+    const bool commutative = op == "Add" || op == "Mul";
+    if (padded(shape(a)) != ys && commutative) std::swap(a, b);
+    const Activation act = fused_activation(n);
+    if (op == "Pow") {
+      // Constant scalar exponent: oneDNN eltwise pow.
+      const graph::Initializer* e = init(b);
+      if (e && e->has_values() && graph::element_count(*e->info.shape) == 1 && padded(shape(a)) == ys) {
+        const float p = e->floats()[0];
+        return eltwise_with(a, y, dnnl::algorithm::eltwise_pow, 1.0f, p, act);
+      }
+    }
+    if (padded(shape(a)) == ys && op != "Pow") {
+      const Buf& ab = buf(a);
+      const memory::desc a_md = ab.md.data.ndims == static_cast<int>(ys.size()) ? ab.md : plain_md(ys, dt::f32);
+      Shape bsh = padded(shape(b));
+      memory::desc b_md = bsh == ys ? a_md : plain_md(bsh, dt::f32);
+      dnnl::algorithm alg = op == "Add" ? dnnl::algorithm::binary_add
+                            : op == "Sub" ? dnnl::algorithm::binary_sub
+                            : op == "Mul" ? dnnl::algorithm::binary_mul
+                                          : dnnl::algorithm::binary_div;
+      dnnl::primitive_attr attr = base_attr();
+      dnnl::post_ops po;
+      post_activation(po, act);
+      attr.set_post_ops(po);
+      dnnl::binary::primitive_desc pd(dnnl::binary::desc(alg, a_md, b_md, memory::desc(dims_of(ys), dt::f32, tag::any)), attr, eng);
+      std::unordered_map<int, memory> args;
+      args[DNNL_ARG_SRC_0] = get(a, pd.src_desc(0));
+      memory bm = bsh == shape(b) ? get(b, pd.src_desc(1)) : memory();
+      if (!bm) {  // rank-padded view of a row-major operand
+        memory raw = get_plain(b);
+        bm = memory(pd.src_desc(1), eng, raw.get_data_handle());
+      }
+      args[DNNL_ARG_SRC_1] = bm;
+      args[DNNL_ARG_DST] = output(y, pd.dst_desc(), DType::Float32);
+      add_primitive(dnnl::binary(pd), args, pd);
+      return;
+    }
+    // Generic: any broadcasting, row-major output.
+    memory::desc amd, bmd;
+    memory am = get_strided(a, &amd), bm = get_strided(b, &bmd);
+    const memory::desc ymd = plain_md(ys, dt::f32);
+    memory ym = output(y, ymd, DType::Float32);
+    std::vector<int64_t> sa = bstrides(amd, shape(a), ys), sb = bstrides(bmd, shape(b), ys);
+    std::vector<int64_t> sy = row_major_strides(ys);
+    const int kind = op == "Add" ? 0 : op == "Sub" ? 1 : op == "Mul" ? 2 : op == "Div" ? 3 : 4;
+    cur->info.impl = "hetcim:binary_strided";
+    cur->steps.push_back([am, bm, ym, ys, sa, sb, sy, kind, act]() {
+      const float* ap = static_cast<const float*>(am.get_data_handle());
+      const float* bp = static_cast<const float*>(bm.get_data_handle());
+      float* yp = static_cast<float*>(ym.get_data_handle());
+      kernels::for_each_run(ys, {sy, sa, sb}, [&](int64_t len, const int64_t* off, const int64_t* st) {
+        for (int64_t i = 0; i < len; ++i) {
+          const float u = ap[off[1] + i * st[1]], v = bp[off[2] + i * st[2]];
+          float r = kind == 0 ? u + v : kind == 1 ? u - v : kind == 2 ? u * v : kind == 3 ? u / v : std::pow(u, v);
+          yp[off[0] + i * st[0]] = act.apply(r);
+        }
+      });
+    });
+  }
+
+  // Element strides with which an operand of logical shape s (physical layout md) is read when
+  // iterating the broadcast output shape `out`.
+  static std::vector<int64_t> bstrides(const memory::desc& md, const Shape& s, const Shape& out) {
+    const auto phys = s.empty() ? std::vector<int64_t>{} : md_strides(md);
+    std::vector<int64_t> st(out.size(), 0);
+    for (size_t k = 0; k < s.size(); ++k) {
+      const size_t o = out.size() - s.size() + k;
+      st[o] = s[k] == 1 ? 0 : phys[k];
+    }
+    return st;
+  }
+
+  void eltwise_with(const std::string& x, const std::string& y, dnnl::algorithm alg, float alpha,
+                    float beta, const Activation& act) {
+    const Buf& xb = buf(x);
+    dnnl::primitive_attr attr = base_attr();
+    dnnl::post_ops po;
+    post_activation(po, act);
+    attr.set_post_ops(po);
+    dnnl::eltwise_forward::primitive_desc pd(
+        dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, alg, xb.md, alpha, beta), attr, eng);
+    std::unordered_map<int, memory> args;
+    args[DNNL_ARG_SRC] = get(x, pd.src_desc());
+    args[DNNL_ARG_DST] = output(y, pd.dst_desc(), DType::Float32);
+    add_primitive(dnnl::eltwise_forward(pd), args, pd);
+  }
+
+  void eltwise() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    if (dtype(x) != DType::Float32)
+      fail(n, "expected a float32 input, got " + std::string(graph::dtype_name(dtype(x))) +
+                  " (a Relu/Clip on quantized data must be fused into its producer)");
+    const std::string& op = n.op_type;
+    using A = dnnl::algorithm;
+    if (op == "Relu") return eltwise_with(x, y, A::eltwise_relu, 0.0f, 0.0f, {});
+    if (op == "LeakyRelu") return eltwise_with(x, y, A::eltwise_relu, static_cast<float>(n.attr_float("alpha", 0.01)), 0.0f, {});
+    if (op == "Sigmoid") return eltwise_with(x, y, A::eltwise_logistic, 0.0f, 0.0f, {});
+    if (op == "Tanh") return eltwise_with(x, y, A::eltwise_tanh, 0.0f, 0.0f, {});
+    if (op == "Clip") {
+      const Activation c = clip_bounds(*g, n);
+      return eltwise_with(x, y, A::eltwise_clip, c.lo, c.hi, {});
+    }
+    if (op == "HardSwish") return eltwise_with(x, y, A::eltwise_hardswish, 0.0f, 0.0f, {});
+    // HardSigmoid: clip(alpha x + beta, 0, 1) = linear then clip post-op.
+    const float alpha = static_cast<float>(n.attr_float("alpha", 0.2)), beta = static_cast<float>(n.attr_float("beta", 0.5));
+    Activation c;
+    c.kind = Activation::Clip;
+    c.lo = 0;
+    c.hi = 1;
+    eltwise_with(x, y, A::eltwise_linear, alpha, beta, c);
+  }
+
+  void pool() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    if (n.outputs.size() > 1 && !n.outputs[1].empty()) fail(n, "MaxPool's Indices output is not supported");
+    const Window2d w = pool_window(*g, n, x, y);
+    if (w.dh != 1 || w.dw != 1) fail(n, "dilated pooling is not supported");
+    const bool is_max = n.op_type == "MaxPool" || n.op_type == "GlobalMaxPool";
+    const bool include = n.attr_int("count_include_pad", 0) != 0;
+    if (!is_max && include && (w.pb != w.pb_declared || w.pr != w.pr_declared))
+      fail(n, "AveragePool with count_include_pad=1 and ceil_mode padding is not supported");
+    const DType xt = dtype(x);
+    if (!is_max && xt != DType::Float32) fail(n, "float32 input expected");
+    const dnnl::algorithm alg = is_max ? dnnl::algorithm::pooling_max
+                                : include ? dnnl::algorithm::pooling_avg_include_padding
+                                          : dnnl::algorithm::pooling_avg_exclude_padding;
+    const Buf& xb = buf(x);
+    dnnl::pooling_forward::primitive_desc pd(
+        dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference, alg, xb.md,
+                                    memory::desc(dims_of(shape(y)), dnnl_type(xt, node), tag::any),
+                                    {w.sh, w.sw}, {w.kh, w.kw}, {w.pt, w.pl}, {w.pb, w.pr}),
+        base_attr(), eng);
+    std::unordered_map<int, memory> args;
+    args[DNNL_ARG_SRC] = get(x, pd.src_desc());
+    args[DNNL_ARG_DST] = output(y, pd.dst_desc(), xt);
+    add_primitive(dnnl::pooling_forward(pd), args, pd);
+  }
+
+  void concat() {
+    const graph::Node& n = *node;
+    const std::string& y = n.outputs.at(0);
+    const int64_t axis = norm_axis(n, n.attr_int("axis", 0), static_cast<int64_t>(shape(y).size()));
+    std::vector<memory::desc> mds;
+    const DType t = dtype(n.inputs.at(0));
+    for (const std::string& x : n.inputs) {
+      if (dtype(x) != t) fail(n, "inputs of different dtypes");
+      mds.push_back(buf(x).md);
+    }
+    dnnl::concat::primitive_desc pd(static_cast<int>(axis), mds, eng, base_attr());
+    std::unordered_map<int, memory> args;
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+      args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] = get(n.inputs[i], pd.src_desc(static_cast<int>(i)));
+    args[DNNL_ARG_DST] = output(y, pd.dst_desc(), t);
+    add_primitive(dnnl::concat(pd), args, pd);
+  }
+
+  void softmax() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    const Shape xs = shape(x);
+    const int64_t r = static_cast<int64_t>(xs.size());
+    int64_t axis = norm_axis(n, n.attr_int("axis", g->opset >= 13 ? -1 : 1), r);
+    memory::desc md = plain_md(xs, dt::f32);
+    if (g->opset < 13) {  // coerced to 2-D
+      int64_t outer = 1, inner = 1;
+      for (int64_t k = 0; k < r; ++k) (k < axis ? outer : inner) *= xs[static_cast<size_t>(k)];
+      md = plain_md({outer, inner}, dt::f32);
+      axis = 1;
+    }
+    dnnl::softmax_forward::primitive_desc pd(
+        dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, md, static_cast<int>(axis)),
+        base_attr(), eng);
+    memory in = get_plain(x);
+    memory& out = output(y, plain_md(xs, dt::f32), DType::Float32);
+    std::unordered_map<int, memory> args;
+    args[DNNL_ARG_SRC] = memory(md, eng, in.get_data_handle());
+    args[DNNL_ARG_DST] = memory(md, eng, out.get_data_handle());
+    add_primitive(dnnl::softmax_forward(pd), args, pd);
+  }
+
+  // ---- hand-written kernels -----------------------------------------------------------------
+  void qbinary() {
+    const graph::Node& n = *node;
+    const std::string& a = n.inputs.at(0);
+    const std::string& b = n.inputs.at(3);
+    const std::string& y = n.outputs.at(0);
+    kernels::QBinary p;
+    p.sa = scalar_f(1);
+    p.za = scalar_zp(2);
+    p.sb = scalar_f(4);
+    p.zb = scalar_zp(5);
+    p.sy = scalar_f(6);
+    p.zy = scalar_zp(7);
+    p.mul = n.op_type == "QLinearMul";
+    if (dtype(a) != DType::UInt8 || dtype(b) != DType::UInt8 || dtype(y) != DType::UInt8)
+      fail(n, "uint8 operands and output expected");
+    const Activation act = fused_activation(n);
+    if (act.kind == Activation::Relu) p.lo = p.zy;
+    if (act.kind == Activation::Clip) {
+      p.lo = quantize_value(act.lo, p.sy, p.zy, {0, 255});
+      p.hi = quantize_value(act.hi, p.sy, p.zy, {0, 255});
+    }
+    const Shape ys = shape(y);
+    const Shape as = shape(a), bs = shape(b);
+    if (as == ys && bs == ys) {
+      const Buf& ab = buf(a);
+      const memory::desc md = is_strided(ab.md) ? ab.md : plain_md(ys, dt::u8);
+      memory am = get(a, md), bm = get(b, md);
+      memory ym = output(y, md, DType::UInt8);
+      const int64_t count = static_cast<int64_t>(md.get_size());
+      cur->info.impl = "hetcim:qlinear_binary";
+      cur->steps.push_back([am, bm, ym, count, p]() {
+        kernels::qbinary_u8(static_cast<const uint8_t*>(am.get_data_handle()),
+                            static_cast<const uint8_t*>(bm.get_data_handle()),
+                            static_cast<uint8_t*>(ym.get_data_handle()), count, p);
+      });
+      return;
+    }
+    // Broadcast: per element with strides; a single-valued operand becomes an exact table.
+    std::string big = a, small = b;
+    kernels::QBinary pp = p;
+    if (graph::element_count(as) == 1 && as != ys) {
+      std::swap(big, small);
+      std::swap(pp.sa, pp.sb);
+      std::swap(pp.za, pp.zb);
+    }
+    if (graph::element_count(shape(small)) == 1 && shape(big) == ys) {
+      memory::desc md;
+      memory bigm = get_strided(big, &md);
+      memory sm = get_plain(small);
+      memory ym = output(y, like_md(md, ys, dt::u8), DType::UInt8);
+      const int64_t count = static_cast<int64_t>(md.get_size());
+      cur->info.impl = "hetcim:qlinear_binary_table";
+      cur->steps.push_back([bigm, sm, ym, count, pp]() {
+        kernels::qbinary_u8_scalar_b(static_cast<const uint8_t*>(bigm.get_data_handle()),
+                                     *static_cast<const uint8_t*>(sm.get_data_handle()),
+                                     static_cast<uint8_t*>(ym.get_data_handle()), count, pp);
+      });
+      return;
+    }
+    memory::desc amd, bmd;
+    memory am = get_strided(a, &amd), bm = get_strided(b, &bmd);
+    const memory::desc ymd = plain_md(ys, dt::u8);
+    memory ym = output(y, ymd, DType::UInt8);
+    auto sa = bstrides(amd, as, ys), sb = bstrides(bmd, bs, ys), sy = row_major_strides(ys);
+    cur->info.impl = "hetcim:qlinear_binary_strided";
+    cur->steps.push_back([am, bm, ym, ys, sa, sb, sy, p]() {
+      const uint8_t* ap = static_cast<const uint8_t*>(am.get_data_handle());
+      const uint8_t* bp = static_cast<const uint8_t*>(bm.get_data_handle());
+      uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
+      kernels::for_each_run(ys, {sy, sa, sb}, [&](int64_t len, const int64_t* off, const int64_t* st) {
+        for (int64_t i = 0; i < len; ++i) {
+          const float da = dequantize_value(ap[off[1] + i * st[1]], p.sa, p.za);
+          const float db = dequantize_value(bp[off[2] + i * st[2]], p.sb, p.zb);
+          const int32_t v = quantize_value(p.mul ? da * db : da + db, p.sy, p.zy, {0, 255});
+          yp[off[0] + i * st[0]] = static_cast<uint8_t>(std::clamp(v, p.lo, p.hi));
+        }
+      });
+    });
+  }
+
+  // QLinearSigmoid / QLinearLeakyRelu: the output depends on one uint8 value, so a 256-entry
+  // table computed with reference semantics is exact.
+  void qunary() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    if (dtype(x) != DType::UInt8 || dtype(y) != DType::UInt8) fail(n, "uint8 input and output expected");
+    const float sx = scalar_f(1), sy = scalar_f(3);
+    const int32_t zx = scalar_zp(2), zy = scalar_zp(4);
+    const float alpha = static_cast<float>(n.attr_float("alpha", 0.01));
+    const bool sig = n.op_type == "QLinearSigmoid";
+    auto table = std::make_shared<std::array<uint8_t, 256>>();
+    for (int i = 0; i < 256; ++i) {
+      const float v = dequantize_value(i, sx, zx);
+      const float f = sig ? 1.0f / (1.0f + std::exp(-v)) : (v >= 0 ? v : v * alpha);
+      (*table)[static_cast<size_t>(i)] = static_cast<uint8_t>(quantize_value(f, sy, zy, {0, 255}));
+    }
+    table_op(x, y, table);
+  }
+  void table_op(const std::string& x, const std::string& y, std::shared_ptr<std::array<uint8_t, 256>> table) {
+    memory::desc md;
+    memory xm = get_strided(x, &md);
+    memory ym = output(y, md, DType::UInt8);
+    const int64_t count = static_cast<int64_t>(md.get_size());
+    cur->info.impl = "hetcim:table";
+    cur->steps.push_back([xm, ym, count, table]() {
+      kernels::table_u8(static_cast<const uint8_t*>(xm.get_data_handle()),
+                        static_cast<uint8_t*>(ym.get_data_handle()), count, table->data());
+    });
+  }
+
+  void qgap() {
+    const graph::Node& n = *node;
+    if (n.attr_int("channels_last", 0) != 0) fail(n, "channels_last=1 is not supported");
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    const Shape xs = shape(x);
+    if (xs.size() != 4) fail(n, "4-D input expected");
+    if (dtype(x) != DType::UInt8 || dtype(y) != DType::UInt8) fail(n, "uint8 input and output expected");
+    const float sx = scalar_f(1), sy = scalar_f(3);
+    const int32_t zx = scalar_zp(2), zy = scalar_zp(4);
+    const Buf& xb = buf(x);
+    const bool cl = xb.md == nhwc_md(xs, dt::u8);
+    memory xm = get(x, cl ? nhwc_md(xs, dt::u8) : plain_md(xs, dt::u8));
+    const Shape ys = shape(y);
+    memory ym = output(y, cl ? nhwc_md(ys, dt::u8) : plain_md(ys, dt::u8), DType::UInt8);
+    const int64_t N = xs[0], C = xs[1], HW = xs[2] * xs[3];
+    const float m = sx / (sy * static_cast<float>(HW));
+    auto acc = std::make_shared<std::vector<int32_t>>(static_cast<size_t>(N * C));
+    cur->info.impl = "hetcim:qlinear_global_average_pool";
+    cur->steps.push_back([xm, ym, cl, N, C, HW, zx, zy, m, acc]() {
+      kernels::channel_sums_u8(static_cast<const uint8_t*>(xm.get_data_handle()), cl, N, C, HW, zx, acc->data());
+      uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
+      for (int64_t k = 0; k < N * C; ++k) yp[k] = static_cast<uint8_t>(requantize((*acc)[static_cast<size_t>(k)], m, zy, {0, 255}));
+    });
+  }
+
+  void qavgpool() {
+    const graph::Node& n = *node;
+    if (n.attr_int("channels_last", 0) != 0) fail(n, "channels_last=1 is not supported");
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    const Window2d w = pool_window(*g, n, x, y);
+    if (dtype(x) != DType::UInt8 || dtype(y) != DType::UInt8) fail(n, "uint8 input and output expected");
+    const float sx = scalar_f(1), sy = scalar_f(3);
+    const int32_t zx = scalar_zp(2), zy = scalar_zp(4);
+    const bool include = n.attr_int("count_include_pad", 0) != 0;
+    memory::desc xmd;
+    memory xm = get_strided(x, &xmd);
+    const memory::desc ymd = like_md(xmd, shape(y), dt::u8);
+    memory ym = output(y, ymd, DType::UInt8);
+    const auto xst = md_strides(xmd), yst = md_strides(ymd);
+    cur->info.impl = "hetcim:qlinear_average_pool";
+    cur->steps.push_back([xm, ym, w, xst, yst, sx, sy, zx, zy, include]() {
+      const uint8_t* xp = static_cast<const uint8_t*>(xm.get_data_handle());
+      uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
+#pragma omp parallel for collapse(2) schedule(static)
+      for (int64_t b = 0; b < w.n; ++b)
+        for (int64_t c = 0; c < w.c; ++c)
+          for (int64_t oh = 0; oh < w.oh; ++oh)
+            for (int64_t ow = 0; ow < w.ow; ++ow) {
+              int32_t acc = 0, count = 0;
+              for (int64_t kh = 0; kh < w.kh; ++kh)
+                for (int64_t kw = 0; kw < w.kw; ++kw) {
+                  const int64_t ih = oh * w.sh - w.pt + kh * w.dh, iw = ow * w.sw - w.pl + kw * w.dw;
+                  const bool inside = ih >= 0 && ih < w.h && iw >= 0 && iw < w.w;
+                  const bool in_declared = ih >= -w.pt && ih < w.h + w.pb_declared && iw >= -w.pl && iw < w.w + w.pr_declared;
+                  if (inside) acc += static_cast<int32_t>(xp[b * xst[0] + c * xst[1] + ih * xst[2] + iw * xst[3]]) - zx;
+                  if (inside || (include && in_declared)) ++count;
+                }
+              const float m = sx / (sy * static_cast<float>(count));
+              yp[b * yst[0] + c * yst[1] + oh * yst[2] + ow * yst[3]] = static_cast<uint8_t>(requantize(acc, m, zy, {0, 255}));
+            }
+    });
+  }
+
+  void qconcat() {
+    const graph::Node& n = *node;
+    const std::string& y = n.outputs.at(0);
+    const Shape ys = shape(y);
+    const int64_t axis = norm_axis(n, n.attr_int("axis", 0), static_cast<int64_t>(ys.size()));
+    const float sy = scalar_f(0);
+    const int32_t zy = scalar_zp(1);
+    if ((n.inputs.size() - 2) % 3 != 0 || n.inputs.size() < 5) fail(n, "inputs must be Y_scale, Y_zp, then (X, scale, zp) triples");
+    memory::desc first_md;
+    (void)get_strided(n.inputs[2], &first_md);
+    const memory::desc ymd = like_md(first_md, ys, dt::u8);
+    memory ym = output(y, ymd, DType::UInt8);
+    const auto yst = md_strides(ymd);
+    int64_t offset = 0;
+    struct Part {
+      memory m;
+      Shape shape;
+      std::vector<int64_t> strides;
+      int64_t offset;
+      std::array<uint8_t, 256> table;
+      bool identity;
+    };
+    auto parts = std::make_shared<std::vector<Part>>();
+    for (size_t i = 2; i + 2 < n.inputs.size(); i += 3) {
+      const std::string& x = n.inputs[i];
+      if (dtype(x) != DType::UInt8) fail(n, "uint8 inputs expected");
+      const float sx = scalar_f(i + 1);
+      const int32_t zx = scalar_zp(i + 2);
+      memory::desc md;
+      Part p;
+      p.m = get_strided(x, &md);
+      p.shape = shape(x);
+      p.strides = md_strides(md);
+      p.offset = offset;
+      p.identity = sx == sy && zx == zy;
+      for (int v = 0; v < 256; ++v)
+        p.table[static_cast<size_t>(v)] = static_cast<uint8_t>(quantize_value(dequantize_value(v, sx, zx), sy, zy, {0, 255}));
+      offset += p.shape[static_cast<size_t>(axis)];
+      parts->push_back(std::move(p));
+    }
+    cur->info.impl = "hetcim:qlinear_concat";
+    cur->steps.push_back([ym, yst, axis, parts]() {
+      uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
+      for (const Part& p : *parts) {
+        uint8_t* base = yp + p.offset * yst[static_cast<size_t>(axis)];
+        const uint8_t* xp = static_cast<const uint8_t*>(p.m.get_data_handle());
+        if (p.identity) {
+          kernels::strided_copy(p.shape, xp, p.strides, base, yst, 1);
+          continue;
+        }
+        const uint8_t* t = p.table.data();
+        kernels::for_each_run(p.shape, {yst, p.strides}, [&](int64_t len, const int64_t* off, const int64_t* st) {
+          for (int64_t i = 0; i < len; ++i) base[off[0] + i * st[0]] = t[xp[off[1] + i * st[1]]];
+        });
+      }
+    });
+  }
+
+  void slice_split() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const Shape xs = shape(x);
+    memory::desc xmd;
+    memory xm = get_strided(x, &xmd);
+    const auto xst = md_strides(xmd);
+    const size_t es = graph::dtype_size(dtype(x));
+    std::vector<SliceParams> parts;
+    if (n.op_type == "Slice") {
+      parts.push_back(slice_params(*g, n, xs));
+    } else {
+      const SplitParams sp = split_params(*g, n, xs);
+      int64_t off = 0;
+      for (int64_t s : sp.sizes) {
+        SliceParams p;
+        p.start.assign(xs.size(), 0);
+        p.step.assign(xs.size(), 1);
+        p.len = xs;
+        p.start[static_cast<size_t>(sp.axis)] = off;
+        p.len[static_cast<size_t>(sp.axis)] = s;
+        off += s;
+        parts.push_back(p);
+      }
+    }
+    cur->info.impl = "hetcim:strided_copy";
+    for (size_t i = 0; i < parts.size() && i < n.outputs.size(); ++i) {
+      if (n.outputs[i].empty()) continue;
+      const SliceParams& p = parts[i];
+      const memory::desc ymd = like_md(xmd, p.len, xmd.data_type());
+      memory ym = output(n.outputs[i], ymd, dtype(x));
+      int64_t base = 0;
+      std::vector<int64_t> sst(xs.size());
+      for (size_t k = 0; k < xs.size(); ++k) {
+        base += p.start[k] * xst[k];
+        sst[k] = p.step[k] * xst[k];
+      }
+      const auto yst = md_strides(ymd);
+      const Shape len = p.len;
+      cur->steps.push_back([xm, ym, len, base, sst, yst, es]() {
+        kernels::strided_copy(len, static_cast<const uint8_t*>(xm.get_data_handle()) + base * static_cast<int64_t>(es), sst,
+                              static_cast<uint8_t*>(ym.get_data_handle()), yst, es);
+      });
+    }
+  }
+
+  void resize() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    const Shape xs = shape(x), ys = shape(y);
+    auto map = resize_nearest_map(*g, n, xs, ys);
+    memory::desc xmd;
+    memory xm = get_strided(x, &xmd);
+    const memory::desc ymd = like_md(xmd, ys, xmd.data_type());
+    memory ym = output(y, ymd, dtype(x));
+    const auto xst = md_strides(xmd), yst = md_strides(ymd);
+    const size_t es = graph::dtype_size(dtype(x));
+    // Source offsets per axis, premultiplied by the input strides.
+    auto offs = std::make_shared<std::vector<std::vector<int64_t>>>(map);
+    for (size_t a = 0; a < map.size(); ++a)
+      for (int64_t& v : (*offs)[a]) v *= xst[a];
+    cur->info.impl = "hetcim:resize_nearest";
+    cur->steps.push_back([xm, ym, ys, yst, offs, es]() {
+      const uint8_t* xp = static_cast<const uint8_t*>(xm.get_data_handle());
+      uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
+      const size_t r = ys.size();
+      // Innermost axis = smallest output stride; iterate the rest.
+      size_t inner = r - 1;
+      for (size_t k = 0; k < r; ++k)
+        if (ys[k] > 1 && yst[k] < yst[inner]) inner = k;
+      int64_t outer = 1;
+      for (size_t k = 0; k < r; ++k)
+        if (k != inner) outer *= ys[k];
+      const auto& in_off = (*offs)[inner];
+#pragma omp parallel for schedule(static) if (outer * ys[inner] >= 65536)
+      for (int64_t o = 0; o < outer; ++o) {
+        int64_t rem = o, src = 0, dst = 0;
+        for (size_t k = r; k-- > 0;) {
+          if (k == inner) continue;
+          const int64_t v = rem % ys[k];
+          rem /= ys[k];
+          src += (*offs)[k][static_cast<size_t>(v)];
+          dst += v * yst[k];
+        }
+        for (int64_t i = 0; i < ys[inner]; ++i)
+          std::memcpy(yp + (dst + i * yst[inner]) * static_cast<int64_t>(es),
+                      xp + (src + in_off[static_cast<size_t>(i)]) * static_cast<int64_t>(es), es);
+      }
+    });
+  }
+
+  // Reshape-like ops: a row-major input is aliased (no copy, no time); a tensor held in another
+  // layout is reordered into a row-major output first.
+  void reshape() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    const DType t = dtype(x);
+    const dt d = dnnl_type(t, node);
+    const Buf& xb = buf(x);
+    if (graph::element_count(shape(y)) != graph::element_count(xb.shape)) fail(n, "element count changes");
+    if (is_plain(xb.md, xb.shape)) {
+      output_alias(y, plain_md(shape(y), d), t, xb.mem.get_data_handle());
+      cur->info.impl = "hetcim:alias";
+      return;
+    }
+    memory src = xb.mem;
+    memory& dst = output(y, plain_md(shape(y), d), t);
+    memory dst_view(plain_md(xb.shape, d), eng, dst.get_data_handle());
+    dnnl::reorder r(src, dst_view);
+    cur->steps.push_back([this, r, src, dst_view]() mutable { r.execute(strm, src, dst_view); });
+    cur->info.impl = "reorder";
+  }
+
+  void transpose() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    const DType t = dtype(x);
+    const dt d = dnnl_type(t, node);
+    const Shape xs = shape(x);
+    const Buf& xb = buf(x);
+    if (n.attr_int("layout_only", 0) != 0) {
+      // Layout change of the same logical tensor: to NHWC or back to row-major NCHW.
+      const auto perm = n.attr_ints("perm", {});
+      const bool to_nhwc = perm == std::vector<int64_t>{0, 2, 3, 1};
+      const memory::desc want = to_nhwc && xs.size() == 4 ? nhwc_md(xs, d) : plain_md(xs, d);
+      if (xb.md == want) {
+        output_alias(y, want, t, xb.mem.get_data_handle());
+        cur->info.impl = "hetcim:alias";
+        return;
+      }
+      memory src = xb.mem;
+      memory dst = output(y, want, t);
+      dnnl::reorder r(src, dst);
+      cur->steps.push_back([this, r, src, dst]() mutable { r.execute(strm, src, dst); });
+      cur->info.impl = "reorder";
+      return;
+    }
+    std::vector<int64_t> perm = n.attr_ints("perm", {});
+    if (perm.empty())
+      for (size_t k = xs.size(); k-- > 0;) perm.push_back(static_cast<int64_t>(k));
+    if (perm.size() != xs.size()) fail(n, "perm has the wrong length");
+    memory::desc xmd;
+    memory xm = get_strided(x, &xmd);
+    const auto xst = md_strides(xmd);
+    const Shape ys = shape(y);
+    std::vector<int64_t> sst(perm.size());
+    for (size_t k = 0; k < perm.size(); ++k) sst[k] = xst[static_cast<size_t>(perm[k])];
+    const memory::desc ymd = plain_md(ys, d);
+    memory ym = output(y, ymd, t);
+    const auto yst = row_major_strides(ys);
+    const size_t es = graph::dtype_size(t);
+    cur->info.impl = "hetcim:transpose";
+    cur->steps.push_back([xm, ym, ys, sst, yst, es]() {
+      kernels::strided_copy(ys, static_cast<const uint8_t*>(xm.get_data_handle()), sst,
+                            static_cast<uint8_t*>(ym.get_data_handle()), yst, es);
+    });
+  }
+
+  // Per-axis parameters of QuantizeLinear/DequantizeLinear (scale with more than one value).
+  bool per_axis(int64_t& axis, std::vector<float>& s, std::vector<int32_t>& z, const Shape& xs) {
+    const Tensor st = constant(node->inputs.at(1));
+    if (st.numel() == 1) return false;
+    axis = norm_axis(*node, node->attr_int("axis", 1), static_cast<int64_t>(xs.size()));
+    s = per_channel(1, xs[static_cast<size_t>(axis)]);
+    z = per_channel_zp(2, xs[static_cast<size_t>(axis)]);
+    return true;
+  }
+
+  void quantize() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    if (dtype(x) != DType::Float32) fail(n, "float32 input expected");
+    DType yt = has_input(n, 2) ? constant(n.inputs[2]).dtype : DType::UInt8;
+    if (yt != DType::UInt8 && yt != DType::Int8) fail(n, "uint8 or int8 output expected");
+    const bool s8 = yt == DType::Int8;
+    memory::desc xmd;
+    memory xm = get_strided(x, &xmd);
+    const Shape xs = shape(x);
+    const memory::desc ymd = like_md(xmd, xs, s8 ? dt::s8 : dt::u8);
+    memory ym = output(y, ymd, yt);
+    int64_t axis = 0;
+    std::vector<float> sv;
+    std::vector<int32_t> zv;
+    const QRange r = qrange(yt);
+    if (!per_axis(axis, sv, zv, xs)) {
+      const float s = scalar_f(1);
+      const int32_t z = scalar_zp(2);
+      const int64_t count = graph::element_count(xs);
+      const bool dense = xmd.get_size() == static_cast<size_t>(count) * 4;
+      if (!dense) fail(n, "input layout is not dense");
+      cur->info.impl = "hetcim:quantize";
+      cur->steps.push_back([xm, ym, count, s, z, s8]() {
+        kernels::quantize_f32(static_cast<const float*>(xm.get_data_handle()), ym.get_data_handle(), s8, count, s, z);
+      });
+      return;
+    }
+    const auto xst = md_strides(xmd), yst = md_strides(ymd);
+    cur->info.impl = "hetcim:quantize_per_axis";
+    cur->steps.push_back([xm, ym, xs, xst, yst, axis, sv, zv, r, s8]() {
+      const float* xp = static_cast<const float*>(xm.get_data_handle());
+      std::vector<int64_t> xst2 = xst, yst2 = yst;
+      const int64_t total = graph::element_count(xs);
+      for (int64_t i = 0; i < total; ++i) {
+        int64_t rem = i, xo = 0, yo = 0, c = 0;
+        for (size_t k = xs.size(); k-- > 0;) {
+          const int64_t v = rem % xs[k];
+          rem /= xs[k];
+          xo += v * xst2[k];
+          yo += v * yst2[k];
+          if (static_cast<int64_t>(k) == axis) c = v;
+        }
+        const int32_t q = quantize_value(xp[xo], sv[static_cast<size_t>(c)], zv[static_cast<size_t>(c)], r);
+        if (s8) static_cast<int8_t*>(ym.get_data_handle())[yo] = static_cast<int8_t>(q);
+        else static_cast<uint8_t*>(ym.get_data_handle())[yo] = static_cast<uint8_t>(q);
+      }
+    });
+  }
+
+  void dequantize() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    const DType xt = dtype(x);
+    if (xt != DType::UInt8 && xt != DType::Int8 && xt != DType::Int32) fail(n, "8-bit or int32 input expected");
+    memory::desc xmd;
+    memory xm = get_strided(x, &xmd);
+    const Shape xs = shape(x);
+    const memory::desc ymd = like_md(xmd, xs, dt::f32);
+    memory ym = output(y, ymd, DType::Float32);
+    int64_t axis = -1;
+    std::vector<float> sv;
+    std::vector<int32_t> zv;
+    const int64_t count = graph::element_count(xs);
+    if (!per_axis(axis, sv, zv, xs) && xt != DType::Int32) {
+      const float s = scalar_f(1);
+      const int32_t z = scalar_zp(2);
+      const bool s8 = xt == DType::Int8;
+      cur->info.impl = "hetcim:dequantize";
+      cur->steps.push_back([xm, ym, count, s, z, s8]() {
+        kernels::dequantize_x8(xm.get_data_handle(), s8, static_cast<float*>(ym.get_data_handle()), count, s, z);
+      });
+      return;
+    }
+    if (axis < 0) {
+      axis = 0;
+      sv.assign(static_cast<size_t>(xs.empty() ? 1 : xs[0]), scalar_f(1));
+      zv.assign(sv.size(), scalar_zp(2));
+    }
+    const auto xst = md_strides(xmd), yst = md_strides(ymd);
+    cur->info.impl = "hetcim:dequantize_per_axis";
+    cur->steps.push_back([xm, ym, xs, xst, yst, axis, sv, zv, xt]() {
+      float* yp = static_cast<float*>(ym.get_data_handle());
+      const int64_t total = graph::element_count(xs);
+      for (int64_t i = 0; i < total; ++i) {
+        int64_t rem = i, xo = 0, yo = 0, c = 0;
+        for (size_t k = xs.size(); k-- > 0;) {
+          const int64_t v = rem % xs[k];
+          rem /= xs[k];
+          xo += v * xst[k];
+          yo += v * yst[k];
+          if (static_cast<int64_t>(k) == axis) c = v;
+        }
+        int32_t q;
+        if (xt == DType::Int8) q = static_cast<const int8_t*>(xm.get_data_handle())[xo];
+        else if (xt == DType::UInt8) q = static_cast<const uint8_t*>(xm.get_data_handle())[xo];
+        else q = static_cast<const int32_t*>(xm.get_data_handle())[xo];
+        yp[yo] = dequantize_value(q, sv[static_cast<size_t>(c)], zv[static_cast<size_t>(c)]);
+      }
+    });
+  }
+};
+
+Engine::Engine(const graph::Graph& g, const EngineOptions& options) : impl_(std::make_unique<Impl>()) {
+  if (options.threads < 1) throw user_error("threads must be >= 1, got ", options.threads);
+  Impl& m = *impl_;
+  m.g = &g;
+  m.opt = options;
+  omp_set_num_threads(options.threads);
+  m.inputs_ = g.inputs;
+  for (const std::string& in : g.inputs) {
+    const graph::TensorInfo* ti = g.info(in);
+    if (!ti || !ti->shape || graph::element_count(*ti->shape) < 0)
+      throw user_error("graph input '", in, "' has no fully known shape");
+    Buf b{ti->dtype, *ti->shape, plain_md(*ti->shape, dnnl_type(ti->dtype)), {}};
+    b.mem = m.alloc(b.md);
+    m.bufs[in] = b;
+  }
+  m.ops.reserve(g.nodes.size());
+  for (const graph::Node& n : g.nodes) {
+    m.ops.push_back({{n.name, n.op_type, ""}, {}});
+    m.cur = &m.ops.back();
+    m.node = &n;
+    try {
+      m.compile_node();
+    } catch (const dnnl::error& e) {
+      throw user_error("node '", n.name, "' (", n.op_type, "): oneDNN cannot create a kernel: ", e.what());
+    }
+    if (m.cur->info.impl.empty()) m.cur->info.impl = "none";
+    m.infos.push_back(m.cur->info);
+  }
+  m.scratch_storage.assign(m.scratch_size + 64, 0);
+  void* aligned = m.scratch_storage.data() + (64 - reinterpret_cast<uintptr_t>(m.scratch_storage.data()) % 64) % 64;
+  for (memory& s : m.scratch_users) s.set_data_handle(aligned);
+  m.g = nullptr;  // the graph is not needed after compilation
+  m.node = nullptr;
+  for (const std::string& o : g.outputs)
+    if (!m.bufs.count(o)) throw user_error("graph output '", o, "' is not produced");
+  m.outputs_ = g.outputs;
+}
+
+Engine::~Engine() = default;
+Engine::Engine(Engine&&) noexcept = default;
+Engine& Engine::operator=(Engine&&) noexcept = default;
+
+void Engine::set_inputs(const TensorMap& inputs) {
+  Impl& m = *impl_;
+  for (const auto& [name, t] : inputs) {
+    auto it = m.bufs.find(name);
+    if (it == m.bufs.end() || std::find(m.inputs_.begin(), m.inputs_.end(), name) == m.inputs_.end())
+      throw user_error("input '", name, "' is not an input of the model");
+    const Buf& b = it->second;
+    if (t.dtype != b.dtype || t.shape != b.shape)
+      throw user_error("input '", name, "': expected ", graph::dtype_name(b.dtype), " ",
+                       graph::shape_str(b.shape), ", got ", graph::dtype_name(t.dtype), " ",
+                       graph::shape_str(t.shape));
+    HETCIM_ASSERT(t.bytes.size() == b.md.get_size(), "input size");
+    std::memcpy(b.mem.get_data_handle(), t.bytes.data(), t.bytes.size());
+  }
+  for (const std::string& in : m.inputs_)
+    if (!inputs.count(in)) throw user_error("input '", in, "' is missing");
+}
+
+void Engine::execute() {
+  Impl& m = *impl_;
+  omp_set_num_threads(m.opt.threads);
+  for (Op& op : m.ops)
+    for (auto& s : op.steps) s();
+  m.strm.wait();
+}
+
+void Engine::execute_timed(std::vector<double>& seconds) {
+  Impl& m = *impl_;
+  omp_set_num_threads(m.opt.threads);
+  seconds.assign(m.ops.size(), 0.0);
+  using clock = std::chrono::steady_clock;
+  for (size_t i = 0; i < m.ops.size(); ++i) {
+    const auto t0 = clock::now();
+    for (auto& s : m.ops[i].steps) s();
+    m.strm.wait();
+    seconds[i] = std::chrono::duration<double>(clock::now() - t0).count();
+  }
+}
+
+Tensor Engine::read(const std::string& tensor) const {
+  const Impl& m = *impl_;
+  auto it = m.bufs.find(tensor);
+  if (it == m.bufs.end()) throw user_error("tensor '", tensor, "' is not computed by the engine");
+  const Buf& b = it->second;
+  Tensor t = Tensor::zeros(b.dtype, b.shape);
+  const memory::desc plain = plain_md(b.shape, b.md.data_type());
+  if (b.md == plain) {
+    std::memcpy(t.bytes.data(), b.mem.get_data_handle(), t.bytes.size());
+    return t;
+  }
+  memory dst(plain, m.eng, t.bytes.data());
+  memory src = b.mem;
+  dnnl::stream s(m.eng);
+  dnnl::reorder(src, dst).execute(s, src, dst);
+  s.wait();
+  return t;
+}
+
+TensorMap Engine::outputs() const {
+  TensorMap out;
+  for (const std::string& o : impl_->outputs_) out[o] = read(o);
+  return out;
+}
+
+TensorMap Engine::run(const TensorMap& inputs) {
+  set_inputs(inputs);
+  execute();
+  return outputs();
+}
+
+const std::vector<OpInfo>& Engine::ops() const { return impl_->infos; }
+int Engine::threads() const { return impl_->opt.threads; }
+
+std::string onednn_description() {
+  const dnnl_version_t* v = dnnl_version();
+  std::string isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case dnnl::cpu_isa::sse41: isa = "sse41"; break;
+    case dnnl::cpu_isa::avx: isa = "avx"; break;
+    case dnnl::cpu_isa::avx2: isa = "avx2"; break;
+    case dnnl::cpu_isa::avx2_vnni: isa = "avx2_vnni"; break;
+    case dnnl::cpu_isa::avx512_core: isa = "avx512_core"; break;
+    case dnnl::cpu_isa::avx512_core_vnni: isa = "avx512_core_vnni"; break;
+    case dnnl::cpu_isa::avx512_core_bf16: isa = "avx512_core_bf16"; break;
+    case dnnl::cpu_isa::avx512_core_amx: isa = "avx512_core_amx"; break;
+    default: isa = "other"; break;
+  }
+  const char* rt = v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : v->cpu_runtime == DNNL_RUNTIME_TBB ? "TBB" : "sequential";
+  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+         std::to_string(v->patch) + " (" + rt + " runtime, ISA " + isa + ")";
+}
+
+}  // namespace hetcim::exec

@@ -1,0 +1,72 @@
+// The oneDNN execution engine. Compiling a lowered graph creates every oneDNN primitive once
+// (convolutions, matrix products, pooling, element-wise, binary, concat, softmax, reorders), reorders
+// the weights once into the layout each primitive prefers, and allocates one buffer per tensor in
+// the layout its producer prefers (blocked for float convolutions, NHWC for the int8 region,
+// row-major elsewhere); executing runs the primitives and the hand-written kernels (quantized
+// element-wise ops via exact 256-entry tables or float arithmetic, data movement) in graph order.
+//
+// The numerics are those of reference.h: float ops to 1e-4 relative (oneDNN sums in another
+// order), int8 ops exactly (integer accumulation and the requantization of quantize.h; oneDNN
+// applies the s32 bias before the output scale, as the reference does).
+//
+// Threads: Debian's libdnnl uses the OpenMP runtime, so the engine sets omp_set_num_threads
+// before it creates primitives (oneDNN sizes its work split then) and before every execution, and
+// the hand-written kernels run in the same OpenMP pool.
+//
+// The graph must be lowered (passes::lower) and executable: every initializer with values, int8
+// operators in their QLinear form with quantization parameters (exec::apply_calibration turns
+// passes::quantize_int8's annotated graph into that form). A node the engine cannot execute is a
+// UserError naming the node and its op.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/reference.h"
+#include "exec/tensor.h"
+#include "graph/graph.h"
+
+namespace hetcim::exec {
+
+struct EngineOptions {
+  int threads = 1;  // >= 1; OpenMP threads for oneDNN and the hand-written kernels
+};
+
+struct OpInfo {
+  std::string name;     // node name (the operator the partitioner and `inspect` see)
+  std::string op_type;  // as executed (QLinearConv for an int8 Conv)
+  std::string impl;     // the kernels run: oneDNN implementation names, "hetcim:<kernel>",
+                        // "+reorder" when an input is converted to another layout first
+};
+
+class Engine {
+ public:
+  explicit Engine(const graph::Graph& g, const EngineOptions& options = {});
+  ~Engine();
+  Engine(Engine&&) noexcept;
+  Engine& operator=(Engine&&) noexcept;
+
+  // check_inputs, copy in, execute, copy the outputs out (row-major).
+  [[nodiscard]] TensorMap run(const TensorMap& inputs);
+
+  void set_inputs(const TensorMap& inputs);  // validated like check_inputs
+  void execute();
+  // Executes once and stores each operator's wall time in seconds (seconds.size() == ops().size()).
+  void execute_timed(std::vector<double>& seconds);
+
+  [[nodiscard]] TensorMap outputs() const;
+  // Any tensor computed by the last execution (inputs, node outputs), row-major.
+  [[nodiscard]] Tensor read(const std::string& tensor) const;
+  [[nodiscard]] const std::vector<OpInfo>& ops() const;
+  [[nodiscard]] int threads() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// "oneDNN 2.6.3 (OpenMP runtime, ISA avx512_core_vnni)", for profile headers.
+[[nodiscard]] std::string onednn_description();
+
+}  // namespace hetcim::exec

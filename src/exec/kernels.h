@@ -1,0 +1,81 @@
+// Hand-written kernels of the oneDNN engine (internal to exec): the quantized element-wise ops,
+// QuantizeLinear/DequantizeLinear, quantized average pooling, and strided data movement. The hot
+// flat loops are compiled for AVX-512, AVX2 and baseline x86-64 and picked at load time; all of
+// them parallelize with OpenMP over large tensors. Each computes exactly what reference.cpp does.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace hetcim::exec::kernels {
+
+// y = clamp(Q(op(DQ(a), DQ(b))), lo, hi) for uint8 a, b, y of n elements (op: add or mul).
+struct QBinary {
+  float sa = 1, sb = 1, sy = 1;
+  int32_t za = 0, zb = 0, zy = 0;
+  int32_t lo = 0, hi = 255;  // output clamp: the type's range, narrowed by a fused activation
+  bool mul = false;
+};
+void qbinary_u8(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const QBinary& p);
+// Same with b a single value (a scalar or per-tensor broadcast).
+void qbinary_u8_scalar_b(const uint8_t* a, uint8_t b, uint8_t* y, int64_t n, const QBinary& p);
+
+// y[i] = table[x[i]]
+void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);
+
+// QuantizeLinear / DequantizeLinear, per tensor.
+void quantize_f32(const float* x, void* y, bool int8_out, int64_t n, float scale, int32_t zp);
+void dequantize_x8(const void* x, bool int8_in, float* y, int64_t n, float scale, int32_t zp);
+
+// Channel sums of uint8 minus zero point, for global average pooling: x is [n][hw][c] (channels
+// last) or [n][c][hw]; acc is n*c int32.
+void channel_sums_u8(const uint8_t* x, bool channels_last, int64_t n, int64_t c, int64_t hw,
+                     int32_t zp, int32_t* acc);
+
+// Generic strided iteration over a logical shape with several operands, each with its own element
+// strides; calls inner(len, offsets, inner_strides) for runs along the innermost dimension (the
+// one with the smallest stride of operand 0, the output). Parallel over the outer index when the
+// total is large.
+template <typename F>
+void for_each_run(const std::vector<int64_t>& shape, const std::vector<std::vector<int64_t>>& strides,
+                  F inner) {
+  const size_t rank = shape.size(), ops = strides.size();
+  if (rank == 0) {
+    std::vector<int64_t> off(ops, 0), st(ops, 0);
+    inner(int64_t{1}, off.data(), st.data());
+    return;
+  }
+  size_t innermost = rank - 1;
+  for (size_t k = 0; k < rank; ++k)
+    if (shape[k] > 1 && strides[0][k] < strides[0][innermost]) innermost = k;
+  if (shape[innermost] <= 1) innermost = rank - 1;
+  std::vector<size_t> outer_dims;
+  for (size_t k = 0; k < rank; ++k)
+    if (k != innermost) outer_dims.push_back(k);
+  int64_t outer = 1;
+  for (size_t k : outer_dims) outer *= shape[k];
+  const int64_t len = shape[innermost];
+  std::vector<int64_t> inner_st(ops);
+  for (size_t o = 0; o < ops; ++o) inner_st[o] = strides[o][innermost];
+  const bool parallel = outer * len >= (int64_t{1} << 16) && outer > 1;
+#pragma omp parallel for schedule(static) if (parallel)
+  for (int64_t r = 0; r < outer; ++r) {
+    int64_t off[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t rem = r;
+    for (size_t k = outer_dims.size(); k-- > 0;) {
+      const size_t d = outer_dims[k];
+      const int64_t v = rem % shape[d];
+      rem /= shape[d];
+      for (size_t o = 0; o < ops; ++o) off[o] += v * strides[o][d];
+    }
+    inner(len, off, inner_st.data());
+  }
+}
+
+// Strided copy of `es`-byte elements (slices, splits, concat parts, transposes, layout changes).
+void strided_copy(const std::vector<int64_t>& shape, const uint8_t* src,
+                  const std::vector<int64_t>& src_strides, uint8_t* dst,
+                  const std::vector<int64_t>& dst_strides, size_t es);
+
+}  // namespace hetcim::exec::kernels

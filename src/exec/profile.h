@@ -1,0 +1,43 @@
+// Per-operator host profiling on the oneDNN engine, the way seed 000 measures its host: warm-up
+// runs, then N timed runs; per operator the median, minimum and 90th percentile of its wall time,
+// and, measured separately in runs without per-operator timing (interleaved with the timed ones
+// so both see the same machine state), the whole-model latency. The sum of the per-operator
+// medians should lie within 10 % of the whole-model median; both are reported.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "exec/engine.h"
+
+namespace hetcim::exec {
+
+struct ProfileOptions {
+  int warmup = 10;  // >= 0
+  int runs = 50;    // >= 1
+};
+
+struct Stats {
+  double median = 0, min = 0, p90 = 0;  // seconds
+};
+// median (mean of the two middle values for an even count), minimum, and the 90th percentile by
+// the nearest-rank rule (the ceil(0.9 n)-th smallest). UserError for an empty sample.
+[[nodiscard]] Stats summarize(std::vector<double> samples);
+
+struct OpProfile {
+  OpInfo op;
+  Stats time;
+};
+
+struct ProfileResult {
+  std::vector<OpProfile> ops;  // engine order = graph order
+  Stats model;                 // whole-model latency
+  double op_median_sum = 0;    // sum of the per-operator medians
+  int threads = 1, warmup = 0, runs = 0;
+};
+
+// Sets `inputs`, runs the warm-up, then `runs` rounds of (one per-operator-timed run, one
+// whole-model run).
+[[nodiscard]] ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOptions& options);
+
+}  // namespace hetcim::exec
