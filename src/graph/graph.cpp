@@ -40,7 +40,8 @@ int64_t element_count(const Shape& s) {
   int64_t n = 1;
   for (int64_t d : s) {
     if (d < 0) return -1;
-    n *= d;
+    if (__builtin_mul_overflow(n, d, &n))
+      throw user_error("shape ", shape_str(s), " has more elements than fit in 64 bits");
   }
   return n;
 }

@@ -20,7 +20,8 @@ enum class DType { Float32, Float64, Int8, UInt8, Int32, Int64, Bool };
 
 using Shape = std::vector<int64_t>;  // dims >= 0; -1 marks a dimension not known statically
 
-[[nodiscard]] int64_t element_count(const Shape& s);  // -1 if any dim is unknown
+// -1 if any dim is unknown; UserError if the count overflows 64 bits (hostile shapes).
+[[nodiscard]] int64_t element_count(const Shape& s);
 [[nodiscard]] std::string shape_str(const Shape& s);  // "1x64x56x56"
 
 struct TensorInfo {

@@ -1,0 +1,106 @@
+// The hetcim binary as a user meets it: exit codes, messages that name the culprit, no partial
+// output files.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int status;
+  std::string out, err;
+};
+
+Run run(const std::string& args) {
+  const fs::path dir = fs::temp_directory_path() / ("hetcim_cli_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
+  const std::string cmd = std::string(HETCIM_BIN) + " " + args + " >" + out + " 2>" + err;
+  const int raw = std::system(cmd.c_str());
+  auto slurp = [](const std::string& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+fs::path scratch(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("hetcim_cli_files_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d / name;
+}
+
+TEST(Cli, InspectPrintsTheTotals) {
+  const Run r = run("inspect resnet18");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("operators N                        38"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("crossbars (eq. 1)                  201"), std::string::npos);
+}
+
+TEST(Cli, UnknownModelNamesTheZoo) {
+  const Run r = run("inspect resnet19");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("unknown model 'resnet19'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("resnet18"), std::string::npos);
+}
+
+TEST(Cli, MissingAndMalformedFilesAreUserErrors) {
+  Run r = run("inspect /nonexistent/model.onnx");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("/nonexistent/model.onnx"), std::string::npos) << r.err;
+
+  const fs::path junk = scratch("junk.onnx");
+  std::ofstream(junk) << "this is not a protobuf";
+  r = run("inspect " + junk.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(junk.string()), std::string::npos) << r.err;
+}
+
+TEST(Cli, FailedRunLeavesNoOutputFile) {
+  const fs::path json = scratch("never.json");
+  fs::remove(json);
+  const Run r = run("inspect resnet19 --json " + json.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_FALSE(fs::exists(json));
+  const Run bad_dir = run("inspect resnet18 --json /nonexistent/dir/x.json");
+  EXPECT_EQ(bad_dir.status, 1);
+  EXPECT_NE(bad_dir.err.find("does not exist"), std::string::npos) << bad_dir.err;
+}
+
+TEST(Cli, BadFlagsAreRejected) {
+  EXPECT_NE(run("inspect resnet18 --precision int4").status, 0);
+  const Run r = run("inspect resnet18 --dump-after nosuchstep");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("unknown step 'nosuchstep'"), std::string::npos) << r.err;
+  EXPECT_NE(run("inspect resnet18 --crossbar 0x256").status, 0);
+}
+
+TEST(Cli, ExportThenInspectGivesTheSameTable) {
+  const fs::path onnx = scratch("yolov5n.onnx");
+  Run r = run("export yolov5n --seed 5 --onnx " + onnx.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Run zoo = run("inspect yolov5n --quiet --json " + scratch("a.json").string());
+  const Run file = run("inspect " + onnx.string() + " --quiet --json " + scratch("b.json").string());
+  ASSERT_EQ(zoo.status, 0) << zoo.err;
+  ASSERT_EQ(file.status, 0) << file.err;
+  auto ops_of = [](const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string s = ss.str();
+    return s.substr(s.find("\"operators\""));  // everything but the model name
+  };
+  EXPECT_EQ(ops_of(scratch("a.json")), ops_of(scratch("b.json")));
+}
+
+}  // namespace
