@@ -88,3 +88,55 @@ TEST(Hardware, ErrorsNameTheField) {
 
 }  // namespace
 }  // namespace hetcim::cost
+
+#include "cost/host_costs.h"
+
+namespace hetcim::cost {
+namespace {
+
+workload::Workload two_op_workload() {
+  workload::Workload w;
+  w.ops.push_back(layer1_conv());
+  workload::OpWorkload add;
+  add.name = "layer1.0.add";
+  add.in_bytes = 2 * 200704;
+  add.out_bytes = 200704;
+  w.ops.push_back(add);
+  return w;
+}
+
+TEST(HostCosts, ProfileRowsAreMatchedByName) {
+  HostProfile p;
+  p.precision = "int8";
+  p.machine = "test box";
+  p.ops = {{"layer1.0.add", "QLinearAdd", "", 3e-5, 3e-5, 3e-5, 0, 0},
+           {"layer1.0.conv1", "QLinearConv", "", 1e-3, 1e-3, 1e-3, 115605504, 115.6}};
+  const HostCosts c = host_costs_from_profile(two_op_workload(), p, "p.csv", true);
+  EXPECT_EQ(c.t_host, (std::vector<double>{1e-3, 3e-5}));
+  EXPECT_FALSE(c.modelled);
+  EXPECT_EQ(c.source, "measured: p.csv (test box)");
+}
+
+TEST(HostCosts, MissingOperatorOrPrecisionIsAnError) {
+  HostProfile p;
+  p.precision = "int8";
+  p.ops = {{"layer1.0.conv1", "QLinearConv", "", 1e-3, 1e-3, 1e-3, 0, 0}};
+  try {
+    (void)host_costs_from_profile(two_op_workload(), p, "p.csv", true);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("p.csv: no row for operator 'layer1.0.add'"), std::string::npos);
+  }
+  EXPECT_THROW((void)host_costs_from_profile(two_op_workload(), p, "p.csv", false), UserError);
+}
+
+TEST(HostCosts, ModelledCostsAreLabelled) {
+  const HostCosts c = host_costs(two_op_workload(), HostSpec{}, true);
+  EXPECT_TRUE(c.modelled);
+  EXPECT_EQ(c.source, "modelled: arm-cortex-a72");
+  // The Add streams 602,112 B at 4 GB/s plus 10 us.
+  EXPECT_NEAR(c.t_host[1], 602112 / 4e9 + 10e-6, 1e-12);
+}
+
+}  // namespace
+}  // namespace hetcim::cost
