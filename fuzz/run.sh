@@ -6,7 +6,8 @@
 # The committed seed corpus (fuzz/corpus/onnx_import) is read, never written: inputs the fuzzer
 # finds go to a scratch directory, and crashing inputs to $BUILD/fuzz-artifacts/. Add a crash input
 # to the corpus as a regression file (tests/onnxio/corpus_test.cpp imports every corpus file).
-# Environment: HETCIM_FUZZ_BUILD_DIR (default build/fuzz), JOBS (build parallelism, default 2).
+# Environment: HETCIM_FUZZ_BUILD_DIR (default build/fuzz), HETCIM_FUZZ_WORK_DIR (keep the inputs
+# found in this directory across runs instead of a scratch directory), JOBS (default 2).
 set -euo pipefail
 seconds=${1:-180}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,8 +17,13 @@ cd "$root"
 cmake --preset fuzz -B "$build" >/dev/null
 cmake --build "$build" --target fuzz_onnx_import -j"${JOBS:-2}"
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/hetcim-fuzz-XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
+if [[ -n "${HETCIM_FUZZ_WORK_DIR:-}" ]]; then
+  scratch=$HETCIM_FUZZ_WORK_DIR
+  mkdir -p "$scratch"
+else
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/hetcim-fuzz-XXXXXX")
+  trap 'rm -rf "$scratch"' EXIT
+fi
 mkdir -p "$build/fuzz-artifacts"
 "$build/fuzz/fuzz_onnx_import" \
   -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \

@@ -17,6 +17,7 @@
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 #include "onnxio/import.h"
+#include "onnxio/inference_guard.h"
 #include "onnxio/tensor_proto.h"
 #include "onnxio/weight_fill.h"
 #include "util/error.h"
@@ -161,7 +162,8 @@ void full_check(const onnx::ModelProto& m) {
   try {
     std::unordered_map<std::string, onnx::TensorShapeProto> generated;
     onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*strict_mode=*/1, /*data_prop=*/true);
-    onnx::shape_inference::InferShapes(probe, onnx::OpSchemaRegistry::Instance(), opts, &generated);
+    const GuardedSchemaRegistry registry;
+    onnx::shape_inference::InferShapes(probe, &registry, opts, &generated);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {

@@ -14,6 +14,7 @@
 #include "onnx/checker.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
+#include "onnxio/inference_guard.h"
 #include "onnxio/tensor_proto.h"
 #include "util/error.h"
 
@@ -332,7 +333,8 @@ void run_onnx_checks(onnx::ModelProto& m) {
   try {
     std::unordered_map<std::string, onnx::TensorShapeProto> generated;
     onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*strict_mode=*/1, /*data_prop=*/true);
-    onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), opts, &generated);
+    const GuardedSchemaRegistry registry;  // libonnx 1.12's inference trusts ranks it should check
+    onnx::shape_inference::InferShapes(m, &registry, opts, &generated);
   } catch (const onnx::InferenceError& e) {
     throw user_error("ONNX shape inference: ", one_line(e.what()));
   } catch (const std::bad_alloc&) {
@@ -413,6 +415,12 @@ void check_weight_shapes(const graph::Graph& g) {
     const std::string& x = n.inputs[0];
     const std::string& w = n.inputs[1];
     if (n.op_type == "Conv" || n.op_type == "ConvTranspose") {
+      const graph::TensorInfo* xi = g.info(x);
+      const graph::TensorInfo* wi = g.info(w);
+      if (xi && xi->shape && wi && wi->shape && xi->shape->size() != wi->shape->size()) {
+        throw user_error(label, ": input '", x, "' has rank ", xi->shape->size(), " but weight '",
+                         w, "' has rank ", wi->shape->size());
+      }
       const int64_t group = n.attr_int("group", 1);
       if (group < 1) throw user_error(label, ": group is ", group, " (must be >= 1)");
       const int64_t c_in = dim_or_unknown(g, x, 1);

@@ -1,7 +1,7 @@
 // Regression test over the fuzzer's corpus (fuzz/corpus/onnx_import): every file imports or is
 // rejected with a UserError; nothing else (InternalError, other exceptions, crashes) is allowed.
-// valid-* seeds must import, invalid-* seeds must be rejected, mutated-* may do either; crash-* files are inputs that once
-// broke the importer and are kept as regressions.
+// valid-* seeds must import, invalid-* seeds must be rejected, mutated-* may do either; crash-*
+// files are inputs that once broke the importer and are kept as regressions.
 #include <gtest/gtest.h>
 
 #include <filesystem>

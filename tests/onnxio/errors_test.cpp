@@ -155,6 +155,28 @@ TEST(ImportErrors, ConvWeightChannelsDoNotMatchTheInput) {
             "per group x group 1)");
 }
 
+// Found by fuzz_onnx_import: libonnx 1.12's Conv inference reads past the kernel shape when the
+// weight's rank differs from the input's. The guarded schema registry turns it into an error.
+TEST(ImportErrors, ConvRankMismatchIsAnErrorNotACrash) {
+  for (const auto& [x_dims, w_dims] :
+       std::vector<std::pair<std::vector<fixtures::Dim>, std::vector<int64_t>>>{
+           {{int64_t{3}, int64_t{8}, int64_t{8}}, {4, 2, 3, 3}},
+           {{int64_t{1}, int64_t{2}, int64_t{8}, int64_t{8}}, {4, 2, 3}}}) {
+    ModelBuilder b(13, "g");
+    b.input("x", TensorProto::FLOAT, x_dims);
+    int64_t n = 1;
+    for (int64_t d : w_dims) n *= d;
+    b.init_float("w", w_dims, std::vector<float>(static_cast<size_t>(n), 0.0f));
+    b.node("Conv", {"x", "w"}, {"y"}, "c");
+    b.output("y", TensorProto::FLOAT, {int64_t{1}, int64_t{4}, int64_t{6}});
+    const std::string msg = import_error(b.model());
+    EXPECT_STARTS(msg, "bad.onnx: ONNX shape inference: ");
+    EXPECT_HAS(msg, "node name: c");
+    EXPECT_HAS(msg, "input has rank " + std::to_string(x_dims.size()) + " but weight has rank " +
+                        std::to_string(w_dims.size()));
+  }
+}
+
 TEST(ImportErrors, GemmInnerDimensionsDoNotMatch) {
   ModelBuilder b(13, "g");
   b.input("x", TensorProto::FLOAT, {int64_t{1}, int64_t{16}});

@@ -1,7 +1,8 @@
 // Writes the fuzzer's seed corpus (fuzz/corpus/onnx_import) from the fixtures:
 //   onnxio_write_corpus <dir>
 // valid-*.onnx must import; invalid-*.onnx must be rejected with a UserError; mutated-* may do
-// either (corpus_test.cpp checks all three). The output is deterministic, so rerunning it changes no committed file.
+// either (corpus_test.cpp checks all three). The output is deterministic, so rerunning it changes
+// no committed file.
 #include <fstream>
 #include <iostream>
 #include <string>

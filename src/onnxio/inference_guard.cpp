@@ -1,0 +1,135 @@
+#include "onnxio/inference_guard.h"
+
+#include <functional>
+#include <set>
+
+#include "onnx/defs/shape_inference.h"
+
+namespace hetcim::onnxio {
+
+namespace {
+
+using onnx::AttributeProto;
+using onnx::DataPropagationContext;
+using onnx::InferenceContext;
+
+// Rank of input i when known, else -1.
+int input_rank(const InferenceContext& ctx, size_t i) {
+  if (i >= ctx.getNumInputs()) return -1;
+  const onnx::TypeProto* t = ctx.getInputType(i);
+  if (!t || !t->has_tensor_type() || !t->tensor_type().has_shape()) return -1;
+  return t->tensor_type().shape().dim_size();
+}
+
+// Checks an INTS attribute's length and lower bound; a missing attribute passes.
+void check_ints(const InferenceContext& ctx, const char* name, int expected_size, int64_t min) {
+  const AttributeProto* a = ctx.getAttribute(name);
+  if (!a) return;
+  if (a->type() != AttributeProto::INTS)
+    fail_shape_inference("attribute '", name, "' must be a list of ints");
+  if (expected_size >= 0 && a->ints_size() != expected_size) {
+    fail_shape_inference("attribute '", name, "' has ", a->ints_size(), " values, expected ",
+                         expected_size);
+  }
+  for (int64_t v : a->ints()) {
+    if (v < min)
+      fail_shape_inference("attribute '", name, "' has value ", v, ", expected >= ", min);
+  }
+}
+
+// Conv-like and pooling operators: X at input 0, the weight (if any) at `w_index`.
+void guard_conv_pool(const InferenceContext& ctx, int w_index) {
+  const int rx = input_rank(ctx, 0);
+  const int rw = w_index >= 0 ? input_rank(ctx, static_cast<size_t>(w_index)) : -1;
+  if (rx >= 0 && rx < 3)
+    fail_shape_inference("input has rank ", rx, ", expected at least 3 (N, C, spatial...)");
+  if (rw >= 0 && rw < 3) fail_shape_inference("weight has rank ", rw, ", expected at least 3");
+  if (rx >= 0 && rw >= 0 && rx != rw) {
+    fail_shape_inference("input has rank ", rx, " but weight has rank ", rw,
+                         " (they must be equal)");
+  }
+  const int rank = rx >= 0 ? rx : rw;
+  const int spatial = rank >= 0 ? rank - 2 : -1;
+  check_ints(ctx, "kernel_shape", spatial, 1);
+  check_ints(ctx, "strides", spatial, 1);
+  check_ints(ctx, "dilations", spatial, 1);
+  check_ints(ctx, "pads", spatial >= 0 ? 2 * spatial : -1, 0);
+  check_ints(ctx, "output_padding", spatial, 0);
+  check_ints(ctx, "output_shape", spatial, 0);
+  if (const AttributeProto* g = ctx.getAttribute("group")) {
+    if (g->type() != AttributeProto::INT || g->i() < 1)
+      fail_shape_inference("attribute 'group' must be an int >= 1");
+  }
+}
+
+// Gather's data propagation indexes the propagated shape with the propagated indices.
+void guard_gather_propagation(DataPropagationContext& ctx) {
+  if (ctx.getNumInputs() < 2) return;
+  const onnx::TensorShapeProto* data = ctx.getInputData(0);
+  const onnx::TensorShapeProto* indices = ctx.getInputData(1);
+  if (!data || !indices) return;
+  const int64_t n = data->dim_size();
+  for (const auto& d : indices->dim()) {
+    if (d.has_dim_value() && (d.dim_value() < -n || d.dim_value() >= n)) {
+      fail_shape_inference("index ", d.dim_value(), " is out of range for a shape of rank ", n);
+    }
+  }
+}
+
+using InferenceGuard = std::function<void(const InferenceContext&)>;
+using PropagationGuard = std::function<void(DataPropagationContext&)>;
+
+struct Guards {
+  InferenceGuard inference;
+  PropagationGuard propagation;
+};
+
+Guards guards_for(const std::string& op, const std::string& domain) {
+  if (!domain.empty() && domain != "ai.onnx") return {};
+  if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose") {
+    return {[](const InferenceContext& c) { guard_conv_pool(c, 1); }, nullptr};
+  }
+  if (op == "QLinearConv")
+    return {[](const InferenceContext& c) { guard_conv_pool(c, 3); }, nullptr};
+  if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
+    return {[](const InferenceContext& c) { guard_conv_pool(c, -1); }, nullptr};
+  }
+  if (op == "Gather") return {nullptr, guard_gather_propagation};
+  return {};
+}
+
+}  // namespace
+
+const onnx::OpSchema* GuardedSchemaRegistry::GetSchema(const std::string& key,
+                                                       const int maxInclusiveVersion,
+                                                       const std::string& domain) const {
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(key, maxInclusiveVersion, domain);
+  if (!schema) return nullptr;
+  auto it = guarded_.find(schema);
+  if (it != guarded_.end()) return it->second ? it->second.get() : schema;
+  Guards g = guards_for(schema->Name(), schema->domain());
+  std::unique_ptr<onnx::OpSchema> copy;
+  if (g.inference && schema->has_type_and_shape_inference_function()) {
+    copy = std::make_unique<onnx::OpSchema>(*schema);
+    copy->TypeAndShapeInferenceFunction(
+        [guard = g.inference,
+         next = schema->GetTypeAndShapeInferenceFunction()](InferenceContext& ctx) {
+          guard(ctx);
+          next(ctx);
+        });
+  }
+  if (g.propagation && schema->has_data_propagation_function()) {
+    if (!copy) copy = std::make_unique<onnx::OpSchema>(*schema);
+    copy->PartialDataPropagationFunction(
+        [guard = g.propagation,
+         next = schema->GetDataPropagationFunction()](DataPropagationContext& ctx) {
+          guard(ctx);
+          next(ctx);
+        });
+  }
+  const onnx::OpSchema* result = copy ? copy.get() : schema;
+  guarded_.emplace(schema, std::move(copy));
+  return result;
+}
+
+}  // namespace hetcim::onnxio
