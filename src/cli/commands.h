@@ -9,5 +9,7 @@ namespace hetcim::cli {
 void register_models(CLI::App& app);
 void register_inspect(CLI::App& app);
 void register_export(CLI::App& app);
+void register_run(CLI::App& app);
+void register_profile(CLI::App& app);
 
 }  // namespace hetcim::cli

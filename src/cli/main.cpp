@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   hetcim::cli::register_models(app);
   hetcim::cli::register_inspect(app);
   hetcim::cli::register_export(app);
+  hetcim::cli::register_run(app);
+  hetcim::cli::register_profile(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -3,10 +3,27 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <thread>
 
 #include "util/error.h"
 
 namespace hetcim::exec {
+
+std::string machine_description() {
+  std::string model;
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const size_t colon = line.find(':');
+      if (colon != std::string::npos) model = line.substr(line.find_first_not_of(" \t", colon + 1));
+      break;
+    }
+  }
+  if (model.empty()) model = "unknown CPU";
+  return model + " (" + std::to_string(std::thread::hardware_concurrency()) + " logical CPUs)";
+}
 
 Stats summarize(std::vector<double> s) {
   if (s.empty()) throw user_error("no samples to summarize");

@@ -36,6 +36,9 @@ struct ProfileResult {
   int threads = 1, warmup = 0, runs = 0;
 };
 
+// "AMD EPYC 9R45 (2 logical CPUs)" from /proc/cpuinfo (Linux) or "unknown CPU (N logical CPUs)".
+[[nodiscard]] std::string machine_description();
+
 // Sets `inputs`, runs the warm-up, then `runs` rounds of (one per-operator-timed run, one
 // whole-model run).
 [[nodiscard]] ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOptions& options);
