@@ -5,7 +5,7 @@
 #include "cli/commands.h"
 #include "cli/model_source.h"
 #include "passes/pipeline.h"
-#include "report/files.h"
+#include "util/files.h"
 #include "report/inspect.h"
 #include "util/error.h"
 #include "workload/workload.h"
@@ -64,7 +64,7 @@ void run(const InspectArgs& a) {
   });
   const workload::Workload w = workload::analyze(lowered, wo);
   const report::InspectHeader h{a.model.spec, a.precision, workload::count_params(g)};
-  if (!a.json.empty()) report::write_file_atomically(a.json, report::inspect_json(h, w, wo).dump(1) + "\n");
+  if (!a.json.empty()) write_file_atomically(a.json, report::inspect_json(h, w, wo).dump(1) + "\n");
   if (!a.quiet) std::fputs(report::inspect_table(h, w, wo).c_str(), stdout);
 }
 

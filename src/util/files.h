@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-namespace hetcim::report {
+namespace hetcim {
 
 void write_file_atomically(const std::string& path, std::string_view content);
 
-}  // namespace hetcim::report
+}  // namespace hetcim

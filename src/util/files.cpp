@@ -1,4 +1,4 @@
-#include "report/files.h"
+#include "util/files.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -8,7 +8,7 @@
 
 #include "util/error.h"
 
-namespace hetcim::report {
+namespace hetcim {
 
 void write_file_atomically(const std::string& path, std::string_view content) {
   namespace fs = std::filesystem;
@@ -34,4 +34,4 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   }
 }
 
-}  // namespace hetcim::report
+}  // namespace hetcim

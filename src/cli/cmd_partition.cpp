@@ -1,0 +1,135 @@
+// hetcim partition: seed 000's CPU-CIM partitioning of one network on one hardware point.
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/host_choice.h"
+#include "cli/model_source.h"
+#include "cost/hardware.h"
+#include "cost/host_costs.h"
+#include "partition/build.h"
+#include "partition/exact.h"
+#include "partition/milp.h"
+#include "passes/pipeline.h"
+#include "util/files.h"
+#include "report/partition.h"
+#include "util/error.h"
+#include "util/units.h"
+#include "workload/workload.h"
+
+namespace hetcim::cli {
+namespace {
+
+struct PartitionArgs {
+  ModelSource model;
+  std::string hw_file;
+  std::string preset = "seed000-arm";
+  int64_t crossbars = 0;  // 0: from the hardware description
+  std::string t_mvm;      // "": from the hardware description
+  std::string host;       // "": from the hardware description
+  std::string solver = "exact";
+  std::string time_limit = "600s";
+  double gap = 0.0;
+  int threads = 1;
+  int64_t replicas = 1;
+  std::string transfers = "per-edge";
+  std::string json, gantt, mps, lp;
+  bool quiet = false;
+};
+
+void run(const PartitionArgs& a) {
+  cost::Hardware hw = a.hw_file.empty() ? cost::hardware_preset(a.preset) : cost::load_hardware(a.hw_file);
+  if (!a.host.empty()) apply_host_choice(a.host, hw);
+  if (a.crossbars > 0) hw.cim.crossbars = a.crossbars;
+  if (!a.t_mvm.empty()) hw.cim.t_mvm = parse_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
+  const double time_limit = parse_quantity(a.time_limit, Quantity::Time, "--time-limit");
+
+  const graph::Graph lowered = passes::lower(load_model(a.model), {});
+  workload::WorkloadOptions wo;
+  wo.xbar_rows = hw.cim.xbar_rows;
+  wo.xbar_cols = hw.cim.xbar_cols;
+  wo.elem_bytes = hw.cim.elem_bytes;
+  const workload::Workload w = workload::analyze(lowered, wo);
+  const cost::HostCosts host = cost::host_costs(w, hw.host, /*int8=*/true);
+  partition::BuildOptions bo;
+  bo.max_replicas = a.replicas;
+  bo.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
+                                                : partition::TransferModel::PerTensorDirection;
+  const partition::Problem p = partition::build_problem(w, host, hw, bo);
+
+  if (!a.mps.empty()) partition::write_milp(p, a.mps, partition::MilpFileFormat::Mps);
+  if (!a.lp.empty()) partition::write_milp(p, a.lp, partition::MilpFileFormat::Lp);
+
+  report::PartitionRun r{a.model.spec, a.hw_file.empty() ? a.preset : a.hw_file, host.source,
+                         hw.cim.t_mvm, a.solver, {}, 0, 0, 0, partition::milp_stats(p)};
+  partition::Schedule schedule;
+  if (a.solver == "exact") {
+    partition::ExactOptions eo;
+    eo.time_limit_seconds = time_limit;
+    const partition::ExactResult e = partition::solve_exact(p, eo);
+    r.status = e.status;
+    r.bound = e.bound;
+    r.seconds = e.seconds;
+    r.nodes = e.nodes;
+    schedule = e.schedule;
+  } else {
+    partition::MilpOptions mo;
+    mo.time_limit_seconds = time_limit;
+    mo.relative_gap = a.gap;
+    mo.threads = a.threads;
+    const partition::MilpResult m = partition::solve_milp(p, mo);
+    if (m.call != partition::CallStatus::Ok) throw user_error("CBC failed: ", m.message);
+    r.status = m.status;
+    r.bound = m.bound;
+    r.seconds = m.seconds;
+    r.nodes = m.nodes;
+    schedule = m.schedule;
+  }
+  if (!a.json.empty())
+    write_file_atomically(a.json, report::partition_json(r, p, schedule).dump(1) + "\n");
+  if (!a.gantt.empty()) write_file_atomically(a.gantt, report::gantt_svg(r, p, schedule));
+  if (!a.quiet) std::fputs(report::partition_text(r, p, schedule).c_str(), stdout);
+}
+
+}  // namespace
+
+void register_partition(CLI::App& app) {
+  auto a = std::make_shared<PartitionArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "partition", "Partition a network between the host CPU and an RRAM crossbar accelerator to "
+                   "minimise end-to-end latency (seed 000)");
+  cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
+  cmd->add_option("--hw", a->hw_file, "Hardware description (YAML)");
+  cmd->add_option("--preset", a->preset, "Hardware preset when --hw is not given")
+      ->check(CLI::IsMember(cost::hardware_preset_names()))
+      ->capture_default_str();
+  cmd->add_option("--crossbars", a->crossbars, "Crossbar budget C (overrides the hardware)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  cmd->add_option("--t-mvm", a->t_mvm, "Latency of one MVM, e.g. 50ns (overrides the hardware)");
+  cmd->add_option("--host", a->host,
+                  "Host: arm, x86, a host model name, or a profile file (.csv/.json) from `hetcim profile`");
+  cmd->add_option("--solver", a->solver, "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
+      ->check(CLI::IsMember({"exact", "milp"}))
+      ->capture_default_str();
+  cmd->add_option("--time-limit", a->time_limit, "Wall-clock limit of the solver")->capture_default_str();
+  cmd->add_option("--gap", a->gap, "MILP: stop at this relative gap")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--threads", a->threads, "MILP: CBC threads (1 is deterministic)")->check(CLI::Range(1, 256));
+  cmd->add_option("--replicas", a->replicas,
+                  "Beyond the paper: allow up to R copies of an operator's weights on spare "
+                  "crossbars (R copies run ceil(N_mvm/R) MVMs)")
+      ->check(CLI::Range(int64_t{1}, int64_t{64}))
+      ->capture_default_str();
+  cmd->add_option("--transfers", a->transfers,
+                  "per-edge (the paper) or per-tensor (once per tensor and direction)")
+      ->check(CLI::IsMember({"per-edge", "per-tensor"}))
+      ->capture_default_str();
+  cmd->add_option("--json", a->json, "Write the assignment and the schedule as JSON");
+  cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
+  cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");
+  cmd->add_option("--lp", a->lp, "Write the paper's MILP as an LP file");
+  cmd->add_option("--batch", a->model.batch, "Batch size")->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  cmd->add_flag("--quiet", a->quiet, "Print nothing");
+  cmd->callback([a] { run(*a); });
+}
+
+}  // namespace hetcim::cli

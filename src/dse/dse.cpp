@@ -1,0 +1,215 @@
+#include "dse/dse.h"
+
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "partition/exact.h"
+#include "partition/milp.h"
+#include "util/files.h"
+#include "util/error.h"
+
+namespace hetcim::dse {
+namespace {
+
+// FNV-1a over everything that determines a point's result.
+struct Hasher {
+  uint64_t h = 1469598103934665603ULL;
+  void bytes(const void* p, size_t n) {
+    const auto* c = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ULL;
+  }
+  void num(double d) { bytes(&d, sizeof d); }
+  void num(int64_t v) { bytes(&v, sizeof v); }
+  void str(const std::string& s) {
+    num(static_cast<int64_t>(s.size()));
+    bytes(s.data(), s.size());
+  }
+};
+
+std::string cache_key(const partition::Problem& p, const DseOptions& o) {
+  Hasher h;
+  h.str("hetcim-dse-v1");
+  h.num(static_cast<int64_t>(p.size()));
+  for (auto [u, v] : p.dag.edges) {
+    h.num(static_cast<int64_t>(u));
+    h.num(static_cast<int64_t>(v));
+  }
+  for (size_t v = 0; v < p.size(); ++v) {
+    h.str(p.names[v]);
+    h.num(p.t_host[v]);
+    for (const partition::AccMode& m : p.acc[v]) {
+      h.num(m.crossbars);
+      h.num(m.t_acc);
+    }
+    h.num(p.t_out[v]);
+    h.num(int64_t{-1});
+  }
+  for (double t : p.t_transfer) h.num(t);
+  h.num(static_cast<int64_t>(p.transfer_model));
+  h.num(p.crossbar_budget);
+  h.num(static_cast<int64_t>(o.run_milp));
+  if (o.run_milp) h.num(o.milp_time_limit);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, h.h);
+  return buf;
+}
+
+nlohmann::json to_json(const DsePoint& d) {
+  return {{"status", d.status}, {"latency", d.latency}, {"cpu_only", d.cpu_only},
+          {"speedup", d.speedup}, {"bound", d.bound}, {"seconds", d.seconds},
+          {"host_ops", d.host_ops}, {"cim_ops", d.cim_ops}, {"crossbars_used", d.crossbars_used},
+          {"host_busy", d.host_busy}, {"cim_busy", d.cim_busy}, {"nodes", d.nodes},
+          {"milp_run", d.milp_run}, {"milp_status", d.milp_status},
+          {"milp_objective", d.milp_objective}, {"milp_bound", d.milp_bound},
+          {"milp_gap", d.milp_gap}, {"milp_seconds", d.milp_seconds}};
+}
+
+bool from_cache(const std::string& path, DsePoint& d) {
+  std::ifstream in(path);
+  if (!in) return false;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(in);
+    d.status = j.at("status");
+    d.latency = j.at("latency");
+    d.cpu_only = j.at("cpu_only");
+    d.speedup = j.at("speedup");
+    d.bound = j.at("bound");
+    d.seconds = j.at("seconds");
+    d.host_ops = j.at("host_ops");
+    d.cim_ops = j.at("cim_ops");
+    d.crossbars_used = j.at("crossbars_used");
+    d.host_busy = j.at("host_busy");
+    d.cim_busy = j.at("cim_busy");
+    d.nodes = j.at("nodes");
+    d.milp_run = j.at("milp_run");
+    d.milp_status = j.at("milp_status");
+    d.milp_objective = j.at("milp_objective");
+    d.milp_bound = j.at("milp_bound");
+    d.milp_gap = j.at("milp_gap");
+    d.milp_seconds = j.at("milp_seconds");
+  } catch (const nlohmann::json::exception&) {
+    return false;  // a damaged cache entry is solved again and overwritten
+  }
+  d.cached = true;
+  return true;
+}
+
+void solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) {
+  partition::ExactOptions eo;
+  eo.time_limit_seconds = o.exact_time_limit;
+  const partition::ExactResult e = partition::solve_exact(p, eo);
+  d.status = partition::solve_status_name(e.status);
+  d.latency = e.makespan;
+  d.bound = e.bound;
+  d.seconds = e.seconds;
+  d.nodes = e.nodes;
+  for (size_t v = 0; v < p.size(); ++v) {
+    d.cpu_only += p.t_host[v];
+    const int m = e.schedule.assignment.mode[v];
+    const double t = p.duration(static_cast<int>(v), m);
+    if (m < 0) {
+      ++d.host_ops;
+      d.host_busy += t;
+    } else {
+      ++d.cim_ops;
+      d.cim_busy += t;
+    }
+  }
+  d.speedup = d.cpu_only / d.latency;
+  d.crossbars_used = partition::crossbars_used(p, e.schedule.assignment);
+  if (o.run_milp) {
+    partition::MilpOptions mo;
+    mo.time_limit_seconds = o.milp_time_limit;
+    const partition::MilpResult m = partition::solve_milp(p, mo);
+    d.milp_run = true;
+    d.milp_status = m.call == partition::CallStatus::Ok ? partition::solve_status_name(m.status)
+                                                        : "solver-failed";
+    d.milp_objective = m.objective;
+    d.milp_bound = m.bound;
+    d.milp_gap = m.gap;
+    d.milp_seconds = m.seconds;
+  }
+}
+
+}  // namespace
+
+std::vector<DsePoint> run_dse(const std::vector<DseModel>& models, const std::vector<DseHost>& hosts,
+                              const DseOptions& o, const Progress& progress) {
+  if (o.threads < 1) throw user_error("dse: threads must be >= 1");
+  if (o.crossbars.empty() || o.t_mvm.empty()) throw user_error("dse: empty crossbar or T_mvm grid");
+  for (const DseHost& h : hosts)
+    HETCIM_ASSERT(h.costs.size() == models.size(), "host ", h.name, " has costs for ",
+                  h.costs.size(), " of ", models.size(), " models");
+  if (!o.cache_dir.empty()) std::filesystem::create_directories(o.cache_dir);
+  // The grid in output order: model, host, crossbars, t_mvm.
+  struct Job {
+    size_t model, host;
+    int64_t crossbars;
+    double t_mvm;
+  };
+  std::vector<Job> jobs;
+  for (size_t m = 0; m < models.size(); ++m)
+    for (size_t h = 0; h < hosts.size(); ++h)
+      for (int64_t c : o.crossbars)
+        for (double t : o.t_mvm) jobs.push_back({m, h, c, t});
+  std::vector<DsePoint> points(jobs.size());
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex progress_mutex;
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto worker = [&] {
+    for (size_t i = next++; i < jobs.size(); i = next++) {
+      try {
+        const Job& j = jobs[i];
+        const DseModel& model = models[j.model];
+        const DseHost& host = hosts[j.host];
+        cost::Hardware hw = host.hardware;
+        hw.cim.crossbars = j.crossbars;
+        hw.cim.t_mvm = j.t_mvm;
+        const partition::Problem p =
+            partition::build_problem(model.workload, host.costs[j.model], hw, o.build);
+        DsePoint& d = points[i];
+        d.model = model.name;
+        d.host = host.name;
+        d.crossbars = j.crossbars;
+        d.t_mvm = j.t_mvm;
+        const workload::Totals& t = model.workload.totals;
+        d.operators = t.operators;
+        d.edges = t.edges;
+        d.parallel_pairs = t.parallel_pairs;
+        d.offloadable = t.offloadable;
+        d.milp_binaries = t.milp_variables;
+        d.milp_constraints = t.milp_constraints;
+        const std::string path =
+            o.cache_dir.empty() ? "" : o.cache_dir + "/" + cache_key(p, o) + ".json";
+        if (path.empty() || !from_cache(path, d)) {
+          solve_point(p, o, d);
+          if (!path.empty()) write_file_atomically(path, to_json(d).dump() + "\n");
+        }
+      } catch (...) {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = jobs.size();
+      }
+      const size_t n = ++done;
+      if (progress) {
+        std::lock_guard lock(progress_mutex);
+        progress(n, jobs.size());
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int k = 0; k < std::min<int>(o.threads, static_cast<int>(jobs.size())); ++k) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  return points;
+}
+
+}  // namespace hetcim::dse

@@ -1,0 +1,68 @@
+// Design-space exploration of seed 000: every (model, host, crossbar budget, MVM latency) point
+// partitioned by the exact solver (and optionally by the paper's MILP for comparison), in
+// parallel over cores, with a result cache so that re-running a grid only solves new points.
+// Output order is the grid order whatever the thread count.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cost/hardware.h"
+#include "cost/host_costs.h"
+#include "partition/build.h"
+#include "workload/workload.h"
+
+namespace hetcim::dse {
+
+struct DseModel {
+  std::string name;
+  workload::Workload workload;
+};
+
+struct DseHost {
+  std::string name;             // "arm", "x86", "this", ...
+  cost::Hardware hardware;      // bus, B_cim, crossbar geometry (budget and T_mvm are swept)
+  std::vector<cost::HostCosts> costs;  // one per DseModel, same order
+};
+
+struct DseOptions {
+  std::vector<int64_t> crossbars = {25, 50, 100, 200};
+  std::vector<double> t_mvm = {50e-9, 100e-9, 500e-9, 1000e-9};
+  partition::BuildOptions build;
+  bool run_milp = false;            // also solve the paper's MILP on every point
+  double milp_time_limit = 60.0;    // seconds, wall clock
+  double exact_time_limit = 600.0;  // seconds, wall clock
+  int threads = 1;                  // worker threads over grid points (>= 1)
+  std::string cache_dir;            // "" = no cache
+};
+
+struct DsePoint {
+  std::string model, host;
+  int64_t crossbars = 0;
+  double t_mvm = 0;
+  // problem
+  int64_t operators = 0, edges = 0, parallel_pairs = 0, offloadable = 0;
+  int64_t milp_binaries = 0, milp_constraints = 0;  // Table I counting
+  // exact solver
+  std::string status;
+  double latency = 0, cpu_only = 0, speedup = 0, bound = 0, seconds = 0;
+  int host_ops = 0, cim_ops = 0;
+  int64_t crossbars_used = 0;
+  double host_busy = 0, cim_busy = 0;
+  int64_t nodes = 0;
+  // MILP (when run)
+  bool milp_run = false;
+  std::string milp_status;
+  double milp_objective = 0, milp_bound = 0, milp_gap = 0, milp_seconds = 0;
+  bool cached = false;  // read from the cache instead of solved in this run
+};
+
+using Progress = std::function<void(size_t done, size_t total)>;
+
+[[nodiscard]] std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
+                                            const std::vector<DseHost>& hosts,
+                                            const DseOptions& options, const Progress& progress = {});
+
+}  // namespace hetcim::dse

@@ -1,0 +1,37 @@
+#include "partition/build.h"
+
+#include "cost/cim_model.h"
+#include "util/error.h"
+
+namespace hetcim::partition {
+
+Problem build_problem(const workload::Workload& w, const cost::HostCosts& host,
+                      const cost::Hardware& hw, const BuildOptions& o) {
+  if (o.max_replicas < 1) throw user_error("replication: the number of copies must be >= 1");
+  HETCIM_ASSERT(host.t_host.size() == w.ops.size());
+  Problem p;
+  p.dag = w.dag;
+  p.t_host = host.t_host;
+  p.crossbar_budget = hw.cim.crossbars;
+  p.transfer_model = o.transfer_model;
+  for (const workload::OpWorkload& op : w.ops) {
+    p.names.push_back(op.name);
+    std::vector<AccMode> modes;
+    if (op.offloadable && op.crossbars <= hw.cim.crossbars) {
+      for (int64_t r = 1; r <= o.max_replicas && r * op.crossbars <= hw.cim.crossbars; ++r) {
+        const double t = cost::cim_latency(op, hw.cim, r);
+        // A copy that does not shorten the operator (N_mvm already split as far as it goes) is
+        // never worth its crossbars.
+        if (!modes.empty() && t >= modes.back().t_acc) break;
+        modes.push_back({r * op.crossbars, t});
+      }
+    }
+    p.acc.push_back(std::move(modes));
+    p.t_out.push_back(cost::transfer_latency(op, hw.bus_bandwidth, hw.cim.elem_bytes));
+  }
+  for (auto [u, v] : p.dag.edges) p.t_transfer.push_back(p.t_out[static_cast<size_t>(u)]);
+  p.validate();
+  return p;
+}
+
+}  // namespace hetcim::partition

@@ -1,0 +1,229 @@
+#include "report/partition.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "graph/dag.h"
+#include "util/units.h"
+
+namespace hetcim::report {
+namespace {
+
+std::string t(double seconds) { return format_quantity(seconds, Quantity::Time); }
+
+std::string xml_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    switch (c) {
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '&': o += "&amp;"; break;
+      case '"': o += "&quot;"; break;
+      default: o += c;
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
+PartitionFigures partition_figures(const partition::Problem& p, const partition::Schedule& s) {
+  PartitionFigures f;
+  f.latency = s.makespan;
+  for (size_t v = 0; v < p.size(); ++v) f.cpu_only += p.t_host[v];  // one host, no transfers
+  f.speedup = f.latency > 0 ? f.cpu_only / f.latency : 0;
+  for (size_t v = 0; v < p.size(); ++v) {
+    const int m = s.assignment.mode[v];
+    const double d = p.duration(static_cast<int>(v), m);
+    if (m < 0) {
+      ++f.host_ops;
+      f.host_busy += d;
+    } else {
+      ++f.cim_ops;
+      f.cim_busy += d;
+    }
+  }
+  f.crossbars_used = partition::crossbars_used(p, s.assignment);
+  return f;
+}
+
+std::string partition_text(const PartitionRun& r, const partition::Problem& p,
+                           const partition::Schedule& s) {
+  const PartitionFigures f = partition_figures(p, s);
+  std::string out;
+  char line[512];
+  auto row = [&](const char* k, const std::string& v) {
+    std::snprintf(line, sizeof line, "  %-26s %s\n", k, v.c_str());
+    out += line;
+  };
+  out += "partition of " + r.model + " on " + r.hardware + "\n";
+  row("host", r.host_source);
+  row("T_mvm", t(r.t_mvm));
+  row("CPU-only latency", t(f.cpu_only));
+  row("partitioned latency", t(f.latency));
+  std::snprintf(line, sizeof line, "%.2fx", f.speedup);
+  row("speedup", line);
+  std::snprintf(line, sizeof line, "%d on the host, %d on the CIM accelerator", f.host_ops, f.cim_ops);
+  row("operators", line);
+  std::snprintf(line, sizeof line, "%lld of %lld", static_cast<long long>(f.crossbars_used),
+                static_cast<long long>(p.crossbar_budget));
+  row("crossbars used", line);
+  std::snprintf(line, sizeof line, "%zu (%s of data)", s.transfers.size(), [&] {
+    double busy = 0;
+    for (const auto& tr : s.transfers) busy += tr.finish - tr.start;
+    return t(busy);
+  }().c_str());
+  row("bus transfers", line);
+  const double gap = s.makespan > 0 ? std::max(0.0, (s.makespan - r.bound) / s.makespan) : 0.0;
+  std::snprintf(line, sizeof line, "%s, %s (%s), bound %s, gap %.3g %%, %.3f s, %lld nodes",
+                r.solver.c_str(), partition::solve_status_name(r.status),
+                r.status == partition::SolveStatus::Optimal ? "proven" : "not proven",
+                t(r.bound).c_str(), gap * 100, r.seconds, static_cast<long long>(r.nodes));
+  row("solver", line);
+  if (r.milp) {
+    std::snprintf(line, sizeof line, "%zu binaries, %zu constraints (Table I counting); built: %zu "
+                  "integer + %zu continuous columns, %zu rows",
+                  r.milp->paper_binaries, r.milp->paper_constraints, r.milp->binaries,
+                  r.milp->continuous, r.milp->rows);
+    row("MILP size", line);
+  }
+  return out;
+}
+
+nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p,
+                              const partition::Schedule& s) {
+  const PartitionFigures f = partition_figures(p, s);
+  nlohmann::json ops = nlohmann::json::array();
+  for (size_t v = 0; v < p.size(); ++v) {
+    const int m = s.assignment.mode[v];
+    ops.push_back({{"name", p.names[v]},
+                   {"device", m < 0 ? "host" : "cim"},
+                   {"mode", m},
+                   {"crossbars", p.crossbars(static_cast<int>(v), m)},
+                   {"start_s", s.start[v]},
+                   {"finish_s", s.finish[v]},
+                   {"t_host_s", p.t_host[v]},
+                   {"t_acc_s", p.offloadable(static_cast<int>(v)) ? nlohmann::json(p.acc[v][0].t_acc)
+                                                                   : nlohmann::json(nullptr)}});
+  }
+  nlohmann::json transfers = nlohmann::json::array();
+  for (const partition::Transfer& tr : s.transfers)
+    transfers.push_back({{"producer", p.names[static_cast<size_t>(tr.producer)]},
+                         {"consumers", [&] {
+                            nlohmann::json c = nlohmann::json::array();
+                            for (int v : tr.consumers) c.push_back(p.names[static_cast<size_t>(v)]);
+                            return c;
+                          }()},
+                         {"direction", tr.to_host ? "cim->host" : "host->cim"},
+                         {"start_s", tr.start},
+                         {"finish_s", tr.finish}});
+  nlohmann::json host_order = nlohmann::json::array();
+  for (int v : s.host_order) host_order.push_back(p.names[static_cast<size_t>(v)]);
+  nlohmann::json j = {
+      {"model", r.model},
+      {"hardware", r.hardware},
+      {"host", r.host_source},
+      {"t_mvm_s", r.t_mvm},
+      {"crossbar_budget", p.crossbar_budget},
+      {"transfer_model", partition::transfer_model_name(p.transfer_model)},
+      {"latency_s", f.latency},
+      {"cpu_only_s", f.cpu_only},
+      {"speedup", f.speedup},
+      {"host_ops", f.host_ops},
+      {"cim_ops", f.cim_ops},
+      {"crossbars_used", f.crossbars_used},
+      {"solver",
+       {{"name", r.solver},
+        {"status", partition::solve_status_name(r.status)},
+        {"bound_s", r.bound},
+        {"seconds", r.seconds},
+        {"nodes", r.nodes}}},
+      {"operators", ops},
+      {"host_order", host_order},
+      {"transfers", transfers}};
+  if (r.milp)
+    j["milp"] = {{"paper_binaries", r.milp->paper_binaries},
+                 {"paper_constraints", r.milp->paper_constraints},
+                 {"binaries", r.milp->binaries},
+                 {"continuous", r.milp->continuous},
+                 {"rows", r.milp->rows},
+                 {"big_m_s", r.milp->big_m_seconds}};
+  return j;
+}
+
+std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
+                      const partition::Schedule& s) {
+  // Lanes: host, bus, and as many accelerator lanes as operators overlap there.
+  std::vector<int> lane(p.size(), 0);
+  std::vector<double> lane_end;
+  std::vector<size_t> cim;
+  for (size_t v = 0; v < p.size(); ++v)
+    if (s.assignment.mode[v] >= 0) cim.push_back(v);
+  std::sort(cim.begin(), cim.end(), [&](size_t a, size_t b) { return s.start[a] < s.start[b]; });
+  for (size_t v : cim) {
+    size_t l = 0;
+    while (l < lane_end.size() && lane_end[l] > s.start[v] + 1e-15) ++l;
+    if (l == lane_end.size()) lane_end.push_back(0);
+    lane_end[l] = s.finish[v];
+    lane[v] = static_cast<int>(l);
+  }
+  const int cim_lanes = std::max<int>(1, static_cast<int>(lane_end.size()));
+  const double W = 1100, left = 90, right = 20, lane_h = 18, top = 40;
+  const double span = s.makespan > 0 ? s.makespan : 1;
+  const double scale = (W - left - right) / span;
+  const int lanes = 2 + cim_lanes;
+  const double H = top + lanes * (lane_h + 4) + 40;
+  std::string o;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "font-family=\"sans-serif\" font-size=\"11\">\n",
+                W, H);
+  o += buf;
+  o += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  std::snprintf(buf, sizeof buf, "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s</text>\n",
+                left, xml_escape(r.model + " on " + r.hardware).c_str(), t(s.makespan).c_str());
+  o += buf;
+  auto lane_y = [&](int l) { return top + l * (lane_h + 4); };
+  auto label = [&](int l, const char* text) {
+    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">%s</text>\n", lane_y(l) + 13, text);
+    o += buf;
+  };
+  label(0, "host");
+  label(1, "bus");
+  for (int l = 0; l < cim_lanes; ++l) {
+    std::snprintf(buf, sizeof buf, "cim %d", l);
+    label(2 + l, buf);
+  }
+  auto bar = [&](int l, double a, double b, const char* color, const std::string& title) {
+    std::snprintf(buf, sizeof buf,
+                  "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\" "
+                  "stroke=\"#333\" stroke-width=\"0.3\"><title>%s</title></rect>\n",
+                  left + a * scale, lane_y(l), std::max(0.5, (b - a) * scale), lane_h, color,
+                  xml_escape(title).c_str());
+    o += buf;
+  };
+  for (size_t v = 0; v < p.size(); ++v) {
+    const bool on_cim = s.assignment.mode[v] >= 0;
+    bar(on_cim ? 2 + lane[v] : 0, s.start[v], s.finish[v], on_cim ? "#f28e2b" : "#4e79a7",
+        p.names[v] + " (" + t(s.finish[v] - s.start[v]) + ")");
+  }
+  for (const partition::Transfer& tr : s.transfers)
+    bar(1, tr.start, tr.finish, "#59a14f",
+        p.names[static_cast<size_t>(tr.producer)] + (tr.to_host ? " cim->host" : " host->cim"));
+  // Time axis.
+  const double axis_y = lane_y(lanes) + 4;
+  std::snprintf(buf, sizeof buf, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n",
+                left, axis_y, W - right, axis_y);
+  o += buf;
+  for (int k = 0; k <= 5; ++k) {
+    const double x = left + (W - left - right) * k / 5.0;
+    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x,
+                  axis_y + 16, t(span * k / 5.0).c_str());
+    o += buf;
+  }
+  o += "</svg>\n";
+  return o;
+}
+
+}  // namespace hetcim::report

@@ -1,0 +1,44 @@
+// Reports of one partitioning run: a text summary, a JSON document with the assignment and the
+// schedule, and a Gantt chart (SVG) of the host, the accelerator and the bus.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "partition/milp.h"
+#include "partition/problem.h"
+#include "partition/schedule.h"
+#include "partition/status.h"
+
+namespace hetcim::report {
+
+struct PartitionRun {
+  std::string model;
+  std::string hardware;     // preset or file
+  std::string host_source;  // "modelled: ..." | "measured: ..."
+  double t_mvm = 0;
+  std::string solver;       // "exact" | "milp"
+  partition::SolveStatus status = partition::SolveStatus::NoSolution;
+  double bound = 0, seconds = 0;
+  int64_t nodes = 0;
+  std::optional<partition::MilpStats> milp;  // the MILP's size (always reported, also for exact)
+};
+
+struct PartitionFigures {
+  double latency = 0, cpu_only = 0, speedup = 0, gap = 0;
+  int host_ops = 0, cim_ops = 0;
+  int64_t crossbars_used = 0;
+  double host_busy = 0, cim_busy = 0;  // summed operator latencies per device
+};
+
+[[nodiscard]] PartitionFigures partition_figures(const partition::Problem& p,
+                                                 const partition::Schedule& s);
+[[nodiscard]] std::string partition_text(const PartitionRun& r, const partition::Problem& p,
+                                         const partition::Schedule& s);
+[[nodiscard]] nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p,
+                                            const partition::Schedule& s);
+[[nodiscard]] std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
+                                    const partition::Schedule& s);
+
+}  // namespace hetcim::report
