@@ -141,7 +141,7 @@ onnx::ModelProto build_model(const graph::Graph& g, const ExportOptions& options
     onnx::NodeProto* np = gp->add_node();
     np->set_name(n.name);
     np->set_op_type(n.op_type);
-    if (!n.domain.empty()) np->set_domain(n.domain);
+    if (!n.domain.empty() && n.domain != "ai.onnx") np->set_domain(n.domain);
     for (const std::string& in : n.inputs) np->add_input(in);
     for (const std::string& out : n.outputs) np->add_output(out);
     for (const auto& [key, value] : n.attrs) set_attribute(key, value, np->add_attribute());
@@ -158,16 +158,11 @@ void full_check(const onnx::ModelProto& m) {
   } catch (const std::exception& e) {
     throw user_error("the model fails the ONNX checker: ", one_line(e.what()));
   }
-  onnx::ModelProto probe = m;
+  onnx::ModelProto probe = m;  // inference adds value_info; the exported model stays as built
   try {
-    std::unordered_map<std::string, onnx::TensorShapeProto> generated;
-    onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*strict_mode=*/1, /*data_prop=*/true);
-    const GuardedSchemaRegistry registry;
-    onnx::shape_inference::InferShapes(probe, &registry, opts, &generated);
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw user_error("the model fails ONNX shape inference: ", one_line(e.what()));
+    infer_shapes_guarded(probe);
+  } catch (const UserError& e) {
+    throw user_error("the model fails ", e.what());
   }
 }
 

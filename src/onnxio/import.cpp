@@ -330,18 +330,7 @@ void run_onnx_checks(onnx::ModelProto& m) {
   } catch (const std::exception& e) {
     throw user_error("ONNX checker: ", one_line(e.what()));
   }
-  try {
-    std::unordered_map<std::string, onnx::TensorShapeProto> generated;
-    onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*strict_mode=*/1, /*data_prop=*/true);
-    const GuardedSchemaRegistry registry;  // libonnx 1.12's inference trusts ranks it should check
-    onnx::shape_inference::InferShapes(m, &registry, opts, &generated);
-  } catch (const onnx::InferenceError& e) {
-    throw user_error("ONNX shape inference: ", one_line(e.what()));
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw user_error("ONNX shape inference: ", one_line(e.what()));
-  }
+  infer_shapes_guarded(m);
 }
 
 // --- step 4: conversion -------------------------------------------------------------------------

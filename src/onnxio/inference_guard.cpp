@@ -1,9 +1,11 @@
 #include "onnxio/inference_guard.h"
 
 #include <functional>
-#include <set>
+#include <vector>
 
 #include "onnx/defs/shape_inference.h"
+#include "onnx/shape_inference/implementation.h"
+#include "util/error.h"
 
 namespace hetcim::onnxio {
 
@@ -98,6 +100,16 @@ Guards guards_for(const std::string& op, const std::string& domain) {
   return {};
 }
 
+// Indices of the schema's required (Single) inputs: the checker guarantees they are named, so a
+// missing type means the producer's type is unknown.
+std::vector<size_t> required_inputs(const onnx::OpSchema& s) {
+  std::vector<size_t> idx;
+  for (size_t i = 0; i < s.inputs().size(); ++i) {
+    if (s.inputs()[i].GetOption() == onnx::OpSchema::Single) idx.push_back(i);
+  }
+  return idx;
+}
+
 }  // namespace
 
 const onnx::OpSchema* GuardedSchemaRegistry::GetSchema(const std::string& key,
@@ -105,31 +117,79 @@ const onnx::OpSchema* GuardedSchemaRegistry::GetSchema(const std::string& key,
                                                        const std::string& domain) const {
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(key, maxInclusiveVersion, domain);
   if (!schema) return nullptr;
-  auto it = guarded_.find(schema);
-  if (it != guarded_.end()) return it->second ? it->second.get() : schema;
-  Guards g = guards_for(schema->Name(), schema->domain());
-  std::unique_ptr<onnx::OpSchema> copy;
-  if (g.inference && schema->has_type_and_shape_inference_function()) {
-    copy = std::make_unique<onnx::OpSchema>(*schema);
+  if (auto it = guarded_.find(schema); it != guarded_.end()) return it->second.get();
+
+  auto copy = std::make_unique<onnx::OpSchema>(*schema);
+  const Guards g = guards_for(schema->Name(), schema->domain());
+  if (schema->has_type_and_shape_inference_function()) {
     copy->TypeAndShapeInferenceFunction(
-        [guard = g.inference,
+        [this, guard = g.inference, required = required_inputs(*schema),
          next = schema->GetTypeAndShapeInferenceFunction()](InferenceContext& ctx) {
-          guard(ctx);
-          next(ctx);
+          if (failed_) fail_shape_inference("not inferred because an earlier node failed");
+          for (size_t i : required) {
+            if (i < ctx.getNumInputs() && ctx.getInputType(i) == nullptr) {
+              fail_type_inference("input ", i, " has no known type");
+            }
+          }
+          try {
+            if (guard) guard(ctx);
+            next(ctx);
+          } catch (const onnx::InferenceError&) {
+            failed_ = true;
+            throw;
+          }
         });
   }
-  if (g.propagation && schema->has_data_propagation_function()) {
-    if (!copy) copy = std::make_unique<onnx::OpSchema>(*schema);
+  if (schema->has_data_propagation_function()) {
     copy->PartialDataPropagationFunction(
-        [guard = g.propagation,
+        [this, guard = g.propagation,
          next = schema->GetDataPropagationFunction()](DataPropagationContext& ctx) {
-          guard(ctx);
+          if (failed_) return;
+          for (size_t i = 0; i < ctx.getNumInputs(); ++i) {
+            if (ctx.getInputType(i) == nullptr) return;
+          }
+          if (guard) guard(ctx);
           next(ctx);
         });
   }
-  const onnx::OpSchema* result = copy ? copy.get() : schema;
+  const onnx::OpSchema* result = copy.get();
   guarded_.emplace(schema, std::move(copy));
   return result;
+}
+
+namespace {
+
+// libonnx joins the errors of all failed nodes, each starting with "(op_type:"; keep the first,
+// on one line.
+std::string first_error(std::string_view what) {
+  size_t begin = what.find("(op_type:");
+  if (begin == std::string_view::npos) begin = 0;
+  size_t end = what.find("(op_type:", begin + 1);
+  std::string out;
+  for (char c :
+       what.substr(begin, end == std::string_view::npos ? what.size() - begin : end - begin)) {
+    if (c == '\n' || c == '\r') c = ' ';
+    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+void infer_shapes_guarded(onnx::ModelProto& m) {
+  try {
+    const GuardedSchemaRegistry registry;
+    std::unordered_map<std::string, onnx::TensorShapeProto> generated;
+    const onnx::ShapeInferenceOptions options(/*check_type=*/true, /*strict_mode=*/1,
+                                              /*data_prop=*/true);
+    onnx::shape_inference::InferShapes(m, &registry, options, &generated);
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw user_error("ONNX shape inference: ", first_error(e.what()));
+  }
 }
 
 }  // namespace hetcim::onnxio

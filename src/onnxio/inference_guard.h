@@ -1,16 +1,25 @@
-// A schema registry for onnx::shape_inference::InferShapes that checks, before an operator's own
-// inference (or data-propagation) function runs, the preconditions libonnx 1.12 assumes without
-// checking. Without it, a hostile model crashes libonnx with an out-of-bounds read (found by
-// fuzz/fuzz_onnx_import: e.g. a Conv whose weight has a lower rank than its input). A violated
-// precondition raises onnx::InferenceError, which InferShapes reports with the node's name.
+// A schema registry for onnx::shape_inference::InferShapes that protects libonnx 1.12's inference
+// and data-propagation functions from inputs they assume but do not check. Without it a hostile
+// model crashes libonnx with an out-of-bounds read or a null dereference (both found by
+// fuzz/fuzz_onnx_import). Every schema handed out is a copy of libonnx's whose functions are
+// wrapped as follows:
 //
-// Guarded operators and what is checked (ranks and attributes only where known):
-//   Conv, ConvInteger, QLinearConv, ConvTranspose, MaxPool, AveragePool, LpPool:
-//     input rank >= 3; weight rank == input rank; kernel_shape, strides, dilations,
-//     output_padding, output_shape have one entry per spatial axis and pads two; kernel_shape,
-//     strides, dilations >= 1; pads >= 0; group >= 1.
-//   Gather (data propagation): every propagated index lies in [-n, n) for the n propagated dims.
-// Schemas of all other operators are passed through unchanged.
+//   1. Fail fast. InferShapes records a node's InferenceError and goes on with the next node, whose
+//      inputs then lack types that its function may dereference unchecked. After the first error
+//      the wrapped functions refuse to run (inference throws "skipped", propagation returns).
+//   2. Untyped inputs. A required (Single) input without a type - possible after an op of an
+//      unknown domain - skips the node's inference; data propagation is skipped when any input is
+//      untyped. Neither records a failure.
+//   3. Operator preconditions, raised as InferenceError (reported by InferShapes with the node):
+//      Conv, ConvInteger, QLinearConv, ConvTranspose, MaxPool, AveragePool, LpPool: input rank >=
+//      3;
+//        weight rank == input rank; kernel_shape, strides, dilations, output_padding, output_shape
+//        have one entry per spatial axis and pads two; kernel_shape, strides, dilations >= 1;
+//        pads >= 0; group >= 1.
+//      Gather (data propagation): every propagated index lies in [-n, n) for the n propagated dims.
+//
+// A registry serves one InferShapes call (it remembers whether a node failed).
+// infer_shapes_guarded is how the importer and the exporter run shape inference.
 #pragma once
 
 #include <map>
@@ -18,6 +27,7 @@
 #include <string>
 
 #include "onnx/defs/schema.h"
+#include "onnx/onnx_pb.h"
 
 namespace hetcim::onnxio {
 
@@ -27,13 +37,22 @@ class GuardedSchemaRegistry final : public onnx::ISchemaRegistry {
   GuardedSchemaRegistry(const GuardedSchemaRegistry&) = delete;
   GuardedSchemaRegistry& operator=(const GuardedSchemaRegistry&) = delete;
 
-  // libonnx's schema, or a copy of it whose inference functions run the guard first.
+  // A guarded copy of libonnx's schema (made on first use), or nullptr when libonnx has none.
   const onnx::OpSchema* GetSchema(const std::string& key, const int maxInclusiveVersion,
                                   const std::string& domain) const override;
 
+  // True once a wrapped inference function raised an error.
+  [[nodiscard]] bool failed() const { return failed_; }
+
  private:
-  // Guarded copies, made on first use; one registry lives for one import or export.
   mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> guarded_;
+  mutable bool failed_ = false;
 };
+
+// onnx::shape_inference::InferShapes on `m` in strict mode with type checks and data propagation,
+// through a GuardedSchemaRegistry. Failure: UserError "ONNX shape inference: (op_type:Conv, node
+// name: c): <libonnx's reason>" for the first failing node (later nodes only report that they
+// were skipped, so they are left out).
+void infer_shapes_guarded(onnx::ModelProto& m);
 
 }  // namespace hetcim::onnxio

@@ -177,6 +177,41 @@ TEST(ImportErrors, ConvRankMismatchIsAnErrorNotACrash) {
   }
 }
 
+// Found by fuzz_onnx_import: after a node fails inference, libonnx 1.12 runs the next nodes'
+// functions on inputs without types, and Shape's data propagation dereferences the missing type.
+// Inference now stops at the first failure, and the message names that node only.
+TEST(ImportErrors, AFailedNodeStopsInferenceInsteadOfCrashingItsConsumers) {
+  ModelBuilder b(17, "g");
+  b.input("x", TensorProto::FLOAT, {int64_t{1}, int64_t{3}, int64_t{8}, int64_t{8}});
+  b.init_float("w", {4, 3, 3, 3}, std::vector<float>(108, 0.0f));
+  fixtures::attr_ints(b.node("Conv", {"x", "w"}, {"c"}, "conv"), "pads", {1, 1, 1});
+  b.node("Relu", {"c"}, {"r"}, "relu");
+  b.node("Shape", {"r"}, {"s"}, "shape");
+  b.output("s", TensorProto::INT64, {int64_t{4}});
+  EXPECT_EQ(import_error(b.model()),
+            "bad.onnx: ONNX shape inference: (op_type:Conv, node name: conv): "
+            "[ShapeInferenceError] attribute "
+            "'pads' has 3 values, expected 4");
+}
+
+// An op of an unknown domain leaves its output untyped; libonnx's functions downstream must not
+// run on it (Shape's data propagation would dereference the missing type).
+TEST(ImportErrors, UntypedOutputOfACustomOpIsSafe) {
+  ModelBuilder b(17, "g");
+  b.add_opset("com.example", 1);
+  b.input("x", TensorProto::FLOAT, {int64_t{1}, int64_t{3}});
+  b.node("Mystery", {"x"}, {"t"}, "mystery", "com.example");
+  b.node("Shape", {"t"}, {"s"}, "shape");
+  auto& g = b.node("Gather", {"s", "i"}, {"d"}, "gather");
+  fixtures::attr_int(g, "axis", 0);
+  b.init_int64("i", {}, {0});
+  b.output("d", TensorProto::INT64, {});
+  const graph::Graph imported = import_onnx_bytes(fixtures::serialize(b.model()), "custom.onnx");
+  EXPECT_EQ(imported.nodes.size(), 3u);
+  EXPECT_EQ(imported.info("t"), nullptr);  // nothing is known about the custom op's output
+  EXPECT_EQ(imported.shape_of("d", "test"), graph::Shape{});
+}
+
 TEST(ImportErrors, GemmInnerDimensionsDoNotMatch) {
   ModelBuilder b(13, "g");
   b.input("x", TensorProto::FLOAT, {int64_t{1}, int64_t{16}});
