@@ -1,0 +1,204 @@
+#include "xbar/chips_yaml.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "util/error.h"
+#include "util/units.h"
+
+namespace hetcim::xbar {
+namespace {
+
+struct FieldContext {
+  std::string_view source;
+  const std::string& profile;
+  std::string field;
+
+  [[nodiscard]] std::string where() const {
+    return std::string(source) + ": chip profile '" + profile + "': field '" + field + "'";
+  }
+};
+
+std::string scalar(const YAML::Node& n, const FieldContext& c) {
+  if (!n.IsScalar()) throw user_error(c.where(), ": expected a scalar value");
+  return n.Scalar();
+}
+
+double parse_number(std::string_view text, const FieldContext& c) {
+  double v = 0.0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end || !std::isfinite(v))
+    throw user_error(c.where(), ": expected a number, got '", text, "'");
+  return v;
+}
+
+int parse_int(const YAML::Node& n, const FieldContext& c) {
+  const std::string s = scalar(n, c);
+  int v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size())
+    throw user_error(c.where(), ": expected an integer, got '", s, "'");
+  return v;
+}
+
+double parse_percent(const YAML::Node& n, const FieldContext& c) {
+  std::string s = scalar(n, c);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  if (s.empty() || s.back() != '%')
+    throw user_error(c.where(), ": expected a percentage such as \"0.02%\", got '", s,
+                     "' (a bare number would be ambiguous)");
+  s.pop_back();
+  return parse_number(s, c) / 100.0;
+}
+
+void parse_array(const YAML::Node& n, const FieldContext& c, ChipProfile& p) {
+  const std::string s = scalar(n, c);
+  const auto x = s.find('x');
+  auto dim = [&](std::string_view t) {
+    int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || ptr != t.data() + t.size() || t.empty())
+      throw user_error(c.where(), ": expected rows x cols such as \"256x256\", got '", s, "'");
+    return v;
+  };
+  if (x == std::string::npos)
+    throw user_error(c.where(), ": expected rows x cols such as \"256x256\", got '", s, "'");
+  p.array_rows = dim(std::string_view(s).substr(0, x));
+  p.array_cols = dim(std::string_view(s).substr(x + 1));
+}
+
+void apply_fields(const YAML::Node& fields, std::string_view source, ChipProfile& p) {
+  if (!fields.IsMap())
+    throw user_error(source, ": chip profile '", p.name, "': expected a mapping of fields");
+  for (const auto& kv : fields) {
+    const std::string key = kv.first.as<std::string>();
+    const YAML::Node& v = kv.second;
+    FieldContext c{source, p.name, key};
+    auto conductance = [&] { return parse_quantity(scalar(v, c), Quantity::Conductance, c.where()); };
+    if (key == "g_min") {
+      p.g_min = conductance();
+    } else if (key == "g_max") {
+      p.g_max = conductance();
+    } else if (key == "write_noise") {
+      p.write_noise = conductance();
+    } else if (key == "read_noise") {
+      p.read_noise = conductance();
+    } else if (key == "device_bits") {
+      p.device_bits = parse_int(v, c);
+    } else if (key == "dac_bits") {
+      p.dac_bits = parse_int(v, c);
+    } else if (key == "adc_bits") {
+      p.adc_bits = parse_int(v, c);
+    } else if (key == "stuck") {
+      p.stuck_fraction = parse_percent(v, c);
+    } else if (key == "stuck_high_share") {
+      p.stuck_high_share = parse_number(scalar(v, c), c);
+    } else if (key == "adc_ranging") {
+      const std::string s = scalar(v, c);
+      if (s == "max_abs") {
+        p.adc_ranging = AdcRanging::MaxAbsPerVector;
+      } else if (s == "fixed") {
+        p.adc_ranging = AdcRanging::Fixed;
+      } else {
+        throw user_error(c.where(), ": expected 'max_abs' or 'fixed', got '", s, "'");
+      }
+    } else if (key == "adc_full_scale") {
+      p.adc_full_scale = parse_number(scalar(v, c), c);
+    } else if (key == "array") {
+      parse_array(v, c, p);
+    } else if (key == "energy") {
+      p.energy = parse_quantity(scalar(v, c), Quantity::Energy, c.where());
+    } else if (key == "latency") {
+      p.latency = parse_quantity(scalar(v, c), Quantity::Time, c.where());
+    } else if (key == "mode") {
+      const std::string s = scalar(v, c);
+      if (s == "physical") {
+        p.mode = SimMode::Physical;
+      } else if (s == "reference") {
+        p.mode = SimMode::Reference;
+      } else {
+        throw user_error(c.where(), ": expected 'physical' or 'reference', got '", s, "'");
+      }
+    } else {
+      throw user_error(source, ": chip profile '", p.name, "': unknown field '", key,
+                       "' (known: g_min, g_max, device_bits, write_noise, read_noise, stuck, "
+                       "stuck_high_share, dac_bits, adc_bits, adc_ranging, adc_full_scale, array, "
+                       "energy, latency, mode)");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<ChipProfile> parse_chip_profiles(std::string_view yaml_text, std::string_view source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(yaml_text));
+  } catch (const YAML::Exception& e) {
+    throw user_error(source, ": not valid YAML: ", e.what());
+  }
+  if (!root.IsMap()) throw user_error(source, ": expected a mapping with 'profiles'");
+  for (const auto& kv : root) {
+    const std::string key = kv.first.as<std::string>();
+    if (key != "defaults" && key != "profiles")
+      throw user_error(source, ": unknown top-level key '", key, "' (expected 'defaults', 'profiles')");
+  }
+  const YAML::Node profiles = root["profiles"];
+  if (!profiles || !profiles.IsMap() || profiles.size() == 0)
+    throw user_error(source, ": 'profiles' must be a non-empty mapping of name -> fields");
+  ChipProfile base;
+  if (const YAML::Node defaults = root["defaults"]) {
+    base.name = "defaults";
+    try {
+      apply_fields(defaults, source, base);
+    } catch (const YAML::Exception& e) {
+      throw user_error(source, ": defaults: ", e.what());
+    }
+  }
+  std::vector<ChipProfile> out;
+  std::set<std::string> seen;
+  for (const auto& kv : profiles) {
+    ChipProfile p = base;
+    p.name = kv.first.as<std::string>();
+    if (!seen.insert(p.name).second) throw user_error(source, ": duplicate chip profile '", p.name, "'");
+    try {
+      apply_fields(kv.second, source, p);
+    } catch (const YAML::Exception& e) {
+      throw user_error(source, ": chip profile '", p.name, "': ", e.what());
+    }
+    validate_profile(p, source);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<ChipProfile> load_chip_profiles(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw user_error(path, ": cannot open the chip profile file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_chip_profiles(ss.str(), path);
+}
+
+ChipProfile load_chip_profile(std::string_view spec) {
+  const auto colon = spec.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == spec.size())
+    throw user_error("chip '", spec, "': expected FILE:PROFILE, e.g. data/chips.yaml:A0");
+  const std::string path(spec.substr(0, colon));
+  const std::string name(spec.substr(colon + 1));
+  std::vector<ChipProfile> all = load_chip_profiles(path);
+  std::string names;
+  for (auto& p : all) {
+    if (p.name == name) return std::move(p);
+    names += (names.empty() ? "" : ", ") + p.name;
+  }
+  throw user_error(path, ": no chip profile '", name, "' (the file has: ", names, ")");
+}
+
+}  // namespace hetcim::xbar

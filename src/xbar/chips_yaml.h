@@ -1,0 +1,37 @@
+// Chip profiles from YAML with human units. Layout (data/chips.yaml is the shipped example):
+//
+//   defaults:            # optional; every profile starts from these fields
+//     g_min: 133uS
+//     g_max: 233uS
+//   profiles:
+//     A0:                # the profile name
+//       write_noise: 2uS
+//       read_noise: 1uS
+//       stuck: 0.020%    # a percentage; a bare number is rejected as ambiguous
+//       energy: 0.7uJ
+//       latency: 0.090ms
+//
+// Fields: g_min, g_max, write_noise, read_noise (conductances); device_bits, dac_bits, adc_bits
+// (integers); stuck (percent), stuck_high_share (a plain fraction in [0, 1]); adc_ranging
+// (max_abs | fixed), adc_full_scale (a plain number, see AdcRanging); array ("256x256", rows x
+// cols); energy (J), latency (s); mode (physical | reference). Unknown fields are errors, and every
+// profile is checked with validate_profile().
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "xbar/chip_profile.h"
+
+namespace hetcim::xbar {
+
+// `source` names the text in error messages (normally the file name).
+[[nodiscard]] std::vector<ChipProfile> parse_chip_profiles(std::string_view yaml_text,
+                                                           std::string_view source);
+[[nodiscard]] std::vector<ChipProfile> load_chip_profiles(const std::string& path);
+
+// "path/chips.yaml:A0" -> the profile A0 of that file (UserError listing the names it has).
+[[nodiscard]] ChipProfile load_chip_profile(std::string_view spec);
+
+}  // namespace hetcim::xbar

@@ -1,0 +1,30 @@
+// DAC and ADC quantization: a signed uniform converter with `bits` bits and full scale F maps v to
+// code = clamp(round(v / F * M), -M - 1, M) with M = 2^(bits-1) - 1 (8 bits: codes -128..127,
+// +/-F at codes +/-127) and back to code * F / M; round is half to even. bits = 0 is an ideal
+// converter (no change). Ranging, i.e. how F is chosen, is the caller's rule (chip_profile.h).
+#pragma once
+
+#include <cstdint>
+
+// Element-wise kernels are compiled for AVX-512, AVX2 and the baseline and picked at load time.
+// Every clone computes the same bytes: the kernels are exact per element (no FMA contraction
+// under -std=c++20, max is order-free) and sums use a fixed lane order.
+#define HETCIM_XBAR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+
+namespace hetcim::xbar {
+
+// Quantizes v[0..n) in place; returns how many values lay beyond the code range (clipped).
+// full_scale <= 0 maps everything to 0.
+int64_t quantize_signed(float* v, int64_t n, float full_scale, int bits);
+
+[[nodiscard]] float max_abs(const float* v, int64_t n);
+
+// Round half to even of a float whose magnitude is below 2^22 (converter codes).
+[[nodiscard]] inline float round_code(float x) {
+  // Adding 1.5 * 2^23 leaves no fraction bits, so the FPU rounds (to nearest even); IEEE
+  // semantics (no -ffast-math) keep the compiler from folding (x + c) - c.
+  constexpr float kMagic = 12582912.0f;
+  return (x + kMagic) - kMagic;
+}
+
+}  // namespace hetcim::xbar

@@ -1,0 +1,62 @@
+#include "xbar/gemm.h"
+
+#include <algorithm>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "util/error.h"
+
+namespace hetcim::xbar {
+namespace {
+
+// A CPU engine and an in-order stream: stateless handles, created once per calling thread.
+// Primitives come from oneDNN's primitive cache, so repeated shapes are not re-generated.
+struct Context {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+};
+
+Context& context() {
+  thread_local Context c;
+  return c;
+}
+
+void run_matmul(const dnnl::memory::desc& a_md, const float* a, const dnnl::memory::desc& b_md,
+                const float* b, const dnnl::memory::desc& c_md, float* c) {
+  Context& ctx = context();
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), ctx.engine);
+  const dnnl::matmul prim(pd);
+  dnnl::memory a_mem(a_md, ctx.engine, const_cast<float*>(a));
+  dnnl::memory b_mem(b_md, ctx.engine, const_cast<float*>(b));
+  dnnl::memory c_mem(c_md, ctx.engine, c);
+  prim.execute(ctx.stream, {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, c_mem}});
+  ctx.stream.wait();
+}
+
+using dt = dnnl::memory::data_type;
+using dims = dnnl::memory::dims;
+
+}  // namespace
+
+void sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+           int64_t ldb, float* c, int64_t ldc) {
+  HETCIM_ASSERT(m >= 0 && n >= 0 && k >= 0 && lda >= k && ldb >= n && ldc >= n);
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
+    return;
+  }
+  run_matmul(dnnl::memory::desc({m, k}, dt::f32, dims{lda, 1}), a,
+             dnnl::memory::desc({k, n}, dt::f32, dims{ldb, 1}), b,
+             dnnl::memory::desc({m, n}, dt::f32, dims{ldc, 1}), c);
+}
+
+void sgemm_batched(int64_t batches, int64_t m, int64_t n, int64_t k, const float* a,
+                   int64_t batch_stride_a, int64_t lda, const float* b, float* c) {
+  HETCIM_ASSERT(batches >= 0 && m >= 0 && n >= 0 && k >= 1 && lda >= k);
+  if (batches == 0 || m == 0 || n == 0) return;
+  run_matmul(dnnl::memory::desc({batches, m, k}, dt::f32, dims{batch_stride_a, lda, 1}), a,
+             dnnl::memory::desc({batches, k, n}, dt::f32, dims{k * n, n, 1}), b,
+             dnnl::memory::desc({batches, m, n}, dt::f32, dims{m * n, n, 1}), c);
+}
+
+}  // namespace hetcim::xbar

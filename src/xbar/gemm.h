@@ -1,0 +1,21 @@
+// The matrix products of the simulator: row-major fp32 GEMMs through oneDNN's matmul primitive
+// (the CPU library of the exec engine; Debian builds it on the OpenMP runtime, which the
+// simulator's element-wise passes share, so one thread pool serves both and no idle BLAS threads
+// spin against them). Exposed so that benchmarks compare against the very same call.
+#pragma once
+
+#include <cstdint>
+
+namespace hetcim::xbar {
+
+// C[m x n] = A[m x k] * B[k x n], all row-major with leading dimensions lda, ldb, ldc.
+void sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+           int64_t ldb, float* c, int64_t ldc);
+
+// For each i < batches: C_i = A_i * B_i with A_i = a + i * batch_stride_a (m x k, leading
+// dimension lda), B_i = b + i * k * n (dense k x n), C_i = c + i * m * n (dense m x n). One
+// primitive for all, e.g. the row tiles of a crossbar layer.
+void sgemm_batched(int64_t batches, int64_t m, int64_t n, int64_t k, const float* a,
+                   int64_t batch_stride_a, int64_t lda, const float* b, float* c);
+
+}  // namespace hetcim::xbar

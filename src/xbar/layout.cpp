@@ -1,0 +1,81 @@
+#include "xbar/layout.h"
+
+#include "util/error.h"
+
+namespace hetcim::xbar {
+
+std::vector<float> linear_to_crossbar(const float* w, int64_t out_features, int64_t in_features) {
+  std::vector<float> m(static_cast<size_t>(out_features * in_features));
+  for (int64_t o = 0; o < out_features; ++o)
+    for (int64_t i = 0; i < in_features; ++i)
+      m[static_cast<size_t>(i * out_features + o)] = w[o * in_features + i];
+  return m;
+}
+
+std::vector<float> conv_to_crossbar(const float* w, int64_t c_out, int64_t c_in, int64_t k_h,
+                                    int64_t k_w) {
+  const int64_t patch = c_in * k_h * k_w;
+  std::vector<float> m(static_cast<size_t>(patch * c_out));
+  for (int64_t o = 0; o < c_out; ++o)
+    for (int64_t r = 0; r < patch; ++r) m[static_cast<size_t>(r * c_out + o)] = w[o * patch + r];
+  return m;
+}
+
+int64_t Conv2dGeometry::out_height() const {
+  return (height + pad_top + pad_bottom - dilation_h * (kernel_h - 1) - 1) / stride_h + 1;
+}
+
+int64_t Conv2dGeometry::out_width() const {
+  return (width + pad_left + pad_right - dilation_w * (kernel_w - 1) - 1) / stride_w + 1;
+}
+
+void check_geometry(const Conv2dGeometry& g) {
+  if (g.batch < 0 || g.channels < 1 || g.height < 1 || g.width < 1 || g.kernel_h < 1 ||
+      g.kernel_w < 1 || g.stride_h < 1 || g.stride_w < 1 || g.dilation_h < 1 || g.dilation_w < 1 ||
+      g.pad_top < 0 || g.pad_left < 0 || g.pad_bottom < 0 || g.pad_right < 0)
+    throw user_error("convolution geometry: sizes, kernel, stride and dilation must be >= 1 and pads >= 0");
+  if (g.height + g.pad_top + g.pad_bottom < g.dilation_h * (g.kernel_h - 1) + 1 ||
+      g.width + g.pad_left + g.pad_right < g.dilation_w * (g.kernel_w - 1) + 1)
+    throw user_error("convolution geometry: a ", g.kernel_h, "x", g.kernel_w, " kernel does not fit a ",
+                     g.height, "x", g.width, " input with the given padding");
+}
+
+std::vector<float> im2col(const float* x, const Conv2dGeometry& g) {
+  check_geometry(g);
+  const int64_t ho = g.out_height();
+  const int64_t wo = g.out_width();
+  const int64_t patch = g.patch_size();
+  std::vector<float> cols(static_cast<size_t>(g.batch * ho * wo * patch), 0.0f);
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t oh = 0; oh < ho; ++oh) {
+      for (int64_t ow = 0; ow < wo; ++ow) {
+        float* row = cols.data() + ((n * ho + oh) * wo + ow) * patch;
+        for (int64_t c = 0; c < g.channels; ++c) {
+          const float* plane = x + (n * g.channels + c) * g.height * g.width;
+          for (int64_t i = 0; i < g.kernel_h; ++i) {
+            const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
+            for (int64_t j = 0; j < g.kernel_w; ++j) {
+              const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
+              if (ih >= 0 && ih < g.height && iw >= 0 && iw < g.width)
+                row[(c * g.kernel_h + i) * g.kernel_w + j] = plane[ih * g.width + iw];
+            }
+          }
+        }
+      }
+    }
+  }
+  return cols;
+}
+
+std::vector<float> rows_to_nchw(const float* rows, int64_t batch, int64_t c_out, int64_t h_out,
+                                int64_t w_out) {
+  std::vector<float> out(static_cast<size_t>(batch * c_out * h_out * w_out));
+  const int64_t pixels = h_out * w_out;
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t p = 0; p < pixels; ++p)
+      for (int64_t c = 0; c < c_out; ++c)
+        out[static_cast<size_t>((n * c_out + c) * pixels + p)] = rows[(n * pixels + p) * c_out + c];
+  return out;
+}
+
+}  // namespace hetcim::xbar

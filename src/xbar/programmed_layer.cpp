@@ -1,0 +1,248 @@
+#include "xbar/programmed_layer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/error.h"
+#include "xbar/converters.h"
+#include "xbar/gemm.h"
+
+namespace hetcim::xbar {
+namespace {
+
+// Below this many element operations a pass runs on the calling thread.
+constexpr int64_t kParallelWork = 1 << 20;
+
+// Input vectors per work item: DAC, product and ADC of a chunk run on one thread.
+constexpr int64_t kChunkRows = 64;
+
+// Grow-only scratch buffers of the calling thread: fresh multi-megabyte vectors on every call
+// would page-fault their memory in again each time (glibc hands large blocks back to the OS).
+// Purely a cache; no result depends on it.
+struct Scratch {
+  std::vector<float> v, part, scale, norm, z;
+};
+
+Scratch& scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+float* sized(std::vector<float>& buffer, int64_t n) {
+  if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
+  return buffer.data();
+}
+
+// Seed of the independent stream number `index` of one forward call.
+uint64_t stream_seed(uint64_t call_seed, uint64_t index) {
+  return call_seed ^ (0x9e3779b97f4a7c15ULL * (index + 1));
+}
+
+// DAC of one input segment: full scale s = max |x|, codes / M in [-1, 1] written to v (an ideal
+// DAC writes x / s). Returns s; `norm2` receives ||v||_2^2, summed in 16 fixed lanes so that every
+// instruction-set clone gives the same bytes.
+HETCIM_XBAR_CLONES
+float dac_segment(const float* x, int64_t n, float* v, int bits, float& norm2) {
+  const float s = max_abs(x, n);
+  norm2 = 0.0f;
+  if (s == 0.0f) {
+    std::fill(v, v + n, 0.0f);
+    return 0.0f;
+  }
+  const float m = bits == 0 ? 1.0f : static_cast<float>((1 << (bits - 1)) - 1);
+  const float to_code = m / s;
+  const float inv_m = 1.0f / m;
+  constexpr int kLanes = 16;
+  float acc[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) {
+      const float c = x[i + l] * to_code;
+      const float q = bits == 0 ? c : round_code(c);  // |x| <= s: codes within [-M, M]
+      v[i + l] = q * inv_m;
+      acc[l] += v[i + l] * v[i + l];
+    }
+  }
+  for (int l = 0; i < n; ++i, ++l) {
+    const float c = x[i] * to_code;
+    v[i] = (bits == 0 ? c : round_code(c)) * inv_m;
+    acc[l] += v[i] * v[i];
+  }
+  float sq = 0.0f;
+  for (float a : acc) sq += a;
+  norm2 = sq;
+  return s;
+}
+
+// One array's output row: add read noise sd * z, ADC per column tile, accumulate g * codes into
+// out. Returns the number of clipped conversions.
+HETCIM_XBAR_CLONES
+int64_t adc_accumulate(float* row, const float* z, float sd, int64_t n, int64_t tile_cols,
+                       bool fixed, float full_scale, int bits, float g, float* out) {
+  if (z != nullptr) {
+#pragma omp simd
+    for (int64_t c = 0; c < n; ++c) row[c] += sd * z[c];
+  }
+  int64_t clipped = 0;
+  for (int64_t c0 = 0; c0 < n; c0 += tile_cols) {
+    const int64_t len = std::min(tile_cols, n - c0);
+    clipped += quantize_signed(row + c0, len, fixed ? full_scale : max_abs(row + c0, len), bits);
+  }
+#pragma omp simd
+  for (int64_t c = 0; c < n; ++c) out[c] += g * row[c];
+  return clipped;
+}
+
+}  // namespace
+
+std::vector<float> ProgrammedLayer::effective_weights() const {
+  std::vector<float> w(dg_.size());
+  for (size_t i = 0; i < dg_.size(); ++i) w[i] = static_cast<float>(gamma_ * dg_[i]);
+  return w;
+}
+
+void ProgrammedLayer::forward(const float* x, int64_t batch, float* y, Rng& read_rng,
+                              ForwardStats* stats) const {
+  if (batch < 0)
+    throw user_error("layer '", layer_id_, "': batch size must be >= 0, got ", batch);
+  ForwardStats local;
+  const uint64_t call_seed = read_rng.next_u64();
+  if (batch > 0) {
+    if (profile_.mode == SimMode::Reference) {
+      forward_reference(x, batch, y, call_seed, local);
+    } else {
+      forward_physical(x, batch, y, call_seed, local);
+    }
+  }
+  if (stats != nullptr) {
+    stats->dac_conversions += local.dac_conversions;
+    stats->adc_conversions += local.adc_conversions;
+    stats->adc_clipped += local.adc_clipped;
+  }
+}
+
+void ProgrammedLayer::forward_physical(const float* x, int64_t batch, float* y, uint64_t call_seed,
+                                       ForwardStats& stats) const {
+  const int64_t K = rows_;
+  const int64_t N = cols_;
+  const int64_t T = row_tiles_;
+  const int64_t L = tile_rows_;
+  const int64_t Kp = T * L;  // rows padded to whole tiles
+  const ChipProfile& p = profile_;
+  const auto sigma_n = static_cast<float>(std::sqrt(2.0) * p.read_noise / (p.g_max - p.g_min));
+  const bool noisy = sigma_n > 0.0f;
+  const bool fixed_adc = p.adc_ranging == AdcRanging::Fixed;
+  const auto full_scale = static_cast<float>(p.adc_full_scale);
+  const float* dg = dg_pad_.empty() ? dg_.data() : dg_pad_.data();
+  const int64_t chunks = (batch + kChunkRows - 1) / kChunkRows;
+
+  // One parallel region; each chunk of input vectors goes through DAC, one batched product over
+  // the row tiles (oneDNN runs it on the calling thread inside the region) and the per-array
+  // read noise, ADC and digital accumulation. Chunks are fixed, so the bytes do not depend on
+  // the thread count.
+  int64_t clipped = 0;
+#pragma omp parallel for schedule(static) reduction(+ : clipped) if (chunks > 1 && batch * K * N > kParallelWork)
+  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+    const int64_t b0 = chunk * kChunkRows;
+    const int64_t rows = std::min(kChunkRows, batch - b0);
+    Scratch& work = scratch();
+    float* v = sized(work.v, rows * Kp);
+    float* scale = sized(work.scale, rows * T);
+    float* norm = sized(work.norm, rows * T);
+    float* part = sized(work.part, T * rows * N);
+    float* z = sized(work.z, N);
+    // DAC: normalized input codes (zero padded to whole tiles), per tile its scale and the L2
+    // norm of its codes.
+    for (int64_t b = 0; b < rows; ++b) {
+      for (int64_t t = 0; t < T; ++t) {
+        const int64_t r0 = t * L;
+        const int64_t len = std::min(L, K - r0);
+        float norm2 = 0.0f;
+        scale[b * T + t] = dac_segment(x + (b0 + b) * K + r0, len, v + b * Kp + r0, p.dac_bits, norm2);
+        norm[b * T + t] = std::sqrt(norm2);
+      }
+      std::fill(v + b * Kp + K, v + (b + 1) * Kp, 0.0f);
+    }
+    // Every row tile's array currents: part[t] = v[:, tile t] * dG[tile t].
+    sgemm_batched(T, rows, N, L, v, L, Kp, dg, part);
+    // Read noise, per-array ADC, digital accumulation over the row tiles.
+    for (int64_t b = 0; b < rows; ++b) {
+      float* out = y + (b0 + b) * N;
+      std::fill(out, out + N, 0.0f);
+      for (int64_t t = 0; t < T; ++t) {
+        const float s = scale[b * T + t];
+        if (s == 0.0f) continue;  // no input voltage: no current, no read noise
+        if (noisy) {
+          Rng rng(stream_seed(call_seed, static_cast<uint64_t>(t * batch + b0 + b)));
+          rng.fill_normal(z, N);
+        }
+        clipped += adc_accumulate(part + (t * rows + b) * N, noisy ? z : nullptr,
+                                  sigma_n * norm[b * T + t], N, tile_cols_, fixed_adc, full_scale,
+                                  p.adc_bits, static_cast<float>(gamma_ * s), out);
+      }
+    }
+  }
+  stats.dac_conversions += batch * K * col_tiles_;
+  stats.adc_conversions += batch * N * T;
+  stats.adc_clipped += clipped;
+}
+
+void ProgrammedLayer::forward_reference(const float* x, int64_t batch, float* y, uint64_t call_seed,
+                                        ForwardStats& stats) const {
+  const int64_t K = rows_;
+  const int64_t N = cols_;
+  const ChipProfile& p = profile_;
+  const bool noisy = p.read_noise > 0.0;
+  const auto a = static_cast<float>(p.read_noise);
+  const auto lo = static_cast<float>(p.g_min);
+  const auto hi = static_cast<float>(p.g_max);
+  const auto inv_range = static_cast<float>(1.0 / (p.g_max - p.g_min));
+  const int64_t chunks = (batch + kChunkRows - 1) / kChunkRows;
+  // The read conductances of this call (shared by the batch), filled by the team below.
+  std::vector<float> dg_call(noisy ? static_cast<size_t>(K * N) : 0);
+  const float* dg = noisy ? dg_call.data() : dg_.data();
+
+#pragma omp parallel if (batch * K * N > kParallelWork)
+  {
+    if (noisy) {
+      // One uniform draw per device in [-a, a], clamped read, per row of devices its own stream.
+#pragma omp for schedule(static)
+      for (int64_t r = 0; r < K; ++r) {
+        Rng rng(stream_seed(call_seed, static_cast<uint64_t>(r)));
+        float* u = sized(scratch().z, 2 * N);
+        rng.fill_uniform(u, 2 * N, -a, a);
+        for (int64_t c = 0; c < N; ++c) {
+          const auto k = static_cast<size_t>(r * N + c);
+          const float gp = std::clamp(g_plus_[k] + u[2 * c], lo, hi);
+          const float gm = std::clamp(g_minus_[k] + u[2 * c + 1], lo, hi);
+          dg_call[k] = (gp - gm) * inv_range;
+        }
+      }
+    }
+#pragma omp for schedule(static)
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      const int64_t b0 = chunk * kChunkRows;
+      const int64_t rows = std::min(kChunkRows, batch - b0);
+      Scratch& work = scratch();
+      float* v = sized(work.v, rows * K);
+      float* scale = sized(work.scale, rows);
+      for (int64_t b = 0; b < rows; ++b) {
+        float norm2 = 0.0f;
+        scale[b] = dac_segment(x + (b0 + b) * K, K, v + b * K, p.dac_bits, norm2);
+      }
+      float* out = y + b0 * N;
+      sgemm(rows, N, K, v, K, dg, N, out, N);
+      for (int64_t b = 0; b < rows; ++b) {
+        float* row = out + b * N;
+        (void)quantize_signed(row, N, max_abs(row, N), p.adc_bits);
+        const auto g = static_cast<float>(gamma_ * scale[b]);
+        for (int64_t c = 0; c < N; ++c) row[c] *= g;
+      }
+    }
+  }
+  stats.dac_conversions += batch * K;
+  stats.adc_conversions += batch * N;
+}
+
+}  // namespace hetcim::xbar

@@ -1,0 +1,256 @@
+#include "xbar/rng.h"
+
+#include <array>
+#include <bit>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "util/error.h"
+
+namespace hetcim::xbar {
+namespace {
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+constexpr double kTwoPowMinus53 = 1.0 / 9007199254740992.0;
+
+// Ziggurat of Marsaglia and Tsang for f(x) = exp(-x^2/2) with 256 layers of equal area v.
+// x[1] = r is where the base strip meets the tail, x[0] = v / f(r) is the width of a rectangle
+// with the area of the base strip plus the tail, x[i+1] = f^-1(v / x[i] + f(x[i])), x[256] = 0.
+struct Ziggurat {
+  static constexpr int kLayers = 256;
+  static constexpr double kR = 3.6541528853610088;
+  std::array<double, kLayers + 1> x{};
+  std::array<double, kLayers + 1> f{};
+
+  Ziggurat() {
+    auto pdf = [](double t) { return std::exp(-0.5 * t * t); };
+    const double tail = std::sqrt(M_PI / 2.0) * std::erfc(kR / std::sqrt(2.0));
+    const double v = kR * pdf(kR) + tail;
+    x[0] = v / pdf(kR);
+    x[1] = kR;
+    for (int i = 1; i < kLayers - 1; ++i) x[i + 1] = std::sqrt(-2.0 * std::log(v / x[i] + pdf(x[i])));
+    x[kLayers] = 0.0;
+    for (int i = 0; i <= kLayers; ++i) f[i] = pdf(x[i]);
+    // The top layer [0, x[255]] x [f(x[255]), 1] must close with area v; r was chosen for that.
+    const double top = x[kLayers - 1] * (1.0 - f[kLayers - 1]);
+    HETCIM_ASSERT(std::fabs(top - v) < 1e-6 * v, "ziggurat tables do not close");
+  }
+};
+
+const Ziggurat& ziggurat() {
+  static const Ziggurat z;
+  return z;
+}
+
+// The same construction with 128 layers in float, for fill_normal.
+struct FloatZiggurat {
+  static constexpr int kLayers = 128;
+  static constexpr double kR = 3.442619855899;
+  std::array<float, kLayers + 1> x{};
+  std::array<double, kLayers + 1> xd{};
+  std::array<double, kLayers + 1> f{};
+
+  FloatZiggurat() {
+    auto pdf = [](double t) { return std::exp(-0.5 * t * t); };
+    const double tail = std::sqrt(M_PI / 2.0) * std::erfc(kR / std::sqrt(2.0));
+    const double v = kR * pdf(kR) + tail;
+    xd[0] = v / pdf(kR);
+    xd[1] = kR;
+    for (int i = 1; i < kLayers - 1; ++i)
+      xd[i + 1] = std::sqrt(-2.0 * std::log(v / xd[i] + pdf(xd[i])));
+    xd[kLayers] = 0.0;
+    for (int i = 0; i <= kLayers; ++i) {
+      x[i] = static_cast<float>(xd[i]);
+      f[i] = pdf(xd[i]);
+    }
+    const double top = xd[kLayers - 1] * (1.0 - f[kLayers - 1]);
+    HETCIM_ASSERT(std::fabs(top - v) < 1e-6 * v, "float ziggurat tables do not close");
+  }
+};
+
+const FloatZiggurat& float_ziggurat() {
+  static const FloatZiggurat z;
+  return z;
+}
+
+}  // namespace
+
+Rng::Rng(uint64_t seed) {
+  uint64_t st = seed;
+  for (auto& s : s_) s = splitmix64(st);
+}
+
+uint64_t Rng::derive(uint64_t seed, std::string_view stream) {
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (char c : stream) {
+    h ^= static_cast<uint8_t>(c);
+    h *= 0x100000001b3ULL;
+  }
+  uint64_t st = seed ^ rotl(h, 17);
+  (void)splitmix64(st);
+  return splitmix64(st);
+}
+
+uint64_t Rng::next_u64() {
+  const uint64_t result = rotl(s_[0] + s_[3], 23) + s_[0];
+  const uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+double Rng::uniform() { return static_cast<double>(next_u64() >> 11) * kTwoPowMinus53; }
+
+double Rng::uniform_open() {
+  return (static_cast<double>(next_u64() >> 11) + 0.5) * kTwoPowMinus53;
+}
+
+bool Rng::normal_slow_path(int i, double t, bool negative, double& out) {
+  const Ziggurat& z = ziggurat();
+  if (i == 0) {
+    // Tail beyond r (Marsaglia 1964).
+    double a = 0.0;
+    double b = 0.0;
+    do {
+      a = -std::log(uniform_open()) / Ziggurat::kR;
+      b = -std::log(uniform_open());
+    } while (2.0 * b < a * a);
+    out = negative ? -(Ziggurat::kR + a) : (Ziggurat::kR + a);
+    return true;
+  }
+  const double y = z.f[i] + uniform() * (z.f[i + 1] - z.f[i]);
+  if (y >= std::exp(-0.5 * t * t)) return false;
+  out = negative ? -t : t;
+  return true;
+}
+
+double Rng::normal() {
+  const Ziggurat& z = ziggurat();
+  for (;;) {
+    const uint64_t bits = next_u64();
+    const int i = static_cast<int>(bits & 0xff);
+    const bool negative = (bits >> 8) & 1;
+    const double t = static_cast<double>(bits >> 11) * kTwoPowMinus53 * z.x[i];
+    if (t < z.x[i + 1]) [[likely]]
+      return std::bit_cast<double>(std::bit_cast<uint64_t>(t) ^ (static_cast<uint64_t>(negative) << 63));
+    double out = 0.0;
+    if (normal_slow_path(i, t, negative, out)) return out;
+  }
+}
+
+// Rejected fast-path candidate of fill_normal: the tail for layer 0, else the wedge test; when
+// the wedge rejects, a fresh normal() stands in for the ziggurat's restart (the first-attempt
+// acceptances of an exact ziggurat are themselves N(0, 1) distributed, so any exact sampler may
+// supply the restarts).
+float Rng::float_slow_path(int i, float t, bool negative) {
+  const FloatZiggurat& z = float_ziggurat();
+  if (i == 0) {
+    double a = 0.0;
+    double b = 0.0;
+    do {
+      a = -std::log(uniform_open()) / FloatZiggurat::kR;
+      b = -std::log(uniform_open());
+    } while (2.0 * b < a * a);
+    return static_cast<float>(negative ? -(FloatZiggurat::kR + a) : (FloatZiggurat::kR + a));
+  }
+  const double y = z.f[i] + uniform() * (z.f[i + 1] - z.f[i]);
+  if (y < std::exp(-0.5 * double(t) * t)) return negative ? -t : t;
+  return static_cast<float>(normal());
+}
+
+namespace {
+
+constexpr int kLanes = 8;      // independent xoshiro256++ streams of fill_normal
+constexpr int kChunk = 1024;   // candidates per block (a multiple of 2 * kLanes)
+
+// `steps` xoshiro256++ steps of kLanes lanes (state as s[word][lane]), two 32-bit draws each,
+// written lane-major per step. Vectorizes across lanes; cloned per instruction set.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void xoshiro_lanes(uint64_t (&s)[4][kLanes], uint32_t* bits, int steps) {
+  for (int step = 0; step < steps; ++step) {
+    uint64_t r[kLanes];
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) {
+      const uint64_t a = s[0][l] + s[3][l];
+      r[l] = ((a << 23) | (a >> 41)) + s[0][l];
+      const uint64_t sh = s[1][l] << 17;
+      s[2][l] ^= s[0][l];
+      s[3][l] ^= s[1][l];
+      s[1][l] ^= s[2][l];
+      s[0][l] ^= s[3][l];
+      s[2][l] ^= sh;
+      s[3][l] = (s[3][l] << 45) | (s[3][l] >> 19);
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      bits[step * 2 * kLanes + 2 * l] = static_cast<uint32_t>(r[l]);
+      bits[step * 2 * kLanes + 2 * l + 1] = static_cast<uint32_t>(r[l] >> 32);
+    }
+  }
+}
+
+// Ziggurat fast path on 32-bit draws: layer i = bits & 127, sign = bit 7, a 24-bit uniform in
+// bits 8..31. Candidates that fall outside the layer's inner rectangle are flagged for the
+// scalar slow path. Branch-free; cloned per instruction set.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void ziggurat_fast(const uint32_t* bits, const float* x, float* out, uint8_t* reject, int n) {
+  constexpr float kTwoPowMinus24 = 1.0f / 16777216.0f;
+#pragma omp simd
+  for (int k = 0; k < n; ++k) {
+    const uint32_t b = bits[k];
+    const auto i = static_cast<int>(b & 0x7fu);
+    const float t = static_cast<float>(static_cast<int32_t>(b >> 8)) * kTwoPowMinus24 * x[i];
+    reject[k] = !(t < x[i + 1]);
+    uint32_t u;
+    std::memcpy(&u, &t, sizeof u);
+    u ^= (b & 0x80u) << 24;
+    std::memcpy(&out[k], &u, sizeof u);
+  }
+}
+
+}  // namespace
+
+void Rng::fill_normal(float* out, int64_t n) {
+  const FloatZiggurat& z = float_ziggurat();
+  uint64_t s[4][kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    uint64_t st = next_u64();
+    for (auto& word : s) word[l] = splitmix64(st);
+  }
+  uint32_t bits[kChunk];
+  uint8_t reject[kChunk];
+  for (int64_t k0 = 0; k0 < n; k0 += kChunk) {
+    const int count = static_cast<int>(std::min<int64_t>(kChunk, n - k0));
+    const int steps = (count + 2 * kLanes - 1) / (2 * kLanes);
+    xoshiro_lanes(s, bits, steps);
+    float* o = out + k0;
+    ziggurat_fast(bits, z.x.data(), o, reject, count);
+    for (int k = 0; k < count; ++k) {
+      if (reject[k]) {
+        const uint32_t b = bits[k];
+        const auto i = static_cast<int>(b & 0x7fu);
+        const float t = static_cast<float>(b >> 8) * (1.0f / 16777216.0f) * z.x[static_cast<size_t>(i)];
+        o[k] = float_slow_path(i, t, (b >> 7) & 1);
+      }
+    }
+  }
+}
+
+void Rng::fill_uniform(float* out, int64_t n, float lo, float hi) {
+  const double width = static_cast<double>(hi) - lo;
+  for (int64_t k = 0; k < n; ++k) out[k] = static_cast<float>(lo + width * uniform());
+}
+
+}  // namespace hetcim::xbar

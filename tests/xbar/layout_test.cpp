@@ -1,0 +1,95 @@
+#include "xbar/layout.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "util/error.h"
+#include "xbar/gemm.h"
+#include "xbar/rng.h"
+
+namespace hetcim::xbar {
+namespace {
+
+std::vector<float> random(int64_t n, uint64_t seed) {
+  Rng r(seed);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (auto& x : v) x = static_cast<float>(r.normal());
+  return v;
+}
+
+TEST(Layout, LinearWeightIsTransposed) {
+  const std::vector<float> w = {1, 2, 3, 4, 5, 6};  // [out 2, in 3]
+  EXPECT_EQ(linear_to_crossbar(w.data(), 2, 3), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+}
+
+TEST(Layout, SgemmByHand) {
+  const std::vector<float> a = {1, 2, 3, 4, 5, 6};  // 2 x 3
+  const std::vector<float> b = {1, 0, 0, 1, 1, 1};  // 3 x 2
+  std::vector<float> c(4);
+  sgemm(2, 2, 3, a.data(), 3, b.data(), 2, c.data(), 2);
+  EXPECT_EQ(c, (std::vector<float>{4, 5, 10, 11}));
+}
+
+// im2col x crossbar weights == direct convolution, with stride, asymmetric padding and dilation.
+TEST(Layout, Im2colGemmEqualsDirectConvolution) {
+  Conv2dGeometry g;
+  g.batch = 2;
+  g.channels = 3;
+  g.height = 7;
+  g.width = 6;
+  g.kernel_h = 3;
+  g.kernel_w = 2;
+  g.stride_h = 2;
+  g.stride_w = 1;
+  g.pad_top = 1;
+  g.pad_left = 0;
+  g.pad_bottom = 2;
+  g.pad_right = 1;
+  g.dilation_h = 1;
+  g.dilation_w = 2;
+  const int64_t c_out = 4;
+  const auto x = random(g.batch * g.channels * g.height * g.width, 1);
+  const auto w = random(c_out * g.patch_size(), 2);
+  const int64_t ho = g.out_height(), wo = g.out_width();
+  EXPECT_EQ(ho, (7 + 3 - 2 - 1) / 2 + 1);  // 4
+  EXPECT_EQ(wo, (6 + 1 - 2 - 1) / 1 + 1);  // 5
+  const auto cols = im2col(x.data(), g);
+  const auto wm = conv_to_crossbar(w.data(), c_out, g.channels, g.kernel_h, g.kernel_w);
+  std::vector<float> rows(static_cast<size_t>(g.batch * ho * wo * c_out));
+  sgemm(g.batch * ho * wo, c_out, g.patch_size(), cols.data(), g.patch_size(), wm.data(), c_out,
+        rows.data(), c_out);
+  const auto y = rows_to_nchw(rows.data(), g.batch, c_out, ho, wo);
+  for (int64_t n = 0; n < g.batch; ++n)
+    for (int64_t o = 0; o < c_out; ++o)
+      for (int64_t oh = 0; oh < ho; ++oh)
+        for (int64_t ow = 0; ow < wo; ++ow) {
+          double ref = 0;
+          for (int64_t c = 0; c < g.channels; ++c)
+            for (int64_t i = 0; i < g.kernel_h; ++i)
+              for (int64_t j = 0; j < g.kernel_w; ++j) {
+                const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
+                const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
+                if (ih < 0 || ih >= g.height || iw < 0 || iw >= g.width) continue;
+                ref += double(x[static_cast<size_t>(((n * g.channels + c) * g.height + ih) * g.width + iw)]) *
+                       w[static_cast<size_t>(((o * g.channels + c) * g.kernel_h + i) * g.kernel_w + j)];
+              }
+          EXPECT_NEAR(y[static_cast<size_t>(((n * c_out + o) * ho + oh) * wo + ow)], ref, 1e-4);
+        }
+}
+
+TEST(Layout, GeometryErrors) {
+  Conv2dGeometry g;
+  g.height = 2;
+  g.width = 2;
+  g.kernel_h = 3;
+  g.kernel_w = 3;
+  EXPECT_THROW(check_geometry(g), UserError);
+  g.kernel_h = 1;
+  g.kernel_w = 1;
+  g.stride_h = 0;
+  EXPECT_THROW(check_geometry(g), UserError);
+}
+
+}  // namespace
+}  // namespace hetcim::xbar

@@ -1,0 +1,120 @@
+#include "xbar/rng.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace hetcim::xbar {
+namespace {
+
+TEST(Rng, SameSeedSameSequenceDifferentSeedDifferent) {
+  Rng a(42), b(42), c(43);
+  int differ = 0;
+  for (int i = 0; i < 100; ++i) {
+    const uint64_t x = a.next_u64();
+    EXPECT_EQ(x, b.next_u64());
+    differ += x != c.next_u64();
+  }
+  EXPECT_EQ(differ, 100);
+}
+
+TEST(Rng, DerivedStreamsDependOnNameAndSeed) {
+  EXPECT_EQ(Rng::derive(7, "write/fc1"), Rng::derive(7, "write/fc1"));
+  EXPECT_NE(Rng::derive(7, "write/fc1"), Rng::derive(7, "stuck/fc1"));
+  EXPECT_NE(Rng::derive(7, "write/fc1"), Rng::derive(8, "write/fc1"));
+}
+
+TEST(Rng, UniformMomentsMatchU01) {
+  Rng r(1);
+  const int n = 200000;
+  double s = 0, s2 = 0;
+  for (int i = 0; i < n; ++i) {
+    const double u = r.uniform();
+    ASSERT_GE(u, 0.0);
+    ASSERT_LT(u, 1.0);
+    s += u;
+    s2 += u * u;
+  }
+  const double mean = s / n, var = s2 / n - mean * mean;
+  EXPECT_NEAR(mean, 0.5, 5 * std::sqrt(1.0 / 12 / n));
+  EXPECT_NEAR(var, 1.0 / 12, 0.002);
+}
+
+// Both normal samplers: normal() (256-layer double ziggurat) and fill_normal() (4-lane,
+// 128-layer float ziggurat), with blocks of 37 to cross fill_normal's 8-value steps.
+std::vector<double> normal_draws(bool fill, uint64_t seed, int n) {
+  Rng r(seed);
+  std::vector<double> z(static_cast<size_t>(n));
+  if (fill) {
+    std::vector<float> block(37);
+    for (int k = 0; k < n; k += 37) {
+      r.fill_normal(block.data(), 37);
+      for (int j = 0; j < 37 && k + j < n; ++j) z[static_cast<size_t>(k + j)] = block[static_cast<size_t>(j)];
+    }
+  } else {
+    for (auto& v : z) v = r.normal();
+  }
+  return z;
+}
+
+// Standard normal: mean 0, variance 1, kurtosis 3, P(|z| > 3) = 0.0026998, P(|z| > 4) = 6.334e-5
+// (the tails beyond the ziggurats' r = 3.654 / 3.443 are sampled separately).
+TEST(Rng, NormalMomentsAndTailsMatchStandardNormal) {
+  for (bool fill : {false, true}) {
+    const int n = 1000000;
+    const auto z = normal_draws(fill, 2024, n);
+    double s = 0, s2 = 0, s4 = 0;
+    int beyond3 = 0, beyond4 = 0;
+    for (double v : z) {
+      s += v;
+      s2 += v * v;
+      s4 += v * v * v * v;
+      beyond3 += std::fabs(v) > 3.0;
+      beyond4 += std::fabs(v) > 4.0;
+    }
+    const double mean = s / n, var = s2 / n - mean * mean;
+    EXPECT_NEAR(mean, 0.0, 5.0 / std::sqrt(n)) << "fill " << fill;
+    EXPECT_NEAR(var, 1.0, 5 * std::sqrt(2.0 / n)) << "fill " << fill;
+    EXPECT_NEAR(s4 / n, 3.0, 5 * std::sqrt(96.0 / n)) << "fill " << fill;
+    const double p3 = 0.0026997961, p4 = 6.3342e-5;
+    EXPECT_NEAR(beyond3, n * p3, 5 * std::sqrt(n * p3)) << "fill " << fill;
+    EXPECT_NEAR(beyond4, n * p4, 5 * std::sqrt(n * p4)) << "fill " << fill;
+  }
+}
+
+TEST(Rng, NormalCdfAtSeveralPointsWithinBinomialTolerance) {
+  for (bool fill : {false, true}) {
+    const int n = 400000;
+    const auto z = normal_draws(fill, 99, n);
+    for (double t : {-3.7, -2.0, -1.0, -0.3, 0.0, 0.5, 1.5, 2.5, 3.5}) {
+      const double p = 0.5 * std::erfc(-t / std::sqrt(2.0));
+      int below = 0;
+      for (double v : z) below += v < t;
+      EXPECT_NEAR(below, n * p, 5 * std::sqrt(n * p * (1 - p)) + 1) << "t = " << t << " fill " << fill;
+    }
+  }
+}
+
+TEST(Rng, FillNormalIsDeterministic) {
+  Rng a(5), b(5);
+  std::vector<float> x(1001), y(1001);
+  a.fill_normal(x.data(), 1001);
+  b.fill_normal(y.data(), 1001);
+  EXPECT_EQ(x, y);
+  a.fill_normal(x.data(), 1001);
+  EXPECT_NE(x, y);
+}
+
+TEST(Rng, FillUniformStaysInRange) {
+  Rng r(5);
+  std::vector<float> v(10000);
+  r.fill_uniform(v.data(), static_cast<int64_t>(v.size()), -2.0f, 3.0f);
+  for (float x : v) {
+    EXPECT_GE(x, -2.0f);
+    EXPECT_LE(x, 3.0f);
+  }
+}
+
+}  // namespace
+}  // namespace hetcim::xbar
