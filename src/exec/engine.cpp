@@ -264,6 +264,12 @@ struct Engine::Impl {
     if (a.kind == Activation::Clip)
       po.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, a.lo / scale_div, a.hi / scale_div);
   }
+  // oneDNN adds the destination zero point to the scaled float value and rounds the sum; ONNX
+  // rounds first and adds the zero point after. A round-half-to-even post-op before the zero point
+  // makes the sum an exact integer, so both agree bit for bit (zero point 0 needs nothing).
+  void post_round(dnnl::post_ops& po, int32_t zy) {
+    if (zy != 0) po.append_eltwise(1.0f, dnnl::algorithm::eltwise_round, 0.0f, 0.0f);
+  }
 
   // ---- operators ----------------------------------------------------------------------------
   void compile_node() {
@@ -350,6 +356,7 @@ struct Engine::Impl {
       if (zx != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, act, sy);
+      post_round(po, zy);
       src_md = nhwc_md(shape(x), dnnl_type(xtype));
       dst_md = nhwc_md(shape(y), dnnl_type(ytype));
       bias_md = memory::desc({w.oc}, dt::s32, tag::x);
@@ -442,6 +449,7 @@ struct Engine::Impl {
       if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, act, sy);
+      if (!float_out) post_round(po, zy);
     } else {
       if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
       post_activation(po, act);
@@ -540,6 +548,7 @@ struct Engine::Impl {
       if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, fused_activation(n), sy);
+      post_round(po, zy);
     } else {
       post_activation(po, fused_activation(n));
     }

@@ -1,0 +1,351 @@
+// Per-operator tests: hand-computed values for the reference interpreter, and the oneDNN engine
+// against the reference on random data (float to 1e-4 relative, int8 exactly), 1 and 2 threads.
+#include <gtest/gtest.h>
+
+#include "exec/engine.h"
+#include "exec/reference.h"
+#include "test_util.h"
+#include "util/error.h"
+
+namespace hetcim::exec {
+namespace {
+
+using graph::DType;
+using testing::Builder;
+using testing::random_tensor;
+using A = std::map<std::string, graph::Attribute>;
+using Ints = std::vector<int64_t>;
+
+TensorMap rand_inputs(const graph::Graph& g, uint64_t seed) {
+  TensorMap m;
+  for (const std::string& in : g.inputs) {
+    const graph::TensorInfo* ti = g.info(in);
+    m[in] = ti->dtype == DType::Float32 ? random_tensor(ti->dtype, *ti->shape, seed++)
+                                        : random_tensor(ti->dtype, *ti->shape, seed++, 0, 255);
+  }
+  return m;
+}
+
+void both_thread_counts(const graph::Graph& g, double tol = 1e-4) {
+  const TensorMap in = rand_inputs(g, 3);
+  testing::expect_engine_matches_reference(g, in, tol, 1);
+  testing::expect_engine_matches_reference(g, in, tol, 2);
+}
+
+// ---- hand-computed reference values ---------------------------------------------------------
+
+TEST(Reference, ConvByHand) {
+  // 1x1x3x3 input 1..9, 2x2 kernel of ones, no padding: each output is a 2x2 window sum.
+  Builder b;
+  b.input("x", DType::Float32, {1, 1, 3, 3});
+  b.constant("w", Tensor::from_floats({1, 1, 2, 2}, {1, 1, 1, 1}));
+  b.constant("b", Tensor::from_floats({1}, {0.5f}));
+  b.node("Conv", {"x", "w", "b"}, {"y"});
+  const graph::Graph g = b.done({"y"});
+  const TensorMap out = run_reference(g, {{"x", Tensor::from_floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9})}});
+  EXPECT_EQ(out.at("y").floats(), (std::vector<float>{12.5f, 16.5f, 24.5f, 28.5f}));
+}
+
+TEST(Reference, QLinearConvByHand) {
+  // x = [10, 20, 30, 40] (uint8, zx = 10, sx = 0.5), w = [1, -1, 2, 0] (int8, sw = 0.25),
+  // bias = 4 (int32), sy = 0.1, zy = 5. acc = 0*1 + 10*(-1) + 20*2 + 30*0 + 4 = 34;
+  // y = round(34 * 0.5 * 0.25 / 0.1) + 5 = round(42.5) + 5 = 42 + 5 = 47 (half to even).
+  Builder b;
+  b.input("x", DType::UInt8, {1, 1, 2, 2});
+  Tensor w = Tensor::zeros(DType::Int8, {1, 1, 2, 2});
+  const int8_t wv[4] = {1, -1, 2, 0};
+  std::memcpy(w.bytes.data(), wv, 4);
+  Tensor bias = Tensor::zeros(DType::Int32, {1});
+  bias.data<int32_t>()[0] = 4;
+  b.constant("sx", testing::scalar_f(0.5f)).constant("zx", testing::scalar_u8(10));
+  b.constant("w", w).constant("sw", testing::scalar_f(0.25f)).constant("zw", testing::scalar_i8(0));
+  b.constant("sy", testing::scalar_f(0.1f)).constant("zy", testing::scalar_u8(5)).constant("bias", bias);
+  b.node("QLinearConv", {"x", "sx", "zx", "w", "sw", "zw", "sy", "zy", "bias"}, {"y"}, {}, "",
+         {{DType::UInt8, graph::Shape{1, 1, 1, 1}}});
+  const graph::Graph g = b.done({"y"});
+  Tensor x = Tensor::zeros(DType::UInt8, {1, 1, 2, 2});
+  const uint8_t xv[4] = {10, 20, 30, 40};
+  std::memcpy(x.bytes.data(), xv, 4);
+  const float m = (0.5f * 0.25f) / 0.1f;  // 1.25 in float: 34 * 1.25 = 42.5 exactly
+  ASSERT_EQ(34.0f * m, 42.5f);
+  EXPECT_EQ(run_reference(g, {{"x", x}}).at("y").at(0), 47);
+  EXPECT_EQ(Engine(g).run({{"x", x}}).at("y").at(0), 47);
+}
+
+TEST(Reference, PoolingByHand) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 1, 2, 2});
+  b.node("MaxPool", {"x"}, {"m"}, A{{"kernel_shape", Ints{2, 2}}});
+  b.node("AveragePool", {"x"}, {"a"}, A{{"kernel_shape", Ints{2, 2}}, {"pads", Ints{1, 1, 0, 0}}});
+  const graph::Graph g = b.done({"m", "a"});
+  const TensorMap out = run_reference(g, {{"x", Tensor::from_floats({1, 1, 2, 2}, {1, 2, 3, 4})}});
+  EXPECT_EQ(out.at("m").floats(), std::vector<float>{4});
+  // count_include_pad = 0: windows over the top-left padding average only real values.
+  EXPECT_EQ(out.at("a").floats(), (std::vector<float>{1, 1.5f, 2, 2.5f}));
+}
+
+TEST(Reference, ResizeNearestAsymmetricByHand) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 1, 1, 2});
+  b.constant("roi", Tensor::from_floats({0}, {}));
+  b.constant("scales", Tensor::from_floats({4}, {1, 1, 2, 2}));
+  b.node("Resize", {"x", "roi", "scales"}, {"y"},
+         A{{"mode", std::string("nearest")}, {"coordinate_transformation_mode", std::string("asymmetric")},
+           {"nearest_mode", std::string("floor")}});
+  const graph::Graph g = b.done({"y"});
+  const TensorMap out = run_reference(g, {{"x", Tensor::from_floats({1, 1, 1, 2}, {1, 2})}});
+  EXPECT_EQ(out.at("y").floats(), (std::vector<float>{1, 1, 2, 2, 1, 1, 2, 2}));
+}
+
+// ---- engine versus reference: float ---------------------------------------------------------
+
+struct ConvCase {
+  const char* name;
+  int64_t c, m, h, k, stride, pad, dil, group;
+  const char* act;
+};
+
+class ConvF32 : public ::testing::TestWithParam<ConvCase> {};
+
+TEST_P(ConvF32, MatchesReference) {
+  const ConvCase p = GetParam();
+  Builder b;
+  b.input("x", DType::Float32, {2, p.c, p.h, p.h});
+  b.constant("w", random_tensor(DType::Float32, {p.m, p.c / p.group, p.k, p.k}, 5));
+  b.constant("b", random_tensor(DType::Float32, {p.m}, 6));
+  A attrs{{"strides", Ints{p.stride, p.stride}}, {"pads", Ints{p.pad, p.pad, p.pad, p.pad}},
+          {"dilations", Ints{p.dil, p.dil}}, {"group", p.group}};
+  if (std::string(p.act) == "Relu") attrs["activation"] = std::string("Relu");
+  if (std::string(p.act) == "Clip") {
+    attrs["activation"] = std::string("Clip");
+    attrs["activation_min"] = 0.0;
+    attrs["activation_max"] = 0.5;
+  }
+  b.node("Conv", {"x", "w", "b"}, {"y"}, attrs);
+  both_thread_counts(b.done({"y"}));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, ConvF32,
+    ::testing::Values(ConvCase{"k3", 16, 32, 9, 3, 1, 1, 1, 1, ""}, ConvCase{"k1s2", 32, 16, 8, 1, 2, 0, 1, 1, "Relu"},
+                      ConvCase{"rgb7x7", 3, 16, 15, 7, 2, 3, 1, 1, "Relu"},
+                      ConvCase{"depthwise", 24, 24, 9, 3, 1, 1, 1, 24, "Clip"},
+                      ConvCase{"grouped", 16, 32, 7, 3, 2, 1, 1, 4, ""},
+                      ConvCase{"dilated", 8, 8, 11, 3, 1, 2, 2, 1, ""}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(EngineF32, GemmMatMulAndBinaryOps) {
+  Builder b;
+  b.input("a", DType::Float32, {3, 20});
+  b.input("c", DType::Float32, {2, 3, 5});
+  b.constant("w", random_tensor(DType::Float32, {7, 20}, 9));
+  b.constant("bias", random_tensor(DType::Float32, {7}, 10));
+  b.constant("m", random_tensor(DType::Float32, {5, 4}, 11));
+  b.constant("row", random_tensor(DType::Float32, {1, 4}, 12, 0.5, 2));
+  b.node("Gemm", {"a", "w", "bias"}, {"g"}, A{{"transB", int64_t{1}}, {"alpha", 0.5}, {"activation", std::string("Relu")}});
+  b.node("Gemm", {"a", "w"}, {"g2"}, A{{"transB", int64_t{1}}});
+  b.node("MatMul", {"c", "m"}, {"mm"});
+  b.node("Add", {"mm", "row"}, {"add"});
+  b.node("Sub", {"row", "mm"}, {"sub"});  // first operand broadcasts: generic kernel
+  b.node("Mul", {"row", "mm"}, {"mul"});  // commutative: swapped into oneDNN binary
+  b.node("Div", {"mm", "row"}, {"div"});
+  b.node("Pow", {"row", "row"}, {"pow"});
+  b.constant("two", testing::scalar_f(2.0f));
+  b.node("Pow", {"mm", "two"}, {"sq"});
+  both_thread_counts(b.done({"g", "g2", "add", "sub", "mul", "div", "pow", "sq"}));
+}
+
+TEST(EngineF32, ElementwiseAndPooling) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 16, 9, 9});
+  b.node("Relu", {"x"}, {"relu"});
+  b.node("Sigmoid", {"x"}, {"sig"});
+  b.node("Tanh", {"x"}, {"tanh"});
+  b.node("LeakyRelu", {"x"}, {"leaky"}, A{{"alpha", 0.1}});
+  b.constant("lo", testing::scalar_f(-0.25f)).constant("hi", testing::scalar_f(0.5f));
+  b.node("Clip", {"x", "lo", "hi"}, {"clip"});
+  b.node("HardSigmoid", {"x"}, {"hsig"});
+  b.node("HardSwish", {"x"}, {"hswish"});
+  b.node("MaxPool", {"x"}, {"mp"}, A{{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}});
+  b.node("MaxPool", {"x"}, {"mpc"}, A{{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"ceil_mode", int64_t{1}}});
+  b.node("AveragePool", {"x"}, {"ap"}, A{{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}});
+  b.node("AveragePool", {"x"}, {"api"}, A{{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"count_include_pad", int64_t{1}}});
+  b.node("GlobalAveragePool", {"x"}, {"gap"});
+  b.node("GlobalMaxPool", {"x"}, {"gmp"});
+  both_thread_counts(b.done({"relu", "sig", "tanh", "leaky", "clip", "hsig", "hswish", "mp", "mpc", "ap", "api", "gap", "gmp"}), 2e-5);
+}
+
+TEST(EngineF32, DataMovement) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 8, 6, 6});
+  b.constant("w", random_tensor(DType::Float32, {8, 8, 1, 1}, 4));
+  b.node("Conv", {"x", "w"}, {"c"});  // blocked layout feeding the data-movement ops
+  b.node("Concat", {"c", "x"}, {"cat"}, A{{"axis", int64_t{1}}});
+  b.constant("split", Tensor::zeros(DType::Int64, {2}));
+  graph::Initializer sp = graph::Initializer::from_ints({2}, {3, 5});
+  b.constant("sizes", Tensor::from_initializer(sp, "sizes"));
+  b.node("Split", {"c", "sizes"}, {"s0", "s1"}, A{{"axis", int64_t{1}}});
+  b.constant("starts", Tensor::from_initializer(graph::Initializer::from_ints({2}, {1, 5}), "starts"));
+  b.constant("ends", Tensor::from_initializer(graph::Initializer::from_ints({2}, {6, 0}), "ends"));
+  b.constant("axes", Tensor::from_initializer(graph::Initializer::from_ints({2}, {2, 3}), "axes"));
+  b.constant("steps", Tensor::from_initializer(graph::Initializer::from_ints({2}, {2, -2}), "steps"));
+  b.node("Slice", {"c", "starts", "ends", "axes", "steps"}, {"sl"});
+  b.constant("roi", Tensor::from_floats({0}, {}));
+  b.constant("scales", Tensor::from_floats({4}, {1, 1, 2, 2}));
+  b.node("Resize", {"c", "roi", "scales"}, {"rs"}, A{{"mode", std::string("nearest")}});
+  b.node("Flatten", {"c"}, {"fl"}, A{{"axis", int64_t{1}}});
+  b.constant("shape", Tensor::from_initializer(graph::Initializer::from_ints({3}, {1, 8, 36}), "shape"));
+  b.node("Reshape", {"c", "shape"}, {"rsh"});
+  b.node("Transpose", {"rsh"}, {"tr"}, A{{"perm", Ints{0, 2, 1}}});
+  b.node("Softmax", {"tr"}, {"sm"}, A{{"axis", int64_t{-1}}});
+  both_thread_counts(b.done({"cat", "s0", "s1", "sl", "rs", "fl", "tr", "sm"}));
+}
+
+// ---- engine versus reference: int8 (exact) --------------------------------------------------
+
+// A QLinearConv with per-channel weight scales, non-zero input/output zero points and a bias.
+graph::Graph qconv_graph(int64_t c, int64_t m, int64_t h, int64_t k, int64_t stride, int64_t pad,
+                         int64_t group, const std::string& act) {
+  Builder b;
+  b.input("x", DType::UInt8, {1, c, h, h});
+  b.constant("sx", testing::scalar_f(0.02f)).constant("zx", testing::scalar_u8(117));
+  b.constant("w", random_tensor(DType::Int8, {m, c / group, k, k}, 21, -127, 127));
+  b.constant("sw", random_tensor(DType::Float32, {m}, 22, 0.001, 0.01));
+  Tensor zw = Tensor::zeros(DType::Int8, {m});
+  b.constant("zw", zw);
+  b.constant("sy", testing::scalar_f(0.05f)).constant("zy", testing::scalar_u8(90));
+  b.constant("bias", random_tensor(DType::Int32, {m}, 23, -2000, 2000));
+  const int64_t oh = (h + 2 * pad - k) / stride + 1;
+  A attrs{{"strides", Ints{stride, stride}}, {"pads", Ints{pad, pad, pad, pad}}, {"group", group}, {"kernel_shape", Ints{k, k}}};
+  if (act == "Relu") attrs["activation"] = std::string("Relu");
+  if (act == "Clip") {
+    attrs["activation"] = std::string("Clip");
+    attrs["activation_min"] = 0.0;
+    attrs["activation_max"] = 3.0;
+  }
+  b.node("QLinearConv", {"x", "sx", "zx", "w", "sw", "zw", "sy", "zy", "bias"}, {"y"}, attrs, "",
+         {{DType::UInt8, graph::Shape{1, m, oh, oh}}});
+  return b.done({"y"});
+}
+
+TEST(EngineInt8, QLinearConvExact) {
+  for (const auto& [c, m, h, k, s, p, g, act] :
+       std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string>>{
+           {16, 32, 10, 3, 1, 1, 1, ""}, {32, 16, 8, 1, 1, 0, 1, "Relu"}, {3, 16, 17, 7, 2, 3, 1, "Relu"},
+           {32, 32, 9, 3, 2, 1, 32, "Clip"}, {16, 32, 7, 3, 1, 1, 4, ""}}) {
+    SCOPED_TRACE("conv c=" + std::to_string(c) + " m=" + std::to_string(m) + " k=" + std::to_string(k) + " g=" + std::to_string(g));
+    both_thread_counts(qconv_graph(c, m, h, k, s, p, g, act));
+  }
+}
+
+TEST(EngineInt8, QGemmAndQLinearMatMulExact) {
+  Builder b;
+  b.input("a", DType::UInt8, {2, 40});
+  b.constant("sa", testing::scalar_f(0.03f)).constant("za", testing::scalar_u8(128));
+  b.constant("w", random_tensor(DType::Int8, {10, 40}, 31, -127, 127));
+  b.constant("sw", random_tensor(DType::Float32, {10}, 32, 0.002, 0.02));
+  b.constant("zw", Tensor::zeros(DType::Int8, {10}));
+  b.constant("c", random_tensor(DType::Int32, {10}, 33, -500, 500));
+  b.constant("sy", testing::scalar_f(0.07f)).constant("zy", testing::scalar_u8(100));
+  b.node("QGemm", {"a", "sa", "za", "w", "sw", "zw", "c", "sy", "zy"}, {"g"}, A{{"transB", int64_t{1}}},
+         "com.microsoft", {{DType::UInt8, graph::Shape{2, 10}}});
+  b.constant("m", random_tensor(DType::Int8, {40, 6}, 34, -127, 127));
+  b.constant("sm", testing::scalar_f(0.01f)).constant("zm", testing::scalar_i8(0));
+  b.node("QLinearMatMul", {"a", "sa", "za", "m", "sm", "zm", "sy", "zy"}, {"mm"}, {}, "",
+         {{DType::UInt8, graph::Shape{2, 6}}});
+  both_thread_counts(b.done({"g", "mm"}));
+}
+
+TEST(EngineInt8, ElementwiseAndPoolingExact) {
+  Builder b;
+  b.input("a", DType::UInt8, {1, 24, 7, 9});
+  b.input("b", DType::UInt8, {1, 24, 7, 9});
+  b.input("v", DType::UInt8, {1, 24, 1, 1});
+  b.constant("sa", testing::scalar_f(0.04f)).constant("za", testing::scalar_u8(120));
+  b.constant("sb", testing::scalar_f(0.07f)).constant("zb", testing::scalar_u8(30));
+  b.constant("sy", testing::scalar_f(0.09f)).constant("zy", testing::scalar_u8(70));
+  const graph::TensorInfo full{DType::UInt8, graph::Shape{1, 24, 7, 9}};
+  b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"add"}, {}, "com.microsoft", {full});
+  b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"addr"}, A{{"activation", std::string("Relu")}}, "com.microsoft", {full});
+  b.node("QLinearMul", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"mul"}, {}, "com.microsoft", {full});
+  b.node("QLinearMul", {"a", "sa", "za", "v", "sb", "zb", "sy", "zy"}, {"mulb"}, {}, "com.microsoft", {full});
+  b.node("QLinearSigmoid", {"a", "sa", "za", "sy", "zy"}, {"sig"}, {}, "com.microsoft", {full});
+  b.node("QLinearLeakyRelu", {"a", "sa", "za", "sy", "zy"}, {"leaky"}, A{{"alpha", 0.1}}, "com.microsoft", {full});
+  b.node("QLinearGlobalAveragePool", {"a", "sa", "za", "sy", "zy"}, {"gap"}, {}, "com.microsoft",
+         {{DType::UInt8, graph::Shape{1, 24, 1, 1}}});
+  b.node("QLinearAveragePool", {"a", "sa", "za", "sy", "zy"}, {"ap"},
+         A{{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{2, 2}}}, "com.microsoft",
+         {{DType::UInt8, graph::Shape{1, 24, 4, 5}}});
+  b.node("QLinearConcat", {"sy", "zy", "a", "sa", "za", "b", "sb", "zb", "add", "sy", "zy"}, {"cat"},
+         A{{"axis", int64_t{1}}}, "com.microsoft", {{DType::UInt8, graph::Shape{1, 72, 7, 9}}});
+  b.node("MaxPool", {"a"}, {"mp"}, A{{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}});
+  b.node("DequantizeLinear", {"add", "sy", "zy"}, {"deq"});
+  b.node("QuantizeLinear", {"deq", "sa", "za"}, {"req"});
+  both_thread_counts(b.done({"add", "addr", "mul", "mulb", "sig", "leaky", "gap", "ap", "cat", "mp", "deq", "req"}));
+}
+
+TEST(EngineInt8, LayoutTransposesAreLogicalIdentities) {
+  // Q -> ToNHWC -> QLinearConv -> ToNCHW -> DQ, as passes::layout_nhwc writes it.
+  Builder b;
+  b.input("x", DType::Float32, {1, 8, 5, 5});
+  b.constant("s", testing::scalar_f(0.01f)).constant("z", testing::scalar_u8(128));
+  b.node("QuantizeLinear", {"x", "s", "z"}, {"q"});
+  b.node("Transpose", {"q"}, {"q_nhwc"}, A{{"perm", Ints{0, 2, 3, 1}}, {"layout_only", int64_t{1}}}, "",
+         {{DType::UInt8, graph::Shape{1, 8, 5, 5}}});
+  b.constant("w", random_tensor(DType::Int8, {8, 8, 3, 3}, 41, -127, 127));
+  b.constant("sw", testing::scalar_f(0.003f)).constant("zw", testing::scalar_i8(0));
+  b.node("QLinearConv", {"q_nhwc", "s", "z", "w", "sw", "zw", "s", "z"}, {"y"}, A{{"pads", Ints{1, 1, 1, 1}}}, "",
+         {{DType::UInt8, graph::Shape{1, 8, 5, 5}}});
+  b.node("Transpose", {"y"}, {"y_nchw"}, A{{"perm", Ints{0, 3, 1, 2}}, {"layout_only", int64_t{1}}}, "",
+         {{DType::UInt8, graph::Shape{1, 8, 5, 5}}});
+  b.node("DequantizeLinear", {"y_nchw", "s", "z"}, {"out"});
+  both_thread_counts(b.done({"out"}));
+}
+
+// ---- errors ---------------------------------------------------------------------------------
+
+TEST(EngineErrors, UnsupportedOperatorNamesTheNode) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 4});
+  b.node("Relu", {"x"}, {"y"});
+  graph::Graph g = b.done({"y"});
+  g.nodes[0].op_type = "Erf";
+  g.nodes[0].name = "my_erf";
+  try {
+    Engine e(g);
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("node 'my_erf' (Erf): unsupported operator 'Erf'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)run_reference(g, {{"x", Tensor::zeros(DType::Float32, {1, 4})}}), UserError);
+}
+
+TEST(EngineErrors, WrongInputShapeAndDtype) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 4});
+  b.node("Relu", {"x"}, {"y"});
+  const graph::Graph g = b.done({"y"});
+  Engine e(g);
+  try {
+    (void)e.run({{"x", Tensor::zeros(DType::Float32, {1, 5})}});
+    FAIL();
+  } catch (const UserError& err) {
+    EXPECT_NE(std::string(err.what()).find("input 'x': expected float32 1x4, got float32 1x5"), std::string::npos) << err.what();
+  }
+  try {
+    (void)e.run({{"x", Tensor::zeros(DType::UInt8, {1, 4})}});
+    FAIL();
+  } catch (const UserError& err) {
+    EXPECT_NE(std::string(err.what()).find("expected float32 1x4, got uint8 1x4"), std::string::npos) << err.what();
+  }
+  try {
+    (void)e.run({});
+    FAIL();
+  } catch (const UserError& err) {
+    EXPECT_NE(std::string(err.what()).find("input 'x' is missing"), std::string::npos) << err.what();
+  }
+  EXPECT_THROW((void)e.run({{"x", Tensor::zeros(DType::Float32, {1, 4})}, {"z", Tensor::zeros(DType::Float32, {1})}}), UserError);
+}
+
+}  // namespace
+}  // namespace hetcim::exec
