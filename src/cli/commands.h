@@ -11,5 +11,7 @@ void register_inspect(CLI::App& app);
 void register_export(CLI::App& app);
 void register_run(CLI::App& app);
 void register_profile(CLI::App& app);
+void register_partition(CLI::App& app);
+void register_dse(CLI::App& app);
 
 }  // namespace hetcim::cli

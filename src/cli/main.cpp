@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   hetcim::cli::register_export(app);
   hetcim::cli::register_run(app);
   hetcim::cli::register_profile(app);
+  hetcim::cli::register_partition(app);
+  hetcim::cli::register_dse(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

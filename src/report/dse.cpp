@@ -1,0 +1,294 @@
+#include "report/dse.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <sys/wait.h>
+#include <algorithm>
+
+#include "util/error.h"
+#include "util/files.h"
+
+namespace hetcim::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string num(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.9g", v);
+  return b;
+}
+
+std::string ns(double t) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f", t * 1e9);
+  return b;
+}
+
+template <typename T>
+std::vector<T> distinct(const std::vector<dse::DsePoint>& pts, T dse::DsePoint::*field) {
+  std::vector<T> out;
+  for (const auto& p : pts)
+    if (std::find(out.begin(), out.end(), p.*field) == out.end()) out.push_back(p.*field);
+  return out;
+}
+
+void run_gnuplot(const std::string& script_path, const std::string& figure) {
+  const std::string cmd = "gnuplot '" + script_path + "' 2>&1";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) throw user_error("figure ", figure, ": cannot start gnuplot");
+  std::string log;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, pipe)) log += buf;
+  const int status = ::pclose(pipe);
+  if (status != 0) {
+    if (log.find("not found") != std::string::npos || WEXITSTATUS(status) == 127)
+      throw user_error("figure ", figure, ": gnuplot is not installed (Debian: gnuplot-nox)");
+    throw user_error("figure ", figure, ": gnuplot failed: ", log);
+  }
+}
+
+// Renders one figure from a gnuplot body (everything after the terminal/output lines) to SVG and
+// PNG; data blocks are inline ($name << EOD ... EOD) so a figure is one self-contained script.
+void plot(const std::string& dir, const Figure& f, const std::string& body) {
+  for (const char* ext : {"svg", "png"}) {
+    const std::string script = dir + "/" + f.name + "." + ext + ".gp";
+    std::string s;
+    s += std::string(ext) == "svg" ? "set terminal svg size 760,420 dynamic font 'sans,11' background rgb 'white'\n"
+                                   : "set terminal pngcairo size 760,420 font 'sans,10'\n";
+    s += "set output '" + dir + "/" + f.name + "." + ext + "'\n";
+    s += "set title '" + f.title + "'\n" + body;
+    write_file_atomically(script, s);
+    run_gnuplot(script, f.name);
+    fs::remove(script);
+  }
+}
+
+std::string html_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '<') o += "&lt;";
+    else if (c == '>') o += "&gt;";
+    else if (c == '&') o += "&amp;";
+    else o += c;
+  }
+  return o;
+}
+
+}  // namespace
+
+std::string dse_csv(const std::vector<dse::DsePoint>& pts) {
+  std::string s =
+      "model,host,crossbars,t_mvm_s,operators,edges,parallel_pairs,offloadable,milp_binaries,"
+      "milp_constraints,status,latency_s,cpu_only_s,speedup,bound_s,solve_s,nodes,host_ops,cim_ops,"
+      "crossbars_used,host_busy_s,cim_busy_s,milp_status,milp_objective_s,milp_bound_s,milp_gap,"
+      "milp_s\n";
+  for (const auto& p : pts) {
+    s += p.model + "," + p.host + "," + std::to_string(p.crossbars) + "," + num(p.t_mvm) + "," +
+         std::to_string(p.operators) + "," + std::to_string(p.edges) + "," +
+         std::to_string(p.parallel_pairs) + "," + std::to_string(p.offloadable) + "," +
+         std::to_string(p.milp_binaries) + "," + std::to_string(p.milp_constraints) + "," +
+         p.status + "," + num(p.latency) + "," + num(p.cpu_only) + "," + num(p.speedup) + "," +
+         num(p.bound) + "," + num(p.seconds) + "," + std::to_string(p.nodes) + "," +
+         std::to_string(p.host_ops) + "," + std::to_string(p.cim_ops) + "," +
+         std::to_string(p.crossbars_used) + "," + num(p.host_busy) + "," + num(p.cim_busy) + "," +
+         (p.milp_run ? p.milp_status + "," + num(p.milp_objective) + "," + num(p.milp_bound) +
+                           "," + num(p.milp_gap) + "," + num(p.milp_seconds)
+                     : std::string(",,,,")) +
+         "\n";
+  }
+  return s;
+}
+
+std::string dse_json(const std::vector<dse::DsePoint>& pts) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& p : pts) {
+    nlohmann::json j = {{"model", p.model}, {"host", p.host}, {"crossbars", p.crossbars},
+                        {"t_mvm_s", p.t_mvm}, {"operators", p.operators}, {"edges", p.edges},
+                        {"parallel_pairs", p.parallel_pairs}, {"offloadable", p.offloadable},
+                        {"milp_binaries", p.milp_binaries}, {"milp_constraints", p.milp_constraints},
+                        {"status", p.status}, {"latency_s", p.latency}, {"cpu_only_s", p.cpu_only},
+                        {"speedup", p.speedup}, {"bound_s", p.bound}, {"solve_s", p.seconds},
+                        {"nodes", p.nodes}, {"host_ops", p.host_ops}, {"cim_ops", p.cim_ops},
+                        {"crossbars_used", p.crossbars_used}, {"host_busy_s", p.host_busy},
+                        {"cim_busy_s", p.cim_busy}};
+    if (p.milp_run)
+      j["milp"] = {{"status", p.milp_status}, {"objective_s", p.milp_objective},
+                   {"bound_s", p.milp_bound}, {"gap", p.milp_gap}, {"seconds", p.milp_seconds}};
+    a.push_back(j);
+  }
+  return a.dump(1) + "\n";
+}
+
+std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, const std::string& out) {
+  const std::string dir = out + "/figures";
+  fs::create_directories(dir);
+  const auto models = distinct(pts, &dse::DsePoint::model);
+  const auto hosts = distinct(pts, &dse::DsePoint::host);
+  const auto xbars = distinct(pts, &dse::DsePoint::crossbars);
+  const auto tmvms = distinct(pts, &dse::DsePoint::t_mvm);
+  auto find = [&](const std::string& m, const std::string& h, int64_t c, double t) -> const dse::DsePoint* {
+    for (const auto& p : pts)
+      if (p.model == m && p.host == h && p.crossbars == c && p.t_mvm == t) return &p;
+    return nullptr;
+  };
+  std::string xtics = "set xtics (";
+  for (size_t i = 0; i < xbars.size(); ++i)
+    xtics += (i ? ", " : "") + std::string("'") + std::to_string(xbars[i]) + "' " + std::to_string(i);
+  xtics += ")\n";
+  std::vector<Figure> figs;
+
+  // Fig. 3: speedup vs crossbars, one line per T_mvm, one panel per host, per model.
+  for (const std::string& m : models) {
+    Figure f{"fig3_" + m, "Speedup of " + m + " over CPU-only vs crossbars, per MVM latency and host",
+             "Like seed 000 Fig. 3 (there: ResNet-18). Lines: T_mvm; panels: hosts."};
+    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + "\n" + xtics +
+                       "set xlabel 'crossbars'\nset ylabel 'speedup (x)'\nset key top left\nset grid\n"
+                       "set yrange [0:*]\n";
+    for (const std::string& h : hosts) {
+      std::string data = "$d << EOD\n";
+      for (size_t i = 0; i < xbars.size(); ++i) {
+        data += std::to_string(i);
+        for (double t : tmvms) {
+          const dse::DsePoint* p = find(m, h, xbars[i], t);
+          data += " " + (p ? num(p->speedup) : std::string("NaN"));
+        }
+        data += "\n";
+      }
+      data += "EOD\n";
+      body += data + "set title '" + h + "'\nplot ";
+      for (size_t k = 0; k < tmvms.size(); ++k)
+        body += (k ? ", " : "") + std::string("$d using 1:") + std::to_string(k + 2) +
+                " with linespoints lw 2 title '" + ns(tmvms[k]) + " ns'";
+      body += "\n";
+    }
+    body += "unset multiplot\n";
+    plot(dir, f, body);
+    figs.push_back(f);
+  }
+
+  // Fig. 4: speedup per model at the smallest T_mvm, vs crossbars, per host.
+  {
+    const double t = *std::min_element(tmvms.begin(), tmvms.end());
+    Figure f{"fig4_models", "Speedup per model at T_mvm = " + ns(t) + " ns vs crossbars",
+             "Like seed 000 Fig. 4. Lines: models; panels: hosts."};
+    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + "\n" + xtics +
+                       "set xlabel 'crossbars'\nset ylabel 'speedup (x)'\nset key top left\nset grid\n"
+                       "set yrange [0:*]\n";
+    for (const std::string& h : hosts) {
+      std::string data = "$d << EOD\n";
+      for (size_t i = 0; i < xbars.size(); ++i) {
+        data += std::to_string(i);
+        for (const std::string& m : models) {
+          const dse::DsePoint* p = find(m, h, xbars[i], t);
+          data += " " + (p ? num(p->speedup) : std::string("NaN"));
+        }
+        data += "\n";
+      }
+      data += "EOD\n";
+      body += data + "set title '" + h + "'\nplot ";
+      for (size_t k = 0; k < models.size(); ++k)
+        body += (k ? ", " : "") + std::string("$d using 1:") + std::to_string(k + 2) +
+                " with linespoints lw 2 title '" + models[k] + "'";
+      body += "\n";
+    }
+    body += "unset multiplot\n";
+    plot(dir, f, body);
+    figs.push_back(f);
+  }
+
+  // Fig. 5: latency split host / CIM busy time and operator counts, per model.
+  for (const std::string& m : models) {
+    Figure f{"fig5_" + m, "Latency of " + m + ": host and CIM busy time, operators per device",
+             "Like seed 000 Fig. 5 (there: YOLOv5n). Stacked bars: busy time of the host (dark) "
+             "and the accelerator (light) for each crossbar count and MVM latency; labels: "
+             "operators on host / CIM."};
+    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + "\n";
+    body += "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+            "set boxwidth 0.8\nset ylabel 'busy time (ms)'\nset xtics rotate by -60 font ',8'\n"
+            "set key top right\nset grid ytics\nset yrange [0:*]\n";
+    for (const std::string& h : hosts) {
+      std::string data = "$d << EOD\n";
+      for (double t : tmvms)
+        for (int64_t c : xbars) {
+          const dse::DsePoint* p = find(m, h, c, t);
+          if (!p) continue;
+          data += "\"" + ns(t) + "ns/" + std::to_string(c) + " (" + std::to_string(p->host_ops) + "/" +
+                  std::to_string(p->cim_ops) + ")\" " + num(p->host_busy * 1e3) + " " +
+                  num(p->cim_busy * 1e3) + "\n";
+        }
+      data += "EOD\n";
+      body += data + "set title '" + h + "'\nplot $d using 2:xtic(1) title 'host' lc rgb '#2f4b7c', "
+              "'' using 3 title 'CIM' lc rgb '#a0c4ff'\n";
+    }
+    body += "unset multiplot\n";
+    plot(dir, f, body);
+    figs.push_back(f);
+  }
+
+  // Table I analogue as a figure: solve time per model (exact, and MILP when run).
+  {
+    Figure f{"table1_solver", "Solver time per model (all grid points)",
+             "Like seed 000 Table I. Points: wall-clock time of the exact solver (and of CBC on "
+             "the paper's MILP when --milp was given) for every grid point."};
+    std::string data = "$d << EOD\n";
+    for (size_t i = 0; i < models.size(); ++i)
+      for (const auto& p : pts)
+        if (p.model == models[i])
+          data += std::to_string(i) + " " + num(std::max(p.seconds, 1e-6)) + " " +
+                  (p.milp_run ? num(std::max(p.milp_seconds, 1e-6)) : std::string("NaN")) + "\n";
+    data += "EOD\n";
+    std::string tics = "set xtics (";
+    for (size_t i = 0; i < models.size(); ++i)
+      tics += (i ? ", " : "") + std::string("'") + models[i] + "' " + std::to_string(i);
+    tics += ")\n";
+    const std::string body = data + tics + "set logscale y\nset ylabel 'seconds'\nset grid\n"
+                             "set xrange [-0.5:" + std::to_string(models.size() - 0.5) + "]\n"
+                             "plot $d using ($1-0.1):2 with points pt 7 title 'exact', "
+                             "$d using ($1+0.1):3 with points pt 5 title 'MILP (CBC)'\n";
+    plot(dir, f, body);
+    figs.push_back(f);
+  }
+
+  // The HTML page: figures inline, then the table of points.
+  std::string html =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hetcim design-space "
+      "exploration</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
+      "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
+      "text-align:right}figure{margin:24px 0}</style></head><body>\n"
+      "<h1>Design-space exploration</h1>\n<p>" +
+      std::to_string(pts.size()) + " grid points; every point solved to proven optimality by "
+      "hetcim's exact solver unless its status says otherwise.</p>\n";
+  for (const Figure& f : figs) {
+    std::ifstream in(dir + "/" + f.name + ".svg");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string svg = ss.str();
+    if (auto pos = svg.find("<svg"); pos != std::string::npos) svg = svg.substr(pos);
+    html += "<figure class=\"figure\" id=\"" + f.name + "\">" + svg + "<figcaption>" +
+            html_escape(f.caption) + "</figcaption></figure>\n";
+  }
+  html += "<h2>All points</h2>\n<table><tr><th>model</th><th>host</th><th>crossbars</th><th>T_mvm</th>"
+          "<th>status</th><th>latency (ms)</th><th>CPU-only (ms)</th><th>speedup</th><th>host ops</th>"
+          "<th>CIM ops</th><th>crossbars used</th><th>solve (s)</th></tr>\n";
+  for (const auto& p : pts) {
+    char row[512];
+    std::snprintf(row, sizeof row,
+                  "<tr><td>%s</td><td>%s</td><td>%lld</td><td>%s ns</td><td>%s</td><td>%.3f</td>"
+                  "<td>%.3f</td><td>%.2f</td><td>%d</td><td>%d</td><td>%lld</td><td>%.4f</td></tr>\n",
+                  p.model.c_str(), p.host.c_str(), static_cast<long long>(p.crossbars), ns(p.t_mvm).c_str(),
+                  p.status.c_str(), p.latency * 1e3, p.cpu_only * 1e3, p.speedup, p.host_ops,
+                  p.cim_ops, static_cast<long long>(p.crossbars_used), p.seconds);
+    html += row;
+  }
+  html += "</table>\n</body></html>\n";
+  write_file_atomically(out + "/report.html", html);
+  return figs;
+}
+
+}  // namespace hetcim::report
