@@ -742,12 +742,42 @@ struct Engine::Impl {
       if (dtype(x) != t) fail(n, "inputs of different dtypes");
       mds.push_back(buf(x).md);
     }
+    bool same_format = true;
+    for (const memory::desc& md : mds) same_format = same_format && is_strided(md) == is_strided(mds[0]);
+    if (!same_format || is_strided(mds[0])) return concat_strided(axis, t);
     dnnl::concat::primitive_desc pd(static_cast<int>(axis), mds, eng, base_attr());
     std::unordered_map<int, memory> args;
     for (size_t i = 0; i < n.inputs.size(); ++i)
       args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] = get(n.inputs[i], pd.src_desc(static_cast<int>(i)));
     args[DNNL_ARG_DST] = output(y, pd.dst_desc(), t);
     add_primitive(dnnl::concat(pd), args, pd);
+  }
+
+  // Concat of tensors in strided layouts (or in a mix of layouts, converted to strided): one
+  // strided copy per input into its slab of the output, in the first input's dimension order.
+  void concat_strided(int64_t axis, DType t) {
+    const graph::Node& n = *node;
+    const std::string& y = n.outputs.at(0);
+    memory::desc first;
+    (void)get_strided(n.inputs.at(0), &first);
+    const memory::desc ymd = like_md(first, shape(y), first.data_type());
+    memory ym = output(y, ymd, t);
+    const auto yst = md_strides(ymd);
+    const size_t es = graph::dtype_size(t);
+    int64_t offset = 0;
+    cur->info.impl = "hetcim:concat";
+    for (const std::string& x : n.inputs) {
+      memory::desc md;
+      memory xm = get_strided(x, &md);
+      const Shape xs = shape(x);
+      const auto xst = md_strides(md);
+      const int64_t base = offset * yst[static_cast<size_t>(axis)] * static_cast<int64_t>(es);
+      cur->steps.push_back([xm, ym, xs, xst, yst, base, es]() {
+        kernels::strided_copy(xs, static_cast<const uint8_t*>(xm.get_data_handle()), xst,
+                              static_cast<uint8_t*>(ym.get_data_handle()) + base, yst, es);
+      });
+      offset += xs[static_cast<size_t>(axis)];
+    }
   }
 
   void softmax() {
@@ -1085,6 +1115,8 @@ struct Engine::Impl {
       for (size_t k = 0; k < r; ++k)
         if (k != inner) outer *= ys[k];
       const auto& in_off = (*offs)[inner];
+      bool identity_inner = yst[inner] == 1;
+      for (int64_t i = 0; identity_inner && i < ys[inner]; ++i) identity_inner = in_off[static_cast<size_t>(i)] == i;
 #pragma omp parallel for schedule(static) if (outer * ys[inner] >= 65536)
       for (int64_t o = 0; o < outer; ++o) {
         int64_t rem = o, src = 0, dst = 0;
@@ -1094,6 +1126,11 @@ struct Engine::Impl {
           rem /= ys[k];
           src += (*offs)[k][static_cast<size_t>(v)];
           dst += v * yst[k];
+        }
+        if (identity_inner) {  // channels-last: the innermost run is contiguous on both sides
+          std::memcpy(yp + dst * static_cast<int64_t>(es), xp + src * static_cast<int64_t>(es),
+                      static_cast<size_t>(ys[inner]) * es);
+          continue;
         }
         for (int64_t i = 0; i < ys[inner]; ++i)
           std::memcpy(yp + (dst + i * yst[inner]) * static_cast<int64_t>(es),

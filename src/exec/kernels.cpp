@@ -86,6 +86,26 @@ __attribute__((target("avx512f,avx512bw"))) void quantize_avx512(const float* x,
   else quantize_scalar(x + i, static_cast<uint8_t*>(y) + i, n - i, s, zp, {0, 255});
 }
 
+// 256-entry byte table with AVX-512 VBMI: two 128-byte permutes and a blend on bit 7.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_avx512(const uint8_t* x, uint8_t* y,
+                                                                          int64_t n, const uint8_t* table) {
+  const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
+  const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const __m512i idx = _mm512_loadu_si512(x + i);
+    const __m512i lo = _mm512_permutex2var_epi8(t0, idx, t1);
+    const __m512i hi = _mm512_permutex2var_epi8(t2, idx, t3);
+    _mm512_storeu_si512(y + i, _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), lo, hi));
+  }
+  for (; i < n; ++i) y[i] = table[x[i]];
+}
+
+bool has_vbmi() {
+  static const bool yes = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+  return yes;
+}
+
 bool has_avx512() {
   static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
   return yes;
@@ -158,6 +178,9 @@ void qbinary_u8_scalar_b(const uint8_t* a, uint8_t b, uint8_t* y, int64_t n, con
 
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
   blocks(n, [&](int64_t s, int64_t c) {
+#ifdef HETCIM_AVX512
+    if (has_vbmi()) return table_avx512(x + s, y + s, c, table);
+#endif
     for (int64_t i = s; i < s + c; ++i) y[i] = table[x[i]];
   });
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -37,9 +38,30 @@ void channel_sums_u8(const uint8_t* x, bool channels_last, int64_t n, int64_t c,
 // strides; calls inner(len, offsets, inner_strides) for runs along the innermost dimension (the
 // one with the smallest stride of operand 0, the output). Parallel over the outer index when the
 // total is large.
+// Merges adjacent dimensions that every operand traverses contiguously (stride[k] ==
+// stride[k+1] * shape[k+1]) and drops size-1 dimensions, so row-major slabs become single runs.
+inline void merge_dims(std::vector<int64_t>& shape, std::vector<std::vector<int64_t>>& strides) {
+  std::vector<int64_t> s;
+  std::vector<std::vector<int64_t>> st(strides.size());
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == 1) continue;
+    bool merge = !s.empty();
+    for (size_t o = 0; merge && o < strides.size(); ++o) merge = st[o].back() == strides[o][k] * shape[k];
+    if (merge) {
+      s.back() *= shape[k];
+      for (size_t o = 0; o < strides.size(); ++o) st[o].back() = strides[o][k];
+    } else {
+      s.push_back(shape[k]);
+      for (size_t o = 0; o < strides.size(); ++o) st[o].push_back(strides[o][k]);
+    }
+  }
+  shape = s;
+  strides = st;
+}
+
 template <typename F>
-void for_each_run(const std::vector<int64_t>& shape, const std::vector<std::vector<int64_t>>& strides,
-                  F inner) {
+void for_each_run(std::vector<int64_t> shape, std::vector<std::vector<int64_t>> strides, F inner) {
+  merge_dims(shape, strides);
   const size_t rank = shape.size(), ops = strides.size();
   if (rank == 0) {
     std::vector<int64_t> off(ops, 0), st(ops, 0);
@@ -58,18 +80,43 @@ void for_each_run(const std::vector<int64_t>& shape, const std::vector<std::vect
   const int64_t len = shape[innermost];
   std::vector<int64_t> inner_st(ops);
   for (size_t o = 0; o < ops; ++o) inner_st[o] = strides[o][innermost];
+  // One long run: split it into chunks so that the threads share it.
+  if (outer == 1 && len >= (int64_t{1} << 17)) {
+    constexpr int64_t kChunk = int64_t{1} << 15;
+    const int64_t chunks = (len + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static)
+    for (int64_t c = 0; c < chunks; ++c) {
+      int64_t off[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      for (size_t o = 0; o < ops; ++o) off[o] = c * kChunk * inner_st[o];
+      inner(std::min(kChunk, len - c * kChunk), off, inner_st.data());
+    }
+    return;
+  }
+  // Outer runs in contiguous ranges per thread; offsets advance like an odometer.
   const bool parallel = outer * len >= (int64_t{1} << 16) && outer > 1;
+  const int64_t nchunks = parallel ? std::min<int64_t>(outer, 64) : 1;
 #pragma omp parallel for schedule(static) if (parallel)
-  for (int64_t r = 0; r < outer; ++r) {
+  for (int64_t c = 0; c < nchunks; ++c) {
+    const int64_t begin = outer * c / nchunks, end = outer * (c + 1) / nchunks;
     int64_t off[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int64_t rem = r;
+    std::vector<int64_t> idx(outer_dims.size(), 0);
+    int64_t rem = begin;
     for (size_t k = outer_dims.size(); k-- > 0;) {
       const size_t d = outer_dims[k];
-      const int64_t v = rem % shape[d];
+      idx[k] = rem % shape[d];
       rem /= shape[d];
-      for (size_t o = 0; o < ops; ++o) off[o] += v * strides[o][d];
+      for (size_t o = 0; o < ops; ++o) off[o] += idx[k] * strides[o][d];
     }
-    inner(len, off, inner_st.data());
+    for (int64_t r = begin; r < end; ++r) {
+      inner(len, off, inner_st.data());
+      for (size_t k = outer_dims.size(); k-- > 0;) {
+        const size_t d = outer_dims[k];
+        for (size_t o = 0; o < ops; ++o) off[o] += strides[o][d];
+        if (++idx[k] < shape[d]) break;
+        for (size_t o = 0; o < ops; ++o) off[o] -= strides[o][d] * shape[d];
+        idx[k] = 0;
+      }
+    }
   }
 }
 
