@@ -1,6 +1,7 @@
 #include "onnxio/inference_guard.h"
 
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "onnx/defs/shape_inference.h"
@@ -86,18 +87,48 @@ struct Guards {
   PropagationGuard propagation;
 };
 
-Guards guards_for(const std::string& op, const std::string& domain) {
-  if (!domain.empty() && domain != "ai.onnx") return {};
-  if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose") {
-    return {[](const InferenceContext& c) { guard_conv_pool(c, 1); }, nullptr};
-  }
-  if (op == "QLinearConv")
-    return {[](const InferenceContext& c) { guard_conv_pool(c, 3); }, nullptr};
-  if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
-    return {[](const InferenceContext& c) { guard_conv_pool(c, -1); }, nullptr};
-  }
-  if (op == "Gather") return {nullptr, guard_gather_propagation};
-  return {};
+// The default-domain operators whose libonnx inference runs on imported models, with the guards
+// their functions need. Every entry is exercised by fuzz/fuzz_onnx_import's structure-aware
+// mutator; add an operator here only together with a fuzzing run.
+const std::map<std::string, Guards>& inferred_ops() {
+  static const std::map<std::string, Guards> ops = [] {
+    std::map<std::string, Guards> m;
+    for (const char* op :
+         {// element-wise
+          "Abs", "Add", "And", "Cast", "Ceil", "Clip", "Div", "Dropout", "Elu", "Equal", "Erf",
+          "Exp", "Floor", "Greater", "GreaterOrEqual", "HardSigmoid", "HardSwish", "Identity",
+          "LeakyRelu", "Less", "LessOrEqual", "Log", "Max", "Mean", "Min", "Mul", "Neg", "Not",
+          "Or", "Pow", "PRelu", "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign",
+          "Softplus", "Softsign", "Sqrt", "Sub", "Sum", "Tanh", "Where",
+          // linear algebra and normalization
+          "BatchNormalization", "Gemm", "InstanceNormalization", "MatMul", "MatMulInteger",
+          "QLinearMatMul", "LRN", "Softmax", "LogSoftmax",
+          // pooling without weights
+          "GlobalAveragePool", "GlobalMaxPool",
+          // shapes and data movement
+          "Concat", "Constant", "ConstantOfShape", "DepthToSpace", "Expand", "Flatten", "Gather",
+          "Pad", "Range", "Reshape", "Resize", "Shape", "Size", "Slice", "SpaceToDepth", "Split",
+          "Squeeze", "Tile", "Transpose", "Unsqueeze",
+          // reductions
+          "ArgMax", "ArgMin", "ReduceL2", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd",
+          "ReduceSum", "TopK",
+          // quantization
+          "DequantizeLinear", "DynamicQuantizeLinear", "QuantizeLinear"}) {
+      m[op] = {};
+    }
+    const InferenceGuard conv = [](const InferenceContext& c) { guard_conv_pool(c, 1); };
+    const InferenceGuard pool = [](const InferenceContext& c) { guard_conv_pool(c, -1); };
+    m["Conv"] = {conv, nullptr};
+    m["ConvInteger"] = {conv, nullptr};
+    m["ConvTranspose"] = {conv, nullptr};
+    m["QLinearConv"] = {[](const InferenceContext& c) { guard_conv_pool(c, 3); }, nullptr};
+    m["MaxPool"] = {pool, nullptr};
+    m["AveragePool"] = {pool, nullptr};
+    m["LpPool"] = {pool, nullptr};
+    m["Gather"] = {nullptr, guard_gather_propagation};
+    return m;
+  }();
+  return ops;
 }
 
 // Indices of the schema's required (Single) inputs: the checker guarantees they are named, so a
@@ -120,37 +151,45 @@ const onnx::OpSchema* GuardedSchemaRegistry::GetSchema(const std::string& key,
   if (auto it = guarded_.find(schema); it != guarded_.end()) return it->second.get();
 
   auto copy = std::make_unique<onnx::OpSchema>(*schema);
-  const Guards g = guards_for(schema->Name(), schema->domain());
-  if (schema->has_type_and_shape_inference_function()) {
-    copy->TypeAndShapeInferenceFunction(
-        [this, guard = g.inference, required = required_inputs(*schema),
-         next = schema->GetTypeAndShapeInferenceFunction()](InferenceContext& ctx) {
-          if (failed_) fail_shape_inference("not inferred because an earlier node failed");
-          for (size_t i : required) {
-            if (i < ctx.getNumInputs() && ctx.getInputType(i) == nullptr) {
-              fail_type_inference("input ", i, " has no known type");
+  const bool onnx_domain = schema->domain().empty() || schema->domain() == "ai.onnx";
+  const auto& ops = inferred_ops();
+  const auto entry = onnx_domain ? ops.find(schema->Name()) : ops.end();
+  if (entry == ops.end()) {
+    // Not on the list: the node is imported, but libonnx's code for it does not run (this also
+    // stops the expansion of function-bodied operators); its outputs keep the declared types.
+    copy->TypeAndShapeInferenceFunction([](InferenceContext&) {});
+    copy->PartialDataPropagationFunction([](DataPropagationContext&) {});
+  } else {
+    const Guards& g = entry->second;
+    if (schema->has_type_and_shape_inference_function()) {
+      copy->TypeAndShapeInferenceFunction(
+          [this, guard = g.inference, required = required_inputs(*schema),
+           next = schema->GetTypeAndShapeInferenceFunction()](InferenceContext& ctx) {
+            if (failed_) fail_shape_inference("not inferred because an earlier node failed");
+            for (size_t i : required) {
+              if (i < ctx.getNumInputs() && ctx.getInputType(i) == nullptr) return;
             }
-          }
-          try {
+            try {
+              if (guard) guard(ctx);
+              next(ctx);
+            } catch (const onnx::InferenceError&) {
+              failed_ = true;
+              throw;
+            }
+          });
+    }
+    if (schema->has_data_propagation_function()) {
+      copy->PartialDataPropagationFunction(
+          [this, guard = g.propagation,
+           next = schema->GetDataPropagationFunction()](DataPropagationContext& ctx) {
+            if (failed_) return;
+            for (size_t i = 0; i < ctx.getNumInputs(); ++i) {
+              if (ctx.getInputType(i) == nullptr) return;
+            }
             if (guard) guard(ctx);
             next(ctx);
-          } catch (const onnx::InferenceError&) {
-            failed_ = true;
-            throw;
-          }
-        });
-  }
-  if (schema->has_data_propagation_function()) {
-    copy->PartialDataPropagationFunction(
-        [this, guard = g.propagation,
-         next = schema->GetDataPropagationFunction()](DataPropagationContext& ctx) {
-          if (failed_) return;
-          for (size_t i = 0; i < ctx.getNumInputs(); ++i) {
-            if (ctx.getInputType(i) == nullptr) return;
-          }
-          if (guard) guard(ctx);
-          next(ctx);
-        });
+          });
+    }
   }
   const onnx::OpSchema* result = copy.get();
   guarded_.emplace(schema, std::move(copy));

@@ -1,15 +1,18 @@
-// A schema registry for onnx::shape_inference::InferShapes that protects libonnx 1.12's inference
-// and data-propagation functions from inputs they assume but do not check. Without it a hostile
-// model crashes libonnx with an out-of-bounds read or a null dereference (both found by
+// A schema registry for onnx::shape_inference::InferShapes that keeps libonnx 1.12's inference
+// and data-propagation functions away from inputs they assume but do not check. Without it a
+// hostile model crashes libonnx with an out-of-bounds read or a null dereference (several found by
 // fuzz/fuzz_onnx_import). Every schema handed out is a copy of libonnx's whose functions are
-// wrapped as follows:
+// replaced or wrapped:
 //
+//   0. Allowlist. Only the default-domain operators listed in inference_guard.cpp (the usual CNN,
+//      detection and quantization operators) run libonnx's functions. Any other operator is still
+//      imported, but gets no inferred output types (declared value_info types remain).
 //   1. Fail fast. InferShapes records a node's InferenceError and goes on with the next node, whose
 //      inputs then lack types that its function may dereference unchecked. After the first error
 //      the wrapped functions refuse to run (inference throws "skipped", propagation returns).
-//   2. Untyped inputs. A required (Single) input without a type - possible after an op of an
-//      unknown domain - skips the node's inference; data propagation is skipped when any input is
-//      untyped. Neither records a failure.
+//   2. Untyped inputs. A required (Single) input without a type - after an operator without
+//      inference, or of an unknown domain - skips the node's inference; data propagation is skipped
+//      when any input is untyped. Neither is an error.
 //   3. Operator preconditions, raised as InferenceError (reported by InferShapes with the node):
 //      Conv, ConvInteger, QLinearConv, ConvTranspose, MaxPool, AveragePool, LpPool: input rank >=
 //      3;

@@ -212,6 +212,24 @@ TEST(ImportErrors, UntypedOutputOfACustomOpIsSafe) {
   EXPECT_EQ(imported.shape_of("d", "test"), graph::Shape{});
 }
 
+// Found by the structure-aware mutator: libonnx 1.12's STFT inference indexes the dims of a rank-1
+// signal. Operators outside the inference allowlist are imported without running libonnx's code.
+TEST(ImportErrors, OperatorsOutsideTheInferenceAllowlistAreImportedWithoutInference) {
+  ModelBuilder b(17, "g");
+  b.input("x", TensorProto::FLOAT, {int64_t{1}});
+  b.init_int64("step", {}, {1});
+  b.node("STFT", {"x", "step"}, {"y"}, "stft");
+  b.node("Relu", {"y"}, {"z"}, "relu");
+  b.output("z", TensorProto::FLOAT, {int64_t{1}, int64_t{8}, int64_t{0}});
+  const graph::Graph g = import_onnx_bytes(fixtures::serialize(b.model()), "stft.onnx");
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_EQ(g.nodes[0].op_type, "STFT");
+  ASSERT_NE(g.info("y"), nullptr);  // libonnx binds the element type from the type constraints
+  EXPECT_EQ(g.info("y")->dtype, graph::DType::Float32);
+  EXPECT_FALSE(g.info("y")->shape.has_value());                 // but no inference function ran
+  EXPECT_EQ(g.shape_of("z", "test"), (graph::Shape{1, 8, 0}));  // declared
+}
+
 TEST(ImportErrors, GemmInnerDimensionsDoNotMatch) {
   ModelBuilder b(13, "g");
   b.input("x", TensorProto::FLOAT, {int64_t{1}, int64_t{16}});
