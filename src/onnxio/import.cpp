@@ -71,7 +71,7 @@ std::string type_case_name(const onnx::TypeProto& t) {
     case onnx::TypeProto::kOpaqueType:
       return "opaque";
     default:
-      return "no type";
+      return "type without a kind";
   }
 }
 
@@ -110,6 +110,9 @@ void check_value_info(const onnx::ValueInfoProto& vi, std::string_view role) {
   if (vi.name().empty()) throw user_error(role, " without a name");
   if (!vi.has_type()) return;  // the checker requires types where ONNX does
   const onnx::TypeProto& t = vi.type();
+  if (t.value_case() == onnx::TypeProto::VALUE_NOT_SET) {
+    throw user_error(role, " '", vi.name(), "' has an empty type");
+  }
   if (t.value_case() != onnx::TypeProto::kTensorType) {
     throw user_error(role, " '", vi.name(), "' is a ", type_case_name(t),
                      "; hetcim supports dense tensors only");
@@ -339,6 +342,7 @@ void run_onnx_checks(onnx::ModelProto& m) {
 std::optional<graph::TensorInfo> tensor_info(const onnx::ValueInfoProto& vi) {
   if (!vi.has_type()) return std::nullopt;
   const onnx::TypeProto& t = vi.type();
+  if (t.value_case() == onnx::TypeProto::VALUE_NOT_SET) return std::nullopt;
   if (t.value_case() != onnx::TypeProto::kTensorType) {
     throw user_error("tensor '", vi.name(), "' is a ", type_case_name(t),
                      "; hetcim supports dense tensors only");

@@ -217,6 +217,12 @@ std::string first_error(std::string_view what) {
 
 }  // namespace
 
+std::vector<std::string> inference_allowlist() {
+  std::vector<std::string> names;
+  for (const auto& [name, guards] : inferred_ops()) names.push_back(name);
+  return names;
+}
+
 void infer_shapes_guarded(onnx::ModelProto& m) {
   try {
     const GuardedSchemaRegistry registry;

@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
@@ -51,6 +52,9 @@ class GuardedSchemaRegistry final : public onnx::ISchemaRegistry {
   mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> guarded_;
   mutable bool failed_ = false;
 };
+
+// The default-domain operators whose libonnx inference runs (step 0 above), sorted.
+[[nodiscard]] std::vector<std::string> inference_allowlist();
 
 // onnx::shape_inference::InferShapes on `m` in strict mode with type checks and data propagation,
 // through a GuardedSchemaRegistry. Failure: UserError "ONNX shape inference: (op_type:Conv, node
