@@ -15,9 +15,10 @@ constexpr int kNoMode = SegmentFrontInput::kNoMode;
 
 struct DpPoint {
   int64_t crossbars;
-  double time;  // finish of the current cut node
+  double time;
   int prev_mode = -1, prev_point = -1, seg_point = -1;
 };
+using States = std::vector<std::vector<DpPoint>>;  // per mode index of a boundary cut node
 
 void keep_pareto(std::vector<DpPoint>& pts) {
   std::sort(pts.begin(), pts.end(), [](const DpPoint& a, const DpPoint& b) {
@@ -48,122 +49,263 @@ double trivial_bound(const Problem& p, const std::vector<std::vector<int>>& allo
   return std::max(cp, host_only);
 }
 
-Schedule topological_all_host(const Problem& p, const Assignment& a) {
-  std::vector<int> order;
-  for (int v : graph::topological_order(p.dag))
-    if (a.mode[static_cast<size_t>(v)] == kHost) order.push_back(v);
-  return simulate(p, a, order);
-}
+// The chain of segments: Pareto fronts for every segment but the hardest one (most decisions),
+// a forward DP over the segments before it and a backward DP over those after it, and a
+// single-objective search of the hardest segment against what the rest costs for the crossbars
+// it leaves (segment_best).
+class Solver {
+ public:
+  Solver(const Problem& p, const std::vector<std::vector<int>>& allowed, int64_t budget,
+         const Assignment& fallback, const ExactOptions& opt)
+      : p_(p), allowed_(allowed), budget_(budget), fallback_(fallback), deadline_(opt.time_limit_seconds) {}
 
-ExactResult finish_timed_out(const Problem& p, const std::vector<std::vector<int>>& allowed,
-                             const Assignment& fallback, ExactResult r) {
-  r.status = SolveStatus::TimeLimit;
-  r.schedule = topological_all_host(p, fallback);
-  r.makespan = r.schedule.makespan;
-  r.bound = std::min(trivial_bound(p, allowed), r.makespan);
-  return r;
-}
+  ExactResult run() {
+    const std::vector<DynBitset> reach = graph::transitive_closure(p_.dag);
+    d_ = decompose(DecomposeInput{&p_, &reach, &allowed_});
+    r_.cut_nodes = d_.cut_nodes;
+    r_.kept_cuts = d_.cuts.size();
+    r_.jumping_edges = d_.jumping_edges;
+    r_.redundant_edges = d_.redundant_edges;
+    const size_t m = d_.segments.size();
+    r_.segments.resize(m);
+    fronts_.resize(m);
+    size_t hard = 0, most = 0;
+    for (size_t k = 0; k < m; ++k) {
+      const Segment& seg = d_.segments[k];
+      r_.segments[k].in = seg.in;
+      r_.segments[k].out = seg.out;
+      r_.segments[k].interior = seg.interior.size();
+      size_t dec = 0;
+      for (int v : seg.interior) dec += allowed_[static_cast<size_t>(v)].size() > 1 ? 1 : 0;
+      if (dec > most) {
+        most = dec;
+        hard = k;
+      }
+    }
+    const States init = {{DpPoint{0, 0.0}}};
+    fwd_.resize(m);
+    bwd_.resize(m);
+    for (size_t k = 0; k < hard; ++k) {
+      if (!compute_fronts(k)) return timed_out();
+      fwd_[k] = forward_step(k == 0 ? init : fwd_[k - 1], k);
+    }
+    for (size_t k = m; k-- > hard + 1;) {
+      if (!compute_fronts(k)) return timed_out();
+      bwd_[k] = backward_step(k + 1 == m ? init : bwd_[k + 1], k);
+    }
+    if (!solve_hard(hard, hard == 0 ? init : fwd_[hard - 1], hard + 1 == m ? init : bwd_[hard + 1]))
+      return timed_out();
+    return assemble(hard);
+  }
 
-ExactResult run(const Problem& p, const std::vector<std::vector<int>>& allowed, int64_t budget,
-                const Assignment& fallback, const ExactOptions& opt) {
-  const Deadline deadline(opt.time_limit_seconds);
-  ExactResult r;
-  const std::vector<DynBitset> reach = graph::transitive_closure(p.dag);
-  const Decomposition d = decompose(DecomposeInput{&p, &reach, &allowed});
-  r.cut_nodes = d.cut_nodes;
-  r.kept_cuts = d.cuts.size();
-  r.jumping_edges = d.jumping_edges;
-  r.redundant_edges = d.redundant_edges;
+ private:
+  std::vector<int> modes_of(int v) const {
+    return v >= 0 ? allowed_[static_cast<size_t>(v)] : std::vector<int>{kNoMode};
+  }
+  int64_t out_crossbars(size_t k, size_t jo) const {
+    const int out = d_.segments[k].out;
+    return out >= 0 ? p_.crossbars(out, modes_of(out)[jo]) : 0;
+  }
 
-  const auto modes_of = [&](int v) { return v >= 0 ? allowed[static_cast<size_t>(v)] : std::vector<int>{kNoMode}; };
-  // fronts[k][ji][jo] and the DP states after each segment (per out-mode index).
-  std::vector<std::vector<std::vector<SegmentFrontOutput>>> fronts(d.segments.size());
-  std::vector<std::vector<std::vector<DpPoint>>> states(d.segments.size());
-  std::vector<std::vector<DpPoint>> state = {{DpPoint{0, 0.0}}};
-  for (size_t k = 0; k < d.segments.size(); ++k) {
-    const Segment& seg = d.segments[k];
+  bool compute_fronts(size_t k) {
+    const Segment& seg = d_.segments[k];
     const std::vector<int> in_modes = modes_of(seg.in), out_modes = modes_of(seg.out);
-    ExactSegmentStats st;
-    st.in = seg.in;
-    st.out = seg.out;
-    st.interior = seg.interior.size();
-    const double t0 = deadline.elapsed();
-    fronts[k].resize(in_modes.size());
-    std::vector<std::vector<DpPoint>> next(out_modes.size());
+    ExactSegmentStats& st = r_.segments[k];
+    const double t0 = deadline_.elapsed();
+    fronts_[k].resize(in_modes.size());
     for (size_t ji = 0; ji < in_modes.size(); ++ji) {
       for (size_t jo = 0; jo < out_modes.size(); ++jo) {
-        SegmentFrontInput fi{&p, &seg, &allowed, &d.dropped, in_modes[ji], out_modes[jo], budget,
-                             &deadline};
-        fronts[k][ji].push_back(segment_front(fi));
-        const SegmentFrontOutput& f = fronts[k][ji].back();
+        const SegmentFrontInput fi{&p_, &seg, &allowed_, &d_.dropped, in_modes[ji], out_modes[jo],
+                                   budget_, &deadline_};
+        fronts_[k][ji].push_back(segment_front(fi));
+        const SegmentFrontOutput& f = fronts_[k][ji].back();
         st.decisions = f.decisions;
         st.fronts += 1;
         st.front_points += f.front.size();
-        st.nodes += f.nodes;
-        st.leaves += f.leaves;
-        st.seq_nodes += f.seq_nodes;
-        if (f.timed_out) {
-          r.segments.push_back(st);
-          return finish_timed_out(p, allowed, fallback, std::move(r));
-        }
-        const int64_t out_cb = seg.out >= 0 ? p.crossbars(seg.out, out_modes[jo]) : 0;
-        for (size_t si = 0; si < state[ji].size(); ++si) {
-          const DpPoint& s = state[ji][si];
-          const auto& pts = f.front.points();
-          for (size_t q = 0; q < pts.size(); ++q) {
-            const int64_t c = s.crossbars + pts[q].crossbars + out_cb;
-            if (c > budget) continue;
-            next[jo].push_back(DpPoint{c, s.time + pts[q].latency, static_cast<int>(ji),
-                                       static_cast<int>(si), static_cast<int>(q)});
-          }
-        }
+        add_counts(st, f.nodes, f.leaves, f.seq_nodes);
+        if (f.timed_out) return false;
       }
     }
-    for (auto& pts : next) keep_pareto(pts);
-    st.seconds = deadline.elapsed() - t0;
-    r.nodes += st.nodes;
-    r.leaves += st.leaves;
-    r.seq_nodes += st.seq_nodes;
-    r.segments.push_back(st);
-    states[k] = next;
-    state = std::move(next);
+    st.seconds = deadline_.elapsed() - t0;
+    return true;
   }
-  HETCIM_ASSERT(state.size() == 1 && !state[0].empty(), "exact: the DP lost every assignment");
-  const double optimum = state[0].back().time;  // sorted by crossbars, time decreasing
 
-  // Walk back through the DP to the modes and the per-segment host orders.
-  Assignment a{std::vector<int>(p.size(), kHost)};
-  std::vector<const SegmentPlan*> plans(d.segments.size());
-  int mode_idx = 0, point = static_cast<int>(state[0].size()) - 1;
-  for (size_t k = d.segments.size(); k-- > 0;) {
-    const Segment& seg = d.segments[k];
-    const DpPoint& q = states[k][static_cast<size_t>(mode_idx)][static_cast<size_t>(point)];
-    if (seg.out >= 0) a.mode[static_cast<size_t>(seg.out)] = modes_of(seg.out)[static_cast<size_t>(mode_idx)];
-    const auto& f = fronts[k][static_cast<size_t>(q.prev_mode)][static_cast<size_t>(mode_idx)];
-    const SegmentPlan& plan = f.front.points()[static_cast<size_t>(q.seg_point)].payload;
-    for (size_t i = 0; i < seg.interior.size(); ++i)
-      a.mode[static_cast<size_t>(seg.interior[i])] = plan.modes[i];
-    plans[k] = &plan;
-    mode_idx = q.prev_mode;
-    point = q.prev_point;
+  void add_counts(ExactSegmentStats& st, int64_t nodes, int64_t leaves, int64_t seq) {
+    st.nodes += nodes;
+    st.leaves += leaves;
+    st.seq_nodes += seq;
+    r_.nodes += nodes;
+    r_.leaves += leaves;
+    r_.seq_nodes += seq;
   }
-  std::vector<int> host_order;
-  for (size_t k = 0; k < d.segments.size(); ++k) {
-    host_order.insert(host_order.end(), plans[k]->host_order.begin(), plans[k]->host_order.end());
-    const int out = d.segments[k].out;
-    if (out >= 0 && a.mode[static_cast<size_t>(out)] == kHost) host_order.push_back(out);
+
+  // States before segment k (per in-mode) -> states after it (per out-mode); time = finish of
+  // the out cut node.
+  States forward_step(const States& in, size_t k) const {
+    States next(modes_of(d_.segments[k].out).size());
+    for (size_t ji = 0; ji < in.size(); ++ji)
+      for (size_t jo = 0; jo < next.size(); ++jo) {
+        const auto& pts = fronts_[k][ji][jo].front.points();
+        for (size_t si = 0; si < in[ji].size(); ++si)
+          for (size_t q = 0; q < pts.size(); ++q) {
+            const int64_t c = in[ji][si].crossbars + pts[q].crossbars + out_crossbars(k, jo);
+            if (c <= budget_)
+              next[jo].push_back(DpPoint{c, in[ji][si].time + pts[q].latency, static_cast<int>(ji),
+                                         static_cast<int>(si), static_cast<int>(q)});
+          }
+      }
+    for (auto& pts : next) keep_pareto(pts);
+    return next;
   }
-  r.schedule = simulate(p, a, host_order);
-  const double tol = time_tolerance(p) * static_cast<double>(d.segments.size() + 1);
-  if (std::abs(r.schedule.makespan - optimum) > tol)
-    throw internal_error("exact solver: the DP optimum ", optimum, " s differs from the replayed ",
-                         "makespan ", r.schedule.makespan, " s");
-  r.status = SolveStatus::Optimal;
-  r.makespan = r.schedule.makespan;
-  r.bound = r.makespan;
-  r.seconds = deadline.elapsed();
-  return r;
-}
+
+  // States after segment k (per out-mode; time from the out cut's finish to the end) -> states
+  // before it (per in-mode; time from the in cut's finish to the end).
+  States backward_step(const States& out, size_t k) const {
+    States prev(modes_of(d_.segments[k].in).size());
+    for (size_t ji = 0; ji < prev.size(); ++ji)
+      for (size_t jo = 0; jo < out.size(); ++jo) {
+        const auto& pts = fronts_[k][ji][jo].front.points();
+        for (size_t q = 0; q < pts.size(); ++q)
+          for (size_t si = 0; si < out[jo].size(); ++si) {
+            const int64_t c = pts[q].crossbars + out_crossbars(k, jo) + out[jo][si].crossbars;
+            if (c <= budget_)
+              prev[ji].push_back(DpPoint{c, pts[q].latency + out[jo][si].time, static_cast<int>(jo),
+                                         static_cast<int>(si), static_cast<int>(q)});
+          }
+      }
+    for (auto& pts : prev) keep_pareto(pts);
+    return prev;
+  }
+
+  bool solve_hard(size_t h, const States& prefix, const States& suffix) {
+    const Segment& seg = d_.segments[h];
+    const std::vector<int> in_modes = modes_of(seg.in), out_modes = modes_of(seg.out);
+    ExactSegmentStats& st = r_.segments[h];
+    const double t0 = deadline_.elapsed();
+    double incumbent = std::numeric_limits<double>::infinity();
+    for (size_t ji = 0; ji < in_modes.size(); ++ji) {
+      for (size_t jo = 0; jo < out_modes.size(); ++jo) {
+        // The rest: prefix (ends at the in cut) + out cut crossbars + suffix, Pareto-pruned, in
+        // descending crossbars so that RestCost's thresholds (budget - c) ascend.
+        std::vector<DpPoint> rest;
+        for (size_t a = 0; a < prefix[ji].size(); ++a)
+          for (size_t b = 0; b < suffix[jo].size(); ++b) {
+            const int64_t c = prefix[ji][a].crossbars + out_crossbars(h, jo) + suffix[jo][b].crossbars;
+            if (c <= budget_)
+              rest.push_back(DpPoint{c, prefix[ji][a].time + suffix[jo][b].time, static_cast<int>(a),
+                                     static_cast<int>(b), -1});
+          }
+        keep_pareto(rest);
+        RestCost cost;
+        for (size_t i = rest.size(); i-- > 0;) {
+          cost.crossbars.push_back(budget_ - rest[i].crossbars);
+          cost.latency.push_back(rest[i].time);
+        }
+        const SegmentFrontInput fi{&p_, &seg, &allowed_, &d_.dropped, in_modes[ji], out_modes[jo],
+                                   budget_, &deadline_};
+        SegmentBestOutput b = segment_best(fi, cost, incumbent);
+        st.decisions = b.decisions;
+        st.fronts += 1;
+        add_counts(st, b.nodes, b.leaves, b.seq_nodes);
+        if (b.timed_out) return false;
+        if (!b.improved) continue;
+        incumbent = b.total;
+        optimum_ = b.total;
+        hard_plan_ = std::move(b.plan);
+        hard_in_ = static_cast<int>(ji);
+        hard_out_ = static_cast<int>(jo);
+        // The rest point RestCost::at picked: the most crossbars that still fit.
+        for (size_t i = rest.size(); i-- > 0;)
+          if (b.crossbars <= budget_ - rest[i].crossbars) {
+            hard_prefix_ = rest[i].prev_mode;
+            hard_suffix_ = rest[i].prev_point;
+            break;
+          }
+      }
+    }
+    st.seconds = deadline_.elapsed() - t0;
+    HETCIM_ASSERT(hard_in_ >= 0, "exact: no assignment fits (all-host always does)");
+    return true;
+  }
+
+  const SegmentPlan& plan_at(size_t k, size_t ji, size_t jo, int point) const {
+    return fronts_[k][ji][jo].front.points()[static_cast<size_t>(point)].payload;
+  }
+
+  ExactResult assemble(size_t h) {
+    const size_t m = d_.segments.size();
+    Assignment a{std::vector<int>(p_.size(), kHost)};
+    std::vector<const SegmentPlan*> plans(m);
+    const auto set_out = [&](size_t k, size_t jo) {
+      const int out = d_.segments[k].out;
+      if (out >= 0) a.mode[static_cast<size_t>(out)] = modes_of(out)[jo];
+    };
+    plans[h] = &hard_plan_;
+    set_out(h, static_cast<size_t>(hard_out_));
+    // Prefix: walk the forward DP back from the in cut of the hard segment.
+    int mode = hard_in_, point = hard_prefix_;
+    for (size_t k = h; k-- > 0;) {
+      const DpPoint& q = fwd_[k][static_cast<size_t>(mode)][static_cast<size_t>(point)];
+      set_out(k, static_cast<size_t>(mode));
+      plans[k] = &plan_at(k, static_cast<size_t>(q.prev_mode), static_cast<size_t>(mode), q.seg_point);
+      mode = q.prev_mode;
+      point = q.prev_point;
+    }
+    // Suffix: walk the backward DP forward from the out cut of the hard segment.
+    mode = hard_out_;
+    point = hard_suffix_;
+    for (size_t k = h + 1; k < m; ++k) {
+      const DpPoint& q = bwd_[k][static_cast<size_t>(mode)][static_cast<size_t>(point)];
+      set_out(k, static_cast<size_t>(q.prev_mode));
+      plans[k] = &plan_at(k, static_cast<size_t>(mode), static_cast<size_t>(q.prev_mode), q.seg_point);
+      mode = q.prev_mode;
+      point = q.prev_point;
+    }
+    std::vector<int> host_order;
+    for (size_t k = 0; k < m; ++k) {
+      const Segment& seg = d_.segments[k];
+      for (size_t i = 0; i < seg.interior.size(); ++i)
+        a.mode[static_cast<size_t>(seg.interior[i])] = plans[k]->modes[i];
+      host_order.insert(host_order.end(), plans[k]->host_order.begin(), plans[k]->host_order.end());
+      if (seg.out >= 0 && a.mode[static_cast<size_t>(seg.out)] == kHost) host_order.push_back(seg.out);
+    }
+    r_.schedule = simulate(p_, a, host_order);
+    const double tol = time_tolerance(p_) * static_cast<double>(m + 1);
+    if (std::abs(r_.schedule.makespan - optimum_) > tol)
+      throw internal_error("exact solver: the DP optimum ", optimum_, " s differs from the replayed ",
+                           "makespan ", r_.schedule.makespan, " s");
+    r_.status = SolveStatus::Optimal;
+    r_.makespan = r_.schedule.makespan;
+    r_.bound = r_.makespan;
+    r_.seconds = deadline_.elapsed();
+    return std::move(r_);
+  }
+
+  ExactResult timed_out() {
+    r_.status = SolveStatus::TimeLimit;
+    std::vector<int> order;
+    for (int v : graph::topological_order(p_.dag))
+      if (fallback_.mode[static_cast<size_t>(v)] == kHost) order.push_back(v);
+    r_.schedule = simulate(p_, fallback_, order);
+    r_.makespan = r_.schedule.makespan;
+    r_.bound = std::min(trivial_bound(p_, allowed_), r_.makespan);
+    r_.seconds = deadline_.elapsed();
+    return std::move(r_);
+  }
+
+  const Problem& p_;
+  const std::vector<std::vector<int>>& allowed_;
+  int64_t budget_;
+  const Assignment& fallback_;
+  Deadline deadline_;
+  Decomposition d_;
+  ExactResult r_;
+  std::vector<std::vector<std::vector<SegmentFrontOutput>>> fronts_;  // [k][ji][jo]
+  std::vector<States> fwd_, bwd_;
+  double optimum_ = std::numeric_limits<double>::infinity();
+  SegmentPlan hard_plan_;
+  int hard_in_ = -1, hard_out_ = -1, hard_prefix_ = -1, hard_suffix_ = -1;
+};
 
 void require_clean(const Problem& p, const ExactResult& r, bool check_budget) {
   for (const Violation& v : check(p, r.schedule)) {
@@ -197,7 +339,7 @@ ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
       if (!dominated) allowed[v].push_back(static_cast<int>(k));
     }
   }
-  ExactResult r = run(p, allowed, p.crossbar_budget, all_host(p), opt);
+  ExactResult r = Solver(p, allowed, p.crossbar_budget, all_host(p), opt).run();
   require_clean(p, r, true);
   return r;
 }
@@ -213,7 +355,7 @@ ExactResult sequence_exact(const Problem& p, const Assignment& a, const ExactOpt
       throw user_error("assignment: operator '", p.names[v], "' has no mode ", m);
     allowed[v] = {m};
   }
-  ExactResult r = run(p, allowed, std::numeric_limits<int64_t>::max(), a, opt);
+  ExactResult r = Solver(p, allowed, std::numeric_limits<int64_t>::max() / 4, a, opt).run();
   require_clean(p, r, false);
   return r;
 }

@@ -27,15 +27,25 @@ struct LocalEdge {
 
 class FrontSearch {
  public:
-  explicit FrontSearch(const SegmentFrontInput& in) : in_(in), p_(*in.problem) { build(); }
+  // rest == nullptr: Pareto front; otherwise single objective latency + rest(crossbars).
+  FrontSearch(const SegmentFrontInput& in, const RestCost* rest, double incumbent)
+      : in_(in), p_(*in.problem), rest_(rest), incumbent_(incumbent) {
+    build();
+  }
 
-  SegmentFrontOutput run() {
-    decided_.assign(nodes_.size(), -1);
-    for (size_t v = 0; v < nodes_.size(); ++v)
-      if (choices_[v].size() == 1) decided_[v] = 0;
-    out_.decisions = vars_.size();
-    dfs(0, 0);
+  SegmentFrontOutput run_front() {
+    search();
     return std::move(out_);
+  }
+
+  SegmentBestOutput run_best() {
+    search();
+    best_.nodes = out_.nodes;
+    best_.leaves = out_.leaves;
+    best_.seq_nodes = out_.seq_nodes;
+    best_.decisions = out_.decisions;
+    best_.timed_out = out_.timed_out;
+    return std::move(best_);
   }
 
  private:
@@ -137,6 +147,20 @@ class FrontSearch {
     return std::max(lb, jackson_preemptive_bound(jobs_));
   }
 
+  void search() {
+    decided_.assign(nodes_.size(), -1);
+    for (size_t v = 0; v < nodes_.size(); ++v)
+      if (choices_[v].size() == 1) decided_[v] = 0;
+    out_.decisions = vars_.size();
+    dfs(0, 0);
+  }
+
+  // Latencies at or above this are of no use for a plan with `crossbars` interior crossbars.
+  double threshold(int64_t crossbars) const {
+    if (!rest_) return out_.front.best_within(crossbars);
+    return incumbent_ - rest_->at(crossbars);
+  }
+
   void leaf(int64_t crossbars) {
     ++out_.leaves;
     const size_t m = nodes_.size();
@@ -153,7 +177,7 @@ class FrontSearch {
       seq.edges.push_back({e.from, e.to, cross ? e.transfer : 0.0});
     }
     SeqOptions opt;
-    opt.cutoff = out_.front.best_within(crossbars);
+    opt.cutoff = threshold(crossbars);
     const SeqOutput r = sequence_host(seq, opt);
     out_.seq_nodes += r.nodes;
     if (!r.found) return;
@@ -166,7 +190,16 @@ class FrontSearch {
       const int v = nodes_[static_cast<size_t>(lv)];
       if (v != s.in && v != s.out) plan.host_order.push_back(v);
     }
-    out_.front.insert(crossbars, r.makespan, std::move(plan));
+    if (!rest_) {
+      out_.front.insert(crossbars, r.makespan, std::move(plan));
+      return;
+    }
+    incumbent_ = r.makespan + rest_->at(crossbars);
+    best_.improved = true;
+    best_.total = incumbent_;
+    best_.latency = r.makespan;
+    best_.crossbars = crossbars;
+    best_.plan = std::move(plan);
   }
 
   void dfs(size_t depth, int64_t crossbars) {
@@ -176,7 +209,7 @@ class FrontSearch {
       out_.timed_out = true;
       return;
     }
-    if (lower_bound() >= out_.front.best_within(crossbars)) return;
+    if (lower_bound() >= threshold(crossbars)) return;
     if (depth == vars_.size()) {
       leaf(crossbars);
       return;
@@ -209,14 +242,23 @@ class FrontSearch {
   std::vector<double> head_, tail_, dur_;
   std::vector<int> dev_;
   std::vector<JacksonJob> jobs_;
+  const RestCost* rest_;
+  double incumbent_;
   SegmentFrontOutput out_;
+  SegmentBestOutput best_;
 };
 
 }  // namespace
 
 SegmentFrontOutput segment_front(const SegmentFrontInput& in) {
   HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.dropped, "segment_front: missing input");
-  return FrontSearch(in).run();
+  return FrontSearch(in, nullptr, 0.0).run_front();
+}
+
+SegmentBestOutput segment_best(const SegmentFrontInput& in, const RestCost& rest,
+                               double incumbent) {
+  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.dropped, "segment_best: missing input");
+  return FrontSearch(in, &rest, incumbent).run_best();
 }
 
 }  // namespace hetcim::partition

@@ -4,6 +4,12 @@
 // bound (critical path with undecided operators at their fastest and their transfers free;
 // Jackson's preemptive bound over the operators surely on the host). Leaves are sequenced
 // exactly (sequencing.h) with the front's best latency for their crossbars as cutoff.
+//
+// segment_best() searches the same tree with a single objective instead: the segment's latency
+// plus rest(c), the best latency of everything outside the segment with the crossbars the
+// segment leaves over (a non-increasing step function known from the other segments), against
+// a shared incumbent. This is the knapsack coupling made exact inside one search, far stronger
+// than a full front when the segment is the hard one.
 #pragma once
 
 #include <cstdint>
@@ -47,5 +53,31 @@ struct SegmentFrontOutput {
 };
 
 [[nodiscard]] SegmentFrontOutput segment_front(const SegmentFrontInput& in);
+
+// rest(c): the best latency outside the segment when the segment's interior uses c crossbars
+// (infinity when nothing fits). Must be non-decreasing in c.
+struct RestCost {
+  std::vector<int64_t> crossbars;  // ascending thresholds: segment crossbars <= crossbars[i]
+  std::vector<double> latency;     // ... leave the rest a best latency of latency[i] (ascending)
+  [[nodiscard]] double at(int64_t c) const {
+    for (size_t i = 0; i < crossbars.size(); ++i)
+      if (c <= crossbars[i]) return latency[i];
+    return std::numeric_limits<double>::infinity();
+  }
+};
+
+struct SegmentBestOutput {
+  bool improved = false;  // found a plan with latency + rest < the incumbent passed in
+  double total = std::numeric_limits<double>::infinity();  // its latency + rest(crossbars)
+  double latency = 0.0;
+  int64_t crossbars = 0;
+  SegmentPlan plan;
+  int64_t nodes = 0, leaves = 0, seq_nodes = 0;
+  size_t decisions = 0;
+  bool timed_out = false;
+};
+
+[[nodiscard]] SegmentBestOutput segment_best(const SegmentFrontInput& in, const RestCost& rest,
+                                             double incumbent);
 
 }  // namespace hetcim::partition

@@ -1,6 +1,8 @@
 #include "partition/sequencing.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <unordered_map>
 
 #include "partition/jackson.h"
 #include "util/error.h"
@@ -24,6 +26,35 @@ struct State {
   double host_free = 0.0;
   double det_bound = 0.0;      // max over determined jobs of finish + tail
 };
+
+// What the rest of a schedule depends on, for one set of scheduled host jobs: when the host
+// frees up, the latest finish so far, and for every undetermined job with a determined
+// predecessor the earliest it may start as far as those predecessors go (for a host job, no
+// earlier than the host frees up). A profile no later anywhere dominates: replaying the same
+// continuation, every start stays no later (makespans are monotone).
+struct Profile {
+  double host_free;
+  double max_finish;
+  std::vector<double> ready;
+
+  [[nodiscard]] bool no_later_than(const Profile& o) const {
+    if (host_free > o.host_free || max_finish > o.max_finish) return false;
+    for (size_t i = 0; i < ready.size(); ++i)
+      if (ready[i] > o.ready[i]) return false;
+    return true;
+  }
+};
+
+struct KeyHash {
+  size_t operator()(const std::vector<uint64_t>& k) const {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (uint64_t w : k) h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    return static_cast<size_t>(h ^ (h >> 33));
+  }
+};
+
+constexpr size_t kProfilesPerSet = 16;
+constexpr size_t kMaxMemo = 1 << 20;
 
 class Search {
  public:
@@ -54,7 +85,7 @@ class Search {
     for (size_t v = 0; v < n_; ++v) root.left[v] = static_cast<int>(pred_[v].size());
     for (size_t v = 0; v < n_; ++v)
       if (root.left[v] == 0 && !in_.on_host[v] && !root.done[v]) determine(root, v, 0.0);
-    dfs(root);
+    dfs(root, lower_bound(root));
     out_.proven = !stopped_;
     return std::move(out_);
   }
@@ -92,7 +123,8 @@ class Search {
     return std::max(lb, jackson_preemptive_bound(jobs_));
   }
 
-  void dfs(State& s) {
+  // `lb` is the lower bound of `s`, computed by the parent when it ranked its children.
+  void dfs(State& s, double lb) {
     if (stopped_) return;
     ++out_.nodes;
     if (opt_.max_nodes >= 0 && out_.nodes > opt_.max_nodes) {
@@ -115,7 +147,7 @@ class Search {
       }
       return;
     }
-    if (lower_bound(s) >= best_) return;
+    if (lb >= best_ || dominated(s)) return;
     // Eligible host jobs, and the earliest completion among them.
     std::vector<int> eligible;
     double ect = kInf;
@@ -130,32 +162,63 @@ class Search {
       }
     }
     HETCIM_ASSERT(!eligible.empty(), "sequencing: no eligible host job");
-    std::vector<int> cand;
-    for (int v : eligible)
-      if (v == ect_job || std::max(s.ready[static_cast<size_t>(v)], s.host_free) < ect)
-        cand.push_back(v);
-    std::sort(cand.begin(), cand.end(), [&](int a, int b) {
-      const auto ai = static_cast<size_t>(a), bi = static_cast<size_t>(b);
-      if (tail_[ai] + in_.duration[ai] != tail_[bi] + in_.duration[bi])
-        return tail_[ai] + in_.duration[ai] > tail_[bi] + in_.duration[bi];
-      return a < b;
+    // Active schedules only: the next job starts before the earliest completion. Children are
+    // ranked by their lower bound (best first), ties by the longer tail.
+    struct Child {
+      State state;
+      double lb;
+      double priority;
+    };
+    std::vector<Child> children;
+    for (int v : eligible) {
+      const auto vi = static_cast<size_t>(v);
+      if (v != ect_job && std::max(s.ready[vi], s.host_free) >= ect) continue;
+      Child c{s, 0.0, tail_[vi] + in_.duration[vi]};
+      c.state.order.push_back(v);
+      determine(c.state, vi, std::max(c.state.ready[vi], c.state.host_free));
+      c.state.host_free = c.state.finish[vi];
+      c.lb = c.state.order.size() == n_host_ ? 0.0 : lower_bound(c.state);
+      if (c.lb < best_) children.push_back(std::move(c));
+    }
+    std::stable_sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
+      return a.lb < b.lb || (a.lb == b.lb && a.priority > b.priority);
     });
-    for (size_t i = 0; i < cand.size(); ++i) {
-      const auto v = static_cast<size_t>(cand[i]);
-      State child;
-      if (i + 1 < cand.size()) child = s;
-      else child = std::move(s);
-      const double start = std::max(child.ready[v], child.host_free);
-      child.order.push_back(cand[i]);
-      determine(child, v, start);
-      child.host_free = child.finish[v];
-      dfs(child);
+    for (Child& c : children) {
+      if (c.lb >= best_) break;
+      dfs(c.state, c.lb);
       if (stopped_) return;
     }
   }
 
+  // True if a state with the same scheduled host jobs and a profile no later was seen before
+  // (its subtree, explored or pruned, covers this one); otherwise remembers this state.
+  bool dominated(const State& s) {
+    std::vector<uint64_t> key((n_ + 63) / 64, 0);
+    Profile prof{s.host_free, 0.0, {}};
+    for (size_t v = 0; v < n_; ++v) {
+      if (s.done[v]) {
+        key[v >> 6] |= uint64_t{1} << (v & 63);
+        prof.max_finish = std::max(prof.max_finish, s.finish[v]);
+      } else if (s.left[v] < static_cast<int>(pred_[v].size())) {
+        prof.ready.push_back(in_.on_host[v] ? std::max(s.ready[v], s.host_free) : s.ready[v]);
+      }
+    }
+    auto it = memo_.find(key);
+    if (it != memo_.end()) {
+      for (const Profile& q : it->second)
+        if (q.no_later_than(prof)) return true;
+      auto& list = it->second;
+      std::erase_if(list, [&](const Profile& q) { return prof.no_later_than(q); });
+      if (list.size() < kProfilesPerSet) list.push_back(std::move(prof));
+    } else if (memo_.size() < kMaxMemo) {
+      memo_.emplace(std::move(key), std::vector<Profile>{std::move(prof)});
+    }
+    return false;
+  }
+
   const SeqInput& in_;
   const SeqOptions& opt_;
+  std::unordered_map<std::vector<uint64_t>, std::vector<Profile>, KeyHash> memo_;
   size_t n_;
   size_t n_host_ = 0;
   std::vector<std::vector<Arc>> succ_, pred_;  // pred_ arcs store the predecessor in `to`
