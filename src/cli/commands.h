@@ -13,5 +13,6 @@ void register_run(CLI::App& app);
 void register_profile(CLI::App& app);
 void register_partition(CLI::App& app);
 void register_dse(CLI::App& app);
+void register_train(CLI::App& app);  // built with hetcim_train (libtorch), HETCIM_WITH_TRAIN
 
 }  // namespace hetcim::cli

@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
   hetcim::cli::register_profile(app);
   hetcim::cli::register_partition(app);
   hetcim::cli::register_dse(app);
+#ifdef HETCIM_WITH_TRAIN
+  hetcim::cli::register_train(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

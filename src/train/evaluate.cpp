@@ -1,0 +1,92 @@
+#include "train/evaluate.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "train/race_cnn_net.h"
+#include "util/error.h"
+#include "xbar/chip.h"
+#include "xbar/layout.h"
+#include "xbar/rng.h"
+
+namespace hetcim::train {
+namespace {
+
+constexpr const char* kGemmLayers[] = {"classifier.0", "classifier.2"};
+
+torch::nn::Linear linear_of(RaceCnnNet& net, const std::string& name) {
+  const size_t index = name == "classifier.0" ? 0 : 2;
+  return net->classifier[index]->as<torch::nn::Linear>()
+             ? torch::nn::Linear(net->classifier->ptr<torch::nn::LinearImpl>(index))
+             : throw internal_error("classifier layer ", name, " is not Linear");
+}
+
+}  // namespace
+
+EvalResult evaluate_race_cnn(const graph::Graph& model, const data::ImageDataset& d,
+                             const EvalOptions& o) {
+  if (o.batch_size < 1) throw user_error("evaluate: batch size must be >= 1, got ", o.batch_size);
+  if (o.limit < 0) throw user_error("evaluate: limit must be >= 0, got ", o.limit);
+  if (o.threads < 0) throw user_error("evaluate: threads must be >= 0, got ", o.threads);
+  data::validate(d);
+  RaceCnnNet net = from_graph(model);
+  check_fits(net, d);
+  if (o.threads > 0) torch::set_num_threads(o.threads);
+  const auto start = std::chrono::steady_clock::now();
+
+  // Program the analog layers once: the chip's persistent state.
+  std::map<std::string, xbar::ProgrammedLayer> analog;
+  if (o.chip) {
+    const xbar::Chip chip(*o.chip, o.chip_seed);
+    for (const std::string& name : o.analog_layers) {
+      if (std::find(std::begin(kGemmLayers), std::end(kGemmLayers), name) == std::end(kGemmLayers))
+        throw user_error("analog layer '", name, "' is not a Gemm layer of seed 002's CNN (known: "
+                         "classifier.0, classifier.2)");
+      if (analog.count(name) != 0) continue;
+      const torch::Tensor w = linear_of(net, name)->weight.detach().contiguous();
+      const std::vector<float> xbar_w =
+          xbar::linear_to_crossbar(w.data_ptr<float>(), w.size(0), w.size(1));
+      analog.emplace(name, chip.program(name, xbar_w.data(), w.size(1), w.size(0)));
+    }
+  }
+
+  EvalResult r;
+  r.count = o.limit > 0 ? std::min(o.limit, d.count) : d.count;
+  r.logits.resize(static_cast<size_t>(r.count * d.classes));
+  r.labels.assign(d.labels.begin(), d.labels.begin() + r.count);
+  xbar::Rng read_rng(o.read_seed);
+  torch::NoGradGuard no_grad;
+  net->eval();
+  int64_t correct = 0;
+  for (int64_t b0 = 0; b0 < r.count; b0 += o.batch_size) {
+    const int64_t m = std::min(o.batch_size, r.count - b0);
+    torch::Tensor h = net->features_of(images_tensor(d, b0, m)).contiguous();
+    for (const char* name : kGemmLayers) {
+      torch::nn::Linear lin = linear_of(net, name);
+      auto it = analog.find(name);
+      if (it == analog.end()) {
+        h = torch::linear(h, lin->weight, lin->bias);
+      } else {
+        torch::Tensor out = torch::empty({m, lin->weight.size(0)}, torch::kFloat32);
+        it->second.forward(h.data_ptr<float>(), m, out.data_ptr<float>(), read_rng);
+        h = out + lin->bias;
+      }
+      if (std::string(name) == "classifier.0") h = torch::relu(h).contiguous();
+    }
+    h = h.contiguous();
+    std::copy(h.data_ptr<float>(), h.data_ptr<float>() + m * d.classes, r.logits.begin() + b0 * d.classes);
+    const torch::Tensor pred = h.argmax(1);
+    for (int64_t i = 0; i < m; ++i)
+      correct += pred[i].item<int64_t>() == d.labels[static_cast<size_t>(b0 + i)];
+  }
+  r.accuracy = r.count > 0 ? static_cast<double>(correct) / static_cast<double>(r.count) : 0.0;
+  for (const char* name : kGemmLayers)
+    if (auto it = analog.find(name); it != analog.end()) r.audits.push_back(it->second.audit());
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace hetcim::train
