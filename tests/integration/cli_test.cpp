@@ -14,12 +14,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct CliRun {
   int status;
   std::string out, err;
 };
 
-Run run(const std::string& args) {
+CliRun run(const std::string& args) {
   const fs::path dir = fs::temp_directory_path() / ("hetcim_cli_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
@@ -41,21 +41,21 @@ fs::path scratch(const std::string& name) {
 }
 
 TEST(Cli, InspectPrintsTheTotals) {
-  const Run r = run("inspect resnet18");
+  const CliRun r = run("inspect resnet18");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("operators N                        38"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("crossbars (eq. 1)                  201"), std::string::npos);
 }
 
 TEST(Cli, UnknownModelNamesTheZoo) {
-  const Run r = run("inspect resnet19");
+  const CliRun r = run("inspect resnet19");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("unknown model 'resnet19'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("resnet18"), std::string::npos);
 }
 
 TEST(Cli, MissingAndMalformedFilesAreUserErrors) {
-  Run r = run("inspect /nonexistent/model.onnx");
+  CliRun r = run("inspect /nonexistent/model.onnx");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("/nonexistent/model.onnx"), std::string::npos) << r.err;
 
@@ -69,17 +69,17 @@ TEST(Cli, MissingAndMalformedFilesAreUserErrors) {
 TEST(Cli, FailedRunLeavesNoOutputFile) {
   const fs::path json = scratch("never.json");
   fs::remove(json);
-  const Run r = run("inspect resnet19 --json " + json.string());
+  const CliRun r = run("inspect resnet19 --json " + json.string());
   EXPECT_EQ(r.status, 1);
   EXPECT_FALSE(fs::exists(json));
-  const Run bad_dir = run("inspect resnet18 --json /nonexistent/dir/x.json");
+  const CliRun bad_dir = run("inspect resnet18 --json /nonexistent/dir/x.json");
   EXPECT_EQ(bad_dir.status, 1);
   EXPECT_NE(bad_dir.err.find("does not exist"), std::string::npos) << bad_dir.err;
 }
 
 TEST(Cli, BadFlagsAreRejected) {
   EXPECT_NE(run("inspect resnet18 --precision int4").status, 0);
-  const Run r = run("inspect resnet18 --dump-after nosuchstep");
+  const CliRun r = run("inspect resnet18 --dump-after nosuchstep");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("unknown step 'nosuchstep'"), std::string::npos) << r.err;
   EXPECT_NE(run("inspect resnet18 --crossbar 0x256").status, 0);
@@ -87,10 +87,10 @@ TEST(Cli, BadFlagsAreRejected) {
 
 TEST(Cli, ExportThenInspectGivesTheSameTable) {
   const fs::path onnx = scratch("yolov5n.onnx");
-  Run r = run("export yolov5n --seed 5 --onnx " + onnx.string());
+  CliRun r = run("export yolov5n --seed 5 --onnx " + onnx.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  const Run zoo = run("inspect yolov5n --quiet --json " + scratch("a.json").string());
-  const Run file = run("inspect " + onnx.string() + " --quiet --json " + scratch("b.json").string());
+  const CliRun zoo = run("inspect yolov5n --quiet --json " + scratch("a.json").string());
+  const CliRun file = run("inspect " + onnx.string() + " --quiet --json " + scratch("b.json").string());
   ASSERT_EQ(zoo.status, 0) << zoo.err;
   ASSERT_EQ(file.status, 0) << file.err;
   auto ops_of = [](const fs::path& p) {
@@ -101,6 +101,51 @@ TEST(Cli, ExportThenInspectGivesTheSameTable) {
     return s.substr(s.find("\"operators\""));  // everything but the model name
   };
   EXPECT_EQ(ops_of(scratch("a.json")), ops_of(scratch("b.json")));
+}
+
+}  // namespace
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in);
+}
+
+TEST(Cli, PartitionExactAndPaperMilpAgreeOnResNet18) {
+  const fs::path a = scratch("exact.json"), b = scratch("milp.json"), svg = scratch("gantt.svg");
+  CliRun r = run("partition resnet18 --crossbars 100 --t-mvm 100ns --json " + a.string() +
+                 " --gantt " + svg.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("partition resnet18 --crossbars 100 --t-mvm 100ns --solver milp --time-limit 120s --json " +
+          b.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json x = read_json(a), y = read_json(b);
+  EXPECT_EQ(x["solver"]["status"], "optimal");
+  ASSERT_EQ(y["solver"]["status"], "optimal");
+  EXPECT_NEAR(x["latency_s"].get<double>(), y["latency_s"].get<double>(),
+              1e-6 * x["latency_s"].get<double>());
+  EXPECT_LE(x["crossbars_used"].get<int64_t>(), 100);
+  EXPECT_GT(x["speedup"].get<double>(), 1.0);
+  EXPECT_EQ(x["milp"]["paper_binaries"], 44);
+  EXPECT_EQ(x["milp"]["paper_constraints"], 204);
+  EXPECT_GT(fs::file_size(svg), 1000u);
+}
+
+TEST(Cli, PartitionRejectsBadHardwareFlags) {
+  CliRun r = run("partition resnet18 --t-mvm 50");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--t-mvm"), std::string::npos) << r.err;
+  r = run("partition resnet18 --host pentium");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--host"), std::string::npos) << r.err;
+  const fs::path hw = scratch("bad.yaml");
+  std::ofstream(hw) << "cim: {t_mvm: 50ns, crossbarz: 3}\n";
+  r = run("partition resnet18 --hw " + hw.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("unknown field 'cim.crossbarz'"), std::string::npos) << r.err;
 }
 
 }  // namespace
