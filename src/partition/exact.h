@@ -1,10 +1,14 @@
 // Our exact solver for the partitioning problem. The DAG is cut at its cut nodes into segments
-// (segments.h); for every segment and every pair of modes of its boundary cut nodes, a
-// multi-objective branch-and-bound gives the Pareto front (crossbars, latency) of the interior
-// (segment_front.h, with exact host sequencing at its leaves); a dynamic program along the chain
-// of cut nodes, whose state is the mode of the current cut node and the crossbars spent, combines
-// the fronts under the budget (a multiple-choice knapsack). Every step is exact, so the result is
-// a proven optimum (bound == makespan); it is replayed by the simulator and checked.
+// (segments.h) whose latencies add up. For every segment but the hardest (the one with the most
+// operators to decide) and every pair of modes of its boundary cut nodes, a multi-objective
+// branch-and-bound gives the Pareto front (crossbars, latency) of its interior
+// (segment_front.h, exact host sequencing at the leaves: sequencing.h). A forward DP over the
+// segments before the hardest one and a backward DP over those after it combine the fronts
+// under the budget (a multiple-choice knapsack whose state is the mode of the current cut node
+// and the crossbars spent); the hardest segment is then searched with a single objective, its
+// latency plus the best the rest can do with the crossbars it leaves (segment_best). Every step
+// is exact, so the result is a proven optimum (bound == makespan); it is replayed by the
+// simulator and checked, and a disagreement is an InternalError.
 #pragma once
 
 #include <cstdint>

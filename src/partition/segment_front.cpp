@@ -178,8 +178,13 @@ class FrontSearch {
     }
     SeqOptions opt;
     opt.cutoff = threshold(crossbars);
+    opt.deadline = in_.deadline;
     const SeqOutput r = sequence_host(seq, opt);
     out_.seq_nodes += r.nodes;
+    if (!r.proven) {
+      out_.timed_out = true;
+      return;
+    }
     if (!r.found) return;
     SegmentPlan plan;
     const Segment& s = *in_.segment;

@@ -127,7 +127,8 @@ class Search {
   void dfs(State& s, double lb) {
     if (stopped_) return;
     ++out_.nodes;
-    if (opt_.max_nodes >= 0 && out_.nodes > opt_.max_nodes) {
+    if ((opt_.max_nodes >= 0 && out_.nodes > opt_.max_nodes) ||
+        (opt_.deadline && (out_.nodes & 1023) == 0 && opt_.deadline->expired())) {
       stopped_ = true;
       return;
     }

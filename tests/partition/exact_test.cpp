@@ -2,29 +2,56 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "model_shapes.h"
 #include "partition/brute_force.h"
+#include "partition/milp.h"
+#include "resnet18_shape.h"
 #include "test_problems.h"
+#include "util/error.h"
 
 namespace hetcim::partition {
 namespace {
 
+using testing::make_problem;
 using testing::RandomSpec;
 using testing::random_problem;
 
-void expect_equal_optima(const RandomSpec& spec, uint64_t first_seed, int count) {
+struct Coverage {
+  size_t merged = 0, dropped = 0;
+};
+
+Coverage expect_equal_optima(const RandomSpec& spec, uint64_t first_seed, int count) {
+  Coverage cov;
   for (int i = 0; i < count; ++i) {
     const uint64_t seed = first_seed + static_cast<uint64_t>(i);
     const Problem p = random_problem(seed, spec);
     const BruteForceResult bf = solve_brute_force(p);
     const ExactResult ex = solve_exact(p);
-    ASSERT_EQ(ex.status, SolveStatus::Optimal) << "seed " << seed;
+    EXPECT_EQ(ex.status, SolveStatus::Optimal) << "seed " << seed;
     EXPECT_NEAR(ex.makespan, bf.makespan, 1e-9 * bf.makespan) << "seed " << seed;
     EXPECT_EQ(ex.bound, ex.makespan) << "seed " << seed;
     EXPECT_TRUE(check(p, ex.schedule).empty()) << "seed " << seed;
+    cov.merged += ex.cut_nodes - ex.kept_cuts;
+    cov.dropped += ex.redundant_edges;
   }
+  return cov;
 }
 
 TEST(ExactVsBruteForce, SingleModeRandomDags) { expect_equal_optima(RandomSpec{}, 1000, 300); }
+
+TEST(ExactVsBruteForce, ChainsWithSkipEdges) {
+  RandomSpec s;
+  s.chain = true;
+  s.edge_prob = 0.25;
+  s.max_ops = 9;
+  s.max_transfer = 25;
+  const Coverage cov = expect_equal_optima(s, 17000, 200);
+  // Both ways of handling an edge that jumps over a cut node must be exercised.
+  EXPECT_GT(cov.merged, 20u);
+  EXPECT_GT(cov.dropped, 20u);
+}
 
 TEST(ExactVsBruteForce, MultiModeRandomDags) {
   RandomSpec s;
@@ -45,6 +72,95 @@ TEST(ExactVsBruteForce, SparseDagsWithLargeTransfers) {
   s.max_transfer = 30;
   s.max_ops = 9;
   expect_equal_optima(s, 13000, 150);
+}
+
+// 0 -> 1 -> 2 and 0 -> 2; op 0 may go to the accelerator (host 10, acc 1), op 1 takes t1 on the
+// host. Edge 0 -> 2 jumps over the cut node 1 and carries a transfer of 5.
+Problem jump(double t1, double t01, double t12) {
+  return make_problem(3, {{0, 1}, {1, 2}, {0, 2}}, {10, t1, 1}, {{{1, 1.0}}, {}, {}},
+                      {t01, t12, 5}, 1);
+}
+
+TEST(ExactDecomposition, MergesACutUnderABindingEdge) {
+  // Free transfers on the path, op 1 short: the jump binds. 0 on acc [0,1], 1 [1,2], 2 waits
+  // for 1 + 5 = 6 -> 7 (all host: 12).
+  const Problem p = jump(1, 0, 0);
+  const ExactResult r = solve_exact(p);
+  EXPECT_DOUBLE_EQ(r.makespan, 7.0);
+  EXPECT_DOUBLE_EQ(solve_brute_force(p).makespan, 7.0);
+  EXPECT_EQ(r.cut_nodes, 3u);
+  EXPECT_EQ(r.kept_cuts, 2u);
+  EXPECT_EQ(r.jumping_edges, 1u);
+  EXPECT_EQ(r.redundant_edges, 0u);
+}
+
+TEST(ExactDecomposition, DropsAnEdgeCoveredByTheDetour) {
+  // Op 1 takes 10 >= 5: the detour always covers the jump. 0 on acc [0,1], 1 [1,11], 2 [11,12].
+  const Problem p = jump(10, 0, 0);
+  const ExactResult r = solve_exact(p);
+  EXPECT_DOUBLE_EQ(r.makespan, 12.0);
+  EXPECT_DOUBLE_EQ(solve_brute_force(p).makespan, 12.0);
+  EXPECT_EQ(r.kept_cuts, 3u);
+  EXPECT_EQ(r.redundant_edges, 1u);
+}
+
+TEST(ExactDecomposition, DetourTransferCountsWhenDevicesDiffer) {
+  // Op 1 takes 1 and both detour edges transfer 4: if 0 and 2 sit on different devices, some
+  // detour edge crosses too, so the detour takes >= 1 + 4 >= 5: redundant.
+  const Problem p = jump(1, 4, 4);
+  const ExactResult r = solve_exact(p);
+  EXPECT_EQ(r.redundant_edges, 1u);
+  EXPECT_EQ(r.kept_cuts, 3u);
+  EXPECT_DOUBLE_EQ(r.makespan, solve_brute_force(p).makespan);
+}
+
+TEST(ExactSolver, ResNet18ShapeMatchesTheMilp) {
+  for (int64_t budget : {0, 5, 20, 60}) {
+    const Problem p = testing::resnet18_shape(budget);
+    const ExactResult ex = solve_exact(p);
+    const MilpResult mi = solve_milp(p);
+    ASSERT_EQ(mi.status, SolveStatus::Optimal) << "budget " << budget;
+    EXPECT_NEAR(ex.makespan, mi.objective, 1e-9 * ex.makespan) << "budget " << budget;
+  }
+}
+
+TEST(ExactSolver, YoloLikeProvenOptimalAndReplayable) {
+  testing::CostSpec c;
+  c.budget = 50;
+  const Problem p = testing::to_problem(testing::yolov5n(), c);
+  ASSERT_EQ(p.num_offloadable(), 60u);
+  const ExactResult r = solve_exact(p);
+  ASSERT_EQ(r.status, SolveStatus::Optimal);
+  EXPECT_EQ(r.bound, r.makespan);
+  EXPECT_TRUE(check(p, r.schedule).empty());
+  EXPECT_LE(crossbars_used(p, r.schedule.assignment), 50);
+  double cpu_only = 0.0;
+  for (double t : p.t_host) cpu_only += t;
+  EXPECT_LT(r.makespan, cpu_only);
+  // Re-sequencing the optimal assignment cannot do better (or the optimum was not optimal).
+  EXPECT_NEAR(simulate_best(p, r.schedule.assignment).makespan, r.makespan, 1e-12);
+  size_t big = 0;
+  for (const ExactSegmentStats& s : r.segments) big = std::max(big, s.decisions);
+  EXPECT_GE(big, 10u);  // the Detect/PANet tail is one segment with many offloadable convs
+}
+
+TEST(ExactSolver, TimeLimitReturnsTheAllHostIncumbent) {
+  testing::CostSpec c;
+  c.budget = 100;
+  c.replication_modes = 3;
+  const Problem p = testing::to_problem(testing::yolov5n(), c);
+  ExactOptions opt;
+  opt.time_limit_seconds = 0.01;
+  const ExactResult r = solve_exact(p, opt);
+  ASSERT_EQ(r.status, SolveStatus::TimeLimit);
+  EXPECT_TRUE(check(p, r.schedule).empty());
+  double cpu_only = 0.0;
+  for (double t : p.t_host) cpu_only += t;
+  EXPECT_NEAR(r.makespan, cpu_only, 1e-9 * cpu_only);
+  EXPECT_GT(r.bound, 0.0);
+  EXPECT_LE(r.bound, r.makespan);
+  opt.time_limit_seconds = 0;
+  EXPECT_THROW((void)solve_exact(p, opt), UserError);
 }
 
 }  // namespace

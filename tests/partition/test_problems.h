@@ -39,6 +39,7 @@ struct RandomSpec {
   int max_transfer = 8;
   int max_crossbars = 6;
   bool per_tensor = false;    // PerTensorDirection with t_out per producer
+  bool chain = false;         // always link v-1 -> v (many cut nodes, edges jumping over them)
 };
 
 inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
@@ -49,7 +50,8 @@ inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
   std::vector<std::pair<int, int>> edges;
   for (size_t v = 1; v < n; ++v)
     for (size_t u = 0; u < v; ++u)
-      if (coin(s.edge_prob)) edges.emplace_back(static_cast<int>(u), static_cast<int>(v));
+      if ((s.chain && u + 1 == v) || coin(s.edge_prob))
+        edges.emplace_back(static_cast<int>(u), static_cast<int>(v));
   Problem p;
   p.dag = graph::Dag::from_edges(n, edges);
   int64_t total_cb = 0;
