@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <numeric>
 
@@ -63,13 +64,23 @@ void run(const RunArgs& a) {
   exec::Engine engine(g, {a.threads});
   engine.set_inputs(inputs);
   for (int i = 0; i < a.warmup; ++i) engine.execute();
-  std::vector<double> times;
+  // Wall time, and the process CPU time (all threads) of each run: on a loaded machine the CPU
+  // time of a 1-thread run is what the run costs without the time it waited for a core.
+  std::vector<double> times, cpu;
+  auto cpu_now = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
   for (int i = 0; i < a.runs; ++i) {
+    const double c0 = cpu_now();
     const auto t0 = std::chrono::steady_clock::now();
     engine.execute();
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    cpu.push_back(cpu_now() - c0);
   }
   const exec::Stats st = exec::summarize(times);
+  const exec::Stats cst = exec::summarize(cpu);
   const exec::TensorMap outs = engine.outputs();
   std::printf("model %s, %s, %d thread%s, %zu operators\n", a.model.spec.c_str(), a.precision.c_str(),
               a.threads, a.threads == 1 ? "" : "s", engine.ops().size());
@@ -92,6 +103,7 @@ void run(const RunArgs& a) {
   }
   std::printf("latency: median %.3f ms, min %.3f ms, p90 %.3f ms over %d runs (after %d warm-up)\n",
               st.median * 1e3, st.min * 1e3, st.p90 * 1e3, a.runs, a.warmup);
+  std::printf("cpu time: median %.3f ms, min %.3f ms per run (all threads)\n", cst.median * 1e3, cst.min * 1e3);
   for (const std::string& spec : a.outputs) {
     const auto [name, file] = name_file(spec, g.outputs, "--output");
     auto it = outs.find(name);
