@@ -2,42 +2,45 @@
 
 #include <algorithm>
 #include <limits>
-#include <queue>
 
 namespace hetcim::partition {
 
-double jackson_preemptive_bound(std::vector<JacksonJob>& jobs) {
-  std::sort(jobs.begin(), jobs.end(),
+double JacksonBound::value() {
+  std::sort(jobs_.begin(), jobs_.end(),
             [](const JacksonJob& a, const JacksonJob& b) { return a.head < b.head; });
-  struct Running {
-    double tail;
-    double remaining;
-    bool operator<(const Running& o) const { return tail < o.tail; }  // max-heap on tail
-  };
-  std::priority_queue<Running> avail;
+  const auto by_tail = [](const Running& a, const Running& b) { return a.tail < b.tail; };
+  heap_.clear();
   double bound = 0.0;
-  double now = jobs.empty() ? 0.0 : jobs.front().head;
+  double now = jobs_.empty() ? 0.0 : jobs_.front().head;
   size_t next = 0;
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  while (next < jobs.size() || !avail.empty()) {
-    if (avail.empty()) now = std::max(now, jobs[next].head);
-    while (next < jobs.size() && jobs[next].head <= now) {
-      avail.push({jobs[next].tail, jobs[next].duration});
+  while (next < jobs_.size() || !heap_.empty()) {
+    if (heap_.empty()) now = std::max(now, jobs_[next].head);
+    while (next < jobs_.size() && jobs_[next].head <= now) {
+      heap_.push_back({jobs_[next].tail, jobs_[next].duration});
+      std::push_heap(heap_.begin(), heap_.end(), by_tail);
       ++next;
     }
-    Running top = avail.top();
-    avail.pop();
-    const double release = next < jobs.size() ? jobs[next].head : kInf;
+    std::pop_heap(heap_.begin(), heap_.end(), by_tail);
+    Running& top = heap_.back();
+    const double release = next < jobs_.size() ? jobs_[next].head : kInf;
     if (now + top.remaining <= release) {
       now += top.remaining;
       bound = std::max(bound, now + top.tail);
+      heap_.pop_back();
     } else {
       top.remaining -= release - now;
       now = release;
-      avail.push(top);
+      std::push_heap(heap_.begin(), heap_.end(), by_tail);
     }
   }
   return bound;
+}
+
+double jackson_preemptive_bound(std::vector<JacksonJob>& jobs) {
+  JacksonBound b;
+  for (const JacksonJob& j : jobs) b.add(j.head, j.duration, j.tail);
+  return b.value();
 }
 
 }  // namespace hetcim::partition

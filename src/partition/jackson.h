@@ -17,4 +17,20 @@ struct JacksonJob {
 // Reorders `jobs`. Returns 0 for no jobs.
 [[nodiscard]] double jackson_preemptive_bound(std::vector<JacksonJob>& jobs);
 
+// The same bound with buffers kept between calls (the searches evaluate it at every node).
+class JacksonBound {
+ public:
+  void clear() { jobs_.clear(); }
+  void add(double head, double duration, double tail) { jobs_.push_back({head, duration, tail}); }
+  [[nodiscard]] double value();
+
+ private:
+  struct Running {
+    double tail;
+    double remaining;
+  };
+  std::vector<JacksonJob> jobs_;
+  std::vector<Running> heap_;
+};
+
 }  // namespace hetcim::partition

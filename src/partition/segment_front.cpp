@@ -94,6 +94,12 @@ class FrontSearch {
       return hi - lo;
     };
     std::stable_sort(vars_.begin(), vars_.end(), [&](int a, int b) { return spread(a) > spread(b); });
+    max_crossbars_after_.assign(vars_.size() + 1, 0);
+    for (size_t i = vars_.size(); i-- > 0;) {
+      int64_t most = 0;
+      for (const Choice& c : choices_[static_cast<size_t>(vars_[i])]) most = std::max(most, c.crossbars);
+      max_crossbars_after_[i] = max_crossbars_after_[i + 1] + most;
+    }
     head_.resize(m);
     tail_.resize(m);
     dur_.resize(m);
@@ -113,7 +119,10 @@ class FrontSearch {
     return ((a == 1 && b == 2) || (a == 2 && b == 1)) ? e.transfer : 0.0;
   }
 
-  double lower_bound() {
+  // Critical-path and Jackson bounds on the segment latency of every completion of the current
+  // node (Jackson's skipped once the critical path reaches `cutoff`); also prepares
+  // load_bound().
+  double lower_bound(double cutoff) {
     const size_t m = nodes_.size();
     for (size_t v = 0; v < m; ++v) {
       dev_[v] = device_mask(v);
@@ -133,7 +142,9 @@ class FrontSearch {
       head_[v] = h;
     }
     double lb = 0.0;
-    jobs_.clear();
+    jackson_.clear();
+    knapsack_.clear();
+    double head_min = kInf, tail_min = kInf, load = 0.0;
     for (size_t v = m; v-- > 0;) {
       double t = 0.0;
       for (size_t i : out_edges_[v]) {
@@ -142,9 +153,72 @@ class FrontSearch {
       }
       tail_[v] = t;
       lb = std::max(lb, head_[v] + dur_[v] + t);
-      if (dev_[v] == 1) jobs_.push_back({head_[v], dur_[v], t});
+      if (dev_[v] == 1) {
+        jackson_.add(head_[v], dur_[v], t);
+        load += dur_[v];
+      }
+      if (dev_[v] & 1) {
+        head_min = std::min(head_min, head_[v]);
+        tail_min = std::min(tail_min, t);
+      }
+      if (dev_[v] == 3) {  // undecided: its host latency counts unless crossbars take it away
+        KnapsackItem item{0.0, std::numeric_limits<int64_t>::max()};
+        for (const Choice& c : choices_[v]) {
+          if (c.host) item.value = c.duration;
+          else item.weight = std::min(item.weight, c.crossbars);
+        }
+        load += item.value;
+        knapsack_.push_back(item);
+      }
     }
-    return std::max(lb, jackson_preemptive_bound(jobs_));
+    std::sort(knapsack_.begin(), knapsack_.end(), [](const KnapsackItem& a, const KnapsackItem& b) {
+      return a.value * static_cast<double>(b.weight) > b.value * static_cast<double>(a.weight);
+    });
+    load_base_ = head_min < kInf ? head_min + load + tail_min : 0.0;
+    if (lb >= cutoff) return lb;
+    return std::max(lb, jackson_.value());
+  }
+
+  // Host-load bound when the undecided operators may spend at most `extra` more crossbars:
+  // first host start + host work + last host tail, the work reduced by the fractional knapsack
+  // of host latency that `extra` crossbars can move to the accelerator.
+  double load_bound(int64_t extra) const {
+    double removed = 0.0;
+    double room = static_cast<double>(extra);
+    for (const KnapsackItem& it : knapsack_) {
+      if (it.weight == 0) {
+        removed += it.value;
+        continue;
+      }
+      if (room <= 0.0) break;
+      const double w = static_cast<double>(it.weight);
+      removed += it.value * std::min(1.0, room / w);
+      room -= w;
+    }
+    return load_base_ - removed;
+  }
+
+  // Whether some completion of the current node, spending c >= `crossbars` in total, could beat
+  // threshold(c). threshold() is a step function of c and the bound only falls with c, so the
+  // last c of every step is the one to try.
+  bool worth_exploring(double lb, int64_t crossbars) const {
+    const auto try_at = [&](int64_t c, double limit) {
+      return c >= crossbars && c <= in_.budget &&
+             std::max(lb, load_bound(c - crossbars)) < limit;
+    };
+    if (!rest_) {
+      const auto& pts = out_.front.points();
+      for (const auto& pt : pts)
+        if (pt.crossbars > crossbars && try_at(pt.crossbars - 1, out_.front.best_within(pt.crossbars - 1)))
+          return true;
+      return try_at(crossbars, out_.front.best_within(crossbars)) ||
+             try_at(in_.budget, out_.front.best_within(in_.budget));
+    }
+    for (size_t i = 0; i < rest_->crossbars.size(); ++i)
+      if (rest_->crossbars[i] >= crossbars &&
+          try_at(std::min(rest_->crossbars[i], in_.budget), incumbent_ - rest_->latency[i]))
+        return true;
+    return false;
   }
 
   void search() {
@@ -214,18 +288,34 @@ class FrontSearch {
       out_.timed_out = true;
       return;
     }
-    if (lower_bound() >= threshold(crossbars)) return;
+    if (!worth_exploring(lower_bound(threshold(crossbars)), crossbars)) return;
     if (depth == vars_.size()) {
       leaf(crossbars);
       return;
     }
     const auto v = static_cast<size_t>(vars_[depth]);
-    // Accelerator modes first (fast points early), the host last.
+    // Fastest first (fast points early), the host last.
     std::vector<size_t> order(choices_[v].size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return choices_[v][a].duration < choices_[v][b].duration;
+      const Choice &x = choices_[v][a], &y = choices_[v][b];
+      return x.duration < y.duration || (x.duration == y.duration && x.crossbars < y.crossbars);
     });
+    // Single objective: when even the most crossbars the undecided operators can take leave
+    // rest() unchanged, the fastest accelerator mode dominates the slower ones (same device, no
+    // slower, and the crossbars cost nothing).
+    if (rest_) {
+      const int64_t most = crossbars + max_crossbars_after_[depth];
+      if (most <= in_.budget && rest_->at(most) == rest_->at(crossbars)) {
+        bool fastest_acc_seen = false;
+        std::erase_if(order, [&](size_t k) {
+          if (choices_[v][k].host) return false;
+          if (fastest_acc_seen) return true;
+          fastest_acc_seen = true;
+          return false;
+        });
+      }
+    }
     for (size_t k : order) {
       const int64_t c = crossbars + choices_[v][k].crossbars;
       if (c > in_.budget) continue;
@@ -243,10 +333,17 @@ class FrontSearch {
   std::vector<LocalEdge> edges_;
   std::vector<std::vector<size_t>> in_edges_, out_edges_;
   std::vector<int> vars_;                    // local nodes with a choice, in decision order
+  std::vector<int64_t> max_crossbars_after_;  // most crossbars vars_[i..] can take
   std::vector<int> decided_;                 // choice index, -1 undecided
   std::vector<double> head_, tail_, dur_;
   std::vector<int> dev_;
-  std::vector<JacksonJob> jobs_;
+  JacksonBound jackson_;
+  struct KnapsackItem {
+    double value;    // host latency saved by offloading
+    int64_t weight;  // fewest crossbars of its accelerator modes
+  };
+  std::vector<KnapsackItem> knapsack_;  // undecided operators, best value per crossbar first
+  double load_base_ = 0.0;
   const RestCost* rest_;
   double incumbent_;
   SegmentFrontOutput out_;

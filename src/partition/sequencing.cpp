@@ -85,7 +85,7 @@ class Search {
     for (size_t v = 0; v < n_; ++v) root.left[v] = static_cast<int>(pred_[v].size());
     for (size_t v = 0; v < n_; ++v)
       if (root.left[v] == 0 && !in_.on_host[v] && !root.done[v]) determine(root, v, 0.0);
-    dfs(root, lower_bound(root));
+    dfs(root, lower_bound(root, best_));
     out_.proven = !stopped_;
     return std::move(out_);
   }
@@ -102,10 +102,12 @@ class Search {
     }
   }
 
-  double lower_bound(const State& s) {
+  // Lower bound on the makespan of every completion of `s`; returns early once it reaches
+  // `cutoff` (the cheap parts first, Jackson's bound last).
+  double lower_bound(const State& s, double cutoff) {
     double lb = s.det_bound;
     head_.assign(n_, 0.0);
-    jobs_.clear();
+    jackson_.clear();
     for (size_t v = 0; v < n_; ++v) {
       if (s.done[v]) continue;
       double h = s.ready[v];
@@ -115,12 +117,13 @@ class Search {
       }
       if (in_.on_host[v]) {
         h = std::max(h, s.host_free);
-        jobs_.push_back({h, in_.duration[v], tail_[v]});
+        jackson_.add(h, in_.duration[v], tail_[v]);
       }
       head_[v] = h;
       lb = std::max(lb, h + in_.duration[v] + tail_[v]);
     }
-    return std::max(lb, jackson_preemptive_bound(jobs_));
+    if (lb >= cutoff) return lb;
+    return std::max(lb, jackson_.value());
   }
 
   // `lb` is the lower bound of `s`, computed by the parent when it ranked its children.
@@ -178,7 +181,7 @@ class Search {
       c.state.order.push_back(v);
       determine(c.state, vi, std::max(c.state.ready[vi], c.state.host_free));
       c.state.host_free = c.state.finish[vi];
-      c.lb = c.state.order.size() == n_host_ ? 0.0 : lower_bound(c.state);
+      c.lb = c.state.order.size() == n_host_ ? 0.0 : lower_bound(c.state, best_);
       if (c.lb < best_) children.push_back(std::move(c));
     }
     std::stable_sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
@@ -225,7 +228,7 @@ class Search {
   std::vector<std::vector<Arc>> succ_, pred_;  // pred_ arcs store the predecessor in `to`
   std::vector<double> tail_;
   std::vector<double> head_;
-  std::vector<JacksonJob> jobs_;
+  JacksonBound jackson_;
   double best_;
   bool stopped_ = false;
   SeqOutput out_;
