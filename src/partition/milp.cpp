@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <mutex>
 #include <queue>
 #include <string>
 
@@ -43,6 +44,14 @@ void load(const MilpModel& m, OsiClpSolverInterface& solver) {
 }
 
 int no_callback(CbcModel*, int) { return 0; }
+
+// CBC's command-line driver (CbcMain0/CbcMain1) keeps static state: two solves at once in one
+// process corrupt each other's results (seen in a threaded differential run) and break its
+// printing switch. Solves are therefore serialised; the exact solver has no such limit.
+std::mutex& cbc_mutex() {
+  static std::mutex m;
+  return m;
+}
 
 std::string number(double x) {
   char buf[64];
@@ -97,6 +106,7 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   MilpResult r;
   r.stats = m.stats;
 
+  const std::lock_guard<std::mutex> lock(cbc_mutex());
   OsiClpSolverInterface solver;
   load(m, solver);
   solver.messageHandler()->setLogLevel(0);

@@ -72,6 +72,8 @@ struct MilpResult {
 // Sizes of the model (built, not solved).
 [[nodiscard]] MilpStats milp_stats(const Problem& p, const MilpOptions& opt = {});
 
+// Thread-safe, but calls from several threads run one after another: CBC's driver is not
+// reentrant (see milp.cpp).
 [[nodiscard]] MilpResult solve_milp(const Problem& p, const MilpOptions& opt = {});
 
 enum class MilpFileFormat { Mps, Lp };

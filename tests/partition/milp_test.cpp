@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "model_shapes.h"
 #include "partition/brute_force.h"
@@ -174,6 +175,26 @@ TEST(MilpSolve, WallClockTimeLimitIsAResult) {
   } else if (r.status == SolveStatus::NoSolution) {
     EXPECT_TRUE(r.schedule.start.empty());
   }
+}
+
+TEST(MilpSolve, ConcurrentCallsAgreeWithTheExactSolver) {
+  // CBC's driver is not reentrant; solve_milp serialises it. Two threads must both get the
+  // optimum on every instance.
+  std::vector<int> wrong(2, 0);
+  const auto work = [&](int t) {
+    for (uint64_t seed = 60000 + 100 * static_cast<uint64_t>(t); seed < 60000 + 100 * static_cast<uint64_t>(t) + 6; ++seed) {
+      const Problem p = random_problem(seed, RandomSpec{});
+      const MilpResult m = solve_milp(p);
+      const ExactResult e = solve_exact(p);
+      if (m.status != SolveStatus::Optimal || std::abs(m.objective - e.makespan) > 1e-9 * e.makespan)
+        ++wrong[static_cast<size_t>(t)];
+    }
+  };
+  std::thread a(work, 0), b(work, 1);
+  a.join();
+  b.join();
+  EXPECT_EQ(wrong[0], 0);
+  EXPECT_EQ(wrong[1], 0);
 }
 
 TEST(MilpOptionsTest, RejectsBadOptions) {
