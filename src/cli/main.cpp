@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   hetcim::cli::register_dse(app);
 #ifdef HETCIM_WITH_TRAIN
   hetcim::cli::register_train(app);
+  hetcim::cli::register_analog(app);
 #endif
   try {
     app.parse(argc, argv);

@@ -1,6 +1,7 @@
 #include "xbar/chip.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 #include <cstring>
@@ -235,6 +236,34 @@ TEST(Chip, TilingSplitsOverArrays) {
   p.mode = SimMode::Reference;
   const ProgrammedLayer ref = Chip(p, 1).program("fc", w.data(), 250, 25);
   EXPECT_EQ(ref.audit().tiles, 1);
+}
+
+// Fixed chunks of vectors and per-vector noise streams: the thread count never changes the bytes,
+// for a layer large enough to run in parallel and for a small one that runs inline.
+TEST(Chip, SameBytesForAnyThreadCount) {
+  for (SimMode mode : {SimMode::Physical, SimMode::Reference}) {
+    for (int64_t batch : {3, 300}) {
+      ChipProfile p = ideal("threads");
+      p.mode = mode;
+      p.read_noise = 4e-6;
+      p.write_noise = 2e-6;
+      p.array_rows = 128;
+      const int64_t K = 300, N = 40;
+      const auto w = random_matrix(K * N, 21);
+      const auto x = random_matrix(batch * K, 22);
+      const ProgrammedLayer layer = Chip(p, 1).program("fc", w.data(), K, N);
+      std::vector<float> one(static_cast<size_t>(batch * N)), two(one.size());
+      const int saved = omp_get_max_threads();
+      omp_set_num_threads(1);
+      Rng r1(5);
+      layer.forward(x.data(), batch, one.data(), r1);
+      omp_set_num_threads(2);
+      Rng r2(5);
+      layer.forward(x.data(), batch, two.data(), r2);
+      omp_set_num_threads(saved);
+      EXPECT_TRUE(same_bytes(one, two)) << sim_mode_name(mode) << " batch " << batch;
+    }
+  }
 }
 
 TEST(Chip, BadInputsAreUserErrors) {
