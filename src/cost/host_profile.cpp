@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/files.h"
 
 namespace hetcim::cost {
 namespace {
@@ -353,16 +354,7 @@ void write_host_profile(const std::string& path, const HostProfile& p) {
   if (ends_with(path, ".csv")) text = host_profile_csv(p);
   else if (ends_with(path, ".json")) text = host_profile_json(p);
   else throw user_error(path, ": a host profile must end in .csv or .json");
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw user_error(path, ": cannot write the host profile");
-    out << text;
-    if (!out) throw user_error(path, ": write failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw user_error(path, ": cannot rename the temporary file: ", ec.message());
+  write_file_atomically(path, text);
 }
 
 }  // namespace hetcim::cost

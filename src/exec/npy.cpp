@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/files.h"
 
 namespace hetcim::exec {
 namespace {
@@ -232,16 +233,7 @@ std::string npy_bytes(const Tensor& t) {
 
 void write_npy(const std::string& path, const Tensor& t) {
   const std::string bytes = npy_bytes(t);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw user_error(path, ": cannot write the output file");
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw user_error(path, ": write failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw user_error(path, ": cannot rename the temporary file: ", ec.message());
+  write_file_atomically(path, bytes);
 }
 
 }  // namespace hetcim::exec

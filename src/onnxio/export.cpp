@@ -1,11 +1,8 @@
 #include "onnxio/export.h"
 
-#include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -21,6 +18,7 @@
 #include "onnxio/tensor_proto.h"
 #include "onnxio/weight_fill.h"
 #include "util/error.h"
+#include "util/files.h"
 
 namespace hetcim::onnxio {
 
@@ -182,18 +180,6 @@ std::string serialize(const onnx::ModelProto& m) {
   return out;
 }
 
-void write_all(int fd, const std::string& bytes, const std::string& tmp) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      throw user_error("cannot write temporary file '", tmp, "': ", std::strerror(errno));
-    }
-    done += static_cast<size_t>(w);
-  }
-}
-
 }  // namespace
 
 int64_t ir_version_for_opset(int64_t opset) {
@@ -223,29 +209,7 @@ void export_onnx(const graph::Graph& g, const std::string& path, const ExportOpt
   } catch (const UserError& e) {
     throw UserError(path + ": " + e.what());
   }
-  static std::atomic<uint64_t> counter{0};
-  const std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    throw user_error(path, ": cannot create temporary file '", tmp, "': ", std::strerror(errno));
-  }
-  bool fd_open = true;
-  try {
-    write_all(fd, bytes, tmp);
-    if (::fsync(fd) != 0) throw user_error("cannot flush '", tmp, "': ", std::strerror(errno));
-    fd_open = false;
-    if (::close(fd) != 0) throw user_error("cannot close '", tmp, "': ", std::strerror(errno));
-  } catch (const UserError& e) {
-    if (fd_open) ::close(fd);
-    ::unlink(tmp.c_str());
-    throw UserError(path + ": " + e.what());
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw user_error(path, ": cannot move '", tmp, "' into place: ", std::strerror(err));
-  }
+  write_file_atomically(path, bytes);
 }
 
 }  // namespace hetcim::onnxio
