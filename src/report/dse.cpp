@@ -62,7 +62,9 @@ void plot(const std::string& dir, const Figure& f, const std::string& body) {
     s += std::string(ext) == "svg" ? "set terminal svg size 760,420 dynamic font 'sans,11' background rgb 'white'\n"
                                    : "set terminal pngcairo size 760,420 font 'sans,10'\n";
     s += "set output '" + dir + "/" + f.name + "." + ext + "'\n";
-    s += "set title '" + f.title + "'\n" + body;
+    // Multi-panel figures carry the title on the multiplot; panels title themselves.
+    if (body.find("set multiplot") == std::string::npos) s += "set title '" + f.title + "'\n";
+    s += body;
     write_file_atomically(script, s);
     run_gnuplot(script, f.name);
     fs::remove(script);
@@ -147,7 +149,7 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
   for (const std::string& m : models) {
     Figure f{"fig3_" + m, "Speedup of " + m + " over CPU-only vs crossbars, per MVM latency and host",
              "Like seed 000 Fig. 3 (there: ResNet-18). Lines: T_mvm; panels: hosts."};
-    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + "\n" + xtics +
+    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title + "'\n" + xtics +
                        "set xlabel 'crossbars'\nset ylabel 'speedup (x)'\nset key top left\nset grid\n"
                        "set yrange [0:*]\n";
     for (const std::string& h : hosts) {
@@ -177,7 +179,7 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
     const double t = *std::min_element(tmvms.begin(), tmvms.end());
     Figure f{"fig4_models", "Speedup per model at T_mvm = " + ns(t) + " ns vs crossbars",
              "Like seed 000 Fig. 4. Lines: models; panels: hosts."};
-    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + "\n" + xtics +
+    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title + "'\n" + xtics +
                        "set xlabel 'crossbars'\nset ylabel 'speedup (x)'\nset key top left\nset grid\n"
                        "set yrange [0:*]\n";
     for (const std::string& h : hosts) {
@@ -208,10 +210,10 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
              "Like seed 000 Fig. 5 (there: YOLOv5n). Stacked bars: busy time of the host (dark) "
              "and the accelerator (light) for each crossbar count and MVM latency; labels: "
              "operators on host / CIM."};
-    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + "\n";
+    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title + "'\n";
     body += "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
             "set boxwidth 0.8\nset ylabel 'busy time (ms)'\nset xtics rotate by -60 font ',8'\n"
-            "set key top right\nset grid ytics\nset yrange [0:*]\n";
+            "set key above horizontal\nset grid ytics\nset yrange [0:*]\n";
     for (const std::string& h : hosts) {
       std::string data = "$d << EOD\n";
       for (double t : tmvms)
