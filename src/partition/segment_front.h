@@ -1,15 +1,18 @@
 // The Pareto front (crossbars, latency) of one segment for fixed modes of its boundary cut
 // nodes: multi-objective depth-first branch-and-bound over the modes of the interior operators.
-// A node is pruned when a front point with no more crossbars is at least as fast as its lower
-// bound (critical path with undecided operators at their fastest and their transfers free;
-// Jackson's preemptive bound over the operators surely on the host). Leaves are sequenced
-// exactly (sequencing.h) with the front's best latency for their crossbars as cutoff.
+// Bounds at a node: the critical path with undecided operators at their fastest and their
+// transfers free; Jackson's preemptive bound over the operators surely on the host; and a
+// host-load bound that keeps the host latency of the undecided operators except what the
+// crossbars still spendable can move away (fractional knapsack). A node is pruned when no
+// total of crossbars it may reach could give a latency below what the front already has for
+// that many crossbars. Leaves are sequenced exactly (sequencing.h) with that latency as cutoff.
 //
 // segment_best() searches the same tree with a single objective instead: the segment's latency
 // plus rest(c), the best latency of everything outside the segment with the crossbars the
-// segment leaves over (a non-increasing step function known from the other segments), against
+// segment leaves over (a non-decreasing step function known from the other segments), against
 // a shared incumbent. This is the knapsack coupling made exact inside one search, far stronger
-// than a full front when the segment is the hard one.
+// than a full front when the segment is the hard one; where rest() cannot change any more, the
+// fastest accelerator mode of an operator dominates its slower ones.
 #pragma once
 
 #include <cstdint>
