@@ -114,6 +114,19 @@ TEST(ExactDecomposition, DetourTransferCountsWhenDevicesDiffer) {
   EXPECT_DOUBLE_EQ(r.makespan, solve_brute_force(p).makespan);
 }
 
+TEST(ExactSolver, TinyProblems) {
+  Problem empty = make_problem(0, {}, {}, {}, {}, 0);
+  EXPECT_EQ(solve_exact(empty).makespan, 0.0);
+  EXPECT_EQ(solve_milp(empty).objective, 0.0);
+  // One operator: the accelerator (2 s, 3 crossbars) only when the budget allows it.
+  for (auto [budget, want] : {std::pair<int64_t, double>{2, 5.0}, {3, 2.0}}) {
+    const Problem one = make_problem(1, {}, {5}, {{{3, 2.0}}}, {}, budget);
+    EXPECT_EQ(solve_exact(one).makespan, want);
+    EXPECT_EQ(solve_milp(one).objective, want);
+    EXPECT_EQ(solve_brute_force(one).makespan, want);
+  }
+}
+
 TEST(ExactSolver, ResNet18ShapeMatchesTheMilp) {
   for (int64_t budget : {0, 5, 20, 60}) {
     const Problem p = testing::resnet18_shape(budget);
