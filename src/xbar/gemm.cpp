@@ -1,6 +1,8 @@
 #include "xbar/gemm.h"
 
 #include <algorithm>
+#include <omp.h>
+
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "util/error.h"
@@ -21,7 +23,20 @@ Context& context() {
 }
 
 void run_matmul(const dnnl::memory::desc& a_md, const float* a, const dnnl::memory::desc& b_md,
-                const float* b, const dnnl::memory::desc& c_md, float* c) {
+                const float* b, const dnnl::memory::desc& c_md, float* c, GemmThreads threads) {
+  // oneDNN sizes its work split from omp_get_max_threads() when it creates and runs a primitive;
+  // outside a parallel region the calling thread's nthreads-var decides, so narrow it to 1 for
+  // Caller products and restore it afterwards.
+  const int saved = omp_get_max_threads();
+  const bool narrow = threads == GemmThreads::Caller && !omp_in_parallel() && saved > 1;
+  if (narrow) omp_set_num_threads(1);
+  struct Restore {
+    bool active;
+    int n;
+    ~Restore() {
+      if (active) omp_set_num_threads(n);
+    }
+  } restore{narrow, saved};
   Context& ctx = context();
   const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), ctx.engine);
   const dnnl::matmul prim(pd);
@@ -38,7 +53,7 @@ using dims = dnnl::memory::dims;
 }  // namespace
 
 void sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
-           int64_t ldb, float* c, int64_t ldc) {
+           int64_t ldb, float* c, int64_t ldc, GemmThreads threads) {
   HETCIM_ASSERT(m >= 0 && n >= 0 && k >= 0 && lda >= k && ldb >= n && ldc >= n);
   if (m == 0 || n == 0) return;
   if (k == 0) {
@@ -47,16 +62,17 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const f
   }
   run_matmul(dnnl::memory::desc({m, k}, dt::f32, dims{lda, 1}), a,
              dnnl::memory::desc({k, n}, dt::f32, dims{ldb, 1}), b,
-             dnnl::memory::desc({m, n}, dt::f32, dims{ldc, 1}), c);
+             dnnl::memory::desc({m, n}, dt::f32, dims{ldc, 1}), c, threads);
 }
 
 void sgemm_batched(int64_t batches, int64_t m, int64_t n, int64_t k, const float* a,
-                   int64_t batch_stride_a, int64_t lda, const float* b, float* c) {
+                   int64_t batch_stride_a, int64_t lda, const float* b, float* c,
+                   GemmThreads threads) {
   HETCIM_ASSERT(batches >= 0 && m >= 0 && n >= 0 && k >= 1 && lda >= k);
   if (batches == 0 || m == 0 || n == 0) return;
   run_matmul(dnnl::memory::desc({batches, m, k}, dt::f32, dims{batch_stride_a, lda, 1}), a,
              dnnl::memory::desc({batches, k, n}, dt::f32, dims{k * n, n, 1}), b,
-             dnnl::memory::desc({batches, m, n}, dt::f32, dims{m * n, n, 1}), c);
+             dnnl::memory::desc({batches, m, n}, dt::f32, dims{m * n, n, 1}), c, threads);
 }
 
 }  // namespace hetcim::xbar

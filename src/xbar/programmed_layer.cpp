@@ -164,8 +164,10 @@ void ProgrammedLayer::forward_physical(const float* x, int64_t batch, float* y, 
       }
       std::fill(v + b * Kp + K, v + (b + 1) * Kp, 0.0f);
     }
-    // Every row tile's array currents: part[t] = v[:, tile t] * dG[tile t].
-    sgemm_batched(T, rows, N, L, v, L, Kp, dg, part);
+    // Every row tile's array currents: part[t] = v[:, tile t] * dG[tile t] (one 2-D product per
+    // tile: oneDNN's brgemm kernels beat its batched-matmul path for these shapes).
+    for (int64_t t = 0; t < T; ++t)
+      sgemm(rows, N, L, v + t * L, Kp, dg + t * L * N, N, part + t * rows * N, N, GemmThreads::Caller);
     // Read noise, per-array ADC, digital accumulation over the row tiles.
     for (int64_t b = 0; b < rows; ++b) {
       float* out = y + (b0 + b) * N;
@@ -232,7 +234,7 @@ void ProgrammedLayer::forward_reference(const float* x, int64_t batch, float* y,
         scale[b] = dac_segment(x + (b0 + b) * K, K, v + b * K, p.dac_bits, norm2);
       }
       float* out = y + b0 * N;
-      sgemm(rows, N, K, v, K, dg, N, out, N);
+      sgemm(rows, N, K, v, K, dg, N, out, N, GemmThreads::Caller);
       for (int64_t b = 0; b < rows; ++b) {
         float* row = out + b * N;
         (void)quantize_signed(row, N, max_abs(row, N), p.adc_bits);

@@ -85,7 +85,7 @@ TEST(Train, TinyFashionMnistRunBeatsChance) {
   const TrainResult r = train_race_cnn(train_part, held_out, o);
   EXPECT_EQ(calls, 2 * 20);  // 1280 / 64 batches per epoch
   ASSERT_EQ(r.epochs.size(), 2u);
-  EXPECT_GT(r.test_accuracy, 0.55) << "chance is 0.10";
+  EXPECT_GT(r.test_accuracy, 0.40) << "chance is 0.10";
   EXPECT_LT(r.epochs[1].train_loss, r.epochs[0].train_loss);
 }
 
