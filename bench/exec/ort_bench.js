@@ -1,12 +1,13 @@
 // ONNX Runtime side of bench/exec/ort_compare.sh: loads one ONNX file with every graph
 // optimisation enabled, runs it on a seeded random input, prints one JSON line with the per-run
 // latencies (milliseconds, wall time around session.run) and the median process CPU time per run.
-//   node ort_bench.js MODEL.onnx THREADS WARMUP RUNS SHAPE   (SHAPE like 1x3x224x224)
+//   node ort_bench.js MODEL.onnx THREADS WARMUP RUNS SHAPE [SPIN]   (SHAPE like 1x3x224x224;
+//   SPIN 0 turns off the intra-op pool's spin-waiting, ORT's session.intra_op.allow_spinning)
 'use strict';
 const ort = require('onnxruntime-node');
 
 async function main() {
-  const [path, threads, warmup, runs, shapeStr] = process.argv.slice(2);
+  const [path, threads, warmup, runs, shapeStr, spin] = process.argv.slice(2);
   if (!path || !threads || !warmup || !runs || !shapeStr) {
     console.error('usage: node ort_bench.js MODEL.onnx THREADS WARMUP RUNS SHAPE');
     process.exit(2);
@@ -18,6 +19,7 @@ async function main() {
     executionMode: 'sequential',
     enableCpuMemArena: true,
     enableMemPattern: true,
+    extra: {session: {intra_op: {allow_spinning: spin === '0' ? '0' : '1'}}},
   });
   const shape = shapeStr.split('x').map(Number);
   const n = shape.reduce((a, b) => a * b, 1);

@@ -12,6 +12,10 @@
 #   bench/exec/ort_compare.sh [BUILD_DIR]        (default build/release; needs bin/hetcim)
 #   env: MODELS="resnet18 resnet50 mobilenetv2 yolov5n" PRECISIONS="fp32 int8" THREADS="1 2"
 #        ROUNDS=5 WARMUP=10 RUNS=30 OUT=bench/exec/results
+#        SPIN=1: both thread pools spin-wait between parallel regions (each engine's default);
+#        SPIN=0: neither does (hetcim: OMP_WAIT_POLICY=PASSIVE for libgomp, which oneDNN uses;
+#        ORT: session.intra_op.allow_spinning=0). On a machine shared with other jobs, spinning
+#        threads that wait for a descheduled peer waste whole time slices: use SPIN=0 there.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -24,6 +28,8 @@ THREADS="${THREADS:-1 2}"
 ROUNDS="${ROUNDS:-5}"
 WARMUP="${WARMUP:-10}"
 RUNS="${RUNS:-30}"
+SPIN="${SPIN:-1}"
+if [ "$SPIN" = "0" ]; then hetcim_env=(env OMP_WAIT_POLICY=PASSIVE); else hetcim_env=(env); fi
 OUT="${OUT:-$here/results}"
 mkdir -p "$OUT"
 
@@ -38,7 +44,7 @@ shape_of() {
 
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-results="$OUT/ratios.tsv"
+results="$OUT/ratios.spin$SPIN.tsv"
 printf 'model\tprecision\tthreads\thetcim_ms\tort_ms\tratio\thetcim_min_ms\tort_min_ms\tratio_min\thetcim_cpu_ms\tort_cpu_ms\tratio_cpu\n' > "$results"
 for model in $MODELS; do
   shape="$(shape_of "$model")"
@@ -50,11 +56,11 @@ for model in $MODELS; do
       base="$OUT/$model.$precision.t$t"
       for f in h_med h_min h_cpu o_med o_min o_cpu; do : > "$base.$f"; done
       for ((r = 0; r < ROUNDS; ++r)); do
-        out="$("$hetcim" run "$file" --precision "$precision" --threads "$t" --warmup "$WARMUP" --runs "$RUNS")"
+        out="$("${hetcim_env[@]}" "$hetcim" run "$file" --precision "$precision" --threads "$t" --warmup "$WARMUP" --runs "$RUNS")"
         sed -n 's/^latency: median \([0-9.]*\) ms, min \([0-9.]*\) ms.*/\1/p' <<< "$out" >> "$base.h_med"
         sed -n 's/^latency: median \([0-9.]*\) ms, min \([0-9.]*\) ms.*/\2/p' <<< "$out" >> "$base.h_min"
         sed -n 's/^cpu time: median \([0-9.]*\) ms.*/\1/p' <<< "$out" >> "$base.h_cpu"
-        out="$(node "$here/ort_bench.js" "$file" "$t" "$WARMUP" "$RUNS" "$shape")"
+        out="$(node "$here/ort_bench.js" "$file" "$t" "$WARMUP" "$RUNS" "$shape" "$SPIN")"
         sed -n 's/.*"median_ms":\([0-9.e+-]*\).*/\1/p' <<< "$out" >> "$base.o_med"
         sed -n 's/.*"min_ms":\([0-9.e+-]*\).*/\1/p' <<< "$out" >> "$base.o_min"
         sed -n 's/.*"cpu_median_ms":\([0-9.e+-]*\).*/\1/p' <<< "$out" >> "$base.o_cpu"
