@@ -1,13 +1,16 @@
 // The oneDNN execution engine. Compiling a lowered graph creates every oneDNN primitive once
 // (convolutions, matrix products, pooling, element-wise, binary, concat, softmax, reorders), reorders
 // the weights once into the layout each primitive prefers, and allocates one buffer per tensor in
-// the layout its producer prefers (blocked for float convolutions, NHWC for the int8 region,
-// row-major elsewhere); executing runs the primitives and the hand-written kernels (quantized
-// element-wise ops via exact 256-entry tables or float arithmetic, data movement) in graph order.
+// the layout its producer prefers (oneDNN's choice for float convolutions - channels-last brgconv
+// on AVX-512 -, NHWC for the int8 region, row-major elsewhere); reshape-like operators on
+// row-major tensors alias their input; executing runs the primitives and the hand-written
+// kernels (quantized element-wise ops via exact 256-entry tables or float arithmetic, data
+// movement) in graph order.
 //
 // The numerics are those of reference.h: float ops to 1e-4 relative (oneDNN sums in another
 // order), int8 ops exactly (integer accumulation and the requantization of quantize.h; oneDNN
-// applies the s32 bias before the output scale, as the reference does).
+// applies the s32 bias before the output scale, as the reference does, and a round post-op puts
+// the output zero point after the rounding, as ONNX does).
 //
 // Threads: Debian's libdnnl uses the OpenMP runtime, so the engine sets omp_set_num_threads
 // before it creates primitives (oneDNN sizes its work split then) and before every execution, and
