@@ -1,5 +1,6 @@
-// hetcim analog eval | audit: seed 002's CNN with chosen layers on simulated chips, and the
-// per-layer mapping report of any model's weights on a chip profile.
+// hetcim analog eval | audit | run: seed 002's CNN with chosen layers on simulated chips, the
+// per-layer mapping report of any model's weights on a chip profile, and any model with chosen
+// nodes on a chip.
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -8,8 +9,13 @@
 
 #include "cli/commands.h"
 #include "data/dataset.h"
+#include "cli/model_source.h"
+#include "exec/inputs.h"
 #include "exec/npy.h"
+#include "exec/weights.h"
+#include "xbar/analog_graph.h"
 #include "onnxio/import.h"
+#include "passes/pipeline.h"
 #include "train/evaluate.h"
 #include "util/error.h"
 #include "xbar/chip.h"
@@ -62,7 +68,7 @@ void print_audit(const std::vector<xbar::MappingAudit>& audits) {
   }
 }
 
-void register_eval(CLI::App& analog) {
+void register_analog_eval(CLI::App& analog) {
   struct Args {
     std::string model, dataset = "fashion-mnist", data_dir, split = "test", chip, mode, layers = "classifier",
                        logits;
@@ -120,7 +126,7 @@ void register_eval(CLI::App& analog) {
   });
 }
 
-void register_audit(CLI::App& analog) {
+void register_analog_audit(CLI::App& analog) {
   struct Args {
     std::string model, chip, mode, layers;
     uint64_t seed = 1;
@@ -146,13 +152,79 @@ void register_audit(CLI::App& analog) {
   });
 }
 
+// NAME=FILE, or FILE for the model's only input/output.
+std::pair<std::string, std::string> name_file(const std::string& spec, const std::vector<std::string>& names,
+                                              const char* flag) {
+  const auto eq = spec.find('=');
+  if (eq != std::string::npos) return {spec.substr(0, eq), spec.substr(eq + 1)};
+  if (names.size() != 1)
+    throw user_error(flag, " '", spec, "': the model has ", names.size(), " tensors here; use NAME=FILE");
+  return {names[0], spec};
+}
+
+void register_analog_run(CLI::App& analog) {
+  struct Args {
+    ModelSource model;
+    std::string chip, mode, layers;
+    std::vector<std::string> inputs, outputs;
+    uint64_t seed = 1, read_seed = 1, weight_seed = 1, input_seed = 7;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = analog.add_subcommand(
+      "run", "Run any model with chosen Conv/Gemm/MatMul nodes on a simulated chip and the rest on "
+             "the reference interpreter (programmed once, fresh read noise per run)");
+  cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
+  cmd->add_option("--chip", a->chip, "FILE:PROFILE")->required();
+  cmd->add_option("--mode", a->mode, "Override the profile's simulation mode")
+      ->check(CLI::IsMember({"physical", "reference"}));
+  cmd->add_option("--analog-layers", a->layers, "Comma-separated node names to run on the chip")->required();
+  cmd->add_option("--seed", a->seed, "Chip seed: the persistent programmed state")->capture_default_str();
+  cmd->add_option("--read-seed", a->read_seed, "Seed of the read noise")->capture_default_str();
+  cmd->add_option("--weight-seed", a->weight_seed, "Seed for weights the model does not carry")->capture_default_str();
+  cmd->add_option("--input", a->inputs, ".npy input (FILE, or NAME=FILE); default: seeded random");
+  cmd->add_option("--input-seed", a->input_seed, "Seed for random inputs")->capture_default_str();
+  cmd->add_option("--output", a->outputs, "Write an output as .npy (FILE, or NAME=FILE)");
+  cmd->add_option("--batch", a->model.batch, "Batch size of a zoo model")->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  cmd->callback([a] {
+    graph::Graph g = load_model(a->model);
+    (void)exec::materialize_weights(g, a->weight_seed);
+    // fp32 lowering: BatchNorm folded into the convolutions, activations fused (the analog
+    // epilogue applies them), as the reference interpreter executes graphs.
+    passes::PipelineOptions lowering;
+    lowering.precision = passes::Precision::Fp32;
+    g = passes::lower(g, lowering);
+    const auto chips = chips_from(a->chip, a->mode);
+    if (chips.size() != 1) throw user_error("analog run: --chip needs FILE:PROFILE");
+    const xbar::AnalogGraph ag(std::move(g), xbar::Chip(chips[0], a->seed), analog_layers(a->layers));
+    exec::TensorMap inputs = exec::random_inputs(ag.graph(), a->input_seed);
+    for (const std::string& spec : a->inputs) {
+      const auto [name, file] = name_file(spec, ag.graph().inputs, "--input");
+      inputs[name] = exec::read_npy(file);
+    }
+    xbar::Rng rng(a->read_seed);
+    xbar::ForwardStats stats;
+    const exec::TensorMap out = ag.run(inputs, rng, &stats);
+    for (const auto& [name, t] : out)
+      std::printf("output %s: %s\n", name.c_str(), graph::shape_str(t.shape).c_str());
+    std::printf("analog layers: %zu, DAC conversions %lld, ADC conversions %lld (%lld clipped)\n",
+                ag.audits().size(), static_cast<long long>(stats.dac_conversions),
+                static_cast<long long>(stats.adc_conversions), static_cast<long long>(stats.adc_clipped));
+    for (const std::string& spec : a->outputs) {
+      const auto [name, file] = name_file(spec, ag.graph().outputs, "--output");
+      exec::write_npy(file, out.at(name));
+    }
+  });
+}
+
 }  // namespace
 
 void register_analog(CLI::App& app) {
   CLI::App* analog = app.add_subcommand("analog", "Simulated analog in-memory accelerators (seed 002)");
   analog->require_subcommand(1);
-  register_eval(*analog);
-  register_audit(*analog);
+  register_analog_eval(*analog);
+  register_analog_audit(*analog);
+  register_analog_run(*analog);
 }
 
 }  // namespace hetcim::cli

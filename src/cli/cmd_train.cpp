@@ -71,20 +71,15 @@ void register_train(CLI::App& app) {
     const data::ImageDataset test_set = data::load_dataset(a->dataset, data::Split::Test, a->data_dir);
     o.crop_padding = a->crop_padding >= 0 ? a->crop_padding : (train_set.height >= 32 ? 4 : 2);
     o.flip = !a->no_flip;
-    int last_epoch = 0;
-    if (!a->quiet) {
-      o.progress = [&last_epoch](const train::TrainProgress& p) {
-        if (p.epoch != last_epoch && last_epoch != 0) std::fputc('\n', stderr);
-        last_epoch = p.epoch;
-        draw_progress(p);
-      };
-    }
+    if (!a->quiet) o.progress = draw_progress;
+    const bool quiet = a->quiet;
+    o.epoch_done = [quiet](int epoch, const train::EpochStats& e) {
+      if (!quiet) std::fputc('\n', stderr);
+      std::printf("epoch %d: train loss %.4f, train accuracy %.2f%%, test accuracy %.2f%%, %.0f s\n",
+                  epoch, e.train_loss, 100.0 * e.train_accuracy, 100.0 * e.test_accuracy, e.seconds);
+      std::fflush(stdout);
+    };
     const train::TrainResult r = train::train_race_cnn(train_set, test_set, o);
-    if (!a->quiet) std::fputc('\n', stderr);
-    for (size_t e = 0; e < r.epochs.size(); ++e)
-      std::printf("epoch %zu: train loss %.4f, train accuracy %.2f%%, test accuracy %.2f%%, %.0f s\n",
-                  e + 1, r.epochs[e].train_loss, 100.0 * r.epochs[e].train_accuracy,
-                  100.0 * r.epochs[e].test_accuracy, r.epochs[e].seconds);
     onnxio::export_onnx(r.model, a->out);
     std::printf("wrote %s: race_cnn for %s, clean test accuracy %.2f%%\n", a->out.c_str(),
                 a->dataset.c_str(), 100.0 * r.test_accuracy);

@@ -143,6 +143,7 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
     e.test_accuracy = accuracy(net, test, n_test, 500);
     e.seconds = elapsed();
     result.epochs.push_back(e);
+    if (o.epoch_done) o.epoch_done(epoch, e);
   }
   result.test_accuracy = result.epochs.back().test_accuracy;
   result.model = to_graph(net);

@@ -50,8 +50,10 @@ struct TrainOptions {
   // on a shared 2-core machine libtorch's OpenMP, NNPACK and OpenBLAS pools spin against each
   // other and 2 threads ran several times slower than 1.
   int threads = 1;
-  // Called after every batch (e.g. to draw a progress bar); may be empty.
+  // Called after every batch (e.g. to draw a progress bar) and after every epoch with its
+  // statistics (1-based epoch); either may be empty.
   std::function<void(const TrainProgress&)> progress;
+  std::function<void(int, const EpochStats&)> epoch_done;
 };
 
 struct TrainResult {

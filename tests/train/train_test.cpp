@@ -82,7 +82,13 @@ TEST(Train, TinyFashionMnistRunBeatsChance) {
     EXPECT_LE(p.batch, p.batches);
     EXPECT_GT(p.lr, 0.0);
   };
+  std::vector<int> epochs_done;
+  o.epoch_done = [&](int epoch, const EpochStats& e) {
+    epochs_done.push_back(epoch);
+    EXPECT_GT(e.seconds, 0.0);
+  };
   const TrainResult r = train_race_cnn(train_part, held_out, o);
+  EXPECT_EQ(epochs_done, (std::vector<int>{1, 2}));
   EXPECT_EQ(calls, 2 * 20);  // 1280 / 64 batches per epoch
   ASSERT_EQ(r.epochs.size(), 2u);
   EXPECT_GT(r.test_accuracy, 0.40) << "chance is 0.10";
