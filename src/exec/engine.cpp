@@ -688,7 +688,19 @@ struct Engine::Impl {
     using A = dnnl::algorithm;
     if (op == "Relu") return eltwise_with(x, y, A::eltwise_relu, 0.0f, 0.0f, {});
     if (op == "LeakyRelu") return eltwise_with(x, y, A::eltwise_relu, static_cast<float>(n.attr_float("alpha", 0.01)), 0.0f, {});
-    if (op == "Sigmoid") return eltwise_with(x, y, A::eltwise_logistic, 0.0f, 0.0f, {});
+    if (op == "Sigmoid") {
+      // Hand-written: about 4x faster than oneDNN 2.6's logistic on AVX-512 (YOLOv5n's SiLUs).
+      const Buf& xb = buf(x);
+      memory xm = xb.mem;
+      memory ym = output(y, xb.md, DType::Float32);
+      const int64_t count = static_cast<int64_t>(xb.md.get_size() / sizeof(float));
+      cur->info.impl = "hetcim:sigmoid";
+      cur->steps.push_back([xm, ym, count]() {
+        kernels::sigmoid_f32(static_cast<const float*>(xm.get_data_handle()),
+                             static_cast<float*>(ym.get_data_handle()), count);
+      });
+      return;
+    }
     if (op == "Tanh") return eltwise_with(x, y, A::eltwise_tanh, 0.0f, 0.0f, {});
     if (op == "Clip") {
       const Activation c = clip_bounds(*g, n);

@@ -1,6 +1,7 @@
 #include "exec/kernels.h"
 
 #include <algorithm>
+#include <cmath>
 
 #if defined(__x86_64__)
 // GCC 12 reports false -Wuninitialized positives inside its own AVX-512 headers at -O3
@@ -101,6 +102,34 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_avx512(const u
   for (; i < n; ++i) y[i] = table[x[i]];
 }
 
+__attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y, int64_t n) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  const __m512 lo = _mm512_set1_ps(-88.0f), hi = _mm512_set1_ps(88.0f);
+  const __m512 log2e = _mm512_set1_ps(1.44269504088896341f);
+  const __m512 ln2hi = _mm512_set1_ps(0.693359375f), ln2lo = _mm512_set1_ps(-2.12194440e-4f);
+  const __m512 p0 = _mm512_set1_ps(1.9875691500e-4f), p1 = _mm512_set1_ps(1.3981999507e-3f);
+  const __m512 p2 = _mm512_set1_ps(8.3334519073e-3f), p3 = _mm512_set1_ps(4.1665795894e-2f);
+  const __m512 p4 = _mm512_set1_ps(1.6666665459e-1f), p5 = _mm512_set1_ps(5.0000001201e-1f);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    // e = exp(-x): -x = k ln2 + r, |r| <= ln2 / 2, exp(r) = 1 + r + r^2 P(r), e = exp(r) 2^k.
+    const __m512 v = _mm512_min_ps(_mm512_max_ps(_mm512_sub_ps(_mm512_setzero_ps(), _mm512_loadu_ps(x + i)), lo), hi);
+    const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(v, log2e), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(k, ln2hi, v);
+    r = _mm512_fnmadd_ps(k, ln2lo, r);
+    __m512 p = _mm512_fmadd_ps(p0, r, p1);
+    p = _mm512_fmadd_ps(p, r, p2);
+    p = _mm512_fmadd_ps(p, r, p3);
+    p = _mm512_fmadd_ps(p, r, p4);
+    p = _mm512_fmadd_ps(p, r, p5);
+    const __m512 r2 = _mm512_mul_ps(r, r);
+    const __m512 er = _mm512_add_ps(_mm512_fmadd_ps(p, r2, r), one);
+    const __m512 e = _mm512_scalef_ps(er, k);
+    _mm512_storeu_ps(y + i, _mm512_div_ps(one, _mm512_add_ps(one, e)));
+  }
+  for (; i < n; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+}
+
 bool has_vbmi() {
   static const bool yes = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
   return yes;
@@ -174,6 +203,15 @@ void qbinary_u8_scalar_b(const uint8_t* a, uint8_t b, uint8_t* y, int64_t n, con
   }
   qbinary_block(av, bv, table, 256, p);
   table_u8(a, y, n, table);
+}
+
+void sigmoid_f32(const float* x, float* y, int64_t n) {
+  blocks(n, [&](int64_t s, int64_t c) {
+#ifdef HETCIM_AVX512
+    if (has_avx512()) return sigmoid_avx512(x + s, y + s, c);
+#endif
+    for (int64_t i = s; i < s + c; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+  });
 }
 
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {

@@ -22,6 +22,10 @@ void qbinary_u8(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const
 // Same with b a single value (a scalar or per-tensor broadcast).
 void qbinary_u8_scalar_b(const uint8_t* a, uint8_t b, uint8_t* y, int64_t n, const QBinary& p);
 
+// y = 1 / (1 + exp(-x)) in float (AVX-512: exp by range reduction and a degree-6 polynomial,
+// relative error about 1e-7; otherwise std::exp). n elements, contiguous.
+void sigmoid_f32(const float* x, float* y, int64_t n);
+
 // y[i] = table[x[i]]
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);
 

@@ -175,6 +175,24 @@ TEST(EngineF32, ElementwiseAndPooling) {
   both_thread_counts(b.done({"relu", "sig", "tanh", "leaky", "clip", "hsig", "hswish", "mp", "mpc", "ap", "api", "gap", "gmp"}), 2e-5);
 }
 
+// The engine's own Sigmoid kernel over its whole range (saturation included), 1e-6 absolute.
+TEST(EngineF32, SigmoidOverAWideRange) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 3, 17, 19});  // 969 elements: vector body and scalar tail
+  b.node("Sigmoid", {"x"}, {"y"});
+  const graph::Graph g = b.done({"y"});
+  Tensor x = random_tensor(DType::Float32, {1, 3, 17, 19}, 77, -30, 30);
+  x.data<float>()[0] = -100.0f;
+  x.data<float>()[1] = 100.0f;
+  x.data<float>()[2] = 0.0f;
+  const Tensor want = run_reference(g, {{"x", x}}).at("y");
+  const Tensor got = Engine(g).run({{"x", x}}).at("y");
+  double worst = 0;
+  for (int64_t i = 0; i < x.numel(); ++i) worst = std::max(worst, std::fabs(got.at(i) - want.at(i)));
+  EXPECT_LE(worst, 1e-6);
+  EXPECT_EQ(got.at(2), 0.5);
+}
+
 TEST(EngineF32, DataMovement) {
   Builder b;
   b.input("x", DType::Float32, {1, 8, 6, 6});
