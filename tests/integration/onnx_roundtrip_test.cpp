@@ -33,13 +33,13 @@ class Roundtrip : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(Roundtrip, ImportedExportGivesIdenticalInspect) {
   const graph::Graph zoo_graph = zoo::build_model(GetParam(), {});
-  const std::string bytes = onnxio::export_onnx_bytes(zoo_graph, {.seed = 3});
+  const std::string bytes = onnxio::export_onnx_bytes(zoo_graph, {.seed = 3, .domain_versions = {}});
   const graph::Graph imported = onnxio::import_onnx_bytes(bytes, GetParam());
   EXPECT_EQ(workload::count_params(imported), workload::count_params(zoo_graph));
   expect_same_workload(workload::analyze(passes::lower(zoo_graph)),
                        workload::analyze(passes::lower(imported)));
   // Same seed, same bytes.
-  EXPECT_EQ(onnxio::export_onnx_bytes(zoo_graph, {.seed = 3}), bytes);
+  EXPECT_EQ(onnxio::export_onnx_bytes(zoo_graph, {.seed = 3, .domain_versions = {}}), bytes);
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, Roundtrip,
