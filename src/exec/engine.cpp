@@ -776,6 +776,47 @@ struct Engine::Impl {
     memory ym = output(y, ymd, t);
     const auto yst = md_strides(ymd);
     const size_t es = graph::dtype_size(t);
+    // Channels-last concat on the channel axis (every tensor dense with the concat axis
+    // innermost): one pass over the pixels, each writing its output row once.
+    auto axis_innermost = [&](const Shape& s, const std::vector<int64_t>& st) {
+      if (st[static_cast<size_t>(axis)] != 1) return false;
+      int64_t expect = s[static_cast<size_t>(axis)];
+      for (size_t k = s.size(); k-- > 0;) {
+        if (static_cast<int64_t>(k) == axis) continue;
+        if (s[k] != 1 && st[k] != expect) return false;
+        expect *= s[k];
+      }
+      return true;
+    };
+    bool rows = axis_innermost(shape(y), yst);
+    std::vector<memory> ins;
+    std::vector<int64_t> widths;
+    for (const std::string& x : n.inputs) {
+      memory::desc md;
+      ins.push_back(get_strided(x, &md));
+      widths.push_back(shape(x)[static_cast<size_t>(axis)]);
+      rows = rows && axis_innermost(shape(x), md_strides(md));
+    }
+    if (rows) {
+      const int64_t total = shape(y)[static_cast<size_t>(axis)];
+      const int64_t outer = graph::element_count(shape(y)) / std::max<int64_t>(total, 1);
+      cur->info.impl = "hetcim:concat_rows";
+      cur->steps.push_back([ins, widths, ym, total, outer, es]() {
+        uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
+        const int64_t e = static_cast<int64_t>(es);
+#pragma omp parallel for schedule(static) if (outer * total >= 65536)
+        for (int64_t o = 0; o < outer; ++o) {
+          int64_t off = 0;
+          for (size_t i = 0; i < ins.size(); ++i) {
+            std::memcpy(yp + (o * total + off) * e,
+                        static_cast<const uint8_t*>(ins[i].get_data_handle()) + o * widths[i] * e,
+                        static_cast<size_t>(widths[i] * e));
+            off += widths[i];
+          }
+        }
+      });
+      return;
+    }
     int64_t offset = 0;
     cur->info.impl = "hetcim:concat";
     for (const std::string& x : n.inputs) {
