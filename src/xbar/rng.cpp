@@ -194,10 +194,9 @@ void xoshiro_lanes(uint64_t (&s)[4][kLanes], uint32_t* bits, int steps) {
       s[2][l] ^= sh;
       s[3][l] = (s[3][l] << 45) | (s[3][l] >> 19);
     }
-    for (int l = 0; l < kLanes; ++l) {
-      bits[step * 2 * kLanes + 2 * l] = static_cast<uint32_t>(r[l]);
-      bits[step * 2 * kLanes + 2 * l + 1] = static_cast<uint32_t>(r[l] >> 32);
-    }
+    // Lane l's output as two 32-bit draws, low half first (the little-endian layout of r).
+    static_assert(std::endian::native == std::endian::little);
+    std::memcpy(bits + step * 2 * kLanes, r, sizeof r);
   }
 }
 
