@@ -109,7 +109,7 @@ void register_analog_eval(CLI::App& analog) {
       for (auto& c : chips_from(a->chip, a->mode)) runs.emplace_back(std::move(c));
     if (!a->logits.empty() && runs.size() != 1)
       throw user_error("--logits: writes one chip's logits; give one FILE:PROFILE and no --digital");
-    std::printf("%-10s %-10s %10s %9s %9s\n", "chip", "mode", "accuracy", "images", "seconds");
+    bool header = false;
     for (const auto& chip : runs) {
       train::EvalOptions o = a->options;
       o.chip = chip;
@@ -117,6 +117,10 @@ void register_analog_eval(CLI::App& analog) {
       o.read_seed = a->read_seed;
       o.analog_layers = analog_layers(a->layers);
       const train::EvalResult r = train::evaluate_race_cnn(model, d, o);
+      if (!header) {
+        std::printf("%-10s %-10s %10s %9s %9s\n", "chip", "mode", "accuracy", "images", "seconds");
+        header = true;
+      }
       std::printf("%-10s %-10s %9.2f%% %9lld %9.2f\n", chip ? chip->name.c_str() : "digital",
                   chip ? std::string(xbar::sim_mode_name(chip->mode)).c_str() : "-", 100.0 * r.accuracy,
                   static_cast<long long>(r.count), r.seconds);
