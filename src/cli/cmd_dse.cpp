@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/host_choice.h"
+#include "cli/measure_host.h"
 #include "cli/model_source.h"
 #include "dse/dse.h"
 #include "passes/pipeline.h"
@@ -59,11 +60,21 @@ void run(const DseArgs& a) {
     dse::DseHost host;
     host.name = h.ends_with(".csv") || h.ends_with(".json") ? "profile:" + std::filesystem::path(h).filename().string() : h;
     host.hardware = cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm" : "seed000-x86");
-    apply_host_choice(h, host.hardware);
     if (!a.bus.empty()) {
       host.hardware.bus_bandwidth = parse_quantity(a.bus, Quantity::Bandwidth, "--bus");
       host.hardware.cim.bandwidth = host.hardware.bus_bandwidth;
     }
+    if (h == "this") {
+      // Measured now, model by model, on the oneDNN engine; the x86 bus of seed 000.
+      for (size_t k = 0; k < models.size(); ++k) {
+        std::fprintf(stderr, "measuring %s on this machine\n", a.models[k].c_str());
+        host.costs.push_back(cost::host_costs_from_profile(
+            models[k].workload, measure_host_profile({a.models[k], 1}, {}), "this machine", true));
+      }
+      hosts.push_back(std::move(host));
+      continue;
+    }
+    apply_host_choice(h, host.hardware);
     // A profile host names one file per model with "{model}" in its path.
     for (size_t k = 0; k < models.size(); ++k) {
       cost::HostSpec spec = host.hardware.host;
@@ -120,7 +131,8 @@ void register_dse(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--t-mvm", a->t_mvm, "MVM latencies")->delimiter(',')->capture_default_str();
   cmd->add_option("--hosts", a->hosts,
-                  "Hosts: arm, x86, host model names, or profile files (.csv/.json) from `hetcim profile`")
+                  "Hosts: arm, x86, host model names, profile files (.csv/.json, {model} in the path), or this "
+                  "(measure this CPU now)")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--bus", a->bus, "Shared bus bandwidth for every host (default: 10.24GB/s for arm, 20.48GB/s otherwise)");

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/host_choice.h"
+#include "cli/measure_host.h"
 #include "cli/model_source.h"
 #include "cost/hardware.h"
 #include "cost/host_costs.h"
@@ -39,7 +40,8 @@ struct PartitionArgs {
 
 void run(const PartitionArgs& a) {
   cost::Hardware hw = a.hw_file.empty() ? cost::hardware_preset(a.preset) : cost::load_hardware(a.hw_file);
-  if (!a.host.empty()) apply_host_choice(a.host, hw);
+  const bool measure_here = a.host == "this";
+  if (!a.host.empty() && !measure_here) apply_host_choice(a.host, hw);
   if (a.crossbars > 0) hw.cim.crossbars = a.crossbars;
   if (!a.t_mvm.empty()) hw.cim.t_mvm = parse_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
   const double time_limit = parse_quantity(a.time_limit, Quantity::Time, "--time-limit");
@@ -50,7 +52,9 @@ void run(const PartitionArgs& a) {
   wo.xbar_cols = hw.cim.xbar_cols;
   wo.elem_bytes = hw.cim.elem_bytes;
   const workload::Workload w = workload::analyze(lowered, wo);
-  const cost::HostCosts host = cost::host_costs(w, hw.host, /*int8=*/true);
+  const cost::HostCosts host =
+      measure_here ? cost::host_costs_from_profile(w, measure_host_profile(a.model, {}), "this machine", true)
+                   : cost::host_costs(w, hw.host, /*int8=*/true);
   partition::BuildOptions bo;
   bo.max_replicas = a.replicas;
   bo.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
@@ -107,7 +111,8 @@ void register_partition(CLI::App& app) {
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   cmd->add_option("--t-mvm", a->t_mvm, "Latency of one MVM, e.g. 50ns (overrides the hardware)");
   cmd->add_option("--host", a->host,
-                  "Host: arm, x86, a host model name, or a profile file (.csv/.json) from `hetcim profile`");
+                  "Host: arm, x86, a host model name, a profile file (.csv/.json) from `hetcim profile`, or "
+                  "this (measure this CPU now: int8, 1 thread, 10 warm-up + 50 runs)");
   cmd->add_option("--solver", a->solver, "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
       ->check(CLI::IsMember({"exact", "milp"}))
       ->capture_default_str();

@@ -149,3 +149,19 @@ TEST(Cli, PartitionRejectsBadHardwareFlags) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, PartitionOnThisMachineUsesAMeasuredProfile) {
+  const fs::path json = scratch("this.json");
+  const CliRun r = run("partition mobilenetv2 --host this --crossbars 50 --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = read_json(json);
+  EXPECT_EQ(j["host"].get<std::string>().rfind("measured: this machine", 0), 0u) << j["host"];
+  EXPECT_EQ(j["solver"]["status"], "optimal");
+  // Every operator of the int8 graph got a measured, positive host latency.
+  ASSERT_EQ(j["operators"].size(), 71u);
+  for (const auto& op : j["operators"]) EXPECT_GT(op["t_host_s"].get<double>(), 0.0) << op["name"];
+}
+
+}  // namespace
