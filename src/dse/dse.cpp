@@ -14,17 +14,14 @@
 #include "partition/milp.h"
 #include "util/files.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace hetcim::dse {
 namespace {
 
 // FNV-1a over everything that determines a point's result.
-struct Hasher {
-  uint64_t h = 1469598103934665603ULL;
-  void bytes(const void* p, size_t n) {
-    const auto* c = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ULL;
-  }
+struct Hasher : Fnv1a {
+  void bytes(const void* p, size_t n) { update(p, n); }
   void num(double d) { bytes(&d, sizeof d); }
   void num(int64_t v) { bytes(&v, sizeof v); }
   void str(const std::string& s) {

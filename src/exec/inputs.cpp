@@ -1,32 +1,9 @@
 #include "exec/inputs.h"
 
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace hetcim::exec {
-namespace {
-
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-struct SplitMix64 {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
-
-}  // namespace
-
 TensorMap random_inputs(const graph::Graph& g, uint64_t seed) {
   TensorMap out;
   for (const std::string& name : g.inputs) {

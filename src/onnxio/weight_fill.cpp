@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace hetcim::onnxio {
 
@@ -63,25 +64,6 @@ int64_t fan_in(const Use& use, const graph::Shape& dims) {
   return f > 0 ? f : 1;
 }
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-struct SplitMix64 {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
 
 template <typename T>
 void put(std::vector<uint8_t>& raw, size_t i, T v) {
