@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -145,64 +146,48 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
   xtics += ")\n";
   std::vector<Figure> figs;
 
-  // Fig. 3: speedup vs crossbars, one line per T_mvm, one panel per host, per model.
-  for (const std::string& m : models) {
-    Figure f{"fig3_" + m, "Speedup of " + m + " over CPU-only vs crossbars, per MVM latency and host",
-             "Like seed 000 Fig. 3 (there: ResNet-18). Lines: T_mvm; panels: hosts."};
-    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title + "'\n" + xtics +
+  // Speedup vs crossbars, one panel per host, one line per series; `point(host, crossbars, k)`
+  // gives the point of series k (nullptr when the grid lacks it).
+  auto speedup_panels = [&](const Figure& f, const std::vector<std::string>& series,
+                            const std::function<const dse::DsePoint*(const std::string&, int64_t, size_t)>& point) {
+    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title +
+                       "'\n" + xtics +
                        "set xlabel 'crossbars'\nset ylabel 'speedup (x)'\nset key top left\nset grid\n"
                        "set yrange [0:*]\n";
     for (const std::string& h : hosts) {
       std::string data = "$d << EOD\n";
       for (size_t i = 0; i < xbars.size(); ++i) {
         data += std::to_string(i);
-        for (double t : tmvms) {
-          const dse::DsePoint* p = find(m, h, xbars[i], t);
+        for (size_t k = 0; k < series.size(); ++k) {
+          const dse::DsePoint* p = point(h, xbars[i], k);
           data += " " + (p ? num(p->speedup) : std::string("NaN"));
         }
         data += "\n";
       }
-      data += "EOD\n";
-      body += data + "set title '" + h + "'\nplot ";
-      for (size_t k = 0; k < tmvms.size(); ++k)
+      body += data + "EOD\nset title '" + h + "'\nplot ";
+      for (size_t k = 0; k < series.size(); ++k)
         body += (k ? ", " : "") + std::string("$d using 1:") + std::to_string(k + 2) +
-                " with linespoints lw 2 title '" + ns(tmvms[k]) + " ns'";
+                " with linespoints lw 2 title '" + series[k] + "'";
       body += "\n";
     }
-    body += "unset multiplot\n";
-    plot(dir, f, body);
+    plot(dir, f, body + "unset multiplot\n");
     figs.push_back(f);
+  };
+
+  // Fig. 3: speedup vs crossbars, one line per T_mvm, one panel per host, per model.
+  std::vector<std::string> tmvm_labels;
+  for (double t : tmvms) tmvm_labels.push_back(ns(t) + " ns");
+  for (const std::string& m : models) {
+    speedup_panels({"fig3_" + m, "Speedup of " + m + " over CPU-only vs crossbars, per MVM latency and host",
+                    "Like seed 000 Fig. 3 (there: ResNet-18). Lines: T_mvm; panels: hosts."},
+                   tmvm_labels, [&](const std::string& h, int64_t c, size_t k) { return find(m, h, c, tmvms[k]); });
   }
 
   // Fig. 4: speedup per model at the smallest T_mvm, vs crossbars, per host.
-  {
-    const double t = *std::min_element(tmvms.begin(), tmvms.end());
-    Figure f{"fig4_models", "Speedup per model at T_mvm = " + ns(t) + " ns vs crossbars",
-             "Like seed 000 Fig. 4. Lines: models; panels: hosts."};
-    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title + "'\n" + xtics +
-                       "set xlabel 'crossbars'\nset ylabel 'speedup (x)'\nset key top left\nset grid\n"
-                       "set yrange [0:*]\n";
-    for (const std::string& h : hosts) {
-      std::string data = "$d << EOD\n";
-      for (size_t i = 0; i < xbars.size(); ++i) {
-        data += std::to_string(i);
-        for (const std::string& m : models) {
-          const dse::DsePoint* p = find(m, h, xbars[i], t);
-          data += " " + (p ? num(p->speedup) : std::string("NaN"));
-        }
-        data += "\n";
-      }
-      data += "EOD\n";
-      body += data + "set title '" + h + "'\nplot ";
-      for (size_t k = 0; k < models.size(); ++k)
-        body += (k ? ", " : "") + std::string("$d using 1:") + std::to_string(k + 2) +
-                " with linespoints lw 2 title '" + models[k] + "'";
-      body += "\n";
-    }
-    body += "unset multiplot\n";
-    plot(dir, f, body);
-    figs.push_back(f);
-  }
+  const double t_min = *std::min_element(tmvms.begin(), tmvms.end());
+  speedup_panels({"fig4_models", "Speedup per model at T_mvm = " + ns(t_min) + " ns vs crossbars",
+                  "Like seed 000 Fig. 4. Lines: models; panels: hosts."},
+                 models, [&](const std::string& h, int64_t c, size_t k) { return find(models[k], h, c, t_min); });
 
   // Fig. 5: latency split host / CIM busy time and operator counts, per model.
   for (const std::string& m : models) {
