@@ -12,6 +12,7 @@
 
 #include "partition/exact.h"
 #include "partition/milp.h"
+#include "partition/summary.h"
 #include "util/files.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -107,20 +108,14 @@ void solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) 
   d.bound = e.bound;
   d.seconds = e.seconds;
   d.nodes = e.nodes;
-  for (size_t v = 0; v < p.size(); ++v) {
-    d.cpu_only += p.t_host[v];
-    const int m = e.schedule.assignment.mode[v];
-    const double t = p.duration(static_cast<int>(v), m);
-    if (m < 0) {
-      ++d.host_ops;
-      d.host_busy += t;
-    } else {
-      ++d.cim_ops;
-      d.cim_busy += t;
-    }
-  }
-  d.speedup = d.cpu_only / d.latency;
-  d.crossbars_used = partition::crossbars_used(p, e.schedule.assignment);
+  const partition::Summary sum = partition::summarize(p, e.schedule);
+  d.cpu_only = sum.cpu_only;
+  d.speedup = sum.speedup;
+  d.host_ops = sum.host_ops;
+  d.cim_ops = sum.cim_ops;
+  d.host_busy = sum.host_busy;
+  d.cim_busy = sum.cim_busy;
+  d.crossbars_used = sum.crossbars_used;
   if (o.run_milp) {
     partition::MilpOptions mo;
     mo.time_limit_seconds = o.milp_time_limit;

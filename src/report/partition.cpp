@@ -27,29 +27,9 @@ std::string xml_escape(const std::string& s) {
 
 }  // namespace
 
-PartitionFigures partition_figures(const partition::Problem& p, const partition::Schedule& s) {
-  PartitionFigures f;
-  f.latency = s.makespan;
-  for (size_t v = 0; v < p.size(); ++v) f.cpu_only += p.t_host[v];  // one host, no transfers
-  f.speedup = f.latency > 0 ? f.cpu_only / f.latency : 0;
-  for (size_t v = 0; v < p.size(); ++v) {
-    const int m = s.assignment.mode[v];
-    const double d = p.duration(static_cast<int>(v), m);
-    if (m < 0) {
-      ++f.host_ops;
-      f.host_busy += d;
-    } else {
-      ++f.cim_ops;
-      f.cim_busy += d;
-    }
-  }
-  f.crossbars_used = partition::crossbars_used(p, s.assignment);
-  return f;
-}
-
 std::string partition_text(const PartitionRun& r, const partition::Problem& p,
                            const partition::Schedule& s) {
-  const PartitionFigures f = partition_figures(p, s);
+  const partition::Summary f = partition::summarize(p, s);
   std::string out;
   char line[512];
   auto row = [&](const char* k, const std::string& v) {
@@ -92,7 +72,7 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
 
 nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p,
                               const partition::Schedule& s) {
-  const PartitionFigures f = partition_figures(p, s);
+  const partition::Summary f = partition::summarize(p, s);
   nlohmann::json ops = nlohmann::json::array();
   for (size_t v = 0; v < p.size(); ++v) {
     const int m = s.assignment.mode[v];

@@ -10,6 +10,7 @@
 #include "partition/problem.h"
 #include "partition/schedule.h"
 #include "partition/status.h"
+#include "partition/summary.h"
 
 namespace hetcim::report {
 
@@ -25,15 +26,6 @@ struct PartitionRun {
   std::optional<partition::MilpStats> milp;  // the MILP's size (always reported, also for exact)
 };
 
-struct PartitionFigures {
-  double latency = 0, cpu_only = 0, speedup = 0, gap = 0;
-  int host_ops = 0, cim_ops = 0;
-  int64_t crossbars_used = 0;
-  double host_busy = 0, cim_busy = 0;  // summed operator latencies per device
-};
-
-[[nodiscard]] PartitionFigures partition_figures(const partition::Problem& p,
-                                                 const partition::Schedule& s);
 [[nodiscard]] std::string partition_text(const PartitionRun& r, const partition::Problem& p,
                                          const partition::Schedule& s);
 [[nodiscard]] nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p,
