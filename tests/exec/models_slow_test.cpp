@@ -21,14 +21,7 @@ namespace hetcim::exec {
 namespace {
 
 using passes::Precision;
-
-graph::Graph prepared(const std::string& model, Precision p, uint64_t calib_seed = 1) {
-  PrepareOptions o;
-  o.precision = p;
-  o.weight_seed = 1;
-  o.calibration.seed = calib_seed;
-  return prepare(zoo::build_model(model), o);
-}
+using testing::prepared;
 
 void expect_finite_with_declared_shapes(const graph::Graph& g, const TensorMap& out) {
   for (const std::string& name : g.outputs) {

@@ -22,14 +22,7 @@ namespace hetcim::exec {
 namespace {
 
 using passes::Precision;
-
-graph::Graph prepared(const std::string& model, Precision p, uint64_t calib_seed = 1) {
-  PrepareOptions o;
-  o.precision = p;
-  o.weight_seed = 1;
-  o.calibration.seed = calib_seed;
-  return prepare(zoo::build_model(model), o);
-}
+using testing::prepared;
 
 // Table I of seed 000: 38 / 79 / 71 operators for the int8 ResNet-18 / ResNet-50 / MobileNetV2.
 TEST(Models, ResNet18Int8OperatorCountAndNames) {

@@ -8,19 +8,31 @@
 #include <string>
 #include <vector>
 
+#include "exec/calibration.h"
 #include "exec/engine.h"
 #include "exec/reference.h"
 #include "exec/tensor.h"
 #include "graph/graph.h"
 #include "graph/shape_inference.h"
+#include "util/hash.h"
+#include "zoo/zoo.h"
 
 namespace hetcim::exec::testing {
 
 inline uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  SplitMix64 g{s};
+  const uint64_t z = g.next();
+  s = g.state;
+  return z;
+}
+
+// A zoo model with seeded weights, lowered (and calibrated for int8) for execution.
+inline graph::Graph prepared(const std::string& model, passes::Precision p, uint64_t calib_seed = 1) {
+  PrepareOptions o;
+  o.precision = p;
+  o.weight_seed = 1;
+  o.calibration.seed = calib_seed;
+  return prepare(zoo::build_model(model), o);
 }
 
 // Floats uniform in [lo, hi); integers uniform in [lo, hi].
