@@ -1,6 +1,8 @@
 #include "partition/brute_force.h"
 
+#include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "graph/dag.h"
 #include "util/error.h"
@@ -52,12 +54,18 @@ class Enumerator {
 
   void orders() {
     if (order_.size() == host_count_) {
-      ++best_.schedules;
-      Schedule s = simulate(p_, a_, order_);
-      if (s.makespan < best_.makespan) {
-        best_.makespan = s.makespan;
-        best_.schedule = std::move(s);
-      }
+      std::vector<int> bus;  // serial bus: every permutation of the transfers
+      if (p_.bus_model == BusModel::Serial)
+        for (const Transfer& t : implied_transfers(p_, a_)) bus.push_back(t.key);
+      do {
+        std::optional<Schedule> s = try_simulate(p_, a_, order_, bus);
+        if (!s) continue;  // the two orders deadlock
+        ++best_.schedules;
+        if (s->makespan < best_.makespan) {
+          best_.makespan = s->makespan;
+          best_.schedule = std::move(*s);
+        }
+      } while (std::next_permutation(bus.begin(), bus.end()));
       return;
     }
     for (size_t v = 0; v < p_.size(); ++v) {

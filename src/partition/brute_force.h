@@ -1,5 +1,5 @@
-// The oracle: every assignment within the budget times every host order compatible with the DAG,
-// each replayed by simulate(). Exponential twice over; meant for instances of about ten
+// The oracle: every assignment within the budget times every host order compatible with the DAG
+// (times, on a serial bus, every order of the transfers), each replayed by the simulator. Exponential twice over; meant for instances of about ten
 // operators, to check the other solvers.
 #pragma once
 
@@ -18,7 +18,7 @@ struct BruteForceResult {
   double makespan = 0.0;
   Schedule schedule;  // a best one (the first found)
   int64_t assignments = 0;  // assignments within the budget
-  int64_t schedules = 0;    // (assignment, host order) pairs simulated
+  int64_t schedules = 0;    // (assignment, host order[, bus order]) feasible and simulated
 };
 
 [[nodiscard]] BruteForceResult solve_brute_force(const Problem& p, const BruteForceOptions& opt = {});

@@ -261,15 +261,16 @@ class Solver {
       mode = q.prev_mode;
       point = q.prev_point;
     }
-    std::vector<int> host_order;
+    std::vector<int> host_order, bus_order;
     for (size_t k = 0; k < m; ++k) {
       const Segment& seg = d_.segments[k];
       for (size_t i = 0; i < seg.interior.size(); ++i)
         a.mode[static_cast<size_t>(seg.interior[i])] = plans[k]->modes[i];
       host_order.insert(host_order.end(), plans[k]->host_order.begin(), plans[k]->host_order.end());
+      bus_order.insert(bus_order.end(), plans[k]->bus_order.begin(), plans[k]->bus_order.end());
       if (seg.out >= 0 && a.mode[static_cast<size_t>(seg.out)] == kHost) host_order.push_back(seg.out);
     }
-    r_.schedule = simulate(p_, a, host_order);
+    r_.schedule = simulate(p_, a, host_order, bus_order);
     const double tol = time_tolerance(p_) * static_cast<double>(m + 1);
     if (std::abs(r_.schedule.makespan - optimum_) > tol)
       throw internal_error("exact solver: the DP optimum ", optimum_, " s differs from the replayed ",
@@ -283,10 +284,7 @@ class Solver {
 
   ExactResult timed_out() {
     r_.status = SolveStatus::TimeLimit;
-    std::vector<int> order;
-    for (int v : graph::topological_order(p_.dag))
-      if (fallback_.mode[static_cast<size_t>(v)] == kHost) order.push_back(v);
-    r_.schedule = simulate(p_, fallback_, order);
+    r_.schedule = simulate_in_topological_order(p_, fallback_);
     r_.makespan = r_.schedule.makespan;
     r_.bound = std::min(trivial_bound(p_, allowed_), r_.makespan);
     r_.seconds = deadline_.elapsed();

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <mutex>
 #include <queue>
 #include <string>
@@ -80,6 +81,23 @@ std::vector<int> host_order_by_start(const Problem& p, const Assignment& a,
       if (--indeg[static_cast<size_t>(w)] == 0) ready.push({start[static_cast<size_t>(w)], w});
   }
   return order;
+}
+
+// Serial bus: the transfers of `a` in the order of their bus start columns.
+std::vector<int> bus_order_by_start(const Problem& p, const MilpModel& m, const Assignment& a,
+                                    const double* sol) {
+  if (p.bus_model != BusModel::Serial) return {};
+  std::map<std::pair<int, bool>, double> start;  // (producer or edge key, to_host) -> b
+  const bool per_tensor = p.transfer_model == TransferModel::PerTensorDirection;
+  for (const MilpModel::BusJob& j : m.bus)
+    start[{per_tensor ? j.producer : j.key, j.to_host}] = sol[j.b];
+  std::vector<std::pair<double, int>> order;
+  for (const Transfer& t : implied_transfers(p, a))
+    order.emplace_back(start.at({per_tensor ? t.producer : t.key, per_tensor && t.to_host}), t.key);
+  std::sort(order.begin(), order.end());
+  std::vector<int> keys;
+  for (const auto& [b, key] : order) keys.push_back(key);
+  return keys;
 }
 
 Assignment assignment_from(const Problem& p, const MilpModel& m, const double* sol) {
@@ -159,7 +177,7 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   const Assignment a = assignment_from(p, m, sol);
   std::vector<double> start(p.size());
   for (size_t v = 0; v < p.size(); ++v) start[v] = sol[m.s0 + static_cast<int>(v)];
-  r.schedule = simulate(p, a, host_order_by_start(p, a, start));
+  r.schedule = simulate(p, a, host_order_by_start(p, a, start), bus_order_by_start(p, m, a, sol));
   r.objective = r.schedule.makespan;
   for (const Violation& v : check(p, r.schedule))
     throw internal_error("MILP incumbent replays to an invalid schedule: ", v.message);

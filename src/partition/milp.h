@@ -13,6 +13,9 @@
 // Multi-mode operators (K >= 2 accelerator modes) get binaries y_vk with sum_k y_vk = 1 - x_v,
 // their latency and crossbars weighted by y_vk; with one mode per operator the model is exactly
 // the paper's. PerTensorDirection uses T_transfer(u,v) = t_out[u] (the same delays).
+// A serial bus adds, per potential transfer j, a start b_j >= f_u that its consumers wait for,
+// and per pair of transfers whose order the DAG leaves open a binary q with two big-M rows that
+// keep them apart when both happen (milp_model.cpp, add_bus).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +42,7 @@ struct MilpOptions {
 struct MilpStats {
   size_t operators = 0, edges = 0, parallel_pairs = 0, offloadable = 0, sinks = 0;
   size_t multi_mode_operators = 0;
+  size_t bus_jobs = 0, bus_pairs = 0;  // serial bus: potential transfers, disjunctive pairs
   // Table I of the paper counts these (one sink): N + |P| and 3|E| + 2|P| + N + (N - |V_acc|) + 2.
   size_t paper_binaries = 0;
   size_t paper_constraints = 0;

@@ -37,7 +37,8 @@ class Builder {
     const size_t n = p_.size();
     m_.unit = pick_unit(p_, opt_);
     const double big_m = milp_big_m(p_) / m_.unit;
-    m_.pairs = graph::parallel_pairs(graph::transitive_closure(p_.dag));
+    const std::vector<DynBitset> reach = graph::transitive_closure(p_.dag);
+    m_.pairs = graph::parallel_pairs(reach);
 
     m_.x0 = static_cast<int>(cols());
     for (size_t v = 0; v < n; ++v) add_col("x" + std::to_string(v), 0, 1, 0, true);
@@ -97,6 +98,7 @@ class Builder {
       add_row("zn" + tag, {{z, 1.0}, {x(uu), 1.0}, {x(vv), -1.0}}, 0, kInf);
       add_row("prec" + tag, {{s(vv), 1.0}, {f(uu), -1.0}, {z, -p_.edge_transfer(e) / m_.unit}}, 0, kInf);
     }
+    if (p_.bus_model == BusModel::Serial) add_bus(reach, big_m);
     // (11), (12) per parallel pair.
     for (size_t i = 0; i < m_.pairs.size(); ++i) {
       const auto u = static_cast<size_t>(m_.pairs[i].first), v = static_cast<size_t>(m_.pairs[i].second);
@@ -141,6 +143,8 @@ class Builder {
     for (size_t v = 0; v < n; ++v) st.multi_mode_operators += p_.acc[v].size() >= 2 ? 1 : 0;
     st.paper_binaries = n + st.parallel_pairs;
     st.paper_constraints = 3 * st.edges + 2 * st.parallel_pairs + n + (n - st.offloadable) + 2;
+    st.bus_jobs = m_.bus.size();
+    st.bus_pairs = bus_pairs_;
     for (char c : m_.is_int) st.binaries += c ? 1 : 0;
     st.continuous = cols() - st.binaries;
     st.rows = m_.rows.size();
@@ -155,6 +159,81 @@ class Builder {
   int x(size_t v) const { return m_.x0 + static_cast<int>(v); }
   int s(size_t v) const { return m_.s0 + static_cast<int>(v); }
   int f(size_t v) const { return m_.f0 + static_cast<int>(v); }
+
+  // Serial bus: one job per potential transfer (per edge, or per producer and direction) with a
+  // start column b and an activity a (z_e, or a continuous w >= the crossing indicators of the
+  // producer's edges in that direction). Consumers wait for the job; two active jobs whose order
+  // the DAG does not fix are disjoint on the bus (order binary q, big-M relaxed when either is
+  // inactive).
+  void add_bus(const std::vector<DynBitset>& reach, double big_m) {
+    const bool per_tensor = p_.transfer_model == TransferModel::PerTensorDirection;
+    const auto add_job = [&](int producer, bool to_host, std::vector<int> consumers, int key) {
+      MilpModel::BusJob j{producer, to_host, std::move(consumers), key, -1, -1};
+      const std::string tag = std::to_string(m_.bus.size());
+      j.b = static_cast<int>(cols());
+      add_col("b" + tag, 0, kInf, 0, false);
+      m_.bus.push_back(std::move(j));
+    };
+    if (!per_tensor) {
+      for (size_t e = 0; e < p_.dag.edges.size(); ++e)
+        add_job(p_.dag.edges[e].first, false, {p_.dag.edges[e].second}, static_cast<int>(e));
+    } else {
+      for (size_t u = 0; u < p_.size(); ++u) {
+        if (p_.dag.succ[u].empty()) continue;
+        for (bool to_host : {false, true}) add_job(static_cast<int>(u), to_host, p_.dag.succ[u], -1);
+      }
+    }
+    for (size_t i = 0; i < m_.bus.size(); ++i) {
+      MilpModel::BusJob& j = m_.bus[i];
+      const std::string tag = std::to_string(i);
+      const auto u = static_cast<size_t>(j.producer);
+      const double t = (per_tensor ? p_.t_out[u] : p_.t_transfer[static_cast<size_t>(j.key)]) / m_.unit;
+      if (per_tensor) {  // w >= x_u - x_v (to the accelerator) or x_v - x_u (to the host)
+        j.active = static_cast<int>(cols());
+        add_col("w" + tag, 0, 1, 0, false);
+        const double sign = j.to_host ? -1.0 : 1.0;
+        for (int v : j.consumers) {
+          const auto vv = static_cast<size_t>(v);
+          add_row("wa" + tag + "_" + std::to_string(v), {{j.active, 1.0}, {x(u), -sign}, {x(vv), sign}}, 0, kInf);
+          // s_v >= b + t - M (1 - sign (x_u - x_v))
+          add_row("bw" + tag + "_" + std::to_string(v),
+                  {{s(vv), 1.0}, {j.b, -1.0}, {x(u), -sign * big_m}, {x(vv), sign * big_m}}, t - big_m, kInf);
+        }
+      } else {
+        j.active = m_.z0 + j.key;
+        const auto vv = static_cast<size_t>(j.consumers[0]);
+        add_row("bw" + tag, {{s(vv), 1.0}, {j.b, -1.0}, {j.active, -t}}, 0, kInf);  // s_v >= b + t z
+      }
+      add_row("br" + tag, {{j.b, 1.0}, {f(u), -1.0}}, 0, kInf);  // b >= f_u
+    }
+    // A job surely ends before another starts when every consumer it may feed is, or reaches,
+    // the other's producer.
+    const auto before = [&](const MilpModel::BusJob& j, const MilpModel::BusJob& k) {
+      for (int c : j.consumers)
+        if (c != k.producer && !reach[static_cast<size_t>(c)].test(static_cast<size_t>(k.producer))) return false;
+      return true;
+    };
+    for (size_t i = 0; i < m_.bus.size(); ++i)
+      for (size_t k = i + 1; k < m_.bus.size(); ++k) {
+        const MilpModel::BusJob &a = m_.bus[i], &b = m_.bus[k];
+        if (per_tensor && a.producer == b.producer) continue;  // one device, one direction
+        if (before(a, b) || before(b, a)) continue;
+        const int q = static_cast<int>(cols());
+        const std::string tag = std::to_string(i) + "_" + std::to_string(k);
+        add_col("q" + tag, 0, 1, 0, true);
+        const auto ta = [&](const MilpModel::BusJob& j) {
+          return (per_tensor ? p_.t_out[static_cast<size_t>(j.producer)]
+                             : p_.t_transfer[static_cast<size_t>(j.key)]) / m_.unit;
+        };
+        // q = 1: a before b.  b_b >= b_a + t_a - M (1 - q) - M (1 - act_a) - M (1 - act_b)
+        add_row("busA" + tag, {{b.b, 1.0}, {a.b, -1.0}, {q, -big_m}, {a.active, -big_m}, {b.active, -big_m}},
+                ta(a) - 3 * big_m, kInf);
+        // q = 0: b before a.  b_a >= b_b + t_b - M q - M (1 - act_a) - M (1 - act_b)
+        add_row("busB" + tag, {{a.b, 1.0}, {b.b, -1.0}, {q, big_m}, {a.active, -big_m}, {b.active, -big_m}},
+                ta(b) - 2 * big_m, kInf);
+        ++bus_pairs_;
+      }
+  }
 
   void add_col(std::string name, double lb, double ub, double obj, bool integer) {
     m_.col_lb.push_back(lb);
@@ -174,6 +253,7 @@ class Builder {
   const Problem& p_;
   const MilpOptions& opt_;
   MilpModel m_;
+  size_t bus_pairs_ = 0;
 };
 
 }  // namespace

@@ -14,6 +14,14 @@ const char* transfer_model_name(TransferModel m) {
   return "?";
 }
 
+const char* bus_model_name(BusModel m) {
+  switch (m) {
+    case BusModel::Parallel: return "parallel";
+    case BusModel::Serial: return "serial";
+  }
+  return "?";
+}
+
 namespace {
 
 bool finite_nonneg(double x) { return std::isfinite(x) && x >= 0.0; }

@@ -7,7 +7,8 @@
 // parallel with each other and with the host; an edge whose endpoints sit on different devices
 // delays its consumer by a transfer latency. Accelerator modes generalise the paper's single
 // option: weight replication (r copies: r * crossbars, ceil(N_mvm / r) MVMs) is one more mode, so
-// choosing modes under the budget is a multiple-choice knapsack.
+// choosing modes under the budget is a multiple-choice knapsack. A serial bus (BusModel) makes the
+// bus a second machine: transfers then wait for each other.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +38,17 @@ enum class TransferModel {
 
 [[nodiscard]] const char* transfer_model_name(TransferModel m);
 
+enum class BusModel {
+  // The paper: a transfer is a pure delay; any number of transfers overlap on the bus.
+  Parallel,
+  // The shared bus carries one transfer at a time: a transfer starts once its producer has
+  // finished and the bus is free, and its consumers start once it has arrived. The order of the
+  // transfers on the bus becomes a decision, like the order of the host operators.
+  Serial,
+};
+
+[[nodiscard]] const char* bus_model_name(BusModel m);
+
 struct Problem {
   graph::Dag dag;                       // one vertex per operator
   std::vector<std::string> names;       // operator names, one per vertex
@@ -45,6 +57,7 @@ struct Problem {
   std::vector<double> t_transfer;       // PerEdge: per dag.edges entry, seconds
   std::vector<double> t_out;            // PerTensorDirection: per producer vertex, seconds
   TransferModel transfer_model = TransferModel::PerEdge;
+  BusModel bus_model = BusModel::Parallel;
   int64_t crossbar_budget = 0;          // C of eq. 14
 
   // Throws UserError naming the operator (or edge) and the field that is wrong.

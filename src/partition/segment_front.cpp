@@ -23,6 +23,7 @@ struct Choice {
 struct LocalEdge {
   int from, to;
   double transfer;
+  int global;  // index in dag.edges
 };
 
 class FrontSearch {
@@ -73,7 +74,7 @@ class FrontSearch {
       const int lu = local[static_cast<size_t>(u)], lv = local[static_cast<size_t>(v)];
       if (lu < 0 || lv < 0) continue;
       HETCIM_ASSERT(lu < lv, "segment edges must follow the local topological order");
-      edges_.push_back({lu, lv, p_.edge_transfer(e)});
+      edges_.push_back({lu, lv, p_.edge_transfer(e), static_cast<int>(e)});
     }
     const size_t m = nodes_.size();
     in_edges_.resize(m);
@@ -82,6 +83,7 @@ class FrontSearch {
       in_edges_[static_cast<size_t>(edges_[i].to)].push_back(i);
       out_edges_[static_cast<size_t>(edges_[i].from)].push_back(i);
     }
+    for (const auto& out : out_edges_) out_order_.insert(out_order_.end(), out.begin(), out.end());
     for (size_t v = 0; v < m; ++v)
       if (choices_[v].size() > 1) vars_.push_back(static_cast<int>(v));
     // Decide the operators whose mode matters most first.
@@ -176,7 +178,41 @@ class FrontSearch {
     });
     load_base_ = head_min < kInf ? head_min + load + tail_min : 0.0;
     if (lb >= cutoff) return lb;
-    return std::max(lb, jackson_.value());
+    lb = std::max(lb, jackson_.value());
+    if (lb >= cutoff || p_.bus_model != BusModel::Serial) return lb;
+    return std::max(lb, bus_bound());
+  }
+
+  // Serial bus: Jackson's bound over the transfers already certain (both ends decided on
+  // different devices); heads and tails from the critical-path pass of lower_bound().
+  double bus_bound() {
+    bus_jackson_.clear();
+    const bool per_tensor = p_.transfer_model == TransferModel::PerTensorDirection;
+    int group_from = -1, group_dir = -1;
+    double group_head = 0.0, group_tail = 0.0, group_d = 0.0;
+    const auto flush = [&] {
+      if (group_from >= 0) bus_jackson_.add(group_head, group_d, group_tail);
+      group_from = -1;
+    };
+    for (size_t i = 0; i < edges_.size(); ++i) {
+      const LocalEdge& e = edges_[out_order_[i]];  // grouped by producer
+      const int a = dev_[static_cast<size_t>(e.from)], b = dev_[static_cast<size_t>(e.to)];
+      if (!((a == 1 && b == 2) || (a == 2 && b == 1))) continue;
+      const auto u = static_cast<size_t>(e.from), v = static_cast<size_t>(e.to);
+      const double tail = dur_[v] + tail_[v];
+      if (per_tensor && group_from == e.from && group_dir == b) {
+        group_tail = std::max(group_tail, tail);
+        continue;
+      }
+      flush();
+      group_from = e.from;
+      group_dir = b;
+      group_head = head_[u] + dur_[u];
+      group_d = e.transfer;
+      group_tail = tail;
+    }
+    flush();
+    return bus_jackson_.value();
   }
 
   // Host-load bound when the undecided operators may spend at most `extra` more crossbars:
@@ -237,23 +273,11 @@ class FrontSearch {
 
   void leaf(int64_t crossbars) {
     ++out_.leaves;
-    const size_t m = nodes_.size();
-    SeqInput seq;
-    seq.duration.resize(m);
-    seq.on_host.resize(m);
-    for (size_t v = 0; v < m; ++v) {
-      const Choice& c = choices_[v][static_cast<size_t>(decided_[v])];
-      seq.duration[v] = c.duration;
-      seq.on_host[v] = c.host ? 1 : 0;
-    }
-    for (const LocalEdge& e : edges_) {
-      const bool cross = seq.on_host[static_cast<size_t>(e.from)] != seq.on_host[static_cast<size_t>(e.to)];
-      seq.edges.push_back({e.from, e.to, cross ? e.transfer : 0.0});
-    }
+    const SeqInput seq = sequencing_input();
     SeqOptions opt;
     opt.cutoff = threshold(crossbars);
     opt.deadline = in_.deadline;
-    const SeqOutput r = sequence_host(seq, opt);
+    const SeqOutput r = sequence(seq, opt);
     out_.seq_nodes += r.nodes;
     if (!r.proven) {
       out_.timed_out = true;
@@ -265,10 +289,11 @@ class FrontSearch {
     const size_t first = s.in >= 0 ? 1 : 0;
     for (size_t i = 0; i < s.interior.size(); ++i)
       plan.modes.push_back(choices_[first + i][static_cast<size_t>(decided_[first + i])].mode);
-    for (int lv : r.host_order) {
-      const int v = nodes_[static_cast<size_t>(lv)];
+    for (int job : r.host_order) {
+      const int v = nodes_[static_cast<size_t>(job_node_[static_cast<size_t>(job)])];
       if (v != s.in && v != s.out) plan.host_order.push_back(v);
     }
+    for (int job : r.bus_order) plan.bus_order.push_back(job_key_[static_cast<size_t>(job)]);
     if (!rest_) {
       out_.front.insert(crossbars, r.makespan, std::move(plan));
       return;
@@ -279,6 +304,59 @@ class FrontSearch {
     best_.latency = r.makespan;
     best_.crossbars = crossbars;
     best_.plan = std::move(plan);
+  }
+
+  // The leaf's jobs: the local operators in order, each followed (serial bus) by the transfers
+  // of its output, so that jobs stay topologically numbered. Fills job_node_ / job_key_.
+  SeqInput sequencing_input() {
+    const size_t m = nodes_.size();
+    const bool serial = p_.bus_model == BusModel::Serial;
+    const bool per_tensor = p_.transfer_model == TransferModel::PerTensorDirection;
+    SeqInput seq;
+    job_node_.clear();
+    job_key_.clear();
+    std::vector<int> job_of(m);
+    std::vector<size_t> edge_job(edges_.size(), SIZE_MAX);  // serial: the crossing edge's transfer
+    const auto host = [&](size_t v) { return choices_[v][static_cast<size_t>(decided_[v])].host; };
+    for (size_t v = 0; v < m; ++v) {
+      const Choice& c = choices_[v][static_cast<size_t>(decided_[v])];
+      job_of[v] = static_cast<int>(seq.duration.size());
+      seq.duration.push_back(c.duration);
+      seq.machine.push_back(c.host ? kHostMachine : kNoMachine);
+      job_node_.push_back(static_cast<int>(v));
+      job_key_.push_back(-1);
+      if (!serial) continue;
+      size_t tensor_job = SIZE_MAX;  // per tensor: one transfer (a producer has one direction)
+      for (size_t i : out_edges_[v]) {
+        const LocalEdge& e = edges_[i];
+        if (host(v) == host(static_cast<size_t>(e.to))) continue;
+        if (per_tensor && tensor_job != SIZE_MAX) {
+          edge_job[i] = tensor_job;
+          continue;
+        }
+        edge_job[i] = seq.duration.size();
+        tensor_job = edge_job[i];
+        seq.duration.push_back(e.transfer);
+        seq.machine.push_back(kBusMachine);
+        job_node_.push_back(static_cast<int>(v));
+        job_key_.push_back(e.global);  // out_edges_ ascend in global index: the first edge
+      }
+    }
+    std::vector<char> fed(seq.duration.size(), 0);
+    for (size_t i = 0; i < edges_.size(); ++i) {
+      const LocalEdge& e = edges_[i];
+      const int from = job_of[static_cast<size_t>(e.from)], to = job_of[static_cast<size_t>(e.to)];
+      const bool cross = host(static_cast<size_t>(e.from)) != host(static_cast<size_t>(e.to));
+      if (edge_job[i] != SIZE_MAX) {
+        const int t = static_cast<int>(edge_job[i]);
+        if (!fed[edge_job[i]]) seq.edges.push_back({from, t, 0.0});  // once per transfer
+        fed[edge_job[i]] = 1;
+        seq.edges.push_back({t, to, 0.0});
+      } else {
+        seq.edges.push_back({from, to, cross ? e.transfer : 0.0});
+      }
+    }
+    return seq;
   }
 
   void dfs(size_t depth, int64_t crossbars) {
@@ -332,12 +410,15 @@ class FrontSearch {
   std::vector<std::vector<Choice>> choices_;
   std::vector<LocalEdge> edges_;
   std::vector<std::vector<size_t>> in_edges_, out_edges_;
+  std::vector<size_t> out_order_;            // edge indices grouped by producer
   std::vector<int> vars_;                    // local nodes with a choice, in decision order
   std::vector<int64_t> max_crossbars_after_;  // most crossbars vars_[i..] can take
   std::vector<int> decided_;                 // choice index, -1 undecided
   std::vector<double> head_, tail_, dur_;
   std::vector<int> dev_;
-  JacksonBound jackson_;
+  JacksonBound jackson_, bus_jackson_;
+  std::vector<int> job_node_;  // sequencing job -> local node (a transfer: its producer)
+  std::vector<int> job_key_;   // sequencing job -> Transfer::key (-1 for operators)
   struct KnapsackItem {
     double value;    // host latency saved by offloading
     int64_t weight;  // fewest crossbars of its accelerator modes

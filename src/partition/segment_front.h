@@ -29,6 +29,7 @@ namespace hetcim::partition {
 struct SegmentPlan {
   std::vector<int> modes;       // per interior operator, in Segment::interior order
   std::vector<int> host_order;  // the interior host operators in execution order
+  std::vector<int> bus_order;   // serial bus: Transfer::key of the segment's transfers in order
 };
 
 struct SegmentFrontInput {

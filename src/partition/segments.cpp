@@ -47,9 +47,12 @@ double longest_detour(const Ctx& c, int a, int b, const std::vector<int>& betwee
 bool redundant(const Ctx& c, size_t e, std::vector<char>& in_between, std::vector<double>& dist) {
   const auto [a, b] = c.p.dag.edges[e];
   const double t = c.p.edge_transfer(e);
-  if (t <= 0.0) return true;
   const int da = c.devices[static_cast<size_t>(a)], db = c.devices[static_cast<size_t>(b)];
   if (da == db && (da == 1 || da == 2)) return true;  // always on the same device
+  // On a serial bus a transfer over the cut would occupy the bus during the later segment,
+  // whatever the paths around it: only edges that never cross devices are harmless.
+  if (c.p.bus_model == BusModel::Serial) return false;
+  if (t <= 0.0) return true;
   std::vector<int> between;
   for (size_t w = 0; w < c.p.size(); ++w)
     if (c.reach[static_cast<size_t>(a)].test(w) && c.reach[w].test(static_cast<size_t>(b)))

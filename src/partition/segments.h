@@ -5,7 +5,8 @@
 // is redundant: when its endpoints sit on different devices, some edge on every other path
 // between them crosses devices too, so if a path's minimal latencies plus its smallest transfer
 // already cover the edge's own transfer, its constraint never binds. Cut nodes under a
-// non-redundant edge are merged away (their segments fused).
+// non-redundant edge are merged away (their segments fused). On a serial bus an edge that may
+// cross devices is never redundant: its transfer would hold the bus inside the later segment.
 #pragma once
 
 #include <vector>

@@ -17,28 +17,31 @@ struct Arc {
   double delay;
 };
 
+constexpr int kMachines = 2;
+
 struct State {
   std::vector<double> ready;   // latest arrival from determined predecessors
   std::vector<double> finish;  // valid where done
   std::vector<int> left;       // undetermined predecessors
   std::vector<char> done;
-  std::vector<int> order;      // host jobs scheduled so far
-  double host_free = 0.0;
+  std::vector<int> order[kMachines];  // machine jobs scheduled so far, per machine
+  size_t scheduled = 0;               // machine jobs scheduled so far
+  double free[kMachines] = {0.0, 0.0};
   double det_bound = 0.0;      // max over determined jobs of finish + tail
 };
 
-// What the rest of a schedule depends on, for one set of scheduled host jobs: when the host
-// frees up, the latest finish so far, and for every undetermined job with a determined
-// predecessor the earliest it may start as far as those predecessors go (for a host job, no
-// earlier than the host frees up). A profile no later anywhere dominates: replaying the same
+// What the rest of a schedule depends on, for one set of scheduled machine jobs: when each
+// machine frees up, the latest finish so far, and for every undetermined job with a determined
+// predecessor the earliest it may start as far as those predecessors go (for a machine job, no
+// earlier than its machine frees up). A profile no later anywhere dominates: replaying the same
 // continuation, every start stays no later (makespans are monotone).
 struct Profile {
-  double host_free;
+  double free[kMachines];
   double max_finish;
   std::vector<double> ready;
 
   [[nodiscard]] bool no_later_than(const Profile& o) const {
-    if (host_free > o.host_free || max_finish > o.max_finish) return false;
+    if (free[0] > o.free[0] || free[1] > o.free[1] || max_finish > o.max_finish) return false;
     for (size_t i = 0; i < ready.size(); ++i)
       if (ready[i] > o.ready[i]) return false;
     return true;
@@ -72,7 +75,7 @@ class Search {
       for (const Arc& a : succ_[v])
         tail_[v] = std::max(tail_[v], a.delay + in.duration[static_cast<size_t>(a.to)] +
                                           tail_[static_cast<size_t>(a.to)]);
-    for (char h : in.on_host) n_host_ += h ? 1 : 0;
+    for (int8_t m : in.machine) n_machine_jobs_ += m != kNoMachine ? 1 : 0;
     best_ = opt.cutoff;
   }
 
@@ -84,13 +87,15 @@ class Search {
     root.done.assign(n_, 0);
     for (size_t v = 0; v < n_; ++v) root.left[v] = static_cast<int>(pred_[v].size());
     for (size_t v = 0; v < n_; ++v)
-      if (root.left[v] == 0 && !in_.on_host[v] && !root.done[v]) determine(root, v, 0.0);
+      if (root.left[v] == 0 && !on_machine(v) && !root.done[v]) determine(root, v, 0.0);
     dfs(root, lower_bound(root, best_));
     out_.proven = !stopped_;
     return std::move(out_);
   }
 
  private:
+  bool on_machine(size_t v) const { return in_.machine[v] != kNoMachine; }
+
   void determine(State& s, size_t v, double start) {
     s.done[v] = 1;
     s.finish[v] = start + in_.duration[v];
@@ -98,16 +103,16 @@ class Search {
     for (const Arc& a : succ_[v]) {
       const auto w = static_cast<size_t>(a.to);
       s.ready[w] = std::max(s.ready[w], s.finish[v] + a.delay);
-      if (--s.left[w] == 0 && !in_.on_host[w]) determine(s, w, s.ready[w]);
+      if (--s.left[w] == 0 && !on_machine(w)) determine(s, w, s.ready[w]);
     }
   }
 
   // Lower bound on the makespan of every completion of `s`; returns early once it reaches
-  // `cutoff` (the cheap parts first, Jackson's bound last).
+  // `cutoff` (the cheap parts first, Jackson's bounds last).
   double lower_bound(const State& s, double cutoff) {
     double lb = s.det_bound;
     head_.assign(n_, 0.0);
-    jackson_.clear();
+    for (JacksonBound& j : jackson_) j.clear();
     for (size_t v = 0; v < n_; ++v) {
       if (s.done[v]) continue;
       double h = s.ready[v];
@@ -115,15 +120,18 @@ class Search {
         const auto u = static_cast<size_t>(a.to);
         if (!s.done[u]) h = std::max(h, head_[u] + in_.duration[u] + a.delay);
       }
-      if (in_.on_host[v]) {
-        h = std::max(h, s.host_free);
-        jackson_.add(h, in_.duration[v], tail_[v]);
+      if (const int8_t m = in_.machine[v]; m != kNoMachine) {
+        h = std::max(h, s.free[m]);
+        jackson_[m].add(h, in_.duration[v], tail_[v]);
       }
       head_[v] = h;
       lb = std::max(lb, h + in_.duration[v] + tail_[v]);
     }
-    if (lb >= cutoff) return lb;
-    return std::max(lb, jackson_.value());
+    for (JacksonBound& j : jackson_) {
+      if (lb >= cutoff) return lb;
+      lb = std::max(lb, j.value());
+    }
+    return lb;
   }
 
   // `lb` is the lower bound of `s`, computed by the parent when it ranked its children.
@@ -135,7 +143,7 @@ class Search {
       stopped_ = true;
       return;
     }
-    if (s.order.size() == n_host_) {
+    if (s.scheduled == n_machine_jobs_) {
       double makespan = 0.0;
       for (size_t v = 0; v < n_; ++v) {
         HETCIM_ASSERT(s.done[v], "sequencing leaf with an undetermined job");
@@ -145,29 +153,32 @@ class Search {
         best_ = makespan;
         out_.found = true;
         out_.makespan = makespan;
-        out_.host_order = s.order;
+        out_.host_order = s.order[kHostMachine];
+        out_.bus_order = s.order[kBusMachine];
         out_.start.resize(n_);
         for (size_t v = 0; v < n_; ++v) out_.start[v] = s.finish[v] - in_.duration[v];
       }
       return;
     }
     if (lb >= best_ || dominated(s)) return;
-    // Eligible host jobs, and the earliest completion among them.
+    // Eligible machine jobs, and the earliest completion among them; its machine is the one to
+    // branch on.
     std::vector<int> eligible;
     double ect = kInf;
     int ect_job = -1;
     for (size_t v = 0; v < n_; ++v) {
-      if (s.done[v] || !in_.on_host[v] || s.left[v] != 0) continue;
+      if (s.done[v] || !on_machine(v) || s.left[v] != 0) continue;
       eligible.push_back(static_cast<int>(v));
-      const double c = std::max(s.ready[v], s.host_free) + in_.duration[v];
+      const double c = std::max(s.ready[v], s.free[in_.machine[v]]) + in_.duration[v];
       if (c < ect) {
         ect = c;
         ect_job = static_cast<int>(v);
       }
     }
-    HETCIM_ASSERT(!eligible.empty(), "sequencing: no eligible host job");
-    // Active schedules only: the next job starts before the earliest completion. Children are
-    // ranked by their lower bound (best first), ties by the longer tail.
+    HETCIM_ASSERT(!eligible.empty(), "sequencing: no eligible machine job");
+    const int8_t m = in_.machine[static_cast<size_t>(ect_job)];
+    // Active schedules only: on machine m, the next job starts before the earliest completion.
+    // Children are ranked by their lower bound (best first), ties by the longer tail.
     struct Child {
       State state;
       double lb;
@@ -176,12 +187,14 @@ class Search {
     std::vector<Child> children;
     for (int v : eligible) {
       const auto vi = static_cast<size_t>(v);
-      if (v != ect_job && std::max(s.ready[vi], s.host_free) >= ect) continue;
+      if (in_.machine[vi] != m) continue;
+      if (v != ect_job && std::max(s.ready[vi], s.free[m]) >= ect) continue;
       Child c{s, 0.0, tail_[vi] + in_.duration[vi]};
-      c.state.order.push_back(v);
-      determine(c.state, vi, std::max(c.state.ready[vi], c.state.host_free));
-      c.state.host_free = c.state.finish[vi];
-      c.lb = c.state.order.size() == n_host_ ? 0.0 : lower_bound(c.state, best_);
+      c.state.order[m].push_back(v);
+      ++c.state.scheduled;
+      determine(c.state, vi, std::max(c.state.ready[vi], c.state.free[m]));
+      c.state.free[m] = c.state.finish[vi];
+      c.lb = c.state.scheduled == n_machine_jobs_ ? 0.0 : lower_bound(c.state, best_);
       if (c.lb < best_) children.push_back(std::move(c));
     }
     std::stable_sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
@@ -194,17 +207,18 @@ class Search {
     }
   }
 
-  // True if a state with the same scheduled host jobs and a profile no later was seen before
+  // True if a state with the same scheduled jobs and a profile no later was seen before
   // (its subtree, explored or pruned, covers this one); otherwise remembers this state.
   bool dominated(const State& s) {
     std::vector<uint64_t> key((n_ + 63) / 64, 0);
-    Profile prof{s.host_free, 0.0, {}};
+    Profile prof{{s.free[0], s.free[1]}, 0.0, {}};
     for (size_t v = 0; v < n_; ++v) {
       if (s.done[v]) {
         key[v >> 6] |= uint64_t{1} << (v & 63);
         prof.max_finish = std::max(prof.max_finish, s.finish[v]);
       } else if (s.left[v] < static_cast<int>(pred_[v].size())) {
-        prof.ready.push_back(in_.on_host[v] ? std::max(s.ready[v], s.host_free) : s.ready[v]);
+        const int8_t m = in_.machine[v];
+        prof.ready.push_back(m != kNoMachine ? std::max(s.ready[v], s.free[m]) : s.ready[v]);
       }
     }
     auto it = memo_.find(key);
@@ -224,11 +238,11 @@ class Search {
   const SeqOptions& opt_;
   std::unordered_map<std::vector<uint64_t>, std::vector<Profile>, KeyHash> memo_;
   size_t n_;
-  size_t n_host_ = 0;
+  size_t n_machine_jobs_ = 0;
   std::vector<std::vector<Arc>> succ_, pred_;  // pred_ arcs store the predecessor in `to`
   std::vector<double> tail_;
   std::vector<double> head_;
-  JacksonBound jackson_;
+  JacksonBound jackson_[kMachines];
   double best_;
   bool stopped_ = false;
   SeqOutput out_;
@@ -236,8 +250,10 @@ class Search {
 
 }  // namespace
 
-SeqOutput sequence_host(const SeqInput& in, const SeqOptions& opt) {
-  HETCIM_ASSERT(in.on_host.size() == in.duration.size(), "sequencing input sizes differ");
+SeqOutput sequence(const SeqInput& in, const SeqOptions& opt) {
+  HETCIM_ASSERT(in.machine.size() == in.duration.size(), "sequencing input sizes differ");
+  for (int8_t m : in.machine)
+    HETCIM_ASSERT(m == kNoMachine || m == kHostMachine || m == kBusMachine, "sequencing: bad machine");
   return Search(in, opt).run();
 }
 

@@ -74,6 +74,34 @@ TEST(ExactVsBruteForce, SparseDagsWithLargeTransfers) {
   expect_equal_optima(s, 13000, 150);
 }
 
+TEST(ExactVsBruteForce, SerialBusRandomDags) {
+  RandomSpec s;
+  s.serial_bus = true;
+  s.max_ops = 7;
+  s.edge_prob = 0.3;
+  expect_equal_optima(s, 21000, 200);
+}
+
+TEST(ExactVsBruteForce, SerialBusPerTensorRandomDags) {
+  RandomSpec s;
+  s.serial_bus = true;
+  s.per_tensor = true;
+  s.max_ops = 7;
+  expect_equal_optima(s, 23000, 200);
+}
+
+TEST(ExactVsBruteForce, SerialBusChainsWithSkipEdges) {
+  RandomSpec s;
+  s.serial_bus = true;
+  s.chain = true;
+  s.edge_prob = 0.25;
+  s.max_ops = 6;
+  s.max_transfer = 25;
+  const Coverage cov = expect_equal_optima(s, 25000, 200);
+  // Cuts under a skip edge that may carry a transfer must be merged, never dropped.
+  EXPECT_GT(cov.merged, 20u);
+}
+
 // 0 -> 1 -> 2 and 0 -> 2; op 0 may go to the accelerator (host 10, acc 1), op 1 takes t1 on the
 // host. Edge 0 -> 2 jumps over the cut node 1 and carries a transfer of 5.
 Problem jump(double t1, double t01, double t12) {

@@ -130,6 +130,40 @@ TEST(MilpVsExactVsBruteForce, PerTensorDirectionRandomDags) {
   expect_milp_equals_exact(s, 40000, 12, true);
 }
 
+TEST(MilpVsExactVsBruteForce, SerialBusRandomDags) {
+  RandomSpec s;
+  s.serial_bus = true;
+  s.max_ops = 7;
+  expect_milp_equals_exact(s, 50000, 20, true);
+}
+
+TEST(MilpVsExactVsBruteForce, SerialBusPerTensorRandomDags) {
+  RandomSpec s;
+  s.serial_bus = true;
+  s.per_tensor = true;
+  s.max_ops = 7;
+  expect_milp_equals_exact(s, 52000, 15, true);
+}
+
+TEST(MilpSize, SerialBusJobsAndPairs) {
+  // Diamond 0 -> {1, 2} -> 3, per edge: 4 bus jobs. Pairs the DAG leaves open: (0,1) and (0,2)
+  // share producer 0; (1,3) and (2,3) feed 3; (0,1) vs (2,3): 1 does not reach 2; (0,2) vs
+  // (1,3): 2 does not reach 1. (0,1) vs (1,3) and (0,2) vs (2,3) are ordered. 4 pairs.
+  Problem p = testing::make_problem(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}}, {2, 4, 3, 1},
+                                    {{}, {{2, 1.0}}, {{1, 1.0}}, {}}, {1, 1, 1, 1}, 3);
+  const MilpStats par = milp_stats(p);
+  p.bus_model = BusModel::Serial;
+  const MilpStats ser = milp_stats(p);
+  EXPECT_EQ(ser.bus_jobs, 4u);
+  EXPECT_EQ(ser.bus_pairs, 4u);
+  EXPECT_EQ(ser.binaries, par.binaries + 4);
+  EXPECT_EQ(ser.continuous, par.continuous + 4);
+  EXPECT_EQ(ser.rows, par.rows + 4 * 2 + 4 * 2);  // per job 2 rows, per pair 2 rows
+  // The paper's counts do not change.
+  EXPECT_EQ(ser.paper_binaries, par.paper_binaries);
+  EXPECT_EQ(ser.paper_constraints, par.paper_constraints);
+}
+
 TEST(MilpExport, MpsAndLpReadBackAndSolveToTheSameOptimum) {
   const Problem p = random_problem(77, RandomSpec{});
   const MilpStats st = milp_stats(p);

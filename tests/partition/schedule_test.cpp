@@ -142,6 +142,84 @@ TEST(Check, CatchesEveryViolationKind) {
   EXPECT_TRUE(has_kind(check(p, s), ViolationKind::Shape));
 }
 
+Problem serial(Problem p, TransferModel t = TransferModel::PerEdge) {
+  p.bus_model = BusModel::Serial;
+  if (t == TransferModel::PerTensorDirection) {
+    p.transfer_model = t;
+    p.t_out.assign(p.size(), 1.0);
+  }
+  return p;
+}
+
+TEST(SerialBus, DiamondHandComputed) {
+  // 1 and 2 on the accelerator: edges (0,1) (0,2) (1,3) (2,3) all cross, keys 0..3. Parallel bus:
+  // 0 [0,2], both transfers [2,3], 1 and 2 [3,4], both back [4,5], 3 [5,6] = 6.
+  const Assignment a{{kHost, 0, 0, kHost}};
+  EXPECT_DOUBLE_EQ(simulate(diamond(3), a, {0, 3}).makespan, 6.0);
+  // Serial, bus 0,1,2,3: T0 [2,3], T1 [3,4]; 1 [3,4], 2 [4,5]; T2 [4,5], T3 [5,6]; 3 [6,7] = 7.
+  const Problem p = serial(diamond(3));
+  const Schedule s = simulate(p, a, {0, 3}, {0, 1, 2, 3});
+  EXPECT_DOUBLE_EQ(s.makespan, 7.0);
+  EXPECT_DOUBLE_EQ(s.start[2], 4.0);
+  ASSERT_EQ(s.transfers.size(), 4u);
+  EXPECT_DOUBLE_EQ(s.transfers[1].start, 3.0);  // waited 1 s for the bus
+  EXPECT_TRUE(check(p, s).empty());
+  // Bus 0,1,3,2: T3 must wait for 2 [4,5] -> [5,6], T2 [6,7], 3 [7,8] = 8.
+  EXPECT_DOUBLE_EQ(simulate(p, a, {0, 3}, {0, 1, 3, 2}).makespan, 8.0);
+  EXPECT_DOUBLE_EQ(simulate_best(p, a).makespan, 7.0);
+  // Over all assignments, offloading 1 alone avoids the contention: 0 [0,2], T [2,3], 1 [3,4],
+  // T [4,5]; 2 on the host [2,5]; 3 [5,6].
+  EXPECT_DOUBLE_EQ(solve_brute_force(p).makespan, 6.0);
+  // Per tensor: 0's output crosses once [2,3]; 1 and 2 [3,4]; their outputs [4,5], [5,6]; 3 [6,7].
+  const Problem pt = serial(diamond(3), TransferModel::PerTensorDirection);
+  const Schedule st = simulate_best(pt, a);
+  EXPECT_EQ(st.transfers.size(), 3u);
+  EXPECT_DOUBLE_EQ(st.makespan, 7.0);
+  EXPECT_TRUE(check(pt, st).empty());
+}
+
+TEST(SerialBus, OrdersAreValidated) {
+  const Problem p = serial(diamond(3));
+  const Assignment a{{kHost, 0, 0, kHost}};
+  EXPECT_THROW((void)simulate(p, a, {0, 3}), UserError);              // bus order missing
+  EXPECT_THROW((void)simulate(p, a, {0, 3}, {0, 1, 2, 9}), UserError);  // no transfer 9
+  EXPECT_THROW((void)simulate(p, a, {0, 3}, {0, 1, 2, 2}), UserError);  // listed twice
+  EXPECT_THROW((void)simulate(diamond(3), a, {0, 3}, {0, 1, 2, 3}), UserError);  // parallel bus
+  // 0 (host) -> 1 (acc) and 2 (acc) -> 3 (host): host 3 before 0 and bus T(0,1) before T(2,3)
+  // wait on each other in a cycle.
+  Problem q = serial(make_problem(4, {{0, 1}, {2, 3}}, {1, 1, 1, 1}, {{}, {{1, 1.0}}, {{1, 1.0}}, {}},
+                                  {1, 1}, 2));
+  const Assignment b{{kHost, 0, 0, kHost}};
+  EXPECT_FALSE(try_simulate(q, b, {3, 0}, {0, 1}).has_value());
+  EXPECT_THROW((void)simulate(q, b, {3, 0}, {0, 1}), UserError);
+  EXPECT_TRUE(try_simulate(q, b, {3, 0}, {1, 0}).has_value());
+}
+
+TEST(SerialBus, CheckCatchesBusViolations) {
+  const Problem p = serial(diamond(3));
+  const Assignment a{{kHost, 0, 0, kHost}};
+  const Schedule good = simulate(p, a, {0, 3}, {0, 1, 2, 3});
+  ASSERT_TRUE(check(p, good).empty());
+  // The parallel-bus schedule overlaps transfers and lists no bus order.
+  const Schedule par = simulate(diamond(3), a, {0, 3});
+  const auto v = check(p, par);
+  EXPECT_TRUE(has_kind(v, ViolationKind::BusOverlap));
+  EXPECT_TRUE(has_kind(v, ViolationKind::BusOrder));
+  Schedule s = good;
+  s.bus_order = {1, 0, 2, 3};
+  EXPECT_TRUE(has_kind(check(p, s), ViolationKind::BusOrder));
+  s = good;
+  s.transfers.pop_back();
+  EXPECT_TRUE(has_kind(check(p, s), ViolationKind::Transfer));
+  s = good;
+  s.transfers[0].finish += 0.5;  // longer than the bus needs
+  EXPECT_TRUE(has_kind(check(p, s), ViolationKind::Transfer));
+  s = good;
+  s.transfers[2].start -= 0.5;  // before its producer (1, finishing at 4) is done
+  s.transfers[2].finish -= 0.5;
+  EXPECT_TRUE(has_kind(check(p, s), ViolationKind::Transfer));
+}
+
 TEST(SimulateBest, MatchesTheBestOfAllHostOrders) {
   // Two independent chains with accelerator gaps: the order matters.
   const Problem p = make_problem(6, {{0, 1}, {1, 2}, {3, 4}, {4, 5}}, {3, 9, 2, 4, 9, 1},

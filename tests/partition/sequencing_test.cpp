@@ -19,14 +19,14 @@ TEST(Jackson, HandComputedPreemptiveBound) {
   EXPECT_DOUBLE_EQ(jackson_preemptive_bound(none), 0.0);
 }
 
-// Makespan of a host order by direct simulation (independent of the search).
-double replay(const SeqInput& in, const std::vector<int>& order) {
+// Makespan of a host order and a bus order by direct simulation (independent of the search):
+// infinity when the orders deadlock.
+double replay(const SeqInput& in, const std::vector<int>& host_order, const std::vector<int>& bus_order) {
   const size_t n = in.duration.size();
   std::vector<double> fin(n, 0.0);
-  std::vector<int> pos(n, -1);
-  for (size_t i = 0; i < order.size(); ++i) pos[static_cast<size_t>(order[i])] = static_cast<int>(i);
-  // Jobs are topologically numbered, but a host job must also follow the previous host job.
-  std::vector<double> host_finish(order.size(), 0.0);
+  std::vector<int> prev(n, -1);  // the job before v on its machine
+  for (const auto* order : {&host_order, &bus_order})
+    for (size_t i = 1; i < order->size(); ++i) prev[static_cast<size_t>((*order)[i])] = (*order)[i - 1];
   std::vector<char> done(n, 0);
   double makespan = 0.0;
   for (size_t guard = 0; guard < n * n + 1; ++guard) {
@@ -40,12 +40,9 @@ double replay(const SeqInput& in, const std::vector<int>& order) {
           if (!done[static_cast<size_t>(e.from)]) ok = false;
           else ready = std::max(ready, fin[static_cast<size_t>(e.from)] + e.delay);
         }
-      if (in.on_host[v]) {
-        const int i = pos[v];
-        if (i > 0) {
-          if (!done[static_cast<size_t>(order[static_cast<size_t>(i - 1)])]) ok = false;
-          else ready = std::max(ready, fin[static_cast<size_t>(order[static_cast<size_t>(i - 1)])]);
-        }
+      if (const int u = prev[v]; u >= 0) {
+        if (!done[static_cast<size_t>(u)]) ok = false;
+        else ready = std::max(ready, fin[static_cast<size_t>(u)]);
       }
       if (!ok) continue;
       fin[v] = ready + in.duration[v];
@@ -56,18 +53,20 @@ double replay(const SeqInput& in, const std::vector<int>& order) {
     if (!progress) break;
   }
   for (char d : done)
-    if (!d) return std::numeric_limits<double>::infinity();  // order violates precedence
+    if (!d) return std::numeric_limits<double>::infinity();
   return makespan;
 }
 
-SeqInput random_instance(uint64_t seed) {
+// Random jobs; `machines` = 1: host jobs and free jobs; 2: also bus jobs.
+SeqInput random_instance(uint64_t seed, int machines) {
   std::mt19937_64 rng(seed);
   const auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   SeqInput in;
   const int n = uni(2, 8);
   for (int v = 0; v < n; ++v) {
     in.duration.push_back(uni(0, 9));
-    in.on_host.push_back(uni(0, 3) != 0 ? 1 : 0);
+    const int r = uni(0, 3);
+    in.machine.push_back(r == 0 ? kNoMachine : machines == 2 && r == 3 ? kBusMachine : kHostMachine);
   }
   for (int v = 1; v < n; ++v)
     for (int u = 0; u < v; ++u)
@@ -75,31 +74,58 @@ SeqInput random_instance(uint64_t seed) {
   return in;
 }
 
-TEST(Sequencing, MatchesEveryHostOrderOnRandomInstances) {
-  for (uint64_t seed = 1; seed <= 400; ++seed) {
-    const SeqInput in = random_instance(seed);
-    std::vector<int> host;
-    for (size_t v = 0; v < in.on_host.size(); ++v)
-      if (in.on_host[v]) host.push_back(static_cast<int>(v));
-    double best = std::numeric_limits<double>::infinity();
+std::vector<int> jobs_on(const SeqInput& in, int8_t machine) {
+  std::vector<int> out;
+  for (size_t v = 0; v < in.machine.size(); ++v)
+    if (in.machine[v] == machine) out.push_back(static_cast<int>(v));
+  return out;
+}
+
+void expect_matches_every_order(uint64_t seed, int machines) {
+  const SeqInput in = random_instance(seed, machines);
+  std::vector<int> host = jobs_on(in, kHostMachine);
+  double best = std::numeric_limits<double>::infinity();
+  do {
+    std::vector<int> bus = jobs_on(in, kBusMachine);
     do {
-      best = std::min(best, replay(in, host));
-    } while (std::next_permutation(host.begin(), host.end()));
-    const SeqOutput r = sequence_host(in);
-    ASSERT_TRUE(r.found) << "seed " << seed;
-    EXPECT_TRUE(r.proven) << "seed " << seed;
-    EXPECT_DOUBLE_EQ(r.makespan, best) << "seed " << seed;
-    EXPECT_DOUBLE_EQ(replay(in, r.host_order), best) << "seed " << seed;
-    // The cutoff is strict: nothing below the optimum, the optimum just above it.
-    SeqOptions at;
-    at.cutoff = best;
-    EXPECT_FALSE(sequence_host(in, at).found) << "seed " << seed;
-    SeqOptions above;
-    above.cutoff = best + 0.5;
-    const SeqOutput r2 = sequence_host(in, above);
-    EXPECT_TRUE(r2.found) << "seed " << seed;
-    EXPECT_DOUBLE_EQ(r2.makespan, best) << "seed " << seed;
-  }
+      best = std::min(best, replay(in, host, bus));
+    } while (std::next_permutation(bus.begin(), bus.end()));
+  } while (std::next_permutation(host.begin(), host.end()));
+  const SeqOutput r = sequence(in);
+  ASSERT_TRUE(r.found) << "seed " << seed;
+  EXPECT_TRUE(r.proven) << "seed " << seed;
+  EXPECT_DOUBLE_EQ(r.makespan, best) << "seed " << seed;
+  EXPECT_DOUBLE_EQ(replay(in, r.host_order, r.bus_order), best) << "seed " << seed;
+  // The cutoff is strict: nothing below the optimum, the optimum just above it.
+  SeqOptions at;
+  at.cutoff = best;
+  EXPECT_FALSE(sequence(in, at).found) << "seed " << seed;
+  SeqOptions above;
+  above.cutoff = best + 0.5;
+  const SeqOutput r2 = sequence(in, above);
+  EXPECT_TRUE(r2.found) << "seed " << seed;
+  EXPECT_DOUBLE_EQ(r2.makespan, best) << "seed " << seed;
+}
+
+TEST(Sequencing, MatchesEveryHostOrderOnRandomInstances) {
+  for (uint64_t seed = 1; seed <= 400; ++seed) expect_matches_every_order(seed, 1);
+}
+
+TEST(Sequencing, MatchesEveryHostAndBusOrderOnRandomInstances) {
+  for (uint64_t seed = 1; seed <= 400; ++seed) expect_matches_every_order(seed, 2);
+}
+
+TEST(Sequencing, BusJobsShareOneMachine) {
+  // Two free jobs (0, 1) finishing at 1 and 2 each feed a bus job of length 3 (2, 3) that feeds
+  // host job 4. Serial bus: 1 -> [1,4] -> [4,7] (or [2,5] -> [5,8] the other way) -> host [7,8].
+  SeqInput in;
+  in.duration = {1, 2, 3, 3, 1};
+  in.machine = {kNoMachine, kNoMachine, kBusMachine, kBusMachine, kHostMachine};
+  in.edges = {{0, 2, 0.0}, {1, 3, 0.0}, {2, 4, 0.0}, {3, 4, 0.0}};
+  const SeqOutput r = sequence(in);
+  EXPECT_DOUBLE_EQ(r.makespan, 8.0);
+  EXPECT_EQ(r.bus_order, (std::vector<int>{2, 3}));
+  EXPECT_DOUBLE_EQ(r.start[3], 4.0);
 }
 
 TEST(Sequencing, NodeLimitStopsWithoutProof) {
@@ -107,16 +133,16 @@ TEST(Sequencing, NodeLimitStopsWithoutProof) {
   SeqInput in;
   for (int i = 0; i < 8; ++i) {
     in.duration.push_back(1 + i % 3);
-    in.on_host.push_back(0);
+    in.machine.push_back(kNoMachine);
   }
   for (int i = 0; i < 8; ++i) {
     in.duration.push_back(2 + (i * 5) % 7);
-    in.on_host.push_back(1);
+    in.machine.push_back(kHostMachine);
     in.edges.push_back({i, 8 + i, 0.0});
   }
   SeqOptions opt;
   opt.max_nodes = 2;
-  const SeqOutput r = sequence_host(in, opt);
+  const SeqOutput r = sequence(in, opt);
   EXPECT_FALSE(r.proven);
   EXPECT_EQ(r.nodes, 3);
 }

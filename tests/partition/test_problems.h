@@ -40,6 +40,7 @@ struct RandomSpec {
   int max_crossbars = 6;
   bool per_tensor = false;    // PerTensorDirection with t_out per producer
   bool chain = false;         // always link v-1 -> v (many cut nodes, edges jumping over them)
+  bool serial_bus = false;    // BusModel::Serial
 };
 
 inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
@@ -75,6 +76,7 @@ inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
     for (size_t e = 0; e < p.dag.edges.size(); ++e) p.t_transfer.push_back(uni(0, s.max_transfer));
   }
   p.crossbar_budget = uni(0, static_cast<int>(total_cb));
+  if (s.serial_bus) p.bus_model = BusModel::Serial;
   return p;
 }
 
