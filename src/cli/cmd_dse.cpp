@@ -32,6 +32,7 @@ struct DseArgs {
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int64_t replicas = 1;
   std::string transfers = "per-edge";
+  std::string bus_model = "parallel";
   bool no_cache = false;
   bool no_figures = false;
 };
@@ -47,6 +48,7 @@ void run(const DseArgs& a) {
   o.build.max_replicas = a.replicas;
   o.build.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
                                                      : partition::TransferModel::PerTensorDirection;
+  o.build.bus_model = a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   o.cache_dir = a.no_cache ? "" : a.out + "/cache";
   std::filesystem::create_directories(a.out);
 
@@ -145,6 +147,11 @@ void register_dse(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--transfers", a->transfers, "per-edge (the paper) or per-tensor")
       ->check(CLI::IsMember({"per-edge", "per-tensor"}))
+      ->capture_default_str();
+  cmd->add_option("--bus-model", a->bus_model,
+                  "parallel (the paper: transfers overlap) or serial (the shared bus carries one "
+                  "transfer at a time)")
+      ->check(CLI::IsMember({"parallel", "serial"}))
       ->capture_default_str();
   cmd->add_flag("--no-cache", a->no_cache, "Solve every point again");
   cmd->add_flag("--no-figures", a->no_figures, "Skip figures and the HTML report");

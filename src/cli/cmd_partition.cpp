@@ -34,6 +34,7 @@ struct PartitionArgs {
   int threads = 1;
   int64_t replicas = 1;
   std::string transfers = "per-edge";
+  std::string bus_model = "parallel";
   std::string json, gantt, mps, lp;
   bool quiet = false;
 };
@@ -59,6 +60,7 @@ void run(const PartitionArgs& a) {
   bo.max_replicas = a.replicas;
   bo.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
                                                 : partition::TransferModel::PerTensorDirection;
+  bo.bus_model = a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   const partition::Problem p = partition::build_problem(w, host, hw, bo);
 
   if (!a.mps.empty()) partition::write_milp(p, a.mps, partition::MilpFileFormat::Mps);
@@ -127,6 +129,11 @@ void register_partition(CLI::App& app) {
   cmd->add_option("--transfers", a->transfers,
                   "per-edge (the paper) or per-tensor (once per tensor and direction)")
       ->check(CLI::IsMember({"per-edge", "per-tensor"}))
+      ->capture_default_str();
+  cmd->add_option("--bus-model", a->bus_model,
+                  "parallel (the paper: transfers overlap) or serial (the shared bus carries one "
+                  "transfer at a time)")
+      ->check(CLI::IsMember({"parallel", "serial"}))
       ->capture_default_str();
   cmd->add_option("--json", a->json, "Write the assignment and the schedule as JSON");
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");

@@ -51,6 +51,7 @@ std::string cache_key(const partition::Problem& p, const DseOptions& o) {
   }
   for (double t : p.t_transfer) h.num(t);
   h.num(static_cast<int64_t>(p.transfer_model));
+  if (p.bus_model != partition::BusModel::Parallel) h.num(static_cast<int64_t>(p.bus_model) + 100);
   h.num(p.crossbar_budget);
   h.num(static_cast<int64_t>(o.run_milp));
   if (o.run_milp) h.num(o.milp_time_limit);

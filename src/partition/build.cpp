@@ -14,6 +14,7 @@ Problem build_problem(const workload::Workload& w, const cost::HostCosts& host,
   p.t_host = host.t_host;
   p.crossbar_budget = hw.cim.crossbars;
   p.transfer_model = o.transfer_model;
+  p.bus_model = o.bus_model;
   for (const workload::OpWorkload& op : w.ops) {
     p.names.push_back(op.name);
     std::vector<AccMode> modes;

@@ -14,6 +14,7 @@ namespace hetcim::partition {
 struct BuildOptions {
   int64_t max_replicas = 1;  // 1 = the paper's model (one copy of the weights per operator)
   TransferModel transfer_model = TransferModel::PerEdge;
+  BusModel bus_model = BusModel::Parallel;
 };
 
 [[nodiscard]] Problem build_problem(const workload::Workload& w, const cost::HostCosts& host,

@@ -54,6 +54,10 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
     return t(busy);
   }().c_str());
   row("bus transfers", line);
+  row("bus model", p.bus_model == partition::BusModel::Serial
+                       ? "serial (one transfer at a time), " + std::string(transfer_model_name(p.transfer_model))
+                       : "parallel (transfers overlap, the paper), " +
+                             std::string(transfer_model_name(p.transfer_model)));
   const double gap = s.makespan > 0 ? std::max(0.0, (s.makespan - r.bound) / s.makespan) : 0.0;
   std::snprintf(line, sizeof line, "%s, %s (%s), bound %s, gap %.3g %%, %.3f s, %lld nodes",
                 r.solver.c_str(), partition::solve_status_name(r.status),
@@ -66,6 +70,11 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
                   r.milp->paper_binaries, r.milp->paper_constraints, r.milp->binaries,
                   r.milp->continuous, r.milp->rows);
     row("MILP size", line);
+    if (r.milp->bus_jobs > 0) {
+      std::snprintf(line, sizeof line, "%zu potential transfers, %zu disjunctive pairs",
+                    r.milp->bus_jobs, r.milp->bus_pairs);
+      row("MILP serial bus", line);
+    }
   }
   return out;
 }
@@ -83,12 +92,14 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
                    {"start_s", s.start[v]},
                    {"finish_s", s.finish[v]},
                    {"t_host_s", p.t_host[v]},
-                   {"t_acc_s", p.offloadable(static_cast<int>(v)) ? nlohmann::json(p.acc[v][0].t_acc)
-                                                                   : nlohmann::json(nullptr)}});
+                   {"t_acc_s", p.offloadable(static_cast<int>(v))
+                                   ? nlohmann::json(p.acc[v][static_cast<size_t>(std::max(m, 0))].t_acc)
+                                   : nlohmann::json(nullptr)}});
   }
   nlohmann::json transfers = nlohmann::json::array();
   for (const partition::Transfer& tr : s.transfers)
-    transfers.push_back({{"producer", p.names[static_cast<size_t>(tr.producer)]},
+    transfers.push_back({{"key", tr.key},
+                         {"producer", p.names[static_cast<size_t>(tr.producer)]},
                          {"consumers", [&] {
                             nlohmann::json c = nlohmann::json::array();
                             for (int v : tr.consumers) c.push_back(p.names[static_cast<size_t>(v)]);
@@ -106,6 +117,7 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
       {"t_mvm_s", r.t_mvm},
       {"crossbar_budget", p.crossbar_budget},
       {"transfer_model", partition::transfer_model_name(p.transfer_model)},
+      {"bus_model", partition::bus_model_name(p.bus_model)},
       {"latency_s", f.latency},
       {"cpu_only_s", f.cpu_only},
       {"speedup", f.speedup},
@@ -120,6 +132,7 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
         {"nodes", r.nodes}}},
       {"operators", ops},
       {"host_order", host_order},
+      {"bus_order", s.bus_order},
       {"transfers", transfers}};
   if (r.milp)
     j["milp"] = {{"paper_binaries", r.milp->paper_binaries},

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -132,6 +133,41 @@ TEST(Cli, PartitionExactAndPaperMilpAgreeOnResNet18) {
   EXPECT_EQ(x["milp"]["paper_binaries"], 44);
   EXPECT_EQ(x["milp"]["paper_constraints"], 204);
   EXPECT_GT(fs::file_size(svg), 1000u);
+}
+
+TEST(Cli, PartitionOnASerialBusAgreesWithTheMilpAndListsTheBusOrder) {
+  // A 1 GB/s bus makes transfers long enough to collide on ResNet-18.
+  const fs::path hw = scratch("slow_bus.yaml"), a = scratch("serial_exact.json"),
+                 b = scratch("serial_milp.json"), c = scratch("parallel.json");
+  std::ofstream(hw) << "host: {model: ryzen9-3900x}\ncim: {crossbars: 100, t_mvm: 50ns}\n"
+                       "bus: {bandwidth: 1GB/s}\n";
+  CliRun r = run("partition resnet18 --hw " + hw.string() + " --bus-model serial --json " + a.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("serial (one transfer at a time)"), std::string::npos) << r.out;
+  r = run("partition resnet18 --hw " + hw.string() + " --bus-model serial --solver milp --json " + b.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("partition resnet18 --hw " + hw.string() + " --json " + c.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json x = read_json(a), y = read_json(b), z = read_json(c);
+  EXPECT_EQ(x["bus_model"], "serial");
+  ASSERT_EQ(y["solver"]["status"], "optimal");
+  EXPECT_NEAR(x["latency_s"].get<double>(), y["latency_s"].get<double>(), 1e-6 * x["latency_s"].get<double>());
+  // A resource can only slow the optimum down.
+  EXPECT_GE(x["latency_s"].get<double>(), z["latency_s"].get<double>() * (1 - 1e-12));
+  // The bus order lists every transfer once, and the transfers never overlap in that order.
+  ASSERT_EQ(x["bus_order"].size(), x["transfers"].size());
+  std::map<int, std::pair<double, double>> window;
+  for (const auto& t : x["transfers"]) window[t["key"].get<int>()] = {t["start_s"], t["finish_s"]};
+  double free_at = 0.0;
+  for (const auto& k : x["bus_order"]) {
+    const auto [s0, f0] = window.at(k.get<int>());
+    EXPECT_GE(s0, free_at - 1e-12);
+    free_at = f0;
+  }
+  EXPECT_TRUE(z["bus_order"].empty());
+  r = run("partition resnet18 --bus-model shared");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("--bus-model"), std::string::npos) << r.err;
 }
 
 TEST(Cli, PartitionRejectsBadHardwareFlags) {
