@@ -8,6 +8,11 @@
 // delays its consumer by a transfer latency. Accelerator modes generalise the paper's single
 // option: weight replication (r copies: r * crossbars, ceil(N_mvm / r) MVMs) is one more mode, so
 // choosing modes under the budget is a multiple-choice knapsack.
+//
+// Energy (optional, beyond the paper): per-operator host energies, per-mode accelerator energies,
+// per-transfer bus energies and the static powers (cost/energy_model.h). The solvers of the
+// paper's latency objective ignore them; partition/energy.h evaluates them. A problem without
+// an energy model leaves e_host (and e_transfer / e_out) empty.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +29,7 @@ inline constexpr int kHost = -1;
 struct AccMode {
   int64_t crossbars = 0;  // crossbars this mode occupies (eq. 1, times r for r copies), >= 0
   double t_acc = 0.0;     // latency on the accelerator in seconds (eq. 2-3), >= 0
+  double energy = 0.0;    // dynamic energy on the accelerator in joules, >= 0 (energy model)
 };
 
 enum class TransferModel {
@@ -47,6 +53,13 @@ struct Problem {
   TransferModel transfer_model = TransferModel::PerEdge;
   int64_t crossbar_budget = 0;          // C of eq. 14
 
+  // Energy model; empty e_host = none (has_energy() is false and the rest must be empty too).
+  std::vector<double> e_host;           // host energy in joules, one per vertex
+  std::vector<double> e_transfer;       // PerEdge: bus energy per dag.edges entry, joules
+  std::vector<double> e_out;            // PerTensorDirection: per producer vertex, joules
+  double p_cim_static = 0.0;            // W drawn by the accelerator for the whole makespan
+  double p_host_idle = 0.0;             // W drawn by the host while it runs no operator
+
   // Throws UserError naming the operator (or edge) and the field that is wrong.
   void validate() const;
 
@@ -58,6 +71,10 @@ struct Problem {
   [[nodiscard]] int64_t crossbars(int v, int mode) const;
   // Delay paid by edge dag.edges[e] when its endpoints sit on different devices.
   [[nodiscard]] double edge_transfer(size_t e) const;
+
+  [[nodiscard]] bool has_energy() const { return !e_host.empty(); }
+  // Dynamic energy of v in mode `mode` (-1 = host); requires has_energy().
+  [[nodiscard]] double energy(int v, int mode) const;
 };
 
 }  // namespace hetcim::partition
