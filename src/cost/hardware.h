@@ -24,7 +24,14 @@
 // assumptions from the literature (cim_model.h, host_model.cpp, hardware.cpp), not measurements.
 // A profiled host (`host.profile`) has no power of its own: it takes `host.power` /
 // `host.idle_power` when given, otherwise the figures of `host.model` (the preset's host).
-// What the figures are used for: cost/energy_model.h.
+//
+// Energy model (formulas in cost/energy_model.h, schedule totals in partition/energy.h):
+//   host op   host.power * T_host           CIM op  N_mvm * crossbars * cim.e_mvm
+//   transfer  b_elem * N_out * bus.e_byte             + b_elem * (N_in + N_out) * cim.e_byte
+//   static    cim.static_power * makespan + host.idle_power * (makespan - host busy time)
+// Defaults (assumptions): e_mvm 5.3 nJ (ISAAC components scaled to 256x256, 8-bit inputs),
+// cim.e_byte 1 pJ/B (ISAAC eDRAM + bus), static_power 0.1 W; host 3.6 W / 2.7 W (Pi 4 board)
+// or 38 W / 20 W (Ryzen 9 3900X package); bus 40 pJ/B (LPDDR4) or 120 pJ/B (DDR4).
 #pragma once
 
 #include <optional>
