@@ -18,8 +18,8 @@ double cim_energy(const workload::OpWorkload& op, const CimConfig& cim, int64_t 
   // The r copies run ceil(N_mvm / r), ..., and N_mvm - (r - 1) * ceil(N_mvm / r) vectors: N_mvm in
   // all, each on `crossbars` crossbars. `replicas` only enters through this invariance.
   const double crossbar_mvms = static_cast<double>(op.n_mvm) * static_cast<double>(op.crossbars);
-  const double bytes = static_cast<double>(cim.elem_bytes) *
-                       static_cast<double>(op.in_elems + op.out_elems);
+  const double bytes =
+      static_cast<double>(cim.elem_bytes) * static_cast<double>(op.in_elems + op.out_elems);
   return crossbar_mvms * cim.e_mvm + bytes * cim.e_byte;
 }
 

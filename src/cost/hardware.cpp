@@ -169,7 +169,8 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
         cim_bandwidth_given = true;
       }
       if (cim["elem_bytes"]) h.cim.elem_bytes = positive_int(cim["elem_bytes"], "cim.elem_bytes", origin);
-      if (cim["e_mvm"]) h.cim.e_mvm = nonneg_quantity(cim["e_mvm"], "cim.e_mvm", Quantity::Energy, origin);
+      if (cim["e_mvm"])
+        h.cim.e_mvm = nonneg_quantity(cim["e_mvm"], "cim.e_mvm", Quantity::Energy, origin);
       if (cim["e_byte"]) h.cim.e_byte = energy_per_byte(cim["e_byte"], "cim.e_byte", origin);
       if (cim["static_power"])
         h.cim.static_power =

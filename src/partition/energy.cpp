@@ -23,7 +23,9 @@ void require_energy_model(const Problem& p, const Assignment& a) {
   }
 }
 
-bool on_host(const Assignment& a, int v) { return a.mode[static_cast<size_t>(v)] == kHost; }
+bool on_host(const Assignment& a, int v) {
+  return a.mode[static_cast<size_t>(v)] == kHost;
+}
 
 // host + cim into `out`.
 void operator_energies(const Problem& p, const Assignment& a, EnergyBreakdown& out) {

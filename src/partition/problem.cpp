@@ -40,7 +40,8 @@ void validate_energy(const Problem& p) {
     return;
   }
   if (p.e_host.size() != n)
-    throw user_error("partition problem: ", p.e_host.size(), " host energies for ", n, " operators");
+    throw user_error("partition problem: ", p.e_host.size(), " host energies for ", n,
+                     " operators");
   for (size_t v = 0; v < n; ++v) {
     if (!finite_nonneg(p.e_host[v]))
       throw user_error("operator '", p.names[v], "': e_host = ", p.e_host[v],

@@ -153,7 +153,8 @@ TEST(HardwareEnergy, ErrorsNameTheFileAndField) {
   EXPECT_TRUE(has(error_of("bus: {e_bite: 1pJ}\n"), "unknown field 'bus.e_bite'"));
   EXPECT_TRUE(has(error_of("host: {power: -1W}\n"), "field 'host.power' must be >= 0"));
   EXPECT_TRUE(has(error_of("host: {idle_power: 2pJ}\n"), "hw.yaml: field 'host.idle_power'"));
-  EXPECT_TRUE(has(error_of("host: {idle_power: [1W]}\n"), "'host.idle_power' must be a single value"));
+  EXPECT_TRUE(
+      has(error_of("host: {idle_power: [1W]}\n"), "'host.idle_power' must be a single value"));
   EXPECT_TRUE(has(error_of("host: {powr: 1W}\n"), "unknown field 'host.powr'"));
 }
 
