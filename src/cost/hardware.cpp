@@ -38,6 +38,23 @@ double quantity(const YAML::Node& n, const std::string& field, Quantity q, const
   return v;
 }
 
+// An energy or power figure: like quantity() but 0 is allowed (e.g. to leave a part out).
+double nonneg_quantity(const YAML::Node& n, const std::string& field, Quantity q,
+                       const std::string& origin) {
+  const double v = parse_quantity(scalar(n, field, origin), q, origin + ": field '" + field + "'");
+  if (!(v >= 0)) throw user_error(origin, ": field '", field, "' must be >= 0");
+  return v;
+}
+
+// Energy per byte: "40pJ/B" or "40pJ" (the per-byte is in the field's name).
+double energy_per_byte(const YAML::Node& n, const std::string& field, const std::string& origin) {
+  std::string s = scalar(n, field, origin);
+  if (s.size() > 2 && s.ends_with("/B")) s.resize(s.size() - 2);
+  const double v = parse_quantity(s, Quantity::Energy, origin + ": field '" + field + "' (J/B)");
+  if (!(v >= 0)) throw user_error(origin, ": field '", field, "' must be >= 0");
+  return v;
+}
+
 int64_t positive_int(const YAML::Node& n, const std::string& field, const std::string& origin) {
   const std::string s = scalar(n, field, origin);
   size_t used = 0;
@@ -54,6 +71,18 @@ int64_t positive_int(const YAML::Node& n, const std::string& field, const std::s
 
 }  // namespace
 
+HostPower host_power(const HostSpec& host) {
+  HostPower p;
+  if (!host.power || !host.idle_power) {
+    const HostModel& m = host_model_preset(host.model);
+    p.active = m.active_power;
+    p.idle = m.idle_power;
+  }
+  if (host.power) p.active = *host.power;
+  if (host.idle_power) p.idle = *host.idle_power;
+  return p;
+}
+
 std::vector<std::string> hardware_preset_names() { return {"seed000-arm", "seed000-x86"}; }
 
 Hardware hardware_preset(const std::string& name) {
@@ -62,9 +91,16 @@ Hardware hardware_preset(const std::string& name) {
   if (name == "seed000-arm") {
     h.host.model = "arm-cortex-a72";
     h.bus_bandwidth = 10.24e9;
+    // ASSUMPTION: the bus moves a tensor through LPDDR4 (the Pi 4's memory), commonly quoted at
+    // about 5 pJ/bit for array access plus interface -> 40 pJ/B.
+    h.bus_e_byte = 40e-12;
   } else if (name == "seed000-x86") {
     h.host.model = "ryzen9-3900x";
     h.bus_bandwidth = 20.48e9;
+    // ASSUMPTION: DDR4 DIMMs with the PHY and memory controller, about 15 pJ/bit -> 120 pJ/B
+    // (below the 20-40 pJ/bit of a 64-bit DRAM access in Horowitz, ISSCC 2014, "Computing's
+    // energy problem", which predates DDR4).
+    h.bus_e_byte = 120e-12;
   } else {
     throw user_error("unknown hardware preset '", name, "' (known: seed000-arm, seed000-x86)");
   }
@@ -88,7 +124,7 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
     if (root["preset"]) h = hardware_preset(scalar(root["preset"], "preset", origin));
     if (root["name"]) h.name = scalar(root["name"], "name", origin);
     if (const YAML::Node host = root["host"]) {
-      check_keys(host, "host", {"model", "profile"}, origin);
+      check_keys(host, "host", {"model", "profile", "power", "idle_power"}, origin);
       if (host["model"] && host["profile"])
         throw user_error(origin, ": give either host.model or host.profile, not both");
       if (host["model"]) {
@@ -97,13 +133,22 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
         (void)host_model_preset(h.host.model);
       }
       if (host["profile"]) h.host.profile = scalar(host["profile"], "host.profile", origin);
+      if (host["power"])
+        h.host.power = nonneg_quantity(host["power"], "host.power", Quantity::Power, origin);
+      if (host["idle_power"])
+        h.host.idle_power =
+            nonneg_quantity(host["idle_power"], "host.idle_power", Quantity::Power, origin);
     }
     if (const YAML::Node bus = root["bus"]) {
-      check_keys(bus, "bus", {"bandwidth"}, origin);
+      check_keys(bus, "bus", {"bandwidth", "e_byte"}, origin);
       if (bus["bandwidth"]) h.bus_bandwidth = quantity(bus["bandwidth"], "bus.bandwidth", Quantity::Bandwidth, origin);
+      if (bus["e_byte"]) h.bus_e_byte = energy_per_byte(bus["e_byte"], "bus.e_byte", origin);
     }
     if (const YAML::Node cim = root["cim"]) {
-      check_keys(cim, "cim", {"crossbar", "crossbars", "t_mvm", "bandwidth", "elem_bytes"}, origin);
+      check_keys(cim, "cim",
+                 {"crossbar", "crossbars", "t_mvm", "bandwidth", "elem_bytes", "e_mvm", "e_byte",
+                  "static_power"},
+                 origin);
       if (cim["crossbar"]) {
         const std::string s = scalar(cim["crossbar"], "cim.crossbar", origin);
         const auto x = s.find('x');
@@ -124,6 +169,12 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
         cim_bandwidth_given = true;
       }
       if (cim["elem_bytes"]) h.cim.elem_bytes = positive_int(cim["elem_bytes"], "cim.elem_bytes", origin);
+      if (cim["e_mvm"])
+        h.cim.e_mvm = nonneg_quantity(cim["e_mvm"], "cim.e_mvm", Quantity::Energy, origin);
+      if (cim["e_byte"]) h.cim.e_byte = energy_per_byte(cim["e_byte"], "cim.e_byte", origin);
+      if (cim["static_power"])
+        h.cim.static_power =
+            nonneg_quantity(cim["static_power"], "cim.static_power", Quantity::Power, origin);
     }
   } catch (const YAML::Exception& e) {
     throw user_error(origin, ": line ", e.mark.line + 1, ": ", e.msg);

@@ -9,6 +9,12 @@
 // option: weight replication (r copies: r * crossbars, ceil(N_mvm / r) MVMs) is one more mode, so
 // choosing modes under the budget is a multiple-choice knapsack. A serial bus (BusModel) makes the
 // bus a second machine: transfers then wait for each other.
+//
+// Energy (optional, beyond the paper): per-operator host energies, per-mode accelerator energies,
+// per-transfer bus energies and the static powers (cost/energy_model.h). With energy_weight = 0
+// (the default) the solvers minimise the latency alone, as in the paper; otherwise they minimise
+// makespan + energy_weight * dynamic energy (partition/energy.h). A problem without an energy
+// model leaves e_host (and e_transfer / e_out) empty.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +31,7 @@ inline constexpr int kHost = -1;
 struct AccMode {
   int64_t crossbars = 0;  // crossbars this mode occupies (eq. 1, times r for r copies), >= 0
   double t_acc = 0.0;     // latency on the accelerator in seconds (eq. 2-3), >= 0
+  double energy = 0.0;    // dynamic energy on the accelerator in joules, >= 0 (energy model)
 };
 
 enum class TransferModel {
@@ -60,6 +67,16 @@ struct Problem {
   BusModel bus_model = BusModel::Parallel;
   int64_t crossbar_budget = 0;          // C of eq. 14
 
+  // Energy model; empty e_host = none (has_energy() is false and the rest must be empty too).
+  std::vector<double> e_host;           // host energy in joules, one per vertex
+  std::vector<double> e_transfer;       // PerEdge: bus energy per dag.edges entry, joules
+  std::vector<double> e_out;            // PerTensorDirection: per producer vertex, joules
+  double p_cim_static = 0.0;            // W drawn by the accelerator for the whole makespan
+  double p_host_idle = 0.0;             // W drawn by the host while it runs no operator
+  // Objective: minimise makespan + energy_weight * dynamic energy (s per J, >= 0; > 0 needs an
+  // energy model). 0 is the paper's latency objective.
+  double energy_weight = 0.0;
+
   // Throws UserError naming the operator (or edge) and the field that is wrong.
   void validate() const;
 
@@ -71,6 +88,13 @@ struct Problem {
   [[nodiscard]] int64_t crossbars(int v, int mode) const;
   // Delay paid by edge dag.edges[e] when its endpoints sit on different devices.
   [[nodiscard]] double edge_transfer(size_t e) const;
+
+  [[nodiscard]] bool has_energy() const { return !e_host.empty(); }
+  // Dynamic energy of v in mode `mode` (-1 = host); requires has_energy().
+  [[nodiscard]] double energy(int v, int mode) const;
+  // Bus energy of edge dag.edges[e] when it crosses devices: e_transfer[e] (PerEdge) or e_out of
+  // its producer (PerTensorDirection, paid once per producer and direction); requires has_energy().
+  [[nodiscard]] double edge_energy(size_t e) const;
 };
 
 }  // namespace hetcim::partition
