@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "graph/dag.h"
+#include "partition/energy.h"
 #include "util/error.h"
 
 namespace hetcim::partition {
@@ -14,6 +15,7 @@ class Enumerator {
  public:
   explicit Enumerator(const Problem& p) : p_(p), reach_(graph::transitive_closure(p.dag)) {
     best_.makespan = std::numeric_limits<double>::infinity();
+    best_.objective = std::numeric_limits<double>::infinity();
   }
 
   BruteForceResult run() {
@@ -61,7 +63,9 @@ class Enumerator {
         std::optional<Schedule> s = try_simulate(p_, a_, order_, bus);
         if (!s) continue;  // the two orders deadlock
         ++best_.schedules;
-        if (s->makespan < best_.makespan) {
+        const double objective = objective_value(p_, *s);
+        if (objective < best_.objective) {
+          best_.objective = objective;
           best_.makespan = s->makespan;
           best_.schedule = std::move(*s);
         }

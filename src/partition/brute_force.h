@@ -15,7 +15,8 @@ struct BruteForceOptions {
 };
 
 struct BruteForceResult {
-  double makespan = 0.0;
+  double makespan = 0.0;   // of the schedule below
+  double objective = 0.0;  // makespan + energy_weight * dynamic energy, minimised
   Schedule schedule;  // a best one (the first found)
   int64_t assignments = 0;  // assignments within the budget
   int64_t schedules = 0;    // (assignment, host order[, bus order]) feasible and simulated

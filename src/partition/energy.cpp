@@ -74,6 +74,11 @@ EnergyBreakdown energy_of(const Problem& p, const Schedule& s) {
   return r;
 }
 
+double objective_value(const Problem& p, const Schedule& s) {
+  return p.energy_weight > 0.0 ? s.makespan + p.energy_weight * dynamic_energy(p, s.assignment)
+                               : s.makespan;
+}
+
 double dynamic_energy(const Problem& p, const Assignment& a) {
   require_energy_model(p, a);
   EnergyBreakdown r;

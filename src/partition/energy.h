@@ -34,6 +34,10 @@ struct EnergyBreakdown {
 // (wrong sizes, an unknown mode, a transfer over a pair that is not an edge).
 [[nodiscard]] EnergyBreakdown energy_of(const Problem& p, const Schedule& s);
 
+// The solvers' objective: makespan + energy_weight * dynamic_energy (the makespan alone when the
+// weight is 0).
+[[nodiscard]] double objective_value(const Problem& p, const Schedule& s);
+
 // host + cim + bus of an assignment: the additive part a solver can optimise without a schedule.
 // Equals energy_of(p, s).host + .cim + .bus for every schedule s of `a`.
 [[nodiscard]] double dynamic_energy(const Problem& p, const Assignment& a);

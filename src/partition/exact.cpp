@@ -4,6 +4,7 @@
 
 #include "graph/dag.h"
 #include "partition/deadline.h"
+#include "partition/energy.h"
 #include "partition/segment_front.h"
 #include "partition/segments.h"
 #include "util/error.h"
@@ -30,12 +31,13 @@ void keep_pareto(std::vector<DpPoint>& pts) {
   pts = std::move(kept);
 }
 
-// max(critical path at the fastest modes with free transfers, host-only load): valid for every
-// assignment, reported as the bound when the time limit strikes.
+// max(critical path at the fastest modes with free transfers, host-only load) plus the weighted
+// energy of every operator at its cheapest mode: valid for every assignment, reported as the
+// bound when the time limit strikes.
 double trivial_bound(const Problem& p, const std::vector<std::vector<int>>& allowed) {
   const std::vector<int> topo = graph::topological_order(p.dag);
   std::vector<double> fin(p.size(), 0.0);
-  double cp = 0.0, host_only = 0.0;
+  double cp = 0.0, host_only = 0.0, energy = 0.0;
   for (int v : topo) {
     const auto i = static_cast<size_t>(v);
     double d = std::numeric_limits<double>::infinity();
@@ -45,8 +47,13 @@ double trivial_bound(const Problem& p, const std::vector<std::vector<int>>& allo
     fin[i] = s + d;
     cp = std::max(cp, fin[i]);
     if (allowed[i].size() == 1 && allowed[i][0] == kHost) host_only += p.t_host[i];
+    if (p.energy_weight > 0.0) {
+      double e = std::numeric_limits<double>::infinity();
+      for (int k : allowed[i]) e = std::min(e, p.energy(v, k));
+      energy += p.energy_weight * e;
+    }
   }
-  return std::max(cp, host_only);
+  return std::max(cp, host_only) + energy;
 }
 
 // The chain of segments: Pareto fronts for every segment but the hardest one (most decisions),
@@ -271,13 +278,15 @@ class Solver {
       if (seg.out >= 0 && a.mode[static_cast<size_t>(seg.out)] == kHost) host_order.push_back(seg.out);
     }
     r_.schedule = simulate(p_, a, host_order, bus_order);
-    const double tol = time_tolerance(p_) * static_cast<double>(m + 1);
-    if (std::abs(r_.schedule.makespan - optimum_) > tol)
+    const double objective = objective_value(p_, r_.schedule);
+    const double tol = time_tolerance(p_) * static_cast<double>(m + 1) + 1e-12 * std::abs(objective);
+    if (std::abs(objective - optimum_) > tol)
       throw internal_error("exact solver: the DP optimum ", optimum_, " s differs from the replayed ",
-                           "makespan ", r_.schedule.makespan, " s");
+                           "objective ", objective, " s");
     r_.status = SolveStatus::Optimal;
     r_.makespan = r_.schedule.makespan;
-    r_.bound = r_.makespan;
+    r_.objective = objective;
+    r_.bound = objective;
     r_.seconds = deadline_.elapsed();
     return std::move(r_);
   }
@@ -286,7 +295,8 @@ class Solver {
     r_.status = SolveStatus::TimeLimit;
     r_.schedule = simulate_in_topological_order(p_, fallback_);
     r_.makespan = r_.schedule.makespan;
-    r_.bound = std::min(trivial_bound(p_, allowed_), r_.makespan);
+    r_.objective = objective_value(p_, r_.schedule);
+    r_.bound = std::min(trivial_bound(p_, allowed_), r_.objective);
     r_.seconds = deadline_.elapsed();
     return std::move(r_);
   }
@@ -319,8 +329,8 @@ ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
   if (!(opt.time_limit_seconds > 0.0))
     throw user_error("exact solver: time limit ", opt.time_limit_seconds, " s, expected > 0");
   // Allowed modes: the host, then the accelerator modes that fit the budget and are not
-  // dominated by another mode (no more crossbars and no slower): makespans are monotone in
-  // latencies, so a dominated mode never helps.
+  // dominated by another mode (no more crossbars, no slower and, with an energy weight, no more
+  // energy): makespans are monotone in latencies, so a dominated mode never helps.
   std::vector<std::vector<int>> allowed(p.size());
   for (size_t v = 0; v < p.size(); ++v) {
     allowed[v].push_back(kHost);
@@ -330,8 +340,11 @@ ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
       bool dominated = false;
       for (size_t j = 0; j < modes.size() && !dominated; ++j) {
         if (j == k) continue;
-        const bool no_worse = modes[j].crossbars <= modes[k].crossbars && modes[j].t_acc <= modes[k].t_acc;
-        const bool better = modes[j].crossbars < modes[k].crossbars || modes[j].t_acc < modes[k].t_acc;
+        const bool weigh = p.energy_weight > 0.0;
+        const bool no_worse = modes[j].crossbars <= modes[k].crossbars && modes[j].t_acc <= modes[k].t_acc &&
+                              (!weigh || modes[j].energy <= modes[k].energy);
+        const bool better = modes[j].crossbars < modes[k].crossbars || modes[j].t_acc < modes[k].t_acc ||
+                            (weigh && modes[j].energy < modes[k].energy);
         dominated = no_worse && (better || j < k);  // among equal modes keep the first
       }
       if (!dominated) allowed[v].push_back(static_cast<int>(k));

@@ -40,7 +40,9 @@ struct ExactSegmentStats {
 struct ExactResult {
   SolveStatus status = SolveStatus::NoSolution;
   double makespan = std::numeric_limits<double>::infinity();  // of the returned schedule
-  double bound = 0.0;  // proven lower bound; == makespan when Optimal
+  // makespan + energy_weight * dynamic energy (== makespan without an energy weight)
+  double objective = std::numeric_limits<double>::infinity();
+  double bound = 0.0;  // proven lower bound on the objective; == objective when Optimal
   Schedule schedule;   // replayed by simulate() and checked by check()
   int64_t nodes = 0, leaves = 0, seq_nodes = 0;
   double seconds = 0.0;

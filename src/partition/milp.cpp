@@ -15,6 +15,7 @@
 #include <string>
 
 #include "graph/dag.h"
+#include "partition/energy.h"
 #include "partition/milp_model.h"
 #include "util/error.h"
 
@@ -178,12 +179,12 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   std::vector<double> start(p.size());
   for (size_t v = 0; v < p.size(); ++v) start[v] = sol[m.s0 + static_cast<int>(v)];
   r.schedule = simulate(p, a, host_order_by_start(p, a, start), bus_order_by_start(p, m, a, sol));
-  r.objective = r.schedule.makespan;
+  r.objective = objective_value(p, r.schedule);
   for (const Violation& v : check(p, r.schedule))
     throw internal_error("MILP incumbent replays to an invalid schedule: ", v.message);
-  const double eps = 1e-6 * m.stats.big_m_seconds + time_tolerance(p);
+  const double eps = 1e-6 * (m.stats.big_m_seconds + std::abs(r.solver_objective)) + time_tolerance(p);
   if (r.objective > r.solver_objective + eps)
-    throw internal_error("MILP incumbent replays to makespan ", r.objective,
+    throw internal_error("MILP incumbent replays to objective ", r.objective,
                          " s, above CBC's objective ", r.solver_objective, " s");
   if (r.status == SolveStatus::Optimal && opt.relative_gap == 0.0 &&
       r.objective < r.solver_objective - eps)

@@ -16,6 +16,8 @@
 // A serial bus adds, per potential transfer j, a start b_j >= f_u that its consumers wait for,
 // and per pair of transfers whose order the DAG leaves open a binary q with two big-M rows that
 // keep them apart when both happen (milp_model.cpp, add_bus).
+// An energy weight adds energy_weight * (operator energies + bus energies) to C_max, linear in
+// x, y and z (per tensor: in a crossing indicator per producer and direction).
 #pragma once
 
 #include <cstdint>
@@ -60,7 +62,8 @@ struct MilpResult {
   CallStatus call = CallStatus::Ok;
   std::string message;  // why the call failed, if it did
   SolveStatus status = SolveStatus::NoSolution;
-  double objective = std::numeric_limits<double>::infinity();  // replayed makespan (seconds)
+  // Replayed objective in seconds: the makespan, plus energy_weight * dynamic energy if weighted.
+  double objective = std::numeric_limits<double>::infinity();
   double solver_objective = std::numeric_limits<double>::infinity();  // CBC's incumbent value
   double bound = 0.0;  // CBC's best bound (seconds)
   double gap = std::numeric_limits<double>::infinity();  // (objective - bound) / objective

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 
 #include "graph/dag.h"
@@ -99,6 +100,7 @@ class Builder {
       add_row("prec" + tag, {{s(vv), 1.0}, {f(uu), -1.0}, {z, -p_.edge_transfer(e) / m_.unit}}, 0, kInf);
     }
     if (p_.bus_model == BusModel::Serial) add_bus(reach, big_m);
+    if (p_.energy_weight > 0.0) add_energy_objective();
     // (11), (12) per parallel pair.
     for (size_t i = 0; i < m_.pairs.size(); ++i) {
       const auto u = static_cast<size_t>(m_.pairs[i].first), v = static_cast<size_t>(m_.pairs[i].second);
@@ -188,13 +190,11 @@ class Builder {
       const std::string tag = std::to_string(i);
       const auto u = static_cast<size_t>(j.producer);
       const double t = (per_tensor ? p_.t_out[u] : p_.t_transfer[static_cast<size_t>(j.key)]) / m_.unit;
-      if (per_tensor) {  // w >= x_u - x_v (to the accelerator) or x_v - x_u (to the host)
-        j.active = static_cast<int>(cols());
-        add_col("w" + tag, 0, 1, 0, false);
+      if (per_tensor) {
+        j.active = crossing(u, j.to_host);
         const double sign = j.to_host ? -1.0 : 1.0;
         for (int v : j.consumers) {
           const auto vv = static_cast<size_t>(v);
-          add_row("wa" + tag + "_" + std::to_string(v), {{j.active, 1.0}, {x(u), -sign}, {x(vv), sign}}, 0, kInf);
           // s_v >= b + t - M (1 - sign (x_u - x_v))
           add_row("bw" + tag + "_" + std::to_string(v),
                   {{s(vv), 1.0}, {j.b, -1.0}, {x(u), -sign * big_m}, {x(vv), sign * big_m}}, t - big_m, kInf);
@@ -235,6 +235,53 @@ class Builder {
       }
   }
 
+  // Per tensor: a continuous w_u,dir in [0, 1] with w >= x_u - x_v (to the accelerator) or
+  // x_v - x_u (to the host) for every consumer v: 1 whenever u's output crosses that way (and,
+  // being minimised or free, 0 otherwise at an optimum). One column per producer and direction.
+  int crossing(size_t u, bool to_host) {
+    const auto key = std::make_pair(u, to_host);
+    if (const auto it = crossing_.find(key); it != crossing_.end()) return it->second;
+    const int w = static_cast<int>(cols());
+    const std::string tag = std::to_string(u) + (to_host ? "h" : "a");
+    add_col("w" + tag, 0, 1, 0, false);
+    const double sign = to_host ? -1.0 : 1.0;
+    for (int v : p_.dag.succ[u])
+      add_row("wa" + tag + "_" + std::to_string(v),
+              {{w, 1.0}, {x(u), -sign}, {x(static_cast<size_t>(v)), sign}}, 0, kInf);
+    crossing_[key] = w;
+    return w;
+  }
+
+  // Energy objective: + energy_weight * (sum of operator energies + bus energies), in model
+  // units. A single-mode operator's energy is e_acc + x (e_host - e_acc); its constant part goes
+  // on a column fixed at 1 so that exported files keep the exact objective.
+  void add_energy_objective() {
+    const double w = p_.energy_weight / m_.unit;
+    double constant = 0.0;
+    for (size_t v = 0; v < p_.size(); ++v) {
+      const double eh = p_.e_host[v];
+      if (p_.acc[v].size() == 1) {
+        const double ea = p_.acc[v][0].energy;
+        m_.obj[static_cast<size_t>(x(v))] += w * (eh - ea);
+        constant += w * ea;
+      } else {
+        m_.obj[static_cast<size_t>(x(v))] += w * eh;
+        for (size_t k = 0; k < p_.acc[v].size(); ++k)
+          m_.obj[static_cast<size_t>(m_.y_first[v]) + k] += w * p_.acc[v][k].energy;
+      }
+    }
+    if (p_.transfer_model == TransferModel::PerEdge) {
+      for (size_t e = 0; e < p_.dag.edges.size(); ++e)
+        m_.obj[static_cast<size_t>(m_.z0) + e] += w * p_.e_transfer[e];
+    } else {
+      for (size_t u = 0; u < p_.size(); ++u) {
+        if (p_.dag.succ[u].empty() || p_.e_out[u] == 0.0) continue;
+        for (bool to_host : {false, true}) m_.obj[static_cast<size_t>(crossing(u, to_host))] += w * p_.e_out[u];
+      }
+    }
+    if (constant != 0.0) add_col("energy_constant", 1, 1, constant, false);
+  }
+
   void add_col(std::string name, double lb, double ub, double obj, bool integer) {
     m_.col_lb.push_back(lb);
     m_.col_ub.push_back(ub);
@@ -254,6 +301,7 @@ class Builder {
   const MilpOptions& opt_;
   MilpModel m_;
   size_t bus_pairs_ = 0;
+  std::map<std::pair<size_t, bool>, int> crossing_;  // (producer, to_host) -> w column
 };
 
 }  // namespace

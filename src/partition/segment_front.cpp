@@ -18,12 +18,14 @@ struct Choice {
   double duration;
   int64_t crossbars;
   bool host;
+  double energy;  // energy_weight * dynamic energy, in seconds of objective (0 without weight)
 };
 
 struct LocalEdge {
   int from, to;
   double transfer;
-  int global;  // index in dag.edges
+  int global;     // index in dag.edges
+  double energy;  // energy_weight * bus energy when it crosses (per tensor: once per producer)
 };
 
 class FrontSearch {
@@ -50,6 +52,37 @@ class FrontSearch {
   }
 
  private:
+  double weighted_energy(int v, int mode) const { return w_ > 0.0 ? w_ * p_.energy(v, mode) : 0.0; }
+
+  // Weighted energy of the segment (its interior, its out cut, its edges) for every completion
+  // of the current node: decided operators exactly, undecided ones at their cheapest mode, the
+  // transfers of edges decided to cross (per tensor: once per producer). Exact at a leaf.
+  double energy_bound() const {
+    if (w_ <= 0.0) return 0.0;
+    double e = 0.0;
+    for (size_t v = 0; v < nodes_.size(); ++v) {
+      if (decided_[v] >= 0) {
+        e += choices_[v][static_cast<size_t>(decided_[v])].energy;
+        continue;
+      }
+      double m = std::numeric_limits<double>::infinity();
+      for (const Choice& c : choices_[v]) m = std::min(m, c.energy);
+      e += m;
+    }
+    const bool per_tensor = p_.transfer_model == TransferModel::PerTensorDirection;
+    for (size_t v = 0; v < nodes_.size(); ++v) {
+      if (decided_[v] < 0) continue;
+      const bool v_host = choices_[v][static_cast<size_t>(decided_[v])].host;
+      for (size_t i : out_edges_[v]) {
+        const auto w = static_cast<size_t>(edges_[i].to);
+        if (decided_[w] < 0 || choices_[w][static_cast<size_t>(decided_[w])].host == v_host) continue;
+        e += edges_[i].energy;
+        if (per_tensor) break;  // the producer's one crossing
+      }
+    }
+    return e;
+  }
+
   void build() {
     const Segment& s = *in_.segment;
     std::vector<int> local(p_.size(), -1);
@@ -59,22 +92,24 @@ class FrontSearch {
       choices_.push_back(std::move(ch));
     };
     if (s.in >= 0)  // already finished at time 0: duration 0, its device still sets transfers
-      add(s.in, {Choice{in_.in_mode, 0.0, 0, in_.in_mode == kHost}});
+      add(s.in, {Choice{in_.in_mode, 0.0, 0, in_.in_mode == kHost, 0.0}});
     for (int v : s.interior) {
       std::vector<Choice> ch;
       for (int k : (*in_.allowed)[static_cast<size_t>(v)])
-        ch.push_back(Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost});
+        ch.push_back(Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost, weighted_energy(v, k)});
       add(v, std::move(ch));
     }
     if (s.out >= 0)
-      add(s.out, {Choice{in_.out_mode, p_.duration(s.out, in_.out_mode), 0, in_.out_mode == kHost}});
+      add(s.out, {Choice{in_.out_mode, p_.duration(s.out, in_.out_mode), 0, in_.out_mode == kHost,
+                         weighted_energy(s.out, in_.out_mode)}});
     for (size_t e = 0; e < p_.dag.edges.size(); ++e) {
       if ((*in_.dropped)[e]) continue;
       const auto [u, v] = p_.dag.edges[e];
       const int lu = local[static_cast<size_t>(u)], lv = local[static_cast<size_t>(v)];
       if (lu < 0 || lv < 0) continue;
       HETCIM_ASSERT(lu < lv, "segment edges must follow the local topological order");
-      edges_.push_back({lu, lv, p_.edge_transfer(e), static_cast<int>(e)});
+      edges_.push_back({lu, lv, p_.edge_transfer(e), static_cast<int>(e),
+                        w_ > 0.0 ? w_ * p_.edge_energy(e) : 0.0});
     }
     const size_t m = nodes_.size();
     in_edges_.resize(m);
@@ -237,10 +272,10 @@ class FrontSearch {
   // Whether some completion of the current node, spending c >= `crossbars` in total, could beat
   // threshold(c). threshold() is a step function of c and the bound only falls with c, so the
   // last c of every step is the one to try.
-  bool worth_exploring(double lb, int64_t crossbars) const {
+  bool worth_exploring(double lb, double elb, int64_t crossbars) const {
     const auto try_at = [&](int64_t c, double limit) {
       return c >= crossbars && c <= in_.budget &&
-             std::max(lb, load_bound(c - crossbars)) < limit;
+             std::max(lb, load_bound(c - crossbars)) + elb < limit;
     };
     if (!rest_) {
       const auto& pts = out_.front.points();
@@ -274,8 +309,9 @@ class FrontSearch {
   void leaf(int64_t crossbars) {
     ++out_.leaves;
     const SeqInput seq = sequencing_input();
+    const double energy = energy_bound();  // exact: every operator is decided
     SeqOptions opt;
-    opt.cutoff = threshold(crossbars);
+    opt.cutoff = threshold(crossbars) - energy;
     opt.deadline = in_.deadline;
     const SeqOutput r = sequence(seq, opt);
     out_.seq_nodes += r.nodes;
@@ -294,14 +330,15 @@ class FrontSearch {
       if (v != s.in && v != s.out) plan.host_order.push_back(v);
     }
     for (int job : r.bus_order) plan.bus_order.push_back(job_key_[static_cast<size_t>(job)]);
+    const double cost = r.makespan + energy;
     if (!rest_) {
-      out_.front.insert(crossbars, r.makespan, std::move(plan));
+      out_.front.insert(crossbars, cost, std::move(plan));
       return;
     }
-    incumbent_ = r.makespan + rest_->at(crossbars);
+    incumbent_ = cost + rest_->at(crossbars);
     best_.improved = true;
     best_.total = incumbent_;
-    best_.latency = r.makespan;
+    best_.latency = cost;
     best_.crossbars = crossbars;
     best_.plan = std::move(plan);
   }
@@ -366,7 +403,8 @@ class FrontSearch {
       out_.timed_out = true;
       return;
     }
-    if (!worth_exploring(lower_bound(threshold(crossbars)), crossbars)) return;
+    const double elb = energy_bound();
+    if (!worth_exploring(lower_bound(threshold(crossbars) - elb), elb, crossbars)) return;
     if (depth == vars_.size()) {
       leaf(crossbars);
       return;
@@ -385,11 +423,13 @@ class FrontSearch {
     if (rest_) {
       const int64_t most = crossbars + max_crossbars_after_[depth];
       if (most <= in_.budget && rest_->at(most) == rest_->at(crossbars)) {
-        bool fastest_acc_seen = false;
+        // (With an energy weight, only the slower modes that cost no less energy.)
+        const Choice* fastest_acc = nullptr;
         std::erase_if(order, [&](size_t k) {
-          if (choices_[v][k].host) return false;
-          if (fastest_acc_seen) return true;
-          fastest_acc_seen = true;
+          const Choice& c = choices_[v][k];
+          if (c.host) return false;
+          if (fastest_acc) return c.energy >= fastest_acc->energy;
+          fastest_acc = &c;
           return false;
         });
       }
@@ -427,6 +467,7 @@ class FrontSearch {
   double load_base_ = 0.0;
   const RestCost* rest_;
   double incumbent_;
+  double w_ = p_.energy_weight;
   SegmentFrontOutput out_;
   SegmentBestOutput best_;
 };

@@ -52,6 +52,8 @@ bool redundant(const Ctx& c, size_t e, std::vector<char>& in_between, std::vecto
   // On a serial bus a transfer over the cut would occupy the bus during the later segment,
   // whatever the paths around it: only edges that never cross devices are harmless.
   if (c.p.bus_model == BusModel::Serial) return false;
+  // Its bus energy counts in the objective wherever it crosses: it must stay in a segment.
+  if (c.p.energy_weight > 0.0 && c.p.edge_energy(e) > 0.0) return false;
   if (t <= 0.0) return true;
   std::vector<int> between;
   for (size_t w = 0; w < c.p.size(); ++w)

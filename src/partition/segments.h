@@ -6,7 +6,8 @@
 // between them crosses devices too, so if a path's minimal latencies plus its smallest transfer
 // already cover the edge's own transfer, its constraint never binds. Cut nodes under a
 // non-redundant edge are merged away (their segments fused). On a serial bus an edge that may
-// cross devices is never redundant: its transfer would hold the bus inside the later segment.
+// cross devices is never redundant: its transfer would hold the bus inside the later segment;
+// nor is one whose bus energy counts in the objective.
 #pragma once
 
 #include <vector>

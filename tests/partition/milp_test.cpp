@@ -106,9 +106,9 @@ void expect_milp_equals_exact(const RandomSpec& spec, uint64_t first_seed, int c
     const MilpResult mi = solve_milp(p);
     ASSERT_EQ(mi.call, CallStatus::Ok) << "seed " << seed << ": " << mi.message;
     ASSERT_EQ(mi.status, SolveStatus::Optimal) << "seed " << seed;
-    EXPECT_NEAR(mi.objective, ex.makespan, 1e-9 * ex.makespan) << "seed " << seed;
+    EXPECT_NEAR(mi.objective, ex.objective, 1e-9 * ex.objective) << "seed " << seed;
     if (with_brute_force) {
-      EXPECT_NEAR(solve_brute_force(p).makespan, ex.makespan, 1e-9 * ex.makespan) << "seed " << seed;
+      EXPECT_NEAR(solve_brute_force(p).objective, ex.objective, 1e-9 * ex.objective) << "seed " << seed;
     }
   }
 }
@@ -143,6 +143,22 @@ TEST(MilpVsExactVsBruteForce, SerialBusPerTensorRandomDags) {
   s.per_tensor = true;
   s.max_ops = 7;
   expect_milp_equals_exact(s, 52000, 15, true);
+}
+
+TEST(MilpVsExactVsBruteForce, EnergyWeightedRandomDags) {
+  RandomSpec s;
+  s.energy_weight = 2;
+  s.max_modes = 2;
+  expect_milp_equals_exact(s, 54000, 20, true);
+}
+
+TEST(MilpVsExactVsBruteForce, EnergyWeightedPerTensorSerialBus) {
+  RandomSpec s;
+  s.energy_weight = 1;
+  s.per_tensor = true;
+  s.serial_bus = true;
+  s.max_ops = 7;
+  expect_milp_equals_exact(s, 56000, 15, true);
 }
 
 TEST(MilpSize, SerialBusJobsAndPairs) {

@@ -41,6 +41,7 @@ struct RandomSpec {
   bool per_tensor = false;    // PerTensorDirection with t_out per producer
   bool chain = false;         // always link v-1 -> v (many cut nodes, edges jumping over them)
   bool serial_bus = false;    // BusModel::Serial
+  int energy_weight = 0;      // > 0: random integer energies and this weight (s per J)
 };
 
 inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
@@ -77,6 +78,18 @@ inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
   }
   p.crossbar_budget = uni(0, static_cast<int>(total_cb));
   if (s.serial_bus) p.bus_model = BusModel::Serial;
+  if (s.energy_weight > 0) {  // drawn after everything else: the latency part stays the same
+    p.energy_weight = s.energy_weight;
+    for (size_t v = 0; v < n; ++v) {
+      p.e_host.push_back(uni(0, 9));
+      for (AccMode& m : p.acc[v]) m.energy = uni(0, 9);
+    }
+    if (s.per_tensor) {
+      for (size_t v = 0; v < n; ++v) p.e_out.push_back(uni(0, 5));
+    } else {
+      for (size_t e = 0; e < p.dag.edges.size(); ++e) p.e_transfer.push_back(uni(0, 5));
+    }
+  }
   return p;
 }
 
