@@ -1,0 +1,106 @@
+#include "partition/energy_front.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "partition/exact.h"
+#include "util/error.h"
+
+namespace hetcim::partition {
+
+Problem with_total_energy_weight(const Problem& p, double weight) {
+  if (!p.has_energy()) throw user_error("energy objective: the problem has no energy model");
+  if (!std::isfinite(weight) || weight < 0.0)
+    throw user_error("energy objective: weight ", weight, " s/J, expected a finite value >= 0");
+  Problem q = p;
+  for (size_t v = 0; v < q.size(); ++v) {
+    const double idle = p.p_host_idle * p.t_host[v];
+    if (p.e_host[v] < idle * (1.0 - 1e-12))
+      throw user_error("energy objective: operator '", p.names[v], "' costs ", p.e_host[v],
+                       " J on the host, less than the host's idle power over its latency (", idle,
+                       " J): the host's active power must not be below its idle power");
+    q.e_host[v] = std::max(0.0, p.e_host[v] - idle);
+  }
+  const double c = p.p_cim_static + p.p_host_idle;
+  q.energy_weight = weight / (1.0 + weight * c);
+  return q;
+}
+
+namespace {
+
+class Dichotomy {
+ public:
+  Dichotomy(const Problem& p, const FrontOptions& opt) : p_(p), opt_(opt) {}
+
+  FrontResult run() {
+    if (opt_.max_points < 2) throw user_error("Pareto front: max_points ", opt_.max_points, ", expected >= 2");
+    const auto t0 = std::chrono::steady_clock::now();
+    FrontPoint fast = solve(0.0);
+    // A weight large enough that a joule outweighs the whole latency range.
+    const double big = 1e6 * std::max(fast.makespan, 1e-12) / std::max(total(fast), 1e-30);
+    FrontPoint frugal = solve(big);
+    points_.push_back(fast);
+    points_.push_back(frugal);
+    refine(fast, frugal);
+    std::sort(points_.begin(), points_.end(), [](const FrontPoint& a, const FrontPoint& b) {
+      return a.makespan < b.makespan || (a.makespan == b.makespan && total(a) < total(b));
+    });
+    FrontResult r;
+    for (FrontPoint& q : points_)  // keep strictly decreasing total energy
+      if (r.points.empty() || total(q) < total(r.points.back()) * (1 - 1e-12)) r.points.push_back(std::move(q));
+    r.solves = solves_;
+    r.complete = complete_;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  }
+
+ private:
+  static double total(const FrontPoint& q) { return q.energy.total; }
+
+  FrontPoint solve(double weight) {
+    ++solves_;
+    ExactOptions eo;
+    eo.time_limit_seconds = opt_.time_limit_seconds;
+    const ExactResult e = solve_exact(with_total_energy_weight(p_, weight), eo);
+    if (e.status != SolveStatus::Optimal) complete_ = false;
+    FrontPoint q;
+    q.weight = weight;
+    q.makespan = e.makespan;
+    q.schedule = e.schedule;
+    q.energy = energy_of(p_, e.schedule);
+    return q;
+  }
+
+  // a is faster, b uses less energy; look for a point below the segment between them.
+  void refine(const FrontPoint& a, const FrontPoint& b) {
+    if (!(b.makespan > a.makespan) || !(total(a) > total(b))) return;
+    if (points_.size() >= opt_.max_points) {
+      complete_ = false;
+      return;
+    }
+    const double w = (b.makespan - a.makespan) / (total(a) - total(b));
+    FrontPoint c = solve(w);
+    const double on_segment = a.makespan + w * total(a);
+    if (!(c.makespan + w * total(c) < on_segment * (1 - 1e-9))) return;
+    points_.push_back(c);
+    refine(a, c);
+    refine(c, b);
+  }
+
+  const Problem& p_;
+  const FrontOptions& opt_;
+  std::vector<FrontPoint> points_;
+  size_t solves_ = 0;
+  bool complete_ = true;
+};
+
+}  // namespace
+
+FrontResult latency_energy_front(const Problem& p, const FrontOptions& opt) {
+  p.validate();
+  if (!p.has_energy()) throw user_error("Pareto front: the problem has no energy model");
+  return Dichotomy(p, opt).run();
+}
+
+}  // namespace hetcim::partition

@@ -1,0 +1,155 @@
+#include "partition/energy_front.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <random>
+
+#include "partition/brute_force.h"
+#include "test_problems.h"
+#include "util/error.h"
+
+namespace hetcim::partition {
+namespace {
+
+using testing::RandomSpec;
+using testing::random_problem;
+
+// A random problem with energies whose host active power (>= 0.5 W on top of the idle 0.25 W)
+// is above its idle power, and static powers; exact binary fractions keep sums exact.
+Problem energetic(uint64_t seed, bool per_tensor) {
+  RandomSpec s;
+  s.energy_weight = 1;
+  s.per_tensor = per_tensor;
+  s.max_ops = 7;
+  Problem p = random_problem(seed, s);
+  p.energy_weight = 0.0;
+  int64_t crossbars = 0;
+  for (size_t v = 0; v < p.size(); ++v) {
+    p.e_host[v] += 0.5 * p.t_host[v];
+    for (AccMode& m : p.acc[v]) {  // a frugal, slower accelerator with room for most operators
+      m.energy = std::floor(m.energy / 4);
+      m.t_acc += 6;
+      crossbars += m.crossbars;
+    }
+  }
+  p.crossbar_budget = std::max(p.crossbar_budget, crossbars * 3 / 4);
+  p.p_host_idle = 0.25;
+  p.p_cim_static = 0.125;
+  return p;
+}
+
+TEST(TotalEnergyWeight, IsTheScaledDynamicObjective) {
+  // makespan + w * total = (1 + w c) (makespan + w' * dynamic') on any schedule.
+  std::mt19937_64 rng(5);
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    const Problem p = energetic(seed, seed % 2 == 0);
+    Assignment a = all_host(p);
+    for (size_t v = 0; v < p.size(); ++v)
+      if (!p.acc[v].empty() && rng() % 2 == 0) a.mode[v] = 0;
+    const Schedule s = simulate_in_topological_order(p, a);
+    for (double w : {0.0, 0.3, 2.0, 40.0}) {
+      const Problem q = with_total_energy_weight(p, w);
+      const double c = p.p_cim_static + p.p_host_idle;
+      const double lhs = s.makespan + w * energy_of(p, s).total;
+      EXPECT_NEAR(lhs, (1 + w * c) * objective_value(q, s), 1e-9 * lhs) << "seed " << seed;
+    }
+  }
+}
+
+TEST(TotalEnergyWeight, RejectsAHostBelowItsIdlePower) {
+  Problem p = energetic(3, false);
+  p.p_host_idle = 100.0;
+  try {
+    (void)with_total_energy_weight(p, 1.0);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("idle power"), std::string::npos) << e.what();
+  }
+  p.e_host.clear();
+  EXPECT_THROW((void)latency_energy_front(p), UserError);
+}
+
+// For every weight, the best point of the front is as good as the brute force over every
+// assignment and host order: the front holds every supported point.
+// (makespan, total energy) of the best schedule of every assignment within the budget.
+std::vector<std::pair<double, double>> every_assignment(const Problem& p) {
+  std::vector<std::pair<double, double>> out;
+  Assignment a = all_host(p);
+  std::function<void(size_t, int64_t)> rec = [&](size_t v, int64_t used) {
+    if (v == p.size()) {
+      const Schedule s = simulate_best(p, a);
+      out.emplace_back(s.makespan, energy_of(p, s).total);
+      return;
+    }
+    a.mode[v] = kHost;
+    rec(v + 1, used);
+    for (size_t k = 0; k < p.acc[v].size(); ++k) {
+      if (used + p.acc[v][k].crossbars > p.crossbar_budget) continue;
+      a.mode[v] = static_cast<int>(k);
+      rec(v + 1, used + p.acc[v][k].crossbars);
+    }
+    a.mode[v] = kHost;
+  };
+  rec(0, 0);
+  return out;
+}
+
+// Returns how many fronts had three points or more.
+size_t expect_front_matches_brute_force(bool per_tensor, uint64_t first, int count) {
+  size_t long_fronts = 0;
+  for (int i = 0; i < count; ++i) {
+    const uint64_t seed = first + static_cast<uint64_t>(i);
+    const Problem p = energetic(seed, per_tensor);
+    const FrontResult f = latency_energy_front(p);
+    EXPECT_FALSE(f.points.empty());
+    EXPECT_TRUE(f.complete);
+    long_fronts += f.points.size() >= 3 ? 1 : 0;
+    // No assignment dominates a point of the front.
+    for (const FrontPoint& q : f.points)
+      for (const auto& [l, e] : every_assignment(p))
+        EXPECT_FALSE((l <= q.makespan && e < q.energy.total * (1 - 1e-12)) ||
+                     (l < q.makespan * (1 - 1e-12) && e <= q.energy.total))
+            << "seed " << seed;
+    for (size_t k = 1; k < f.points.size(); ++k) {
+      EXPECT_GT(f.points[k].makespan, f.points[k - 1].makespan) << "seed " << seed;
+      EXPECT_LT(f.points[k].energy.total, f.points[k - 1].energy.total) << "seed " << seed;
+    }
+    const double c = p.p_cim_static + p.p_host_idle;
+    for (double w : {0.0, 0.01, 0.1, 0.5, 2.0, 10.0, 1e4}) {
+      double front = std::numeric_limits<double>::infinity();
+      for (const FrontPoint& q : f.points) front = std::min(front, q.makespan + w * q.energy.total);
+      const double brute = (1 + w * c) * solve_brute_force(with_total_energy_weight(p, w)).objective;
+      EXPECT_NEAR(front, brute, 1e-9 * brute) << "seed " << seed << " weight " << w;
+    }
+  }
+  return long_fronts;
+}
+
+TEST(LatencyEnergyFront, MatchesTheBruteForceAtEveryWeight) {
+  EXPECT_GE(expect_front_matches_brute_force(false, 100, 100), 4u);  // the recursion is exercised
+}
+
+TEST(LatencyEnergyFront, PerTensorTransfers) {
+  EXPECT_GE(expect_front_matches_brute_force(true, 300, 60), 4u);
+}
+
+TEST(LatencyEnergyFront, HandComputedTwoPointFront) {
+  // One operator: host 4 s at 1 J (active power 0.25 W over the idle 0), accelerator 10 s at
+  // 0.5 J. No static power. The front: (4 s, 1 J) and (10 s, 0.5 J); the slope between them is
+  // 6 s / 0.5 J = 12 s/J.
+  Problem p = testing::make_problem(1, {}, {4}, {{{1, 10.0, 0.5}}}, {}, 1);
+  p.e_host = {1.0};
+  const FrontResult f = latency_energy_front(p);
+  ASSERT_EQ(f.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(f.points[0].makespan, 4.0);
+  EXPECT_DOUBLE_EQ(f.points[0].energy.total, 1.0);
+  EXPECT_DOUBLE_EQ(f.points[1].makespan, 10.0);
+  EXPECT_DOUBLE_EQ(f.points[1].energy.total, 0.5);
+  EXPECT_EQ(f.solves, 3u);  // both extremes, then the slope finds nothing below the segment
+}
+
+}  // namespace
+}  // namespace hetcim::partition
