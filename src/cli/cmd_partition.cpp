@@ -9,6 +9,7 @@
 #include "cost/hardware.h"
 #include "cost/host_costs.h"
 #include "partition/build.h"
+#include "partition/energy_front.h"
 #include "partition/exact.h"
 #include "partition/milp.h"
 #include "passes/pipeline.h"
@@ -35,6 +36,8 @@ struct PartitionArgs {
   int64_t replicas = 1;
   std::string transfers = "per-edge";
   std::string bus_model = "parallel";
+  double energy_weight = 0.0;
+  std::string pareto, pareto_svg;
   std::string json, gantt, mps, lp;
   bool quiet = false;
 };
@@ -62,19 +65,37 @@ void run(const PartitionArgs& a) {
                                                 : partition::TransferModel::PerTensorDirection;
   bo.bus_model = a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   const partition::Problem p = partition::build_problem(w, host, hw, bo);
+  // What the solvers minimise: latency, or latency + weight * total energy folded into their
+  // weighted dynamic objective (partition/energy_front.h); reports use `p` as built.
+  const partition::Problem solved =
+      a.energy_weight > 0 ? partition::with_total_energy_weight(p, a.energy_weight) : p;
+  const double scale = 1 + a.energy_weight * (p.p_cim_static + p.p_host_idle);
 
-  if (!a.mps.empty()) partition::write_milp(p, a.mps, partition::MilpFileFormat::Mps);
-  if (!a.lp.empty()) partition::write_milp(p, a.lp, partition::MilpFileFormat::Lp);
+  if (!a.mps.empty()) partition::write_milp(solved, a.mps, partition::MilpFileFormat::Mps);
+  if (!a.lp.empty()) partition::write_milp(solved, a.lp, partition::MilpFileFormat::Lp);
+
+  if (!a.pareto.empty() || !a.pareto_svg.empty()) {
+    partition::FrontOptions fo;
+    fo.time_limit_seconds = time_limit;
+    const partition::FrontResult f = partition::latency_energy_front(p, fo);
+    const std::string title = a.model.spec + " on " + (a.hw_file.empty() ? a.preset : a.hw_file) +
+                              ": latency-energy front";
+    if (!a.pareto.empty()) write_file_atomically(a.pareto, report::front_json(p, f).dump(1) + "\n");
+    if (!a.pareto_svg.empty()) write_file_atomically(a.pareto_svg, report::front_svg(title, p, f));
+    if (!a.quiet) std::fputs(report::front_text(p, f).c_str(), stdout);
+    return;
+  }
 
   report::PartitionRun r{a.model.spec, a.hw_file.empty() ? a.preset : a.hw_file, host.source,
-                         hw.cim.t_mvm, a.solver, {}, 0, 0, 0, partition::milp_stats(p)};
+                         hw.cim.t_mvm, a.solver, {}, 0, 0, 0, partition::milp_stats(solved),
+                         a.energy_weight};
   partition::Schedule schedule;
   if (a.solver == "exact") {
     partition::ExactOptions eo;
     eo.time_limit_seconds = time_limit;
-    const partition::ExactResult e = partition::solve_exact(p, eo);
+    const partition::ExactResult e = partition::solve_exact(solved, eo);
     r.status = e.status;
-    r.bound = e.bound;
+    r.bound = e.bound * scale;
     r.seconds = e.seconds;
     r.nodes = e.nodes;
     schedule = e.schedule;
@@ -83,10 +104,10 @@ void run(const PartitionArgs& a) {
     mo.time_limit_seconds = time_limit;
     mo.relative_gap = a.gap;
     mo.threads = a.threads;
-    const partition::MilpResult m = partition::solve_milp(p, mo);
+    const partition::MilpResult m = partition::solve_milp(solved, mo);
     if (m.call != partition::CallStatus::Ok) throw user_error("CBC failed: ", m.message);
     r.status = m.status;
-    r.bound = m.bound;
+    r.bound = m.bound * scale;
     r.seconds = m.seconds;
     r.nodes = m.nodes;
     schedule = m.schedule;
@@ -135,6 +156,15 @@ void register_partition(CLI::App& app) {
                   "transfer at a time)")
       ->check(CLI::IsMember({"parallel", "serial"}))
       ->capture_default_str();
+  cmd->add_option("--energy-weight", a->energy_weight,
+                  "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = the "
+                  "paper's latency objective); energies come from the hardware's energy model")
+      ->check(CLI::Range(0.0, 1e12))
+      ->capture_default_str();
+  cmd->add_option("--pareto", a->pareto,
+                  "Compute the latency-energy Pareto front (every supported point, each proven "
+                  "optimal for its weight) instead of one partition; write it as JSON");
+  cmd->add_option("--pareto-svg", a->pareto_svg, "With or without --pareto: plot the front (SVG)");
   cmd->add_option("--json", a->json, "Write the assignment and the schedule as JSON");
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
   cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "graph/dag.h"
+#include "partition/energy.h"
 #include "util/units.h"
 
 namespace hetcim::report {
@@ -23,6 +24,17 @@ std::string xml_escape(const std::string& s) {
     }
   }
   return o;
+}
+
+std::string j(double joules) { return format_quantity(joules, Quantity::Energy); }
+
+std::string energy_line(const partition::EnergyBreakdown& e) {
+  return j(e.total) + " (host " + j(e.host) + ", CIM " + j(e.cim) + ", bus " + j(e.bus) + ", static " +
+         j(e.static_energy) + ")";
+}
+
+nlohmann::json energy_json(const partition::EnergyBreakdown& e) {
+  return {{"host", e.host}, {"cim", e.cim}, {"bus", e.bus}, {"static", e.static_energy}, {"total", e.total}};
 }
 
 }  // namespace
@@ -58,7 +70,18 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
                        ? "serial (one transfer at a time), " + std::string(transfer_model_name(p.transfer_model))
                        : "parallel (transfers overlap, the paper), " +
                              std::string(transfer_model_name(p.transfer_model)));
-  const double gap = s.makespan > 0 ? std::max(0.0, (s.makespan - r.bound) / s.makespan) : 0.0;
+  double objective = s.makespan;
+  if (p.has_energy()) {
+    const partition::EnergyBreakdown e = partition::energy_of(p, s);
+    row("energy (modelled)", energy_line(e));
+    if (r.energy_weight > 0) {
+      objective = s.makespan + r.energy_weight * e.total;
+      std::snprintf(line, sizeof line, "latency + %g s/J x energy = %s", r.energy_weight,
+                    t(objective).c_str());
+      row("objective", line);
+    }
+  }
+  const double gap = objective > 0 ? std::max(0.0, (objective - r.bound) / objective) : 0.0;
   std::snprintf(line, sizeof line, "%s, %s (%s), bound %s, gap %.3g %%, %.3f s, %lld nodes",
                 r.solver.c_str(), partition::solve_status_name(r.status),
                 r.status == partition::SolveStatus::Optimal ? "proven" : "not proven",
@@ -134,6 +157,8 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
       {"host_order", host_order},
       {"bus_order", s.bus_order},
       {"transfers", transfers}};
+  if (p.has_energy()) j["energy_j"] = energy_json(partition::energy_of(p, s));
+  if (r.energy_weight > 0) j["energy_weight_s_per_j"] = r.energy_weight;
   if (r.milp)
     j["milp"] = {{"paper_binaries", r.milp->paper_binaries},
                  {"paper_constraints", r.milp->paper_constraints},
@@ -178,16 +203,13 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
                 left, xml_escape(r.model + " on " + r.hardware).c_str(), t(s.makespan).c_str());
   o += buf;
   auto lane_y = [&](int l) { return top + l * (lane_h + 4); };
-  auto label = [&](int l, const char* text) {
-    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">%s</text>\n", lane_y(l) + 13, text);
-    o += buf;
+  auto label = [&](int l, const std::string& text) {
+    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">", lane_y(l) + 13);
+    o += buf + text + "</text>\n";
   };
   label(0, "host");
   label(1, "bus");
-  for (int l = 0; l < cim_lanes; ++l) {
-    std::snprintf(buf, sizeof buf, "cim %d", l);
-    label(2 + l, buf);
-  }
+  for (int l = 0; l < cim_lanes; ++l) label(2 + l, "cim " + std::to_string(l));
   auto bar = [&](int l, double a, double b, const char* color, const std::string& title) {
     std::snprintf(buf, sizeof buf,
                   "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\" "
@@ -213,6 +235,108 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
     const double x = left + (W - left - right) * k / 5.0;
     std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x,
                   axis_y + 16, t(span * k / 5.0).c_str());
+    o += buf;
+  }
+  o += "</svg>\n";
+  return o;
+}
+
+std::string front_text(const partition::Problem& p, const partition::FrontResult& f) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "latency-energy front: %zu points from %zu exact solves in %.3f s%s\n",
+                f.points.size(), f.solves, f.seconds,
+                f.complete ? " (every supported point)" : " (incomplete: point cap or time limit)");
+  out += line;
+  std::snprintf(line, sizeof line, "  %10s %12s %9s %12s %10s %10s %10s %10s %6s %9s\n", "weight s/J",
+                "latency", "speedup", "energy", "host", "CIM", "bus", "static", "CIM ops", "crossbars");
+  out += line;
+  for (const partition::FrontPoint& q : f.points) {
+    const partition::Summary s = partition::summarize(p, q.schedule);
+    std::snprintf(line, sizeof line, "  %10.4g %12s %8.2fx %12s %10s %10s %10s %10s %7d %9lld\n", q.weight,
+                  t(q.makespan).c_str(), s.speedup, j(q.energy.total).c_str(), j(q.energy.host).c_str(),
+                  j(q.energy.cim).c_str(), j(q.energy.bus).c_str(), j(q.energy.static_energy).c_str(),
+                  s.cim_ops, static_cast<long long>(s.crossbars_used));
+    out += line;
+  }
+  return out;
+}
+
+nlohmann::json front_json(const partition::Problem& p, const partition::FrontResult& f) {
+  nlohmann::json pts = nlohmann::json::array();
+  for (const partition::FrontPoint& q : f.points) {
+    const partition::Summary s = partition::summarize(p, q.schedule);
+    nlohmann::json modes = nlohmann::json::array();
+    for (int m : q.schedule.assignment.mode) modes.push_back(m);
+    pts.push_back({{"weight_s_per_j", q.weight},
+                   {"latency_s", q.makespan},
+                   {"speedup", s.speedup},
+                   {"energy_j", energy_json(q.energy)},
+                   {"cim_ops", s.cim_ops},
+                   {"crossbars_used", s.crossbars_used},
+                   {"modes", modes}});
+  }
+  return {{"points", pts}, {"solves", f.solves}, {"complete", f.complete}, {"seconds", f.seconds},
+          {"operators", p.names}};
+}
+
+std::string front_svg(const std::string& title, const partition::Problem& p,
+                      const partition::FrontResult& f) {
+  (void)p;
+  const double W = 640, H = 420, left = 80, right = 20, top = 40, bottom = 50;
+  double l0 = 1e300, l1 = -1e300, e0 = 1e300, e1 = -1e300;
+  for (const partition::FrontPoint& q : f.points) {
+    l0 = std::min(l0, q.makespan);
+    l1 = std::max(l1, q.makespan);
+    e0 = std::min(e0, q.energy.total);
+    e1 = std::max(e1, q.energy.total);
+  }
+  if (f.points.empty()) l0 = l1 = e0 = e1 = 0;
+  const double lpad = std::max((l1 - l0) * 0.05, 1e-12 + l0 * 0.01), epad = std::max((e1 - e0) * 0.05, 1e-15 + e0 * 0.01);
+  l0 -= lpad;
+  l1 += lpad;
+  e0 -= epad;
+  e1 += epad;
+  const auto X = [&](double l) { return left + (l - l0) / (l1 - l0) * (W - left - right); };
+  const auto Y = [&](double e) { return H - bottom - (e - e0) / (e1 - e0) * (H - top - bottom); };
+  std::string o;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                W, H);
+  o += buf;
+  std::snprintf(buf, sizeof buf, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s</text>\n", left,
+                xml_escape(title).c_str());
+  o += buf;
+  std::snprintf(buf, sizeof buf,
+                "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n"
+                "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
+                left, H - bottom, W - right, H - bottom, left, top, left, H - bottom);
+  o += buf;
+  for (int k = 0; k <= 4; ++k) {
+    const double l = l0 + (l1 - l0) * k / 4, e = e0 + (e1 - e0) * k / 4;
+    std::snprintf(buf, sizeof buf,
+                  "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n"
+                  "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                  X(l), H - bottom + 16, t(l).c_str(), left - 6, Y(e) + 4, j(e).c_str());
+    o += buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">latency</text>\n"
+                "<text x=\"14\" y=\"%.0f\" transform=\"rotate(-90 14 %.0f)\" text-anchor=\"middle\">energy per inference</text>\n",
+                (left + W - right) / 2, H - 12, (top + H - bottom) / 2, (top + H - bottom) / 2);
+  o += buf;
+  std::string path;
+  for (const partition::FrontPoint& q : f.points) {
+    std::snprintf(buf, sizeof buf, "%s%.2f,%.2f", path.empty() ? "" : " ", X(q.makespan), Y(q.energy.total));
+    path += buf;
+  }
+  if (f.points.size() > 1) o += "<polyline fill=\"none\" stroke=\"#4e79a7\" points=\"" + path + "\"/>\n";
+  for (const partition::FrontPoint& q : f.points) {
+    std::snprintf(buf, sizeof buf,
+                  "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"#f28e2b\"><title>%s, %s (weight %.4g s/J)</title></circle>\n",
+                  X(q.makespan), Y(q.energy.total), t(q.makespan).c_str(), j(q.energy.total).c_str(), q.weight);
     o += buf;
   }
   o += "</svg>\n";

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "partition/energy_front.h"
 #include "partition/milp.h"
 #include "partition/problem.h"
 #include "partition/schedule.h"
@@ -24,12 +25,19 @@ struct PartitionRun {
   double bound = 0, seconds = 0;
   int64_t nodes = 0;
   std::optional<partition::MilpStats> milp;  // the MILP's size (always reported, also for exact)
+  double energy_weight = 0;  // s/J: the objective was latency + energy_weight * total energy
 };
 
 [[nodiscard]] std::string partition_text(const PartitionRun& r, const partition::Problem& p,
                                          const partition::Schedule& s);
 [[nodiscard]] nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p,
                                             const partition::Schedule& s);
+// The latency-energy front (partition/energy_front.h): a table, JSON, and an SVG plot.
+[[nodiscard]] std::string front_text(const partition::Problem& p, const partition::FrontResult& f);
+[[nodiscard]] nlohmann::json front_json(const partition::Problem& p, const partition::FrontResult& f);
+[[nodiscard]] std::string front_svg(const std::string& title, const partition::Problem& p,
+                                    const partition::FrontResult& f);
+
 [[nodiscard]] std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
                                     const partition::Schedule& s);
 

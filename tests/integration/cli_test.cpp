@@ -170,6 +170,46 @@ TEST(Cli, PartitionOnASerialBusAgreesWithTheMilpAndListsTheBusOrder) {
   EXPECT_NE(r.err.find("--bus-model"), std::string::npos) << r.err;
 }
 
+TEST(Cli, PartitionLatencyEnergyFrontAndWeightedSolvesAgree) {
+  const fs::path front = scratch("front.json"), svg = scratch("front.svg"), a = scratch("w_exact.json"),
+                 b = scratch("w_milp.json");
+  CliRun r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --pareto " + front.string() +
+                 " --pareto-svg " + svg.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json f = read_json(front);
+  ASSERT_GE(f["points"].size(), 2u);
+  EXPECT_TRUE(f["complete"].get<bool>());
+  for (size_t k = 1; k < f["points"].size(); ++k) {
+    EXPECT_GT(f["points"][k]["latency_s"].get<double>(), f["points"][k - 1]["latency_s"].get<double>());
+    EXPECT_LT(f["points"][k]["energy_j"]["total"].get<double>(),
+              f["points"][k - 1]["energy_j"]["total"].get<double>());
+  }
+  EXPECT_GT(fs::file_size(svg), 500u);
+  // The fastest point is the latency optimum.
+  r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --json " + a.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NEAR(read_json(a)["latency_s"].get<double>(), f["points"][0]["latency_s"].get<double>(), 1e-12);
+  // A weight between two neighbours' slopes picks one of the front's points, with either solver.
+  const auto& p0 = f["points"][0];
+  const auto& p1 = f["points"][1];
+  const double slope = (p1["latency_s"].get<double>() - p0["latency_s"].get<double>()) /
+                       (p0["energy_j"]["total"].get<double>() - p1["energy_j"]["total"].get<double>());
+  const std::string w = std::to_string(slope * 1.001);
+  r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --energy-weight " + w + " --json " + a.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --energy-weight " + w +
+          " --solver milp --json " + b.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json x = read_json(a), y = read_json(b);
+  EXPECT_NEAR(x["latency_s"].get<double>(), p1["latency_s"].get<double>(), 1e-9);
+  EXPECT_NEAR(x["energy_j"]["total"].get<double>(), p1["energy_j"]["total"].get<double>(), 1e-9);
+  const double wx = std::stod(w);
+  EXPECT_NEAR(x["latency_s"].get<double>() + wx * x["energy_j"]["total"].get<double>(),
+              y["latency_s"].get<double>() + wx * y["energy_j"]["total"].get<double>(), 1e-6);
+  r = run("partition resnet18 --energy-weight -1");
+  EXPECT_NE(r.status, 0);
+}
+
 TEST(Cli, PartitionRejectsBadHardwareFlags) {
   CliRun r = run("partition resnet18 --t-mvm 50");
   EXPECT_EQ(r.status, 1);
