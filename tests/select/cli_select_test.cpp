@@ -56,7 +56,7 @@ bool have_fashion_mnist() { return fs::exists("/usr/share/datasets/fashion-mnist
 TEST(CliSelect, TinyModelEndToEnd) {
   if (!have_fashion_mnist()) GTEST_SKIP() << "dataset-fashion-mnist is not installed";
   const std::string model = scratch("tiny.onnx").string();
-  CliRun r = run("train race-cnn --dataset fashion-mnist --epochs 1 --train-limit 2048 --test-limit 256 --seed 5 "
+  CliRun r = run("train race-cnn --dataset fashion-mnist --epochs 2 --train-limit 3000 --batch-size 64 --test-limit 256 --seed 5 "
                  "--quiet --out " + model);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string json1 = scratch("select1.json").string(), json2 = scratch("select2.json").string();
@@ -129,6 +129,7 @@ TEST(CliSelect, TinyModelEndToEnd) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("the data has only 1000"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(json3));
+  fs::remove_all(scratch("").parent_path());
 }
 
 TEST(CliSelect, ProfilesWithoutEnergyAndUnknownNamesAreUserErrors) {
