@@ -287,7 +287,7 @@ nlohmann::json race_json(const select::RaceResult& r, const select::RaceOptions&
           {"activation_reduction", r.energy.activation_reduction}};
 }
 
-void print_race(const select::RaceResult& r) {
+void print_race(const select::RaceResult& r, const select::RaceOptions& o) {
   std::printf("%-10s %9s %9s %9s %9s %10s %9s %9s %9s %11s\n", "chip", "accuracy", "coverage", "risk",
               "CP bound", "threshold", "test cov", "test risk", "E+C uJ", "utility/uJ");
   for (size_t i = 0; i < r.accelerators.size(); ++i) {
@@ -297,7 +297,7 @@ void print_race(const select::RaceResult& r) {
     std::printf("%-10s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %10s %8.2f%% %8.2f%% %9.3f %11.4f%s\n", a.name.c_str(),
                 100.0 * a.test.accuracy(), 100.0 * a.fit.stats.coverage(), 100.0 * a.fit.stats.selective_risk(),
                 100.0 * a.fit.upper_bound, threshold, 100.0 * a.test.coverage(), 100.0 * a.test.selective_risk(),
-                (a.utility > 0.0 ? a.fit.stats.coverage() / a.utility : 0.0) * 1e6, a.utility * 1e-6,
+                (a.energy + o.energy.communication) * 1e6, a.utility * 1e-6,
                 r.selected == i ? "  <- selected" : "");
   }
   std::printf("(accuracy: forced, on the test split; coverage, risk, CP bound: policy split at the design "
@@ -398,11 +398,14 @@ void register_analog_select(CLI::App& analog) {
     std::vector<xbar::ChipProfile> pool = chips_from(a->chips, a->mode);
     if (!a->pool.empty()) {
       std::vector<xbar::ChipProfile> chosen;
-      for (const std::string& name : analog_layers(a->pool)) {
+      std::stringstream names(a->pool);
+      for (std::string name; std::getline(names, name, ',');) {
+        if (name.empty()) continue;
         auto it = std::find_if(pool.begin(), pool.end(), [&](const xbar::ChipProfile& c) { return c.name == name; });
         if (it == pool.end()) throw user_error("--pool: ", a->chips, " has no profile '", name, "'");
         chosen.push_back(*it);
       }
+      if (chosen.empty()) throw user_error("--pool: expected comma-separated profile names, got '", a->pool, "'");
       pool = std::move(chosen);
     }
     for (const xbar::ChipProfile& c : pool)
@@ -413,6 +416,7 @@ void register_analog_select(CLI::App& analog) {
     const graph::Graph model = onnxio::import_onnx(a->model);
     data::ImageDataset d = data::load_dataset(a->dataset, data::parse_split(a->split), a->data_dir);
     if (a->limit > 0 && a->limit < d.count) d = data::slice(d, 0, a->limit);
+    select::validate(o, d.count);  // before the minutes of chip simulation
     select::PoolLogits logits;
     logits.classes = d.classes;
     logits.labels = d.labels;
@@ -429,7 +433,7 @@ void register_analog_select(CLI::App& analog) {
       logits.accelerators.push_back({pool[i].name, *pool[i].energy, train::evaluate_race_cnn(model, d, eo).logits});
     }
     const select::RaceResult r = select::run_race(logits, o);
-    print_race(r);
+    print_race(r, o);
     if (!a->json.empty())
       write_file_atomically(a->json, race_json(r, o, chip_seeds, read_seeds).dump(1) + "\n");
   });

@@ -8,9 +8,8 @@
 #include "util/error.h"
 
 namespace hetcim::select {
-namespace {
 
-void check_options(const RaceOptions& o) {
+void validate(const RaceOptions& o, int64_t rows) {
   auto unit = [](double v, const char* name) {
     if (!(v > 0.0 && v < 1.0)) throw user_error("RACE options: '", name, "' must lie in (0, 1), got ", v);
   };
@@ -21,7 +20,10 @@ void check_options(const RaceOptions& o) {
   if (o.bias_correction && o.splits.hardware < 1)
     throw user_error("RACE options: bias correction needs a hardware split of at least 1 row");
   validate(o.energy);
+  (void)make_splits(rows, o.splits, o.split_seed);  // sizes against the rows
 }
+
+namespace {
 
 int64_t check_pool(const PoolLogits& p) {
   if (p.classes < 2) throw user_error("RACE pool: need at least 2 classes, got ", p.classes);
@@ -80,8 +82,8 @@ struct Scored {
 }  // namespace
 
 RaceResult run_race(const PoolLogits& pool, const RaceOptions& o) {
-  check_options(o);
   const int64_t rows = check_pool(pool);
+  validate(o, rows);
   const int64_t K = pool.classes;
   RaceResult r;
   r.rows = rows;

@@ -85,6 +85,10 @@ struct RaceResult {
   EnergyFigures energy;
 };
 
+// Checks the options on their own and the split sizes against `rows` (UserError naming the field),
+// so a caller can reject them before computing any logits. run_race calls it too.
+void validate(const RaceOptions& options, int64_t rows);
+
 // UserError naming the accelerator or the field when shapes disagree, a label is out of range,
 // a logit is not finite, an option is out of range or the split sizes do not fit the rows.
 [[nodiscard]] RaceResult run_race(const PoolLogits& pool, const RaceOptions& options);
