@@ -147,6 +147,45 @@ TEST(Race, WithoutBiasCorrectionTheBiasedAcceleratorErrs) {
               r.energy.selected_activation + (1.0 - r.certificate.stats.coverage()) * o.energy.fallback, 1e-18);
 }
 
+TEST(Race, HybridTakesTheAcceleratorsAcceptedAnswersAndTheFallbackForTheRest) {
+  // The digital reference is wrong on every label-0 row (it answers 1); the accelerator is right
+  // everywhere, confidently on label-0 rows (margin 9) and barely elsewhere (margin 0.5).
+  PoolLogits p = base_pool(1000, 5);
+  AcceleratorLogits a{"chip", 0.7 * uJ, p.reference_logits};
+  for (size_t r = 0; r < p.labels.size(); ++r) {
+    float* z = &a.logits[r * K];
+    z[0] = z[1] = z[2] = 0.0f;
+    z[p.labels[r]] = p.labels[r] == 0 ? 9.0f : 0.5f;
+    if (p.labels[r] == 0) {
+      p.reference_logits[r * K + 0] = 0.0f;
+      p.reference_logits[r * K + 1] = 5.0f;
+    }
+  }
+  p.accelerators.push_back(a);
+  RaceOptions o = small_options();
+  o.bias_correction = false;
+  const RaceResult r = run_race(p, o);
+  int64_t label0 = 0;
+  for (int64_t t : r.splits.test) label0 += p.labels[static_cast<size_t>(t)] == 0;
+  const double n = static_cast<double>(r.splits.test.size());
+  EXPECT_DOUBLE_EQ(r.digital_accuracy, 1.0 - static_cast<double>(label0) / n);
+  // Every answer is right, so the fit accepts every policy row (threshold 0.5)...
+  ASSERT_TRUE(r.accelerators[0].fit.feasible);
+  EXPECT_NEAR(r.accelerators[0].fit.threshold, 0.5, 1e-6);
+  EXPECT_EQ(r.hybrid_accuracy, 1.0);  // ... and the hybrid answers all test rows from the chip
+  // Forced to defer the barely-confident rows, the hybrid still gets label-0 rows from the chip
+  // and the others from the (right) fallback.
+  o.design_risk = 0.5;  // the full set (two thirds wrong) still fails
+  AcceleratorLogits b = a;
+  for (size_t r2 = 0; r2 < p.labels.size(); ++r2)
+    if (p.labels[r2] != 0) b.logits[r2 * K + (p.labels[r2] + 1) % K] = 1.0f;  // wrong, margin 0.5
+  p.accelerators = {b};
+  const RaceResult r2 = run_race(p, o);
+  EXPECT_NEAR(r2.accelerators[0].fit.threshold, 9.0, 1e-6);  // only the label-0 rows pass
+  EXPECT_EQ(r2.hybrid_accuracy, 1.0);
+  EXPECT_DOUBLE_EQ(r2.accelerators[0].test.accuracy(), static_cast<double>(label0) / n);
+}
+
 TEST(Race, NoFeasibleAcceleratorMeansEverythingIsDeferred) {
   PoolLogits p = base_pool(1000, 3);
   p.accelerators.push_back(broken(p, 0.7 * uJ));
