@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "partition/energy.h"
 #include "partition/exact.h"
 #include "partition/milp.h"
 #include "partition/summary.h"
@@ -33,7 +34,7 @@ struct Hasher : Fnv1a {
 
 std::string cache_key(const partition::Problem& p, const DseOptions& o) {
   Hasher h;
-  h.str("hetcim-dse-v1");
+  h.str("hetcim-dse-v2");
   h.num(static_cast<int64_t>(p.size()));
   for (auto [u, v] : p.dag.edges) {
     h.num(static_cast<int64_t>(u));
@@ -53,6 +54,13 @@ std::string cache_key(const partition::Problem& p, const DseOptions& o) {
   h.num(static_cast<int64_t>(p.transfer_model));
   if (p.bus_model != partition::BusModel::Parallel) h.num(static_cast<int64_t>(p.bus_model) + 100);
   h.num(p.crossbar_budget);
+  for (double e : p.e_host) h.num(e);
+  for (const auto& modes : p.acc)
+    for (const partition::AccMode& m : modes) h.num(m.energy);
+  for (double e : p.e_transfer) h.num(e);
+  for (double e : p.e_out) h.num(e);
+  h.num(p.p_cim_static);
+  h.num(p.p_host_idle);
   h.num(static_cast<int64_t>(o.run_milp));
   if (o.run_milp) h.num(o.milp_time_limit);
   char buf[32];
@@ -65,6 +73,7 @@ nlohmann::json to_json(const DsePoint& d) {
           {"speedup", d.speedup}, {"bound", d.bound}, {"seconds", d.seconds},
           {"host_ops", d.host_ops}, {"cim_ops", d.cim_ops}, {"crossbars_used", d.crossbars_used},
           {"host_busy", d.host_busy}, {"cim_busy", d.cim_busy}, {"nodes", d.nodes},
+          {"energy", d.energy}, {"cpu_only_energy", d.cpu_only_energy},
           {"milp_run", d.milp_run}, {"milp_status", d.milp_status},
           {"milp_objective", d.milp_objective}, {"milp_bound", d.milp_bound},
           {"milp_gap", d.milp_gap}, {"milp_seconds", d.milp_seconds}};
@@ -87,6 +96,8 @@ bool from_cache(const std::string& path, DsePoint& d) {
     d.host_busy = j.at("host_busy");
     d.cim_busy = j.at("cim_busy");
     d.nodes = j.at("nodes");
+    d.energy = j.at("energy");
+    d.cpu_only_energy = j.at("cpu_only_energy");
     d.milp_run = j.at("milp_run");
     d.milp_status = j.at("milp_status");
     d.milp_objective = j.at("milp_objective");
@@ -117,6 +128,10 @@ void solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) 
   d.host_busy = sum.host_busy;
   d.cim_busy = sum.cim_busy;
   d.crossbars_used = sum.crossbars_used;
+  if (p.has_energy()) {
+    d.energy = partition::energy_of(p, e.schedule).total;
+    d.cpu_only_energy = partition::energy_of(p, partition::simulate_in_topological_order(p, partition::all_host(p))).total;
+  }
   if (o.run_milp) {
     partition::MilpOptions mo;
     mo.time_limit_seconds = o.milp_time_limit;

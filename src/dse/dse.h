@@ -52,6 +52,8 @@ struct DsePoint {
   int64_t crossbars_used = 0;
   double host_busy = 0, cim_busy = 0;
   int64_t nodes = 0;
+  // energy per inference (partition/energy.h) of the latency-optimal partition and of the host alone
+  double energy = 0, cpu_only_energy = 0;
   // MILP (when run)
   bool milp_run = false;
   std::string milp_status;

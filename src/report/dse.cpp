@@ -89,7 +89,7 @@ std::string dse_csv(const std::vector<dse::DsePoint>& pts) {
   std::string s =
       "model,host,crossbars,t_mvm_s,operators,edges,parallel_pairs,offloadable,milp_binaries,"
       "milp_constraints,status,latency_s,cpu_only_s,speedup,bound_s,solve_s,nodes,host_ops,cim_ops,"
-      "crossbars_used,host_busy_s,cim_busy_s,milp_status,milp_objective_s,milp_bound_s,milp_gap,"
+      "crossbars_used,host_busy_s,cim_busy_s,energy_j,cpu_only_energy_j,milp_status,milp_objective_s,milp_bound_s,milp_gap,"
       "milp_s\n";
   for (const auto& p : pts) {
     s += p.model + "," + p.host + "," + std::to_string(p.crossbars) + "," + num(p.t_mvm) + "," +
@@ -100,6 +100,7 @@ std::string dse_csv(const std::vector<dse::DsePoint>& pts) {
          num(p.bound) + "," + num(p.seconds) + "," + std::to_string(p.nodes) + "," +
          std::to_string(p.host_ops) + "," + std::to_string(p.cim_ops) + "," +
          std::to_string(p.crossbars_used) + "," + num(p.host_busy) + "," + num(p.cim_busy) + "," +
+         num(p.energy) + "," + num(p.cpu_only_energy) + "," +
          (p.milp_run ? p.milp_status + "," + num(p.milp_objective) + "," + num(p.milp_bound) +
                            "," + num(p.milp_gap) + "," + num(p.milp_seconds)
                      : std::string(",,,,")) +
@@ -119,7 +120,8 @@ std::string dse_json(const std::vector<dse::DsePoint>& pts) {
                         {"speedup", p.speedup}, {"bound_s", p.bound}, {"solve_s", p.seconds},
                         {"nodes", p.nodes}, {"host_ops", p.host_ops}, {"cim_ops", p.cim_ops},
                         {"crossbars_used", p.crossbars_used}, {"host_busy_s", p.host_busy},
-                        {"cim_busy_s", p.cim_busy}};
+                        {"cim_busy_s", p.cim_busy}, {"energy_j", p.energy},
+                        {"cpu_only_energy_j", p.cpu_only_energy}};
     if (p.milp_run)
       j["milp"] = {{"status", p.milp_status}, {"objective_s", p.milp_objective},
                    {"bound_s", p.milp_bound}, {"gap", p.milp_gap}, {"seconds", p.milp_seconds}};
