@@ -165,7 +165,9 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
                  {"binaries", r.milp->binaries},
                  {"continuous", r.milp->continuous},
                  {"rows", r.milp->rows},
-                 {"big_m_s", r.milp->big_m_seconds}};
+                 {"big_m_s", r.milp->big_m_seconds},
+                 {"bus_jobs", r.milp->bus_jobs},
+                 {"bus_pairs", r.milp->bus_pairs}};
   return j;
 }
 
