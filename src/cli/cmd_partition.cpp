@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/host_choice.h"
 #include "cli/measure_host.h"
+#include "cli/assignment_file.h"
 #include "cli/model_source.h"
 #include "cost/hardware.h"
 #include "cost/host_costs.h"
@@ -37,6 +38,7 @@ struct PartitionArgs {
   std::string transfers = "per-edge";
   std::string bus_model = "parallel";
   double energy_weight = 0.0;
+  std::string replay;
   std::string pareto, pareto_svg;
   std::string json, gantt, mps, lp;
   bool quiet = false;
@@ -90,7 +92,12 @@ void run(const PartitionArgs& a) {
                          hw.cim.t_mvm, a.solver, {}, 0, 0, 0, partition::milp_stats(solved),
                          a.energy_weight};
   partition::Schedule schedule;
-  if (a.solver == "exact") {
+  if (!a.replay.empty()) {
+    schedule = replay_assignment_file(a.replay, p);
+    r.solver = "replay of " + a.replay;
+    r.status = partition::SolveStatus::Replayed;
+    r.bound = 0;
+  } else if (a.solver == "exact") {
     partition::ExactOptions eo;
     eo.time_limit_seconds = time_limit;
     const partition::ExactResult e = partition::solve_exact(solved, eo);
@@ -165,6 +172,10 @@ void register_partition(CLI::App& app) {
                   "Compute the latency-energy Pareto front (every supported point, each proven "
                   "optimal for its weight) instead of one partition; write it as JSON");
   cmd->add_option("--pareto-svg", a->pareto_svg, "With or without --pareto: plot the front (SVG)");
+  cmd->add_option("--replay", a->replay,
+                  "Replay a partition from a JSON file (as --json writes it: operator names and modes, "
+                  "optionally host_order/bus_order) instead of solving; checked against every constraint")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--json", a->json, "Write the assignment and the schedule as JSON");
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
   cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");

@@ -10,6 +10,7 @@ enum class SolveStatus {
   TimeLimit,   // stopped by the time limit; an incumbent exists (all-host is always feasible)
   Infeasible,  // proven infeasible (cannot happen for a validated problem: all-host is feasible)
   NoSolution,  // stopped without an incumbent
+  Replayed,    // not solved: a given partition replayed by the simulator (no optimality claim)
 };
 
 enum class CallStatus {
@@ -23,6 +24,7 @@ enum class CallStatus {
     case SolveStatus::TimeLimit: return "time-limit";
     case SolveStatus::Infeasible: return "infeasible";
     case SolveStatus::NoSolution: return "no-solution";
+    case SolveStatus::Replayed: return "replayed";
   }
   return "?";
 }

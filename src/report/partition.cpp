@@ -82,11 +82,15 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
     }
   }
   const double gap = objective > 0 ? std::max(0.0, (objective - r.bound) / objective) : 0.0;
-  std::snprintf(line, sizeof line, "%s, %s (%s), bound %s, gap %.3g %%, %.3f s, %lld nodes",
-                r.solver.c_str(), partition::solve_status_name(r.status),
-                r.status == partition::SolveStatus::Optimal ? "proven" : "not proven",
-                t(r.bound).c_str(), gap * 100, r.seconds, static_cast<long long>(r.nodes));
-  row("solver", line);
+  if (r.status == partition::SolveStatus::Replayed) {
+    row("solver", r.solver + " (no optimality claim)");
+  } else {
+    std::snprintf(line, sizeof line, "%s, %s (%s), bound %s, gap %.3g %%, %.3f s, %lld nodes",
+                  r.solver.c_str(), partition::solve_status_name(r.status),
+                  r.status == partition::SolveStatus::Optimal ? "proven" : "not proven",
+                  t(r.bound).c_str(), gap * 100, r.seconds, static_cast<long long>(r.nodes));
+    row("solver", line);
+  }
   if (r.milp) {
     std::snprintf(line, sizeof line, "%zu binaries, %zu constraints (Table I counting); built: %zu "
                   "integer + %zu continuous columns, %zu rows",

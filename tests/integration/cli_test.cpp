@@ -210,6 +210,37 @@ TEST(Cli, PartitionLatencyEnergyFrontAndWeightedSolvesAgree) {
   EXPECT_NE(r.status, 0);
 }
 
+TEST(Cli, PartitionReplaysAFileAndRejectsInfeasibleOnes) {
+  const fs::path solved = scratch("solved.json"), replayed = scratch("replayed.json"),
+                 greedy = scratch("greedy.json"), out = scratch("replay_out.json");
+  CliRun r = run("partition resnet18 --bus-model serial --json " + solved.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The solver's own file replays to the same latency, with its orders or without them.
+  r = run("partition resnet18 --bus-model serial --replay " + solved.string() + " --json " + replayed.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("no optimality claim"), std::string::npos) << r.out;
+  nlohmann::json x = read_json(solved);
+  EXPECT_NEAR(read_json(replayed)["latency_s"].get<double>(), x["latency_s"].get<double>(), 1e-12);
+  EXPECT_EQ(read_json(replayed)["solver"]["status"], "replayed");
+  // Every offloadable operator on the accelerator: far over 100 crossbars.
+  for (auto& op : x["operators"]) op["mode"] = op["t_acc_s"].is_null() ? -1 : 0;
+  x.erase("host_order");
+  std::ofstream(greedy) << x.dump();
+  r = run("partition resnet18 --bus-model serial --replay " + greedy.string() + " --json " + out.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("budget"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(greedy.string()), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  // The same file fits 1000 crossbars.
+  r = run("partition resnet18 --bus-model serial --crossbars 1000 --replay " + greedy.string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  x["operators"][0]["name"] = "no_such_op";
+  std::ofstream(greedy) << x.dump();
+  r = run("partition resnet18 --replay " + greedy.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("'no_such_op'"), std::string::npos) << r.err;
+}
+
 TEST(Cli, PartitionRejectsBadHardwareFlags) {
   CliRun r = run("partition resnet18 --t-mvm 50");
   EXPECT_EQ(r.status, 1);

@@ -1,0 +1,81 @@
+#include "cli/assignment_file.h"
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "util/error.h"
+
+namespace hetcim::cli {
+
+partition::Schedule replay_assignment_file(const std::string& path, const partition::Problem& p) {
+  std::ifstream in(path);
+  if (!in) throw user_error("cannot open assignment file '", path, "'");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw user_error(path, ": not valid JSON: ", e.what());
+  }
+  std::map<std::string, int> index;
+  for (size_t v = 0; v < p.size(); ++v) index[p.names[v]] = static_cast<int>(v);
+  const auto op_index = [&](const nlohmann::json& name, const char* field) {
+    if (!name.is_string()) throw user_error(path, ": '", field, "' must list operator names");
+    const auto it = index.find(name.get<std::string>());
+    if (it == index.end())
+      throw user_error(path, ": '", field, "' names operator '", name.get<std::string>(),
+                       "', which the model does not have");
+    return it->second;
+  };
+  if (!j.is_object() || !j.contains("operators") || !j["operators"].is_array())
+    throw user_error(path, ": expected an object with an 'operators' array");
+  partition::Assignment a{std::vector<int>(p.size(), partition::kHost)};
+  std::vector<char> seen(p.size(), 0);
+  for (const nlohmann::json& op : j["operators"]) {
+    if (!op.is_object() || !op.contains("name"))
+      throw user_error(path, ": every entry of 'operators' needs a 'name'");
+    const int v = op_index(op["name"], "operators");
+    if (seen[static_cast<size_t>(v)]) throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "' is listed twice");
+    seen[static_cast<size_t>(v)] = 1;
+    int mode = partition::kHost;
+    if (op.contains("mode")) {
+      if (!op["mode"].is_number_integer())
+        throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "': 'mode' must be an integer (-1 = host)");
+      mode = op["mode"].get<int>();
+    } else if (op.contains("device") && op["device"] != "host") {
+      mode = 0;
+    }
+    if (mode != partition::kHost && (mode < 0 || static_cast<size_t>(mode) >= p.acc[static_cast<size_t>(v)].size()))
+      throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "' has no mode ", mode, " (it offers ",
+                       p.acc[static_cast<size_t>(v)].size(), " accelerator modes; -1 = host)");
+    a.mode[static_cast<size_t>(v)] = mode;
+  }
+  for (size_t v = 0; v < p.size(); ++v)
+    if (!seen[v]) throw user_error(path, ": operator '", p.names[v], "' is missing from 'operators'");
+  partition::Schedule s;
+  if (j.contains("host_order")) {
+    if (!j["host_order"].is_array()) throw user_error(path, ": 'host_order' must be an array of names");
+    std::vector<int> host_order, bus_order;
+    for (const nlohmann::json& name : j["host_order"]) host_order.push_back(op_index(name, "host_order"));
+    if (p.bus_model == partition::BusModel::Serial) {
+      if (!j.contains("bus_order") || !j["bus_order"].is_array())
+        throw user_error(path, ": a serial bus needs 'bus_order' (transfer keys) next to 'host_order'");
+      for (const nlohmann::json& k : j["bus_order"]) {
+        if (!k.is_number_integer()) throw user_error(path, ": 'bus_order' must list integer transfer keys");
+        bus_order.push_back(k.get<int>());
+      }
+    }
+    try {
+      s = partition::simulate(p, a, host_order, bus_order);
+    } catch (const UserError& e) {
+      throw user_error(path, ": ", e.what());
+    }
+  } else {
+    s = partition::simulate_best(p, a);
+  }
+  for (const partition::Violation& v : partition::check(p, s))
+    throw user_error(path, ": the replayed partition is infeasible: ", v.message);
+  return s;
+}
+
+}  // namespace hetcim::cli
