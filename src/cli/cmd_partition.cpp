@@ -77,6 +77,9 @@ void run(const PartitionArgs& a) {
   if (!a.lp.empty()) partition::write_milp(solved, a.lp, partition::MilpFileFormat::Lp);
 
   if (!a.pareto.empty() || !a.pareto_svg.empty()) {
+    if (a.solver != "exact" || !a.replay.empty() || a.energy_weight > 0)
+      throw user_error("--pareto: the front is computed by the exact solver over every weight; drop "
+                       "--solver milp, --replay and --energy-weight");
     partition::FrontOptions fo;
     fo.time_limit_seconds = time_limit;
     const partition::FrontResult f = partition::latency_energy_front(p, fo);
