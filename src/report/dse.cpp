@@ -150,11 +150,15 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
 
   // Speedup vs crossbars, one panel per host, one line per series; `point(host, crossbars, k)`
   // gives the point of series k (nullptr when the grid lacks it).
+  // `value` picks the plotted figure of a point (the speedup unless given).
   auto speedup_panels = [&](const Figure& f, const std::vector<std::string>& series,
-                            const std::function<const dse::DsePoint*(const std::string&, int64_t, size_t)>& point) {
+                            const std::function<const dse::DsePoint*(const std::string&, int64_t, size_t)>& point,
+                            const std::function<double(const dse::DsePoint&)>& value =
+                                [](const dse::DsePoint& p) { return p.speedup; },
+                            const std::string& ylabel = "speedup (x)") {
     std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title +
                        "'\n" + xtics +
-                       "set xlabel 'crossbars'\nset ylabel 'speedup (x)'\nset key top left\nset grid\n"
+                       "set xlabel 'crossbars'\nset ylabel '" + ylabel + "'\nset key top left\nset grid\n"
                        "set yrange [0:*]\n";
     for (const std::string& h : hosts) {
       std::string data = "$d << EOD\n";
@@ -162,7 +166,7 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
         data += std::to_string(i);
         for (size_t k = 0; k < series.size(); ++k) {
           const dse::DsePoint* p = point(h, xbars[i], k);
-          data += " " + (p ? num(p->speedup) : std::string("NaN"));
+          data += " " + (p ? num(value(*p)) : std::string("NaN"));
         }
         data += "\n";
       }
@@ -187,9 +191,19 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
 
   // Fig. 4: speedup per model at the smallest T_mvm, vs crossbars, per host.
   const double t_min = *std::min_element(tmvms.begin(), tmvms.end());
-  speedup_panels({"fig4_models", "Speedup per model at T_mvm = " + ns(t_min) + " ns vs crossbars",
+  speedup_panels({"fig4_models", "Speedup per model at T_{mvm} = " + ns(t_min) + " ns vs crossbars",
                   "Like seed 000 Fig. 4. Lines: models; panels: hosts."},
                  models, [&](const std::string& h, int64_t c, size_t k) { return find(models[k], h, c, t_min); });
+
+  // Beyond the paper: energy per inference of the latency-optimal partitions, relative to the host
+  // alone (modelled energies, cost/energy_model.h).
+  speedup_panels({"energy_models", "Energy saving per model at T_{mvm} = " + ns(t_min) + " ns vs crossbars",
+                  "Beyond seed 000: energy per inference of the host alone divided by that of the "
+                  "latency-optimal partition (modelled energies: cost/hardware.h). Lines: models; "
+                  "panels: hosts."},
+                 models, [&](const std::string& h, int64_t c, size_t k) { return find(models[k], h, c, t_min); },
+                 [](const dse::DsePoint& p) { return p.energy > 0 ? p.cpu_only_energy / p.energy : 0.0; },
+                 "energy saving (x)");
 
   // Fig. 5: latency split host / CIM busy time and operator counts, per model.
   for (const std::string& m : models) {

@@ -48,9 +48,9 @@ TEST(DseReport, RendersInHeadlessChromiumWithEveryFigure) {
           (out / "report.html").string() + " 2>/dev/null",
       status);
   ASSERT_EQ(status, 0);
-  // Fig. 3 per model (2), Fig. 4, Fig. 5 per model (2), the solver figure: 6 figures.
-  EXPECT_EQ(count(dom, "<figure class=\"figure\""), 6u) << dom.substr(0, 2000);
-  for (const char* id : {"fig3_resnet18", "fig3_mobilenetv2", "fig4_models", "fig5_resnet18",
+  // Fig. 3 per model (2), Fig. 4, the energy figure, Fig. 5 per model (2), the solver figure: 7.
+  EXPECT_EQ(count(dom, "<figure class=\"figure\""), 7u) << dom.substr(0, 2000);
+  for (const char* id : {"fig3_resnet18", "fig3_mobilenetv2", "fig4_models", "energy_models", "fig5_resnet18",
                          "fig5_mobilenetv2", "table1_solver"}) {
     const size_t at = dom.find(std::string("id=\"") + id + "\"");
     ASSERT_NE(at, std::string::npos) << id;
