@@ -289,7 +289,7 @@ nlohmann::json front_json(const partition::Problem& p, const partition::FrontRes
 std::string front_svg(const std::string& title, const partition::Problem& p,
                       const partition::FrontResult& f) {
   (void)p;
-  const double W = 640, H = 420, left = 80, right = 20, top = 40, bottom = 50;
+  const double W = 640, H = 420, left = 80, right = 40, top = 40, bottom = 50;
   double l0 = 1e300, l1 = -1e300, e0 = 1e300, e1 = -1e300;
   for (const partition::FrontPoint& q : f.points) {
     l0 = std::min(l0, q.makespan);
