@@ -1,7 +1,6 @@
 #include "partition/energy.h"
 
 #include <algorithm>
-#include <map>
 #include <utility>
 
 #include "util/error.h"
@@ -43,9 +42,6 @@ EnergyBreakdown energy_of(const Problem& p, const Schedule& s) {
   EnergyBreakdown r;
   operator_energies(p, a, r);
 
-  std::map<std::pair<int, int>, size_t> edge_index;
-  if (p.transfer_model == TransferModel::PerEdge)
-    for (size_t e = 0; e < p.dag.edges.size(); ++e) edge_index[p.dag.edges[e]] = e;
   for (const Transfer& t : s.transfers) {
     if (t.producer < 0 || static_cast<size_t>(t.producer) >= p.size())
       throw user_error("energy: a transfer names producer ", t.producer, ", out of range 0..",
@@ -55,13 +51,13 @@ EnergyBreakdown energy_of(const Problem& p, const Schedule& s) {
       r.bus += p.e_out[u];
       continue;
     }
-    for (int v : t.consumers) {
-      const auto it = edge_index.find({t.producer, v});
-      if (it == edge_index.end())
-        throw user_error("energy: a transfer from '", p.names[u], "' to operator ", v,
-                         " follows no edge of the DAG");
-      r.bus += p.e_transfer[it->second];
-    }
+    // Per edge, a transfer's key is its edge.
+    const auto e = static_cast<size_t>(t.key);
+    if (t.key < 0 || e >= p.dag.edges.size() || t.consumers.size() != 1 ||
+        p.dag.edges[e] != std::make_pair(t.producer, t.consumers[0]))
+      throw user_error("energy: a transfer from '", p.names[u], "' (key ", t.key,
+                       ") follows no edge of the DAG");
+    r.bus += p.e_transfer[e];
   }
 
   double host_busy = 0.0;

@@ -107,7 +107,7 @@ TEST(EnergyOf, RejectsATransferThatFollowsNoEdge) {
     (void)energy_of(p, s);
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("'op0' to operator 3 follows no edge"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("'op0' (key -1) follows no edge"), std::string::npos)
         << e.what();
   }
 }
