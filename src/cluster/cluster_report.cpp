@@ -124,10 +124,10 @@ std::string bottleneck_text(const ClusterConfig& c, const BottleneckStudy& s) {
             static_cast<long long>(c.tcdm_bytes),
             s.fits_tcdm ? "fits" : "does NOT fit (the model assumes no tiling; figures are optimistic)");
   os << "per-layer cycles (Fig. 10)\n";
-  os << fmt("%-10s %-22s %-6s %10s %8s\n", "mapping", "layer", "engine", "cycles", "share");
+  os << fmt("%-10s %-24s %-6s %10s %8s\n", "mapping", "layer", "engine", "cycles", "share");
   for (const MappingResult& r : s.results)
     for (const LayerCost& l : r.layers)
-      os << fmt("%-10s %-22s %-6s %10lld %7.1f%%\n", mapping_name(r.mapping).c_str(), l.layer.c_str(),
+      os << fmt("%-10s %-24s %-6s %10lld %7.1f%%\n", mapping_name(r.mapping).c_str(), l.layer.c_str(),
                 l.engine.c_str(), static_cast<long long>(l.cycles),
                 100.0 * static_cast<double>(l.cycles) / static_cast<double>(r.cycles));
   os << "\nper mapping (Fig. 9; x = relative to " << mapping_name(s.results.front().mapping) << ")\n";
