@@ -104,7 +104,6 @@ TEST(Bottleneck, PaperStatementsTheModelIsNotFittedTo) {
   const MappingResult &cores = st.results[0], &cj8 = st.results[1], &cj16 = st.results[2], &hyb = st.results[3],
                       &imadw = st.results[4];
   // Ordering of performance: cores < cjob8 < cjob16, and ima+dw the fastest of all.
-  EXPECT_LT(cores.cycles, std::numeric_limits<int64_t>::max());
   EXPECT_GT(cj8.speedup, 1.0);
   EXPECT_GT(cj16.speedup, cj8.speedup);
   EXPECT_GT(hyb.speedup, 1.0);
