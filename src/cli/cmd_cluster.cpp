@@ -46,7 +46,8 @@ cluster::ImaExecution parse_execution(const std::string& s, const std::string& f
 }
 
 cluster::ClusterConfig load(const ClusterSource& s) {
-  cluster::ClusterConfig c = s.config.empty() ? cluster::cluster_preset(s.preset) : cluster::load_cluster(s.config);
+  cluster::ClusterConfig c =
+      s.config.empty() ? cluster::cluster_preset(s.preset) : cluster::load_cluster(s.config);
   if (!s.bus_width.empty()) {
     std::string w = s.bus_width;
     if (w.ends_with("bit")) w.resize(w.size() - 3);
@@ -58,7 +59,8 @@ cluster::ClusterConfig load(const ClusterSource& s) {
       used = 0;
     }
     if (w.empty() || used != w.size() || bits < 8 || bits % 8 != 0)
-      throw user_error("--bus-width: expected a positive multiple of 8 such as 128bit, got '", s.bus_width, "'");
+      throw user_error("--bus-width: expected a positive multiple of 8 such as 128bit, got '",
+                       s.bus_width, "'");
     c.ima.bus_width_bits = bits;
   }
   if (!s.execution.empty()) c.ima.execution = parse_execution(s.execution, "--execution");
@@ -82,8 +84,10 @@ void write_outputs(const std::vector<std::pair<std::string, std::string>>& files
 }
 
 void add_source_options(CLI::App* cmd, ClusterSource& s) {
-  auto* preset = cmd->add_option("--preset", s.preset, "Built-in cluster: seed001")->capture_default_str();
-  auto* config = cmd->add_option("--config", s.config, "Cluster description (YAML, see src/cluster/cluster_config.h)");
+  auto* preset =
+      cmd->add_option("--preset", s.preset, "Built-in cluster: seed001")->capture_default_str();
+  auto* config = cmd->add_option("--config", s.config,
+                                 "Cluster description (YAML, see src/cluster/cluster_config.h)");
   preset->excludes(config);
   config->excludes(preset);
   cmd->add_option("--csv", s.csv, "Write the table as CSV");
@@ -96,7 +100,8 @@ void run_roofline(const RooflineArgs& a) {
   o.bus_widths_bits = a.bus_widths;
   o.utilizations = a.utilizations;
   o.executions.clear();
-  for (const std::string& e : a.executions) o.executions.push_back(parse_execution(e, "--executions"));
+  for (const std::string& e : a.executions)
+    o.executions.push_back(parse_execution(e, "--executions"));
   o.vectors = a.vectors;
   const auto points = cluster::roofline(c, o);
   const std::string text = cluster::roofline_text(c, points);
@@ -120,19 +125,23 @@ void run_bottleneck(const BottleneckArgs& a) {
 
 void register_cluster(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
-      "cluster", "Seed 001's heterogeneous cluster (8 RISC-V cores, PCM IMA, depth-wise engine, 512 kB TCDM) "
-                 "as an analytical performance / energy / area model");
+      "cluster",
+      "Seed 001's heterogeneous cluster (8 RISC-V cores, PCM IMA, depth-wise engine, 512 kB TCDM) "
+      "as an analytical performance / energy / area model");
   cmd->require_subcommand(1);
 
   auto r = std::make_shared<RooflineArgs>();
-  CLI::App* roof = cmd->add_subcommand("roofline", "Fig. 7: IMA throughput vs operational intensity for bus widths, "
-                                                   "operating points and sequential / pipelined execution");
+  CLI::App* roof =
+      cmd->add_subcommand("roofline",
+                          "Fig. 7: IMA throughput vs operational intensity for bus widths, "
+                          "operating points and sequential / pipelined execution");
   add_source_options(roof, r->src);
   roof->add_option("--bus-widths", r->bus_widths, "IMA data-interface widths in bits")
       ->delimiter(',')
       ->check(CLI::Range(int64_t{8}, int64_t{1} << 20))
       ->capture_default_str();
-  roof->add_option("--utilizations", r->utilizations, "Crossbar shares used by the synthetic layers, in (0, 1]")
+  roof->add_option("--utilizations", r->utilizations,
+                   "Crossbar shares used by the synthetic layers, in (0, 1]")
       ->delimiter(',')
       ->capture_default_str();
   roof->add_option("--executions", r->executions, "sequential and/or pipelined")
@@ -145,25 +154,34 @@ void register_cluster(CLI::App& app) {
   roof->callback([r] { run_roofline(*r); });
 
   auto b = std::make_shared<BottleneckArgs>();
-  CLI::App* bn = cmd->add_subcommand("bottleneck", "Fig. 8-10: the MobileNetV2 Bottleneck under the mappings cores, "
-                                                   "ima-cjobN, hybrid, ima+dw: per-layer cycles, speedup, energy and "
-                                                   "area efficiency");
+  CLI::App* bn =
+      cmd->add_subcommand("bottleneck",
+                          "Fig. 8-10: the MobileNetV2 Bottleneck under the mappings cores, "
+                          "ima-cjobN, hybrid, ima+dw: per-layer cycles, speedup, energy and "
+                          "area efficiency");
   add_source_options(bn, b->src);
-  bn->add_option("--bus-width", b->src.bus_width, "Override the IMA data-interface width, e.g. 128bit");
+  bn->add_option("--bus-width", b->src.bus_width,
+                 "Override the IMA data-interface width, e.g. 128bit");
   bn->add_option("--execution", b->src.execution, "Override the IMA execution model")
       ->check(CLI::IsMember({"sequential", "pipelined"}));
   bn->add_option("--mappings", b->mappings, "Mappings, the first is the reference of the ratios")
       ->delimiter(',')
       ->capture_default_str();
   const auto range = CLI::Range(int64_t{1}, int64_t{1} << 20);
-  bn->add_option("--height", b->shape.height, "Input feature map height")->check(range)->capture_default_str();
-  bn->add_option("--width", b->shape.width, "Input feature map width")->check(range)->capture_default_str();
+  bn->add_option("--height", b->shape.height, "Input feature map height")
+      ->check(range)
+      ->capture_default_str();
+  bn->add_option("--width", b->shape.width, "Input feature map width")
+      ->check(range)
+      ->capture_default_str();
   bn->add_option("--c-in", b->shape.c_in, "Input channels")->check(range)->capture_default_str();
   bn->add_option("--expansion", b->shape.expansion, "Expansion factor t (hidden = t * c_in)")
       ->check(range)
       ->capture_default_str();
   bn->add_option("--c-out", b->shape.c_out, "Output channels")->check(range)->capture_default_str();
-  bn->add_option("--stride", b->shape.stride, "Depth-wise stride")->check(CLI::IsMember({1, 2}))->capture_default_str();
+  bn->add_option("--stride", b->shape.stride, "Depth-wise stride")
+      ->check(CLI::IsMember({1, 2}))
+      ->capture_default_str();
   bn->callback([b] { run_bottleneck(*b); });
 }
 

@@ -29,7 +29,8 @@ LayerCost on_cores(const Context& cx, const std::string& layer, int64_t work, do
 LayerCost on_ima(const Context& cx, const std::string& layer, const ImaLayer& l, int64_t& devices) {
   const ImaLayerCost k = ima_layer_cost(cx.config.ima, cx.f, l);
   LayerCost c{layer, "ima", k.cycles, l.macs, k.jobs, 0.0};
-  c.energy = cx.p_ima * static_cast<double>(k.cycles) / cx.f + cx.config.ima.e_job * static_cast<double>(k.jobs);
+  c.energy = cx.p_ima * static_cast<double>(k.cycles) / cx.f +
+             cx.config.ima.e_job * static_cast<double>(k.jobs);
   devices += l.devices;
   return c;
 }
@@ -52,7 +53,8 @@ Mapping parse_mapping(const std::string& name) {
     }
     if (!n.empty() && used == n.size() && c >= 1) return {Mapping::Kind::ImaOnly, c};
   }
-  throw user_error("unknown mapping '", name, "' (expected cores, ima-cjob<N> such as ima-cjob8, hybrid or ima+dw)");
+  throw user_error("unknown mapping '", name,
+                   "' (expected cores, ima-cjob<N> such as ima-cjob8, hybrid or ima+dw)");
 }
 
 std::string mapping_name(const Mapping& m) {
@@ -70,15 +72,19 @@ std::string mapping_name(const Mapping& m) {
 }
 
 std::vector<Mapping> paper_mappings() {
-  return {{Mapping::Kind::Cores, 0}, {Mapping::Kind::ImaOnly, 8}, {Mapping::Kind::ImaOnly, 16},
-          {Mapping::Kind::Hybrid, 0}, {Mapping::Kind::ImaDw, 0}};
+  return {{Mapping::Kind::Cores, 0},
+          {Mapping::Kind::ImaOnly, 8},
+          {Mapping::Kind::ImaOnly, 16},
+          {Mapping::Kind::Hybrid, 0},
+          {Mapping::Kind::ImaDw, 0}};
 }
 
 BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::BottleneckShape& s,
                                  const std::vector<Mapping>& mappings) {
   if (s.height < 1 || s.width < 1 || s.c_in < 1 || s.c_out < 1 || s.expansion < 1)
     throw user_error("bottleneck: height, width, c_in, c_out and expansion must be >= 1");
-  if (s.stride != 1 && s.stride != 2) throw user_error("bottleneck: stride must be 1 or 2, got ", s.stride);
+  if (s.stride != 1 && s.stride != 2)
+    throw user_error("bottleneck: stride must be 1 or 2, got ", s.stride);
   if (mappings.empty()) throw user_error("bottleneck: no mapping to evaluate");
   validate(config, config.name);
 
@@ -96,14 +102,19 @@ BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::Bottlen
   BottleneckStudy study;
   study.shape = s;
   study.weights = (expand ? s.c_in * hidden : 0) + 9 * hidden + hidden * s.c_out;
-  study.activation_bytes = in_px * s.c_in + (expand ? in_px * hidden : 0) + out_px * hidden + out_px * s.c_out;
+  study.activation_bytes =
+      in_px * s.c_in + (expand ? in_px * hidden : 0) + out_px * hidden + out_px * s.c_out;
   study.fits_tcdm = study.weights + study.activation_bytes <= config.tcdm_bytes;
 
-  const Context cx{config, config.clock.frequency, scale_power(config.cores.power, config, config.clock),
-                   scale_power(config.ima.power, config, config.clock), scale_power(config.dw.power, config, config.clock),
+  const Context cx{config,
+                   config.clock.frequency,
+                   scale_power(config.cores.power, config, config.clock),
+                   scale_power(config.ima.power, config, config.clock),
+                   scale_power(config.dw.power, config, config.clock),
                    scale_power(config.base_power, config, config.clock)};
   const double cells = static_cast<double>(config.ima.rows * config.ima.cols);
-  const double ops = 2.0 * static_cast<double>(pw1_macs + dw_macs + pw2_macs) + static_cast<double>(res_adds);
+  const double ops =
+      2.0 * static_cast<double>(pw1_macs + dw_macs + pw2_macs) + static_cast<double>(res_adds);
 
   for (const Mapping& m : mappings) {
     MappingResult r;
@@ -112,14 +123,15 @@ BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::Bottlen
     const bool pw_on_ima = m.kind != Mapping::Kind::Cores;
     auto pointwise = [&](const std::string& name, int64_t rows, int64_t cols, int64_t vectors) {
       if (!pw_on_ima) {
-        r.layers.push_back(on_cores(cx, name, rows * cols * vectors, config.cores.pointwise_mac_per_cycle));
+        r.layers.push_back(
+            on_cores(cx, name, rows * cols * vectors, config.cores.pointwise_mac_per_cycle));
         return;
       }
       const ImaLayer l = dense_ima_layer(config.ima, rows, cols, vectors);
       r.layers.push_back(on_ima(cx, name, l, devices));
       if (l.partial_sum_adds > 0)
-        r.layers.push_back(
-            on_cores(cx, name + "_partial_sums", l.partial_sum_adds, config.cores.eltwise_per_cycle));
+        r.layers.push_back(on_cores(cx, name + "_partial_sums", l.partial_sum_adds,
+                                    config.cores.eltwise_per_cycle));
     };
     if (expand) pointwise("pw_expand", s.c_in, hidden, in_px);
     switch (m.kind) {
@@ -128,7 +140,8 @@ BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::Bottlen
         break;
       case Mapping::Kind::Hybrid:
         // The IMA writes HWC; the software kernel reads CHW: the cores re-lay the input out.
-        r.layers.push_back(on_cores(cx, "dw_marshal", in_px * hidden, config.cores.marshal_bytes_per_cycle));
+        r.layers.push_back(
+            on_cores(cx, "dw_marshal", in_px * hidden, config.cores.marshal_bytes_per_cycle));
         r.layers.push_back(on_cores(cx, "dw", dw_macs, config.cores.depthwise_mac_per_cycle));
         break;
       case Mapping::Kind::ImaOnly: {
@@ -138,13 +151,15 @@ BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::Bottlen
       }
       case Mapping::Kind::ImaDw: {
         const DwCost d = dw_engine_cost(config.dw, dw_layer);
-        LayerCost c{"dw", "dw", d.cycles, d.macs, 0, cx.p_dw * static_cast<double>(d.cycles) / cx.f};
+        LayerCost c{"dw",   "dw", d.cycles,
+                    d.macs, 0,    cx.p_dw * static_cast<double>(d.cycles) / cx.f};
         r.layers.push_back(c);
         break;
       }
     }
     pointwise("pw_project", hidden, s.c_out, out_px);
-    if (residual) r.layers.push_back(on_cores(cx, "residual", res_adds, config.cores.eltwise_per_cycle));
+    if (residual)
+      r.layers.push_back(on_cores(cx, "residual", res_adds, config.cores.eltwise_per_cycle));
 
     double dynamic = 0;
     for (const LayerCost& l : r.layers) {

@@ -39,9 +39,9 @@ struct LayerCost {
   std::string layer;   // pw_expand, dw, dw_marshal, pw_project, partial_sums, residual
   std::string engine;  // cores, ima, dw
   int64_t cycles = 0;
-  int64_t macs = 0;    // MACs (additions for residual and partial sums)
-  int64_t jobs = 0;    // IMA jobs
-  double energy = 0;   // J, the layer's engine (dynamic) share; base power is in the total
+  int64_t macs = 0;   // MACs (additions for residual and partial sums)
+  int64_t jobs = 0;   // IMA jobs
+  double energy = 0;  // J, the layer's engine (dynamic) share; base power is in the total
 };
 
 struct MappingResult {
@@ -49,7 +49,7 @@ struct MappingResult {
   std::vector<LayerCost> layers;
   int64_t cycles = 0;
   double seconds = 0;
-  double ops = 0;            // 2 * MACs + additions of the block (the same for every mapping)
+  double ops = 0;  // 2 * MACs + additions of the block (the same for every mapping)
   double gops = 0;
   double energy = 0;         // J
   double gops_per_watt = 0;  // = ops / energy / 1e9
@@ -63,15 +63,16 @@ struct MappingResult {
 
 struct BottleneckStudy {
   zoo::BottleneckShape shape;
-  int64_t weights = 0;            // int8 parameters of the three convolutions
-  int64_t activation_bytes = 0;   // input + expanded + depth-wise output + output, int8
-  bool fits_tcdm = false;         // weights + activations <= tcdm_bytes
+  int64_t weights = 0;           // int8 parameters of the three convolutions
+  int64_t activation_bytes = 0;  // input + expanded + depth-wise output + output, int8
+  bool fits_tcdm = false;        // weights + activations <= tcdm_bytes
   std::vector<MappingResult> results;
 };
 
 // Runs each mapping on `shape` at config.clock. UserError for a shape the model cannot map
 // (no expansion layer, a depth-wise slice larger than the crossbar).
-[[nodiscard]] BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::BottleneckShape& shape,
+[[nodiscard]] BottleneckStudy bottleneck_study(const ClusterConfig& config,
+                                               const zoo::BottleneckShape& shape,
                                                const std::vector<Mapping>& mappings);
 
 }  // namespace hetcim::cluster

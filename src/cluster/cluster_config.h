@@ -49,17 +49,17 @@ struct CoresConfig {
 };
 
 struct ImaConfig {
-  int64_t rows = 256;   // crossbar inputs (word-lines)
-  int64_t cols = 256;   // crossbar outputs (bit-lines)
-  double t_mvm = 130e-9;  // analog MVM latency (s); independent of the cluster clock
+  int64_t rows = 256;            // crossbar inputs (word-lines)
+  int64_t cols = 256;            // crossbar outputs (bit-lines)
+  double t_mvm = 130e-9;         // analog MVM latency (s); independent of the cluster clock
   int64_t bus_width_bits = 128;  // HWPE data interface: 32..512 bit in the paper's sweep
   ImaExecution execution = ImaExecution::Pipelined;
-  int64_t in_bytes = 1;   // bytes per input element (8-bit DAC inputs)
-  int64_t out_bytes = 1;  // bytes per output element (8-bit ADC outputs)
+  int64_t in_bytes = 1;             // bytes per input element (8-bit DAC inputs)
+  int64_t out_bytes = 1;            // bytes per output element (8-bit ADC outputs)
   int64_t config_cycles = 150;      // per layer: acquire, register writes, trigger, wake-up
   int64_t job_overhead_cycles = 0;  // per job beyond the three phases
-  double e_job = 12.5e-9;  // J per analog MVM of the whole macro incl. DAC/ADC
-  double power = 4e-3;     // W, digital IMA subsystem (streamer, buffers, FSM) while busy
+  double e_job = 12.5e-9;           // J per analog MVM of the whole macro incl. DAC/ADC
+  double power = 4e-3;              // W, digital IMA subsystem (streamer, buffers, FSM) while busy
 };
 
 struct DwConfig {
@@ -72,7 +72,7 @@ struct DwConfig {
 };
 
 struct AreaConfig {
-  double total = 2.5e-6;        // m^2 (2.5 mm^2, seed 001 Fig. 6)
+  double total = 2.5e-6;          // m^2 (2.5 mm^2, seed 001 Fig. 6)
   double ima_share = 1.0 / 3.0;   // ~1/3 (seed 001)
   double tcdm_share = 1.0 / 3.0;  // ~1/3 (seed 001)
   double dw_share = 0.021;        // 2.1 % (seed 001)

@@ -8,7 +8,9 @@
 namespace hetcim::cluster {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace
 
@@ -27,7 +29,8 @@ JobPhases job_phases(const ImaConfig& ima, double frequency, const JobShape& job
   HETCIM_ASSERT(job.rows > 0 && job.cols > 0 && job.rows <= ima.rows && job.cols <= ima.cols,
                 "job ", job.rows, "x", job.cols);
   const int64_t bus = bus_bytes_per_cycle(ima);
-  return {ceil_div(job.rows * ima.in_bytes, bus), compute_cycles(ima, frequency) + ima.job_overhead_cycles,
+  return {ceil_div(job.rows * ima.in_bytes, bus),
+          compute_cycles(ima, frequency) + ima.job_overhead_cycles,
           ceil_div(job.cols * ima.out_bytes, bus)};
 }
 
@@ -78,7 +81,8 @@ ImaLayer dense_ima_layer(const ImaConfig& ima, int64_t rows, int64_t cols, int64
   const int64_t row_tiles = ceil_div(rows, ima.rows), col_tiles = ceil_div(cols, ima.cols);
   for (int64_t r = 0; r < row_tiles; ++r) {
     const int64_t tr = std::min(ima.rows, rows - r * ima.rows);
-    for (int64_t q = 0; q < col_tiles; ++q) l.jobs_per_vector.push_back({tr, std::min(ima.cols, cols - q * ima.cols)});
+    for (int64_t q = 0; q < col_tiles; ++q)
+      l.jobs_per_vector.push_back({tr, std::min(ima.cols, cols - q * ima.cols)});
   }
   l.macs = rows * cols * vectors;
   l.devices = rows * cols;
@@ -89,10 +93,12 @@ ImaLayer dense_ima_layer(const ImaConfig& ima, int64_t rows, int64_t cols, int64
 ImaLayer depthwise_ima_layer(const ImaConfig& ima, int64_t channels, int64_t kernel, int64_t c_job,
                              int64_t vectors) {
   if (c_job < 1) throw user_error("depth-wise mapping on the IMA: c_job must be >= 1, got ", c_job);
-  if (kernel * kernel * std::min(c_job, channels) > ima.rows || std::min(c_job, channels) > ima.cols)
-    throw user_error("depth-wise mapping on the IMA: a c_job = ", c_job, " slice of a ", kernel, "x", kernel,
-                     " kernel needs ", kernel * kernel * std::min(c_job, channels), "x", std::min(c_job, channels),
-                     " crossbar cells, more than the ", ima.rows, "x", ima.cols, " crossbar");
+  if (kernel * kernel * std::min(c_job, channels) > ima.rows ||
+      std::min(c_job, channels) > ima.cols)
+    throw user_error("depth-wise mapping on the IMA: a c_job = ", c_job, " slice of a ", kernel,
+                     "x", kernel, " kernel needs ", kernel * kernel * std::min(c_job, channels),
+                     "x", std::min(c_job, channels), " crossbar cells, more than the ", ima.rows,
+                     "x", ima.cols, " crossbar");
   HETCIM_ASSERT(channels > 0 && vectors > 0);
   ImaLayer l;
   l.vectors = vectors;
@@ -108,7 +114,8 @@ ImaLayer depthwise_ima_layer(const ImaConfig& ima, int64_t channels, int64_t ker
 ImaLayerCost ima_layer_cost(const ImaConfig& ima, double frequency, const ImaLayer& layer) {
   HETCIM_ASSERT(!layer.jobs_per_vector.empty() && layer.vectors > 0);
   std::vector<JobPhases> per_vector;
-  for (const JobShape& j : layer.jobs_per_vector) per_vector.push_back(job_phases(ima, frequency, j));
+  for (const JobShape& j : layer.jobs_per_vector)
+    per_vector.push_back(job_phases(ima, frequency, j));
   ImaLayerCost cost;
   cost.jobs = static_cast<int64_t>(per_vector.size()) * layer.vectors;
   if (per_vector.size() == 1) {
@@ -116,7 +123,8 @@ ImaLayerCost ima_layer_cost(const ImaConfig& ima, double frequency, const ImaLay
   } else {
     std::vector<JobPhases> all;
     all.reserve(static_cast<size_t>(cost.jobs));
-    for (int64_t v = 0; v < layer.vectors; ++v) all.insert(all.end(), per_vector.begin(), per_vector.end());
+    for (int64_t v = 0; v < layer.vectors; ++v)
+      all.insert(all.end(), per_vector.begin(), per_vector.end());
     cost.cycles = job_sequence_cycles(all, ima.execution);
   }
   for (const JobPhases& p : per_vector) {

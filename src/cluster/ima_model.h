@@ -58,21 +58,22 @@ struct JobPhases {
 struct ImaLayer {
   std::vector<JobShape> jobs_per_vector;
   int64_t vectors = 0;
-  int64_t macs = 0;     // useful MACs of the layer (zeros of a padded mapping excluded)
-  int64_t devices = 0;  // crossbar cells programmed (weights and padding zeros)
+  int64_t macs = 0;              // useful MACs of the layer (zeros of a padded mapping excluded)
+  int64_t devices = 0;           // crossbar cells programmed (weights and padding zeros)
   int64_t partial_sum_adds = 0;  // row-tile partial sums the cores add up afterwards
 };
 
 // A dense GeMM of `rows` inputs x `cols` outputs applied `vectors` times, tiled over crossbars:
 // ceil(rows / R) x ceil(cols / C) tiles, each one job per vector; row tiles leave
 // (row_tiles - 1) * cols * vectors partial sums for the cores to add.
-[[nodiscard]] ImaLayer dense_ima_layer(const ImaConfig& ima, int64_t rows, int64_t cols, int64_t vectors);
+[[nodiscard]] ImaLayer dense_ima_layer(const ImaConfig& ima, int64_t rows, int64_t cols,
+                                       int64_t vectors);
 
 // A K x K depth-wise layer of `channels` channels mapped in slices of c_job channels (seed 001,
 // Sec. V-C): each slice is a block-diagonal (K*K*c_job) x c_job matrix, one job per slice per
 // output pixel; devices = K*K*c_job*channels for c_job dividing channels.
-[[nodiscard]] ImaLayer depthwise_ima_layer(const ImaConfig& ima, int64_t channels, int64_t kernel, int64_t c_job,
-                                           int64_t vectors);
+[[nodiscard]] ImaLayer depthwise_ima_layer(const ImaConfig& ima, int64_t channels, int64_t kernel,
+                                           int64_t c_job, int64_t vectors);
 
 struct ImaLayerCost {
   int64_t jobs = 0;
@@ -81,6 +82,7 @@ struct ImaLayerCost {
   int64_t stream_cycles = 0;   // sum of stream-in and stream-out phases (bus busy)
 };
 
-[[nodiscard]] ImaLayerCost ima_layer_cost(const ImaConfig& ima, double frequency, const ImaLayer& layer);
+[[nodiscard]] ImaLayerCost ima_layer_cost(const ImaConfig& ima, double frequency,
+                                          const ImaLayer& layer);
 
 }  // namespace hetcim::cluster

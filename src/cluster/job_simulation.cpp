@@ -7,7 +7,8 @@ namespace hetcim::cluster {
 JobSimulation simulate_jobs(std::span<const JobPhases> jobs, ImaExecution execution) {
   const int64_t n = static_cast<int64_t>(jobs.size());
   for (const JobPhases& p : jobs)
-    HETCIM_ASSERT(p.stream_in >= 1 && p.compute >= 1 && p.stream_out >= 1, "phases must last >= 1 cycle");
+    HETCIM_ASSERT(p.stream_in >= 1 && p.compute >= 1 && p.stream_out >= 1,
+                  "phases must last >= 1 cycle");
   constexpr int64_t kNone = -1;
   enum class BusOp { Idle, In, Out };
   BusOp bus = BusOp::Idle;
@@ -56,7 +57,8 @@ JobSimulation simulate_jobs(std::span<const JobPhases> jobs, ImaExecution execut
         bus_left = jobs[static_cast<size_t>(bus_job)].stream_out;
       }
     }
-    HETCIM_ASSERT(bus != BusOp::Idle || engine_job != kNone, "job pipeline deadlock at cycle ", sim.cycles);
+    HETCIM_ASSERT(bus != BusOp::Idle || engine_job != kNone, "job pipeline deadlock at cycle ",
+                  sim.cycles);
     // One clock cycle of work.
     if (bus != BusOp::Idle) {
       --bus_left;

@@ -20,9 +20,9 @@
 namespace hetcim::cluster {
 
 struct JobSimulation {
-  int64_t cycles = 0;         // until the last stream-out ends
-  int64_t bus_busy = 0;       // cycles the data interface streams
-  int64_t engine_busy = 0;    // cycles the crossbar computes
+  int64_t cycles = 0;       // until the last stream-out ends
+  int64_t bus_busy = 0;     // cycles the data interface streams
+  int64_t engine_busy = 0;  // cycles the crossbar computes
 };
 
 // Jobs in execution order. Throws InternalError if a phase is shorter than one cycle.

@@ -1,10 +1,10 @@
 // Seed 001, Fig. 7: the IMA roofline. Synthetic point-wise layers that use a share u of the
 // crossbar (rows_used = round(R * sqrt(u)), cols_used = round(C * sqrt(u))) run `vectors` jobs
 // each, for every bus width, operating point and execution model.
-//   operational intensity I = 2 * rows_used * cols_used / (rows_used * in_bytes + cols_used * out_bytes)  [op/B]
-//   compute roof = 2 * rows_used * cols_used / t_mvm = u * peak   (grows with I: a diagonal)
-//   memory roof  = bus_bytes * f * I
-//   attained     = ops of the layer / (cycles of ima_layer_cost / f)
+//   operational intensity I = 2 * rows_used * cols_used / (rows_used * in_bytes + cols_used *
+//   out_bytes)  [op/B] compute roof = 2 * rows_used * cols_used / t_mvm = u * peak   (grows with I:
+//   a diagonal) memory roof  = bus_bytes * f * I attained     = ops of the layer / (cycles of
+//   ima_layer_cost / f)
 #pragma once
 
 #include <cstdint>
@@ -41,6 +41,7 @@ struct RooflinePoint {
 
 // Throws UserError for a bus width that is not a positive multiple of 8 bits, a utilization
 // outside (0, 1] or vectors < 1.
-[[nodiscard]] std::vector<RooflinePoint> roofline(const ClusterConfig& config, const RooflineOptions& options);
+[[nodiscard]] std::vector<RooflinePoint> roofline(const ClusterConfig& config,
+                                                  const RooflineOptions& options);
 
 }  // namespace hetcim::cluster

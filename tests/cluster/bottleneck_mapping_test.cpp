@@ -1,11 +1,12 @@
 // The Bottleneck study (seed 001, Fig. 8-10): layer shapes against the zoo graph, figures by
 // hand, and the statements of the paper the model is not fitted to.
+#include "cluster/bottleneck_mapping.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
 
-#include "cluster/bottleneck_mapping.h"
 #include "cluster/cluster_config.h"
 #include "cluster/cluster_report.h"
 #include "cluster/dw_engine.h"
@@ -32,14 +33,17 @@ int64_t conv_macs_of_zoo_graph(const zoo::BottleneckShape& s) {
 
 TEST(Bottleneck, LayersMatchTheZooGraph) {
   const ClusterConfig c = cluster_preset("seed001");
-  for (const zoo::BottleneckShape s : {zoo::BottleneckShape{}, zoo::BottleneckShape{56, 56, 24, 6, 32, 2},
-                                       zoo::BottleneckShape{14, 14, 16, 1, 16, 1}}) {
+  for (const zoo::BottleneckShape s :
+       {zoo::BottleneckShape{}, zoo::BottleneckShape{56, 56, 24, 6, 32, 2},
+        zoo::BottleneckShape{14, 14, 16, 1, 16, 1}}) {
     const BottleneckStudy st = bottleneck_study(c, s, {parse_mapping("cores")});
     int64_t macs = 0;
     bool residual = false;
     for (const LayerCost& l : st.results[0].layers) {
-      if (l.layer == "residual") residual = true;
-      else macs += l.macs;
+      if (l.layer == "residual")
+        residual = true;
+      else
+        macs += l.macs;
     }
     EXPECT_EQ(macs, conv_macs_of_zoo_graph(s)) << s.height << "x" << s.c_in;
     EXPECT_EQ(residual, s.stride == 1 && s.c_in == s.c_out);
@@ -47,14 +51,16 @@ TEST(Bottleneck, LayersMatchTheZooGraph) {
 }
 
 TEST(Bottleneck, DefaultShapeFitsTheTcdm) {
-  const BottleneckStudy st = bottleneck_study(cluster_preset("seed001"), {}, {parse_mapping("cores")});
+  const BottleneckStudy st =
+      bottleneck_study(cluster_preset("seed001"), {}, {parse_mapping("cores")});
   // W = 120*600 + 9*600 + 600*120 = 149,400; activations 256 * (120 + 600 + 600 + 120) = 368,640.
   EXPECT_EQ(st.weights, 149400);
   EXPECT_EQ(st.activation_bytes, 368640);
   EXPECT_TRUE(st.fits_tcdm);  // 518,040 <= 524,288
   zoo::BottleneckShape bigger;
   bigger.height = bigger.width = 17;
-  EXPECT_FALSE(bottleneck_study(cluster_preset("seed001"), bigger, {parse_mapping("cores")}).fits_tcdm);
+  EXPECT_FALSE(
+      bottleneck_study(cluster_preset("seed001"), bigger, {parse_mapping("cores")}).fits_tcdm);
 }
 
 TEST(Bottleneck, CoresFiguresByHand) {
@@ -92,17 +98,19 @@ TEST(Bottleneck, ImaDwFiguresByHand) {
 
 TEST(Bottleneck, DeviceOverheadsOfCjobAreThePapers25And54Percent) {
   // Paper: c_job = 8 / 16 add 25 % / 54 % devices over the block's weights.
-  const BottleneckStudy st = bottleneck_study(cluster_preset("seed001"), {},
-                                              {parse_mapping("ima-cjob8"), parse_mapping("ima-cjob16")});
-  EXPECT_EQ(std::lround(100.0 * (static_cast<double>(st.results[0].ima_devices) / st.weights - 1)), 25);
-  EXPECT_EQ(std::lround(100.0 * (static_cast<double>(st.results[1].ima_devices) / st.weights - 1)), 54);
+  const BottleneckStudy st = bottleneck_study(
+      cluster_preset("seed001"), {}, {parse_mapping("ima-cjob8"), parse_mapping("ima-cjob16")});
+  EXPECT_EQ(std::lround(100.0 * (static_cast<double>(st.results[0].ima_devices) / st.weights - 1)),
+            25);
+  EXPECT_EQ(std::lround(100.0 * (static_cast<double>(st.results[1].ima_devices) / st.weights - 1)),
+            54);
 }
 
 TEST(Bottleneck, PaperStatementsTheModelIsNotFittedTo) {
   const BottleneckStudy st = bottleneck_study(cluster_preset("seed001"), {}, paper_mappings());
   ASSERT_EQ(st.results.size(), 5u);
-  const MappingResult &cores = st.results[0], &cj8 = st.results[1], &cj16 = st.results[2], &hyb = st.results[3],
-                      &imadw = st.results[4];
+  const MappingResult &cores = st.results[0], &cj8 = st.results[1], &cj16 = st.results[2],
+                      &hyb = st.results[3], &imadw = st.results[4];
   // Ordering of performance: cores < cjob8 < cjob16, and ima+dw the fastest of all.
   EXPECT_GT(cj8.speedup, 1.0);
   EXPECT_GT(cj16.speedup, cj8.speedup);
@@ -122,7 +130,8 @@ TEST(Bottleneck, PaperStatementsTheModelIsNotFittedTo) {
     return 0.0;
   };
   EXPECT_GT(share(cores, "pw_expand") + share(cores, "pw_project"), share(cores, "dw"));
-  for (const MappingResult* r : {&cj8, &cj16, &hyb}) EXPECT_GT(share(*r, "dw"), 0.5) << mapping_name(r->mapping);
+  for (const MappingResult* r : {&cj8, &cj16, &hyb})
+    EXPECT_GT(share(*r, "dw"), 0.5) << mapping_name(r->mapping);
   EXPECT_LT(share(imadw, "dw"), share(imadw, "pw_expand") + share(imadw, "pw_project"));
 }
 
@@ -144,7 +153,8 @@ TEST(Bottleneck, BadMappingsAreUserErrors) {
   EXPECT_EQ(parse_mapping("ima-cjob4").c_job, 4);
   EXPECT_EQ(mapping_name(parse_mapping("ima+dw")), "ima+dw");
   // A slice of 32 channels needs 288 rows: more than the crossbar.
-  EXPECT_THROW((void)bottleneck_study(cluster_preset("seed001"), {}, {parse_mapping("ima-cjob32")}), UserError);
+  EXPECT_THROW((void)bottleneck_study(cluster_preset("seed001"), {}, {parse_mapping("ima-cjob32")}),
+               UserError);
 }
 
 }  // namespace

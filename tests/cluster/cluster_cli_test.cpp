@@ -1,15 +1,15 @@
 // `hetcim cluster` as a user meets it: the tables, the files, errors that name the field, and
 // no partial output on failure.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -28,21 +28,24 @@ std::string slurp(const fs::path& p) {
 }
 
 fs::path scratch(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("hetcim_cluster_cli_" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("hetcim_cluster_cli_" + std::to_string(::getpid()));
   fs::create_directories(d);
   return d / name;
 }
 
 CliRun run(const std::string& args) {
   const std::string out = scratch("out.txt").string(), err = scratch("err.txt").string();
-  const int raw = std::system((std::string(HETCIM_BIN) + " " + args + " >" + out + " 2>" + err).c_str());
+  const int raw =
+      std::system((std::string(HETCIM_BIN) + " " + args + " >" + out + " 2>" + err).c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
 }
 
 TEST(ClusterCli, RooflineWritesCsvAndJson) {
   const fs::path csv = scratch("roof.csv"), json = scratch("roof.json");
-  const CliRun r = run("cluster roofline --bus-widths 64,128 --utilizations 1 --executions pipelined --csv " +
-                       csv.string() + " --json " + json.string());
+  const CliRun r =
+      run("cluster roofline --bus-widths 64,128 --utilizations 1 --executions pipelined --csv " +
+          csv.string() + " --json " + json.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("peak 1.008 TOPS"), std::string::npos) << r.out;
   // 2 operating points x 2 widths x 1 utilization + header.
@@ -63,7 +66,8 @@ TEST(ClusterCli, RooflineWritesCsvAndJson) {
 TEST(ClusterCli, BottleneckFromAConfigFile) {
   const fs::path cfg = scratch("c.yaml"), json = scratch("b.json");
   std::ofstream(cfg) << "preset: seed001\nima: {execution: sequential}\n";
-  const CliRun r = run("cluster bottleneck --config " + cfg.string() + " --mappings cores,ima+dw --json " + json.string());
+  const CliRun r = run("cluster bottleneck --config " + cfg.string() +
+                       " --mappings cores,ima+dw --json " + json.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("IMA sequential"), std::string::npos) << r.out;
   const auto j = nlohmann::json::parse(slurp(json));

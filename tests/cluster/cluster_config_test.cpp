@@ -1,10 +1,11 @@
 // The cluster description: the seed001 preset carries the paper's figures, YAML overrides them
 // with units, and every bad field is named in the error.
+#include "cluster/cluster_config.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "cluster/cluster_config.h"
 #include "cluster/ima_model.h"
 #include "util/error.h"
 
@@ -95,10 +96,10 @@ TEST(ClusterConfig, ErrorsNameTheFileAndField) {
     const char* expect;
   };
   const Case cases[] = {
-      {"ima: {t_mvm: 130}", "field 'ima.t_mvm'"},              // no unit
+      {"ima: {t_mvm: 130}", "field 'ima.t_mvm'"},  // no unit
       {"ima: {t_mvm: -5ns}", "ima.t_mvm' must be positive"},
-      {"ima: {bus_width: 100bit}", "ima.bus_width"},          // not whole bytes
-      {"ima: {bus_width: 128}", "ima.bus_width"},             // no unit
+      {"ima: {bus_width: 100bit}", "ima.bus_width"},  // not whole bytes
+      {"ima: {bus_width: 128}", "ima.bus_width"},     // no unit
       {"ima: {crossbar: 256by256}", "ima.crossbar"},
       {"ima: {execution: overlapped}", "ima.execution' must be sequential or pipelined"},
       {"ima: {tmvm: 130ns}", "unknown field 'ima.tmvm'"},

@@ -1,9 +1,10 @@
 // The depth-wise accelerator model: hand-evaluated cases, a walk through the Fig. 5a loop nest,
 // and the paper's average throughput (a prediction: nothing in the model is fitted to it).
+#include "cluster/dw_engine.h"
+
 #include <gtest/gtest.h>
 
 #include "cluster/cluster_config.h"
-#include "cluster/dw_engine.h"
 #include "util/error.h"
 
 namespace hetcim::cluster {

@@ -1,12 +1,13 @@
 // The IMA job model: phases by hand, the closed forms by hand, and both against the
 // cycle-by-cycle job pipeline on random small cases.
+#include "cluster/ima_model.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
 #include "cluster/cluster_config.h"
-#include "cluster/ima_model.h"
 #include "cluster/job_simulation.h"
 #include "util/error.h"
 
@@ -63,8 +64,8 @@ TEST(ImaModel, ClosedFormMatchesCycleSimulationOnRandomJobs) {
     for (const ImaExecution e : {ImaExecution::Sequential, ImaExecution::Pipelined}) {
       const JobSimulation sim = simulate_jobs(jobs, e);
       ASSERT_EQ(job_sequence_cycles(p, n, e), sim.cycles)
-          << "seed " << seed << " trial " << trial << " " << execution_name(e) << " a=" << p.stream_in
-          << " c=" << p.compute << " b=" << p.stream_out << " N=" << n;
+          << "seed " << seed << " trial " << trial << " " << execution_name(e)
+          << " a=" << p.stream_in << " c=" << p.compute << " b=" << p.stream_out << " N=" << n;
       EXPECT_EQ(sim.engine_busy, n * p.compute);
       EXPECT_EQ(sim.bus_busy, n * (p.stream_in + p.stream_out));
     }

@@ -1,18 +1,21 @@
 // Seed 001, Fig. 7 and Sec. V-B: the statements the roofline model is not fitted to.
+#include "cluster/roofline.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "cluster/cluster_config.h"
-#include "cluster/roofline.h"
 #include "util/error.h"
 
 namespace hetcim::cluster {
 namespace {
 
-const RooflinePoint& find(const std::vector<RooflinePoint>& pts, double f, ImaExecution e, int64_t width, double u) {
+const RooflinePoint& find(const std::vector<RooflinePoint>& pts, double f, ImaExecution e,
+                          int64_t width, double u) {
   const auto it = std::find_if(pts.begin(), pts.end(), [&](const RooflinePoint& p) {
-    return p.frequency == f && p.execution == e && p.bus_width_bits == width && std::abs(p.utilization - u) < 0.01;
+    return p.frequency == f && p.execution == e && p.bus_width_bits == width &&
+           std::abs(p.utilization - u) < 0.01;
   });
   if (it == pts.end()) throw std::runtime_error("point not found");
   return *it;
@@ -56,7 +59,8 @@ TEST(Roofline, At250MHzTheBusNeeds128Bit) {
   const auto pts = roofline(cluster_preset("seed001"), {});
   EXPECT_TRUE(find(pts, 250e6, ImaExecution::Pipelined, 64, 1.0).memory_bound);
   for (const int64_t w : {128, 256, 512})
-    for (const double u : {0.05, 0.25, 0.5, 1.0}) EXPECT_FALSE(find(pts, 250e6, ImaExecution::Pipelined, w, u).memory_bound);
+    for (const double u : {0.05, 0.25, 0.5, 1.0})
+      EXPECT_FALSE(find(pts, 250e6, ImaExecution::Pipelined, w, u).memory_bound);
 }
 
 TEST(Roofline, PipelinedPeakAt250MHzWith128BitAndNoGainBeyond) {
@@ -66,7 +70,8 @@ TEST(Roofline, PipelinedPeakAt250MHzWith128BitAndNoGainBeyond) {
   const RooflinePoint& p512 = find(pts, 250e6, ImaExecution::Pipelined, 512, 1.0);
   // By hand: c = 33 cycles (32.5 rounded up), a = b = 16: 16 + 33 + 254*33 + 33 + 16 + 150 = 8630.
   EXPECT_EQ(p128.cycles, 8630);
-  // Paper: 958 GOPS, below the 1.008 TOPS roof. The model lands within 2 % of 958 and below the roof.
+  // Paper: 958 GOPS, below the 1.008 TOPS roof. The model lands within 2 % of 958 and below the
+  // roof.
   EXPECT_NEAR(p128.attained / 1e9, 958.0, 0.02 * 958.0);
   EXPECT_LT(p128.attained, p128.compute_roof);
   // Narrower: memory bound; wider: no gain (within 1 %).
@@ -75,7 +80,9 @@ TEST(Roofline, PipelinedPeakAt250MHzWith128BitAndNoGainBeyond) {
   // Pipelined beats sequential at every point.
   for (const RooflinePoint& p : pts) {
     if (p.execution != ImaExecution::Pipelined) continue;
-    EXPECT_GT(p.attained, find(pts, p.frequency, ImaExecution::Sequential, p.bus_width_bits, p.utilization).attained);
+    EXPECT_GT(
+        p.attained,
+        find(pts, p.frequency, ImaExecution::Sequential, p.bus_width_bits, p.utilization).attained);
     EXPECT_LE(p.attained, std::min(p.compute_roof, p.memory_roof) * (1 + 1e-9));
   }
 }
@@ -85,7 +92,8 @@ TEST(Roofline, SequentialStreamShareLiesInThePapersRange) {
   // size. At 500 MHz with the 128-bit bus the model gives 11 % (5 % utilization) to 33 % (full).
   const auto pts = roofline(cluster_preset("seed001"), {});
   for (const RooflinePoint& p : pts) {
-    if (p.frequency != 500e6 || p.execution != ImaExecution::Sequential || p.bus_width_bits != 128) continue;
+    if (p.frequency != 500e6 || p.execution != ImaExecution::Sequential || p.bus_width_bits != 128)
+      continue;
     EXPECT_GE(p.stream_share, 0.08);
     EXPECT_LE(p.stream_share, 0.40);
   }
