@@ -13,6 +13,7 @@ void register_run(CLI::App& app);
 void register_profile(CLI::App& app);
 void register_partition(CLI::App& app);
 void register_dse(CLI::App& app);
+void register_cluster(CLI::App& app);
 // Built with hetcim_train (libtorch), HETCIM_WITH_TRAIN:
 void register_train(CLI::App& app);
 void register_analog(CLI::App& app);

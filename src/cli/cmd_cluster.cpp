@@ -1,0 +1,188 @@
+// hetcim cluster: seed 001's heterogeneous PULP cluster (8 cores + PCM IMA + depth-wise engine)
+// as an analytical model: `roofline` (Fig. 7) and `bottleneck` (Fig. 8-10).
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cluster/bottleneck_mapping.h"
+#include "cluster/cluster_config.h"
+#include "cluster/cluster_report.h"
+#include "cluster/roofline.h"
+#include "util/error.h"
+#include "util/files.h"
+
+namespace hetcim::cli {
+namespace {
+
+struct ClusterSource {
+  std::string preset = "seed001";
+  std::string config;
+  std::string csv, json;
+  std::string bus_width;  // "" = the configuration's
+  std::string execution;  // "" = the configuration's
+};
+
+struct RooflineArgs {
+  ClusterSource src;
+  std::vector<int64_t> bus_widths = {32, 64, 128, 256, 512};
+  std::vector<double> utilizations = {0.05, 0.10, 0.25, 0.50, 0.75, 1.00};
+  std::vector<std::string> executions = {"sequential", "pipelined"};
+  int64_t vectors = 256;
+};
+
+struct BottleneckArgs {
+  ClusterSource src;
+  zoo::BottleneckShape shape;
+  std::vector<std::string> mappings = {"cores", "ima-cjob8", "ima-cjob16", "hybrid", "ima+dw"};
+};
+
+cluster::ImaExecution parse_execution(const std::string& s, const std::string& flag) {
+  if (s == "sequential") return cluster::ImaExecution::Sequential;
+  if (s == "pipelined") return cluster::ImaExecution::Pipelined;
+  throw user_error(flag, ": expected sequential or pipelined, got '", s, "'");
+}
+
+cluster::ClusterConfig load(const ClusterSource& s) {
+  cluster::ClusterConfig c =
+      s.config.empty() ? cluster::cluster_preset(s.preset) : cluster::load_cluster(s.config);
+  if (!s.bus_width.empty()) {
+    std::string w = s.bus_width;
+    if (w.ends_with("bit")) w.resize(w.size() - 3);
+    size_t used = 0;
+    int64_t bits = 0;
+    try {
+      bits = std::stoll(w, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (w.empty() || used != w.size() || bits < 8 || bits % 8 != 0)
+      throw user_error("--bus-width: expected a positive multiple of 8 such as 128bit, got '",
+                       s.bus_width, "'");
+    c.ima.bus_width_bits = bits;
+  }
+  if (!s.execution.empty()) c.ima.execution = parse_execution(s.execution, "--execution");
+  return c;
+}
+
+// Checks every output directory before any file is written, so a bad path leaves no file behind.
+void write_outputs(const std::vector<std::pair<std::string, std::string>>& files) {
+  namespace fs = std::filesystem;
+  for (const auto& [path, content] : files) {
+    if (path.empty()) continue;
+    const fs::path p(path);
+    if (p.has_parent_path() && !fs::is_directory(p.parent_path()))
+      throw user_error(path, ": directory '", p.parent_path().string(), "' does not exist");
+  }
+  for (const auto& [path, content] : files) {
+    if (path.empty()) continue;
+    write_file_atomically(path, content);
+    std::printf("wrote %s\n", path.c_str());
+  }
+}
+
+void add_source_options(CLI::App* cmd, ClusterSource& s) {
+  auto* preset =
+      cmd->add_option("--preset", s.preset, "Built-in cluster: seed001")->capture_default_str();
+  auto* config = cmd->add_option("--config", s.config,
+                                 "Cluster description (YAML, see src/cluster/cluster_config.h)");
+  preset->excludes(config);
+  config->excludes(preset);
+  cmd->add_option("--csv", s.csv, "Write the table as CSV");
+  cmd->add_option("--json", s.json, "Write the result as JSON");
+}
+
+void run_roofline(const RooflineArgs& a) {
+  const cluster::ClusterConfig c = load(a.src);
+  cluster::RooflineOptions o;
+  o.bus_widths_bits = a.bus_widths;
+  o.utilizations = a.utilizations;
+  o.executions.clear();
+  for (const std::string& e : a.executions)
+    o.executions.push_back(parse_execution(e, "--executions"));
+  o.vectors = a.vectors;
+  const auto points = cluster::roofline(c, o);
+  const std::string text = cluster::roofline_text(c, points);
+  write_outputs({{a.src.csv, a.src.csv.empty() ? "" : cluster::roofline_csv(points)},
+                 {a.src.json, a.src.json.empty() ? "" : cluster::roofline_json(c, points)}});
+  std::fputs(text.c_str(), stdout);
+}
+
+void run_bottleneck(const BottleneckArgs& a) {
+  const cluster::ClusterConfig c = load(a.src);
+  std::vector<cluster::Mapping> mappings;
+  for (const std::string& m : a.mappings) mappings.push_back(cluster::parse_mapping(m));
+  const cluster::BottleneckStudy s = cluster::bottleneck_study(c, a.shape, mappings);
+  const std::string text = cluster::bottleneck_text(c, s);
+  write_outputs({{a.src.csv, a.src.csv.empty() ? "" : cluster::bottleneck_csv(s)},
+                 {a.src.json, a.src.json.empty() ? "" : cluster::bottleneck_json(c, s)}});
+  std::fputs(text.c_str(), stdout);
+}
+
+}  // namespace
+
+void register_cluster(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "cluster",
+      "Seed 001's heterogeneous cluster (8 RISC-V cores, PCM IMA, depth-wise engine, 512 kB TCDM) "
+      "as an analytical performance / energy / area model");
+  cmd->require_subcommand(1);
+
+  auto r = std::make_shared<RooflineArgs>();
+  CLI::App* roof =
+      cmd->add_subcommand("roofline",
+                          "Fig. 7: IMA throughput vs operational intensity for bus widths, "
+                          "operating points and sequential / pipelined execution");
+  add_source_options(roof, r->src);
+  roof->add_option("--bus-widths", r->bus_widths, "IMA data-interface widths in bits")
+      ->delimiter(',')
+      ->check(CLI::Range(int64_t{8}, int64_t{1} << 20))
+      ->capture_default_str();
+  roof->add_option("--utilizations", r->utilizations,
+                   "Crossbar shares used by the synthetic layers, in (0, 1]")
+      ->delimiter(',')
+      ->capture_default_str();
+  roof->add_option("--executions", r->executions, "sequential and/or pipelined")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"sequential", "pipelined"}))
+      ->capture_default_str();
+  roof->add_option("--vectors", r->vectors, "Jobs per synthetic layer")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 24))
+      ->capture_default_str();
+  roof->callback([r] { run_roofline(*r); });
+
+  auto b = std::make_shared<BottleneckArgs>();
+  CLI::App* bn =
+      cmd->add_subcommand("bottleneck",
+                          "Fig. 8-10: the MobileNetV2 Bottleneck under the mappings cores, "
+                          "ima-cjobN, hybrid, ima+dw: per-layer cycles, speedup, energy and "
+                          "area efficiency");
+  add_source_options(bn, b->src);
+  bn->add_option("--bus-width", b->src.bus_width,
+                 "Override the IMA data-interface width, e.g. 128bit");
+  bn->add_option("--execution", b->src.execution, "Override the IMA execution model")
+      ->check(CLI::IsMember({"sequential", "pipelined"}));
+  bn->add_option("--mappings", b->mappings, "Mappings, the first is the reference of the ratios")
+      ->delimiter(',')
+      ->capture_default_str();
+  const auto range = CLI::Range(int64_t{1}, int64_t{1} << 20);
+  bn->add_option("--height", b->shape.height, "Input feature map height")
+      ->check(range)
+      ->capture_default_str();
+  bn->add_option("--width", b->shape.width, "Input feature map width")
+      ->check(range)
+      ->capture_default_str();
+  bn->add_option("--c-in", b->shape.c_in, "Input channels")->check(range)->capture_default_str();
+  bn->add_option("--expansion", b->shape.expansion, "Expansion factor t (hidden = t * c_in)")
+      ->check(range)
+      ->capture_default_str();
+  bn->add_option("--c-out", b->shape.c_out, "Output channels")->check(range)->capture_default_str();
+  bn->add_option("--stride", b->shape.stride, "Depth-wise stride")
+      ->check(CLI::IsMember({1, 2}))
+      ->capture_default_str();
+  bn->callback([b] { run_bottleneck(*b); });
+}
+
+}  // namespace hetcim::cli

@@ -1,0 +1,210 @@
+#include "cluster/cluster_report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cluster/dw_engine.h"
+#include "cluster/ima_model.h"
+#include "util/units.h"
+
+namespace hetcim::cluster {
+namespace {
+
+std::string fmt(const char* f, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, f, args...);
+  return buf;
+}
+
+nlohmann::json config_json(const ClusterConfig& c) {
+  nlohmann::json j;
+  j["name"] = c.name;
+  j["clock"] = {{"frequency_hz", c.clock.frequency}, {"voltage_v", c.clock.voltage}};
+  j["cores"] = {{"count", c.cores.count},
+                {"pointwise_mac_per_cycle", c.cores.pointwise_mac_per_cycle},
+                {"depthwise_mac_per_cycle", c.cores.depthwise_mac_per_cycle},
+                {"eltwise_per_cycle", c.cores.eltwise_per_cycle},
+                {"marshal_bytes_per_cycle", c.cores.marshal_bytes_per_cycle},
+                {"power_w", c.cores.power}};
+  j["tcdm_bytes"] = c.tcdm_bytes;
+  j["ima"] = {{"rows", c.ima.rows},
+              {"cols", c.ima.cols},
+              {"t_mvm_s", c.ima.t_mvm},
+              {"bus_width_bits", c.ima.bus_width_bits},
+              {"execution", execution_name(c.ima.execution)},
+              {"config_cycles", c.ima.config_cycles},
+              {"job_overhead_cycles", c.ima.job_overhead_cycles},
+              {"e_job_j", c.ima.e_job},
+              {"power_w", c.ima.power},
+              {"peak_ops", ima_peak_ops(c.ima)}};
+  j["dw"] = {{"channels", c.dw.channels},
+             {"kernel", c.dw.kernel},
+             {"inner_loop_cycles", c.dw.inner_loop_cycles},
+             {"bytes_per_cycle", c.dw.bytes_per_cycle},
+             {"config_cycles", c.dw.config_cycles},
+             {"power_w", c.dw.power}};
+  j["base_power_w"] = c.base_power;
+  j["area"] = {{"total_mm2", c.area.total * 1e6},
+               {"ima_share", c.area.ima_share},
+               {"tcdm_share", c.area.tcdm_share},
+               {"dw_share", c.area.dw_share}};
+  return j;
+}
+
+}  // namespace
+
+std::string config_text(const ClusterConfig& c) {
+  std::ostringstream os;
+  os << "cluster " << c.name << ": " << c.cores.count << " cores, "
+     << format_quantity(static_cast<double>(c.tcdm_bytes), Quantity::Bytes) << " TCDM; IMA "
+     << c.ima.rows << "x" << c.ima.cols << ", " << format_quantity(c.ima.t_mvm, Quantity::Time)
+     << " per MVM, peak " << fmt("%.4g", ima_peak_ops(c.ima) / 1e12) << " TOPS; DW "
+     << c.dw.channels << " ch " << c.dw.kernel << "x" << c.dw.kernel << "\n";
+  return os.str();
+}
+
+std::string roofline_text(const ClusterConfig& c, const std::vector<RooflinePoint>& points) {
+  std::ostringstream os;
+  os << config_text(c);
+  os << "IMA roofline (seed 001, Fig. 7): synthetic point-wise layers, attained vs roofs in GOPS\n";
+  os << fmt("%-8s %-10s %5s %6s %8s %9s %9s %9s %9s %7s %s\n", "f", "execution", "bus", "util",
+            "I[op/B]", "compute", "memory", "roof", "attained", "stream", "bound");
+  for (const RooflinePoint& p : points) {
+    os << fmt("%-8s %-10s %5lld %5.1f%% %8.1f %9.1f %9.1f %9.1f %9.1f %6.1f%% %s\n",
+              (fmt("%.0f", p.frequency / 1e6) + "MHz").c_str(), execution_name(p.execution),
+              static_cast<long long>(p.bus_width_bits), 100 * p.utilization, p.intensity,
+              p.compute_roof / 1e9, p.memory_roof / 1e9,
+              std::min(p.compute_roof, p.memory_roof) / 1e9, p.attained / 1e9, 100 * p.stream_share,
+              p.memory_bound ? "memory" : "compute");
+  }
+  return os.str();
+}
+
+std::string roofline_csv(const std::vector<RooflinePoint>& points) {
+  std::ostringstream os;
+  os << "frequency_hz,voltage_v,execution,bus_width_bits,rows_used,cols_used,utilization,intensity_"
+        "op_per_b,"
+        "compute_roof_gops,memory_roof_gops,attained_gops,cycles,stream_share,memory_bound\n";
+  for (const RooflinePoint& p : points)
+    os << fmt("%.6g,%.6g,%s,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%.6g,%d\n", p.frequency,
+              p.voltage, execution_name(p.execution), static_cast<long long>(p.bus_width_bits),
+              static_cast<long long>(p.rows_used), static_cast<long long>(p.cols_used),
+              p.utilization, p.intensity, p.compute_roof / 1e9, p.memory_roof / 1e9,
+              p.attained / 1e9, static_cast<long long>(p.cycles), p.stream_share,
+              p.memory_bound ? 1 : 0);
+  return os.str();
+}
+
+std::string roofline_json(const ClusterConfig& c, const std::vector<RooflinePoint>& points) {
+  nlohmann::json j;
+  j["config"] = config_json(c);
+  j["points"] = nlohmann::json::array();
+  for (const RooflinePoint& p : points)
+    j["points"].push_back({{"frequency_hz", p.frequency},
+                           {"voltage_v", p.voltage},
+                           {"execution", execution_name(p.execution)},
+                           {"bus_width_bits", p.bus_width_bits},
+                           {"rows_used", p.rows_used},
+                           {"cols_used", p.cols_used},
+                           {"utilization", p.utilization},
+                           {"intensity_op_per_b", p.intensity},
+                           {"compute_roof_gops", p.compute_roof / 1e9},
+                           {"memory_roof_gops", p.memory_roof / 1e9},
+                           {"attained_gops", p.attained / 1e9},
+                           {"cycles", p.cycles},
+                           {"stream_share", p.stream_share},
+                           {"memory_bound", p.memory_bound}});
+  return j.dump(1) + "\n";
+}
+
+std::string bottleneck_text(const ClusterConfig& c, const BottleneckStudy& s) {
+  std::ostringstream os;
+  os << config_text(c);
+  const auto& sh = s.shape;
+  os << fmt(
+      "MobileNetV2 Bottleneck (seed 001, Fig. 8-10): %lldx%lldx%lld input, expansion %lld, %lld "
+      "outputs, "
+      "stride %lld; IMA %s, %lld-bit bus, %.0f MHz\n",
+      static_cast<long long>(sh.height), static_cast<long long>(sh.width),
+      static_cast<long long>(sh.c_in), static_cast<long long>(sh.expansion),
+      static_cast<long long>(sh.c_out), static_cast<long long>(sh.stride),
+      execution_name(c.ima.execution), static_cast<long long>(c.ima.bus_width_bits),
+      c.clock.frequency / 1e6);
+  os << fmt(
+      "weights %lld B + activations %lld B = %lld B of %lld B TCDM: %s\n\n",
+      static_cast<long long>(s.weights), static_cast<long long>(s.activation_bytes),
+      static_cast<long long>(s.weights + s.activation_bytes), static_cast<long long>(c.tcdm_bytes),
+      s.fits_tcdm ? "fits" : "does NOT fit (the model assumes no tiling; figures are optimistic)");
+  os << "per-layer cycles (Fig. 10)\n";
+  os << fmt("%-10s %-24s %-6s %10s %8s\n", "mapping", "layer", "engine", "cycles", "share");
+  for (const MappingResult& r : s.results)
+    for (const LayerCost& l : r.layers)
+      os << fmt("%-10s %-24s %-6s %10lld %7.1f%%\n", mapping_name(r.mapping).c_str(),
+                l.layer.c_str(), l.engine.c_str(), static_cast<long long>(l.cycles),
+                100.0 * static_cast<double>(l.cycles) / static_cast<double>(r.cycles));
+  os << "\nper mapping (Fig. 9; x = relative to " << mapping_name(s.results.front().mapping)
+     << ")\n";
+  os << fmt("%-10s %10s %9s %8s %9s %8s %9s %8s %6s %8s %9s %8s\n", "mapping", "cycles", "time[us]",
+            "GOPS", "speedup", "E[uJ]", "GOPS/W", "x", "xbars", "mm2", "GOPS/mm2", "x");
+  for (const MappingResult& r : s.results)
+    os << fmt("%-10s %10lld %9.1f %8.2f %8.2fx %8.2f %9.1f %7.2fx %6.2f %8.3f %9.2f %7.2fx\n",
+              mapping_name(r.mapping).c_str(), static_cast<long long>(r.cycles), r.seconds * 1e6,
+              r.gops, r.speedup, r.energy * 1e6, r.gops_per_watt, r.energy_gain, r.ima_crossbars,
+              r.area * 1e6, r.gops_per_mm2, r.area_gain);
+  return os.str();
+}
+
+std::string bottleneck_csv(const BottleneckStudy& s) {
+  std::ostringstream os;
+  os << "mapping,layer,engine,cycles,macs,jobs,energy_j\n";
+  for (const MappingResult& r : s.results) {
+    for (const LayerCost& l : r.layers)
+      os << fmt("%s,%s,%s,%lld,%lld,%lld,%.6g\n", mapping_name(r.mapping).c_str(), l.layer.c_str(),
+                l.engine.c_str(), static_cast<long long>(l.cycles), static_cast<long long>(l.macs),
+                static_cast<long long>(l.jobs), l.energy);
+    os << fmt("%s,total,all,%lld,,,%.6g\n", mapping_name(r.mapping).c_str(),
+              static_cast<long long>(r.cycles), r.energy);
+  }
+  return os.str();
+}
+
+std::string bottleneck_json(const ClusterConfig& c, const BottleneckStudy& s) {
+  nlohmann::json j;
+  j["config"] = config_json(c);
+  j["shape"] = {{"height", s.shape.height}, {"width", s.shape.width},
+                {"c_in", s.shape.c_in},     {"expansion", s.shape.expansion},
+                {"c_out", s.shape.c_out},   {"stride", s.shape.stride}};
+  j["weights"] = s.weights;
+  j["activation_bytes"] = s.activation_bytes;
+  j["fits_tcdm"] = s.fits_tcdm;
+  j["mappings"] = nlohmann::json::array();
+  for (const MappingResult& r : s.results) {
+    nlohmann::json m = {{"mapping", mapping_name(r.mapping)},
+                        {"cycles", r.cycles},
+                        {"seconds", r.seconds},
+                        {"ops", r.ops},
+                        {"gops", r.gops},
+                        {"energy_j", r.energy},
+                        {"gops_per_watt", r.gops_per_watt},
+                        {"area_mm2", r.area * 1e6},
+                        {"gops_per_mm2", r.gops_per_mm2},
+                        {"ima_devices", r.ima_devices},
+                        {"ima_crossbars", r.ima_crossbars},
+                        {"speedup", r.speedup},
+                        {"energy_gain", r.energy_gain},
+                        {"area_gain", r.area_gain}};
+    m["layers"] = nlohmann::json::array();
+    for (const LayerCost& l : r.layers)
+      m["layers"].push_back({{"layer", l.layer},
+                             {"engine", l.engine},
+                             {"cycles", l.cycles},
+                             {"macs", l.macs},
+                             {"jobs", l.jobs},
+                             {"energy_j", l.energy}});
+    j["mappings"].push_back(std::move(m));
+  }
+  return j.dump(1) + "\n";
+}
+
+}  // namespace hetcim::cluster
