@@ -10,47 +10,17 @@
 
 #include "util/error.h"
 #include "util/units.h"
+#include "util/yaml_fields.h"
 
 namespace hetcim::cluster {
+using yaml_fields::check_keys;
+using yaml_fields::integer;
+using yaml_fields::nonneg_quantity;
+using yaml_fields::positive_quantity;
+using yaml_fields::scalar;
+using yaml_fields::where;
+
 namespace {
-
-void check_keys(const YAML::Node& node, const std::string& where,
-                const std::set<std::string>& known, const std::string& origin) {
-  if (!node.IsMap())
-    throw user_error(origin, ": '", where.empty() ? "(top level)" : where, "' must be a mapping");
-  for (const auto& kv : node) {
-    const std::string key = kv.first.as<std::string>();
-    if (!known.count(key)) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw user_error(origin, ": unknown field '", where.empty() ? key : where + "." + key,
-                       "' (expected one of: ", list, ")");
-    }
-  }
-}
-
-std::string scalar(const YAML::Node& n, const std::string& field, const std::string& origin) {
-  if (!n.IsScalar()) throw user_error(origin, ": field '", field, "' must be a single value");
-  return n.as<std::string>();
-}
-
-std::string where(const std::string& origin, const std::string& field) {
-  return origin + ": field '" + field + "'";
-}
-
-double positive_quantity(const YAML::Node& n, const std::string& field, Quantity q,
-                         const std::string& origin) {
-  const double v = parse_quantity(scalar(n, field, origin), q, where(origin, field));
-  if (!(v > 0)) throw user_error(where(origin, field), " must be positive");
-  return v;
-}
-
-double nonneg_quantity(const YAML::Node& n, const std::string& field, Quantity q,
-                       const std::string& origin) {
-  const double v = parse_quantity(scalar(n, field, origin), q, where(origin, field));
-  if (!(v >= 0)) throw user_error(where(origin, field), " must be >= 0");
-  return v;
-}
 
 // A plain number followed by `suffix` (e.g. "0.8V", "2.5mm2", "33%"), strictly parsed.
 double number_with_suffix(const YAML::Node& n, const std::string& field, const std::string& suffix,
@@ -70,21 +40,6 @@ double number_with_suffix(const YAML::Node& n, const std::string& field, const s
     throw bad();
   }
   if (used != num.size() || num.empty() || !std::isfinite(v)) throw bad();
-  return v;
-}
-
-int64_t integer(const YAML::Node& n, const std::string& field, int64_t min,
-                const std::string& origin) {
-  const std::string s = scalar(n, field, origin);
-  size_t used = 0;
-  int64_t v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty() || v < min)
-    throw user_error(where(origin, field), " must be an integer >= ", min, ", got '", s, "'");
   return v;
 }
 

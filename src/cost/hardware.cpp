@@ -9,42 +9,16 @@
 #include "cost/host_model.h"
 #include "util/error.h"
 #include "util/units.h"
+#include "util/yaml_fields.h"
 
 namespace hetcim::cost {
+using yaml_fields::check_keys;
+using yaml_fields::integer;
+using yaml_fields::nonneg_quantity;
+using yaml_fields::positive_quantity;
+using yaml_fields::scalar;
+
 namespace {
-
-void check_keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& known,
-                const std::string& origin) {
-  if (!node.IsMap()) throw user_error(origin, ": '", where, "' must be a mapping");
-  for (const auto& kv : node) {
-    const std::string key = kv.first.as<std::string>();
-    if (!known.count(key)) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw user_error(origin, ": unknown field '", where.empty() ? key : where + "." + key,
-                       "' (expected one of: ", list, ")");
-    }
-  }
-}
-
-std::string scalar(const YAML::Node& n, const std::string& field, const std::string& origin) {
-  if (!n.IsScalar()) throw user_error(origin, ": field '", field, "' must be a single value");
-  return n.as<std::string>();
-}
-
-double quantity(const YAML::Node& n, const std::string& field, Quantity q, const std::string& origin) {
-  const double v = parse_quantity(scalar(n, field, origin), q, origin + ": field '" + field + "'");
-  if (!(v > 0)) throw user_error(origin, ": field '", field, "' must be positive");
-  return v;
-}
-
-// An energy or power figure: like quantity() but 0 is allowed (e.g. to leave a part out).
-double nonneg_quantity(const YAML::Node& n, const std::string& field, Quantity q,
-                       const std::string& origin) {
-  const double v = parse_quantity(scalar(n, field, origin), q, origin + ": field '" + field + "'");
-  if (!(v >= 0)) throw user_error(origin, ": field '", field, "' must be >= 0");
-  return v;
-}
 
 // Energy per byte: "40pJ/B" or "40pJ" (the per-byte is in the field's name).
 double energy_per_byte(const YAML::Node& n, const std::string& field, const std::string& origin) {
@@ -52,20 +26,6 @@ double energy_per_byte(const YAML::Node& n, const std::string& field, const std:
   if (s.size() > 2 && s.ends_with("/B")) s.resize(s.size() - 2);
   const double v = parse_quantity(s, Quantity::Energy, origin + ": field '" + field + "' (J/B)");
   if (!(v >= 0)) throw user_error(origin, ": field '", field, "' must be >= 0");
-  return v;
-}
-
-int64_t positive_int(const YAML::Node& n, const std::string& field, const std::string& origin) {
-  const std::string s = scalar(n, field, origin);
-  size_t used = 0;
-  int64_t v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || v <= 0)
-    throw user_error(origin, ": field '", field, "' must be a positive integer, got '", s, "'");
   return v;
 }
 
@@ -141,7 +101,7 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
     }
     if (const YAML::Node bus = root["bus"]) {
       check_keys(bus, "bus", {"bandwidth", "e_byte"}, origin);
-      if (bus["bandwidth"]) h.bus_bandwidth = quantity(bus["bandwidth"], "bus.bandwidth", Quantity::Bandwidth, origin);
+      if (bus["bandwidth"]) h.bus_bandwidth = positive_quantity(bus["bandwidth"], "bus.bandwidth", Quantity::Bandwidth, origin);
       if (bus["e_byte"]) h.bus_e_byte = energy_per_byte(bus["e_byte"], "bus.e_byte", origin);
     }
     if (const YAML::Node cim = root["cim"]) {
@@ -162,13 +122,13 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
         if (h.cim.xbar_rows <= 0 || h.cim.xbar_cols <= 0)
           throw user_error(origin, ": field 'cim.crossbar' must have positive sides, got '", s, "'");
       }
-      if (cim["crossbars"]) h.cim.crossbars = positive_int(cim["crossbars"], "cim.crossbars", origin);
-      if (cim["t_mvm"]) h.cim.t_mvm = quantity(cim["t_mvm"], "cim.t_mvm", Quantity::Time, origin);
+      if (cim["crossbars"]) h.cim.crossbars = integer(cim["crossbars"], "cim.crossbars", 1, origin);
+      if (cim["t_mvm"]) h.cim.t_mvm = positive_quantity(cim["t_mvm"], "cim.t_mvm", Quantity::Time, origin);
       if (cim["bandwidth"]) {
-        h.cim.bandwidth = quantity(cim["bandwidth"], "cim.bandwidth", Quantity::Bandwidth, origin);
+        h.cim.bandwidth = positive_quantity(cim["bandwidth"], "cim.bandwidth", Quantity::Bandwidth, origin);
         cim_bandwidth_given = true;
       }
-      if (cim["elem_bytes"]) h.cim.elem_bytes = positive_int(cim["elem_bytes"], "cim.elem_bytes", origin);
+      if (cim["elem_bytes"]) h.cim.elem_bytes = integer(cim["elem_bytes"], "cim.elem_bytes", 1, origin);
       if (cim["e_mvm"])
         h.cim.e_mvm = nonneg_quantity(cim["e_mvm"], "cim.e_mvm", Quantity::Energy, origin);
       if (cim["e_byte"]) h.cim.e_byte = energy_per_byte(cim["e_byte"], "cim.e_byte", origin);

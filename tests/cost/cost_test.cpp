@@ -76,7 +76,7 @@ TEST(Hardware, PresetsOfSeed000) {
 TEST(Hardware, ErrorsNameTheField) {
   EXPECT_NE(error_of("cim: {t_mvm: 50}\n").find("hw.yaml: field 'cim.t_mvm'"), std::string::npos);
   EXPECT_NE(error_of("cim: {t_mvm: 50}\n").find("unit is required"), std::string::npos);
-  EXPECT_NE(error_of("cim: {crossbars: -3}\n").find("'cim.crossbars' must be a positive integer"),
+  EXPECT_NE(error_of("cim: {crossbars: -3}\n").find("'cim.crossbars' must be an integer >= 1"),
             std::string::npos);
   EXPECT_NE(error_of("cim: {crosbars: 3}\n").find("unknown field 'cim.crosbars'"), std::string::npos);
   EXPECT_NE(error_of("cim: {crossbar: 256}\n").find("ROWSxCOLS"), std::string::npos);
