@@ -10,6 +10,7 @@
 #include "cluster/bottleneck_mapping.h"
 #include "cluster/cluster_config.h"
 #include "cluster/cluster_report.h"
+#include "report/cluster.h"
 #include "cluster/roofline.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -20,7 +21,7 @@ namespace {
 struct ClusterSource {
   std::string preset = "seed001";
   std::string config;
-  std::string csv, json;
+  std::string csv, json, figures;
   std::string bus_width;  // "" = the configuration's
   std::string execution;  // "" = the configuration's
 };
@@ -92,6 +93,7 @@ void add_source_options(CLI::App* cmd, ClusterSource& s) {
   config->excludes(preset);
   cmd->add_option("--csv", s.csv, "Write the table as CSV");
   cmd->add_option("--json", s.json, "Write the result as JSON");
+  cmd->add_option("--figures", s.figures, "Draw the figures (SVG and PNG, gnuplot) into this directory");
 }
 
 void run_roofline(const RooflineArgs& a) {
@@ -107,6 +109,9 @@ void run_roofline(const RooflineArgs& a) {
   const std::string text = cluster::roofline_text(c, points);
   write_outputs({{a.src.csv, a.src.csv.empty() ? "" : cluster::roofline_csv(points)},
                  {a.src.json, a.src.json.empty() ? "" : cluster::roofline_json(c, points)}});
+  if (!a.src.figures.empty())
+    for (const report::Figure& f : report::write_roofline_figures(points, a.src.figures))
+      std::printf("wrote %s/%s.svg and .png\n", a.src.figures.c_str(), f.name.c_str());
   std::fputs(text.c_str(), stdout);
 }
 
@@ -118,6 +123,9 @@ void run_bottleneck(const BottleneckArgs& a) {
   const std::string text = cluster::bottleneck_text(c, s);
   write_outputs({{a.src.csv, a.src.csv.empty() ? "" : cluster::bottleneck_csv(s)},
                  {a.src.json, a.src.json.empty() ? "" : cluster::bottleneck_json(c, s)}});
+  if (!a.src.figures.empty())
+    for (const report::Figure& f : report::write_bottleneck_figures(s, a.src.figures))
+      std::printf("wrote %s/%s.svg and .png\n", a.src.figures.c_str(), f.name.c_str());
   std::fputs(text.c_str(), stdout);
 }
 

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <sys/wait.h>
 #include <algorithm>
 
+#include "report/gnuplot.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -19,11 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string num(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.9g", v);
-  return b;
-}
+std::string num(double v) { return gnuplot_number(v); }
 
 std::string ns(double t) {
   char b[32];
@@ -37,39 +33,6 @@ std::vector<T> distinct(const std::vector<dse::DsePoint>& pts, T dse::DsePoint::
   for (const auto& p : pts)
     if (std::find(out.begin(), out.end(), p.*field) == out.end()) out.push_back(p.*field);
   return out;
-}
-
-void run_gnuplot(const std::string& script_path, const std::string& figure) {
-  const std::string cmd = "gnuplot '" + script_path + "' 2>&1";
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (!pipe) throw user_error("figure ", figure, ": cannot start gnuplot");
-  std::string log;
-  char buf[256];
-  while (std::fgets(buf, sizeof buf, pipe)) log += buf;
-  const int status = ::pclose(pipe);
-  if (status != 0) {
-    if (log.find("not found") != std::string::npos || WEXITSTATUS(status) == 127)
-      throw user_error("figure ", figure, ": gnuplot is not installed (Debian: gnuplot-nox)");
-    throw user_error("figure ", figure, ": gnuplot failed: ", log);
-  }
-}
-
-// Renders one figure from a gnuplot body (everything after the terminal/output lines) to SVG and
-// PNG; data blocks are inline ($name << EOD ... EOD) so a figure is one self-contained script.
-void plot(const std::string& dir, const Figure& f, const std::string& body) {
-  for (const char* ext : {"svg", "png"}) {
-    const std::string script = dir + "/" + f.name + "." + ext + ".gp";
-    std::string s;
-    s += std::string(ext) == "svg" ? "set terminal svg size 760,420 dynamic font 'sans,11' background rgb 'white'\n"
-                                   : "set terminal pngcairo size 760,420 font 'sans,10'\n";
-    s += "set output '" + dir + "/" + f.name + "." + ext + "'\n";
-    // Multi-panel figures carry the title on the multiplot; panels title themselves.
-    if (body.find("set multiplot") == std::string::npos) s += "set title '" + f.title + "'\n";
-    s += body;
-    write_file_atomically(script, s);
-    run_gnuplot(script, f.name);
-    fs::remove(script);
-  }
 }
 
 std::string html_escape(const std::string& s) {

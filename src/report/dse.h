@@ -7,17 +7,12 @@
 #include <vector>
 
 #include "dse/dse.h"
+#include "report/gnuplot.h"
 
 namespace hetcim::report {
 
 [[nodiscard]] std::string dse_csv(const std::vector<dse::DsePoint>& points);
 [[nodiscard]] std::string dse_json(const std::vector<dse::DsePoint>& points);
-
-struct Figure {
-  std::string name;     // file stem, e.g. "fig3_resnet18"
-  std::string title;
-  std::string caption;
-};
 
 // Writes <out>/figures/<name>.svg and .png for every figure it can draw from the points, and
 // <out>/report.html embedding the SVGs inline. Needs gnuplot (Debian: gnuplot-nox); a missing

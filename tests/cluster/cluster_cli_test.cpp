@@ -76,6 +76,32 @@ TEST(ClusterCli, BottleneckFromAConfigFile) {
   EXPECT_EQ(j["shape"]["c_in"], 120);
 }
 
+// The figures exist in both formats and carry drawn data (gnuplot draws lines and bars as paths).
+TEST(ClusterCli, FiguresAreDrawn) {
+  const fs::path dir = scratch("figures");
+  fs::remove_all(dir);
+  CliRun r = run("cluster roofline --figures " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("cluster bottleneck --figures " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* name : {"cluster_roofline", "cluster_gains", "cluster_breakdown"}) {
+    ASSERT_TRUE(fs::exists(dir / (std::string(name) + ".svg"))) << name;
+    EXPECT_GT(fs::file_size(dir / (std::string(name) + ".png")), 5000u) << name;
+    std::ifstream in(dir / (std::string(name) + ".svg"));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    size_t paths = 0;
+    for (size_t at = ss.str().find("<path"); at != std::string::npos; at = ss.str().find("<path", at + 1)) ++paths;
+    EXPECT_GT(paths, 20u) << name;
+  }
+  // Five bus widths and the roof in each of the four panels.
+  std::ifstream in(dir / "cluster_roofline.svg");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("250 MHz, pipelined"), std::string::npos);
+  EXPECT_NE(ss.str().find("512 bit"), std::string::npos);
+}
+
 TEST(ClusterCli, BadInputNamesTheFieldAndWritesNothing) {
   const fs::path cfg = scratch("bad.yaml"), json = scratch("never.json");
   fs::remove(json);

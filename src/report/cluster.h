@@ -1,0 +1,22 @@
+// Figures of seed 001's cluster studies (cluster/roofline.h, cluster/bottleneck_mapping.h), drawn
+// by gnuplot as SVG and PNG: the Fig. 7 roofline per operating point and execution model, the
+// Fig. 9 gains of each Bottleneck mapping over the first one, and the Fig. 10 cycle breakdown.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cluster/bottleneck_mapping.h"
+#include "cluster/roofline.h"
+#include "report/gnuplot.h"
+
+namespace hetcim::report {
+
+// Writes <dir>/cluster_roofline.{svg,png}; creates `dir`.
+std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePoint>& points,
+                                           const std::string& dir);
+
+// Writes <dir>/cluster_gains.{svg,png} and <dir>/cluster_breakdown.{svg,png}; creates `dir`.
+std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& study, const std::string& dir);
+
+}  // namespace hetcim::report
