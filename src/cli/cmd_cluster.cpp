@@ -13,6 +13,7 @@
 #include "report/cluster.h"
 #include "cluster/roofline.h"
 #include "util/error.h"
+#include "util/numbers.h"
 #include "util/files.h"
 
 namespace hetcim::cli {
@@ -52,17 +53,11 @@ cluster::ClusterConfig load(const ClusterSource& s) {
   if (!s.bus_width.empty()) {
     std::string w = s.bus_width;
     if (w.ends_with("bit")) w.resize(w.size() - 3);
-    size_t used = 0;
-    int64_t bits = 0;
-    try {
-      bits = std::stoll(w, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (w.empty() || used != w.size() || bits < 8 || bits % 8 != 0)
+    const std::optional<int64_t> bits = parse_integer(w);
+    if (!bits || *bits < 8 || *bits % 8 != 0)
       throw user_error("--bus-width: expected a positive multiple of 8 such as 128bit, got '",
                        s.bus_width, "'");
-    c.ima.bus_width_bits = bits;
+    c.ima.bus_width_bits = *bits;
   }
   if (!s.execution.empty()) c.ima.execution = parse_execution(s.execution, "--execution");
   return c;

@@ -8,6 +8,7 @@
 #include "util/files.h"
 #include "report/inspect.h"
 #include "util/error.h"
+#include "util/numbers.h"
 #include "workload/workload.h"
 
 namespace hetcim::cli {
@@ -24,15 +25,10 @@ struct InspectArgs {
 };
 
 void parse_crossbar(const std::string& s, workload::WorkloadOptions& o) {
-  const auto x = s.find('x');
-  try {
-    if (x == std::string::npos) throw std::invalid_argument(s);
-    size_t used = 0;
-    o.xbar_rows = std::stoll(s.substr(0, x), &used);
-    o.xbar_cols = std::stoll(s.substr(x + 1));
-  } catch (const std::exception&) {
-    throw user_error("--crossbar: expected ROWSxCOLS such as 256x256, got '", s, "'");
-  }
+  const std::optional<Dims> d = parse_dims(s);
+  if (!d) throw user_error("--crossbar: expected ROWSxCOLS such as 256x256, got '", s, "'");
+  o.xbar_rows = d->rows;
+  o.xbar_cols = d->cols;
   if (o.xbar_rows <= 0 || o.xbar_cols <= 0)
     throw user_error("--crossbar: rows and columns must be positive, got '", s, "'");
 }

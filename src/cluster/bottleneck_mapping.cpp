@@ -6,6 +6,7 @@
 #include "cluster/dw_engine.h"
 #include "cluster/ima_model.h"
 #include "util/error.h"
+#include "util/numbers.h"
 
 namespace hetcim::cluster {
 namespace {
@@ -43,15 +44,8 @@ Mapping parse_mapping(const std::string& name) {
   if (name == "ima+dw") return {Mapping::Kind::ImaDw, 0};
   const std::string prefix = "ima-cjob";
   if (name.starts_with(prefix)) {
-    const std::string n = name.substr(prefix.size());
-    size_t used = 0;
-    int64_t c = 0;
-    try {
-      c = std::stoll(n, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (!n.empty() && used == n.size() && c >= 1) return {Mapping::Kind::ImaOnly, c};
+    const std::optional<int64_t> c = parse_integer(name.substr(prefix.size()));
+    if (c && *c >= 1) return {Mapping::Kind::ImaOnly, *c};
   }
   throw user_error("unknown mapping '", name,
                    "' (expected cores, ima-cjob<N> such as ima-cjob8, hybrid or ima+dw)");

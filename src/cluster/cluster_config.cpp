@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/numbers.h"
 #include "util/units.h"
 #include "util/yaml_fields.h"
 
@@ -31,30 +32,17 @@ double number_with_suffix(const YAML::Node& n, const std::string& field, const s
                       "' such as \"", example, "\", got '", s, "'");
   };
   if (!s.ends_with(suffix)) throw bad();
-  const std::string num = s.substr(0, s.size() - suffix.size());
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(num, &used);
-  } catch (const std::exception&) {
-    throw bad();
-  }
-  if (used != num.size() || num.empty() || !std::isfinite(v)) throw bad();
-  return v;
+  const std::optional<double> v = parse_finite(s.substr(0, s.size() - suffix.size()));
+  if (!v) throw bad();
+  return *v;
 }
 
 double positive_number(const YAML::Node& n, const std::string& field, const std::string& origin) {
   const std::string s = scalar(n, field, origin);
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty() || !(v > 0) || !std::isfinite(v))
+  const std::optional<double> v = parse_finite(s);
+  if (!v || !(*v > 0))
     throw user_error(where(origin, field), " must be a positive number, got '", s, "'");
-  return v;
+  return *v;
 }
 
 OperatingPoint operating_point(const YAML::Node& n, const std::string& field,
@@ -244,18 +232,12 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
                  origin);
       if (m["crossbar"]) {
         const std::string s = scalar(m["crossbar"], "ima.crossbar", origin);
-        const auto x = s.find('x');
-        size_t u1 = 0, u2 = 0;
-        try {
-          if (x == std::string::npos) throw std::invalid_argument(s);
-          const std::string r = s.substr(0, x), q = s.substr(x + 1);
-          c.ima.rows = std::stoll(r, &u1);
-          c.ima.cols = std::stoll(q, &u2);
-          if (u1 != r.size() || u2 != q.size()) throw std::invalid_argument(s);
-        } catch (const std::exception&) {
+        const std::optional<Dims> d = parse_dims(s);
+        if (!d)
           throw user_error(where(origin, "ima.crossbar"),
                            " must be ROWSxCOLS such as 256x256, got '", s, "'");
-        }
+        c.ima.rows = d->rows;
+        c.ima.cols = d->cols;
       }
       if (m["t_mvm"])
         c.ima.t_mvm = positive_quantity(m["t_mvm"], "ima.t_mvm", Quantity::Time, origin);

@@ -8,6 +8,7 @@
 
 #include "cost/host_model.h"
 #include "util/error.h"
+#include "util/numbers.h"
 #include "util/units.h"
 #include "util/yaml_fields.h"
 
@@ -111,14 +112,10 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
                  origin);
       if (cim["crossbar"]) {
         const std::string s = scalar(cim["crossbar"], "cim.crossbar", origin);
-        const auto x = s.find('x');
-        try {
-          if (x == std::string::npos) throw std::invalid_argument(s);
-          h.cim.xbar_rows = std::stoll(s.substr(0, x));
-          h.cim.xbar_cols = std::stoll(s.substr(x + 1));
-        } catch (const std::exception&) {
-          throw user_error(origin, ": field 'cim.crossbar' must be ROWSxCOLS such as 256x256, got '", s, "'");
-        }
+        const std::optional<Dims> d = parse_dims(s);
+        if (!d) throw user_error(origin, ": field 'cim.crossbar' must be ROWSxCOLS such as 256x256, got '", s, "'");
+        h.cim.xbar_rows = d->rows;
+        h.cim.xbar_cols = d->cols;
         if (h.cim.xbar_rows <= 0 || h.cim.xbar_cols <= 0)
           throw user_error(origin, ": field 'cim.crossbar' must have positive sides, got '", s, "'");
       }

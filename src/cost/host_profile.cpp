@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/numbers.h"
 #include "util/files.h"
 
 namespace hetcim::cost {
@@ -66,28 +67,15 @@ std::vector<std::string> split_csv(const std::string& line, std::string_view ori
 }
 
 double parse_double(const std::string& s, std::string_view origin, const std::string& where) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != s.size() || !std::isfinite(v))
-    throw user_error(origin, ": ", where, ": expected a finite number, got '", s, "'");
-  return v;
+  const std::optional<double> v = parse_finite(s);
+  if (!v) throw user_error(origin, ": ", where, ": expected a finite number, got '", s, "'");
+  return *v;
 }
 
 int64_t parse_int(const std::string& s, std::string_view origin, const std::string& where) {
-  size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != s.size()) throw user_error(origin, ": ", where, ": expected an integer, got '", s, "'");
-  return v;
+  const std::optional<int64_t> v = parse_integer(s);
+  if (!v) throw user_error(origin, ": ", where, ": expected an integer, got '", s, "'");
+  return *v;
 }
 
 void validate(const HostProfile& p, std::string_view origin) {

@@ -1,6 +1,7 @@
 #include "util/yaml_fields.h"
 
 #include "util/error.h"
+#include "util/numbers.h"
 
 namespace hetcim::yaml_fields {
 
@@ -44,16 +45,10 @@ double nonneg_quantity(const YAML::Node& n, const std::string& field, Quantity q
 
 int64_t integer(const YAML::Node& n, const std::string& field, int64_t min, const std::string& origin) {
   const std::string s = scalar(n, field, origin);
-  size_t used = 0;
-  int64_t v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty() || v < min)
+  const std::optional<int64_t> v = parse_integer(s);
+  if (!v || *v < min)
     throw user_error(where(origin, field), " must be an integer >= ", min, ", got '", s, "'");
-  return v;
+  return *v;
 }
 
 }  // namespace hetcim::yaml_fields

@@ -2,13 +2,14 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <charconv>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "util/error.h"
+#include "util/numbers.h"
 #include "util/units.h"
 
 namespace hetcim::xbar {
@@ -30,21 +31,17 @@ std::string scalar(const YAML::Node& n, const FieldContext& c) {
 }
 
 double parse_number(std::string_view text, const FieldContext& c) {
-  double v = 0.0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || ptr != end || !std::isfinite(v))
-    throw user_error(c.where(), ": expected a number, got '", text, "'");
-  return v;
+  const std::optional<double> v = parse_finite(text);
+  if (!v) throw user_error(c.where(), ": expected a number, got '", text, "'");
+  return *v;
 }
 
 int parse_int(const YAML::Node& n, const FieldContext& c) {
   const std::string s = scalar(n, c);
-  int v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size())
+  const std::optional<int64_t> v = parse_integer(s);
+  if (!v || *v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max())
     throw user_error(c.where(), ": expected an integer, got '", s, "'");
-  return v;
+  return static_cast<int>(*v);
 }
 
 double parse_percent(const YAML::Node& n, const FieldContext& c) {
@@ -59,18 +56,10 @@ double parse_percent(const YAML::Node& n, const FieldContext& c) {
 
 void parse_array(const YAML::Node& n, const FieldContext& c, ChipProfile& p) {
   const std::string s = scalar(n, c);
-  const auto x = s.find('x');
-  auto dim = [&](std::string_view t) {
-    int64_t v = 0;
-    auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || ptr != t.data() + t.size() || t.empty())
-      throw user_error(c.where(), ": expected rows x cols such as \"256x256\", got '", s, "'");
-    return v;
-  };
-  if (x == std::string::npos)
-    throw user_error(c.where(), ": expected rows x cols such as \"256x256\", got '", s, "'");
-  p.array_rows = dim(std::string_view(s).substr(0, x));
-  p.array_cols = dim(std::string_view(s).substr(x + 1));
+  const std::optional<Dims> d = parse_dims(s);
+  if (!d) throw user_error(c.where(), ": expected rows x cols such as \"256x256\", got '", s, "'");
+  p.array_rows = d->rows;
+  p.array_cols = d->cols;
 }
 
 void apply_fields(const YAML::Node& fields, std::string_view source, ChipProfile& p) {

@@ -3,23 +3,13 @@
 #include "cost/cim_model.h"
 #include "cost/hardware.h"
 #include "cost/host_model.h"
+#include "layer1_conv.h"
 #include "util/error.h"
 
 namespace hetcim::cost {
 namespace {
 
-// ResNet-18 layer1 3x3 conv: 64x56x56 in and out, 3136 MVMs.
-workload::OpWorkload layer1_conv() {
-  workload::OpWorkload op;
-  op.name = "layer1.0.conv1";
-  op.offloadable = true;
-  op.in_elems = op.out_elems = 64 * 56 * 56;
-  op.in_bytes = op.out_bytes = 64 * 56 * 56;
-  op.n_mvm = 56 * 56;
-  op.macs = 64LL * 56 * 56 * 576;
-  op.params = 64 * 64 * 9;
-  return op;
-}
+using testing::layer1_conv;
 
 TEST(CimModel, Equations2And3ByHand) {
   CimConfig cim;  // 50 ns, 10.24 GB/s, 1 byte

@@ -6,26 +6,13 @@
 
 #include "cost/hardware.h"
 #include "cost/host_model.h"
+#include "layer1_conv.h"
 #include "util/error.h"
 
 namespace hetcim::cost {
 namespace {
 
-// ResNet-18 layer1 3x3 conv: 64x56x56 in and out, weight matrix 576 x 64 -> eq. (1): 3 x 1 = 3
-// crossbars of 256x256, 3136 MVMs.
-workload::OpWorkload layer1_conv() {
-  workload::OpWorkload op;
-  op.name = "layer1.0.conv1";
-  op.offloadable = true;
-  op.in_elems = op.out_elems = 64 * 56 * 56;
-  op.in_bytes = op.out_bytes = 64 * 56 * 56;
-  op.rows = 576;
-  op.cols = 64;
-  op.crossbars = 3;
-  op.n_mvm = 56 * 56;
-  op.macs = 64LL * 56 * 56 * 576;
-  return op;
-}
+using testing::layer1_conv;
 
 TEST(EnergyModel, HostEnergyIsPowerTimesTime) {
   EXPECT_DOUBLE_EQ(host_energy(2e-3, 3.6), 7.2e-3);
