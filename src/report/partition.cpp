@@ -26,6 +26,16 @@ std::string xml_escape(const std::string& s) {
   return o;
 }
 
+// An SVG document's opening: size, font and a white background.
+std::string svg_open(double width, double height) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                width, height);
+  return buf;
+}
+
 std::string j(double joules) { return format_quantity(joules, Quantity::Energy); }
 
 std::string energy_line(const partition::EnergyBreakdown& e) {
@@ -197,14 +207,8 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
   const double scale = (W - left - right) / span;
   const int lanes = 2 + cim_lanes;
   const double H = top + lanes * (lane_h + 4) + 40;
-  std::string o;
+  std::string o = svg_open(W, H);
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                "font-family=\"sans-serif\" font-size=\"11\">\n",
-                W, H);
-  o += buf;
-  o += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   std::snprintf(buf, sizeof buf, "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s</text>\n",
                 left, xml_escape(r.model + " on " + r.hardware).c_str(), t(s.makespan).c_str());
   o += buf;
@@ -305,13 +309,8 @@ std::string front_svg(const std::string& title, const partition::Problem& p,
   e1 += epad;
   const auto X = [&](double l) { return left + (l - l0) / (l1 - l0) * (W - left - right); };
   const auto Y = [&](double e) { return H - bottom - (e - e0) / (e1 - e0) * (H - top - bottom); };
-  std::string o;
+  std::string o = svg_open(W, H);
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-                W, H);
-  o += buf;
   std::snprintf(buf, sizeof buf, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s</text>\n", left,
                 xml_escape(title).c_str());
   o += buf;

@@ -3,12 +3,13 @@
 #include "cost/cim_model.h"
 #include "cost/hardware.h"
 #include "cost/host_model.h"
-#include "layer1_conv.h"
+#include "test_util.h"
 #include "util/error.h"
 
 namespace hetcim::cost {
 namespace {
 
+using testing::error_of;
 using testing::layer1_conv;
 
 TEST(CimModel, Equations2And3ByHand) {
@@ -28,14 +29,6 @@ TEST(HostModel, RooflineOfThePresets) {
   EXPECT_THROW((void)host_model_preset("pentium"), UserError);
 }
 
-std::string error_of(const std::string& yaml) {
-  try {
-    (void)parse_hardware_yaml(yaml, "hw.yaml");
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(Hardware, YamlWithHumanUnits) {
   const Hardware h = parse_hardware_yaml(

@@ -6,12 +6,13 @@
 
 #include "cost/hardware.h"
 #include "cost/host_model.h"
-#include "layer1_conv.h"
+#include "test_util.h"
 #include "util/error.h"
 
 namespace hetcim::cost {
 namespace {
 
+using testing::error_of;
 using testing::layer1_conv;
 
 TEST(EnergyModel, HostEnergyIsPowerTimesTime) {
@@ -118,14 +119,6 @@ TEST(HardwareEnergy, YamlWithHumanUnits) {
   EXPECT_DOUBLE_EQ(host_power(z.host).idle, 2.7);
 }
 
-std::string error_of(const std::string& yaml) {
-  try {
-    (void)parse_hardware_yaml(yaml, "hw.yaml");
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(HardwareEnergy, ErrorsNameTheFileAndField) {
   const auto has = [](const std::string& text, const std::string& part) {
