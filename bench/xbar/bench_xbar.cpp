@@ -40,7 +40,9 @@ const std::vector<float>& weights() {  // crossbar layout: inputs x outputs
   return w;
 }
 
-ChipProfile a3() { return load_chip_profile(std::string(HETCIM_SOURCE_DIR) + "/data/chips.yaml:A3"); }
+ChipProfile a3() {
+  return load_chip_profile(std::string(HETCIM_SOURCE_DIR) + "/data/chips.yaml:A3");
+}
 
 void BM_PlainGemm(benchmark::State& state) {
   std::vector<float> y(static_cast<size_t>(kBatch * kOut));
@@ -51,7 +53,8 @@ void BM_PlainGemm(benchmark::State& state) {
 }
 
 void run_analog(benchmark::State& state, const ChipProfile& profile) {
-  const ProgrammedLayer layer = Chip(profile, 7).program("classifier.0", weights().data(), kIn, kOut);
+  const ProgrammedLayer layer =
+      Chip(profile, 7).program("classifier.0", weights().data(), kIn, kOut);
   std::vector<float> y(static_cast<size_t>(kBatch * kOut));
   Rng rng(11);
   for (auto _ : state) {
@@ -61,7 +64,9 @@ void run_analog(benchmark::State& state, const ChipProfile& profile) {
   state.counters["arrays"] = static_cast<double>(layer.audit().tiles);
 }
 
-void BM_AnalogA3OneArray(benchmark::State& state) { run_analog(state, a3()); }
+void BM_AnalogA3OneArray(benchmark::State& state) {
+  run_analog(state, a3());
+}
 
 void BM_AnalogA3Arrays256(benchmark::State& state) {
   ChipProfile p = a3();
@@ -77,10 +82,26 @@ void BM_AnalogA3Reference(benchmark::State& state) {
 }
 
 constexpr int kRepetitions = 9;
-BENCHMARK(BM_PlainGemm)->Unit(benchmark::kMillisecond)->UseRealTime()->Repetitions(kRepetitions)->ReportAggregatesOnly(true);
-BENCHMARK(BM_AnalogA3OneArray)->Unit(benchmark::kMillisecond)->UseRealTime()->Repetitions(kRepetitions)->ReportAggregatesOnly(true);
-BENCHMARK(BM_AnalogA3Arrays256)->Unit(benchmark::kMillisecond)->UseRealTime()->Repetitions(kRepetitions)->ReportAggregatesOnly(true);
-BENCHMARK(BM_AnalogA3Reference)->Unit(benchmark::kMillisecond)->UseRealTime()->Repetitions(kRepetitions)->ReportAggregatesOnly(true);
+BENCHMARK(BM_PlainGemm)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Repetitions(kRepetitions)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_AnalogA3OneArray)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Repetitions(kRepetitions)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_AnalogA3Arrays256)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Repetitions(kRepetitions)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_AnalogA3Reference)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Repetitions(kRepetitions)
+    ->ReportAggregatesOnly(true);
 
 // Console output plus, at the end, each benchmark's median and its ratio to the plain GEMM.
 // The machine is shared, so the summary also runs the cases interleaved (one call of each per
@@ -123,12 +144,16 @@ void interleaved_summary(int rounds) {
   ChipProfile reference = a3();
   reference.mode = SimMode::Reference;
   const ProgrammedLayer one = Chip(a3(), 7).program("classifier.0", weights().data(), kIn, kOut);
-  const ProgrammedLayer arrays = Chip(tiled, 7).program("classifier.0", weights().data(), kIn, kOut);
-  const ProgrammedLayer ref = Chip(reference, 7).program("classifier.0", weights().data(), kIn, kOut);
+  const ProgrammedLayer arrays =
+      Chip(tiled, 7).program("classifier.0", weights().data(), kIn, kOut);
+  const ProgrammedLayer ref =
+      Chip(reference, 7).program("classifier.0", weights().data(), kIn, kOut);
   Rng rng(11);
   std::vector<Case> cases = {
       {"plain fp32 GEMM",
-       [&] { sgemm(kBatch, kOut, kIn, inputs().data(), kIn, weights().data(), kOut, y.data(), kOut); }},
+       [&] {
+         sgemm(kBatch, kOut, kIn, inputs().data(), kIn, weights().data(), kOut, y.data(), kOut);
+       }},
       {"A3 physical, 1 array", [&] { one.forward(inputs().data(), kBatch, y.data(), rng); }},
       {"A3 physical, 16 arrays", [&] { arrays.forward(inputs().data(), kBatch, y.data(), rng); }},
       {"A3 reference", [&] { ref.forward(inputs().data(), kBatch, y.data(), rng); }},
@@ -139,7 +164,8 @@ void interleaved_summary(int rounds) {
     for (size_t i = 0; i < cases.size(); ++i) {
       const auto t0 = std::chrono::steady_clock::now();
       cases[i].run();
-      ms[i].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      ms[i].push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
   }
   auto median = [](std::vector<double> v) {
@@ -148,7 +174,8 @@ void interleaved_summary(int rounds) {
   };
   auto minimum = [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); };
   const double base_med = median(ms[0]), base_min = minimum(ms[0]);
-  std::printf("\nInterleaved, %d rounds (median / min per case, ratio to the plain GEMM's):\n", rounds);
+  std::printf("\nInterleaved, %d rounds (median / min per case, ratio to the plain GEMM's):\n",
+              rounds);
   for (size_t i = 0; i < cases.size(); ++i)
     std::printf("  %-24s median %8.3f ms (%5.2fx)   min %8.3f ms (%5.2fx)\n", cases[i].name.c_str(),
                 median(ms[i]), median(ms[i]) / base_med, minimum(ms[i]), minimum(ms[i]) / base_min);

@@ -35,33 +35,42 @@ partition::Schedule replay_assignment_file(const std::string& path, const partit
     if (!op.is_object() || !op.contains("name"))
       throw user_error(path, ": every entry of 'operators' needs a 'name'");
     const int v = op_index(op["name"], "operators");
-    if (seen[static_cast<size_t>(v)]) throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "' is listed twice");
+    if (seen[static_cast<size_t>(v)])
+      throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "' is listed twice");
     seen[static_cast<size_t>(v)] = 1;
     int mode = partition::kHost;
     if (op.contains("mode")) {
       if (!op["mode"].is_number_integer())
-        throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "': 'mode' must be an integer (-1 = host)");
+        throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)],
+                         "': 'mode' must be an integer (-1 = host)");
       mode = op["mode"].get<int>();
     } else if (op.contains("device") && op["device"] != "host") {
       mode = 0;
     }
-    if (mode != partition::kHost && (mode < 0 || static_cast<size_t>(mode) >= p.acc[static_cast<size_t>(v)].size()))
-      throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "' has no mode ", mode, " (it offers ",
-                       p.acc[static_cast<size_t>(v)].size(), " accelerator modes; -1 = host)");
+    if (mode != partition::kHost &&
+        (mode < 0 || static_cast<size_t>(mode) >= p.acc[static_cast<size_t>(v)].size()))
+      throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "' has no mode ",
+                       mode, " (it offers ", p.acc[static_cast<size_t>(v)].size(),
+                       " accelerator modes; -1 = host)");
     a.mode[static_cast<size_t>(v)] = mode;
   }
   for (size_t v = 0; v < p.size(); ++v)
-    if (!seen[v]) throw user_error(path, ": operator '", p.names[v], "' is missing from 'operators'");
+    if (!seen[v])
+      throw user_error(path, ": operator '", p.names[v], "' is missing from 'operators'");
   partition::Schedule s;
   if (j.contains("host_order")) {
-    if (!j["host_order"].is_array()) throw user_error(path, ": 'host_order' must be an array of names");
+    if (!j["host_order"].is_array())
+      throw user_error(path, ": 'host_order' must be an array of names");
     std::vector<int> host_order, bus_order;
-    for (const nlohmann::json& name : j["host_order"]) host_order.push_back(op_index(name, "host_order"));
+    for (const nlohmann::json& name : j["host_order"])
+      host_order.push_back(op_index(name, "host_order"));
     if (p.bus_model == partition::BusModel::Serial) {
       if (!j.contains("bus_order") || !j["bus_order"].is_array())
-        throw user_error(path, ": a serial bus needs 'bus_order' (transfer keys) next to 'host_order'");
+        throw user_error(path,
+                         ": a serial bus needs 'bus_order' (transfer keys) next to 'host_order'");
       for (const nlohmann::json& k : j["bus_order"]) {
-        if (!k.is_number_integer()) throw user_error(path, ": 'bus_order' must list integer transfer keys");
+        if (!k.is_number_integer())
+          throw user_error(path, ": 'bus_order' must list integer transfer keys");
         bus_order.push_back(k.get<int>());
       }
     }

@@ -17,6 +17,7 @@ namespace hetcim::cli {
 // UserError naming the file and the operator or field when the file does not fit `p` (unknown or
 // missing operators, a mode the operator lacks, orders that are not permutations or deadlock) or
 // when the replayed schedule breaks a constraint (the budget, for instance).
-[[nodiscard]] partition::Schedule replay_assignment_file(const std::string& path, const partition::Problem& p);
+[[nodiscard]] partition::Schedule replay_assignment_file(const std::string& path,
+                                                         const partition::Problem& p);
 
 }  // namespace hetcim::cli

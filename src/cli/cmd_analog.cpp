@@ -11,12 +11,11 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "data/dataset.h"
 #include "cli/model_source.h"
+#include "data/dataset.h"
 #include "exec/inputs.h"
 #include "exec/npy.h"
 #include "exec/weights.h"
-#include "xbar/analog_graph.h"
 #include "onnxio/import.h"
 #include "passes/pipeline.h"
 #include "select/race.h"
@@ -24,6 +23,7 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/units.h"
+#include "xbar/analog_graph.h"
 #include "xbar/chip.h"
 #include "xbar/chips_yaml.h"
 #include "xbar/model_layers.h"
@@ -55,7 +55,8 @@ std::vector<std::string> analog_layers(const std::string& spec) {
   std::stringstream ss(spec);
   for (std::string item; std::getline(ss, item, ',');)
     if (!item.empty()) out.push_back(item);
-  if (out.empty()) throw user_error("--analog-layers: expected 'classifier' or a comma-separated list");
+  if (out.empty())
+    throw user_error("--analog-layers: expected 'classifier' or a comma-separated list");
   return out;
 }
 
@@ -65,56 +66,73 @@ void print_audit(const std::vector<xbar::MappingAudit>& audits) {
               "relL2 prog", "clamped", "stuck");
   for (const auto& a : audits) {
     const std::string shape = std::to_string(a.rows) + "x" + std::to_string(a.cols);
-    std::printf("%-16s %11s %8.4f %10lld %8lld %11.3e %11.3e %9.5f %11.3e %11.3e %9.5f %8lld %6lld\n",
-                a.layer.c_str(), shape.c_str(), a.gamma, static_cast<long long>(a.distinct_levels),
-                static_cast<long long>(a.clipped_weights), a.quantized.mae, a.quantized.rmse,
-                a.quantized.rel_l2, a.programmed.mae, a.programmed.rmse, a.programmed.rel_l2,
-                static_cast<long long>(a.clamped_devices),
-                static_cast<long long>(a.stuck_low + a.stuck_high));
+    std::printf(
+        "%-16s %11s %8.4f %10lld %8lld %11.3e %11.3e %9.5f %11.3e %11.3e %9.5f %8lld %6lld\n",
+        a.layer.c_str(), shape.c_str(), a.gamma, static_cast<long long>(a.distinct_levels),
+        static_cast<long long>(a.clipped_weights), a.quantized.mae, a.quantized.rmse,
+        a.quantized.rel_l2, a.programmed.mae, a.programmed.rmse, a.programmed.rel_l2,
+        static_cast<long long>(a.clamped_devices),
+        static_cast<long long>(a.stuck_low + a.stuck_high));
   }
 }
 
 void register_analog_eval(CLI::App& analog) {
   struct Args {
-    std::string model, dataset = "fashion-mnist", data_dir, split = "test", chip, mode, layers = "classifier",
-                       logits;
+    std::string model, dataset = "fashion-mnist", data_dir, split = "test", chip, mode,
+                       layers = "classifier", logits;
     uint64_t seed = 1, read_seed = 1;
     bool digital = false;
     train::EvalOptions options;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = analog.add_subcommand(
-      "eval", "Accuracy of seed 002's CNN (an ONNX file from `hetcim train`) with its classifier "
-              "layers on simulated chips; the convolutions run digitally");
-  cmd->add_option("model", a->model, "ONNX model (race_cnn with weights)")->required()->check(CLI::ExistingFile);
+      "eval",
+      "Accuracy of seed 002's CNN (an ONNX file from `hetcim train`) with its classifier "
+      "layers on simulated chips; the convolutions run digitally");
+  cmd->add_option("model", a->model, "ONNX model (race_cnn with weights)")
+      ->required()
+      ->check(CLI::ExistingFile);
   cmd->add_option("--dataset", a->dataset, "fashion-mnist or cifar10")
-      ->check(CLI::IsMember({"fashion-mnist", "cifar10"}))->capture_default_str();
+      ->check(CLI::IsMember({"fashion-mnist", "cifar10"}))
+      ->capture_default_str();
   cmd->add_option("--data-dir", a->data_dir, "Directory of the data set files");
-  cmd->add_option("--split", a->split, "train or test")->check(CLI::IsMember({"train", "test"}))->capture_default_str();
+  cmd->add_option("--split", a->split, "train or test")
+      ->check(CLI::IsMember({"train", "test"}))
+      ->capture_default_str();
   cmd->add_option("--chip", a->chip, "FILE:PROFILE (one chip) or FILE (every profile of the file)");
   cmd->add_flag("--digital", a->digital, "Also report the clean digital accuracy");
   cmd->add_option("--mode", a->mode, "Override the profiles' simulation mode")
       ->check(CLI::IsMember({"physical", "reference"}));
-  cmd->add_option("--seed", a->seed, "Chip seed: the persistent programmed state")->capture_default_str();
-  cmd->add_option("--read-seed", a->read_seed, "Seed of the read noise")->capture_default_str();
-  cmd->add_option("--analog-layers", a->layers, "'classifier' or a comma-separated list of Gemm nodes")
+  cmd->add_option("--seed", a->seed, "Chip seed: the persistent programmed state")
       ->capture_default_str();
-  cmd->add_option("--batch-size", a->options.batch_size, "Images per analog read (reference mode shares noise per batch)")
-      ->check(CLI::Range(1, 1 << 20))->capture_default_str();
-  cmd->add_option("--limit", a->options.limit, "First N images only (0: all)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--read-seed", a->read_seed, "Seed of the read noise")->capture_default_str();
+  cmd->add_option("--analog-layers", a->layers,
+                  "'classifier' or a comma-separated list of Gemm nodes")
+      ->capture_default_str();
+  cmd->add_option("--batch-size", a->options.batch_size,
+                  "Images per analog read (reference mode shares noise per batch)")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  cmd->add_option("--limit", a->options.limit, "First N images only (0: all)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--threads", a->options.threads, "libtorch threads (0: libtorch's default)")
-      ->check(CLI::Range(0, 1024))->capture_default_str();
-  cmd->add_option("--logits", a->logits, "Write the logits (images x classes, float32) as .npy (one chip)");
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  cmd->add_option("--logits", a->logits,
+                  "Write the logits (images x classes, float32) as .npy (one chip)");
   cmd->callback([a] {
-    if (a->chip.empty() && !a->digital) throw user_error("analog eval: give --chip and/or --digital");
+    if (a->chip.empty() && !a->digital)
+      throw user_error("analog eval: give --chip and/or --digital");
     const graph::Graph model = onnxio::import_onnx(a->model);
-    const data::ImageDataset d = data::load_dataset(a->dataset, data::parse_split(a->split), a->data_dir);
+    const data::ImageDataset d =
+        data::load_dataset(a->dataset, data::parse_split(a->split), a->data_dir);
     std::vector<std::optional<xbar::ChipProfile>> runs;
     if (a->digital) runs.emplace_back(std::nullopt);
     if (!a->chip.empty())
       for (auto& c : chips_from(a->chip, a->mode)) runs.emplace_back(std::move(c));
     if (!a->logits.empty() && runs.size() != 1)
-      throw user_error("--logits: writes one chip's logits; give one FILE:PROFILE and no --digital");
+      throw user_error(
+          "--logits: writes one chip's logits; give one FILE:PROFILE and no --digital");
     bool header = false;
     for (const auto& chip : runs) {
       train::EvalOptions o = a->options;
@@ -128,8 +146,8 @@ void register_analog_eval(CLI::App& analog) {
         header = true;
       }
       std::printf("%-10s %-10s %9.2f%% %9lld %9.2f\n", chip ? chip->name.c_str() : "digital",
-                  chip ? std::string(xbar::sim_mode_name(chip->mode)).c_str() : "-", 100.0 * r.accuracy,
-                  static_cast<long long>(r.count), r.seconds);
+                  chip ? std::string(xbar::sim_mode_name(chip->mode)).c_str() : "-",
+                  100.0 * r.accuracy, static_cast<long long>(r.count), r.seconds);
       if (!a->logits.empty())
         exec::write_npy(a->logits, exec::Tensor::from_floats({r.count, d.classes}, r.logits));
     }
@@ -143,12 +161,16 @@ void register_analog_audit(CLI::App& analog) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = analog.add_subcommand(
-      "audit", "Per-layer mapping report (seed 002 eq. 4-5): gamma, distinct levels, clipping, MAE, "
-               "RMSE, relative L2 of the quantized and of the programmed weights");
-  cmd->add_option("model", a->model, "ONNX model with weights")->required()->check(CLI::ExistingFile);
+      "audit",
+      "Per-layer mapping report (seed 002 eq. 4-5): gamma, distinct levels, clipping, MAE, "
+      "RMSE, relative L2 of the quantized and of the programmed weights");
+  cmd->add_option("model", a->model, "ONNX model with weights")
+      ->required()
+      ->check(CLI::ExistingFile);
   cmd->add_option("--chip", a->chip, "FILE:PROFILE")->required();
   cmd->add_option("--seed", a->seed, "Chip seed")->capture_default_str();
-  cmd->add_option("--layers", a->layers, "Comma-separated node names (default: every mappable layer)");
+  cmd->add_option("--layers", a->layers,
+                  "Comma-separated node names (default: every mappable layer)");
   cmd->callback([a] {
     const graph::Graph model = onnxio::import_onnx(a->model);
     const auto chips = chips_from(a->chip, "");
@@ -163,12 +185,14 @@ void register_analog_audit(CLI::App& analog) {
 }
 
 // NAME=FILE, or FILE for the model's only input/output.
-std::pair<std::string, std::string> name_file(const std::string& spec, const std::vector<std::string>& names,
+std::pair<std::string, std::string> name_file(const std::string& spec,
+                                              const std::vector<std::string>& names,
                                               const char* flag) {
   const auto eq = spec.find('=');
   if (eq != std::string::npos) return {spec.substr(0, eq), spec.substr(eq + 1)};
   if (names.size() != 1)
-    throw user_error(flag, " '", spec, "': the model has ", names.size(), " tensors here; use NAME=FILE");
+    throw user_error(flag, " '", spec, "': the model has ", names.size(),
+                     " tensors here; use NAME=FILE");
   return {names[0], spec};
 }
 
@@ -181,20 +205,25 @@ void register_analog_run(CLI::App& analog) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = analog.add_subcommand(
-      "run", "Run any model with chosen Conv/Gemm/MatMul nodes on a simulated chip and the rest on "
-             "the reference interpreter (programmed once, fresh read noise per run)");
+      "run",
+      "Run any model with chosen Conv/Gemm/MatMul nodes on a simulated chip and the rest on "
+      "the reference interpreter (programmed once, fresh read noise per run)");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--chip", a->chip, "FILE:PROFILE")->required();
   cmd->add_option("--mode", a->mode, "Override the profile's simulation mode")
       ->check(CLI::IsMember({"physical", "reference"}));
-  cmd->add_option("--analog-layers", a->layers, "Comma-separated node names to run on the chip")->required();
-  cmd->add_option("--seed", a->seed, "Chip seed: the persistent programmed state")->capture_default_str();
+  cmd->add_option("--analog-layers", a->layers, "Comma-separated node names to run on the chip")
+      ->required();
+  cmd->add_option("--seed", a->seed, "Chip seed: the persistent programmed state")
+      ->capture_default_str();
   cmd->add_option("--read-seed", a->read_seed, "Seed of the read noise")->capture_default_str();
-  cmd->add_option("--weight-seed", a->weight_seed, "Seed for weights the model does not carry")->capture_default_str();
+  cmd->add_option("--weight-seed", a->weight_seed, "Seed for weights the model does not carry")
+      ->capture_default_str();
   cmd->add_option("--input", a->inputs, ".npy input (FILE, or NAME=FILE); default: seeded random");
   cmd->add_option("--input-seed", a->input_seed, "Seed for random inputs")->capture_default_str();
   cmd->add_option("--output", a->outputs, "Write an output as .npy (FILE, or NAME=FILE)");
-  cmd->add_option("--batch", a->model.batch, "Batch size of a zoo model")->check(CLI::Range(1, 1 << 20))
+  cmd->add_option("--batch", a->model.batch, "Batch size of a zoo model")
+      ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->callback([a] {
     graph::Graph g = load_model(a->model);
@@ -206,7 +235,8 @@ void register_analog_run(CLI::App& analog) {
     g = passes::lower(g, lowering);
     const auto chips = chips_from(a->chip, a->mode);
     if (chips.size() != 1) throw user_error("analog run: --chip needs FILE:PROFILE");
-    const xbar::AnalogGraph ag(std::move(g), xbar::Chip(chips[0], a->seed), analog_layers(a->layers));
+    const xbar::AnalogGraph ag(std::move(g), xbar::Chip(chips[0], a->seed),
+                               analog_layers(a->layers));
     exec::TensorMap inputs = exec::random_inputs(ag.graph(), a->input_seed);
     for (const std::string& spec : a->inputs) {
       const auto [name, file] = name_file(spec, ag.graph().inputs, "--input");
@@ -219,7 +249,8 @@ void register_analog_run(CLI::App& analog) {
       std::printf("output %s: %s\n", name.c_str(), graph::shape_str(t.shape).c_str());
     std::printf("analog layers: %zu, DAC conversions %lld, ADC conversions %lld (%lld clipped)\n",
                 ag.audits().size(), static_cast<long long>(stats.dac_conversions),
-                static_cast<long long>(stats.adc_conversions), static_cast<long long>(stats.adc_clipped));
+                static_cast<long long>(stats.adc_conversions),
+                static_cast<long long>(stats.adc_clipped));
     for (const std::string& spec : a->outputs) {
       const auto [name, file] = name_file(spec, ag.graph().outputs, "--output");
       exec::write_npy(file, out.at(name));
@@ -227,17 +258,22 @@ void register_analog_run(CLI::App& analog) {
   });
 }
 
-// Finite numbers as numbers, +-inf (an infeasible threshold, a break-even that never comes) as null.
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+// Finite numbers as numbers, +-inf (an infeasible threshold, a break-even that never comes) as
+// null.
+nlohmann::json number(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
 
 nlohmann::json stats_json(const select::SelectiveStats& s) {
-  return {{"rows", s.size},          {"accepted", s.accepted},         {"errors", s.errors},
-          {"correct", s.correct},    {"coverage", s.coverage()},       {"selective_risk", s.selective_risk()},
+  return {{"rows", s.size},           {"accepted", s.accepted},
+          {"errors", s.errors},       {"correct", s.correct},
+          {"coverage", s.coverage()}, {"selective_risk", s.selective_risk()},
           {"accuracy", s.accuracy()}};
 }
 
 nlohmann::json race_json(const select::RaceResult& r, const select::RaceOptions& o,
-                         const std::vector<uint64_t>& chip_seeds, const std::vector<uint64_t>& read_seeds) {
+                         const std::vector<uint64_t>& chip_seeds,
+                         const std::vector<uint64_t>& read_seeds) {
   nlohmann::json accs = nlohmann::json::array();
   for (size_t i = 0; i < r.accelerators.size(); ++i) {
     const select::AcceleratorResult& a = r.accelerators[i];
@@ -247,88 +283,109 @@ nlohmann::json race_json(const select::RaceResult& r, const select::RaceOptions&
                     {"energy_uJ", a.energy * 1e6},
                     {"utility_per_uJ", a.utility * 1e-6},
                     {"bias", a.bias},
-                    {"fit", {{"feasible", a.fit.feasible},
-                             {"threshold", number(a.fit.threshold)},
-                             {"upper_bound", a.fit.upper_bound},
-                             {"policy", stats_json(a.fit.stats)}}},
+                    {"fit",
+                     {{"feasible", a.fit.feasible},
+                      {"threshold", number(a.fit.threshold)},
+                      {"upper_bound", a.fit.upper_bound},
+                      {"policy", stats_json(a.fit.stats)}}},
                     {"test", stats_json(a.test)}});
   }
   const select::Certificate& c = r.certificate;
-  return {{"options", {{"risk", o.risk},
-                       {"certificate_delta", o.certificate_delta},
-                       {"design_risk", o.design_risk},
-                       {"design_delta", o.design_delta},
-                       {"score", std::string(select::confidence_score_name(o.score))},
-                       {"bias_correction", o.bias_correction},
-                       {"split_seed", o.split_seed},
-                       {"splits", {{"hardware", o.splits.hardware}, {"policy", o.splits.policy},
-                                   {"certificate", o.splits.certificate}, {"test", o.splits.test}}},
-                       {"energy_uJ", {{"communication", o.energy.communication * 1e6},
-                                      {"controller", o.energy.controller * 1e6},
-                                      {"per_class", o.energy.per_class * 1e6},
-                                      {"fallback", o.energy.fallback * 1e6}}}}},
+  return {{"options",
+           {{"risk", o.risk},
+            {"certificate_delta", o.certificate_delta},
+            {"design_risk", o.design_risk},
+            {"design_delta", o.design_delta},
+            {"score", std::string(select::confidence_score_name(o.score))},
+            {"bias_correction", o.bias_correction},
+            {"split_seed", o.split_seed},
+            {"splits",
+             {{"hardware", o.splits.hardware},
+              {"policy", o.splits.policy},
+              {"certificate", o.splits.certificate},
+              {"test", o.splits.test}}},
+            {"energy_uJ",
+             {{"communication", o.energy.communication * 1e6},
+              {"controller", o.energy.controller * 1e6},
+              {"per_class", o.energy.per_class * 1e6},
+              {"fallback", o.energy.fallback * 1e6}}}}},
           {"rows", r.rows},
           {"accelerators", accs},
-          {"selected", r.selected ? nlohmann::json(r.accelerators[*r.selected].name) : nlohmann::json(nullptr)},
-          {"certificate", {{"certified", c.certified},
-                           {"risk_target", c.risk_target},
-                           {"delta", c.delta},
-                           {"threshold", number(c.threshold)},
-                           {"upper_bound", c.upper_bound},
-                           {"split", stats_json(c.stats)}}},
-          {"test", {{"digital_accuracy", r.digital_accuracy},
-                    {"hybrid_accuracy", r.hybrid_accuracy},
-                    {"ensemble_accuracy", r.ensemble_accuracy}}},
-          {"energy_uJ", {{"selected_activation", r.energy.selected_activation * 1e6},
-                         {"ensemble", r.energy.ensemble * 1e6},
-                         {"selective", r.energy.selective * 1e6},
-                         {"break_even_fallback", number(r.energy.break_even_fallback * 1e6)}}},
+          {"selected",
+           r.selected ? nlohmann::json(r.accelerators[*r.selected].name) : nlohmann::json(nullptr)},
+          {"certificate",
+           {{"certified", c.certified},
+            {"risk_target", c.risk_target},
+            {"delta", c.delta},
+            {"threshold", number(c.threshold)},
+            {"upper_bound", c.upper_bound},
+            {"split", stats_json(c.stats)}}},
+          {"test",
+           {{"digital_accuracy", r.digital_accuracy},
+            {"hybrid_accuracy", r.hybrid_accuracy},
+            {"ensemble_accuracy", r.ensemble_accuracy}}},
+          {"energy_uJ",
+           {{"selected_activation", r.energy.selected_activation * 1e6},
+            {"ensemble", r.energy.ensemble * 1e6},
+            {"selective", r.energy.selective * 1e6},
+            {"break_even_fallback", number(r.energy.break_even_fallback * 1e6)}}},
           {"reduction_vs_ensemble", r.energy.reduction_vs_ensemble},
           {"activation_reduction", r.energy.activation_reduction}};
 }
 
 void print_race(const select::RaceResult& r, const select::RaceOptions& o) {
-  std::printf("%-10s %9s %9s %9s %9s %10s %9s %9s %9s %11s\n", "chip", "accuracy", "coverage", "risk",
-              "CP bound", "threshold", "test cov", "test risk", "E+C uJ", "utility/uJ");
+  std::printf("%-10s %9s %9s %9s %9s %10s %9s %9s %9s %11s\n", "chip", "accuracy", "coverage",
+              "risk", "CP bound", "threshold", "test cov", "test risk", "E+C uJ", "utility/uJ");
   for (size_t i = 0; i < r.accelerators.size(); ++i) {
     const select::AcceleratorResult& a = r.accelerators[i];
     char threshold[32] = "none";
     if (a.fit.feasible) std::snprintf(threshold, sizeof threshold, "%.4f", a.fit.threshold);
-    std::printf("%-10s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %10s %8.2f%% %8.2f%% %9.3f %11.4f%s\n", a.name.c_str(),
-                100.0 * a.test.accuracy(), 100.0 * a.fit.stats.coverage(), 100.0 * a.fit.stats.selective_risk(),
-                100.0 * a.fit.upper_bound, threshold, 100.0 * a.test.coverage(), 100.0 * a.test.selective_risk(),
+    std::printf("%-10s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %10s %8.2f%% %8.2f%% %9.3f %11.4f%s\n",
+                a.name.c_str(), 100.0 * a.test.accuracy(), 100.0 * a.fit.stats.coverage(),
+                100.0 * a.fit.stats.selective_risk(), 100.0 * a.fit.upper_bound, threshold,
+                100.0 * a.test.coverage(), 100.0 * a.test.selective_risk(),
                 (a.energy + o.energy.communication) * 1e6, a.utility * 1e-6,
                 r.selected == i ? "  <- selected" : "");
   }
-  std::printf("(accuracy: forced, on the test split; coverage, risk, CP bound: policy split at the design "
-              "target; test cov/risk: test split)\n");
+  std::printf(
+      "(accuracy: forced, on the test split; coverage, risk, CP bound: policy split at the design "
+      "target; test cov/risk: test split)\n");
   const select::Certificate& c = r.certificate;
   if (!r.selected) {
-    std::printf("selected: none (no accelerator has a feasible threshold; every query goes to the fallback)\n");
+    std::printf(
+        "selected: none (no accelerator has a feasible threshold; every query goes to the "
+        "fallback)\n");
   } else {
-    std::printf("selected: %s, threshold %.6g\n", r.accelerators[*r.selected].name.c_str(), c.threshold);
+    std::printf("selected: %s, threshold %.6g\n", r.accelerators[*r.selected].name.c_str(),
+                c.threshold);
   }
-  std::printf("certificate: %s: %lld of %lld accepted (coverage %.2f%%), %lld errors (risk %.2f%%), "
-              "one-sided %.0f%% Clopper-Pearson bound %.2f%% %s target %.2f%%\n",
-              c.certified ? "CERTIFIED" : "NOT certified", static_cast<long long>(c.stats.accepted),
-              static_cast<long long>(c.stats.size), 100.0 * c.stats.coverage(), static_cast<long long>(c.stats.errors),
-              100.0 * c.stats.selective_risk(), 100.0 * (1.0 - c.delta), 100.0 * c.upper_bound,
-              c.certified ? "<=" : ">", 100.0 * c.risk_target);
-  std::printf("test split: digital %.2f%%, hybrid (accepted analog + digital fallback) %.2f%%, always-on "
-              "ensemble %.2f%%\n",
-              100.0 * r.digital_accuracy, 100.0 * r.hybrid_accuracy, 100.0 * r.ensemble_accuracy);
-  std::printf("energy per query: selected activation %.4f uJ, always-on ensemble %.4f uJ, selective system "
-              "%.4f uJ (%.2f%% below the ensemble; activation alone %.2f%% below), break-even fallback %.3f uJ\n",
-              r.energy.selected_activation * 1e6, r.energy.ensemble * 1e6, r.energy.selective * 1e6,
-              100.0 * r.energy.reduction_vs_ensemble, 100.0 * r.energy.activation_reduction,
-              r.energy.break_even_fallback * 1e6);
+  std::printf(
+      "certificate: %s: %lld of %lld accepted (coverage %.2f%%), %lld errors (risk %.2f%%), "
+      "one-sided %.0f%% Clopper-Pearson bound %.2f%% %s target %.2f%%\n",
+      c.certified ? "CERTIFIED" : "NOT certified", static_cast<long long>(c.stats.accepted),
+      static_cast<long long>(c.stats.size), 100.0 * c.stats.coverage(),
+      static_cast<long long>(c.stats.errors), 100.0 * c.stats.selective_risk(),
+      100.0 * (1.0 - c.delta), 100.0 * c.upper_bound, c.certified ? "<=" : ">",
+      100.0 * c.risk_target);
+  std::printf(
+      "test split: digital %.2f%%, hybrid (accepted analog + digital fallback) %.2f%%, always-on "
+      "ensemble %.2f%%\n",
+      100.0 * r.digital_accuracy, 100.0 * r.hybrid_accuracy, 100.0 * r.ensemble_accuracy);
+  std::printf(
+      "energy per query: selected activation %.4f uJ, always-on ensemble %.4f uJ, selective system "
+      "%.4f uJ (%.2f%% below the ensemble; activation alone %.2f%% below), break-even fallback "
+      "%.3f uJ\n",
+      r.energy.selected_activation * 1e6, r.energy.ensemble * 1e6, r.energy.selective * 1e6,
+      100.0 * r.energy.reduction_vs_ensemble, 100.0 * r.energy.activation_reduction,
+      r.energy.break_even_fallback * 1e6);
 }
 
 void register_analog_select(CLI::App& analog) {
   struct Args {
-    std::string model, dataset = "fashion-mnist", data_dir, split = "test", chips, pool, mode, score = "logit_margin",
-                       json;
-    std::string fallback = "4uJ", communication = "0.12uJ", controller = "0.003uJ", per_class = "0.0002uJ";
+    std::string model, dataset = "fashion-mnist", data_dir, split = "test", chips, pool, mode,
+                       score = "logit_margin", json;
+    std::string fallback = "4uJ", communication = "0.12uJ", controller = "0.003uJ",
+                per_class = "0.0002uJ";
     int64_t limit = 0;
     uint64_t seed = 1, read_seed = 1;
     bool no_bias = false;
@@ -337,62 +394,97 @@ void register_analog_select(CLI::App& analog) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = analog.add_subcommand(
-      "select", "Seed 002 (RACE-AIMC): fit a confidence threshold per chip of a pool, select the chip "
-                "with the most coverage per energy, certify its selective risk with an exact "
-                "Clopper-Pearson bound on an untouched split, and model the energy per query");
+      "select",
+      "Seed 002 (RACE-AIMC): fit a confidence threshold per chip of a pool, select the chip "
+      "with the most coverage per energy, certify its selective risk with an exact "
+      "Clopper-Pearson bound on an untouched split, and model the energy per query");
   cmd->add_option("model", a->model, "ONNX model (race_cnn with weights, from `hetcim train`)")
-      ->required()->check(CLI::ExistingFile);
-  cmd->add_option("--chips", a->chips, "Chip profiles file (e.g. data/chips.yaml)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--pool", a->pool, "Comma-separated profile names (default: every profile of the file)");
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--chips", a->chips, "Chip profiles file (e.g. data/chips.yaml)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--pool", a->pool,
+                  "Comma-separated profile names (default: every profile of the file)");
   cmd->add_option("--mode", a->mode, "Override the profiles' simulation mode")
       ->check(CLI::IsMember({"physical", "reference"}));
-  cmd->add_option("--seed", a->seed, "Chip seed of the first pool member; member i gets seed + i")->capture_default_str();
-  cmd->add_option("--read-seed", a->read_seed, "Read-noise seed of the first member; member i gets read-seed + i")
+  cmd->add_option("--seed", a->seed, "Chip seed of the first pool member; member i gets seed + i")
+      ->capture_default_str();
+  cmd->add_option("--read-seed", a->read_seed,
+                  "Read-noise seed of the first member; member i gets read-seed + i")
       ->capture_default_str();
   cmd->add_option("--dataset", a->dataset, "fashion-mnist or cifar10")
-      ->check(CLI::IsMember({"fashion-mnist", "cifar10"}))->capture_default_str();
+      ->check(CLI::IsMember({"fashion-mnist", "cifar10"}))
+      ->capture_default_str();
   cmd->add_option("--data-dir", a->data_dir, "Directory of the data set files");
-  cmd->add_option("--split", a->split, "Data set split the four roles are drawn from: train or test")
-      ->check(CLI::IsMember({"train", "test"}))->capture_default_str();
-  cmd->add_option("--limit", a->limit, "First N images only (0: all)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--split", a->split,
+                  "Data set split the four roles are drawn from: train or test")
+      ->check(CLI::IsMember({"train", "test"}))
+      ->capture_default_str();
+  cmd->add_option("--limit", a->limit, "First N images only (0: all)")
+      ->check(CLI::NonNegativeNumber);
   select::RaceOptions& o = a->race;
   cmd->add_option("--alpha", o.risk, "Deployment risk target r for the certificate")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
-  cmd->add_option("--delta", o.certificate_delta, "Certificate: the bound holds with confidence 1 - delta")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
-  cmd->add_option("--design-alpha", o.design_risk, "Design risk r_d of the threshold fit (r_d < r leaves slack)")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--delta", o.certificate_delta,
+                  "Certificate: the bound holds with confidence 1 - delta")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--design-alpha", o.design_risk,
+                  "Design risk r_d of the threshold fit (r_d < r leaves slack)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   cmd->add_option("--design-delta", o.design_delta, "delta_d of the threshold fit")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
-  cmd->add_option("--score", a->score, "Confidence score: logit_margin, max_softmax, probability_margin, "
-                                       "log_odds, negative_entropy")->capture_default_str();
-  cmd->add_flag("--no-bias-correction", a->no_bias, "Skip eq. (6) (the hardware split is then unused)");
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--score", a->score,
+                  "Confidence score: logit_margin, max_softmax, probability_margin, "
+                  "log_odds, negative_entropy")
+      ->capture_default_str();
+  cmd->add_flag("--no-bias-correction", a->no_bias,
+                "Skip eq. (6) (the hardware split is then unused)");
   cmd->add_option("--hardware", o.splits.hardware, "Rows of the hardware split H (bias estimation)")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--policy", o.splits.policy, "Rows of the policy split P (thresholds, selection)")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--certificate", o.splits.certificate, "Rows of the certificate split C")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--test", o.splits.test, "Rows of the descriptive test split T")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--split-seed", o.split_seed, "Seed of the random split into H, P, C, T")->capture_default_str();
-  cmd->add_option("--fallback-energy", a->fallback, "Energy of the digital fallback per deferred query")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--communication-energy", a->communication, "Communication cost C per activated chip")
+  cmd->add_option("--split-seed", o.split_seed, "Seed of the random split into H, P, C, T")
       ->capture_default_str();
-  cmd->add_option("--controller-energy", a->controller, "Controller energy per activated chip")->capture_default_str();
-  cmd->add_option("--class-energy", a->per_class, "Energy per fused class output")->capture_default_str();
-  cmd->add_option("--batch-size", a->eval.batch_size, "Images per analog read (reference mode shares noise per batch)")
-      ->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  cmd->add_option("--fallback-energy", a->fallback,
+                  "Energy of the digital fallback per deferred query")
+      ->capture_default_str();
+  cmd->add_option("--communication-energy", a->communication,
+                  "Communication cost C per activated chip")
+      ->capture_default_str();
+  cmd->add_option("--controller-energy", a->controller, "Controller energy per activated chip")
+      ->capture_default_str();
+  cmd->add_option("--class-energy", a->per_class, "Energy per fused class output")
+      ->capture_default_str();
+  cmd->add_option("--batch-size", a->eval.batch_size,
+                  "Images per analog read (reference mode shares noise per batch)")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
   cmd->add_option("--threads", a->eval.threads, "libtorch threads (0: libtorch's default)")
-      ->check(CLI::Range(0, 1024))->capture_default_str();
-  cmd->add_option("--json", a->json, "Write the per-chip table, the selection, the certificate and the energies as JSON");
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  cmd->add_option(
+      "--json", a->json,
+      "Write the per-chip table, the selection, the certificate and the energies as JSON");
   cmd->callback([a] {
     select::RaceOptions o = a->race;
     o.score = select::parse_confidence_score(a->score);
     o.bias_correction = !a->no_bias;
     o.energy.fallback = parse_quantity(a->fallback, Quantity::Energy, "--fallback-energy");
-    o.energy.communication = parse_quantity(a->communication, Quantity::Energy, "--communication-energy");
+    o.energy.communication =
+        parse_quantity(a->communication, Quantity::Energy, "--communication-energy");
     o.energy.controller = parse_quantity(a->controller, Quantity::Energy, "--controller-energy");
     o.energy.per_class = parse_quantity(a->per_class, Quantity::Energy, "--class-energy");
     std::vector<xbar::ChipProfile> pool = chips_from(a->chips, a->mode);
@@ -401,16 +493,20 @@ void register_analog_select(CLI::App& analog) {
       std::stringstream names(a->pool);
       for (std::string name; std::getline(names, name, ',');) {
         if (name.empty()) continue;
-        auto it = std::find_if(pool.begin(), pool.end(), [&](const xbar::ChipProfile& c) { return c.name == name; });
-        if (it == pool.end()) throw user_error("--pool: ", a->chips, " has no profile '", name, "'");
+        auto it = std::find_if(pool.begin(), pool.end(),
+                               [&](const xbar::ChipProfile& c) { return c.name == name; });
+        if (it == pool.end())
+          throw user_error("--pool: ", a->chips, " has no profile '", name, "'");
         chosen.push_back(*it);
       }
-      if (chosen.empty()) throw user_error("--pool: expected comma-separated profile names, got '", a->pool, "'");
+      if (chosen.empty())
+        throw user_error("--pool: expected comma-separated profile names, got '", a->pool, "'");
       pool = std::move(chosen);
     }
     for (const xbar::ChipProfile& c : pool)
       if (!c.energy)
-        throw user_error(a->chips, ": chip profile '", c.name, "' has no 'energy' (activation energy E of eq. 9); "
+        throw user_error(a->chips, ": chip profile '", c.name,
+                         "' has no 'energy' (activation energy E of eq. 9); "
                          "choose the pool with --pool, e.g. --pool A0,A1,A2,A3,A4,A5");
 
     const graph::Graph model = onnxio::import_onnx(a->model);
@@ -430,7 +526,8 @@ void register_analog_select(CLI::App& analog) {
       eo.read_seed = a->read_seed + i;
       chip_seeds.push_back(eo.chip_seed);
       read_seeds.push_back(eo.read_seed);
-      logits.accelerators.push_back({pool[i].name, *pool[i].energy, train::evaluate_race_cnn(model, d, eo).logits});
+      logits.accelerators.push_back(
+          {pool[i].name, *pool[i].energy, train::evaluate_race_cnn(model, d, eo).logits});
     }
     const select::RaceResult r = select::run_race(logits, o);
     print_race(r, o);
@@ -442,7 +539,8 @@ void register_analog_select(CLI::App& analog) {
 }  // namespace
 
 void register_analog(CLI::App& app) {
-  CLI::App* analog = app.add_subcommand("analog", "Simulated analog in-memory accelerators (seed 002)");
+  CLI::App* analog =
+      app.add_subcommand("analog", "Simulated analog in-memory accelerators (seed 002)");
   analog->require_subcommand(1);
   register_analog_eval(*analog);
   register_analog_audit(*analog);

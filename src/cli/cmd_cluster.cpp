@@ -10,11 +10,11 @@
 #include "cluster/bottleneck_mapping.h"
 #include "cluster/cluster_config.h"
 #include "cluster/cluster_report.h"
-#include "report/cluster.h"
 #include "cluster/roofline.h"
+#include "report/cluster.h"
 #include "util/error.h"
-#include "util/numbers.h"
 #include "util/files.h"
+#include "util/numbers.h"
 
 namespace hetcim::cli {
 namespace {
@@ -88,7 +88,8 @@ void add_source_options(CLI::App* cmd, ClusterSource& s) {
   config->excludes(preset);
   cmd->add_option("--csv", s.csv, "Write the table as CSV");
   cmd->add_option("--json", s.json, "Write the result as JSON");
-  cmd->add_option("--figures", s.figures, "Draw the figures (SVG and PNG, gnuplot) into this directory");
+  cmd->add_option("--figures", s.figures,
+                  "Draw the figures (SVG and PNG, gnuplot) into this directory");
 }
 
 void run_roofline(const RooflineArgs& a) {

@@ -1,10 +1,10 @@
 // hetcim dse: seed 000's design-space exploration (models x hosts x crossbars x MVM latency).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <sstream>
 #include <thread>
-#include <algorithm>
 
 #include "cli/commands.h"
 #include "cli/host_choice.h"
@@ -41,14 +41,16 @@ void run(const DseArgs& a) {
   dse::DseOptions o;
   o.crossbars = a.crossbars;
   o.t_mvm.clear();
-  for (const std::string& t : a.t_mvm) o.t_mvm.push_back(parse_quantity(t, Quantity::Time, "--t-mvm"));
+  for (const std::string& t : a.t_mvm)
+    o.t_mvm.push_back(parse_quantity(t, Quantity::Time, "--t-mvm"));
   o.run_milp = a.milp;
   o.milp_time_limit = parse_quantity(a.milp_time_limit, Quantity::Time, "--milp-time-limit");
   o.threads = a.threads;
   o.build.max_replicas = a.replicas;
   o.build.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
                                                      : partition::TransferModel::PerTensorDirection;
-  o.build.bus_model = a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
+  o.build.bus_model =
+      a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   o.cache_dir = a.no_cache ? "" : a.out + "/cache";
   std::filesystem::create_directories(a.out);
 
@@ -60,8 +62,11 @@ void run(const DseArgs& a) {
   std::vector<dse::DseHost> hosts;
   for (const std::string& h : a.hosts) {
     dse::DseHost host;
-    host.name = h.ends_with(".csv") || h.ends_with(".json") ? "profile:" + std::filesystem::path(h).filename().string() : h;
-    host.hardware = cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm" : "seed000-x86");
+    host.name = h.ends_with(".csv") || h.ends_with(".json")
+                    ? "profile:" + std::filesystem::path(h).filename().string()
+                    : h;
+    host.hardware =
+        cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm" : "seed000-x86");
     if (!a.bus.empty()) {
       host.hardware.bus_bandwidth = parse_quantity(a.bus, Quantity::Bandwidth, "--bus");
       host.hardware.cim.bandwidth = host.hardware.bus_bandwidth;
@@ -124,25 +129,35 @@ void run(const DseArgs& a) {
 void register_dse(CLI::App& app) {
   auto a = std::make_shared<DseArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "dse", "Design-space exploration of seed 000: partition every model on every host for every "
-             "crossbar budget and MVM latency; CSV, JSON, figures and an HTML report");
-  cmd->add_option("--models", a->models, "Zoo models or ONNX files")->delimiter(',')->capture_default_str();
+      "dse",
+      "Design-space exploration of seed 000: partition every model on every host for every "
+      "crossbar budget and MVM latency; CSV, JSON, figures and an HTML report");
+  cmd->add_option("--models", a->models, "Zoo models or ONNX files")
+      ->delimiter(',')
+      ->capture_default_str();
   cmd->add_option("--crossbars", a->crossbars, "Crossbar budgets")
       ->delimiter(',')
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
       ->capture_default_str();
   cmd->add_option("--t-mvm", a->t_mvm, "MVM latencies")->delimiter(',')->capture_default_str();
   cmd->add_option("--hosts", a->hosts,
-                  "Hosts: arm, x86, host model names, profile files (.csv/.json, {model} in the path), or this "
+                  "Hosts: arm, x86, host model names, profile files (.csv/.json, {model} in the "
+                  "path), or this "
                   "(measure this CPU now)")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--bus", a->bus, "Shared bus bandwidth for every host (default: 10.24GB/s for arm, 20.48GB/s otherwise)");
+  cmd->add_option(
+      "--bus", a->bus,
+      "Shared bus bandwidth for every host (default: 10.24GB/s for arm, 20.48GB/s otherwise)");
   cmd->add_option("--out", a->out, "Output directory")->capture_default_str();
   cmd->add_flag("--milp", a->milp, "Also solve the paper's MILP (CBC) on every point");
-  cmd->add_option("--milp-time-limit", a->milp_time_limit, "Wall-clock limit per MILP")->capture_default_str();
-  cmd->add_option("--threads", a->threads, "Grid points solved in parallel")->check(CLI::Range(1, 1024))->capture_default_str();
-  cmd->add_option("--replicas", a->replicas, "Allow up to R weight copies per operator (beyond the paper)")
+  cmd->add_option("--milp-time-limit", a->milp_time_limit, "Wall-clock limit per MILP")
+      ->capture_default_str();
+  cmd->add_option("--threads", a->threads, "Grid points solved in parallel")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--replicas", a->replicas,
+                  "Allow up to R weight copies per operator (beyond the paper)")
       ->check(CLI::Range(int64_t{1}, int64_t{64}))
       ->capture_default_str();
   cmd->add_option("--transfers", a->transfers, "per-edge (the paper) or per-tensor")

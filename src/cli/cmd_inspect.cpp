@@ -1,13 +1,13 @@
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/model_source.h"
 #include "passes/pipeline.h"
-#include "util/files.h"
 #include "report/inspect.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/numbers.h"
 #include "workload/workload.h"
 
@@ -47,17 +47,18 @@ void run(const InspectArgs& a) {
     throw user_error("--dump-after: unknown step '", a.dump_after, "' (steps: ", known, ")");
   }
   const graph::Graph g = load_model(a.model);
-  const graph::Graph lowered = passes::lower(g, po, [&](const std::string& step, const graph::Graph& x) {
-    if (step != a.dump_after) return;
-    std::printf("# graph after %s: %zu nodes\n", step.c_str(), x.nodes.size());
-    for (const graph::Node& n : x.nodes) {
-      std::string ins, outs;
-      for (const auto& t : n.inputs) ins += (ins.empty() ? "" : ", ") + t;
-      for (const auto& t : n.outputs) outs += (outs.empty() ? "" : ", ") + t;
-      std::printf("%-40s %-24s (%s) -> (%s)\n", n.name.c_str(), n.op_type.c_str(), ins.c_str(),
-                  outs.c_str());
-    }
-  });
+  const graph::Graph lowered =
+      passes::lower(g, po, [&](const std::string& step, const graph::Graph& x) {
+        if (step != a.dump_after) return;
+        std::printf("# graph after %s: %zu nodes\n", step.c_str(), x.nodes.size());
+        for (const graph::Node& n : x.nodes) {
+          std::string ins, outs;
+          for (const auto& t : n.inputs) ins += (ins.empty() ? "" : ", ") + t;
+          for (const auto& t : n.outputs) outs += (outs.empty() ? "" : ", ") + t;
+          std::printf("%-40s %-24s (%s) -> (%s)\n", n.name.c_str(), n.op_type.c_str(), ins.c_str(),
+                      outs.c_str());
+        }
+      });
   const workload::Workload w = workload::analyze(lowered, wo);
   const report::InspectHeader h{a.model.spec, a.precision, workload::count_params(g)};
   if (!a.json.empty()) write_file_atomically(a.json, report::inspect_json(h, w, wo).dump(1) + "\n");
@@ -69,8 +70,9 @@ void run(const InspectArgs& a) {
 void register_inspect(CLI::App& app) {
   auto a = std::make_shared<InspectArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "inspect", "Per-operator table of what a network asks of a CIM system (at the partitioning "
-                 "granularity: the operators ONNX Runtime executes for the int8 model)");
+      "inspect",
+      "Per-operator table of what a network asks of a CIM system (at the partitioning "
+      "granularity: the operators ONNX Runtime executes for the int8 model)");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--precision", a->precision, "Deployment precision")
       ->check(CLI::IsMember({"int8", "fp32"}))

@@ -2,10 +2,10 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/assignment_file.h"
 #include "cli/commands.h"
 #include "cli/host_choice.h"
 #include "cli/measure_host.h"
-#include "cli/assignment_file.h"
 #include "cli/model_source.h"
 #include "cost/hardware.h"
 #include "cost/host_costs.h"
@@ -14,9 +14,9 @@
 #include "partition/exact.h"
 #include "partition/milp.h"
 #include "passes/pipeline.h"
-#include "util/files.h"
 #include "report/partition.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/units.h"
 #include "workload/workload.h"
 
@@ -45,7 +45,8 @@ struct PartitionArgs {
 };
 
 void run(const PartitionArgs& a) {
-  cost::Hardware hw = a.hw_file.empty() ? cost::hardware_preset(a.preset) : cost::load_hardware(a.hw_file);
+  cost::Hardware hw =
+      a.hw_file.empty() ? cost::hardware_preset(a.preset) : cost::load_hardware(a.hw_file);
   const bool measure_here = a.host == "this";
   if (!a.host.empty() && !measure_here) apply_host_choice(a.host, hw);
   if (a.crossbars > 0) hw.cim.crossbars = a.crossbars;
@@ -58,14 +59,16 @@ void run(const PartitionArgs& a) {
   wo.xbar_cols = hw.cim.xbar_cols;
   wo.elem_bytes = hw.cim.elem_bytes;
   const workload::Workload w = workload::analyze(lowered, wo);
-  const cost::HostCosts host =
-      measure_here ? cost::host_costs_from_profile(w, measure_host_profile(a.model, {}), "this machine", true)
-                   : cost::host_costs(w, hw.host, /*int8=*/true);
+  const cost::HostCosts host = measure_here
+                                   ? cost::host_costs_from_profile(
+                                         w, measure_host_profile(a.model, {}), "this machine", true)
+                                   : cost::host_costs(w, hw.host, /*int8=*/true);
   partition::BuildOptions bo;
   bo.max_replicas = a.replicas;
   bo.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
                                                 : partition::TransferModel::PerTensorDirection;
-  bo.bus_model = a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
+  bo.bus_model =
+      a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   const partition::Problem p = partition::build_problem(w, host, hw, bo);
   // What the solvers minimise: latency, or latency + weight * total energy folded into their
   // weighted dynamic objective (partition/energy_front.h); reports use `p` as built.
@@ -78,8 +81,9 @@ void run(const PartitionArgs& a) {
 
   if (!a.pareto.empty() || !a.pareto_svg.empty()) {
     if (a.solver != "exact" || !a.replay.empty() || a.energy_weight > 0)
-      throw user_error("--pareto: the front is computed by the exact solver over every weight; drop "
-                       "--solver milp, --replay and --energy-weight");
+      throw user_error(
+          "--pareto: the front is computed by the exact solver over every weight; drop "
+          "--solver milp, --replay and --energy-weight");
     partition::FrontOptions fo;
     fo.time_limit_seconds = time_limit;
     const partition::FrontResult f = partition::latency_energy_front(p, fo);
@@ -91,8 +95,16 @@ void run(const PartitionArgs& a) {
     return;
   }
 
-  report::PartitionRun r{a.model.spec, a.hw_file.empty() ? a.preset : a.hw_file, host.source,
-                         hw.cim.t_mvm, a.solver, {}, 0, 0, 0, partition::milp_stats(solved),
+  report::PartitionRun r{a.model.spec,
+                         a.hw_file.empty() ? a.preset : a.hw_file,
+                         host.source,
+                         hw.cim.t_mvm,
+                         a.solver,
+                         {},
+                         0,
+                         0,
+                         0,
+                         partition::milp_stats(solved),
                          a.energy_weight};
   partition::Schedule schedule;
   if (!a.replay.empty()) {
@@ -133,8 +145,9 @@ void run(const PartitionArgs& a) {
 void register_partition(CLI::App& app) {
   auto a = std::make_shared<PartitionArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "partition", "Partition a network between the host CPU and an RRAM crossbar accelerator to "
-                   "minimise end-to-end latency (seed 000)");
+      "partition",
+      "Partition a network between the host CPU and an RRAM crossbar accelerator to "
+      "minimise end-to-end latency (seed 000)");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--hw", a->hw_file, "Hardware description (YAML)");
   cmd->add_option("--preset", a->preset, "Hardware preset when --hw is not given")
@@ -143,15 +156,19 @@ void register_partition(CLI::App& app) {
   cmd->add_option("--crossbars", a->crossbars, "Crossbar budget C (overrides the hardware)")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   cmd->add_option("--t-mvm", a->t_mvm, "Latency of one MVM, e.g. 50ns (overrides the hardware)");
-  cmd->add_option("--host", a->host,
-                  "Host: arm, x86, a host model name, a profile file (.csv/.json) from `hetcim profile`, or "
-                  "this (measure this CPU now: int8, 1 thread, 10 warm-up + 50 runs)");
-  cmd->add_option("--solver", a->solver, "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
+  cmd->add_option(
+      "--host", a->host,
+      "Host: arm, x86, a host model name, a profile file (.csv/.json) from `hetcim profile`, or "
+      "this (measure this CPU now: int8, 1 thread, 10 warm-up + 50 runs)");
+  cmd->add_option("--solver", a->solver,
+                  "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
       ->check(CLI::IsMember({"exact", "milp"}))
       ->capture_default_str();
-  cmd->add_option("--time-limit", a->time_limit, "Wall-clock limit of the solver")->capture_default_str();
+  cmd->add_option("--time-limit", a->time_limit, "Wall-clock limit of the solver")
+      ->capture_default_str();
   cmd->add_option("--gap", a->gap, "MILP: stop at this relative gap")->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--threads", a->threads, "MILP: CBC threads (1 is deterministic)")->check(CLI::Range(1, 256));
+  cmd->add_option("--threads", a->threads, "MILP: CBC threads (1 is deterministic)")
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--replicas", a->replicas,
                   "Beyond the paper: allow up to R copies of an operator's weights on spare "
                   "crossbars (R copies run ceil(N_mvm/R) MVMs)")
@@ -166,24 +183,28 @@ void register_partition(CLI::App& app) {
                   "transfer at a time)")
       ->check(CLI::IsMember({"parallel", "serial"}))
       ->capture_default_str();
-  cmd->add_option("--energy-weight", a->energy_weight,
-                  "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = the "
-                  "paper's latency objective); energies come from the hardware's energy model")
+  cmd->add_option(
+         "--energy-weight", a->energy_weight,
+         "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = the "
+         "paper's latency objective); energies come from the hardware's energy model")
       ->check(CLI::Range(0.0, 1e12))
       ->capture_default_str();
   cmd->add_option("--pareto", a->pareto,
                   "Compute the latency-energy Pareto front (every supported point, each proven "
                   "optimal for its weight) instead of one partition; write it as JSON");
   cmd->add_option("--pareto-svg", a->pareto_svg, "With or without --pareto: plot the front (SVG)");
-  cmd->add_option("--replay", a->replay,
-                  "Replay a partition from a JSON file (as --json writes it: operator names and modes, "
-                  "optionally host_order/bus_order) instead of solving; checked against every constraint")
+  cmd->add_option(
+         "--replay", a->replay,
+         "Replay a partition from a JSON file (as --json writes it: operator names and modes, "
+         "optionally host_order/bus_order) instead of solving; checked against every constraint")
       ->check(CLI::ExistingFile);
   cmd->add_option("--json", a->json, "Write the assignment and the schedule as JSON");
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
   cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");
   cmd->add_option("--lp", a->lp, "Write the paper's MILP as an LP file");
-  cmd->add_option("--batch", a->model.batch, "Batch size")->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  cmd->add_option("--batch", a->model.batch, "Batch size")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "Print nothing");
   cmd->callback([a] { run(*a); });
 }

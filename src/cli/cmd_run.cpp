@@ -34,7 +34,8 @@ struct RunArgs {
 };
 
 // NAME=FILE or FILE (only for a model with exactly one name in `names`).
-std::pair<std::string, std::string> name_file(const std::string& spec, const std::vector<std::string>& names,
+std::pair<std::string, std::string> name_file(const std::string& spec,
+                                              const std::vector<std::string>& names,
                                               const char* flag) {
   const size_t eq = spec.find('=');
   if (eq != std::string::npos && eq > 0) return {spec.substr(0, eq), spec.substr(eq + 1)};
@@ -82,8 +83,8 @@ void run(const RunArgs& a) {
   const exec::Stats st = exec::summarize(times);
   const exec::Stats cst = exec::summarize(cpu);
   const exec::TensorMap outs = engine.outputs();
-  std::printf("model %s, %s, %d thread%s, %zu operators\n", a.model.spec.c_str(), a.precision.c_str(),
-              a.threads, a.threads == 1 ? "" : "s", engine.ops().size());
+  std::printf("model %s, %s, %d thread%s, %zu operators\n", a.model.spec.c_str(),
+              a.precision.c_str(), a.threads, a.threads == 1 ? "" : "s", engine.ops().size());
   for (const auto& [name, t] : outs) {
     std::printf("output %s: %s %s\n", name.c_str(), std::string(graph::dtype_name(t.dtype)).c_str(),
                 graph::shape_str(t.shape).c_str());
@@ -91,9 +92,11 @@ void run(const RunArgs& a) {
     if (t.shape.size() == 2 && t.shape[0] == 1 && t.shape[1] >= 5) {
       std::vector<size_t> idx(v.size());
       std::iota(idx.begin(), idx.end(), 0);
-      std::partial_sort(idx.begin(), idx.begin() + 5, idx.end(), [&](size_t x, size_t y) { return v[x] > v[y]; });
+      std::partial_sort(idx.begin(), idx.begin() + 5, idx.end(),
+                        [&](size_t x, size_t y) { return v[x] > v[y]; });
       std::printf("  top-5:");
-      for (int k = 0; k < 5; ++k) std::printf(" %zu (%.4g)", idx[static_cast<size_t>(k)], v[idx[static_cast<size_t>(k)]]);
+      for (int k = 0; k < 5; ++k)
+        std::printf(" %zu (%.4g)", idx[static_cast<size_t>(k)], v[idx[static_cast<size_t>(k)]]);
       std::printf("\n");
     } else if (!v.empty()) {
       const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
@@ -103,7 +106,8 @@ void run(const RunArgs& a) {
   }
   std::printf("latency: median %.3f ms, min %.3f ms, p90 %.3f ms over %d runs (after %d warm-up)\n",
               st.median * 1e3, st.min * 1e3, st.p90 * 1e3, a.runs, a.warmup);
-  std::printf("cpu time: median %.3f ms, min %.3f ms per run (all threads)\n", cst.median * 1e3, cst.min * 1e3);
+  std::printf("cpu time: median %.3f ms, min %.3f ms per run (all threads)\n", cst.median * 1e3,
+              cst.min * 1e3);
   for (const std::string& spec : a.outputs) {
     const auto [name, file] = name_file(spec, g.outputs, "--output");
     auto it = outs.find(name);
@@ -123,18 +127,31 @@ void register_run(CLI::App& app) {
   cmd->add_option("--precision", a->precision, "fp32, or int8 (calibrated static quantization)")
       ->check(CLI::IsMember({"int8", "fp32"}))
       ->capture_default_str();
-  cmd->add_option("--threads", a->threads, "CPU threads")->check(CLI::Range(1, 1024))->capture_default_str();
-  cmd->add_option("--input", a->inputs, ".npy input (FILE, or NAME=FILE per model input); default: seeded random");
-  cmd->add_option("--output", a->outputs, "Write an output as .npy (FILE, or NAME=FILE per model output)");
-  cmd->add_option("--seed", a->seed, "Seed for weights the model does not carry")->capture_default_str();
+  cmd->add_option("--threads", a->threads, "CPU threads")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--input", a->inputs,
+                  ".npy input (FILE, or NAME=FILE per model input); default: seeded random");
+  cmd->add_option("--output", a->outputs,
+                  "Write an output as .npy (FILE, or NAME=FILE per model output)");
+  cmd->add_option("--seed", a->seed, "Seed for weights the model does not carry")
+      ->capture_default_str();
   cmd->add_option("--input-seed", a->input_seed, "Seed for random inputs")->capture_default_str();
-  cmd->add_option("--calibration-seed", a->calibration_seed, "Seed for int8 calibration inputs")->capture_default_str();
-  cmd->add_option("--calibration-samples", a->calibration_samples, "Random inputs for int8 calibration")
+  cmd->add_option("--calibration-seed", a->calibration_seed, "Seed for int8 calibration inputs")
+      ->capture_default_str();
+  cmd->add_option("--calibration-samples", a->calibration_samples,
+                  "Random inputs for int8 calibration")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  cmd->add_option("--batch", a->model.batch, "Batch size")->check(CLI::Range(1, 1 << 20))->capture_default_str();
-  cmd->add_option("--warmup", a->warmup, "Warm-up runs before timing")->check(CLI::Range(0, 100000))->capture_default_str();
-  cmd->add_option("--runs", a->runs, "Timed runs")->check(CLI::Range(1, 100000))->capture_default_str();
+  cmd->add_option("--batch", a->model.batch, "Batch size")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  cmd->add_option("--warmup", a->warmup, "Warm-up runs before timing")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  cmd->add_option("--runs", a->runs, "Timed runs")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   cmd->callback([a] { run(*a); });
 }
 

@@ -22,8 +22,10 @@ void apply_host_choice(const std::string& choice, cost::Hardware& hw) {
         return;
       }
     }
-    throw user_error("--host: expected arm, x86, a host model (arm-cortex-a72, ryzen9-3900x) or a "
-                     "profile file ending in .csv or .json, got '", choice, "'");
+    throw user_error(
+        "--host: expected arm, x86, a host model (arm-cortex-a72, ryzen9-3900x) or a "
+        "profile file ending in .csv or .json, got '",
+        choice, "'");
   }
 }
 

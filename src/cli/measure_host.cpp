@@ -18,7 +18,8 @@ cost::HostProfile measure_host_profile(const ModelSource& model, const MeasureOp
   po.calibration.samples = a.calibration_samples;
   const graph::Graph g = exec::prepare(load_model(model), po);
   exec::Engine engine(g, {a.threads});
-  const exec::ProfileResult r = exec::profile(engine, exec::random_inputs(g, a.input_seed), {a.warmup, a.runs});
+  const exec::ProfileResult r =
+      exec::profile(engine, exec::random_inputs(g, a.input_seed), {a.warmup, a.runs});
   const workload::Workload w = workload::analyze(g);
   std::map<std::string, int64_t> macs;
   for (const auto& op : w.ops) macs[op.name] = op.macs;

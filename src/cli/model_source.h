@@ -8,7 +8,7 @@
 namespace hetcim::cli {
 
 struct ModelSource {
-  std::string spec;   // as the user typed it
+  std::string spec;  // as the user typed it
   int64_t batch = 1;
 };
 

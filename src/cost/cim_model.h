@@ -8,12 +8,12 @@
 namespace hetcim::cost {
 
 struct CimConfig {
-  int64_t xbar_rows = 256;       // M
-  int64_t xbar_cols = 256;       // N
-  int64_t crossbars = 100;       // C, the budget
-  double t_mvm = 50e-9;          // seconds per MVM
-  double bandwidth = 10.24e9;    // B_cim, bytes/s (internal load/store)
-  int64_t elem_bytes = 1;        // b_elem
+  int64_t xbar_rows = 256;     // M
+  int64_t xbar_cols = 256;     // N
+  int64_t crossbars = 100;     // C, the budget
+  double t_mvm = 50e-9;        // seconds per MVM
+  double bandwidth = 10.24e9;  // B_cim, bytes/s (internal load/store)
+  int64_t elem_bytes = 1;      // b_elem
 
   // Energy (beyond seed 000, which gives no energy figures). The defaults are ASSUMPTIONS derived
   // from ISAAC's published component figures (Shafiee et al., ISCA 2016, 32 nm; as tabulated in
@@ -24,14 +24,14 @@ struct CimConfig {
   //   ADC 256 x 8 x 1.67 pJ = 3.41 nJ, DAC 256 x 8 x 0.42 pJ = 0.85 nJ,
   //   array 4 x 30 pJ x 8 = 0.96 nJ, shift-and-add 256 x 8 x 0.021 pJ = 0.04 nJ  -> 5.3 nJ.
   // The energy does not depend on t_mvm (a slower MVM at the same conversions costs the same).
-  double e_mvm = 5.3e-9;         // J per MVM on one crossbar, incl. DAC/ADC/periphery
+  double e_mvm = 5.3e-9;  // J per MVM on one crossbar, incl. DAC/ADC/periphery
   // Internal load/store at B_cim: ISAAC's eDRAM buffer (20.45 pJ per 256-bit access = 0.64 pJ/B)
   // plus its eDRAM bus (0.054 pJ/bit = 0.43 pJ/B), rounded: 1 pJ/B. An assumption.
-  double e_byte = 1e-12;         // J per byte loaded or stored inside the accelerator
+  double e_byte = 1e-12;  // J per byte loaded or stored inside the accelerator
   // Leakage and always-on control of the whole accelerator: RRAM arrays are non-volatile and
   // ISAAC's tables give its converters no leakage, so this is only the periphery left powered
   // (clock tree, buffers, controllers). An assumption: 1 mW per crossbar tile x 100 crossbars.
-  double static_power = 0.1;     // W, drawn for the whole makespan
+  double static_power = 0.1;  // W, drawn for the whole makespan
 };
 
 // T_acc,v = b_elem*N_in/B_cim + ceil(N_mvm / replicas)*T_mvm + b_elem*N_out/B_cim (eq. 2-3).

@@ -44,7 +44,9 @@ HostPower host_power(const HostSpec& host) {
   return p;
 }
 
-std::vector<std::string> hardware_preset_names() { return {"seed000-arm", "seed000-x86"}; }
+std::vector<std::string> hardware_preset_names() {
+  return {"seed000-arm", "seed000-x86"};
+}
 
 Hardware hardware_preset(const std::string& name) {
   Hardware h;
@@ -102,7 +104,9 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
     }
     if (const YAML::Node bus = root["bus"]) {
       check_keys(bus, "bus", {"bandwidth", "e_byte"}, origin);
-      if (bus["bandwidth"]) h.bus_bandwidth = positive_quantity(bus["bandwidth"], "bus.bandwidth", Quantity::Bandwidth, origin);
+      if (bus["bandwidth"])
+        h.bus_bandwidth =
+            positive_quantity(bus["bandwidth"], "bus.bandwidth", Quantity::Bandwidth, origin);
       if (bus["e_byte"]) h.bus_e_byte = energy_per_byte(bus["e_byte"], "bus.e_byte", origin);
     }
     if (const YAML::Node cim = root["cim"]) {
@@ -113,19 +117,25 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
       if (cim["crossbar"]) {
         const std::string s = scalar(cim["crossbar"], "cim.crossbar", origin);
         const std::optional<Dims> d = parse_dims(s);
-        if (!d) throw user_error(origin, ": field 'cim.crossbar' must be ROWSxCOLS such as 256x256, got '", s, "'");
+        if (!d)
+          throw user_error(
+              origin, ": field 'cim.crossbar' must be ROWSxCOLS such as 256x256, got '", s, "'");
         h.cim.xbar_rows = d->rows;
         h.cim.xbar_cols = d->cols;
         if (h.cim.xbar_rows <= 0 || h.cim.xbar_cols <= 0)
-          throw user_error(origin, ": field 'cim.crossbar' must have positive sides, got '", s, "'");
+          throw user_error(origin, ": field 'cim.crossbar' must have positive sides, got '", s,
+                           "'");
       }
       if (cim["crossbars"]) h.cim.crossbars = integer(cim["crossbars"], "cim.crossbars", 1, origin);
-      if (cim["t_mvm"]) h.cim.t_mvm = positive_quantity(cim["t_mvm"], "cim.t_mvm", Quantity::Time, origin);
+      if (cim["t_mvm"])
+        h.cim.t_mvm = positive_quantity(cim["t_mvm"], "cim.t_mvm", Quantity::Time, origin);
       if (cim["bandwidth"]) {
-        h.cim.bandwidth = positive_quantity(cim["bandwidth"], "cim.bandwidth", Quantity::Bandwidth, origin);
+        h.cim.bandwidth =
+            positive_quantity(cim["bandwidth"], "cim.bandwidth", Quantity::Bandwidth, origin);
         cim_bandwidth_given = true;
       }
-      if (cim["elem_bytes"]) h.cim.elem_bytes = integer(cim["elem_bytes"], "cim.elem_bytes", 1, origin);
+      if (cim["elem_bytes"])
+        h.cim.elem_bytes = integer(cim["elem_bytes"], "cim.elem_bytes", 1, origin);
       if (cim["e_mvm"])
         h.cim.e_mvm = nonneg_quantity(cim["e_mvm"], "cim.e_mvm", Quantity::Energy, origin);
       if (cim["e_byte"]) h.cim.e_byte = energy_per_byte(cim["e_byte"], "cim.e_byte", origin);

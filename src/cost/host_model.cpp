@@ -20,7 +20,8 @@ const std::vector<HostModel>& host_model_presets() {
   //    idle 20 W (package scope, DRAM and board excluded).
   static const std::vector<HostModel> presets = {
       {"arm-cortex-a72",
-       "ARM Cortex-A72 @ 1.5 GHz (Raspberry Pi 4 class, LPDDR4): 2x128-bit NEON pipes; int8 without "
+       "ARM Cortex-A72 @ 1.5 GHz (Raspberry Pi 4 class, LPDDR4): 2x128-bit NEON pipes; int8 "
+       "without "
        "SDOT (ARMv8.0) via SMLAL/SADALP = 16 MAC/cycle -> 24 GMAC/s; fp32 FMA 8 MAC/cycle -> "
        "12 GMAC/s; assumed 50 % efficiency, 4 GB/s sustained single-core bandwidth, 10 us per op, "
        "3.6 W busy / 2.7 W idle (board)",

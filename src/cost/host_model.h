@@ -20,8 +20,8 @@ struct HostModel {
   double memory_bandwidth = 0;  // bytes/s a single core sustains
   double op_overhead = 0;       // seconds per operator dispatch
   // Energy model (cost/energy_model.h); assumptions from the literature, see host_model.cpp.
-  double active_power = 0;      // W while the host runs an operator
-  double idle_power = 0;        // W while the host waits for the accelerator
+  double active_power = 0;  // W while the host runs an operator
+  double idle_power = 0;    // W while the host waits for the accelerator
 };
 
 // Built-in presets: "arm-cortex-a72" and "ryzen9-3900x" (the hosts of seed 000).

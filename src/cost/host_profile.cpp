@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "util/error.h"
-#include "util/numbers.h"
 #include "util/files.h"
+#include "util/numbers.h"
 
 namespace hetcim::cost {
 namespace {
@@ -36,7 +36,8 @@ std::string csv_field(const std::string& s) {
 }
 
 // Splits one CSV record (no embedded newlines: operator names never contain them).
-std::vector<std::string> split_csv(const std::string& line, std::string_view origin, size_t lineno) {
+std::vector<std::string> split_csv(const std::string& line, std::string_view origin,
+                                   size_t lineno) {
   std::vector<std::string> out;
   std::string cur;
   bool quoted = false, was_quoted = false;
@@ -97,7 +98,8 @@ void validate(const HostProfile& p, std::string_view origin) {
   std::set<std::string> names;
   for (const HostProfileOp& op : p.ops) {
     if (op.name.empty()) throw user_error(origin, ": an operator has an empty name");
-    if (!names.insert(op.name).second) throw user_error(origin, ": operator '", op.name, "' appears twice");
+    if (!names.insert(op.name).second)
+      throw user_error(origin, ": operator '", op.name, "' appears twice");
     check_times("operator '" + op.name + "'", op.min_s, op.median_s, op.p90_s);
     if (op.macs < 0) throw user_error(origin, ": operator '", op.name, "': macs must be >= 0");
     if (!(op.gmacs >= 0) || !std::isfinite(op.gmacs))
@@ -114,7 +116,8 @@ std::string read_text(const std::string& path) {
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
@@ -151,8 +154,8 @@ std::string host_profile_csv(const HostProfile& p) {
   s += std::string(kColumns) + "\n";
   for (const HostProfileOp& op : p.ops) {
     s += csv_field(op.name) + "," + csv_field(op.op_type) + "," + csv_field(op.impl) + "," +
-         num(op.median_s) + "," + num(op.min_s) + "," + num(op.p90_s) + "," + std::to_string(op.macs) +
-         "," + num(op.gmacs) + "\n";
+         num(op.median_s) + "," + num(op.min_s) + "," + num(op.p90_s) + "," +
+         std::to_string(op.macs) + "," + num(op.gmacs) + "\n";
   }
   return s;
 }
@@ -168,42 +171,61 @@ HostProfile parse_host_profile_csv(std::string_view text, std::string_view origi
     return true;
   };
   if (!next() || line != kMagic)
-    throw user_error(origin, ":1: expected the first line '", kMagic, "' (a hetcim host profile, CSV v1)");
+    throw user_error(origin, ":1: expected the first line '", kMagic,
+                     "' (a hetcim host profile, CSV v1)");
   HostProfile p;
   std::set<std::string> seen;
-  const std::set<std::string> required = {"model", "precision", "batch", "threads", "warmup", "runs",
-                                          "source", "model_median_s", "model_min_s", "model_p90_s",
-                                          "op_median_sum_s"};
+  const std::set<std::string> required = {
+      "model",  "precision",      "batch",       "threads",     "warmup",         "runs",
+      "source", "model_median_s", "model_min_s", "model_p90_s", "op_median_sum_s"};
   bool columns = false;
   while (next()) {
     if (line.rfind("# ", 0) == 0) {
       const size_t colon = line.find(": ");
-      const std::string key = line.substr(2, colon == std::string::npos ? std::string::npos : colon - 2);
+      const std::string key =
+          line.substr(2, colon == std::string::npos ? std::string::npos : colon - 2);
       const std::string value = colon == std::string::npos ? "" : line.substr(colon + 2);
       const std::string where = "line " + std::to_string(lineno) + " (" + key + ")";
-      if (!seen.insert(key).second) throw user_error(origin, ":", lineno, ": header key '", key, "' given twice");
-      if (key == "model") p.model = value;
-      else if (key == "precision") p.precision = value;
-      else if (key == "batch") p.batch = parse_int(value, origin, where);
-      else if (key == "threads") p.threads = static_cast<int>(parse_int(value, origin, where));
-      else if (key == "warmup") p.warmup = static_cast<int>(parse_int(value, origin, where));
-      else if (key == "runs") p.runs = static_cast<int>(parse_int(value, origin, where));
+      if (!seen.insert(key).second)
+        throw user_error(origin, ":", lineno, ": header key '", key, "' given twice");
+      if (key == "model")
+        p.model = value;
+      else if (key == "precision")
+        p.precision = value;
+      else if (key == "batch")
+        p.batch = parse_int(value, origin, where);
+      else if (key == "threads")
+        p.threads = static_cast<int>(parse_int(value, origin, where));
+      else if (key == "warmup")
+        p.warmup = static_cast<int>(parse_int(value, origin, where));
+      else if (key == "runs")
+        p.runs = static_cast<int>(parse_int(value, origin, where));
       else if (key == "source") {
         if (value != "measured" && value != "modelled")
-          throw user_error(origin, ":", lineno, ": source: expected measured or modelled, got '", value, "'");
+          throw user_error(origin, ":", lineno, ": source: expected measured or modelled, got '",
+                           value, "'");
         p.modelled = value == "modelled";
-      } else if (key == "machine") p.machine = value;
-      else if (key == "library") p.library = value;
-      else if (key == "tool") p.tool = value;
-      else if (key == "model_median_s") p.model_median_s = parse_double(value, origin, where);
-      else if (key == "model_min_s") p.model_min_s = parse_double(value, origin, where);
-      else if (key == "model_p90_s") p.model_p90_s = parse_double(value, origin, where);
-      else if (key == "op_median_sum_s") p.op_median_sum_s = parse_double(value, origin, where);
-      else throw user_error(origin, ":", lineno, ": unknown header key '", key, "'");
+      } else if (key == "machine")
+        p.machine = value;
+      else if (key == "library")
+        p.library = value;
+      else if (key == "tool")
+        p.tool = value;
+      else if (key == "model_median_s")
+        p.model_median_s = parse_double(value, origin, where);
+      else if (key == "model_min_s")
+        p.model_min_s = parse_double(value, origin, where);
+      else if (key == "model_p90_s")
+        p.model_p90_s = parse_double(value, origin, where);
+      else if (key == "op_median_sum_s")
+        p.op_median_sum_s = parse_double(value, origin, where);
+      else
+        throw user_error(origin, ":", lineno, ": unknown header key '", key, "'");
       continue;
     }
     if (!columns) {
-      if (line != kColumns) throw user_error(origin, ":", lineno, ": expected the column line '", kColumns, "'");
+      if (line != kColumns)
+        throw user_error(origin, ":", lineno, ": expected the column line '", kColumns, "'");
       columns = true;
       continue;
     }
@@ -249,9 +271,14 @@ std::string host_profile_json(const HostProfile& p) {
   j["op_median_sum_s"] = p.op_median_sum_s;
   j["ops"] = nlohmann::ordered_json::array();
   for (const HostProfileOp& op : p.ops) {
-    j["ops"].push_back({{"name", op.name}, {"op_type", op.op_type}, {"impl", op.impl},
-                        {"median_s", op.median_s}, {"min_s", op.min_s}, {"p90_s", op.p90_s},
-                        {"macs", op.macs}, {"gmacs", op.gmacs}});
+    j["ops"].push_back({{"name", op.name},
+                        {"op_type", op.op_type},
+                        {"impl", op.impl},
+                        {"median_s", op.median_s},
+                        {"min_s", op.min_s},
+                        {"p90_s", op.p90_s},
+                        {"macs", op.macs},
+                        {"gmacs", op.gmacs}});
   }
   return j.dump(1) + "\n";
 }
@@ -264,7 +291,8 @@ HostProfile parse_host_profile_json(std::string_view text, std::string_view orig
     throw user_error(origin, ": not valid JSON: ", e.what());
   }
   if (!j.is_object()) throw user_error(origin, ": expected a JSON object");
-  auto member = [&](const nlohmann::json& obj, const std::string& key, const std::string& where) -> const nlohmann::json& {
+  auto member = [&](const nlohmann::json& obj, const std::string& key,
+                    const std::string& where) -> const nlohmann::json& {
     auto it = obj.find(key);
     if (it == obj.end()) throw user_error(origin, ": ", where, "member '", key, "' is missing");
     return *it;
@@ -274,23 +302,26 @@ HostProfile parse_host_profile_json(std::string_view text, std::string_view orig
     if (!v.is_string()) throw user_error(origin, ": ", where, "'", key, "' must be a string");
     return v.get<std::string>();
   };
-  auto number = [&](const nlohmann::json& obj, const std::string& key, const std::string& where = "") {
+  auto number = [&](const nlohmann::json& obj, const std::string& key,
+                    const std::string& where = "") {
     const auto& v = member(obj, key, where);
     if (!v.is_number()) throw user_error(origin, ": ", where, "'", key, "' must be a number");
     return v.get<double>();
   };
-  auto integer = [&](const nlohmann::json& obj, const std::string& key, const std::string& where = "") {
+  auto integer = [&](const nlohmann::json& obj, const std::string& key,
+                     const std::string& where = "") {
     const auto& v = member(obj, key, where);
-    if (!v.is_number_integer()) throw user_error(origin, ": ", where, "'", key, "' must be an integer");
+    if (!v.is_number_integer())
+      throw user_error(origin, ": ", where, "'", key, "' must be an integer");
     return v.get<int64_t>();
   };
   if (str(j, "format") != "hetcim-host-profile")
     throw user_error(origin, ": 'format' must be \"hetcim-host-profile\"");
   if (integer(j, "version") != 1) throw user_error(origin, ": unsupported 'version' (expected 1)");
-  static const std::set<std::string> known = {"format", "version", "model", "precision", "batch", "threads",
-                                              "warmup", "runs", "source", "machine", "library", "tool",
-                                              "model_median_s", "model_min_s", "model_p90_s",
-                                              "op_median_sum_s", "ops"};
+  static const std::set<std::string> known = {
+      "format",         "version",     "model",       "precision",       "batch",   "threads",
+      "warmup",         "runs",        "source",      "machine",         "library", "tool",
+      "model_median_s", "model_min_s", "model_p90_s", "op_median_sum_s", "ops"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!known.count(it.key())) throw user_error(origin, ": unknown member '", it.key(), "'");
   HostProfile p;
@@ -339,9 +370,12 @@ HostProfile read_host_profile(const std::string& path) {
 
 void write_host_profile(const std::string& path, const HostProfile& p) {
   std::string text;
-  if (ends_with(path, ".csv")) text = host_profile_csv(p);
-  else if (ends_with(path, ".json")) text = host_profile_json(p);
-  else throw user_error(path, ": a host profile must end in .csv or .json");
+  if (ends_with(path, ".csv"))
+    text = host_profile_csv(p);
+  else if (ends_with(path, ".json"))
+    text = host_profile_json(p);
+  else
+    throw user_error(path, ": a host profile must end in .csv or .json");
   write_file_atomically(path, text);
 }
 

@@ -41,7 +41,7 @@ struct HostProfileOp {
   std::string impl;     // kernels used (informative)
   double median_s = 0, min_s = 0, p90_s = 0;
   int64_t macs = 0;
-  double gmacs = 0;     // achieved GMAC/s at the median
+  double gmacs = 0;  // achieved GMAC/s at the median
 };
 
 struct HostProfile {

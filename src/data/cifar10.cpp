@@ -16,11 +16,14 @@ constexpr int64_t kRecord = 1 + kPixels;
 ImageDataset read_cifar10_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw user_error(path, ": cannot open the CIFAR-10 batch file (missing or unreadable)");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   const auto size = static_cast<int64_t>(bytes.size());
   if (size == 0 || size % kRecord != 0)
-    throw user_error(path, ": a CIFAR-10 binary batch holds whole 3073-byte records (1 label + 3072 "
-                           "pixels), but the file has ", size, " bytes");
+    throw user_error(path,
+                     ": a CIFAR-10 binary batch holds whole 3073-byte records (1 label + 3072 "
+                     "pixels), but the file has ",
+                     size, " bytes");
   ImageDataset d;
   d.name = "cifar10/" + std::filesystem::path(path).filename().string();
   d.count = size / kRecord;
@@ -51,8 +54,10 @@ ImageDataset load_cifar10(Split split, const std::string& dir) {
   for (const auto& name : files) {
     const std::string path = (std::filesystem::path(dir) / name).string();
     if (!std::filesystem::exists(path))
-      throw user_error(path, ": CIFAR-10 file not found (expected the binary version, "
-                             "cifar-10-batches-bin, in ", dir, ")");
+      throw user_error(path,
+                       ": CIFAR-10 file not found (expected the binary version, "
+                       "cifar-10-batches-bin, in ",
+                       dir, ")");
     ImageDataset part = read_cifar10_file(path);
     if (all.count == 0) {
       all = std::move(part);

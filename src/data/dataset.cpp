@@ -6,7 +6,9 @@
 
 namespace hetcim::data {
 
-std::string_view split_name(Split s) { return s == Split::Train ? "train" : "test"; }
+std::string_view split_name(Split s) {
+  return s == Split::Train ? "train" : "test";
+}
 
 Split parse_split(std::string_view text) {
   if (text == "train") return Split::Train;
@@ -16,8 +18,8 @@ Split parse_split(std::string_view text) {
 
 void validate(const ImageDataset& d) {
   if (d.count < 0 || d.channels < 1 || d.height < 1 || d.width < 1 || d.classes < 1)
-    throw user_error(d.name, ": invalid data set shape ", d.count, "x", d.channels, "x", d.height, "x",
-                     d.width, " with ", d.classes, " classes");
+    throw user_error(d.name, ": invalid data set shape ", d.count, "x", d.channels, "x", d.height,
+                     "x", d.width, " with ", d.classes, " classes");
   if (static_cast<int64_t>(d.images.size()) != d.count * d.image_size() ||
       static_cast<int64_t>(d.labels.size()) != d.count)
     throw user_error(d.name, ": holds ", d.images.size(), " pixel bytes and ", d.labels.size(),
@@ -29,7 +31,8 @@ void validate(const ImageDataset& d) {
 
 ImageDataset slice(const ImageDataset& d, int64_t begin, int64_t n) {
   if (begin < 0 || n < 0 || begin + n > d.count)
-    throw user_error(d.name, ": images [", begin, ", ", begin + n, ") are outside [0, ", d.count, ")");
+    throw user_error(d.name, ": images [", begin, ", ", begin + n, ") are outside [0, ", d.count,
+                     ")");
   ImageDataset s = d;
   s.count = n;
   const int64_t px = d.image_size();
@@ -39,14 +42,17 @@ ImageDataset slice(const ImageDataset& d, int64_t begin, int64_t n) {
 }
 
 std::vector<float> normalized_pixels(const ImageDataset& d, int64_t begin, int64_t n,
-                                     const std::vector<float>& mean, const std::vector<float>& std) {
-  if (static_cast<int64_t>(mean.size()) != d.channels || static_cast<int64_t>(std.size()) != d.channels)
+                                     const std::vector<float>& mean,
+                                     const std::vector<float>& std) {
+  if (static_cast<int64_t>(mean.size()) != d.channels ||
+      static_cast<int64_t>(std.size()) != d.channels)
     throw user_error(d.name, ": normalization needs one mean and one std per channel (", d.channels,
                      "), got ", mean.size(), " and ", std.size());
   for (float s : std)
     if (!(s > 0.0f)) throw user_error(d.name, ": normalization std must be > 0, got ", s);
   if (begin < 0 || n < 0 || begin + n > d.count)
-    throw user_error(d.name, ": images [", begin, ", ", begin + n, ") are outside [0, ", d.count, ")");
+    throw user_error(d.name, ": images [", begin, ", ", begin + n, ") are outside [0, ", d.count,
+                     ")");
   const int64_t plane = d.height * d.width;
   std::vector<float> out(static_cast<size_t>(n * d.image_size()));
   for (int64_t i = 0; i < n; ++i)
@@ -61,11 +67,13 @@ std::vector<float> normalized_pixels(const ImageDataset& d, int64_t begin, int64
 }
 
 ImageDataset load_dataset(std::string_view name, Split split, const std::string& dir) {
-  if (name == "fashion-mnist") return load_fashion_mnist(split, dir.empty() ? kFashionMnistDir : dir);
+  if (name == "fashion-mnist")
+    return load_fashion_mnist(split, dir.empty() ? kFashionMnistDir : dir);
   if (name == "cifar10") {
     if (dir.empty())
-      throw user_error("data set 'cifar10' has no default location: pass the directory of its "
-                       "binary version (cifar-10-batches-bin)");
+      throw user_error(
+          "data set 'cifar10' has no default location: pass the directory of its "
+          "binary version (cifar-10-batches-bin)");
     return load_cifar10(split, dir);
   }
   throw user_error("unknown data set '", name, "' (known: fashion-mnist, cifar10)");

@@ -43,6 +43,7 @@ void validate(const ImageDataset& d);
 
 // A data set by name ("fashion-mnist" or "cifar10") from `dir` ("" = the name's default
 // directory: Debian's /usr/share/datasets/fashion-mnist; cifar10 has none and needs one).
-[[nodiscard]] ImageDataset load_dataset(std::string_view name, Split split, const std::string& dir = "");
+[[nodiscard]] ImageDataset load_dataset(std::string_view name, Split split,
+                                        const std::string& dir = "");
 
 }  // namespace hetcim::data

@@ -12,10 +12,12 @@ ImageDataset read_idx_dataset(const std::string& images_path, const std::string&
   IdxArray images = read_idx(images_path);
   IdxArray labels = read_idx(labels_path);
   if (images.dims.size() != 3)
-    throw user_error(images_path, ": expected an images file of rank 3 (count x rows x cols), got rank ",
+    throw user_error(images_path,
+                     ": expected an images file of rank 3 (count x rows x cols), got rank ",
                      images.dims.size());
   if (labels.dims.size() != 1)
-    throw user_error(labels_path, ": expected a labels file of rank 1, got rank ", labels.dims.size());
+    throw user_error(labels_path, ": expected a labels file of rank 1, got rank ",
+                     labels.dims.size());
   if (images.dims[0] != labels.dims[0])
     throw user_error(images_path, " has ", images.dims[0], " images but ", labels_path, " has ",
                      labels.dims[0], " labels");
@@ -30,8 +32,8 @@ ImageDataset read_idx_dataset(const std::string& images_path, const std::string&
   d.labels = std::move(labels.data);
   for (int64_t i = 0; i < d.count; ++i) {
     if (d.labels[static_cast<size_t>(i)] >= classes)
-      throw user_error(labels_path, ": label ", int(d.labels[static_cast<size_t>(i)]), " of image ", i,
-                       " is not a class in [0, ", classes - 1, "]");
+      throw user_error(labels_path, ": label ", int(d.labels[static_cast<size_t>(i)]), " of image ",
+                       i, " is not a class in [0, ", classes - 1, "]");
   }
   return d;
 }
@@ -43,10 +45,12 @@ ImageDataset load_fashion_mnist(Split split, const std::string& dir) {
   const std::string labels = (base / (prefix + "-labels-idx1-ubyte.gz")).string();
   for (const auto& f : {images, labels}) {
     if (!std::filesystem::exists(f))
-      throw user_error(f, ": Fashion-MNIST file not found (install Debian's dataset-fashion-mnist "
-                          "package, or pass the directory that holds the four .gz IDX files)");
+      throw user_error(f,
+                       ": Fashion-MNIST file not found (install Debian's dataset-fashion-mnist "
+                       "package, or pass the directory that holds the four .gz IDX files)");
   }
-  ImageDataset d = read_idx_dataset(images, labels, "fashion-mnist/" + std::string(split_name(split)), 10);
+  ImageDataset d =
+      read_idx_dataset(images, labels, "fashion-mnist/" + std::string(split_name(split)), 10);
   if (d.height != 28 || d.width != 28)
     throw user_error(images, ": Fashion-MNIST images must be 28x28, got ", d.height, "x", d.width);
   return d;

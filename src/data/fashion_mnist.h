@@ -13,7 +13,8 @@ inline constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mni
 
 // Reads {train,t10k}-{images-idx3,labels-idx1}-ubyte.gz from `dir`. UserError naming the file
 // (and the Debian package) when it is missing; UserError when shapes or labels are off.
-[[nodiscard]] ImageDataset load_fashion_mnist(Split split, const std::string& dir = kFashionMnistDir);
+[[nodiscard]] ImageDataset load_fashion_mnist(Split split,
+                                              const std::string& dir = kFashionMnistDir);
 
 // An images file (rank 3: count x rows x cols) and a labels file (rank 1) as one data set.
 [[nodiscard]] ImageDataset read_idx_dataset(const std::string& images_path,

@@ -55,7 +55,8 @@ IdxArray read_idx(const std::string& path) {
     const int64_t dim = (int64_t{d[0]} << 24) | (int64_t{d[1]} << 16) | (int64_t{d[2]} << 8) | d[3];
     a.dims.push_back(dim);
     total *= dim;
-    if (total > (int64_t{1} << 34)) throw user_error(path, ": IDX dimensions are implausibly large");
+    if (total > (int64_t{1} << 34))
+      throw user_error(path, ": IDX dimensions are implausibly large");
   }
   a.data.resize(static_cast<size_t>(total));
   if (!read_exact(f.get(), a.data.data(), a.data.size(), path))

@@ -14,8 +14,8 @@
 #include "partition/exact.h"
 #include "partition/milp.h"
 #include "partition/summary.h"
-#include "util/files.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/hash.h"
 
 namespace hetcim::dse {
@@ -69,14 +69,26 @@ std::string cache_key(const partition::Problem& p, const DseOptions& o) {
 }
 
 nlohmann::json to_json(const DsePoint& d) {
-  return {{"status", d.status}, {"latency", d.latency}, {"cpu_only", d.cpu_only},
-          {"speedup", d.speedup}, {"bound", d.bound}, {"seconds", d.seconds},
-          {"host_ops", d.host_ops}, {"cim_ops", d.cim_ops}, {"crossbars_used", d.crossbars_used},
-          {"host_busy", d.host_busy}, {"cim_busy", d.cim_busy}, {"nodes", d.nodes},
-          {"energy", d.energy}, {"cpu_only_energy", d.cpu_only_energy},
-          {"milp_run", d.milp_run}, {"milp_status", d.milp_status},
-          {"milp_objective", d.milp_objective}, {"milp_bound", d.milp_bound},
-          {"milp_gap", d.milp_gap}, {"milp_seconds", d.milp_seconds}};
+  return {{"status", d.status},
+          {"latency", d.latency},
+          {"cpu_only", d.cpu_only},
+          {"speedup", d.speedup},
+          {"bound", d.bound},
+          {"seconds", d.seconds},
+          {"host_ops", d.host_ops},
+          {"cim_ops", d.cim_ops},
+          {"crossbars_used", d.crossbars_used},
+          {"host_busy", d.host_busy},
+          {"cim_busy", d.cim_busy},
+          {"nodes", d.nodes},
+          {"energy", d.energy},
+          {"cpu_only_energy", d.cpu_only_energy},
+          {"milp_run", d.milp_run},
+          {"milp_status", d.milp_status},
+          {"milp_objective", d.milp_objective},
+          {"milp_bound", d.milp_bound},
+          {"milp_gap", d.milp_gap},
+          {"milp_seconds", d.milp_seconds}};
 }
 
 bool from_cache(const std::string& path, DsePoint& d) {
@@ -130,7 +142,9 @@ void solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) 
   d.crossbars_used = sum.crossbars_used;
   if (p.has_energy()) {
     d.energy = partition::energy_of(p, e.schedule).total;
-    d.cpu_only_energy = partition::energy_of(p, partition::simulate_in_topological_order(p, partition::all_host(p))).total;
+    d.cpu_only_energy =
+        partition::energy_of(p, partition::simulate_in_topological_order(p, partition::all_host(p)))
+            .total;
   }
   if (o.run_milp) {
     partition::MilpOptions mo;
@@ -148,8 +162,9 @@ void solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) 
 
 }  // namespace
 
-std::vector<DsePoint> run_dse(const std::vector<DseModel>& models, const std::vector<DseHost>& hosts,
-                              const DseOptions& o, const Progress& progress) {
+std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
+                              const std::vector<DseHost>& hosts, const DseOptions& o,
+                              const Progress& progress) {
   if (o.threads < 1) throw user_error("dse: threads must be >= 1");
   if (o.crossbars.empty() || o.t_mvm.empty()) throw user_error("dse: empty crossbar or T_mvm grid");
   for (const DseHost& h : hosts)
@@ -214,7 +229,8 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models, const std::ve
     }
   };
   std::vector<std::thread> pool;
-  for (int k = 0; k < std::min<int>(o.threads, static_cast<int>(jobs.size())); ++k) pool.emplace_back(worker);
+  for (int k = 0; k < std::min<int>(o.threads, static_cast<int>(jobs.size())); ++k)
+    pool.emplace_back(worker);
   for (std::thread& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
   return points;

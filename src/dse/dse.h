@@ -22,8 +22,8 @@ struct DseModel {
 };
 
 struct DseHost {
-  std::string name;             // "arm", "x86", "this", ...
-  cost::Hardware hardware;      // bus, B_cim, crossbar geometry (budget and T_mvm are swept)
+  std::string name;                    // "arm", "x86", "this", ...
+  cost::Hardware hardware;             // bus, B_cim, crossbar geometry (budget and T_mvm are swept)
   std::vector<cost::HostCosts> costs;  // one per DseModel, same order
 };
 
@@ -52,7 +52,8 @@ struct DsePoint {
   int64_t crossbars_used = 0;
   double host_busy = 0, cim_busy = 0;
   int64_t nodes = 0;
-  // energy per inference (partition/energy.h) of the latency-optimal partition and of the host alone
+  // energy per inference (partition/energy.h) of the latency-optimal partition and of the host
+  // alone
   double energy = 0, cpu_only_energy = 0;
   // MILP (when run)
   bool milp_run = false;
@@ -65,6 +66,7 @@ using Progress = std::function<void(size_t done, size_t total)>;
 
 [[nodiscard]] std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
                                             const std::vector<DseHost>& hosts,
-                                            const DseOptions& options, const Progress& progress = {});
+                                            const DseOptions& options,
+                                            const Progress& progress = {});
 
 }  // namespace hetcim::dse

@@ -22,7 +22,9 @@ using graph::DType;
   throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
 }
 
-graph::Initializer scalar_float(float v) { return graph::Initializer::from_floats({}, {v}); }
+graph::Initializer scalar_float(float v) {
+  return graph::Initializer::from_floats({}, {v});
+}
 graph::Initializer scalar_u8(int32_t v) {
   graph::Initializer i = graph::Initializer::shape_only(DType::UInt8, {});
   i.raw = {static_cast<uint8_t>(v)};
@@ -32,7 +34,8 @@ graph::Initializer scalar_u8(int32_t v) {
 QuantParams read_params(const graph::Graph& g, const std::string& scale, const std::string& zp) {
   QuantParams p;
   auto s = g.initializers.find(scale);
-  HETCIM_ASSERT(s != g.initializers.end() && s->second.has_values(), "scale '", scale, "' has no values");
+  HETCIM_ASSERT(s != g.initializers.end() && s->second.has_values(), "scale '", scale,
+                "' has no values");
   p.scale = s->second.floats().at(0);
   p.zero_point = 0;
   p.dtype = DType::UInt8;
@@ -70,7 +73,8 @@ class Calibrator {
   }
   const QuantParams& qp(const std::string& t) {
     auto it = qp_.find(t);
-    if (it == qp_.end()) fail(*node_, "tensor '" + t + "' is quantized but its quantization is unknown");
+    if (it == qp_.end())
+      fail(*node_, "tensor '" + t + "' is quantized but its quantization is unknown");
     return it->second;
   }
   bool shape_only(const std::string& t) {
@@ -82,7 +86,9 @@ class Calibrator {
     g_.initializers[name] = std::move(init);
     return name;
   }
-  std::string scale_init(const std::string& base, float s) { return add_init(base, scalar_float(s)); }
+  std::string scale_init(const std::string& base, float s) {
+    return add_init(base, scalar_float(s));
+  }
   std::string zp_init(const std::string& base, int32_t z) { return add_init(base, scalar_u8(z)); }
   // (tensor, scale, zero point) names of a quantized activation input; a float constant is
   // quantized to uint8 with its own range first.
@@ -95,7 +101,8 @@ class Calibrator {
       const QuantParams p = activation_params(*lo, *hi);
       graph::Initializer q = graph::Initializer::shape_only(DType::UInt8, *it->second.info.shape);
       q.raw.resize(v.size());
-      for (size_t i = 0; i < v.size(); ++i) q.raw[i] = static_cast<uint8_t>(quantize_value(v[i], p.scale, p.zero_point, {0, 255}));
+      for (size_t i = 0; i < v.size(); ++i)
+        q.raw[i] = static_cast<uint8_t>(quantize_value(v[i], p.scale, p.zero_point, {0, 255}));
       const std::string qt = add_init(t + "_quantized", q);
       return {qt, scale_init(t + "_scale", p.scale), zp_init(t + "_zero_point", p.zero_point)};
     }
@@ -133,7 +140,8 @@ class Calibrator {
     q.raw.resize(v.size());
     for (size_t i = 0; i < v.size(); ++i) {
       const size_t c = static_cast<size_t>((static_cast<int64_t>(i) / inner) % oc);
-      q.raw[i] = static_cast<uint8_t>(static_cast<int8_t>(quantize_value(v[i], scales[c], 0, {-128, 127})));
+      q.raw[i] = static_cast<uint8_t>(
+          static_cast<int8_t>(quantize_value(v[i], scales[c], 0, {-128, 127})));
     }
     wq_name = add_init(w + "_quantized", q);
     scale_name = add_init(w + "_scale", graph::Initializer::from_floats({oc}, scales));
@@ -147,11 +155,14 @@ class Calibrator {
     if (it == g_.initializers.end() || !it->second.has_values())
       fail(*node_, "the bias '" + b + "' must be a constant with values");
     const std::vector<float> v = it->second.floats();
-    if (v.size() != sw.size() && sw.size() != 1) fail(*node_, "bias length does not match the output channels");
-    graph::Initializer q = graph::Initializer::shape_only(DType::Int32, {static_cast<int64_t>(v.size())});
+    if (v.size() != sw.size() && sw.size() != 1)
+      fail(*node_, "bias length does not match the output channels");
+    graph::Initializer q =
+        graph::Initializer::shape_only(DType::Int32, {static_cast<int64_t>(v.size())});
     q.raw.resize(v.size() * 4);
     for (size_t c = 0; c < v.size(); ++c) {
-      const double r = std::nearbyint(static_cast<double>(v[c]) / static_cast<double>(sx * sw[sw.size() == 1 ? 0 : c]));
+      const double r = std::nearbyint(static_cast<double>(v[c]) /
+                                      static_cast<double>(sx * sw[sw.size() == 1 ? 0 : c]));
       const int32_t qv = static_cast<int32_t>(std::clamp(r, -2147483648.0, 2147483647.0));
       std::memcpy(q.raw.data() + 4 * c, &qv, 4);
     }
@@ -166,7 +177,8 @@ class Calibrator {
       if (shape_only(n.inputs.at(1))) {
         p = act_params(x);
         g_.initializers[n.inputs[1]] = scalar_float(p.scale);
-        if (n.inputs.size() > 2 && !n.inputs[2].empty()) g_.initializers[n.inputs[2]] = scalar_u8(p.zero_point);
+        if (n.inputs.size() > 2 && !n.inputs[2].empty())
+          g_.initializers[n.inputs[2]] = scalar_u8(p.zero_point);
       } else {
         p = read_params(g_, n.inputs[1], n.inputs.size() > 2 ? n.inputs[2] : "");
       }
@@ -177,7 +189,8 @@ class Calibrator {
       if (shape_only(n.inputs.at(1))) {
         const QuantParams& p = qp(n.inputs.at(0));
         g_.initializers[n.inputs[1]] = scalar_float(p.scale);
-        if (n.inputs.size() > 2 && !n.inputs[2].empty()) g_.initializers[n.inputs[2]] = scalar_u8(p.zero_point);
+        if (n.inputs.size() > 2 && !n.inputs[2].empty())
+          g_.initializers[n.inputs[2]] = scalar_u8(p.zero_point);
       }
       return;
     }
@@ -188,7 +201,8 @@ class Calibrator {
     }
     n.attrs.erase("precision");
     if (passes::is_int8_passthrough(op) || op == "Split") {
-      if (op == "Relu" || op == "Clip") fail(n, "a standalone int8 " + op + " (not fused into its producer) is not supported");
+      if (op == "Relu" || op == "Clip")
+        fail(n, "a standalone int8 " + op + " (not fused into its producer) is not supported");
       const QuantParams p = qp(n.inputs.at(0));
       for (const std::string& o : n.outputs) qp_[o] = p;
       return;
@@ -209,7 +223,8 @@ class Calibrator {
       return;
     }
     if (op == "Gemm") {
-      if (n.attr_float("alpha", 1.0) != 1.0 || n.attr_float("beta", 1.0) != 1.0 || n.attr_int("transA", 0) != 0)
+      if (n.attr_float("alpha", 1.0) != 1.0 || n.attr_float("beta", 1.0) != 1.0 ||
+          n.attr_int("transA", 0) != 0)
         fail(n, "int8 Gemm needs alpha = beta = 1 and transA = 0");
       const bool tb = n.attr_int("transB", 0) != 0;
       const auto a = qinput(n.inputs.at(0));
@@ -219,7 +234,8 @@ class Calibrator {
       const bool bias = has_input(n, 2);
       if (bias) {
         const graph::Shape& cs = *g_.initializers.at(n.inputs[2]).info.shape;
-        if (graph::element_count(cs) != static_cast<int64_t>(sb.size())) fail(n, "int8 Gemm needs a bias of length N");
+        if (graph::element_count(cs) != static_cast<int64_t>(sb.size()))
+          fail(n, "int8 Gemm needs a bias of length N");
       }
       const std::string bq = bias ? quantize_bias(n.inputs[2], sa, sb) : "";
       const auto out = qoutput(y);
@@ -285,8 +301,8 @@ class Calibrator {
     } else if (op == "QGemm") {
       s = n.inputs.size() > 7 ? n.inputs[7] : "";
       z = n.inputs.size() > 8 ? n.inputs[8] : "";
-    } else if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu" || op == "QLinearGlobalAveragePool" ||
-               op == "QLinearAveragePool") {
+    } else if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu" ||
+               op == "QLinearGlobalAveragePool" || op == "QLinearAveragePool") {
       s = n.inputs.size() > 3 ? n.inputs[3] : "";
       z = n.inputs.size() > 4 ? n.inputs[4] : "";
     } else if (op == "QLinearConcat") {
@@ -311,7 +327,8 @@ bool needs_calibration(const graph::Graph& g) {
   for (const graph::Node& n : g.nodes)
     if (n.attr_string("precision", "") == "int8") return true;
   for (const auto& [name, init] : g.initializers)
-    if (!init.has_values() && init.info.shape && graph::element_count(*init.info.shape) > 0) return true;
+    if (!init.has_values() && init.info.shape && graph::element_count(*init.info.shape) > 0)
+      return true;
   return false;
 }
 

@@ -45,7 +45,8 @@ using Ranges = std::map<std::string, TensorRange>;
 
 // Fills the quantization of an int8 lowered graph (see above). UserError naming the node for an
 // annotated operator hetcim cannot quantize, or a tensor without a calibration range.
-[[nodiscard]] graph::Graph apply_calibration(const graph::Graph& int8_lowered, const Ranges& ranges);
+[[nodiscard]] graph::Graph apply_calibration(const graph::Graph& int8_lowered,
+                                             const Ranges& ranges);
 
 struct PrepareOptions {
   passes::Precision precision = passes::Precision::Fp32;

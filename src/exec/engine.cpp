@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstring>
-#include <memory>
-#include <unordered_map>
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <unordered_map>
 
 #include "exec/kernels.h"
 #include "exec/op_params.h"
@@ -33,18 +33,26 @@ using tag = memory::format_tag;
 
 dt dnnl_type(DType t, const graph::Node* n = nullptr) {
   switch (t) {
-    case DType::Float32: return dt::f32;
-    case DType::UInt8: return dt::u8;
-    case DType::Int8: return dt::s8;
-    case DType::Int32: return dt::s32;
+    case DType::Float32:
+      return dt::f32;
+    case DType::UInt8:
+      return dt::u8;
+    case DType::Int8:
+      return dt::s8;
+    case DType::Int32:
+      return dt::s32;
     default:
-      if (n) fail(*n, std::string("tensors of dtype ") + std::string(graph::dtype_name(t)) +
-                          " are not supported by the engine");
-      throw user_error("tensors of dtype ", graph::dtype_name(t), " are not supported by the engine");
+      if (n)
+        fail(*n, std::string("tensors of dtype ") + std::string(graph::dtype_name(t)) +
+                     " are not supported by the engine");
+      throw user_error("tensors of dtype ", graph::dtype_name(t),
+                       " are not supported by the engine");
   }
 }
 
-memory::dims dims_of(const Shape& s) { return s.empty() ? memory::dims{1} : memory::dims(s.begin(), s.end()); }
+memory::dims dims_of(const Shape& s) {
+  return s.empty() ? memory::dims{1} : memory::dims(s.begin(), s.end());
+}
 
 std::vector<int64_t> row_major_strides(const Shape& s) {
   std::vector<int64_t> st(s.size(), 1);
@@ -69,14 +77,16 @@ bool is_strided(const memory::desc& md) {
 
 std::vector<int64_t> md_strides(const memory::desc& md) {
   std::vector<int64_t> st(static_cast<size_t>(md.data.ndims));
-  for (int i = 0; i < md.data.ndims; ++i) st[static_cast<size_t>(i)] = md.data.format_desc.blocking.strides[i];
+  for (int i = 0; i < md.data.ndims; ++i)
+    st[static_cast<size_t>(i)] = md.data.format_desc.blocking.strides[i];
   return st;
 }
 
 // A dense strided md for `s` with the same dimension order as `like` (strided, same rank), or
 // row-major.
 memory::desc like_md(const memory::desc& like, const Shape& s, dt t) {
-  if (!is_strided(like) || like.data.ndims != static_cast<int>(s.size()) || s.empty()) return plain_md(s, t);
+  if (!is_strided(like) || like.data.ndims != static_cast<int>(s.size()) || s.empty())
+    return plain_md(s, t);
   const auto st = md_strides(like);
   std::vector<size_t> order(s.size());
   std::iota(order.begin(), order.end(), 0);
@@ -90,7 +100,9 @@ memory::desc like_md(const memory::desc& like, const Shape& s, dt t) {
   return memory::desc(dims_of(s), t, memory::dims(out.begin(), out.end()));
 }
 
-bool is_plain(const memory::desc& md, const Shape& s) { return md == plain_md(s, md.data_type()); }
+bool is_plain(const memory::desc& md, const Shape& s) {
+  return md == plain_md(s, md.data_type());
+}
 
 struct Buf {
   DType dtype = DType::Float32;
@@ -157,16 +169,21 @@ struct Engine::Impl {
   }
   std::vector<float> per_channel(size_t input, int64_t count) {
     const Tensor t = constant(node->inputs.at(input));
-    if (t.numel() == 1) return std::vector<float>(static_cast<size_t>(count), static_cast<float>(t.at(0)));
-    if (t.numel() != count) fail(*node, "input " + std::to_string(input) + " must have 1 or " + std::to_string(count) + " values");
+    if (t.numel() == 1)
+      return std::vector<float>(static_cast<size_t>(count), static_cast<float>(t.at(0)));
+    if (t.numel() != count)
+      fail(*node, "input " + std::to_string(input) + " must have 1 or " + std::to_string(count) +
+                      " values");
     return t.floats();
   }
   std::vector<int32_t> per_channel_zp(size_t input, int64_t count) {
     std::vector<int32_t> out(static_cast<size_t>(count), 0);
     if (!has_input(*node, input)) return out;
     const Tensor t = constant(node->inputs[input]);
-    if (t.numel() != 1 && t.numel() != count) fail(*node, "zero point must have 1 or " + std::to_string(count) + " values");
-    for (int64_t k = 0; k < count; ++k) out[static_cast<size_t>(k)] = static_cast<int32_t>(t.at(t.numel() == 1 ? 0 : k));
+    if (t.numel() != 1 && t.numel() != count)
+      fail(*node, "zero point must have 1 or " + std::to_string(count) + " values");
+    for (int64_t k = 0; k < count; ++k)
+      out[static_cast<size_t>(k)] = static_cast<int32_t>(t.at(t.numel() == 1 ? 0 : k));
     return out;
   }
 
@@ -260,7 +277,8 @@ struct Engine::Impl {
     cur->info.impl = cur->info.impl.empty() ? impl : impl + cur->info.impl;
   }
   void post_activation(dnnl::post_ops& po, const Activation& a, float scale_div = 1.0f) {
-    if (a.kind == Activation::Relu) po.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    if (a.kind == Activation::Relu)
+      po.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
     if (a.kind == Activation::Clip)
       po.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, a.lo / scale_div, a.hi / scale_div);
   }
@@ -284,7 +302,8 @@ struct Engine::Impl {
         op == "HardSigmoid" || op == "HardSwish")
       return eltwise();
     if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu") return qunary();
-    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool")
+    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
+        op == "GlobalMaxPool")
       return pool();
     if (op == "QLinearGlobalAveragePool") return qgap();
     if (op == "QLinearAveragePool") return qavgpool();
@@ -333,14 +352,18 @@ struct Engine::Impl {
       const auto zw = per_channel_zp(5, w.oc);
       const DType xtype = dtype(x);
       ytype = dtype(y);
-      if ((xtype != DType::UInt8 && xtype != DType::Int8) || (ytype != DType::UInt8 && ytype != DType::Int8))
+      if ((xtype != DType::UInt8 && xtype != DType::Int8) ||
+          (ytype != DType::UInt8 && ytype != DType::Int8))
         fail(n, "8-bit input and output expected");
       // Weights as s8 with zero point 0: w - zw must fit.
       Tensor w8 = Tensor::zeros(DType::Int8, wt.shape);
       const int64_t per_oc = wt.numel() / w.oc;
       for (int64_t i = 0; i < wt.numel(); ++i) {
         const int64_t v = static_cast<int64_t>(wt.at(i)) - zw[static_cast<size_t>(i / per_oc)];
-        if (v < -128 || v > 127) fail(n, "weights minus their zero point do not fit int8; hetcim executes symmetric int8 weights");
+        if (v < -128 || v > 127)
+          fail(n,
+               "weights minus their zero point do not fit int8; hetcim executes symmetric int8 "
+               "weights");
         w8.data<int8_t>()[i] = static_cast<int8_t>(v);
       }
       wt = std::move(w8);
@@ -351,8 +374,10 @@ struct Engine::Impl {
         scales[c] = (sx * sw[c]) / sy;
         same = same && scales[c] == scales[0];
       }
-      if (same) attr.set_output_scales(0, {scales[0]});
-      else attr.set_output_scales(1 << 1, scales);
+      if (same)
+        attr.set_output_scales(0, {scales[0]});
+      else
+        attr.set_output_scales(1 << 1, scales);
       if (zx != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, act, sy);
@@ -364,19 +389,20 @@ struct Engine::Impl {
       post_activation(po, act);
       const Buf& xb = buf(x);
       // Take the producer's layout when it is oneDNN's choice; let the primitive pick otherwise.
-      src_md = is_plain(xb.md, xb.shape) ? memory::desc(dims_of(shape(x)), dt::f32, tag::any) : xb.md;
+      src_md =
+          is_plain(xb.md, xb.shape) ? memory::desc(dims_of(shape(x)), dt::f32, tag::any) : xb.md;
       dst_md = memory::desc(dims_of(shape(y)), dt::f32, tag::any);
       bias_md = memory::desc({w.oc}, dt::f32, tag::x);
     }
     attr.set_post_ops(po);
     const memory::desc wany(wd, wdt, tag::any);
-    auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                           dnnl::algorithm::convolution_direct,
-                                                           src_md, wany, bias_md, dst_md, strides,
-                                                           dil, pl, pr)
-                         : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                           dnnl::algorithm::convolution_direct,
-                                                           src_md, wany, dst_md, strides, dil, pl, pr);
+    auto desc = has_bias
+                    ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                      dnnl::algorithm::convolution_direct, src_md,
+                                                      wany, bias_md, dst_md, strides, dil, pl, pr)
+                    : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                      dnnl::algorithm::convolution_direct, src_md,
+                                                      wany, dst_md, strides, dil, pl, pr);
     dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
     // Weights: reorder once into the primitive's layout.
     const memory::desc wplain(wd, wdt, grouped ? tag::goihw : tag::oihw);
@@ -444,8 +470,10 @@ struct Engine::Impl {
         scales[j] = float_out ? alpha * sa * sb[j] : (alpha * sa * sb[j]) / sy;
         same = same && scales[j] == scales[0];
       }
-      if (same) attr.set_output_scales(0, {scales[0]});
-      else attr.set_output_scales(1 << 1, scales);
+      if (same)
+        attr.set_output_scales(0, {scales[0]});
+      else
+        attr.set_output_scales(1 << 1, scales);
       if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, act, sy);
@@ -457,7 +485,8 @@ struct Engine::Impl {
     attr.set_post_ops(po);
     const dt adt = dnnl_type(atype, node);
     const memory::desc a_md(memory::dims{M, K}, adt, ta ? memory::dims{1, M} : memory::dims{K, 1});
-    const memory::desc b_user(memory::dims{K, N}, wdt, tb ? memory::dims{1, K} : memory::dims{N, 1});
+    const memory::desc b_user(memory::dims{K, N}, wdt,
+                              tb ? memory::dims{1, K} : memory::dims{N, 1});
     const memory::desc b_any(memory::dims{K, N}, wdt, tag::any);
     const memory::desc y_md = plain_md({M, N}, dnnl_type(ytype, node));
     memory::desc c_md;
@@ -467,18 +496,21 @@ struct Engine::Impl {
       ct = constant(n.inputs[c_at]);
       Shape cs = ct.shape;
       while (cs.size() < 2) cs.insert(cs.begin(), 1);
-      if ((cs[0] != 1 && cs[0] != M) || (cs[1] != 1 && cs[1] != N)) fail(n, "C does not broadcast to M x N");
+      if ((cs[0] != 1 && cs[0] != M) || (cs[1] != 1 && cs[1] != N))
+        fail(n, "C does not broadcast to M x N");
       if (q && ct.dtype != DType::Int32) fail(n, "C must be int32");
       if (!q) {
         // beta and alpha: matmul computes alpha * (A B + C'), so C' = beta * C / alpha.
-        for (int64_t i = 0; i < ct.numel(); ++i) ct.data<float>()[i] = ct.data<float>()[i] * beta / alpha;
+        for (int64_t i = 0; i < ct.numel(); ++i)
+          ct.data<float>()[i] = ct.data<float>()[i] * beta / alpha;
       } else if (alpha != 1.0f || beta != 1.0f) {
         fail(n, "QGemm with a bias needs alpha = beta = 1");
       }
       ct.shape = cs;
       c_md = plain_md(cs, bias_dt);
     }
-    auto desc = has_c ? dnnl::matmul::desc(a_md, b_any, c_md, y_md) : dnnl::matmul::desc(a_md, b_any, y_md);
+    auto desc =
+        has_c ? dnnl::matmul::desc(a_md, b_any, c_md, y_md) : dnnl::matmul::desc(a_md, b_any, y_md);
     dnnl::matmul::primitive_desc pd(desc, attr, eng);
     memory buser = const_memory(bt, b_user);
     memory bmem = alloc(pd.weights_desc());
@@ -543,8 +575,10 @@ struct Engine::Impl {
         scales[j] = (sa * sb[j]) / sy;
         same = same && scales[j] == scales[0];
       }
-      if (same) attr.set_output_scales(0, {scales[0]});
-      else attr.set_output_scales(1 << (r - 1), scales);
+      if (same)
+        attr.set_output_scales(0, {scales[0]});
+      else
+        attr.set_output_scales(1 << (r - 1), scales);
       if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, fused_activation(n), sy);
@@ -584,7 +618,8 @@ struct Engine::Impl {
     const std::string& op = n.op_type;
     std::string a = n.inputs.at(0), b = n.inputs.at(1);
     const std::string& y = n.outputs.at(0);
-    if (dtype(a) != DType::Float32 || dtype(b) != DType::Float32) fail(n, "float32 operands expected");
+    if (dtype(a) != DType::Float32 || dtype(b) != DType::Float32)
+      fail(n, "float32 operands expected");
     const Shape ys = shape(y);
     auto padded = [&](Shape s) {
       while (s.size() < ys.size()) s.insert(s.begin(), 1);
@@ -596,17 +631,19 @@ struct Engine::Impl {
     if (op == "Pow") {
       // Constant scalar exponent: oneDNN eltwise pow.
       const graph::Initializer* e = init(b);
-      if (e && e->has_values() && graph::element_count(*e->info.shape) == 1 && padded(shape(a)) == ys) {
+      if (e && e->has_values() && graph::element_count(*e->info.shape) == 1 &&
+          padded(shape(a)) == ys) {
         const float p = e->floats()[0];
         return eltwise_with(a, y, dnnl::algorithm::eltwise_pow, 1.0f, p, act);
       }
     }
     if (padded(shape(a)) == ys && op != "Pow") {
       const Buf& ab = buf(a);
-      const memory::desc a_md = ab.md.data.ndims == static_cast<int>(ys.size()) ? ab.md : plain_md(ys, dt::f32);
+      const memory::desc a_md =
+          ab.md.data.ndims == static_cast<int>(ys.size()) ? ab.md : plain_md(ys, dt::f32);
       Shape bsh = padded(shape(b));
       memory::desc b_md = bsh == ys ? a_md : plain_md(bsh, dt::f32);
-      dnnl::algorithm alg = op == "Add" ? dnnl::algorithm::binary_add
+      dnnl::algorithm alg = op == "Add"   ? dnnl::algorithm::binary_add
                             : op == "Sub" ? dnnl::algorithm::binary_sub
                             : op == "Mul" ? dnnl::algorithm::binary_mul
                                           : dnnl::algorithm::binary_div;
@@ -614,7 +651,9 @@ struct Engine::Impl {
       dnnl::post_ops po;
       post_activation(po, act);
       attr.set_post_ops(po);
-      dnnl::binary::primitive_desc pd(dnnl::binary::desc(alg, a_md, b_md, memory::desc(dims_of(ys), dt::f32, tag::any)), attr, eng);
+      dnnl::binary::primitive_desc pd(
+          dnnl::binary::desc(alg, a_md, b_md, memory::desc(dims_of(ys), dt::f32, tag::any)), attr,
+          eng);
       std::unordered_map<int, memory> args;
       args[DNNL_ARG_SRC_0] = get(a, pd.src_desc(0));
       memory bm = bsh == shape(b) ? get(b, pd.src_desc(1)) : memory();
@@ -640,13 +679,18 @@ struct Engine::Impl {
       const float* ap = static_cast<const float*>(am.get_data_handle());
       const float* bp = static_cast<const float*>(bm.get_data_handle());
       float* yp = static_cast<float*>(ym.get_data_handle());
-      kernels::for_each_run(ys, {sy, sa, sb}, [&](int64_t len, const int64_t* off, const int64_t* st) {
-        for (int64_t i = 0; i < len; ++i) {
-          const float u = ap[off[1] + i * st[1]], v = bp[off[2] + i * st[2]];
-          float r = kind == 0 ? u + v : kind == 1 ? u - v : kind == 2 ? u * v : kind == 3 ? u / v : std::pow(u, v);
-          yp[off[0] + i * st[0]] = act.apply(r);
-        }
-      });
+      kernels::for_each_run(ys, {sy, sa, sb},
+                            [&](int64_t len, const int64_t* off, const int64_t* st) {
+                              for (int64_t i = 0; i < len; ++i) {
+                                const float u = ap[off[1] + i * st[1]], v = bp[off[2] + i * st[2]];
+                                float r = kind == 0   ? u + v
+                                          : kind == 1 ? u - v
+                                          : kind == 2 ? u * v
+                                          : kind == 3 ? u / v
+                                                      : std::pow(u, v);
+                                yp[off[0] + i * st[0]] = act.apply(r);
+                              }
+                            });
     });
   }
 
@@ -670,7 +714,8 @@ struct Engine::Impl {
     post_activation(po, act);
     attr.set_post_ops(po);
     dnnl::eltwise_forward::primitive_desc pd(
-        dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, alg, xb.md, alpha, beta), attr, eng);
+        dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, alg, xb.md, alpha, beta),
+        attr, eng);
     std::unordered_map<int, memory> args;
     args[DNNL_ARG_SRC] = get(x, pd.src_desc());
     args[DNNL_ARG_DST] = output(y, pd.dst_desc(), DType::Float32);
@@ -687,7 +732,9 @@ struct Engine::Impl {
     const std::string& op = n.op_type;
     using A = dnnl::algorithm;
     if (op == "Relu") return eltwise_with(x, y, A::eltwise_relu, 0.0f, 0.0f, {});
-    if (op == "LeakyRelu") return eltwise_with(x, y, A::eltwise_relu, static_cast<float>(n.attr_float("alpha", 0.01)), 0.0f, {});
+    if (op == "LeakyRelu")
+      return eltwise_with(x, y, A::eltwise_relu, static_cast<float>(n.attr_float("alpha", 0.01)),
+                          0.0f, {});
     if (op == "Sigmoid") {
       // Hand-written: about 4x faster than oneDNN 2.6's logistic on AVX-512 (YOLOv5n's SiLUs).
       const Buf& xb = buf(x);
@@ -708,7 +755,8 @@ struct Engine::Impl {
     }
     if (op == "HardSwish") return eltwise_with(x, y, A::eltwise_hardswish, 0.0f, 0.0f, {});
     // HardSigmoid: clip(alpha x + beta, 0, 1) = linear then clip post-op.
-    const float alpha = static_cast<float>(n.attr_float("alpha", 0.2)), beta = static_cast<float>(n.attr_float("beta", 0.5));
+    const float alpha = static_cast<float>(n.attr_float("alpha", 0.2)),
+                beta = static_cast<float>(n.attr_float("beta", 0.5));
     Activation c;
     c.kind = Activation::Clip;
     c.lo = 0;
@@ -720,7 +768,8 @@ struct Engine::Impl {
     const graph::Node& n = *node;
     const std::string& x = n.inputs.at(0);
     const std::string& y = n.outputs.at(0);
-    if (n.outputs.size() > 1 && !n.outputs[1].empty()) fail(n, "MaxPool's Indices output is not supported");
+    if (n.outputs.size() > 1 && !n.outputs[1].empty())
+      fail(n, "MaxPool's Indices output is not supported");
     const Window2d w = pool_window(*g, n, x, y);
     if (w.dh != 1 || w.dw != 1) fail(n, "dilated pooling is not supported");
     const bool is_max = n.op_type == "MaxPool" || n.op_type == "GlobalMaxPool";
@@ -729,7 +778,7 @@ struct Engine::Impl {
       fail(n, "AveragePool with count_include_pad=1 and ceil_mode padding is not supported");
     const DType xt = dtype(x);
     if (!is_max && xt != DType::Float32) fail(n, "float32 input expected");
-    const dnnl::algorithm alg = is_max ? dnnl::algorithm::pooling_max
+    const dnnl::algorithm alg = is_max    ? dnnl::algorithm::pooling_max
                                 : include ? dnnl::algorithm::pooling_avg_include_padding
                                           : dnnl::algorithm::pooling_avg_exclude_padding;
     const Buf& xb = buf(x);
@@ -755,12 +804,14 @@ struct Engine::Impl {
       mds.push_back(buf(x).md);
     }
     bool same_format = true;
-    for (const memory::desc& md : mds) same_format = same_format && is_strided(md) == is_strided(mds[0]);
+    for (const memory::desc& md : mds)
+      same_format = same_format && is_strided(md) == is_strided(mds[0]);
     if (!same_format || is_strided(mds[0])) return concat_strided(axis, t);
     dnnl::concat::primitive_desc pd(static_cast<int>(axis), mds, eng, base_attr());
     std::unordered_map<int, memory> args;
     for (size_t i = 0; i < n.inputs.size(); ++i)
-      args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] = get(n.inputs[i], pd.src_desc(static_cast<int>(i)));
+      args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] =
+          get(n.inputs[i], pd.src_desc(static_cast<int>(i)));
     args[DNNL_ARG_DST] = output(y, pd.dst_desc(), t);
     add_primitive(dnnl::concat(pd), args, pd);
   }
@@ -928,14 +979,15 @@ struct Engine::Impl {
       const uint8_t* ap = static_cast<const uint8_t*>(am.get_data_handle());
       const uint8_t* bp = static_cast<const uint8_t*>(bm.get_data_handle());
       uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
-      kernels::for_each_run(ys, {sy, sa, sb}, [&](int64_t len, const int64_t* off, const int64_t* st) {
-        for (int64_t i = 0; i < len; ++i) {
-          const float da = dequantize_value(ap[off[1] + i * st[1]], p.sa, p.za);
-          const float db = dequantize_value(bp[off[2] + i * st[2]], p.sb, p.zb);
-          const int32_t v = quantize_value(p.mul ? da * db : da + db, p.sy, p.zy, {0, 255});
-          yp[off[0] + i * st[0]] = static_cast<uint8_t>(std::clamp(v, p.lo, p.hi));
-        }
-      });
+      kernels::for_each_run(
+          ys, {sy, sa, sb}, [&](int64_t len, const int64_t* off, const int64_t* st) {
+            for (int64_t i = 0; i < len; ++i) {
+              const float da = dequantize_value(ap[off[1] + i * st[1]], p.sa, p.za);
+              const float db = dequantize_value(bp[off[2] + i * st[2]], p.sb, p.zb);
+              const int32_t v = quantize_value(p.mul ? da * db : da + db, p.sy, p.zy, {0, 255});
+              yp[off[0] + i * st[0]] = static_cast<uint8_t>(std::clamp(v, p.lo, p.hi));
+            }
+          });
     });
   }
 
@@ -945,7 +997,8 @@ struct Engine::Impl {
     const graph::Node& n = *node;
     const std::string& x = n.inputs.at(0);
     const std::string& y = n.outputs.at(0);
-    if (dtype(x) != DType::UInt8 || dtype(y) != DType::UInt8) fail(n, "uint8 input and output expected");
+    if (dtype(x) != DType::UInt8 || dtype(y) != DType::UInt8)
+      fail(n, "uint8 input and output expected");
     const float sx = scalar_f(1), sy = scalar_f(3);
     const int32_t zx = scalar_zp(2), zy = scalar_zp(4);
     const float alpha = static_cast<float>(n.attr_float("alpha", 0.01));
@@ -958,7 +1011,8 @@ struct Engine::Impl {
     }
     table_op(x, y, table);
   }
-  void table_op(const std::string& x, const std::string& y, std::shared_ptr<std::array<uint8_t, 256>> table) {
+  void table_op(const std::string& x, const std::string& y,
+                std::shared_ptr<std::array<uint8_t, 256>> table) {
     memory::desc md;
     memory xm = get_strided(x, &md);
     memory ym = output(y, md, DType::UInt8);
@@ -977,7 +1031,8 @@ struct Engine::Impl {
     const std::string& y = n.outputs.at(0);
     const Shape xs = shape(x);
     if (xs.size() != 4) fail(n, "4-D input expected");
-    if (dtype(x) != DType::UInt8 || dtype(y) != DType::UInt8) fail(n, "uint8 input and output expected");
+    if (dtype(x) != DType::UInt8 || dtype(y) != DType::UInt8)
+      fail(n, "uint8 input and output expected");
     const float sx = scalar_f(1), sy = scalar_f(3);
     const int32_t zx = scalar_zp(2), zy = scalar_zp(4);
     const Buf& xb = buf(x);
@@ -990,9 +1045,11 @@ struct Engine::Impl {
     auto acc = std::make_shared<std::vector<int32_t>>(static_cast<size_t>(N * C));
     cur->info.impl = "hetcim:qlinear_global_average_pool";
     cur->steps.push_back([xm, ym, cl, N, C, HW, zx, zy, m, acc]() {
-      kernels::channel_sums_u8(static_cast<const uint8_t*>(xm.get_data_handle()), cl, N, C, HW, zx, acc->data());
+      kernels::channel_sums_u8(static_cast<const uint8_t*>(xm.get_data_handle()), cl, N, C, HW, zx,
+                               acc->data());
       uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
-      for (int64_t k = 0; k < N * C; ++k) yp[k] = static_cast<uint8_t>(requantize((*acc)[static_cast<size_t>(k)], m, zy, {0, 255}));
+      for (int64_t k = 0; k < N * C; ++k)
+        yp[k] = static_cast<uint8_t>(requantize((*acc)[static_cast<size_t>(k)], m, zy, {0, 255}));
     });
   }
 
@@ -1002,7 +1059,8 @@ struct Engine::Impl {
     const std::string& x = n.inputs.at(0);
     const std::string& y = n.outputs.at(0);
     const Window2d w = pool_window(*g, n, x, y);
-    if (dtype(x) != DType::UInt8 || dtype(y) != DType::UInt8) fail(n, "uint8 input and output expected");
+    if (dtype(x) != DType::UInt8 || dtype(y) != DType::UInt8)
+      fail(n, "uint8 input and output expected");
     const float sx = scalar_f(1), sy = scalar_f(3);
     const int32_t zx = scalar_zp(2), zy = scalar_zp(4);
     const bool include = n.attr_int("count_include_pad", 0) != 0;
@@ -1023,14 +1081,20 @@ struct Engine::Impl {
               int32_t acc = 0, count = 0;
               for (int64_t kh = 0; kh < w.kh; ++kh)
                 for (int64_t kw = 0; kw < w.kw; ++kw) {
-                  const int64_t ih = oh * w.sh - w.pt + kh * w.dh, iw = ow * w.sw - w.pl + kw * w.dw;
+                  const int64_t ih = oh * w.sh - w.pt + kh * w.dh,
+                                iw = ow * w.sw - w.pl + kw * w.dw;
                   const bool inside = ih >= 0 && ih < w.h && iw >= 0 && iw < w.w;
-                  const bool in_declared = ih >= -w.pt && ih < w.h + w.pb_declared && iw >= -w.pl && iw < w.w + w.pr_declared;
-                  if (inside) acc += static_cast<int32_t>(xp[b * xst[0] + c * xst[1] + ih * xst[2] + iw * xst[3]]) - zx;
+                  const bool in_declared = ih >= -w.pt && ih < w.h + w.pb_declared && iw >= -w.pl &&
+                                           iw < w.w + w.pr_declared;
+                  if (inside)
+                    acc += static_cast<int32_t>(
+                               xp[b * xst[0] + c * xst[1] + ih * xst[2] + iw * xst[3]]) -
+                           zx;
                   if (inside || (include && in_declared)) ++count;
                 }
               const float m = sx / (sy * static_cast<float>(count));
-              yp[b * yst[0] + c * yst[1] + oh * yst[2] + ow * yst[3]] = static_cast<uint8_t>(requantize(acc, m, zy, {0, 255}));
+              yp[b * yst[0] + c * yst[1] + oh * yst[2] + ow * yst[3]] =
+                  static_cast<uint8_t>(requantize(acc, m, zy, {0, 255}));
             }
     });
   }
@@ -1042,7 +1106,8 @@ struct Engine::Impl {
     const int64_t axis = norm_axis(n, n.attr_int("axis", 0), static_cast<int64_t>(ys.size()));
     const float sy = scalar_f(0);
     const int32_t zy = scalar_zp(1);
-    if ((n.inputs.size() - 2) % 3 != 0 || n.inputs.size() < 5) fail(n, "inputs must be Y_scale, Y_zp, then (X, scale, zp) triples");
+    if ((n.inputs.size() - 2) % 3 != 0 || n.inputs.size() < 5)
+      fail(n, "inputs must be Y_scale, Y_zp, then (X, scale, zp) triples");
     memory::desc first_md;
     (void)get_strided(n.inputs[2], &first_md);
     const memory::desc ymd = like_md(first_md, ys, dt::u8);
@@ -1071,7 +1136,8 @@ struct Engine::Impl {
       p.offset = offset;
       p.identity = sx == sy && zx == zy;
       for (int v = 0; v < 256; ++v)
-        p.table[static_cast<size_t>(v)] = static_cast<uint8_t>(quantize_value(dequantize_value(v, sx, zx), sy, zy, {0, 255}));
+        p.table[static_cast<size_t>(v)] =
+            static_cast<uint8_t>(quantize_value(dequantize_value(v, sx, zx), sy, zy, {0, 255}));
       offset += p.shape[static_cast<size_t>(axis)];
       parts->push_back(std::move(p));
     }
@@ -1086,9 +1152,11 @@ struct Engine::Impl {
           continue;
         }
         const uint8_t* t = p.table.data();
-        kernels::for_each_run(p.shape, {yst, p.strides}, [&](int64_t len, const int64_t* off, const int64_t* st) {
-          for (int64_t i = 0; i < len; ++i) base[off[0] + i * st[0]] = t[xp[off[1] + i * st[1]]];
-        });
+        kernels::for_each_run(p.shape, {yst, p.strides},
+                              [&](int64_t len, const int64_t* off, const int64_t* st) {
+                                for (int64_t i = 0; i < len; ++i)
+                                  base[off[0] + i * st[0]] = t[xp[off[1] + i * st[1]]];
+                              });
       }
     });
   }
@@ -1133,8 +1201,10 @@ struct Engine::Impl {
       const auto yst = md_strides(ymd);
       const Shape len = p.len;
       cur->steps.push_back([xm, ym, len, base, sst, yst, es]() {
-        kernels::strided_copy(len, static_cast<const uint8_t*>(xm.get_data_handle()) + base * static_cast<int64_t>(es), sst,
-                              static_cast<uint8_t*>(ym.get_data_handle()), yst, es);
+        kernels::strided_copy(
+            len,
+            static_cast<const uint8_t*>(xm.get_data_handle()) + base * static_cast<int64_t>(es),
+            sst, static_cast<uint8_t*>(ym.get_data_handle()), yst, es);
       });
     }
   }
@@ -1169,7 +1239,8 @@ struct Engine::Impl {
         if (k != inner) outer *= ys[k];
       const auto& in_off = (*offs)[inner];
       bool identity_inner = yst[inner] == 1;
-      for (int64_t i = 0; identity_inner && i < ys[inner]; ++i) identity_inner = in_off[static_cast<size_t>(i)] == i;
+      for (int64_t i = 0; identity_inner && i < ys[inner]; ++i)
+        identity_inner = in_off[static_cast<size_t>(i)] == i;
 #pragma omp parallel for schedule(static) if (outer * ys[inner] >= 65536)
       for (int64_t o = 0; o < outer; ++o) {
         int64_t rem = o, src = 0, dst = 0;
@@ -1201,7 +1272,8 @@ struct Engine::Impl {
     const DType t = dtype(x);
     const dt d = dnnl_type(t, node);
     const Buf& xb = buf(x);
-    if (graph::element_count(shape(y)) != graph::element_count(xb.shape)) fail(n, "element count changes");
+    if (graph::element_count(shape(y)) != graph::element_count(xb.shape))
+      fail(n, "element count changes");
     if (is_plain(xb.md, xb.shape)) {
       output_alias(y, plain_md(shape(y), d), t, xb.mem.get_data_handle());
       cur->info.impl = "hetcim:alias";
@@ -1249,7 +1321,8 @@ struct Engine::Impl {
       // oneDNN reorder from the input viewed with permuted axes: its transposition kernels are
       // faster than an element-wise strided copy.
       std::vector<int> p(perm.size());
-      for (size_t k = 0; k < perm.size(); ++k) p[static_cast<size_t>(perm[k])] = static_cast<int>(k);
+      for (size_t k = 0; k < perm.size(); ++k)
+        p[static_cast<size_t>(perm[k])] = static_cast<int>(k);
       memory xm = get_plain(x);
       const memory::desc view = plain_md(xs, d).permute_axes(p);
       memory src(view, eng, xm.get_data_handle());
@@ -1310,7 +1383,8 @@ struct Engine::Impl {
       if (!dense) fail(n, "input layout is not dense");
       cur->info.impl = "hetcim:quantize";
       cur->steps.push_back([xm, ym, count, s, z, s8]() {
-        kernels::quantize_f32(static_cast<const float*>(xm.get_data_handle()), ym.get_data_handle(), s8, count, s, z);
+        kernels::quantize_f32(static_cast<const float*>(xm.get_data_handle()), ym.get_data_handle(),
+                              s8, count, s, z);
       });
       return;
     }
@@ -1329,9 +1403,12 @@ struct Engine::Impl {
           yo += v * yst2[k];
           if (static_cast<int64_t>(k) == axis) c = v;
         }
-        const int32_t q = quantize_value(xp[xo], sv[static_cast<size_t>(c)], zv[static_cast<size_t>(c)], r);
-        if (s8) static_cast<int8_t*>(ym.get_data_handle())[yo] = static_cast<int8_t>(q);
-        else static_cast<uint8_t*>(ym.get_data_handle())[yo] = static_cast<uint8_t>(q);
+        const int32_t q =
+            quantize_value(xp[xo], sv[static_cast<size_t>(c)], zv[static_cast<size_t>(c)], r);
+        if (s8)
+          static_cast<int8_t*>(ym.get_data_handle())[yo] = static_cast<int8_t>(q);
+        else
+          static_cast<uint8_t*>(ym.get_data_handle())[yo] = static_cast<uint8_t>(q);
       }
     });
   }
@@ -1341,7 +1418,8 @@ struct Engine::Impl {
     const std::string& x = n.inputs.at(0);
     const std::string& y = n.outputs.at(0);
     const DType xt = dtype(x);
-    if (xt != DType::UInt8 && xt != DType::Int8 && xt != DType::Int32) fail(n, "8-bit or int32 input expected");
+    if (xt != DType::UInt8 && xt != DType::Int8 && xt != DType::Int32)
+      fail(n, "8-bit or int32 input expected");
     memory::desc xmd;
     memory xm = get_strided(x, &xmd);
     const Shape xs = shape(x);
@@ -1357,7 +1435,8 @@ struct Engine::Impl {
       const bool s8 = xt == DType::Int8;
       cur->info.impl = "hetcim:dequantize";
       cur->steps.push_back([xm, ym, count, s, z, s8]() {
-        kernels::dequantize_x8(xm.get_data_handle(), s8, static_cast<float*>(ym.get_data_handle()), count, s, z);
+        kernels::dequantize_x8(xm.get_data_handle(), s8, static_cast<float*>(ym.get_data_handle()),
+                               count, s, z);
       });
       return;
     }
@@ -1381,16 +1460,20 @@ struct Engine::Impl {
           if (static_cast<int64_t>(k) == axis) c = v;
         }
         int32_t q;
-        if (xt == DType::Int8) q = static_cast<const int8_t*>(xm.get_data_handle())[xo];
-        else if (xt == DType::UInt8) q = static_cast<const uint8_t*>(xm.get_data_handle())[xo];
-        else q = static_cast<const int32_t*>(xm.get_data_handle())[xo];
+        if (xt == DType::Int8)
+          q = static_cast<const int8_t*>(xm.get_data_handle())[xo];
+        else if (xt == DType::UInt8)
+          q = static_cast<const uint8_t*>(xm.get_data_handle())[xo];
+        else
+          q = static_cast<const int32_t*>(xm.get_data_handle())[xo];
         yp[yo] = dequantize_value(q, sv[static_cast<size_t>(c)], zv[static_cast<size_t>(c)]);
       }
     });
   }
 };
 
-Engine::Engine(const graph::Graph& g, const EngineOptions& options) : impl_(std::make_unique<Impl>()) {
+Engine::Engine(const graph::Graph& g, const EngineOptions& options)
+    : impl_(std::make_unique<Impl>()) {
   if (options.threads < 1) throw user_error("threads must be >= 1, got ", options.threads);
   Impl& m = *impl_;
   m.g = &g;
@@ -1413,13 +1496,15 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options) : impl_(std:
     try {
       m.compile_node();
     } catch (const dnnl::error& e) {
-      throw user_error("node '", n.name, "' (", n.op_type, "): oneDNN cannot create a kernel: ", e.what());
+      throw user_error("node '", n.name, "' (", n.op_type,
+                       "): oneDNN cannot create a kernel: ", e.what());
     }
     if (m.cur->info.impl.empty()) m.cur->info.impl = "none";
     m.infos.push_back(m.cur->info);
   }
   m.scratch_storage.assign(m.scratch_size + 64, 0);
-  void* aligned = m.scratch_storage.data() + (64 - reinterpret_cast<uintptr_t>(m.scratch_storage.data()) % 64) % 64;
+  void* aligned = m.scratch_storage.data() +
+                  (64 - reinterpret_cast<uintptr_t>(m.scratch_storage.data()) % 64) % 64;
   for (memory& s : m.scratch_users) s.set_data_handle(aligned);
   m.g = nullptr;  // the graph is not needed after compilation
   m.node = nullptr;
@@ -1436,7 +1521,8 @@ void Engine::set_inputs(const TensorMap& inputs) {
   Impl& m = *impl_;
   for (const auto& [name, t] : inputs) {
     auto it = m.bufs.find(name);
-    if (it == m.bufs.end() || std::find(m.inputs_.begin(), m.inputs_.end(), name) == m.inputs_.end())
+    if (it == m.bufs.end() ||
+        std::find(m.inputs_.begin(), m.inputs_.end(), name) == m.inputs_.end())
       throw user_error("input '", name, "' is not an input of the model");
     const Buf& b = it->second;
     if (t.dtype != b.dtype || t.shape != b.shape)
@@ -1502,24 +1588,48 @@ TensorMap Engine::run(const TensorMap& inputs) {
   return outputs();
 }
 
-const std::vector<OpInfo>& Engine::ops() const { return impl_->infos; }
-int Engine::threads() const { return impl_->opt.threads; }
+const std::vector<OpInfo>& Engine::ops() const {
+  return impl_->infos;
+}
+int Engine::threads() const {
+  return impl_->opt.threads;
+}
 
 std::string onednn_description() {
   const dnnl_version_t* v = dnnl_version();
   std::string isa;
   switch (dnnl::get_effective_cpu_isa()) {
-    case dnnl::cpu_isa::sse41: isa = "sse41"; break;
-    case dnnl::cpu_isa::avx: isa = "avx"; break;
-    case dnnl::cpu_isa::avx2: isa = "avx2"; break;
-    case dnnl::cpu_isa::avx2_vnni: isa = "avx2_vnni"; break;
-    case dnnl::cpu_isa::avx512_core: isa = "avx512_core"; break;
-    case dnnl::cpu_isa::avx512_core_vnni: isa = "avx512_core_vnni"; break;
-    case dnnl::cpu_isa::avx512_core_bf16: isa = "avx512_core_bf16"; break;
-    case dnnl::cpu_isa::avx512_core_amx: isa = "avx512_core_amx"; break;
-    default: isa = "other"; break;
+    case dnnl::cpu_isa::sse41:
+      isa = "sse41";
+      break;
+    case dnnl::cpu_isa::avx:
+      isa = "avx";
+      break;
+    case dnnl::cpu_isa::avx2:
+      isa = "avx2";
+      break;
+    case dnnl::cpu_isa::avx2_vnni:
+      isa = "avx2_vnni";
+      break;
+    case dnnl::cpu_isa::avx512_core:
+      isa = "avx512_core";
+      break;
+    case dnnl::cpu_isa::avx512_core_vnni:
+      isa = "avx512_core_vnni";
+      break;
+    case dnnl::cpu_isa::avx512_core_bf16:
+      isa = "avx512_core_bf16";
+      break;
+    case dnnl::cpu_isa::avx512_core_amx:
+      isa = "avx512_core_amx";
+      break;
+    default:
+      isa = "other";
+      break;
   }
-  const char* rt = v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : v->cpu_runtime == DNNL_RUNTIME_TBB ? "TBB" : "sequential";
+  const char* rt = v->cpu_runtime == DNNL_RUNTIME_OMP   ? "OpenMP"
+                   : v->cpu_runtime == DNNL_RUNTIME_TBB ? "TBB"
+                                                        : "sequential";
   return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
          std::to_string(v->patch) + " (" + rt + " runtime, ISA " + isa + ")";
 }

@@ -1,8 +1,8 @@
 // The oneDNN execution engine. Compiling a lowered graph creates every oneDNN primitive once
-// (convolutions, matrix products, pooling, element-wise, binary, concat, softmax, reorders), reorders
-// the weights once into the layout each primitive prefers, and allocates one buffer per tensor in
-// the layout its producer prefers (oneDNN's choice for float convolutions - channels-last brgconv
-// on AVX-512 -, NHWC for the int8 region, row-major elsewhere); reshape-like operators on
+// (convolutions, matrix products, pooling, element-wise, binary, concat, softmax, reorders),
+// reorders the weights once into the layout each primitive prefers, and allocates one buffer per
+// tensor in the layout its producer prefers (oneDNN's choice for float convolutions - channels-last
+// brgconv on AVX-512 -, NHWC for the int8 region, row-major elsewhere); reshape-like operators on
 // row-major tensors alias their input; executing runs the primitives and the hand-written
 // kernels (quantized element-wise ops via exact 256-entry tables or float arithmetic, data
 // movement) in graph order.

@@ -14,7 +14,8 @@
 #include "exec/quantize.h"
 
 // Multi-versioned hot loops: GCC builds each for the listed targets and dispatches at load time.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
 #define HETCIM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define HETCIM_CLONES
@@ -47,15 +48,19 @@ void quantize_scalar(const float* x, T* y, int64_t n, float s, int32_t zp, QRang
 // arithmetic is the same sequence of IEEE operations (no fused multiply-add), so the results are
 // bit-identical to the scalar versions.
 __attribute__((target("avx512f,avx512bw"))) void qbinary_avx512(const uint8_t* a, const uint8_t* b,
-                                                               uint8_t* y, int64_t n, const QBinary& p) {
+                                                                uint8_t* y, int64_t n,
+                                                                const QBinary& p) {
   const __m512 sa = _mm512_set1_ps(p.sa), sb = _mm512_set1_ps(p.sb), sy = _mm512_set1_ps(p.sy);
-  const __m512i za = _mm512_set1_epi32(p.za), zb = _mm512_set1_epi32(p.zb), zy = _mm512_set1_epi32(p.zy);
+  const __m512i za = _mm512_set1_epi32(p.za), zb = _mm512_set1_epi32(p.zb),
+                zy = _mm512_set1_epi32(p.zy);
   const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
   const __m512 big = _mm512_set1_ps(4194304.0f), nbig = _mm512_set1_ps(-4194304.0f);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    const __m512i ai = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
-    const __m512i bi = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
+    const __m512i ai =
+        _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
+    const __m512i bi =
+        _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
     const __m512 da = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(ai, za)), sa);
     const __m512 db = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(bi, zb)), sb);
     __m512 v = _mm512_div_ps(p.mul ? _mm512_mul_ps(da, db) : _mm512_add_ps(da, db), sy);
@@ -81,15 +86,19 @@ __attribute__((target("avx512f,avx512bw"))) void quantize_avx512(const float* x,
     v = _mm512_min_ps(_mm512_max_ps(v, nbig), big);
     __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(v), z);
     q = _mm512_min_epi32(_mm512_max_epi32(q, lo), hi);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(static_cast<uint8_t*>(y) + i), _mm512_cvtepi32_epi8(q));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(static_cast<uint8_t*>(y) + i),
+                     _mm512_cvtepi32_epi8(q));
   }
-  if (s8) quantize_scalar(x + i, static_cast<int8_t*>(y) + i, n - i, s, zp, {-128, 127});
-  else quantize_scalar(x + i, static_cast<uint8_t*>(y) + i, n - i, s, zp, {0, 255});
+  if (s8)
+    quantize_scalar(x + i, static_cast<int8_t*>(y) + i, n - i, s, zp, {-128, 127});
+  else
+    quantize_scalar(x + i, static_cast<uint8_t*>(y) + i, n - i, s, zp, {0, 255});
 }
 
 // 256-entry byte table with AVX-512 VBMI: two 128-byte permutes and a blend on bit 7.
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_avx512(const uint8_t* x, uint8_t* y,
-                                                                          int64_t n, const uint8_t* table) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_avx512(const uint8_t* x,
+                                                                         uint8_t* y, int64_t n,
+                                                                         const uint8_t* table) {
   const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
   const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
   int64_t i = 0;
@@ -113,8 +122,10 @@ __attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y,
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     // e = exp(-x): -x = k ln2 + r, |r| <= ln2 / 2, exp(r) = 1 + r + r^2 P(r), e = exp(r) 2^k.
-    const __m512 v = _mm512_min_ps(_mm512_max_ps(_mm512_sub_ps(_mm512_setzero_ps(), _mm512_loadu_ps(x + i)), lo), hi);
-    const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(v, log2e), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512 v = _mm512_min_ps(
+        _mm512_max_ps(_mm512_sub_ps(_mm512_setzero_ps(), _mm512_loadu_ps(x + i)), lo), hi);
+    const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(v, log2e),
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     __m512 r = _mm512_fnmadd_ps(k, ln2hi, v);
     r = _mm512_fnmadd_ps(k, ln2lo, r);
     __m512 p = _mm512_fmadd_ps(p0, r, p1);
@@ -131,7 +142,8 @@ __attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y,
 }
 
 bool has_vbmi() {
-  static const bool yes = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+  static const bool yes =
+      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
   return yes;
 }
 
@@ -155,8 +167,10 @@ void quantize_block(const float* x, void* y, bool s8, int64_t n, float s, int32_
 #ifdef HETCIM_AVX512
   if (has_avx512()) return quantize_avx512(x, y, s8, n, s, zp);
 #endif
-  if (s8) quantize_scalar(x, static_cast<int8_t*>(y), n, s, zp, {-128, 127});
-  else quantize_scalar(x, static_cast<uint8_t*>(y), n, s, zp, {0, 255});
+  if (s8)
+    quantize_scalar(x, static_cast<int8_t*>(y), n, s, zp, {-128, 127});
+  else
+    quantize_scalar(x, static_cast<uint8_t*>(y), n, s, zp, {0, 255});
 }
 
 HETCIM_CLONES void dequantize_block_u8(const uint8_t* x, float* y, int64_t n, float s, int32_t zp) {
@@ -231,8 +245,10 @@ void quantize_f32(const float* x, void* y, bool int8_out, int64_t n, float scale
 
 void dequantize_x8(const void* x, bool int8_in, float* y, int64_t n, float scale, int32_t zp) {
   blocks(n, [&](int64_t s, int64_t c) {
-    if (int8_in) dequantize_block_s8(static_cast<const int8_t*>(x) + s, y + s, c, scale, zp);
-    else dequantize_block_u8(static_cast<const uint8_t*>(x) + s, y + s, c, scale, zp);
+    if (int8_in)
+      dequantize_block_s8(static_cast<const int8_t*>(x) + s, y + s, c, scale, zp);
+    else
+      dequantize_block_u8(static_cast<const uint8_t*>(x) + s, y + s, c, scale, zp);
   });
 }
 
@@ -257,23 +273,23 @@ void channel_sums_u8(const uint8_t* x, bool channels_last, int64_t n, int64_t c,
 void strided_copy(const std::vector<int64_t>& shape, const uint8_t* src,
                   const std::vector<int64_t>& src_strides, uint8_t* dst,
                   const std::vector<int64_t>& dst_strides, size_t es) {
-  for_each_run(shape, {dst_strides, src_strides},
-               [&](int64_t len, const int64_t* off, const int64_t* st) {
-                 uint8_t* d = dst + off[0] * static_cast<int64_t>(es);
-                 const uint8_t* s = src + off[1] * static_cast<int64_t>(es);
-                 if (st[0] == 1 && st[1] == 1) {
-                   std::memcpy(d, s, static_cast<size_t>(len) * es);
-                   return;
-                 }
-                 const int64_t ds = st[0] * static_cast<int64_t>(es), ss = st[1] * static_cast<int64_t>(es);
-                 if (es == 1) {
-                   for (int64_t i = 0; i < len; ++i) d[i * ds] = s[i * ss];
-                 } else if (es == 4) {
-                   for (int64_t i = 0; i < len; ++i) std::memcpy(d + i * ds, s + i * ss, 4);
-                 } else {
-                   for (int64_t i = 0; i < len; ++i) std::memcpy(d + i * ds, s + i * ss, es);
-                 }
-               });
+  for_each_run(
+      shape, {dst_strides, src_strides}, [&](int64_t len, const int64_t* off, const int64_t* st) {
+        uint8_t* d = dst + off[0] * static_cast<int64_t>(es);
+        const uint8_t* s = src + off[1] * static_cast<int64_t>(es);
+        if (st[0] == 1 && st[1] == 1) {
+          std::memcpy(d, s, static_cast<size_t>(len) * es);
+          return;
+        }
+        const int64_t ds = st[0] * static_cast<int64_t>(es), ss = st[1] * static_cast<int64_t>(es);
+        if (es == 1) {
+          for (int64_t i = 0; i < len; ++i) d[i * ds] = s[i * ss];
+        } else if (es == 4) {
+          for (int64_t i = 0; i < len; ++i) std::memcpy(d + i * ds, s + i * ss, 4);
+        } else {
+          for (int64_t i = 0; i < len; ++i) std::memcpy(d + i * ds, s + i * ss, es);
+        }
+      });
 }
 
 }  // namespace hetcim::exec::kernels

@@ -4,8 +4,8 @@
 // them parallelize with OpenMP over large tensors. Each computes exactly what reference.cpp does.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -50,7 +50,8 @@ inline void merge_dims(std::vector<int64_t>& shape, std::vector<std::vector<int6
   for (size_t k = 0; k < shape.size(); ++k) {
     if (shape[k] == 1) continue;
     bool merge = !s.empty();
-    for (size_t o = 0; merge && o < strides.size(); ++o) merge = st[o].back() == strides[o][k] * shape[k];
+    for (size_t o = 0; merge && o < strides.size(); ++o)
+      merge = st[o].back() == strides[o][k] * shape[k];
     if (merge) {
       s.back() *= shape[k];
       for (size_t o = 0; o < strides.size(); ++o) st[o].back() = strides[o][k];

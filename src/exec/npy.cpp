@@ -75,13 +75,15 @@ class DictParser {
   char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
   void expect(char c) {
     skip_ws();
-    if (peek() != c) fail(std::string("expected '") + c + "' at header offset " + std::to_string(i_));
+    if (peek() != c)
+      fail(std::string("expected '") + c + "' at header offset " + std::to_string(i_));
     ++i_;
   }
   std::string string_literal() {
     skip_ws();
     const char q = peek();
-    if (q != '\'' && q != '"') fail("expected a quoted string at header offset " + std::to_string(i_));
+    if (q != '\'' && q != '"')
+      fail("expected a quoted string at header offset " + std::to_string(i_));
     ++i_;
     std::string out;
     while (i_ < s_.size() && s_[i_] != q) out += s_[i_++];
@@ -119,8 +121,10 @@ class DictParser {
       }
       dims.push_back(v);
       skip_ws();
-      if (peek() == ',') ++i_;
-      else if (peek() != ')') fail("'shape' must be a tuple of non-negative integers");
+      if (peek() == ',')
+        ++i_;
+      else if (peek() != ')')
+        fail("'shape' must be a tuple of non-negative integers");
     }
   }
 
@@ -131,10 +135,13 @@ class DictParser {
 
 DType dtype_from_descr(const std::string& d, std::string_view origin) {
   std::string code = d;
-  if (!code.empty() && (code[0] == '<' || code[0] == '|' || code[0] == '=')) code = code.substr(1);
+  if (!code.empty() && (code[0] == '<' || code[0] == '|' || code[0] == '='))
+    code = code.substr(1);
   else if (!code.empty() && code[0] == '>' && code != ">i1" && code != ">u1" && code != ">b1")
-    throw user_error(origin, ": big-endian data ('", d, "') is not supported; save it little-endian");
-  else if (!code.empty() && code[0] == '>') code = code.substr(1);
+    throw user_error(origin, ": big-endian data ('", d,
+                     "') is not supported; save it little-endian");
+  else if (!code.empty() && code[0] == '>')
+    code = code.substr(1);
   if (code == "f4") return DType::Float32;
   if (code == "f8") return DType::Float64;
   if (code == "i1") return DType::Int8;
@@ -148,20 +155,28 @@ DType dtype_from_descr(const std::string& d, std::string_view origin) {
 
 std::string descr_of(DType t) {
   switch (t) {
-    case DType::Float32: return "<f4";
-    case DType::Float64: return "<f8";
-    case DType::Int8: return "|i1";
-    case DType::UInt8: return "|u1";
-    case DType::Int32: return "<i4";
-    case DType::Int64: return "<i8";
-    case DType::Bool: return "|b1";
+    case DType::Float32:
+      return "<f4";
+    case DType::Float64:
+      return "<f8";
+    case DType::Int8:
+      return "|i1";
+    case DType::UInt8:
+      return "|u1";
+    case DType::Int32:
+      return "<i4";
+    case DType::Int64:
+      return "<i8";
+    case DType::Bool:
+      return "|b1";
   }
   return "?";
 }
 
 uint32_t read_le(std::string_view b, size_t at, size_t width) {
   uint32_t v = 0;
-  for (size_t k = 0; k < width; ++k) v |= static_cast<uint32_t>(static_cast<uint8_t>(b[at + k])) << (8 * k);
+  for (size_t k = 0; k < width; ++k)
+    v |= static_cast<uint32_t>(static_cast<uint8_t>(b[at + k])) << (8 * k);
   return v;
 }
 
@@ -180,11 +195,12 @@ Tensor parse_npy(std::string_view bytes, std::string_view origin) {
   const size_t header_len = read_le(bytes, 8, len_width);
   const size_t data_at = 8 + len_width + header_len;
   if (data_at > bytes.size())
-    throw user_error(origin, ": .npy header length ", header_len, " runs past the end of the file (",
-                     bytes.size(), " bytes)");
+    throw user_error(origin, ": .npy header length ", header_len,
+                     " runs past the end of the file (", bytes.size(), " bytes)");
   const Header h = DictParser(bytes.substr(8 + len_width, header_len), origin).parse();
   if (h.fortran)
-    throw user_error(origin, ": Fortran-order arrays are not supported; save with np.ascontiguousarray");
+    throw user_error(origin,
+                     ": Fortran-order arrays are not supported; save with np.ascontiguousarray");
   Tensor t;
   t.dtype = dtype_from_descr(h.descr, origin);
   t.shape = h.shape;
@@ -225,7 +241,8 @@ std::string npy_bytes(const Tensor& t) {
   out += static_cast<char>(major);
   out += '\0';
   const size_t len = dict.size();
-  for (size_t k = 0; k < (major == 1 ? 2u : 4u); ++k) out += static_cast<char>((len >> (8 * k)) & 0xff);
+  for (size_t k = 0; k < (major == 1 ? 2u : 4u); ++k)
+    out += static_cast<char>((len >> (8 * k)) & 0xff);
   out += dict;
   out.append(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size());
   return out;

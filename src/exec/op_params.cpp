@@ -81,7 +81,9 @@ const graph::Shape& known_shape(const graph::Graph& g, const graph::Node& n, con
   return *ti->shape;
 }
 
-bool has_input(const graph::Node& n, size_t i) { return i < n.inputs.size() && !n.inputs[i].empty(); }
+bool has_input(const graph::Node& n, size_t i) {
+  return i < n.inputs.size() && !n.inputs[i].empty();
+}
 
 Window2d conv_window(const graph::Graph& g, const graph::Node& n, const std::string& x,
                      const std::string& wt, const std::string& y) {
@@ -117,19 +119,25 @@ Window2d pool_window(const graph::Graph& g, const graph::Node& n, const std::str
 
 std::vector<int64_t> const_ints(const graph::Graph& g, const graph::Node& n, size_t input,
                                 const char* what) {
-  if (!has_input(n, input)) fail(n, std::string(what) + " (input " + std::to_string(input) + ") is required");
+  if (!has_input(n, input))
+    fail(n, std::string(what) + " (input " + std::to_string(input) + ") is required");
   auto it = g.initializers.find(n.inputs[input]);
-  if (it == g.initializers.end() || (!it->second.has_values() && graph::element_count(*it->second.info.shape) != 0))
-    fail(n, std::string(what) + " must be a constant with values (tensor '" + n.inputs[input] + "')");
+  if (it == g.initializers.end() ||
+      (!it->second.has_values() && graph::element_count(*it->second.info.shape) != 0))
+    fail(n,
+         std::string(what) + " must be a constant with values (tensor '" + n.inputs[input] + "')");
   return it->second.ints();
 }
 
 std::vector<float> const_floats(const graph::Graph& g, const graph::Node& n, size_t input,
                                 const char* what) {
-  if (!has_input(n, input)) fail(n, std::string(what) + " (input " + std::to_string(input) + ") is required");
+  if (!has_input(n, input))
+    fail(n, std::string(what) + " (input " + std::to_string(input) + ") is required");
   auto it = g.initializers.find(n.inputs[input]);
-  if (it == g.initializers.end() || (!it->second.has_values() && graph::element_count(*it->second.info.shape) != 0))
-    fail(n, std::string(what) + " must be a constant with values (tensor '" + n.inputs[input] + "')");
+  if (it == g.initializers.end() ||
+      (!it->second.has_values() && graph::element_count(*it->second.info.shape) != 0))
+    fail(n,
+         std::string(what) + " must be a constant with values (tensor '" + n.inputs[input] + "')");
   return it->second.floats();
 }
 
@@ -227,8 +235,10 @@ SplitParams split_params(const graph::Graph& g, const graph::Node& n, const grap
   SplitParams p;
   p.axis = norm_axis(n, n.attr_int("axis", 0), static_cast<int64_t>(x.size()));
   const int64_t dim = x[static_cast<size_t>(p.axis)];
-  if (has_input(n, 1)) p.sizes = const_ints(g, n, 1, "split");
-  else if (n.has_attr("split")) p.sizes = n.attr_ints("split", {});
+  if (has_input(n, 1))
+    p.sizes = const_ints(g, n, 1, "split");
+  else if (n.has_attr("split"))
+    p.sizes = n.attr_ints("split", {});
   const int64_t outs = static_cast<int64_t>(n.outputs.size());
   if (p.sizes.empty()) {
     // Equal parts; opset 18's num_outputs allows a smaller last chunk.
@@ -261,7 +271,8 @@ std::vector<std::vector<int64_t>> resize_nearest_map(const graph::Graph& g, cons
     if (it != g.initializers.end() && graph::element_count(*it->second.info.shape) > 0)
       for (float f : const_floats(g, n, 2, "scales")) scales.push_back(f);
   }
-  if (mode != "nearest") fail(n, "hetcim executes Resize in mode 'nearest' only, not '" + mode + "'");
+  if (mode != "nearest")
+    fail(n, "hetcim executes Resize in mode 'nearest' only, not '" + mode + "'");
   if (n.has_attr("axes") && n.attr_ints("axes", {}).size() != x.size())
     fail(n, "Resize with an 'axes' attribute is not supported");
   if (x.size() != y.size()) fail(n, "input and output ranks differ");
@@ -273,18 +284,29 @@ std::vector<std::vector<int64_t>> resize_nearest_map(const graph::Graph& g, cons
     for (int64_t o = 0; o < y[a]; ++o) {
       const double od = static_cast<double>(o);
       double c;
-      if (ctm == "half_pixel") c = (od + 0.5) / scale - 0.5;
-      else if (ctm == "asymmetric") c = od / scale;
-      else if (ctm == "align_corners") c = out > 1 ? od * (in - 1) / (out - 1) : 0;
-      else if (ctm == "pytorch_half_pixel") c = out > 1 ? (od + 0.5) / scale - 0.5 : 0;
-      else if (ctm == "tf_half_pixel_for_nn") c = (od + 0.5) / scale;
-      else fail(n, "coordinate_transformation_mode '" + ctm + "' is not supported in nearest mode");
+      if (ctm == "half_pixel")
+        c = (od + 0.5) / scale - 0.5;
+      else if (ctm == "asymmetric")
+        c = od / scale;
+      else if (ctm == "align_corners")
+        c = out > 1 ? od * (in - 1) / (out - 1) : 0;
+      else if (ctm == "pytorch_half_pixel")
+        c = out > 1 ? (od + 0.5) / scale - 0.5 : 0;
+      else if (ctm == "tf_half_pixel_for_nn")
+        c = (od + 0.5) / scale;
+      else
+        fail(n, "coordinate_transformation_mode '" + ctm + "' is not supported in nearest mode");
       double r;
-      if (nearest == "round_prefer_floor") r = (c - std::floor(c) == 0.5) ? std::floor(c) : std::round(c);
-      else if (nearest == "round_prefer_ceil") r = std::round(c);
-      else if (nearest == "floor") r = std::floor(c);
-      else if (nearest == "ceil") r = std::ceil(c);
-      else fail(n, "unknown nearest_mode '" + nearest + "'");
+      if (nearest == "round_prefer_floor")
+        r = (c - std::floor(c) == 0.5) ? std::floor(c) : std::round(c);
+      else if (nearest == "round_prefer_ceil")
+        r = std::round(c);
+      else if (nearest == "floor")
+        r = std::floor(c);
+      else if (nearest == "ceil")
+        r = std::ceil(c);
+      else
+        fail(n, "unknown nearest_mode '" + nearest + "'");
       map[a][static_cast<size_t>(o)] = std::clamp<int64_t>(static_cast<int64_t>(r), 0, x[a] - 1);
     }
   }
@@ -295,8 +317,8 @@ std::vector<int64_t> broadcast_strides(const graph::Shape& s, const graph::Shape
   std::vector<int64_t> st(out.size(), 0);
   int64_t stride = 1;
   for (size_t k = 0; k < s.size(); ++k) {
-    const size_t i = s.size() - 1 - k;          // axis in s
-    const size_t o = out.size() - 1 - k;        // axis in out
+    const size_t i = s.size() - 1 - k;    // axis in s
+    const size_t o = out.size() - 1 - k;  // axis in out
     st[o] = s[i] == 1 ? 0 : stride;
     stride *= s[i];
   }

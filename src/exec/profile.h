@@ -41,6 +41,7 @@ struct ProfileResult {
 
 // Sets `inputs`, runs the warm-up, then `runs` rounds of (one per-operator-timed run, one
 // whole-model run).
-[[nodiscard]] ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOptions& options);
+[[nodiscard]] ProfileResult profile(Engine& engine, const TensorMap& inputs,
+                                    const ProfileOptions& options);
 
 }  // namespace hetcim::exec

@@ -24,7 +24,8 @@ class QdqWriter {
       return t;
     };
     for (const graph::Node& n : src_.nodes)
-      if (n.op_type == "Transpose" && n.attr_int("layout_only", 0) != 0) alias[n.outputs.at(0)] = n.inputs.at(0);
+      if (n.op_type == "Transpose" && n.attr_int("layout_only", 0) != 0)
+        alias[n.outputs.at(0)] = n.inputs.at(0);
     for (graph::Node n : src_.nodes) {
       if (n.op_type == "Transpose" && n.attr_int("layout_only", 0) != 0) continue;
       for (std::string& t : n.inputs)
@@ -64,15 +65,17 @@ class QdqWriter {
     return name;
   }
   bool taken(const std::string& s) {
-    return names_.count(s) || src_.values.count(s) || src_.initializers.count(s) || g_.initializers.count(s) ||
-           src_.node_index(s) >= 0;
+    return names_.count(s) || src_.values.count(s) || src_.initializers.count(s) ||
+           g_.initializers.count(s) || src_.node_index(s) >= 0;
   }
   const graph::Shape& shape_of(const std::string& t) { return src_.shape_of(t, node_->name); }
 
   // DequantizeLinear of (t, s, z) for the node being expanded; returns the float tensor.
-  std::string dq(const std::string& t, const std::string& s, const std::string& z, int64_t axis = -1) {
+  std::string dq(const std::string& t, const std::string& s, const std::string& z,
+                 int64_t axis = -1) {
     const std::string out = fresh(t + "_dq");
-    graph::Node d{fresh(node_->name + "/DequantizeLinear_" + t), "DequantizeLinear", "", {t, s}, {out}, {}};
+    graph::Node d{
+        fresh(node_->name + "/DequantizeLinear_" + t), "DequantizeLinear", "", {t, s}, {out}, {}};
     if (!z.empty()) d.inputs.push_back(z);
     if (axis >= 0) d.attrs["axis"] = axis;
     g_.nodes.push_back(d);
@@ -84,7 +87,9 @@ class QdqWriter {
   std::string zeros_like(const std::string& s, DType dtype) {
     const graph::Initializer& sc = g_.initializers.at(s);
     graph::Initializer z = graph::Initializer::shape_only(dtype, *sc.info.shape);
-    z.raw.assign(static_cast<size_t>(std::max<int64_t>(1, graph::element_count(*sc.info.shape))) * graph::dtype_size(dtype), 0);
+    z.raw.assign(static_cast<size_t>(std::max<int64_t>(1, graph::element_count(*sc.info.shape))) *
+                     graph::dtype_size(dtype),
+                 0);
     return add_init(s + "_zero", z);
   }
   std::string add_init(const std::string& base, graph::Initializer init) {
@@ -117,19 +122,23 @@ class QdqWriter {
       g_.values[a] = {DType::Float32, yi ? yi->shape : std::nullopt};
       graph::Node an{fresh(op.name + "/" + act), act, "", {f}, {a}, {}};
       if (act == "Clip") {
-        an.inputs.push_back(add_init(op.name + "/clip_min", graph::Initializer::from_floats({}, {static_cast<float>(lo)})));
-        an.inputs.push_back(add_init(op.name + "/clip_max", graph::Initializer::from_floats({}, {static_cast<float>(hi)})));
+        an.inputs.push_back(add_init(
+            op.name + "/clip_min", graph::Initializer::from_floats({}, {static_cast<float>(lo)})));
+        an.inputs.push_back(add_init(
+            op.name + "/clip_max", graph::Initializer::from_floats({}, {static_cast<float>(hi)})));
       }
       g_.nodes.push_back(an);
       f = a;
     }
-    g_.nodes.push_back({fresh(op.name + "/QuantizeLinear"), "QuantizeLinear", "", {f, sy, zy}, {y}, {}});
+    g_.nodes.push_back(
+        {fresh(op.name + "/QuantizeLinear"), "QuantizeLinear", "", {f, sy, zy}, {y}, {}});
   }
   std::string bias_dq(const std::string& b, float sx, const std::string& sw) {
     const std::vector<float> w = g_.initializers.at(sw).floats();
     std::vector<float> s(w.size());
     for (size_t c = 0; c < w.size(); ++c) s[c] = sx * w[c];
-    const std::string sname = add_init(b + "_scale", graph::Initializer::from_floats({static_cast<int64_t>(s.size())}, s));
+    const std::string sname = add_init(
+        b + "_scale", graph::Initializer::from_floats({static_cast<int64_t>(s.size())}, s));
     return dq(b, sname, zeros_like(sname, DType::Int32), 0);
   }
   float scalar(const std::string& s) { return g_.initializers.at(s).floats().at(0); }
@@ -173,11 +182,13 @@ class QdqWriter {
     if (op == "QLinearConcat") {
       f.op_type = "Concat";
       f.inputs.clear();
-      for (size_t i = 2; i + 2 < in.size(); i += 3) f.inputs.push_back(dq(in[i], in[i + 1], in[i + 2]));
+      for (size_t i = 2; i + 2 < in.size(); i += 3)
+        f.inputs.push_back(dq(in[i], in[i + 1], in[i + 2]));
       return finish(f, n.outputs.at(0), in[0], in[1]);
     }
     if (!n.domain.empty()) fail("no QDQ form for this operator");
-    if (n.has_attr("activation")) fail("a fused activation on a float operator has no QDQ form here");
+    if (n.has_attr("activation"))
+      fail("a fused activation on a float operator has no QDQ form here");
     g_.nodes.push_back(n);
   }
 
@@ -189,6 +200,8 @@ class QdqWriter {
 
 }  // namespace
 
-graph::Graph to_qdq(const graph::Graph& g) { return QdqWriter(g).run(); }
+graph::Graph to_qdq(const graph::Graph& g) {
+  return QdqWriter(g).run();
+}
 
 }  // namespace hetcim::exec

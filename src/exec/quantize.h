@@ -49,10 +49,13 @@ struct QRange {
 }
 
 // Requantization of an int32 accumulator whose real value is acc * multiplier (QLinearConv,
-// QLinearMatMul, QGemm, QLinearGlobalAveragePool): y = saturate(round(float(acc) * multiplier) + zp).
-[[nodiscard]] inline int32_t requantize(int32_t acc, float multiplier, int32_t zero_point, QRange r) {
-  return saturate(round_half_even(static_cast<float>(acc) * multiplier) + static_cast<float>(zero_point),
-                  r.lo, r.hi);
+// QLinearMatMul, QGemm, QLinearGlobalAveragePool): y = saturate(round(float(acc) * multiplier) +
+// zp).
+[[nodiscard]] inline int32_t requantize(int32_t acc, float multiplier, int32_t zero_point,
+                                        QRange r) {
+  return saturate(
+      round_half_even(static_cast<float>(acc) * multiplier) + static_cast<float>(zero_point), r.lo,
+      r.hi);
 }
 
 struct QuantParams {

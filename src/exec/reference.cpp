@@ -18,7 +18,9 @@ using graph::Shape;
   throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
 }
 
-float sigmoidf(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+float sigmoidf(float v) {
+  return 1.0f / (1.0f + std::exp(-v));
+}
 
 // Row-major strides of a shape.
 std::vector<int64_t> strides_of(const Shape& s) {
@@ -72,8 +74,7 @@ class Interpreter {
   const Tensor& get(const std::string& t) {
     if (auto it = env_.find(t); it != env_.end()) return it->second;
     auto init = g_.initializers.find(t);
-    if (init == g_.initializers.end())
-      fail(*node_, "tensor '" + t + "' has not been computed");
+    if (init == g_.initializers.end()) fail(*node_, "tensor '" + t + "' has not been computed");
     return env_[t] = Tensor::from_initializer(init->second, t);
   }
   const Tensor& in(size_t i) {
@@ -88,19 +89,22 @@ class Interpreter {
   Tensor& set(size_t i, Tensor t) { return env_[node_->outputs.at(i)] = std::move(t); }
   float scalar_f(size_t i) {
     const Tensor& t = in(i);
-    if (t.numel() != 1) fail(*node_, "input " + std::to_string(i) + " must be a scalar (per-tensor)");
+    if (t.numel() != 1)
+      fail(*node_, "input " + std::to_string(i) + " must be a scalar (per-tensor)");
     return static_cast<float>(t.at(0));
   }
   int32_t scalar_zp(size_t i) {
     if (!has_input(*node_, i)) return 0;
     const Tensor& t = in(i);
-    if (t.numel() != 1) fail(*node_, "input " + std::to_string(i) + " must be a scalar (per-tensor)");
+    if (t.numel() != 1)
+      fail(*node_, "input " + std::to_string(i) + " must be a scalar (per-tensor)");
     return static_cast<int32_t>(t.at(0));
   }
   // Per-channel or per-tensor values of input i, expanded to `count`.
   std::vector<float> per_channel_f(size_t i, int64_t count) {
     const Tensor& t = in(i);
-    if (t.numel() == 1) return std::vector<float>(static_cast<size_t>(count), static_cast<float>(t.at(0)));
+    if (t.numel() == 1)
+      return std::vector<float>(static_cast<size_t>(count), static_cast<float>(t.at(0)));
     if (t.numel() != count)
       fail(*node_, "input " + std::to_string(i) + " has " + std::to_string(t.numel()) +
                        " values, expected 1 or " + std::to_string(count));
@@ -110,7 +114,8 @@ class Interpreter {
     std::vector<int32_t> out(static_cast<size_t>(count), 0);
     if (!has_input(*node_, i)) return out;
     const Tensor& t = in(i);
-    for (int64_t k = 0; k < count; ++k) out[static_cast<size_t>(k)] = static_cast<int32_t>(t.at(t.numel() == 1 ? 0 : k));
+    for (int64_t k = 0; k < count; ++k)
+      out[static_cast<size_t>(k)] = static_cast<int32_t>(t.at(t.numel() == 1 ? 0 : k));
     if (t.numel() != 1 && t.numel() != count) fail(*node_, "zero point has the wrong length");
     return out;
   }
@@ -129,7 +134,8 @@ class Interpreter {
         op == "HardSigmoid" || op == "HardSwish")
       return unary();
     if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu") return qunary();
-    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool")
+    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
+        op == "GlobalMaxPool")
       return pool();
     if (op == "QLinearAveragePool" || op == "QLinearGlobalAveragePool") return qpool();
     if (op == "Concat") return concat();
@@ -144,7 +150,8 @@ class Interpreter {
     if (op == "Softmax") return softmax();
     if (op == "QuantizeLinear") return quantize_linear();
     if (op == "DequantizeLinear") return dequantize_linear();
-    fail(n, "unsupported operator '" + op + "'" + (n.domain.empty() ? "" : " (domain " + n.domain + ")"));
+    fail(n, "unsupported operator '" + op + "'" +
+                (n.domain.empty() ? "" : " (domain " + n.domain + ")"));
   }
 
   // ---- float compute -----------------------------------------------------------------------
@@ -213,7 +220,8 @@ class Interpreter {
       for (int64_t j = 0; j < N; ++j) {
         double acc = 0;
         for (int64_t k = 0; k < K; ++k)
-          acc += static_cast<double>(ap[ta ? k * M + i : i * K + k]) * bp[tb ? j * K + k : k * N + j];
+          acc +=
+              static_cast<double>(ap[ta ? k * M + i : i * K + k]) * bp[tb ? j * K + k : k * N + j];
         acc *= alpha;
         if (!c.empty()) acc += beta * c[static_cast<size_t>(i * cs[0] + j * cs[1])];
         y.data<float>()[i * N + j] = act.apply(static_cast<float>(acc));
@@ -232,10 +240,13 @@ class Interpreter {
     if (a1) as.insert(as.begin(), 1);
     if (b1) bs.push_back(1);
     const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
-    if (bs[bs.size() - 2] != K) fail(n, "inner dimensions differ: " + graph::shape_str(a.shape) + " x " + graph::shape_str(b.shape));
+    if (bs[bs.size() - 2] != K)
+      fail(n, "inner dimensions differ: " + graph::shape_str(a.shape) + " x " +
+                  graph::shape_str(b.shape));
     Shape abatch(as.begin(), as.end() - 2), bbatch(bs.begin(), bs.end() - 2);
     const Shape y_shape = out_shape();
-    Shape batch(y_shape.begin(), y_shape.end() - static_cast<std::ptrdiff_t>((a1 ? 0 : 1) + (b1 ? 0 : 1)));
+    Shape batch(y_shape.begin(),
+                y_shape.end() - static_cast<std::ptrdiff_t>((a1 ? 0 : 1) + (b1 ? 0 : 1)));
     const auto sa = broadcast_strides(abatch, batch), sb = broadcast_strides(bbatch, batch);
     const int64_t nb = graph::element_count(batch);
     const Activation act = fused_activation(n);
@@ -278,7 +289,8 @@ class Interpreter {
           } else {
             double acc = 0;
             for (int64_t k = 0; k < K; ++k)
-              acc += static_cast<double>(a.data<float>()[offa + i * K + k]) * b.data<float>()[offb + k * N + j];
+              acc += static_cast<double>(a.data<float>()[offa + i * K + k]) *
+                     b.data<float>()[offb + k * N + j];
             y.data<float>()[o] = act.apply(static_cast<float>(acc));
           }
         }
@@ -293,8 +305,8 @@ class Interpreter {
     const Tensor& a = in(0);
     const Tensor& b = in(1);
     if (a.dtype != DType::Float32 || b.dtype != DType::Float32)
-      fail(n, "float32 operands expected, got " + std::string(graph::dtype_name(a.dtype)) + " and " +
-                  std::string(graph::dtype_name(b.dtype)));
+      fail(n, "float32 operands expected, got " + std::string(graph::dtype_name(a.dtype)) +
+                  " and " + std::string(graph::dtype_name(b.dtype)));
     const Shape out = out_shape();
     Tensor y = Tensor::zeros(DType::Float32, out);
     const Activation act = fused_activation(n);
@@ -303,11 +315,16 @@ class Interpreter {
     float* yp = y.data<float>();
     broadcast2(out, a.shape, b.shape, [&](int64_t o, int64_t i, int64_t j) {
       float v;
-      if (op == "Add") v = ap[i] + bp[j];
-      else if (op == "Sub") v = ap[i] - bp[j];
-      else if (op == "Mul") v = ap[i] * bp[j];
-      else if (op == "Div") v = ap[i] / bp[j];
-      else v = std::pow(ap[i], bp[j]);
+      if (op == "Add")
+        v = ap[i] + bp[j];
+      else if (op == "Sub")
+        v = ap[i] - bp[j];
+      else if (op == "Mul")
+        v = ap[i] * bp[j];
+      else if (op == "Div")
+        v = ap[i] / bp[j];
+      else
+        v = std::pow(ap[i], bp[j]);
       yp[o] = act.apply(v);
     });
     set(0, std::move(y));
@@ -323,10 +340,12 @@ class Interpreter {
       return [alpha](float v) { return v >= 0 ? v : v * alpha; };
     }
     if (op == "HardSigmoid") {
-      const float alpha = static_cast<float>(n.attr_float("alpha", 0.2)), beta = static_cast<float>(n.attr_float("beta", 0.5));
+      const float alpha = static_cast<float>(n.attr_float("alpha", 0.2)),
+                  beta = static_cast<float>(n.attr_float("beta", 0.5));
       return [alpha, beta](float v) { return std::clamp(alpha * v + beta, 0.0f, 1.0f); };
     }
-    if (op == "HardSwish") return [](float v) { return v * std::clamp(v / 6.0f + 0.5f, 0.0f, 1.0f); };
+    if (op == "HardSwish")
+      return [](float v) { return v * std::clamp(v / 6.0f + 0.5f, 0.0f, 1.0f); };
     const Activation c = clip_bounds(g_, n);
     return [c](float v) { return c.apply(v); };
   }
@@ -351,7 +370,8 @@ class Interpreter {
     const Tensor& x = in(0);
     const bool is_max = n.op_type == "MaxPool" || n.op_type == "GlobalMaxPool";
     const bool include_pad = n.attr_int("count_include_pad", 0) != 0;
-    if (n.outputs.size() > 1 && !n.outputs[1].empty()) fail(n, "MaxPool's Indices output is not supported");
+    if (n.outputs.size() > 1 && !n.outputs[1].empty())
+      fail(n, "MaxPool's Indices output is not supported");
     if (is_max && x.dtype != DType::Float32 && x.dtype != DType::UInt8 && x.dtype != DType::Int8)
       fail(n, "unsupported input dtype");
     if (!is_max && x.dtype != DType::Float32) fail(n, "float32 input expected");
@@ -376,8 +396,10 @@ class Interpreter {
                 if (inside || (include_pad && in_declared)) ++count;
               }
             const int64_t o = ((b * w.c + c) * w.oh + oh) * w.ow + ow;
-            if (is_max) store_any(y, o, acc);
-            else y.data<float>()[o] = static_cast<float>(acc / static_cast<double>(count));
+            if (is_max)
+              store_any(y, o, acc);
+            else
+              y.data<float>()[o] = static_cast<float>(acc / static_cast<double>(count));
           }
     set(0, std::move(y));
   }
@@ -399,7 +421,8 @@ class Interpreter {
       const int64_t len = p->shape[static_cast<size_t>(axis)];
       for (int64_t o = 0; o < outer; ++o)
         std::memcpy(y.bytes.data() + ((o * out[static_cast<size_t>(axis)] + offset) * inner) * es,
-                    p->bytes.data() + (o * len * inner) * es, static_cast<size_t>(len * inner) * es);
+                    p->bytes.data() + (o * len * inner) * es,
+                    static_cast<size_t>(len * inner) * es);
       offset += len;
     }
     set(0, std::move(y));
@@ -440,7 +463,8 @@ class Interpreter {
         rem /= p.len[k];
         src += (p.start[k] + v * p.step[k]) * xs[k];
       }
-      std::memcpy(y.bytes.data() + static_cast<size_t>(i) * es, x.bytes.data() + static_cast<size_t>(src) * es, es);
+      std::memcpy(y.bytes.data() + static_cast<size_t>(i) * es,
+                  x.bytes.data() + static_cast<size_t>(src) * es, es);
     }
     return y;
   }
@@ -459,7 +483,8 @@ class Interpreter {
         rem /= out[k];
         src += map[k][static_cast<size_t>(v)] * xs[k];
       }
-      std::memcpy(y.bytes.data() + static_cast<size_t>(i) * es, x.bytes.data() + static_cast<size_t>(src) * es, es);
+      std::memcpy(y.bytes.data() + static_cast<size_t>(i) * es,
+                  x.bytes.data() + static_cast<size_t>(src) * es, es);
     }
     set(0, std::move(y));
   }
@@ -494,7 +519,8 @@ class Interpreter {
         rem /= out[k];
         src += v * xs[static_cast<size_t>(perm[k])];
       }
-      std::memcpy(y.bytes.data() + static_cast<size_t>(i) * es, x.bytes.data() + static_cast<size_t>(src) * es, es);
+      std::memcpy(y.bytes.data() + static_cast<size_t>(i) * es,
+                  x.bytes.data() + static_cast<size_t>(src) * es, es);
     }
     set(0, std::move(y));
   }
@@ -508,12 +534,17 @@ class Interpreter {
     for (int64_t k = 0; k < r; ++k) {
       const int64_t d = x.shape[static_cast<size_t>(k)];
       if (g_.opset >= 13) {
-        if (k < axis) outer *= d;
-        else if (k == axis) len = d;
-        else inner *= d;
+        if (k < axis)
+          outer *= d;
+        else if (k == axis)
+          len = d;
+        else
+          inner *= d;
       } else {  // opset < 13: coerced to 2-D at axis
-        if (k < axis) outer *= d;
-        else len *= d;
+        if (k < axis)
+          outer *= d;
+        else
+          len *= d;
       }
     }
     Tensor y = Tensor::zeros(DType::Float32, x.shape);
@@ -525,22 +556,32 @@ class Interpreter {
         for (int64_t k = 0; k < len; ++k) mx = std::max<double>(mx, xp[(o * len + k) * inner + i]);
         for (int64_t k = 0; k < len; ++k) sum += std::exp(xp[(o * len + k) * inner + i] - mx);
         for (int64_t k = 0; k < len; ++k)
-          yp[(o * len + k) * inner + i] = static_cast<float>(std::exp(xp[(o * len + k) * inner + i] - mx) / sum);
+          yp[(o * len + k) * inner + i] =
+              static_cast<float>(std::exp(xp[(o * len + k) * inner + i] - mx) / sum);
       }
     set(0, std::move(y));
   }
 
   // ---- quantization -------------------------------------------------------------------------
   static void store_q(Tensor& y, int64_t i, int32_t v) {
-    if (y.dtype == DType::Int8) y.data<int8_t>()[i] = static_cast<int8_t>(v);
-    else y.data<uint8_t>()[i] = static_cast<uint8_t>(v);
+    if (y.dtype == DType::Int8)
+      y.data<int8_t>()[i] = static_cast<int8_t>(v);
+    else
+      y.data<uint8_t>()[i] = static_cast<uint8_t>(v);
   }
   static void store_any(Tensor& y, int64_t i, double v) {
     switch (y.dtype) {
-      case DType::Float32: y.data<float>()[i] = static_cast<float>(v); break;
-      case DType::UInt8: y.data<uint8_t>()[i] = static_cast<uint8_t>(v); break;
-      case DType::Int8: y.data<int8_t>()[i] = static_cast<int8_t>(v); break;
-      default: throw internal_error("store_any: dtype");
+      case DType::Float32:
+        y.data<float>()[i] = static_cast<float>(v);
+        break;
+      case DType::UInt8:
+        y.data<uint8_t>()[i] = static_cast<uint8_t>(v);
+        break;
+      case DType::Int8:
+        y.data<int8_t>()[i] = static_cast<int8_t>(v);
+        break;
+      default:
+        throw internal_error("store_any: dtype");
     }
   }
   // The fused activation of a quantized op, applied in the quantized domain.
@@ -556,7 +597,10 @@ class Interpreter {
       store_q(y, i, std::clamp(v, lo, hi));
     }
   }
-  int axis_of(const Tensor& x) { return static_cast<int>(norm_axis(*node_, node_->attr_int("axis", 1), std::max<int64_t>(1, static_cast<int64_t>(x.shape.size())))); }
+  int axis_of(const Tensor& x) {
+    return static_cast<int>(norm_axis(*node_, node_->attr_int("axis", 1),
+                                      std::max<int64_t>(1, static_cast<int64_t>(x.shape.size()))));
+  }
 
   void quantize_linear() {
     const Tensor& x = in(0);
@@ -610,7 +654,8 @@ class Interpreter {
     const int32_t zy = scalar_zp(7);
     std::vector<int32_t> bias(static_cast<size_t>(w.oc), 0);
     if (has_input(n, 8))
-      for (int64_t c = 0; c < w.oc; ++c) bias[static_cast<size_t>(c)] = static_cast<int32_t>(in(8).at(c));
+      for (int64_t c = 0; c < w.oc; ++c)
+        bias[static_cast<size_t>(c)] = static_cast<int32_t>(in(8).at(c));
     const DType yt = out_dtype(0, DType::UInt8);
     const QRange r = qrange(yt);
     Tensor y = Tensor::zeros(yt, out_shape());
@@ -625,13 +670,19 @@ class Interpreter {
             for (int64_t ic = 0; ic < icg; ++ic)
               for (int64_t kh = 0; kh < w.kh; ++kh)
                 for (int64_t kw = 0; kw < w.kw; ++kw) {
-                  const int64_t ih = oh * w.sh - w.pt + kh * w.dh, iw = ow * w.sw - w.pl + kw * w.dw;
+                  const int64_t ih = oh * w.sh - w.pt + kh * w.dh,
+                                iw = ow * w.sw - w.pl + kw * w.dw;
                   if (ih < 0 || ih >= w.h || iw < 0 || iw >= w.w) continue;  // padding: x = zx
-                  const int64_t xv = static_cast<int64_t>(x.at(((b * w.c + g * icg + ic) * w.h + ih) * w.w + iw)) - zx;
-                  const int64_t wv = static_cast<int64_t>(wt.at(((oc * icg + ic) * w.kh + kh) * w.kw + kw)) - zw[static_cast<size_t>(oc)];
+                  const int64_t xv =
+                      static_cast<int64_t>(x.at(((b * w.c + g * icg + ic) * w.h + ih) * w.w + iw)) -
+                      zx;
+                  const int64_t wv =
+                      static_cast<int64_t>(wt.at(((oc * icg + ic) * w.kh + kh) * w.kw + kw)) -
+                      zw[static_cast<size_t>(oc)];
                   acc += xv * wv;
                 }
-            store_q(y, ((b * w.oc + oc) * w.oh + oh) * w.ow + ow, requantize(static_cast<int32_t>(acc), m, zy, r));
+            store_q(y, ((b * w.oc + oc) * w.oh + oh) * w.ow + ow,
+                    requantize(static_cast<int32_t>(acc), m, zy, r));
           }
       }
     apply_qact(y, fused_activation(n), sy, zy, r);
@@ -671,11 +722,14 @@ class Interpreter {
       for (int64_t j = 0; j < N; ++j) {
         int64_t acc = c.empty() ? 0 : c[static_cast<size_t>(i * cs[0] + j * cs[1])];
         for (int64_t k = 0; k < K; ++k)
-          acc += (static_cast<int64_t>(a.at(ta ? k * M + i : i * K + k)) - za) *
-                 (static_cast<int64_t>(b.at(tb ? j * K + k : k * N + j)) - zb[static_cast<size_t>(j)]);
+          acc +=
+              (static_cast<int64_t>(a.at(ta ? k * M + i : i * K + k)) - za) *
+              (static_cast<int64_t>(b.at(tb ? j * K + k : k * N + j)) - zb[static_cast<size_t>(j)]);
         const float real = alpha * sa * sb[static_cast<size_t>(j)];
-        if (float_out) y.data<float>()[i * N + j] = act.apply(static_cast<float>(acc) * real);
-        else store_q(y, i * N + j, requantize(static_cast<int32_t>(acc), real / sy, zy, r));
+        if (float_out)
+          y.data<float>()[i * N + j] = act.apply(static_cast<float>(acc) * real);
+        else
+          store_q(y, i * N + j, requantize(static_cast<int32_t>(acc), real / sy, zy, r));
       }
     if (!float_out) apply_qact(y, act, sy, zy, r);
     set(0, std::move(y));
@@ -740,11 +794,13 @@ class Interpreter {
                 const bool inside = ih >= 0 && ih < w.h && iw >= 0 && iw < w.w;
                 const bool in_declared = ih >= -w.pt && ih < w.h + w.pb_declared && iw >= -w.pl &&
                                          iw < w.w + w.pr_declared;
-                if (inside) acc += static_cast<int64_t>(x.at(((b * w.c + c) * w.h + ih) * w.w + iw)) - zx;
+                if (inside)
+                  acc += static_cast<int64_t>(x.at(((b * w.c + c) * w.h + ih) * w.w + iw)) - zx;
                 if (inside || (include_pad && in_declared)) ++count;
               }
             const float m = sx / (sy * static_cast<float>(count));
-            store_q(y, ((b * w.c + c) * w.oh + oh) * w.ow + ow, requantize(static_cast<int32_t>(acc), m, zy, r));
+            store_q(y, ((b * w.c + c) * w.oh + oh) * w.ow + ow,
+                    requantize(static_cast<int32_t>(acc), m, zy, r));
           }
     set(0, std::move(y));
   }
@@ -761,7 +817,8 @@ class Interpreter {
     int64_t outer = 1, inner = 1;
     for (int64_t k = 0; k < axis; ++k) outer *= out[static_cast<size_t>(k)];
     for (size_t k = static_cast<size_t>(axis) + 1; k < out.size(); ++k) inner *= out[k];
-    if ((n.inputs.size() - 2) % 3 != 0) fail(n, "inputs must be (Y_scale, Y_zp, then (X, scale, zp) triples)");
+    if ((n.inputs.size() - 2) % 3 != 0)
+      fail(n, "inputs must be (Y_scale, Y_zp, then (X, scale, zp) triples)");
     int64_t offset = 0;
     for (size_t i = 2; i + 2 < n.inputs.size(); i += 3) {
       const Tensor& x = in(i);
@@ -771,7 +828,8 @@ class Interpreter {
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t k = 0; k < len * inner; ++k) {
           const float v = dequantize_value(static_cast<int32_t>(x.at(o * len * inner + k)), sx, zx);
-          store_q(y, (o * out[static_cast<size_t>(axis)] + offset) * inner + k, quantize_value(v, sy, zy, r));
+          store_q(y, (o * out[static_cast<size_t>(axis)] + offset) * inner + k,
+                  quantize_value(v, sy, zy, r));
         }
       offset += len;
     }
@@ -790,7 +848,8 @@ void check_inputs(const graph::Graph& g, const TensorMap& inputs) {
     auto it = inputs.find(name);
     if (it == inputs.end()) throw user_error("input '", name, "' is missing");
     const graph::TensorInfo* ti = g.info(name);
-    if (!ti || !ti->shape) throw user_error("input '", name, "' has no declared shape in the model");
+    if (!ti || !ti->shape)
+      throw user_error("input '", name, "' has no declared shape in the model");
     const Tensor& t = it->second;
     bool ok = t.dtype == ti->dtype && t.shape.size() == ti->shape->size();
     for (size_t k = 0; ok && k < t.shape.size(); ++k)
@@ -805,13 +864,14 @@ void check_inputs(const graph::Graph& g, const TensorMap& inputs) {
   }
   for (const auto& [name, t] : inputs)
     if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end())
-      throw user_error("input '", name, "' is not an input of the model (its inputs: ",
-                       [&] {
-                         std::string s;
-                         for (const auto& i : g.inputs) s += (s.empty() ? "" : ", ") + i;
-                         return s;
-                       }(),
-                       ")");
+      throw user_error(
+          "input '", name, "' is not an input of the model (its inputs: ",
+          [&] {
+            std::string s;
+            for (const auto& i : g.inputs) s += (s.empty() ? "" : ", ") + i;
+            return s;
+          }(),
+          ")");
 }
 
 TensorMap run_reference(const graph::Graph& g, const TensorMap& inputs, bool keep_all) {

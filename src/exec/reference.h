@@ -10,9 +10,10 @@
 // QLinearMatMul, QGemm, QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu,
 // QLinearGlobalAveragePool, QLinearAveragePool, QLinearConcat, and the fused activations that
 // passes::fuse_activation records. The int8 operators follow quantize.h exactly:
-//   QLinearConv/MatMul/QGemm   acc = sum (x - zx)(w - zw) [+ bias], y = requantize(acc, sx*sw/sy, zy)
-//   QLinearAdd/Mul/Sigmoid/... y = Quantize(f(Dequantize(a), Dequantize(b))) in float
-//   QLinear(Global)AveragePool acc = sum (x - zx) over the window, y = requantize(acc, sx/(sy*count), zy)
+//   QLinearConv/MatMul/QGemm   acc = sum (x - zx)(w - zw) [+ bias], y = requantize(acc, sx*sw/sy,
+//   zy) QLinearAdd/Mul/Sigmoid/... y = Quantize(f(Dequantize(a), Dequantize(b))) in float
+//   QLinear(Global)AveragePool acc = sum (x - zx) over the window, y = requantize(acc,
+//   sx/(sy*count), zy)
 // and a fused Relu/Clip on a quantized op clamps in the quantized domain (max(y, zy), or
 // clamp(y, Q(lo), Q(hi))), which equals quantizing the activated value since Q is monotone.
 #pragma once

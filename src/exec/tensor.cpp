@@ -41,13 +41,20 @@ Tensor Tensor::from_initializer(const graph::Initializer& init, const std::strin
 double Tensor::at(int64_t i) const {
   const size_t k = static_cast<size_t>(i);
   switch (dtype) {
-    case graph::DType::Float32: return data<float>()[k];
-    case graph::DType::Float64: return data<double>()[k];
-    case graph::DType::Int8: return data<int8_t>()[k];
-    case graph::DType::UInt8: return data<uint8_t>()[k];
-    case graph::DType::Int32: return data<int32_t>()[k];
-    case graph::DType::Int64: return static_cast<double>(data<int64_t>()[k]);
-    case graph::DType::Bool: return data<uint8_t>()[k] ? 1.0 : 0.0;
+    case graph::DType::Float32:
+      return data<float>()[k];
+    case graph::DType::Float64:
+      return data<double>()[k];
+    case graph::DType::Int8:
+      return data<int8_t>()[k];
+    case graph::DType::UInt8:
+      return data<uint8_t>()[k];
+    case graph::DType::Int32:
+      return data<int32_t>()[k];
+    case graph::DType::Int64:
+      return static_cast<double>(data<int64_t>()[k]);
+    case graph::DType::Bool:
+      return data<uint8_t>()[k] ? 1.0 : 0.0;
   }
   return 0;
 }

@@ -19,13 +19,18 @@ struct Tensor {
 
   [[nodiscard]] static Tensor zeros(graph::DType dtype, const graph::Shape& shape);
   [[nodiscard]] static Tensor from_floats(const graph::Shape& shape, const std::vector<float>& v);
-  [[nodiscard]] static Tensor from_initializer(const graph::Initializer& init, const std::string& name);
+  [[nodiscard]] static Tensor from_initializer(const graph::Initializer& init,
+                                               const std::string& name);
 
   [[nodiscard]] int64_t numel() const { return graph::element_count(shape); }
   template <typename T>
-  [[nodiscard]] T* data() { return reinterpret_cast<T*>(bytes.data()); }
+  [[nodiscard]] T* data() {
+    return reinterpret_cast<T*>(bytes.data());
+  }
   template <typename T>
-  [[nodiscard]] const T* data() const { return reinterpret_cast<const T*>(bytes.data()); }
+  [[nodiscard]] const T* data() const {
+    return reinterpret_cast<const T*>(bytes.data());
+  }
   // Element i converted to double (any dtype).
   [[nodiscard]] double at(int64_t i) const;
   [[nodiscard]] std::vector<float> floats() const;  // every element as float

@@ -12,26 +12,40 @@ namespace hetcim::graph {
 
 size_t dtype_size(DType t) {
   switch (t) {
-    case DType::Float32: return 4;
-    case DType::Float64: return 8;
-    case DType::Int8: return 1;
-    case DType::UInt8: return 1;
-    case DType::Int32: return 4;
-    case DType::Int64: return 8;
-    case DType::Bool: return 1;
+    case DType::Float32:
+      return 4;
+    case DType::Float64:
+      return 8;
+    case DType::Int8:
+      return 1;
+    case DType::UInt8:
+      return 1;
+    case DType::Int32:
+      return 4;
+    case DType::Int64:
+      return 8;
+    case DType::Bool:
+      return 1;
   }
   return 0;
 }
 
 std::string_view dtype_name(DType t) {
   switch (t) {
-    case DType::Float32: return "float32";
-    case DType::Float64: return "float64";
-    case DType::Int8: return "int8";
-    case DType::UInt8: return "uint8";
-    case DType::Int32: return "int32";
-    case DType::Int64: return "int64";
-    case DType::Bool: return "bool";
+    case DType::Float32:
+      return "float32";
+    case DType::Float64:
+      return "float64";
+    case DType::Int8:
+      return "int8";
+    case DType::UInt8:
+      return "uint8";
+    case DType::Int32:
+      return "int32";
+    case DType::Int64:
+      return "int64";
+    case DType::Bool:
+      return "bool";
   }
   return "?";
 }
@@ -107,9 +121,8 @@ std::vector<int64_t> Initializer::ints() const {
       });
       return out;
     case DType::Int8:
-      append_values(raw, out, 1, [](const uint8_t* p) {
-        return static_cast<int64_t>(static_cast<int8_t>(*p));
-      });
+      append_values(raw, out, 1,
+                    [](const uint8_t* p) { return static_cast<int64_t>(static_cast<int8_t>(*p)); });
       return out;
     case DType::UInt8:
     case DType::Bool:
@@ -256,7 +269,8 @@ void validate(Graph& g) {
   }
   if (order.size() != n) {
     for (size_t i = 0; i < n; ++i) {
-      if (indeg[i] > 0) throw user_error("the graph has a cycle through node '", g.nodes[i].name, "'");
+      if (indeg[i] > 0)
+        throw user_error("the graph has a cycle through node '", g.nodes[i].name, "'");
     }
   }
   for (const std::string& out : g.outputs) {

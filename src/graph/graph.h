@@ -37,8 +37,8 @@ struct Initializer {
   std::vector<uint8_t> raw;
 
   [[nodiscard]] bool has_values() const { return !raw.empty(); }
-  [[nodiscard]] std::vector<float> floats() const;   // Float32/Float64 -> float
-  [[nodiscard]] std::vector<int64_t> ints() const;   // any integer dtype -> int64
+  [[nodiscard]] std::vector<float> floats() const;  // Float32/Float64 -> float
+  [[nodiscard]] std::vector<int64_t> ints() const;  // any integer dtype -> int64
   static Initializer from_floats(const Shape& shape, const std::vector<float>& v);
   static Initializer from_ints(const Shape& shape, const std::vector<int64_t>& v);
   static Initializer shape_only(DType dtype, const Shape& shape);
@@ -50,8 +50,8 @@ using Attribute = std::variant<int64_t, double, std::string, std::vector<int64_t
 struct Node {
   std::string name;
   std::string op_type;
-  std::string domain;                // "" = ai.onnx
-  std::vector<std::string> inputs;   // "" = optional input left out
+  std::string domain;               // "" = ai.onnx
+  std::vector<std::string> inputs;  // "" = optional input left out
   std::vector<std::string> outputs;
   std::map<std::string, Attribute> attrs;
 
@@ -66,10 +66,10 @@ struct Node {
 struct Graph {
   std::string name;
   int64_t opset = 17;
-  std::vector<std::string> inputs;   // graph inputs (not initializers)
+  std::vector<std::string> inputs;  // graph inputs (not initializers)
   std::vector<std::string> outputs;
-  std::vector<Node> nodes;           // kept in a topological order by validate()/passes
-  std::map<std::string, TensorInfo> values;         // every non-constant tensor with known info
+  std::vector<Node> nodes;                   // kept in a topological order by validate()/passes
+  std::map<std::string, TensorInfo> values;  // every non-constant tensor with known info
   std::map<std::string, Initializer> initializers;  // constants by name
 
   [[nodiscard]] bool is_initializer(const std::string& t) const {

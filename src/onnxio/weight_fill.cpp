@@ -64,7 +64,6 @@ int64_t fan_in(const Use& use, const graph::Shape& dims) {
   return f > 0 ? f : 1;
 }
 
-
 template <typename T>
 void put(std::vector<uint8_t>& raw, size_t i, T v) {
   std::memcpy(raw.data() + i * sizeof(T), &v, sizeof(T));

@@ -34,7 +34,8 @@ class Dichotomy {
   Dichotomy(const Problem& p, const FrontOptions& opt) : p_(p), opt_(opt) {}
 
   FrontResult run() {
-    if (opt_.max_points < 2) throw user_error("Pareto front: max_points ", opt_.max_points, ", expected >= 2");
+    if (opt_.max_points < 2)
+      throw user_error("Pareto front: max_points ", opt_.max_points, ", expected >= 2");
     const auto t0 = std::chrono::steady_clock::now();
     FrontPoint fast = solve(0.0);
     // A weight large enough that a joule outweighs the whole latency range.
@@ -48,7 +49,8 @@ class Dichotomy {
     });
     FrontResult r;
     for (FrontPoint& q : points_)  // keep strictly decreasing total energy
-      if (r.points.empty() || total(q) < total(r.points.back()) * (1 - 1e-12)) r.points.push_back(std::move(q));
+      if (r.points.empty() || total(q) < total(r.points.back()) * (1 - 1e-12))
+        r.points.push_back(std::move(q));
     r.solves = solves_;
     r.complete = complete_;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -64,7 +64,11 @@ class Solver {
  public:
   Solver(const Problem& p, const std::vector<std::vector<int>>& allowed, int64_t budget,
          const Assignment& fallback, const ExactOptions& opt)
-      : p_(p), allowed_(allowed), budget_(budget), fallback_(fallback), deadline_(opt.time_limit_seconds) {}
+      : p_(p),
+        allowed_(allowed),
+        budget_(budget),
+        fallback_(fallback),
+        deadline_(opt.time_limit_seconds) {}
 
   ExactResult run() {
     const std::vector<DynBitset> reach = graph::transitive_closure(p_.dag);
@@ -122,8 +126,8 @@ class Solver {
     fronts_[k].resize(in_modes.size());
     for (size_t ji = 0; ji < in_modes.size(); ++ji) {
       for (size_t jo = 0; jo < out_modes.size(); ++jo) {
-        const SegmentFrontInput fi{&p_, &seg, &allowed_, &d_.dropped, in_modes[ji], out_modes[jo],
-                                   budget_, &deadline_};
+        const SegmentFrontInput fi{&p_,          &seg,          &allowed_, &d_.dropped,
+                                   in_modes[ji], out_modes[jo], budget_,   &deadline_};
         fronts_[k][ji].push_back(segment_front(fi));
         const SegmentFrontOutput& f = fronts_[k][ji].back();
         st.decisions = f.decisions;
@@ -197,10 +201,11 @@ class Solver {
         std::vector<DpPoint> rest;
         for (size_t a = 0; a < prefix[ji].size(); ++a)
           for (size_t b = 0; b < suffix[jo].size(); ++b) {
-            const int64_t c = prefix[ji][a].crossbars + out_crossbars(h, jo) + suffix[jo][b].crossbars;
+            const int64_t c =
+                prefix[ji][a].crossbars + out_crossbars(h, jo) + suffix[jo][b].crossbars;
             if (c <= budget_)
-              rest.push_back(DpPoint{c, prefix[ji][a].time + suffix[jo][b].time, static_cast<int>(a),
-                                     static_cast<int>(b), -1});
+              rest.push_back(DpPoint{c, prefix[ji][a].time + suffix[jo][b].time,
+                                     static_cast<int>(a), static_cast<int>(b), -1});
           }
         keep_pareto(rest);
         RestCost cost;
@@ -208,8 +213,8 @@ class Solver {
           cost.crossbars.push_back(budget_ - rest[i].crossbars);
           cost.latency.push_back(rest[i].time);
         }
-        const SegmentFrontInput fi{&p_, &seg, &allowed_, &d_.dropped, in_modes[ji], out_modes[jo],
-                                   budget_, &deadline_};
+        const SegmentFrontInput fi{&p_,          &seg,          &allowed_, &d_.dropped,
+                                   in_modes[ji], out_modes[jo], budget_,   &deadline_};
         SegmentBestOutput b = segment_best(fi, cost, incumbent);
         st.decisions = b.decisions;
         st.fronts += 1;
@@ -254,7 +259,8 @@ class Solver {
     for (size_t k = h; k-- > 0;) {
       const DpPoint& q = fwd_[k][static_cast<size_t>(mode)][static_cast<size_t>(point)];
       set_out(k, static_cast<size_t>(mode));
-      plans[k] = &plan_at(k, static_cast<size_t>(q.prev_mode), static_cast<size_t>(mode), q.seg_point);
+      plans[k] =
+          &plan_at(k, static_cast<size_t>(q.prev_mode), static_cast<size_t>(mode), q.seg_point);
       mode = q.prev_mode;
       point = q.prev_point;
     }
@@ -264,7 +270,8 @@ class Solver {
     for (size_t k = h + 1; k < m; ++k) {
       const DpPoint& q = bwd_[k][static_cast<size_t>(mode)][static_cast<size_t>(point)];
       set_out(k, static_cast<size_t>(q.prev_mode));
-      plans[k] = &plan_at(k, static_cast<size_t>(mode), static_cast<size_t>(q.prev_mode), q.seg_point);
+      plans[k] =
+          &plan_at(k, static_cast<size_t>(mode), static_cast<size_t>(q.prev_mode), q.seg_point);
       mode = q.prev_mode;
       point = q.prev_point;
     }
@@ -275,14 +282,16 @@ class Solver {
         a.mode[static_cast<size_t>(seg.interior[i])] = plans[k]->modes[i];
       host_order.insert(host_order.end(), plans[k]->host_order.begin(), plans[k]->host_order.end());
       bus_order.insert(bus_order.end(), plans[k]->bus_order.begin(), plans[k]->bus_order.end());
-      if (seg.out >= 0 && a.mode[static_cast<size_t>(seg.out)] == kHost) host_order.push_back(seg.out);
+      if (seg.out >= 0 && a.mode[static_cast<size_t>(seg.out)] == kHost)
+        host_order.push_back(seg.out);
     }
     r_.schedule = simulate(p_, a, host_order, bus_order);
     const double objective = objective_value(p_, r_.schedule);
-    const double tol = time_tolerance(p_) * static_cast<double>(m + 1) + 1e-12 * std::abs(objective);
+    const double tol =
+        time_tolerance(p_) * static_cast<double>(m + 1) + 1e-12 * std::abs(objective);
     if (std::abs(objective - optimum_) > tol)
-      throw internal_error("exact solver: the DP optimum ", optimum_, " s differs from the replayed ",
-                           "objective ", objective, " s");
+      throw internal_error("exact solver: the DP optimum ", optimum_,
+                           " s differs from the replayed ", "objective ", objective, " s");
     r_.status = SolveStatus::Optimal;
     r_.makespan = r_.schedule.makespan;
     r_.objective = objective;
@@ -341,9 +350,11 @@ ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
       for (size_t j = 0; j < modes.size() && !dominated; ++j) {
         if (j == k) continue;
         const bool weigh = p.energy_weight > 0.0;
-        const bool no_worse = modes[j].crossbars <= modes[k].crossbars && modes[j].t_acc <= modes[k].t_acc &&
+        const bool no_worse = modes[j].crossbars <= modes[k].crossbars &&
+                              modes[j].t_acc <= modes[k].t_acc &&
                               (!weigh || modes[j].energy <= modes[k].energy);
-        const bool better = modes[j].crossbars < modes[k].crossbars || modes[j].t_acc < modes[k].t_acc ||
+        const bool better = modes[j].crossbars < modes[k].crossbars ||
+                            modes[j].t_acc < modes[k].t_acc ||
                             (weigh && modes[j].energy < modes[k].energy);
         dominated = no_worse && (better || j < k);  // among equal modes keep the first
       }

@@ -28,10 +28,10 @@ struct ExactOptions {
 };
 
 struct ExactSegmentStats {
-  int in = -1, out = -1;  // boundary cut nodes (-1: none)
-  size_t interior = 0;    // operators strictly inside
-  size_t decisions = 0;   // interior operators with a choice of device or mode
-  size_t fronts = 0;      // boundary-mode pairs solved
+  int in = -1, out = -1;    // boundary cut nodes (-1: none)
+  size_t interior = 0;      // operators strictly inside
+  size_t decisions = 0;     // interior operators with a choice of device or mode
+  size_t fronts = 0;        // boundary-mode pairs solved
   size_t front_points = 0;  // Pareto points over all those fronts
   int64_t nodes = 0, leaves = 0, seq_nodes = 0;
   double seconds = 0.0;

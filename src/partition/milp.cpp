@@ -5,7 +5,6 @@
 #include <CoinPackedMatrix.hpp>
 #include <CoinPackedVector.hpp>
 #include <OsiClpSolverInterface.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -45,7 +44,9 @@ void load(const MilpModel& m, OsiClpSolverInterface& solver) {
   solver.setObjSense(1.0);
 }
 
-int no_callback(CbcModel*, int) { return 0; }
+int no_callback(CbcModel*, int) {
+  return 0;
+}
 
 // CBC's command-line driver (CbcMain0/CbcMain1) keeps static state: two solves at once in one
 // process corrupt each other's results (seen in a threaded differential run) and break its
@@ -110,7 +111,8 @@ Assignment assignment_from(const Problem& p, const MilpModel& m, const double* s
     } else if (m.y_first[v] >= 0) {
       size_t best = 0;
       for (size_t k = 1; k < p.acc[v].size(); ++k)
-        if (sol[m.y_first[v] + static_cast<int>(k)] > sol[m.y_first[v] + static_cast<int>(best)]) best = k;
+        if (sol[m.y_first[v] + static_cast<int>(k)] > sol[m.y_first[v] + static_cast<int>(best)])
+          best = k;
       a.mode[v] = static_cast<int>(best);
     }
   }
@@ -135,9 +137,19 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   data.noPrinting_ = true;
   data.useSignalHandler_ = false;
   CbcMain0(model, data);
-  std::vector<std::string> args = {"hetcim", "-log", "0", "-slog", "0", "-timeMode", "elapsed",
-                                   "-ratioGap", number(opt.relative_gap), "-randomCbcSeed",
-                                   std::to_string(opt.seed), "-integerTolerance", "1e-8"};
+  std::vector<std::string> args = {"hetcim",
+                                   "-log",
+                                   "0",
+                                   "-slog",
+                                   "0",
+                                   "-timeMode",
+                                   "elapsed",
+                                   "-ratioGap",
+                                   number(opt.relative_gap),
+                                   "-randomCbcSeed",
+                                   std::to_string(opt.seed),
+                                   "-integerTolerance",
+                                   "1e-8"};
   if (std::isfinite(opt.time_limit_seconds)) {
     args.push_back("-seconds");
     args.push_back(number(opt.time_limit_seconds));
@@ -182,7 +194,8 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   r.objective = objective_value(p, r.schedule);
   for (const Violation& v : check(p, r.schedule))
     throw internal_error("MILP incumbent replays to an invalid schedule: ", v.message);
-  const double eps = 1e-6 * (m.stats.big_m_seconds + std::abs(r.solver_objective)) + time_tolerance(p);
+  const double eps =
+      1e-6 * (m.stats.big_m_seconds + std::abs(r.solver_objective)) + time_tolerance(p);
   if (r.objective > r.solver_objective + eps)
     throw internal_error("MILP incumbent replays to objective ", r.objective,
                          " s, above CBC's objective ", r.solver_objective, " s");

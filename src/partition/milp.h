@@ -65,9 +65,9 @@ struct MilpResult {
   // Replayed objective in seconds: the makespan, plus energy_weight * dynamic energy if weighted.
   double objective = std::numeric_limits<double>::infinity();
   double solver_objective = std::numeric_limits<double>::infinity();  // CBC's incumbent value
-  double bound = 0.0;  // CBC's best bound (seconds)
+  double bound = 0.0;                                                 // CBC's best bound (seconds)
   double gap = std::numeric_limits<double>::infinity();  // (objective - bound) / objective
-  double seconds = 0.0;  // wall clock of the CBC call
+  double seconds = 0.0;                                  // wall clock of the CBC call
   int64_t nodes = 0;
   Schedule schedule;  // the incumbent replayed by simulate() in the order of its start times
   MilpStats stats;

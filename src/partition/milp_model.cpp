@@ -86,7 +86,8 @@ class Builder {
     for (size_t v = 0; v < n; ++v) {
       if (m_.y_first[v] < 0) continue;
       std::vector<std::pair<int, double>> r = {{x(v), 1.0}};
-      for (size_t k = 0; k < p_.acc[v].size(); ++k) r.push_back({m_.y_first[v] + static_cast<int>(k), 1.0});
+      for (size_t k = 0; k < p_.acc[v].size(); ++k)
+        r.push_back({m_.y_first[v] + static_cast<int>(k), 1.0});
       add_row("mode" + std::to_string(v), std::move(r), 1, 1);
     }
     // (9) and (8) per edge.
@@ -97,19 +98,22 @@ class Builder {
       const auto uu = static_cast<size_t>(u), vv = static_cast<size_t>(v);
       add_row("zp" + tag, {{z, 1.0}, {x(uu), -1.0}, {x(vv), 1.0}}, 0, kInf);
       add_row("zn" + tag, {{z, 1.0}, {x(uu), 1.0}, {x(vv), -1.0}}, 0, kInf);
-      add_row("prec" + tag, {{s(vv), 1.0}, {f(uu), -1.0}, {z, -p_.edge_transfer(e) / m_.unit}}, 0, kInf);
+      add_row("prec" + tag, {{s(vv), 1.0}, {f(uu), -1.0}, {z, -p_.edge_transfer(e) / m_.unit}}, 0,
+              kInf);
     }
     if (p_.bus_model == BusModel::Serial) add_bus(reach, big_m);
     if (p_.energy_weight > 0.0) add_energy_objective();
     // (11), (12) per parallel pair.
     for (size_t i = 0; i < m_.pairs.size(); ++i) {
-      const auto u = static_cast<size_t>(m_.pairs[i].first), v = static_cast<size_t>(m_.pairs[i].second);
+      const auto u = static_cast<size_t>(m_.pairs[i].first),
+                 v = static_cast<size_t>(m_.pairs[i].second);
       const int o = m_.o0 + static_cast<int>(i);
       const std::string tag = std::to_string(u) + "_" + std::to_string(v);
       add_row("ordA" + tag,
-              {{s(v), 1.0}, {f(u), -1.0}, {x(u), -big_m}, {x(v), -big_m}, {o, -big_m}}, -3 * big_m, kInf);
-      add_row("ordB" + tag,
-              {{s(u), 1.0}, {f(v), -1.0}, {x(u), -big_m}, {x(v), -big_m}, {o, big_m}}, -2 * big_m, kInf);
+              {{s(v), 1.0}, {f(u), -1.0}, {x(u), -big_m}, {x(v), -big_m}, {o, -big_m}}, -3 * big_m,
+              kInf);
+      add_row("ordB" + tag, {{s(u), 1.0}, {f(v), -1.0}, {x(u), -big_m}, {x(v), -big_m}, {o, big_m}},
+              -2 * big_m, kInf);
     }
     // (6) one row per sink.
     size_t sinks = 0;
@@ -130,7 +134,8 @@ class Builder {
         } else {
           for (size_t k = 0; k < p_.acc[v].size(); ++k)
             if (p_.acc[v][k].crossbars != 0)
-              r.push_back({m_.y_first[v] + static_cast<int>(k), static_cast<double>(p_.acc[v][k].crossbars)});
+              r.push_back({m_.y_first[v] + static_cast<int>(k),
+                           static_cast<double>(p_.acc[v][k].crossbars)});
         }
       }
       add_row("budget", std::move(r), -kInf, static_cast<double>(p_.crossbar_budget) - constant);
@@ -182,14 +187,16 @@ class Builder {
     } else {
       for (size_t u = 0; u < p_.size(); ++u) {
         if (p_.dag.succ[u].empty()) continue;
-        for (bool to_host : {false, true}) add_job(static_cast<int>(u), to_host, p_.dag.succ[u], -1);
+        for (bool to_host : {false, true})
+          add_job(static_cast<int>(u), to_host, p_.dag.succ[u], -1);
       }
     }
     for (size_t i = 0; i < m_.bus.size(); ++i) {
       MilpModel::BusJob& j = m_.bus[i];
       const std::string tag = std::to_string(i);
       const auto u = static_cast<size_t>(j.producer);
-      const double t = (per_tensor ? p_.t_out[u] : p_.t_transfer[static_cast<size_t>(j.key)]) / m_.unit;
+      const double t =
+          (per_tensor ? p_.t_out[u] : p_.t_transfer[static_cast<size_t>(j.key)]) / m_.unit;
       if (per_tensor) {
         j.active = crossing(u, j.to_host);
         const double sign = j.to_host ? -1.0 : 1.0;
@@ -197,12 +204,14 @@ class Builder {
           const auto vv = static_cast<size_t>(v);
           // s_v >= b + t - M (1 - sign (x_u - x_v))
           add_row("bw" + tag + "_" + std::to_string(v),
-                  {{s(vv), 1.0}, {j.b, -1.0}, {x(u), -sign * big_m}, {x(vv), sign * big_m}}, t - big_m, kInf);
+                  {{s(vv), 1.0}, {j.b, -1.0}, {x(u), -sign * big_m}, {x(vv), sign * big_m}},
+                  t - big_m, kInf);
         }
       } else {
         j.active = m_.z0 + j.key;
         const auto vv = static_cast<size_t>(j.consumers[0]);
-        add_row("bw" + tag, {{s(vv), 1.0}, {j.b, -1.0}, {j.active, -t}}, 0, kInf);  // s_v >= b + t z
+        add_row("bw" + tag, {{s(vv), 1.0}, {j.b, -1.0}, {j.active, -t}}, 0,
+                kInf);  // s_v >= b + t z
       }
       add_row("br" + tag, {{j.b, 1.0}, {f(u), -1.0}}, 0, kInf);  // b >= f_u
     }
@@ -210,7 +219,8 @@ class Builder {
     // the other's producer.
     const auto before = [&](const MilpModel::BusJob& j, const MilpModel::BusJob& k) {
       for (int c : j.consumers)
-        if (c != k.producer && !reach[static_cast<size_t>(c)].test(static_cast<size_t>(k.producer))) return false;
+        if (c != k.producer && !reach[static_cast<size_t>(c)].test(static_cast<size_t>(k.producer)))
+          return false;
       return true;
     };
     for (size_t i = 0; i < m_.bus.size(); ++i)
@@ -223,13 +233,16 @@ class Builder {
         add_col("q" + tag, 0, 1, 0, true);
         const auto ta = [&](const MilpModel::BusJob& j) {
           return (per_tensor ? p_.t_out[static_cast<size_t>(j.producer)]
-                             : p_.t_transfer[static_cast<size_t>(j.key)]) / m_.unit;
+                             : p_.t_transfer[static_cast<size_t>(j.key)]) /
+                 m_.unit;
         };
         // q = 1: a before b.  b_b >= b_a + t_a - M (1 - q) - M (1 - act_a) - M (1 - act_b)
-        add_row("busA" + tag, {{b.b, 1.0}, {a.b, -1.0}, {q, -big_m}, {a.active, -big_m}, {b.active, -big_m}},
+        add_row("busA" + tag,
+                {{b.b, 1.0}, {a.b, -1.0}, {q, -big_m}, {a.active, -big_m}, {b.active, -big_m}},
                 ta(a) - 3 * big_m, kInf);
         // q = 0: b before a.  b_a >= b_b + t_b - M q - M (1 - act_a) - M (1 - act_b)
-        add_row("busB" + tag, {{a.b, 1.0}, {b.b, -1.0}, {q, big_m}, {a.active, -big_m}, {b.active, -big_m}},
+        add_row("busB" + tag,
+                {{a.b, 1.0}, {b.b, -1.0}, {q, big_m}, {a.active, -big_m}, {b.active, -big_m}},
                 ta(b) - 2 * big_m, kInf);
         ++bus_pairs_;
       }
@@ -276,7 +289,8 @@ class Builder {
     } else {
       for (size_t u = 0; u < p_.size(); ++u) {
         if (p_.dag.succ[u].empty() || p_.e_out[u] == 0.0) continue;
-        for (bool to_host : {false, true}) m_.obj[static_cast<size_t>(crossing(u, to_host))] += w * p_.e_out[u];
+        for (bool to_host : {false, true})
+          m_.obj[static_cast<size_t>(crossing(u, to_host))] += w * p_.e_out[u];
       }
     }
     if (constant != 0.0) add_col("energy_constant", 1, 1, constant, false);

@@ -8,23 +8,29 @@ namespace hetcim::partition {
 
 const char* transfer_model_name(TransferModel m) {
   switch (m) {
-    case TransferModel::PerEdge: return "per-edge";
-    case TransferModel::PerTensorDirection: return "per-tensor-direction";
+    case TransferModel::PerEdge:
+      return "per-edge";
+    case TransferModel::PerTensorDirection:
+      return "per-tensor-direction";
   }
   return "?";
 }
 
 const char* bus_model_name(BusModel m) {
   switch (m) {
-    case BusModel::Parallel: return "parallel";
-    case BusModel::Serial: return "serial";
+    case BusModel::Parallel:
+      return "parallel";
+    case BusModel::Serial:
+      return "serial";
   }
   return "?";
 }
 
 namespace {
 
-bool finite_nonneg(double x) { return std::isfinite(x) && x >= 0.0; }
+bool finite_nonneg(double x) {
+  return std::isfinite(x) && x >= 0.0;
+}
 
 // The energy fields (validate() checked the DAG, names and accelerator modes).
 void validate_energy(const Problem& p) {
@@ -38,8 +44,9 @@ void validate_energy(const Problem& p) {
   if (!p.has_energy()) {
     // "No energy model": nothing else may be half given.
     if (!p.e_transfer.empty() || !p.e_out.empty())
-      throw user_error("partition problem: transfer energies given without host energies "
-                       "(e_host is empty)");
+      throw user_error(
+          "partition problem: transfer energies given without host energies "
+          "(e_host is empty)");
     for (size_t v = 0; v < n; ++v)
       for (size_t k = 0; k < p.acc[v].size(); ++k)
         if (p.acc[v][k].energy != 0.0)
@@ -67,8 +74,9 @@ void validate_energy(const Problem& p) {
       for (size_t e = 0; e < p.dag.edges.size(); ++e)
         if (!finite_nonneg(p.e_transfer[e]))
           throw user_error("edge '", p.names[static_cast<size_t>(p.dag.edges[e].first)], "' -> '",
-                           p.names[static_cast<size_t>(p.dag.edges[e].second)], "': e_transfer = ",
-                           p.e_transfer[e], " J, expected a finite energy >= 0");
+                           p.names[static_cast<size_t>(p.dag.edges[e].second)],
+                           "': e_transfer = ", p.e_transfer[e],
+                           " J, expected a finite energy >= 0");
       break;
     case TransferModel::PerTensorDirection:
       if (p.e_out.size() != n)
@@ -116,13 +124,13 @@ void Problem::validate() const {
       for (size_t e = 0; e < dag.edges.size(); ++e)
         if (!finite_nonneg(t_transfer[e]))
           throw user_error("edge '", names[static_cast<size_t>(dag.edges[e].first)], "' -> '",
-                           names[static_cast<size_t>(dag.edges[e].second)], "': t_transfer = ",
-                           t_transfer[e], " s, expected a finite latency >= 0");
+                           names[static_cast<size_t>(dag.edges[e].second)],
+                           "': t_transfer = ", t_transfer[e], " s, expected a finite latency >= 0");
       break;
     case TransferModel::PerTensorDirection:
       if (t_out.size() != n)
-        throw user_error("partition problem: ", t_out.size(), " output transfer latencies for ",
-                         n, " operators (per-tensor-direction transfer model)");
+        throw user_error("partition problem: ", t_out.size(), " output transfer latencies for ", n,
+                         " operators (per-tensor-direction transfer model)");
       for (size_t v = 0; v < n; ++v)
         if (!finite_nonneg(t_out[v]))
           throw user_error("operator '", names[v], "': t_out = ", t_out[v],
@@ -130,14 +138,14 @@ void Problem::validate() const {
       break;
   }
   if (!finite_nonneg(energy_weight))
-    throw user_error("partition problem: energy weight ", energy_weight, " s/J, expected a finite value >= 0");
+    throw user_error("partition problem: energy weight ", energy_weight,
+                     " s/J, expected a finite value >= 0");
   if (energy_weight > 0.0 && !has_energy())
     throw user_error("partition problem: an energy weight needs an energy model (e_host is empty)");
   if (crossbar_budget < 0)
     throw user_error("partition problem: crossbar budget ", crossbar_budget, ", expected >= 0");
   validate_energy(*this);
 }
-
 
 size_t Problem::num_offloadable() const {
   size_t c = 0;
@@ -167,9 +175,8 @@ int64_t Problem::crossbars(int v, int mode) const {
 }
 
 double Problem::edge_transfer(size_t e) const {
-  return transfer_model == TransferModel::PerEdge
-             ? t_transfer[e]
-             : t_out[static_cast<size_t>(dag.edges[e].first)];
+  return transfer_model == TransferModel::PerEdge ? t_transfer[e]
+                                                  : t_out[static_cast<size_t>(dag.edges[e].first)];
 }
 
 }  // namespace hetcim::partition

@@ -57,22 +57,22 @@ enum class BusModel {
 [[nodiscard]] const char* bus_model_name(BusModel m);
 
 struct Problem {
-  graph::Dag dag;                       // one vertex per operator
-  std::vector<std::string> names;       // operator names, one per vertex
-  std::vector<double> t_host;           // host latency in seconds, one per vertex
+  graph::Dag dag;                         // one vertex per operator
+  std::vector<std::string> names;         // operator names, one per vertex
+  std::vector<double> t_host;             // host latency in seconds, one per vertex
   std::vector<std::vector<AccMode>> acc;  // accelerator modes per vertex; empty = host only
-  std::vector<double> t_transfer;       // PerEdge: per dag.edges entry, seconds
-  std::vector<double> t_out;            // PerTensorDirection: per producer vertex, seconds
+  std::vector<double> t_transfer;         // PerEdge: per dag.edges entry, seconds
+  std::vector<double> t_out;              // PerTensorDirection: per producer vertex, seconds
   TransferModel transfer_model = TransferModel::PerEdge;
   BusModel bus_model = BusModel::Parallel;
-  int64_t crossbar_budget = 0;          // C of eq. 14
+  int64_t crossbar_budget = 0;  // C of eq. 14
 
   // Energy model; empty e_host = none (has_energy() is false and the rest must be empty too).
-  std::vector<double> e_host;           // host energy in joules, one per vertex
-  std::vector<double> e_transfer;       // PerEdge: bus energy per dag.edges entry, joules
-  std::vector<double> e_out;            // PerTensorDirection: per producer vertex, joules
-  double p_cim_static = 0.0;            // W drawn by the accelerator for the whole makespan
-  double p_host_idle = 0.0;             // W drawn by the host while it runs no operator
+  std::vector<double> e_host;      // host energy in joules, one per vertex
+  std::vector<double> e_transfer;  // PerEdge: bus energy per dag.edges entry, joules
+  std::vector<double> e_out;       // PerTensorDirection: per producer vertex, joules
+  double p_cim_static = 0.0;       // W drawn by the accelerator for the whole makespan
+  double p_host_idle = 0.0;        // W drawn by the host while it runs no operator
   // Objective: minimise makespan + energy_weight * dynamic energy (s per J, >= 0; > 0 needs an
   // energy model). 0 is the paper's latency objective.
   double energy_weight = 0.0;

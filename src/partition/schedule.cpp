@@ -10,7 +10,9 @@
 
 namespace hetcim::partition {
 
-Assignment all_host(const Problem& p) { return Assignment{std::vector<int>(p.size(), kHost)}; }
+Assignment all_host(const Problem& p) {
+  return Assignment{std::vector<int>(p.size(), kHost)};
+}
 
 int64_t crossbars_used(const Problem& p, const Assignment& a) {
   int64_t c = 0;
@@ -30,8 +32,8 @@ void require_valid_assignment(const Problem& p, const Assignment& a) {
     throw user_error("assignment: ", a.mode.size(), " modes for ", p.size(), " operators");
   for (size_t v = 0; v < p.size(); ++v)
     if (!mode_ok(p, static_cast<int>(v), a.mode[v]))
-      throw user_error("assignment: operator '", p.names[v], "' has no mode ", a.mode[v], " (it has ",
-                       p.acc[v].size(), " accelerator modes; -1 = host)");
+      throw user_error("assignment: operator '", p.names[v], "' has no mode ", a.mode[v],
+                       " (it has ", p.acc[v].size(), " accelerator modes; -1 = host)");
 }
 
 }  // namespace
@@ -64,7 +66,8 @@ namespace {
 
 // Index of every host operator's predecessor in host_order (-1 for the first, -2 for operators
 // not on the host), after checking that host_order lists exactly the host operators.
-std::vector<int> host_chain(const Problem& p, const Assignment& a, const std::vector<int>& host_order) {
+std::vector<int> host_chain(const Problem& p, const Assignment& a,
+                            const std::vector<int>& host_order) {
   const size_t n = p.size();
   std::vector<int> prev(n, -2);
   size_t n_host = 0;
@@ -93,7 +96,8 @@ std::vector<int> bus_positions(const Problem& p, const std::vector<Transfer>& tr
   std::vector<int> pos(transfers.size(), -1);
   if (p.bus_model == BusModel::Parallel) {
     if (!bus_order.empty())
-      throw user_error("bus order given (", bus_order.size(), " transfers) but the bus is parallel");
+      throw user_error("bus order given (", bus_order.size(),
+                       " transfers) but the bus is parallel");
     return pos;
   }
   if (bus_order.size() != transfers.size())
@@ -157,7 +161,8 @@ std::optional<Schedule> try_simulate(const Problem& p, const Assignment& a,
     const auto j = static_cast<size_t>(stack.back());
     stack.pop_back();
     ++done;
-    const double d = j < n ? p.duration(static_cast<int>(j), a.mode[j]) : transfer_duration(p, transfers[j - n]);
+    const double d =
+        j < n ? p.duration(static_cast<int>(j), a.mode[j]) : transfer_duration(p, transfers[j - n]);
     finish[j] = ready[j] + d;
     for (int w : succ[j]) {
       ready[static_cast<size_t>(w)] = std::max(ready[static_cast<size_t>(w)], finish[j]);
@@ -191,8 +196,9 @@ Schedule simulate(const Problem& p, const Assignment& a, const std::vector<int>&
         throw user_error("host order: operator '", p.names[static_cast<size_t>(host_order[i])],
                          "' is placed before one of its (transitive) predecessors, '",
                          p.names[static_cast<size_t>(host_order[j])], "'");
-  throw user_error("host and bus orders deadlock: a transfer or host operator is placed before "
-                   "something it waits for");
+  throw user_error(
+      "host and bus orders deadlock: a transfer or host operator is placed before "
+      "something it waits for");
 }
 
 Schedule simulate_in_topological_order(const Problem& p, const Assignment& a) {
@@ -224,18 +230,30 @@ Schedule simulate_best(const Problem& p, const Assignment& a) {
 
 const char* violation_kind_name(ViolationKind k) {
   switch (k) {
-    case ViolationKind::Shape: return "shape";
-    case ViolationKind::UnsupportedMode: return "unsupported-mode";
-    case ViolationKind::Budget: return "budget";
-    case ViolationKind::Duration: return "duration";
-    case ViolationKind::NegativeStart: return "negative-start";
-    case ViolationKind::Precedence: return "precedence";
-    case ViolationKind::HostOverlap: return "host-overlap";
-    case ViolationKind::HostOrder: return "host-order";
-    case ViolationKind::Transfer: return "transfer";
-    case ViolationKind::BusOverlap: return "bus-overlap";
-    case ViolationKind::BusOrder: return "bus-order";
-    case ViolationKind::Makespan: return "makespan";
+    case ViolationKind::Shape:
+      return "shape";
+    case ViolationKind::UnsupportedMode:
+      return "unsupported-mode";
+    case ViolationKind::Budget:
+      return "budget";
+    case ViolationKind::Duration:
+      return "duration";
+    case ViolationKind::NegativeStart:
+      return "negative-start";
+    case ViolationKind::Precedence:
+      return "precedence";
+    case ViolationKind::HostOverlap:
+      return "host-overlap";
+    case ViolationKind::HostOrder:
+      return "host-order";
+    case ViolationKind::Transfer:
+      return "transfer";
+    case ViolationKind::BusOverlap:
+      return "bus-overlap";
+    case ViolationKind::BusOrder:
+      return "bus-order";
+    case ViolationKind::Makespan:
+      return "makespan";
   }
   return "?";
 }
@@ -325,10 +343,10 @@ std::vector<Violation> check(const Problem& p, const Schedule& s) {
   const size_t n = p.size();
   const auto name = [&](int v) { return "'" + p.names[static_cast<size_t>(v)] + "'"; };
   if (s.assignment.mode.size() != n || s.start.size() != n || s.finish.size() != n) {
-    out.push_back({ViolationKind::Shape, -1, -1,
-                   detail::concat("schedule has ", s.assignment.mode.size(), " modes, ",
-                                  s.start.size(), " starts and ", s.finish.size(),
-                                  " finishes for ", n, " operators")});
+    out.push_back(
+        {ViolationKind::Shape, -1, -1,
+         detail::concat("schedule has ", s.assignment.mode.size(), " modes, ", s.start.size(),
+                        " starts and ", s.finish.size(), " finishes for ", n, " operators")});
     return out;
   }
   const double tol = time_tolerance(p);
@@ -369,8 +387,8 @@ std::vector<Violation> check(const Problem& p, const Schedule& s) {
     if (s.start[static_cast<size_t>(v)] < need - tol)
       out.push_back({ViolationKind::Precedence, v, u,
                      detail::concat("operator ", name(v), " starts at ",
-                                    s.start[static_cast<size_t>(v)], " before ", need, " (finish of ",
-                                    name(u), cross ? " plus its transfer)" : ")")});
+                                    s.start[static_cast<size_t>(v)], " before ", need,
+                                    " (finish of ", name(u), cross ? " plus its transfer)" : ")")});
   }
   std::vector<int> host;
   for (size_t v = 0; v < n; ++v)
@@ -393,9 +411,9 @@ std::vector<Violation> check(const Problem& p, const Schedule& s) {
       const auto a = static_cast<size_t>(host[i]);
       const int listed = s.host_order[i];
       // Equal starts (zero-length operators) may be listed either way.
-      same = listed == host[i] ||
-             (listed >= 0 && static_cast<size_t>(listed) < n &&
-              std::abs(s.start[static_cast<size_t>(listed)] - s.start[a]) <= tol);
+      same =
+          listed == host[i] || (listed >= 0 && static_cast<size_t>(listed) < n &&
+                                std::abs(s.start[static_cast<size_t>(listed)] - s.start[a]) <= tol);
     }
     if (!same)
       out.push_back({ViolationKind::HostOrder, -1, -1,

@@ -73,13 +73,13 @@ enum class ViolationKind {
   Budget,           // crossbars used > budget
   Duration,         // finish - start != latency of the chosen mode
   NegativeStart,
-  Precedence,       // s_v < f_u + transfer delay
-  HostOverlap,      // two host operators overlap in time
-  HostOrder,        // host_order does not list the host operators in start order
-  Transfer,         // a transfer missing, extra, of the wrong length, or out of its window
-  BusOverlap,       // serial bus: two transfers overlap in time
-  BusOrder,         // serial bus: bus_order does not list the transfers in start order
-  Makespan,         // makespan != max finish
+  Precedence,   // s_v < f_u + transfer delay
+  HostOverlap,  // two host operators overlap in time
+  HostOrder,    // host_order does not list the host operators in start order
+  Transfer,     // a transfer missing, extra, of the wrong length, or out of its window
+  BusOverlap,   // serial bus: two transfers overlap in time
+  BusOrder,     // serial bus: bus_order does not list the transfers in start order
+  Makespan,     // makespan != max finish
 };
 
 [[nodiscard]] const char* violation_kind_name(ViolationKind k);

@@ -75,7 +75,8 @@ class FrontSearch {
       const bool v_host = choices_[v][static_cast<size_t>(decided_[v])].host;
       for (size_t i : out_edges_[v]) {
         const auto w = static_cast<size_t>(edges_[i].to);
-        if (decided_[w] < 0 || choices_[w][static_cast<size_t>(decided_[w])].host == v_host) continue;
+        if (decided_[w] < 0 || choices_[w][static_cast<size_t>(decided_[w])].host == v_host)
+          continue;
         e += edges_[i].energy;
         if (per_tensor) break;  // the producer's one crossing
       }
@@ -96,7 +97,8 @@ class FrontSearch {
     for (int v : s.interior) {
       std::vector<Choice> ch;
       for (int k : (*in_.allowed)[static_cast<size_t>(v)])
-        ch.push_back(Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost, weighted_energy(v, k)});
+        ch.push_back(
+            Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost, weighted_energy(v, k)});
       add(v, std::move(ch));
     }
     if (s.out >= 0)
@@ -130,11 +132,13 @@ class FrontSearch {
       }
       return hi - lo;
     };
-    std::stable_sort(vars_.begin(), vars_.end(), [&](int a, int b) { return spread(a) > spread(b); });
+    std::stable_sort(vars_.begin(), vars_.end(),
+                     [&](int a, int b) { return spread(a) > spread(b); });
     max_crossbars_after_.assign(vars_.size() + 1, 0);
     for (size_t i = vars_.size(); i-- > 0;) {
       int64_t most = 0;
-      for (const Choice& c : choices_[static_cast<size_t>(vars_[i])]) most = std::max(most, c.crossbars);
+      for (const Choice& c : choices_[static_cast<size_t>(vars_[i])])
+        most = std::max(most, c.crossbars);
       max_crossbars_after_[i] = max_crossbars_after_[i + 1] + most;
     }
     head_.resize(m);
@@ -201,8 +205,10 @@ class FrontSearch {
       if (dev_[v] == 3) {  // undecided: its host latency counts unless crossbars take it away
         KnapsackItem item{0.0, std::numeric_limits<int64_t>::max()};
         for (const Choice& c : choices_[v]) {
-          if (c.host) item.value = c.duration;
-          else item.weight = std::min(item.weight, c.crossbars);
+          if (c.host)
+            item.value = c.duration;
+          else
+            item.weight = std::min(item.weight, c.crossbars);
         }
         load += item.value;
         knapsack_.push_back(item);
@@ -280,7 +286,8 @@ class FrontSearch {
     if (!rest_) {
       const auto& pts = out_.front.points();
       for (const auto& pt : pts)
-        if (pt.crossbars > crossbars && try_at(pt.crossbars - 1, out_.front.best_within(pt.crossbars - 1)))
+        if (pt.crossbars > crossbars &&
+            try_at(pt.crossbars - 1, out_.front.best_within(pt.crossbars - 1)))
           return true;
       return try_at(crossbars, out_.front.best_within(crossbars)) ||
              try_at(in_.budget, out_.front.best_within(in_.budget));
@@ -446,14 +453,14 @@ class FrontSearch {
 
   const SegmentFrontInput& in_;
   const Problem& p_;
-  std::vector<int> nodes_;                   // local -> global operator
+  std::vector<int> nodes_;  // local -> global operator
   std::vector<std::vector<Choice>> choices_;
   std::vector<LocalEdge> edges_;
   std::vector<std::vector<size_t>> in_edges_, out_edges_;
-  std::vector<size_t> out_order_;            // edge indices grouped by producer
-  std::vector<int> vars_;                    // local nodes with a choice, in decision order
+  std::vector<size_t> out_order_;             // edge indices grouped by producer
+  std::vector<int> vars_;                     // local nodes with a choice, in decision order
   std::vector<int64_t> max_crossbars_after_;  // most crossbars vars_[i..] can take
-  std::vector<int> decided_;                 // choice index, -1 undecided
+  std::vector<int> decided_;                  // choice index, -1 undecided
   std::vector<double> head_, tail_, dur_;
   std::vector<int> dev_;
   JacksonBound jackson_, bus_jackson_;
@@ -475,13 +482,15 @@ class FrontSearch {
 }  // namespace
 
 SegmentFrontOutput segment_front(const SegmentFrontInput& in) {
-  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.dropped, "segment_front: missing input");
+  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.dropped,
+                "segment_front: missing input");
   return FrontSearch(in, nullptr, 0.0).run_front();
 }
 
 SegmentBestOutput segment_best(const SegmentFrontInput& in, const RestCost& rest,
                                double incumbent) {
-  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.dropped, "segment_best: missing input");
+  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.dropped,
+                "segment_best: missing input");
   return FrontSearch(in, &rest, incumbent).run_best();
 }
 

@@ -16,21 +16,23 @@ constexpr size_t kMaxThresholds = 32;
 struct Ctx {
   const Problem& p;
   const std::vector<DynBitset>& reach;
-  std::vector<int> pos;                                // topological position
-  std::vector<double> pmin;                            // smallest latency over allowed modes
-  std::vector<int> devices;                            // bit 0: may run on host, bit 1: on acc
+  std::vector<int> pos;      // topological position
+  std::vector<double> pmin;  // smallest latency over allowed modes
+  std::vector<int> devices;  // bit 0: may run on host, bit 1: on acc
   std::vector<std::vector<std::pair<int, size_t>>> in_edges;  // (u, edge index) per v
 };
 
 // Longest path a -> b through intermediate nodes only (the direct edge excluded), node weights
 // pmin, using only edges with transfer >= theta. -inf when no such path exists.
 double longest_detour(const Ctx& c, int a, int b, const std::vector<int>& between,
-                      const std::vector<char>& in_between, double theta, std::vector<double>& dist) {
+                      const std::vector<char>& in_between, double theta,
+                      std::vector<double>& dist) {
   for (int w : between) {
     double d = kNegInf;
     for (auto [u, e] : c.in_edges[static_cast<size_t>(w)]) {
       if (c.p.edge_transfer(e) < theta) continue;
-      if (u == a) d = std::max(d, 0.0);
+      if (u == a)
+        d = std::max(d, 0.0);
       else if (in_between[static_cast<size_t>(u)] && dist[static_cast<size_t>(u)] > kNegInf)
         d = std::max(d, dist[static_cast<size_t>(u)] + c.pmin[static_cast<size_t>(u)]);
     }
@@ -92,10 +94,15 @@ Decomposition decompose(const DecomposeInput& in) {
   HETCIM_ASSERT(in.problem && in.reach && in.allowed, "decompose: missing input");
   const Problem& p = *in.problem;
   const size_t n = p.size();
-  Ctx c{p, *in.reach, std::vector<int>(n), std::vector<double>(n), std::vector<int>(n, 0),
+  Ctx c{p,
+        *in.reach,
+        std::vector<int>(n),
+        std::vector<double>(n),
+        std::vector<int>(n, 0),
         std::vector<std::vector<std::pair<int, size_t>>>(n)};
   const std::vector<int> topo = graph::topological_order(p.dag);
-  for (size_t i = 0; i < topo.size(); ++i) c.pos[static_cast<size_t>(topo[i])] = static_cast<int>(i);
+  for (size_t i = 0; i < topo.size(); ++i)
+    c.pos[static_cast<size_t>(topo[i])] = static_cast<int>(i);
   for (size_t v = 0; v < n; ++v) {
     const auto& modes = (*in.allowed)[v];
     HETCIM_ASSERT(!modes.empty(), "decompose: operator without an allowed mode");
@@ -111,8 +118,9 @@ Decomposition decompose(const DecomposeInput& in) {
 
   Decomposition d;
   std::vector<int> cuts = graph::cut_nodes(*in.reach);
-  std::sort(cuts.begin(), cuts.end(),
-            [&](int x, int y) { return c.pos[static_cast<size_t>(x)] < c.pos[static_cast<size_t>(y)]; });
+  std::sort(cuts.begin(), cuts.end(), [&](int x, int y) {
+    return c.pos[static_cast<size_t>(x)] < c.pos[static_cast<size_t>(y)];
+  });
   d.cut_nodes = cuts.size();
   std::vector<char> keep(n, 0);
   for (int v : cuts) keep[static_cast<size_t>(v)] = 1;
@@ -144,8 +152,10 @@ Decomposition decompose(const DecomposeInput& in) {
   }
   size_t k = 0;
   for (int v : topo) {
-    if (keep[static_cast<size_t>(v)]) ++k;
-    else d.segments[k].interior.push_back(v);
+    if (keep[static_cast<size_t>(v)])
+      ++k;
+    else
+      d.segments[k].interior.push_back(v);
   }
   return d;
 }

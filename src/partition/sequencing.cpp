@@ -27,7 +27,7 @@ struct State {
   std::vector<int> order[kMachines];  // machine jobs scheduled so far, per machine
   size_t scheduled = 0;               // machine jobs scheduled so far
   double free[kMachines] = {0.0, 0.0};
-  double det_bound = 0.0;      // max over determined jobs of finish + tail
+  double det_bound = 0.0;  // max over determined jobs of finish + tail
 };
 
 // What the rest of a schedule depends on, for one set of scheduled machine jobs: when each
@@ -253,7 +253,8 @@ class Search {
 SeqOutput sequence(const SeqInput& in, const SeqOptions& opt) {
   HETCIM_ASSERT(in.machine.size() == in.duration.size(), "sequencing input sizes differ");
   for (int8_t m : in.machine)
-    HETCIM_ASSERT(m == kNoMachine || m == kHostMachine || m == kBusMachine, "sequencing: bad machine");
+    HETCIM_ASSERT(m == kNoMachine || m == kHostMachine || m == kBusMachine,
+                  "sequencing: bad machine");
   return Search(in, opt).run();
 }
 

@@ -40,8 +40,8 @@ struct SeqOptions {
 };
 
 struct SeqOutput {
-  bool found = false;   // a schedule with makespan < cutoff was found (the best one is returned)
-  bool proven = true;   // the search finished: found ? optimal : none below the cutoff exists
+  bool found = false;  // a schedule with makespan < cutoff was found (the best one is returned)
+  bool proven = true;  // the search finished: found ? optimal : none below the cutoff exists
   double makespan = std::numeric_limits<double>::infinity();
   std::vector<int> host_order;  // host jobs in execution order
   std::vector<int> bus_order;   // bus jobs in execution order

@@ -20,11 +20,16 @@ enum class CallStatus {
 
 [[nodiscard]] constexpr const char* solve_status_name(SolveStatus s) {
   switch (s) {
-    case SolveStatus::Optimal: return "optimal";
-    case SolveStatus::TimeLimit: return "time-limit";
-    case SolveStatus::Infeasible: return "infeasible";
-    case SolveStatus::NoSolution: return "no-solution";
-    case SolveStatus::Replayed: return "replayed";
+    case SolveStatus::Optimal:
+      return "optimal";
+    case SolveStatus::TimeLimit:
+      return "time-limit";
+    case SolveStatus::Infeasible:
+      return "infeasible";
+    case SolveStatus::NoSolution:
+      return "no-solution";
+    case SolveStatus::Replayed:
+      return "replayed";
   }
   return "?";
 }

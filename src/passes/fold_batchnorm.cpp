@@ -35,7 +35,8 @@ graph::Graph fold_batchnorm(const graph::Graph& in) {
     const graph::Shape& ws = *w->info.shape;
     const int64_t cout = ws.at(0);
     if (graph::element_count(*gamma->info.shape) != cout) {
-      throw user_error("node '", bn.name, "' (BatchNormalization): ", graph::element_count(*gamma->info.shape),
+      throw user_error("node '", bn.name,
+                       "' (BatchNormalization): ", graph::element_count(*gamma->info.shape),
                        " channels, but conv '", conv.name, "' has ", cout, " output channels");
     }
     const std::string bias_name =
@@ -54,7 +55,8 @@ graph::Graph fold_batchnorm(const graph::Graph& in) {
       std::vector<float> ob(static_cast<size_t>(cout));
       for (size_t c = 0; c < static_cast<size_t>(cout); ++c) {
         const double s = gv[c] / std::sqrt(static_cast<double>(vv[c]) + eps);
-        for (size_t k = 0; k < per_out; ++k) wv[c * per_out + k] = static_cast<float>(wv[c * per_out + k] * s);
+        for (size_t k = 0; k < per_out; ++k)
+          wv[c * per_out + k] = static_cast<float>(wv[c * per_out + k] * s);
         ob[c] = static_cast<float>(bv[c] + (cb[c] - mv[c]) * s);
       }
       new_w = graph::Initializer::from_floats(ws, wv);

@@ -24,8 +24,8 @@ bool is_integer(graph::DType t) {
 
 int64_t normalize_axis(int64_t axis, int64_t rank, const graph::Node& n) {
   if (axis < -rank || axis >= rank)
-    throw user_error("node '", n.name, "' (", n.op_type, "): axis ", axis, " out of range for rank ",
-                     rank);
+    throw user_error("node '", n.name, "' (", n.op_type, "): axis ", axis,
+                     " out of range for rank ", rank);
   return axis < 0 ? axis + rank : axis;
 }
 
@@ -60,7 +60,8 @@ std::optional<IntTensor> eval(const graph::Node& n, const std::vector<IntTensor>
       for (int64_t a : axes) is_new[static_cast<size_t>(normalize_axis(a, out_rank, n))] = true;
       Shape o;
       size_t k = 0;
-      for (int64_t i = 0; i < out_rank; ++i) o.push_back(is_new[static_cast<size_t>(i)] ? 1 : s[k++]);
+      for (int64_t i = 0; i < out_rank; ++i)
+        o.push_back(is_new[static_cast<size_t>(i)] ? 1 : s[k++]);
       t.shape = o;
     } else {
       const auto rank = static_cast<int64_t>(t.shape.size());
@@ -120,7 +121,8 @@ std::optional<IntTensor> eval(const graph::Node& n, const std::vector<IntTensor>
       if (op == "Sub") t.v[i] = x - y;
       if (op == "Mul") t.v[i] = x * y;
       if (op == "Div") {
-        if (y == 0) throw user_error("node '", n.name, "' (Div): division by zero in shape arithmetic");
+        if (y == 0)
+          throw user_error("node '", n.name, "' (Div): division by zero in shape arithmetic");
         t.v[i] = x / y;
       }
     }

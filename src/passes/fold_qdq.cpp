@@ -100,20 +100,25 @@ graph::Graph fold_qdq(const graph::Graph& in) {
     r.outputs = {out.data};
     switch (form.layout) {
       case Layout::Conv:
-        r.inputs = {qin[0].data, qin[0].scale, qin[0].zero_point, qin[1].data, qin[1].scale,
-                    qin[1].zero_point, out.scale, out.zero_point};
+        r.inputs = {qin[0].data,  qin[0].scale,      qin[0].zero_point, qin[1].data,
+                    qin[1].scale, qin[1].zero_point, out.scale,         out.zero_point};
         if (n.inputs.size() > 2 && !n.inputs[2].empty()) r.inputs.push_back(qin[2].data);
         break;
       case Layout::MatMul:
       case Layout::Binary:
-        r.inputs = {qin[0].data, qin[0].scale, qin[0].zero_point, qin[1].data, qin[1].scale,
-                    qin[1].zero_point, out.scale, out.zero_point};
+        r.inputs = {qin[0].data,  qin[0].scale,      qin[0].zero_point, qin[1].data,
+                    qin[1].scale, qin[1].zero_point, out.scale,         out.zero_point};
         break;
       case Layout::Gemm:
-        r.inputs = {qin[0].data, qin[0].scale, qin[0].zero_point, qin[1].data, qin[1].scale,
+        r.inputs = {qin[0].data,
+                    qin[0].scale,
+                    qin[0].zero_point,
+                    qin[1].data,
+                    qin[1].scale,
                     qin[1].zero_point,
                     n.inputs.size() > 2 && !n.inputs[2].empty() ? qin[2].data : "",
-                    out.scale, out.zero_point};
+                    out.scale,
+                    out.zero_point};
         break;
       case Layout::Unary:
         r.inputs = {qin[0].data, qin[0].scale, qin[0].zero_point, out.scale, out.zero_point};

@@ -41,10 +41,10 @@ graph::Graph fuse_activation(const graph::Graph& in) {
       continue;
     // A Clip whose bounds are tensors computed at run time cannot be fused.
     if (act.op_type == "Clip") {
-      const bool min_dynamic = act.inputs.size() > 1 && !act.inputs[1].empty() &&
-                               !g.is_initializer(act.inputs[1]);
-      const bool max_dynamic = act.inputs.size() > 2 && !act.inputs[2].empty() &&
-                               !g.is_initializer(act.inputs[2]);
+      const bool min_dynamic =
+          act.inputs.size() > 1 && !act.inputs[1].empty() && !g.is_initializer(act.inputs[1]);
+      const bool max_dynamic =
+          act.inputs.size() > 2 && !act.inputs[2].empty() && !g.is_initializer(act.inputs[2]);
       if (min_dynamic || max_dynamic) continue;
       // A missing bound is +-infinity; a bound given without a value (architecture-only graph)
       // stays unrecorded.

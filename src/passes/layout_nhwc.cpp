@@ -26,12 +26,16 @@ graph::Graph layout_nhwc(const graph::Graph& in) {
   }
   if (!any) return g;
   const auto uses = consumers(g);
-  auto in_region = [&](int p) { return p >= 0 && static_cast<size_t>(p) < original && region[static_cast<size_t>(p)]; };
+  auto in_region = [&](int p) {
+    return p >= 0 && static_cast<size_t>(p) < original && region[static_cast<size_t>(p)];
+  };
   auto add_transpose = [&](const std::string& t, bool to_nhwc) {
     const std::string out = fresh_name(g, t + (to_nhwc ? "_nhwc" : "_nchw"));
     g.values[out] = *g.info(t);
-    graph::Node tr{fresh_name(g, t + (to_nhwc ? "/ToNHWC" : "/ToNCHW")), "Transpose", "", {t}, {out}, {}};
-    tr.attrs["perm"] = to_nhwc ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{0, 3, 1, 2};
+    graph::Node tr{
+        fresh_name(g, t + (to_nhwc ? "/ToNHWC" : "/ToNCHW")), "Transpose", "", {t}, {out}, {}};
+    tr.attrs["perm"] =
+        to_nhwc ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{0, 3, 1, 2};
     tr.attrs["layout_only"] = int64_t{1};
     g.nodes.push_back(tr);
     return out;

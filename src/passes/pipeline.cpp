@@ -11,16 +11,16 @@
 namespace hetcim::passes {
 
 const std::vector<std::string>& pipeline_steps() {
-  static const std::vector<std::string> steps = {"fold-constants", "remove-identity",
-                                                 "fold-batchnorm", "fuse-activation",
-                                                 "fold-qdq",       "quantize-int8",
-                                                 "layout-nhwc"};
+  static const std::vector<std::string> steps = {
+      "fold-constants", "remove-identity", "fold-batchnorm", "fuse-activation",
+      "fold-qdq",       "quantize-int8",   "layout-nhwc"};
   return steps;
 }
 
 graph::Graph lower(const graph::Graph& input, const PipelineOptions& o, const DumpHook& dump) {
   graph::Graph g = input;
-  auto step = [&](const std::string& name, bool enabled, graph::Graph (*pass)(const graph::Graph&)) {
+  auto step = [&](const std::string& name, bool enabled,
+                  graph::Graph (*pass)(const graph::Graph&)) {
     if (enabled) g = pass(g);
     if (dump) dump(name, g);
   };

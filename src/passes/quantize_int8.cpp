@@ -29,7 +29,8 @@ graph::Graph quantize_int8(const graph::Graph& in) {
     int8[i] = true;
     n.attrs["precision"] = std::string("int8");
   }
-  // 2. For each activation tensor, the precision it is produced in and the precisions it is read in.
+  // 2. For each activation tensor, the precision it is produced in and the precisions it is read
+  // in.
   const auto uses = consumers(g);
   std::vector<graph::Node> added;
   auto add_qdq = [&](const std::string& op, const std::string& t, graph::DType out_type) {
@@ -41,8 +42,13 @@ graph::Graph quantize_int8(const graph::Graph& in) {
     g.initializers[zp] = graph::Initializer::shape_only(graph::DType::UInt8, {});
     const graph::TensorInfo* ti = g.info(t);
     g.values[out] = {out_type, ti ? ti->shape : std::nullopt};
-    added.push_back({fresh_name(g, t + (op == "QuantizeLinear" ? "/QuantizeLinear" : "/DequantizeLinear")),
-                     op, "", {t, scale, zp}, {out}, {}});
+    added.push_back(
+        {fresh_name(g, t + (op == "QuantizeLinear" ? "/QuantizeLinear" : "/DequantizeLinear")),
+         op,
+         "",
+         {t, scale, zp},
+         {out},
+         {}});
     // fresh_name consults nodes: make the new node visible to later calls.
     g.nodes.push_back(added.back());
     return out;

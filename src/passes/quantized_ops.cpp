@@ -5,31 +5,56 @@
 namespace hetcim::passes {
 namespace {
 
-const std::set<std::string> kQLinear = {"QLinearConv",   "QLinearMatMul",     "QGemm",
-                                        "QLinearAdd",    "QLinearMul",        "QLinearSigmoid",
-                                        "QLinearConcat", "QLinearAveragePool", "QLinearGlobalAveragePool",
-                                        "QLinearLeakyRelu"};
-const std::set<std::string> kPassthrough = {"MaxPool", "Resize",  "Reshape",   "Transpose",
-                                            "Slice",   "Squeeze", "Unsqueeze", "Relu", "Clip"};
-const std::set<std::string> kInt8Kernel = {"Conv",    "Gemm",    "MatMul",  "Add",
-                                           "Mul",     "Sigmoid", "Concat",  "AveragePool",
-                                           "GlobalAveragePool", "LeakyRelu", "MaxPool", "Resize",
-                                           "Reshape", "Transpose", "Slice", "Squeeze", "Unsqueeze",
-                                           "Relu",    "Clip",    "Split"};
-const std::set<std::string> kNhwc = {"Conv",           "QLinearConv",    "MaxPool",
-                                     "AveragePool",    "QLinearAveragePool", "GlobalAveragePool",
-                                     "QLinearGlobalAveragePool", "Add", "QLinearAdd", "Mul",
-                                     "QLinearMul",     "Sigmoid",        "QLinearSigmoid",
-                                     "Concat",         "QLinearConcat",  "Resize", "Relu", "Clip",
-                                     "LeakyRelu",      "QLinearLeakyRelu"};
+const std::set<std::string> kQLinear = {
+    "QLinearConv",     "QLinearMatMul",      "QGemm",
+    "QLinearAdd",      "QLinearMul",         "QLinearSigmoid",
+    "QLinearConcat",   "QLinearAveragePool", "QLinearGlobalAveragePool",
+    "QLinearLeakyRelu"};
+const std::set<std::string> kPassthrough = {"MaxPool", "Resize",    "Reshape", "Transpose", "Slice",
+                                            "Squeeze", "Unsqueeze", "Relu",    "Clip"};
+const std::set<std::string> kInt8Kernel = {"Conv",      "Gemm",        "MatMul",
+                                           "Add",       "Mul",         "Sigmoid",
+                                           "Concat",    "AveragePool", "GlobalAveragePool",
+                                           "LeakyRelu", "MaxPool",     "Resize",
+                                           "Reshape",   "Transpose",   "Slice",
+                                           "Squeeze",   "Unsqueeze",   "Relu",
+                                           "Clip",      "Split"};
+const std::set<std::string> kNhwc = {"Conv",
+                                     "QLinearConv",
+                                     "MaxPool",
+                                     "AveragePool",
+                                     "QLinearAveragePool",
+                                     "GlobalAveragePool",
+                                     "QLinearGlobalAveragePool",
+                                     "Add",
+                                     "QLinearAdd",
+                                     "Mul",
+                                     "QLinearMul",
+                                     "Sigmoid",
+                                     "QLinearSigmoid",
+                                     "Concat",
+                                     "QLinearConcat",
+                                     "Resize",
+                                     "Relu",
+                                     "Clip",
+                                     "LeakyRelu",
+                                     "QLinearLeakyRelu"};
 
-bool quantized_dtype(graph::DType t) { return t == graph::DType::Int8 || t == graph::DType::UInt8; }
+bool quantized_dtype(graph::DType t) {
+  return t == graph::DType::Int8 || t == graph::DType::UInt8;
+}
 
 }  // namespace
 
-bool has_int8_kernel(const std::string& op) { return kInt8Kernel.count(op) != 0; }
-bool is_int8_passthrough(const std::string& op) { return kPassthrough.count(op) != 0; }
-bool is_nhwc_capable(const std::string& op) { return kNhwc.count(op) != 0; }
+bool has_int8_kernel(const std::string& op) {
+  return kInt8Kernel.count(op) != 0;
+}
+bool is_int8_passthrough(const std::string& op) {
+  return kPassthrough.count(op) != 0;
+}
+bool is_nhwc_capable(const std::string& op) {
+  return kNhwc.count(op) != 0;
+}
 
 bool is_quantized(const graph::Graph& g, const graph::Node& n) {
   if (kQLinear.count(n.op_type)) return true;

@@ -9,7 +9,9 @@
 namespace hetcim::report {
 namespace {
 
-std::string num(double v) { return gnuplot_number(v); }
+std::string num(double v) {
+  return gnuplot_number(v);
+}
 
 std::string mhz(double f) {
   char b[32];
@@ -26,7 +28,8 @@ std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePo
   std::vector<std::pair<double, cluster::ImaExecution>> panels;
   std::vector<int64_t> widths;
   for (const auto& p : points) {
-    if (std::find(panels.begin(), panels.end(), std::make_pair(p.frequency, p.execution)) == panels.end())
+    if (std::find(panels.begin(), panels.end(), std::make_pair(p.frequency, p.execution)) ==
+        panels.end())
       panels.emplace_back(p.frequency, p.execution);
     if (std::find(widths.begin(), widths.end(), p.bus_width_bits) == widths.end())
       widths.push_back(p.bus_width_bits);
@@ -38,10 +41,12 @@ std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePo
                  960, 640};
   const size_t cols = panels.size() <= 2 ? panels.size() : 2;
   const size_t rows = (panels.size() + cols - 1) / std::max<size_t>(cols, 1);
-  std::string body = "set multiplot layout " + std::to_string(rows) + "," + std::to_string(cols) +
-                     " title '" + f.title + "' font ',10'\n"
-                     "set logscale xy\nset xlabel 'op/B' font ',8'\nset ylabel 'GOPS' font ',8'\n"
-                     "set key top left font ',7'\nset grid\nset tics font ',7'\nset yrange [10:5000]\n";
+  std::string body =
+      "set multiplot layout " + std::to_string(rows) + "," + std::to_string(cols) + " title '" +
+      f.title +
+      "' font ',10'\n"
+      "set logscale xy\nset xlabel 'op/B' font ',8'\nset ylabel 'GOPS' font ',8'\n"
+      "set key top left font ',7'\nset grid\nset tics font ',7'\nset yrange [10:5000]\n";
   for (const auto& [freq, exec] : panels) {
     std::vector<const cluster::RooflinePoint*> sel;
     for (const auto& p : points)
@@ -58,36 +63,46 @@ std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePo
     }
     data += "$roof << EOD\n";
     for (const auto* p : sel)
-      if (p->bus_width_bits == widths.front()) data += num(p->intensity) + " " + num(p->compute_roof / 1e9) + "\n";
+      if (p->bus_width_bits == widths.front())
+        data += num(p->intensity) + " " + num(p->compute_roof / 1e9) + "\n";
     data += "EOD\n";
-    body += data + "set title '" + mhz(freq) + ", " + cluster::execution_name(exec) + "' font ',9'\nplot ";
+    body += data + "set title '" + mhz(freq) + ", " + cluster::execution_name(exec) +
+            "' font ',9'\nplot ";
     for (size_t i = 0; i < widths.size(); ++i)
       body += (i ? ", " : "") + std::string("$w") + std::to_string(widths[i]) +
-              " using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 title '" + std::to_string(widths[i]) + " bit'";
+              " using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 title '" + std::to_string(widths[i]) +
+              " bit'";
     body += ", $roof using 1:2 with lines dt 2 lc rgb 'black' title 'compute roof'\n";
   }
   plot(dir, f, body + "unset multiplot\n");
   return {f};
 }
 
-std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& study, const std::string& dir) {
+std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& study,
+                                             const std::string& dir) {
   std::filesystem::create_directories(dir);
   std::vector<Figure> figs;
-  const std::string base = study.results.empty() ? "" : cluster::mapping_name(study.results.front().mapping);
+  const std::string base =
+      study.results.empty() ? "" : cluster::mapping_name(study.results.front().mapping);
   {
-    const Figure f{"cluster_gains", "Bottleneck: performance, energy and area efficiency over " + base,
-                   "Like seed 001 Fig. 9: each mapping's throughput, GOPS/W and GOPS/mm^2 divided by "
-                   "those of the first mapping (log scale)."};
+    const Figure f{
+        "cluster_gains", "Bottleneck: performance, energy and area efficiency over " + base,
+        "Like seed 001 Fig. 9: each mapping's throughput, GOPS/W and GOPS/mm^2 divided by "
+        "those of the first mapping (log scale)."};
     std::string data = "$d << EOD\n";
     for (const auto& r : study.results)
-      data += "\"" + cluster::mapping_name(r.mapping) + "\" " + num(r.speedup) + " " + num(r.energy_gain) +
-              " " + num(r.area_gain) + "\n";
+      data += "\"" + cluster::mapping_name(r.mapping) + "\" " + num(r.speedup) + " " +
+              num(r.energy_gain) + " " + num(r.area_gain) + "\n";
     data += "EOD\n";
-    plot(dir, f, data + "set style data histograms\nset style histogram clustered gap 1\n"
-                        "set style fill solid 0.8 border -1\nset logscale y\nset yrange [0.1:*]\n"
-                        "set ylabel 'x over " + base + "'\nset grid ytics\nset key top left\n"
-                        "plot $d using 2:xtic(1) title 'performance', '' using 3 title 'energy efficiency', "
-                        "'' using 4 title 'area efficiency'\n");
+    plot(dir, f,
+         data +
+             "set style data histograms\nset style histogram clustered gap 1\n"
+             "set style fill solid 0.8 border -1\nset logscale y\nset yrange [0.1:*]\n"
+             "set ylabel 'x over " +
+             base +
+             "'\nset grid ytics\nset key top left\n"
+             "plot $d using 2:xtic(1) title 'performance', '' using 3 title 'energy efficiency', "
+             "'' using 4 title 'area efficiency'\n");
     figs.push_back(f);
   }
   {
@@ -98,7 +113,8 @@ std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& stu
     std::vector<std::string> layers;
     for (const auto& r : study.results)
       for (const auto& l : r.layers)
-        if (std::find(layers.begin(), layers.end(), l.layer) == layers.end()) layers.push_back(l.layer);
+        if (std::find(layers.begin(), layers.end(), l.layer) == layers.end())
+          layers.push_back(l.layer);
     std::string data = "$d << EOD\n";
     for (const auto& r : study.results) {
       data += "\"" + cluster::mapping_name(r.mapping) + "\"";
@@ -110,9 +126,11 @@ std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& stu
       data += "\n";
     }
     data += "EOD\n";
-    std::string body = data + "set style data histograms\nset style histogram rowstacked\n"
-                              "set style fill solid 0.8 border -1\nset boxwidth 0.7\n"
-                              "set ylabel 'kcycles'\nset grid ytics\nset key outside right font ',8'\nplot ";
+    std::string body =
+        data +
+        "set style data histograms\nset style histogram rowstacked\n"
+        "set style fill solid 0.8 border -1\nset boxwidth 0.7\n"
+        "set ylabel 'kcycles'\nset grid ytics\nset key outside right font ',8'\nplot ";
     for (size_t i = 0; i < layers.size(); ++i) {
       std::string title = layers[i];
       std::replace(title.begin(), title.end(), '_', ' ');

@@ -17,6 +17,7 @@ std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePo
                                            const std::string& dir);
 
 // Writes <dir>/cluster_gains.{svg,png} and <dir>/cluster_breakdown.{svg,png}; creates `dir`.
-std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& study, const std::string& dir);
+std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& study,
+                                             const std::string& dir);
 
 }  // namespace hetcim::report

@@ -1,5 +1,6 @@
 #include "report/dse.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -8,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <algorithm>
 
 #include "report/gnuplot.h"
 #include "util/error.h"
@@ -19,7 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string num(double v) { return gnuplot_number(v); }
+std::string num(double v) {
+  return gnuplot_number(v);
+}
 
 std::string ns(double t) {
   char b[32];
@@ -38,10 +40,14 @@ std::vector<T> distinct(const std::vector<dse::DsePoint>& pts, T dse::DsePoint::
 std::string html_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
-    if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '&') o += "&amp;";
-    else o += c;
+    if (c == '<')
+      o += "&lt;";
+    else if (c == '>')
+      o += "&gt;";
+    else if (c == '&')
+      o += "&amp;";
+    else
+      o += c;
   }
   return o;
 }
@@ -52,7 +58,8 @@ std::string dse_csv(const std::vector<dse::DsePoint>& pts) {
   std::string s =
       "model,host,crossbars,t_mvm_s,operators,edges,parallel_pairs,offloadable,milp_binaries,"
       "milp_constraints,status,latency_s,cpu_only_s,speedup,bound_s,solve_s,nodes,host_ops,cim_ops,"
-      "crossbars_used,host_busy_s,cim_busy_s,energy_j,cpu_only_energy_j,milp_status,milp_objective_s,milp_bound_s,milp_gap,"
+      "crossbars_used,host_busy_s,cim_busy_s,energy_j,cpu_only_energy_j,milp_status,milp_objective_"
+      "s,milp_bound_s,milp_gap,"
       "milp_s\n";
   for (const auto& p : pts) {
     s += p.model + "," + p.host + "," + std::to_string(p.crossbars) + "," + num(p.t_mvm) + "," +
@@ -64,8 +71,8 @@ std::string dse_csv(const std::vector<dse::DsePoint>& pts) {
          std::to_string(p.host_ops) + "," + std::to_string(p.cim_ops) + "," +
          std::to_string(p.crossbars_used) + "," + num(p.host_busy) + "," + num(p.cim_busy) + "," +
          num(p.energy) + "," + num(p.cpu_only_energy) + "," +
-         (p.milp_run ? p.milp_status + "," + num(p.milp_objective) + "," + num(p.milp_bound) +
-                           "," + num(p.milp_gap) + "," + num(p.milp_seconds)
+         (p.milp_run ? p.milp_status + "," + num(p.milp_objective) + "," + num(p.milp_bound) + "," +
+                           num(p.milp_gap) + "," + num(p.milp_seconds)
                      : std::string(",,,,")) +
          "\n";
   }
@@ -75,98 +82,127 @@ std::string dse_csv(const std::vector<dse::DsePoint>& pts) {
 std::string dse_json(const std::vector<dse::DsePoint>& pts) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& p : pts) {
-    nlohmann::json j = {{"model", p.model}, {"host", p.host}, {"crossbars", p.crossbars},
-                        {"t_mvm_s", p.t_mvm}, {"operators", p.operators}, {"edges", p.edges},
-                        {"parallel_pairs", p.parallel_pairs}, {"offloadable", p.offloadable},
-                        {"milp_binaries", p.milp_binaries}, {"milp_constraints", p.milp_constraints},
-                        {"status", p.status}, {"latency_s", p.latency}, {"cpu_only_s", p.cpu_only},
-                        {"speedup", p.speedup}, {"bound_s", p.bound}, {"solve_s", p.seconds},
-                        {"nodes", p.nodes}, {"host_ops", p.host_ops}, {"cim_ops", p.cim_ops},
-                        {"crossbars_used", p.crossbars_used}, {"host_busy_s", p.host_busy},
-                        {"cim_busy_s", p.cim_busy}, {"energy_j", p.energy},
+    nlohmann::json j = {{"model", p.model},
+                        {"host", p.host},
+                        {"crossbars", p.crossbars},
+                        {"t_mvm_s", p.t_mvm},
+                        {"operators", p.operators},
+                        {"edges", p.edges},
+                        {"parallel_pairs", p.parallel_pairs},
+                        {"offloadable", p.offloadable},
+                        {"milp_binaries", p.milp_binaries},
+                        {"milp_constraints", p.milp_constraints},
+                        {"status", p.status},
+                        {"latency_s", p.latency},
+                        {"cpu_only_s", p.cpu_only},
+                        {"speedup", p.speedup},
+                        {"bound_s", p.bound},
+                        {"solve_s", p.seconds},
+                        {"nodes", p.nodes},
+                        {"host_ops", p.host_ops},
+                        {"cim_ops", p.cim_ops},
+                        {"crossbars_used", p.crossbars_used},
+                        {"host_busy_s", p.host_busy},
+                        {"cim_busy_s", p.cim_busy},
+                        {"energy_j", p.energy},
                         {"cpu_only_energy_j", p.cpu_only_energy}};
     if (p.milp_run)
-      j["milp"] = {{"status", p.milp_status}, {"objective_s", p.milp_objective},
-                   {"bound_s", p.milp_bound}, {"gap", p.milp_gap}, {"seconds", p.milp_seconds}};
+      j["milp"] = {{"status", p.milp_status},
+                   {"objective_s", p.milp_objective},
+                   {"bound_s", p.milp_bound},
+                   {"gap", p.milp_gap},
+                   {"seconds", p.milp_seconds}};
     a.push_back(j);
   }
   return a.dump(1) + "\n";
 }
 
-std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, const std::string& out) {
+std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts,
+                                     const std::string& out) {
   const std::string dir = out + "/figures";
   fs::create_directories(dir);
   const auto models = distinct(pts, &dse::DsePoint::model);
   const auto hosts = distinct(pts, &dse::DsePoint::host);
   const auto xbars = distinct(pts, &dse::DsePoint::crossbars);
   const auto tmvms = distinct(pts, &dse::DsePoint::t_mvm);
-  auto find = [&](const std::string& m, const std::string& h, int64_t c, double t) -> const dse::DsePoint* {
+  auto find = [&](const std::string& m, const std::string& h, int64_t c,
+                  double t) -> const dse::DsePoint* {
     for (const auto& p : pts)
       if (p.model == m && p.host == h && p.crossbars == c && p.t_mvm == t) return &p;
     return nullptr;
   };
   std::string xtics = "set xtics (";
   for (size_t i = 0; i < xbars.size(); ++i)
-    xtics += (i ? ", " : "") + std::string("'") + std::to_string(xbars[i]) + "' " + std::to_string(i);
+    xtics +=
+        (i ? ", " : "") + std::string("'") + std::to_string(xbars[i]) + "' " + std::to_string(i);
   xtics += ")\n";
   std::vector<Figure> figs;
 
   // Speedup vs crossbars, one panel per host, one line per series; `point(host, crossbars, k)`
   // gives the point of series k (nullptr when the grid lacks it).
   // `value` picks the plotted figure of a point (the speedup unless given).
-  auto speedup_panels = [&](const Figure& f, const std::vector<std::string>& series,
-                            const std::function<const dse::DsePoint*(const std::string&, int64_t, size_t)>& point,
-                            const std::function<double(const dse::DsePoint&)>& value =
-                                [](const dse::DsePoint& p) { return p.speedup; },
-                            const std::string& ylabel = "speedup (x)") {
-    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title +
-                       "'\n" + xtics +
-                       "set xlabel 'crossbars'\nset ylabel '" + ylabel + "'\nset key top left\nset grid\n"
-                       "set yrange [0:*]\n";
-    for (const std::string& h : hosts) {
-      std::string data = "$d << EOD\n";
-      for (size_t i = 0; i < xbars.size(); ++i) {
-        data += std::to_string(i);
-        for (size_t k = 0; k < series.size(); ++k) {
-          const dse::DsePoint* p = point(h, xbars[i], k);
-          data += " " + (p ? num(value(*p)) : std::string("NaN"));
+  auto speedup_panels =
+      [&](
+          const Figure& f, const std::vector<std::string>& series,
+          const std::function<const dse::DsePoint*(const std::string&, int64_t, size_t)>& point,
+          const std::function<double(const dse::DsePoint&)>& value =
+              [](const dse::DsePoint& p) { return p.speedup; },
+          const std::string& ylabel = "speedup (x)") {
+        std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" +
+                           f.title + "'\n" + xtics + "set xlabel 'crossbars'\nset ylabel '" +
+                           ylabel +
+                           "'\nset key top left\nset grid\n"
+                           "set yrange [0:*]\n";
+        for (const std::string& h : hosts) {
+          std::string data = "$d << EOD\n";
+          for (size_t i = 0; i < xbars.size(); ++i) {
+            data += std::to_string(i);
+            for (size_t k = 0; k < series.size(); ++k) {
+              const dse::DsePoint* p = point(h, xbars[i], k);
+              data += " " + (p ? num(value(*p)) : std::string("NaN"));
+            }
+            data += "\n";
+          }
+          body += data + "EOD\nset title '" + h + "'\nplot ";
+          for (size_t k = 0; k < series.size(); ++k)
+            body += (k ? ", " : "") + std::string("$d using 1:") + std::to_string(k + 2) +
+                    " with linespoints lw 2 title '" + series[k] + "'";
+          body += "\n";
         }
-        data += "\n";
-      }
-      body += data + "EOD\nset title '" + h + "'\nplot ";
-      for (size_t k = 0; k < series.size(); ++k)
-        body += (k ? ", " : "") + std::string("$d using 1:") + std::to_string(k + 2) +
-                " with linespoints lw 2 title '" + series[k] + "'";
-      body += "\n";
-    }
-    plot(dir, f, body + "unset multiplot\n");
-    figs.push_back(f);
-  };
+        plot(dir, f, body + "unset multiplot\n");
+        figs.push_back(f);
+      };
 
   // Fig. 3: speedup vs crossbars, one line per T_mvm, one panel per host, per model.
   std::vector<std::string> tmvm_labels;
   for (double t : tmvms) tmvm_labels.push_back(ns(t) + " ns");
   for (const std::string& m : models) {
-    speedup_panels({"fig3_" + m, "Speedup of " + m + " over CPU-only vs crossbars, per MVM latency and host",
-                    "Like seed 000 Fig. 3 (there: ResNet-18). Lines: T_mvm; panels: hosts."},
-                   tmvm_labels, [&](const std::string& h, int64_t c, size_t k) { return find(m, h, c, tmvms[k]); });
+    speedup_panels(
+        {"fig3_" + m, "Speedup of " + m + " over CPU-only vs crossbars, per MVM latency and host",
+         "Like seed 000 Fig. 3 (there: ResNet-18). Lines: T_mvm; panels: hosts."},
+        tmvm_labels,
+        [&](const std::string& h, int64_t c, size_t k) { return find(m, h, c, tmvms[k]); });
   }
 
   // Fig. 4: speedup per model at the smallest T_mvm, vs crossbars, per host.
   const double t_min = *std::min_element(tmvms.begin(), tmvms.end());
   speedup_panels({"fig4_models", "Speedup per model at T_{mvm} = " + ns(t_min) + " ns vs crossbars",
                   "Like seed 000 Fig. 4. Lines: models; panels: hosts."},
-                 models, [&](const std::string& h, int64_t c, size_t k) { return find(models[k], h, c, t_min); });
+                 models, [&](const std::string& h, int64_t c, size_t k) {
+                   return find(models[k], h, c, t_min);
+                 });
 
   // Beyond the paper: energy per inference of the latency-optimal partitions, relative to the host
   // alone (modelled energies, cost/energy_model.h).
-  speedup_panels({"energy_models", "Energy saving per model at T_{mvm} = " + ns(t_min) + " ns vs crossbars",
-                  "Beyond seed 000: energy per inference of the host alone divided by that of the "
-                  "latency-optimal partition (modelled energies: cost/hardware.h). Lines: models; "
-                  "panels: hosts."},
-                 models, [&](const std::string& h, int64_t c, size_t k) { return find(models[k], h, c, t_min); },
-                 [](const dse::DsePoint& p) { return p.energy > 0 ? p.cpu_only_energy / p.energy : 0.0; },
-                 "energy saving (x)");
+  speedup_panels(
+      {"energy_models", "Energy saving per model at T_{mvm} = " + ns(t_min) + " ns vs crossbars",
+       "Beyond seed 000: energy per inference of the host alone divided by that of the "
+       "latency-optimal partition (modelled energies: cost/hardware.h). Lines: models; "
+       "panels: hosts."},
+      models,
+      [&](const std::string& h, int64_t c, size_t k) { return find(models[k], h, c, t_min); },
+      [](const dse::DsePoint& p) { return p.energy > 0 ? p.cpu_only_energy / p.energy : 0.0; },
+      "energy saving (x)");
 
   // Fig. 5: latency split host / CIM busy time and operator counts, per model.
   for (const std::string& m : models) {
@@ -174,22 +210,26 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
              "Like seed 000 Fig. 5 (there: YOLOv5n). Stacked bars: busy time of the host (dark) "
              "and the accelerator (light) for each crossbar count and MVM latency; labels: "
              "operators on host / CIM."};
-    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title + "'\n";
-    body += "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-            "set boxwidth 0.8\nset ylabel 'busy time (ms)'\nset xtics rotate by -60 font ',8'\n"
-            "set key above horizontal\nset grid ytics\nset yrange [0:*]\n";
+    std::string body =
+        "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title + "'\n";
+    body +=
+        "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 "
+        "border -1\n"
+        "set boxwidth 0.8\nset ylabel 'busy time (ms)'\nset xtics rotate by -60 font ',8'\n"
+        "set key above horizontal\nset grid ytics\nset yrange [0:*]\n";
     for (const std::string& h : hosts) {
       std::string data = "$d << EOD\n";
       for (double t : tmvms)
         for (int64_t c : xbars) {
           const dse::DsePoint* p = find(m, h, c, t);
           if (!p) continue;
-          data += "\"" + ns(t) + "ns/" + std::to_string(c) + " (" + std::to_string(p->host_ops) + "/" +
-                  std::to_string(p->cim_ops) + ")\" " + num(p->host_busy * 1e3) + " " +
+          data += "\"" + ns(t) + "ns/" + std::to_string(c) + " (" + std::to_string(p->host_ops) +
+                  "/" + std::to_string(p->cim_ops) + ")\" " + num(p->host_busy * 1e3) + " " +
                   num(p->cim_busy * 1e3) + "\n";
         }
       data += "EOD\n";
-      body += data + "set title '" + h + "'\nplot $d using 2:xtic(1) title 'host' lc rgb '#2f4b7c', "
+      body += data + "set title '" + h +
+              "'\nplot $d using 2:xtic(1) title 'host' lc rgb '#2f4b7c', "
               "'' using 3 title 'CIM' lc rgb '#a0c4ff'\n";
     }
     body += "unset multiplot\n";
@@ -213,8 +253,11 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
     for (size_t i = 0; i < models.size(); ++i)
       tics += (i ? ", " : "") + std::string("'") + models[i] + "' " + std::to_string(i);
     tics += ")\n";
-    const std::string body = data + tics + "set logscale y\nset ylabel 'seconds'\nset grid\n"
-                             "set xrange [-0.5:" + std::to_string(models.size() - 0.5) + "]\n"
+    const std::string body = data + tics +
+                             "set logscale y\nset ylabel 'seconds'\nset grid\n"
+                             "set xrange [-0.5:" +
+                             std::to_string(models.size() - 0.5) +
+                             "]\n"
                              "plot $d using ($1-0.1):2 with points pt 7 title 'exact', "
                              "$d using ($1+0.1):3 with points pt 5 title 'MILP (CBC)'\n";
     plot(dir, f, body);
@@ -228,7 +271,8 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
       "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
       "text-align:right}figure{margin:24px 0}</style></head><body>\n"
       "<h1>Design-space exploration</h1>\n<p>" +
-      std::to_string(pts.size()) + " grid points; every point solved to proven optimality by "
+      std::to_string(pts.size()) +
+      " grid points; every point solved to proven optimality by "
       "hetcim's exact solver unless its status says otherwise.</p>\n";
   for (const Figure& f : figs) {
     std::ifstream in(dir + "/" + f.name + ".svg");
@@ -239,17 +283,19 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
     html += "<figure class=\"figure\" id=\"" + f.name + "\">" + svg + "<figcaption>" +
             html_escape(f.caption) + "</figcaption></figure>\n";
   }
-  html += "<h2>All points</h2>\n<table><tr><th>model</th><th>host</th><th>crossbars</th><th>T_mvm</th>"
-          "<th>status</th><th>latency (ms)</th><th>CPU-only (ms)</th><th>speedup</th><th>host ops</th>"
-          "<th>CIM ops</th><th>crossbars used</th><th>solve (s)</th></tr>\n";
+  html +=
+      "<h2>All points</h2>\n<table><tr><th>model</th><th>host</th><th>crossbars</th><th>T_mvm</th>"
+      "<th>status</th><th>latency (ms)</th><th>CPU-only (ms)</th><th>speedup</th><th>host ops</th>"
+      "<th>CIM ops</th><th>crossbars used</th><th>solve (s)</th></tr>\n";
   for (const auto& p : pts) {
     char row[512];
-    std::snprintf(row, sizeof row,
-                  "<tr><td>%s</td><td>%s</td><td>%lld</td><td>%s ns</td><td>%s</td><td>%.3f</td>"
-                  "<td>%.3f</td><td>%.2f</td><td>%d</td><td>%d</td><td>%lld</td><td>%.4f</td></tr>\n",
-                  p.model.c_str(), p.host.c_str(), static_cast<long long>(p.crossbars), ns(p.t_mvm).c_str(),
-                  p.status.c_str(), p.latency * 1e3, p.cpu_only * 1e3, p.speedup, p.host_ops,
-                  p.cim_ops, static_cast<long long>(p.crossbars_used), p.seconds);
+    std::snprintf(
+        row, sizeof row,
+        "<tr><td>%s</td><td>%s</td><td>%lld</td><td>%s ns</td><td>%s</td><td>%.3f</td>"
+        "<td>%.3f</td><td>%.2f</td><td>%d</td><td>%d</td><td>%lld</td><td>%.4f</td></tr>\n",
+        p.model.c_str(), p.host.c_str(), static_cast<long long>(p.crossbars), ns(p.t_mvm).c_str(),
+        p.status.c_str(), p.latency * 1e3, p.cpu_only * 1e3, p.speedup, p.host_ops, p.cim_ops,
+        static_cast<long long>(p.crossbars_used), p.seconds);
     html += row;
   }
   html += "</table>\n</body></html>\n";

@@ -17,6 +17,7 @@ namespace hetcim::report {
 // Writes <out>/figures/<name>.svg and .png for every figure it can draw from the points, and
 // <out>/report.html embedding the SVGs inline. Needs gnuplot (Debian: gnuplot-nox); a missing
 // gnuplot or a failed plot is a UserError naming the figure. Returns the figures written.
-std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& points, const std::string& out);
+std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& points,
+                                     const std::string& out);
 
 }  // namespace hetcim::report

@@ -39,8 +39,9 @@ void plot(const std::string& dir, const Figure& f, const std::string& body) {
     const std::string script = dir + "/" + f.name + "." + ext + ".gp";
     std::string s;
     const std::string size = std::to_string(f.width) + "," + std::to_string(f.height);
-    s += std::string(ext) == "svg" ? "set terminal svg size " + size + " dynamic font 'sans,11' background rgb 'white'\n"
-                                   : "set terminal pngcairo size " + size + " font 'sans,10'\n";
+    s += std::string(ext) == "svg"
+             ? "set terminal svg size " + size + " dynamic font 'sans,11' background rgb 'white'\n"
+             : "set terminal pngcairo size " + size + " font 'sans,10'\n";
     s += "set output '" + dir + "/" + f.name + "." + ext + "'\n";
     // Multi-panel figures carry the title on the multiplot; panels title themselves.
     if (body.find("set multiplot") == std::string::npos) s += "set title '" + f.title + "'\n";

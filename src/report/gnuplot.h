@@ -7,7 +7,7 @@
 namespace hetcim::report {
 
 struct Figure {
-  std::string name;     // file stem, e.g. "fig3_resnet18"
+  std::string name;  // file stem, e.g. "fig3_resnet18"
   std::string title;
   std::string caption;
   int width = 760, height = 420;  // pixels

@@ -9,8 +9,8 @@
 namespace hetcim::report {
 
 struct InspectHeader {
-  std::string model;      // zoo name or file
-  std::string precision;  // "int8" | "fp32"
+  std::string model;                   // zoo name or file
+  std::string precision;               // "int8" | "fp32"
   int64_t params_before_lowering = 0;  // as published (BatchNorm unfolded)
 };
 

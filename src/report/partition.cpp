@@ -10,17 +10,28 @@
 namespace hetcim::report {
 namespace {
 
-std::string t(double seconds) { return format_quantity(seconds, Quantity::Time); }
+std::string t(double seconds) {
+  return format_quantity(seconds, Quantity::Time);
+}
 
 std::string xml_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '&': o += "&amp;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += c;
     }
   }
   return o;
@@ -31,20 +42,27 @@ std::string svg_open(double width, double height) {
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" "
+                "height=\"100%%\" fill=\"white\"/>\n",
                 width, height);
   return buf;
 }
 
-std::string j(double joules) { return format_quantity(joules, Quantity::Energy); }
+std::string j(double joules) {
+  return format_quantity(joules, Quantity::Energy);
+}
 
 std::string energy_line(const partition::EnergyBreakdown& e) {
-  return j(e.total) + " (host " + j(e.host) + ", CIM " + j(e.cim) + ", bus " + j(e.bus) + ", static " +
-         j(e.static_energy) + ")";
+  return j(e.total) + " (host " + j(e.host) + ", CIM " + j(e.cim) + ", bus " + j(e.bus) +
+         ", static " + j(e.static_energy) + ")";
 }
 
 nlohmann::json energy_json(const partition::EnergyBreakdown& e) {
-  return {{"host", e.host}, {"cim", e.cim}, {"bus", e.bus}, {"static", e.static_energy}, {"total", e.total}};
+  return {{"host", e.host},
+          {"cim", e.cim},
+          {"bus", e.bus},
+          {"static", e.static_energy},
+          {"total", e.total}};
 }
 
 }  // namespace
@@ -65,21 +83,25 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
   row("partitioned latency", t(f.latency));
   std::snprintf(line, sizeof line, "%.2fx", f.speedup);
   row("speedup", line);
-  std::snprintf(line, sizeof line, "%d on the host, %d on the CIM accelerator", f.host_ops, f.cim_ops);
+  std::snprintf(line, sizeof line, "%d on the host, %d on the CIM accelerator", f.host_ops,
+                f.cim_ops);
   row("operators", line);
   std::snprintf(line, sizeof line, "%lld of %lld", static_cast<long long>(f.crossbars_used),
                 static_cast<long long>(p.crossbar_budget));
   row("crossbars used", line);
-  std::snprintf(line, sizeof line, "%zu (%s of data)", s.transfers.size(), [&] {
-    double busy = 0;
-    for (const auto& tr : s.transfers) busy += tr.finish - tr.start;
-    return t(busy);
-  }().c_str());
+  std::snprintf(line, sizeof line, "%zu (%s of data)", s.transfers.size(),
+                [&] {
+                  double busy = 0;
+                  for (const auto& tr : s.transfers) busy += tr.finish - tr.start;
+                  return t(busy);
+                }()
+                    .c_str());
   row("bus transfers", line);
-  row("bus model", p.bus_model == partition::BusModel::Serial
-                       ? "serial (one transfer at a time), " + std::string(transfer_model_name(p.transfer_model))
-                       : "parallel (transfers overlap, the paper), " +
-                             std::string(transfer_model_name(p.transfer_model)));
+  row("bus model",
+      p.bus_model == partition::BusModel::Serial
+          ? "serial (one transfer at a time), " + std::string(transfer_model_name(p.transfer_model))
+          : "parallel (transfers overlap, the paper), " +
+                std::string(transfer_model_name(p.transfer_model)));
   double objective = s.makespan;
   if (p.has_energy()) {
     const partition::EnergyBreakdown e = partition::energy_of(p, s);
@@ -102,7 +124,8 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
     row("solver", line);
   }
   if (r.milp) {
-    std::snprintf(line, sizeof line, "%zu binaries, %zu constraints (Table I counting); built: %zu "
+    std::snprintf(line, sizeof line,
+                  "%zu binaries, %zu constraints (Table I counting); built: %zu "
                   "integer + %zu continuous columns, %zu rows",
                   r.milp->paper_binaries, r.milp->paper_constraints, r.milp->binaries,
                   r.milp->continuous, r.milp->rows);
@@ -122,22 +145,24 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
   nlohmann::json ops = nlohmann::json::array();
   for (size_t v = 0; v < p.size(); ++v) {
     const int m = s.assignment.mode[v];
-    ops.push_back({{"name", p.names[v]},
-                   {"device", m < 0 ? "host" : "cim"},
-                   {"mode", m},
-                   {"crossbars", p.crossbars(static_cast<int>(v), m)},
-                   {"start_s", s.start[v]},
-                   {"finish_s", s.finish[v]},
-                   {"t_host_s", p.t_host[v]},
-                   {"t_acc_s", p.offloadable(static_cast<int>(v))
-                                   ? nlohmann::json(p.acc[v][static_cast<size_t>(std::max(m, 0))].t_acc)
-                                   : nlohmann::json(nullptr)}});
+    ops.push_back(
+        {{"name", p.names[v]},
+         {"device", m < 0 ? "host" : "cim"},
+         {"mode", m},
+         {"crossbars", p.crossbars(static_cast<int>(v), m)},
+         {"start_s", s.start[v]},
+         {"finish_s", s.finish[v]},
+         {"t_host_s", p.t_host[v]},
+         {"t_acc_s", p.offloadable(static_cast<int>(v))
+                         ? nlohmann::json(p.acc[v][static_cast<size_t>(std::max(m, 0))].t_acc)
+                         : nlohmann::json(nullptr)}});
   }
   nlohmann::json transfers = nlohmann::json::array();
   for (const partition::Transfer& tr : s.transfers)
     transfers.push_back({{"key", tr.key},
                          {"producer", p.names[static_cast<size_t>(tr.producer)]},
-                         {"consumers", [&] {
+                         {"consumers",
+                          [&] {
                             nlohmann::json c = nlohmann::json::array();
                             for (int v : tr.consumers) c.push_back(p.names[static_cast<size_t>(v)]);
                             return c;
@@ -147,30 +172,29 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
                          {"finish_s", tr.finish}});
   nlohmann::json host_order = nlohmann::json::array();
   for (int v : s.host_order) host_order.push_back(p.names[static_cast<size_t>(v)]);
-  nlohmann::json j = {
-      {"model", r.model},
-      {"hardware", r.hardware},
-      {"host", r.host_source},
-      {"t_mvm_s", r.t_mvm},
-      {"crossbar_budget", p.crossbar_budget},
-      {"transfer_model", partition::transfer_model_name(p.transfer_model)},
-      {"bus_model", partition::bus_model_name(p.bus_model)},
-      {"latency_s", f.latency},
-      {"cpu_only_s", f.cpu_only},
-      {"speedup", f.speedup},
-      {"host_ops", f.host_ops},
-      {"cim_ops", f.cim_ops},
-      {"crossbars_used", f.crossbars_used},
-      {"solver",
-       {{"name", r.solver},
-        {"status", partition::solve_status_name(r.status)},
-        {"bound_s", r.bound},
-        {"seconds", r.seconds},
-        {"nodes", r.nodes}}},
-      {"operators", ops},
-      {"host_order", host_order},
-      {"bus_order", s.bus_order},
-      {"transfers", transfers}};
+  nlohmann::json j = {{"model", r.model},
+                      {"hardware", r.hardware},
+                      {"host", r.host_source},
+                      {"t_mvm_s", r.t_mvm},
+                      {"crossbar_budget", p.crossbar_budget},
+                      {"transfer_model", partition::transfer_model_name(p.transfer_model)},
+                      {"bus_model", partition::bus_model_name(p.bus_model)},
+                      {"latency_s", f.latency},
+                      {"cpu_only_s", f.cpu_only},
+                      {"speedup", f.speedup},
+                      {"host_ops", f.host_ops},
+                      {"cim_ops", f.cim_ops},
+                      {"crossbars_used", f.crossbars_used},
+                      {"solver",
+                       {{"name", r.solver},
+                        {"status", partition::solve_status_name(r.status)},
+                        {"bound_s", r.bound},
+                        {"seconds", r.seconds},
+                        {"nodes", r.nodes}}},
+                      {"operators", ops},
+                      {"host_order", host_order},
+                      {"bus_order", s.bus_order},
+                      {"transfers", transfers}};
   if (p.has_energy()) j["energy_j"] = energy_json(partition::energy_of(p, s));
   if (r.energy_weight > 0) j["energy_weight_s_per_j"] = r.energy_weight;
   if (r.milp)
@@ -209,8 +233,9 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
   const double H = top + lanes * (lane_h + 4) + 40;
   std::string o = svg_open(W, H);
   char buf[512];
-  std::snprintf(buf, sizeof buf, "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s</text>\n",
-                left, xml_escape(r.model + " on " + r.hardware).c_str(), t(s.makespan).c_str());
+  std::snprintf(buf, sizeof buf,
+                "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s</text>\n", left,
+                xml_escape(r.model + " on " + r.hardware).c_str(), t(s.makespan).c_str());
   o += buf;
   auto lane_y = [&](int l) { return top + l * (lane_h + 4); };
   auto label = [&](int l, const std::string& text) {
@@ -238,13 +263,14 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
         p.names[static_cast<size_t>(tr.producer)] + (tr.to_host ? " cim->host" : " host->cim"));
   // Time axis.
   const double axis_y = lane_y(lanes) + 4;
-  std::snprintf(buf, sizeof buf, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n",
-                left, axis_y, W - right, axis_y);
+  std::snprintf(buf, sizeof buf,
+                "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n", left,
+                axis_y, W - right, axis_y);
   o += buf;
   for (int k = 0; k <= 5; ++k) {
     const double x = left + (W - left - right) * k / 5.0;
-    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x,
-                  axis_y + 16, t(span * k / 5.0).c_str());
+    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+                  x, axis_y + 16, t(span * k / 5.0).c_str());
     o += buf;
   }
   o += "</svg>\n";
@@ -254,19 +280,22 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
 std::string front_text(const partition::Problem& p, const partition::FrontResult& f) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "latency-energy front: %zu points from %zu exact solves in %.3f s%s\n",
+  std::snprintf(line, sizeof line,
+                "latency-energy front: %zu points from %zu exact solves in %.3f s%s\n",
                 f.points.size(), f.solves, f.seconds,
                 f.complete ? " (every supported point)" : " (incomplete: point cap or time limit)");
   out += line;
-  std::snprintf(line, sizeof line, "  %10s %12s %9s %12s %10s %10s %10s %10s %6s %9s\n", "weight s/J",
-                "latency", "speedup", "energy", "host", "CIM", "bus", "static", "CIM ops", "crossbars");
+  std::snprintf(line, sizeof line, "  %10s %12s %9s %12s %10s %10s %10s %10s %6s %9s\n",
+                "weight s/J", "latency", "speedup", "energy", "host", "CIM", "bus", "static",
+                "CIM ops", "crossbars");
   out += line;
   for (const partition::FrontPoint& q : f.points) {
     const partition::Summary s = partition::summarize(p, q.schedule);
-    std::snprintf(line, sizeof line, "  %10.4g %12s %8.2fx %12s %10s %10s %10s %10s %7d %9lld\n", q.weight,
-                  t(q.makespan).c_str(), s.speedup, j(q.energy.total).c_str(), j(q.energy.host).c_str(),
-                  j(q.energy.cim).c_str(), j(q.energy.bus).c_str(), j(q.energy.static_energy).c_str(),
-                  s.cim_ops, static_cast<long long>(s.crossbars_used));
+    std::snprintf(line, sizeof line, "  %10.4g %12s %8.2fx %12s %10s %10s %10s %10s %7d %9lld\n",
+                  q.weight, t(q.makespan).c_str(), s.speedup, j(q.energy.total).c_str(),
+                  j(q.energy.host).c_str(), j(q.energy.cim).c_str(), j(q.energy.bus).c_str(),
+                  j(q.energy.static_energy).c_str(), s.cim_ops,
+                  static_cast<long long>(s.crossbars_used));
     out += line;
   }
   return out;
@@ -286,7 +315,10 @@ nlohmann::json front_json(const partition::Problem& p, const partition::FrontRes
                    {"crossbars_used", s.crossbars_used},
                    {"modes", modes}});
   }
-  return {{"points", pts}, {"solves", f.solves}, {"complete", f.complete}, {"seconds", f.seconds},
+  return {{"points", pts},
+          {"solves", f.solves},
+          {"complete", f.complete},
+          {"seconds", f.seconds},
           {"operators", p.names}};
 }
 
@@ -302,7 +334,8 @@ std::string front_svg(const std::string& title, const partition::Problem& p,
     e1 = std::max(e1, q.energy.total);
   }
   if (f.points.empty()) l0 = l1 = e0 = e1 = 0;
-  const double lpad = std::max((l1 - l0) * 0.05, 1e-12 + l0 * 0.01), epad = std::max((e1 - e0) * 0.05, 1e-15 + e0 * 0.01);
+  const double lpad = std::max((l1 - l0) * 0.05, 1e-12 + l0 * 0.01),
+               epad = std::max((e1 - e0) * 0.05, 1e-15 + e0 * 0.01);
   l0 -= lpad;
   l1 += lpad;
   e0 -= epad;
@@ -329,19 +362,24 @@ std::string front_svg(const std::string& title, const partition::Problem& p,
   }
   std::snprintf(buf, sizeof buf,
                 "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">latency</text>\n"
-                "<text x=\"14\" y=\"%.0f\" transform=\"rotate(-90 14 %.0f)\" text-anchor=\"middle\">energy per inference</text>\n",
+                "<text x=\"14\" y=\"%.0f\" transform=\"rotate(-90 14 %.0f)\" "
+                "text-anchor=\"middle\">energy per inference</text>\n",
                 (left + W - right) / 2, H - 12, (top + H - bottom) / 2, (top + H - bottom) / 2);
   o += buf;
   std::string path;
   for (const partition::FrontPoint& q : f.points) {
-    std::snprintf(buf, sizeof buf, "%s%.2f,%.2f", path.empty() ? "" : " ", X(q.makespan), Y(q.energy.total));
+    std::snprintf(buf, sizeof buf, "%s%.2f,%.2f", path.empty() ? "" : " ", X(q.makespan),
+                  Y(q.energy.total));
     path += buf;
   }
-  if (f.points.size() > 1) o += "<polyline fill=\"none\" stroke=\"#4e79a7\" points=\"" + path + "\"/>\n";
+  if (f.points.size() > 1)
+    o += "<polyline fill=\"none\" stroke=\"#4e79a7\" points=\"" + path + "\"/>\n";
   for (const partition::FrontPoint& q : f.points) {
     std::snprintf(buf, sizeof buf,
-                  "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"#f28e2b\"><title>%s, %s (weight %.4g s/J)</title></circle>\n",
-                  X(q.makespan), Y(q.energy.total), t(q.makespan).c_str(), j(q.energy.total).c_str(), q.weight);
+                  "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"#f28e2b\"><title>%s, %s (weight "
+                  "%.4g s/J)</title></circle>\n",
+                  X(q.makespan), Y(q.energy.total), t(q.makespan).c_str(),
+                  j(q.energy.total).c_str(), q.weight);
     o += buf;
   }
   o += "</svg>\n";

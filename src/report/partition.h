@@ -20,7 +20,7 @@ struct PartitionRun {
   std::string hardware;     // preset or file
   std::string host_source;  // "modelled: ..." | "measured: ..."
   double t_mvm = 0;
-  std::string solver;       // "exact" | "milp"
+  std::string solver;  // "exact" | "milp"
   partition::SolveStatus status = partition::SolveStatus::NoSolution;
   double bound = 0, seconds = 0;
   int64_t nodes = 0;
@@ -34,7 +34,8 @@ struct PartitionRun {
                                             const partition::Schedule& s);
 // The latency-energy front (partition/energy_front.h): a table, JSON, and an SVG plot.
 [[nodiscard]] std::string front_text(const partition::Problem& p, const partition::FrontResult& f);
-[[nodiscard]] nlohmann::json front_json(const partition::Problem& p, const partition::FrontResult& f);
+[[nodiscard]] nlohmann::json front_json(const partition::Problem& p,
+                                        const partition::FrontResult& f);
 [[nodiscard]] std::string front_svg(const std::string& title, const partition::Problem& p,
                                     const partition::FrontResult& f);
 

@@ -22,13 +22,15 @@ double clopper_pearson_upper(int64_t errors, int64_t n, double delta) {
   check(errors, n, delta);
   if (n == 0 || errors == n) return 1.0;
   // The x with 1 - I_x(e+1, n-e) = delta, i.e. I_x = 1 - delta, without forming 1 - delta.
-  return boost::math::ibetac_inv(static_cast<double>(errors + 1), static_cast<double>(n - errors), delta);
+  return boost::math::ibetac_inv(static_cast<double>(errors + 1), static_cast<double>(n - errors),
+                                 delta);
 }
 
 double clopper_pearson_lower(int64_t errors, int64_t n, double delta) {
   check(errors, n, delta);
   if (n == 0 || errors == 0) return 0.0;
-  return boost::math::ibeta_inv(static_cast<double>(errors), static_cast<double>(n - errors + 1), delta);
+  return boost::math::ibeta_inv(static_cast<double>(errors), static_cast<double>(n - errors + 1),
+                                delta);
 }
 
 }  // namespace hetcim::select

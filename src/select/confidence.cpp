@@ -12,8 +12,8 @@ namespace {
 int64_t rows_of(std::span<const float> logits, int64_t classes) {
   if (classes < 2) throw user_error("confidence scores: need at least 2 classes, got ", classes);
   if (logits.size() % static_cast<size_t>(classes) != 0)
-    throw user_error("confidence scores: ", logits.size(), " logits are not a multiple of ", classes,
-                     " classes");
+    throw user_error("confidence scores: ", logits.size(), " logits are not a multiple of ",
+                     classes, " classes");
   return static_cast<int64_t>(logits.size()) / classes;
 }
 
@@ -95,7 +95,8 @@ std::vector<int> predictions(std::span<const float> logits, int64_t classes) {
   const int64_t rows = rows_of(logits, classes);
   std::vector<int> out(static_cast<size_t>(rows));
   for (int64_t r = 0; r < rows; ++r)
-    out[static_cast<size_t>(r)] = static_cast<int>(top_two(logits.data() + r * classes, classes).first);
+    out[static_cast<size_t>(r)] =
+        static_cast<int>(top_two(logits.data() + r * classes, classes).first);
   return out;
 }
 
@@ -107,7 +108,8 @@ std::vector<double> confidence_scores(std::span<const float> logits, int64_t cla
     const float* z = logits.data() + r * classes;
     for (int64_t k = 0; k < classes; ++k)
       if (!std::isfinite(z[k]))
-        throw user_error("confidence scores: logit ", k, " of row ", r, " is not finite (", z[k], ")");
+        throw user_error("confidence scores: logit ", k, " of row ", r, " is not finite (", z[k],
+                         ")");
     out[static_cast<size_t>(r)] = score_of(z, classes, score);
   }
   return out;

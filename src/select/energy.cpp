@@ -27,7 +27,8 @@ void validate(const EnergyModel& m) {
 }
 
 double activation_energy(double e, int64_t classes, const EnergyModel& m) {
-  if (!std::isfinite(e) || e < 0.0) throw user_error("energy model: activation energy must be >= 0 J, got ", e);
+  if (!std::isfinite(e) || e < 0.0)
+    throw user_error("energy model: activation energy must be >= 0 J, got ", e);
   if (classes < 1) throw user_error("energy model: classes must be >= 1, got ", classes);
   validate(m);
   return e + m.communication + m.controller + static_cast<double>(classes) * m.per_class;

@@ -11,7 +11,8 @@ namespace hetcim::select {
 
 void validate(const RaceOptions& o, int64_t rows) {
   auto unit = [](double v, const char* name) {
-    if (!(v > 0.0 && v < 1.0)) throw user_error("RACE options: '", name, "' must lie in (0, 1), got ", v);
+    if (!(v > 0.0 && v < 1.0))
+      throw user_error("RACE options: '", name, "' must lie in (0, 1), got ", v);
   };
   unit(o.risk, "risk");
   unit(o.certificate_delta, "certificate_delta");
@@ -30,18 +31,20 @@ int64_t check_pool(const PoolLogits& p) {
   const int64_t rows = static_cast<int64_t>(p.labels.size());
   for (size_t i = 0; i < p.labels.size(); ++i)
     if (p.labels[i] >= p.classes)
-      throw user_error("RACE pool: label ", int(p.labels[i]), " of row ", i, " is not below ", p.classes, " classes");
+      throw user_error("RACE pool: label ", int(p.labels[i]), " of row ", i, " is not below ",
+                       p.classes, " classes");
   const size_t cells = static_cast<size_t>(rows * p.classes);
   if (p.reference_logits.size() != cells)
-    throw user_error("RACE pool: the reference logits have ", p.reference_logits.size(), " values, expected ",
-                     rows, " rows x ", p.classes, " classes");
+    throw user_error("RACE pool: the reference logits have ", p.reference_logits.size(),
+                     " values, expected ", rows, " rows x ", p.classes, " classes");
   if (p.accelerators.empty()) throw user_error("RACE pool: no accelerator");
   for (const AcceleratorLogits& a : p.accelerators) {
     if (a.logits.size() != cells)
-      throw user_error("RACE pool: accelerator '", a.name, "' has ", a.logits.size(), " logits, expected ", rows,
-                       " rows x ", p.classes, " classes");
+      throw user_error("RACE pool: accelerator '", a.name, "' has ", a.logits.size(),
+                       " logits, expected ", rows, " rows x ", p.classes, " classes");
     if (!std::isfinite(a.energy) || a.energy < 0.0)
-      throw user_error("RACE pool: accelerator '", a.name, "' needs an activation energy >= 0 J, got ", a.energy);
+      throw user_error("RACE pool: accelerator '", a.name,
+                       "' needs an activation energy >= 0 J, got ", a.energy);
     for (size_t i = 0; i < a.logits.size(); ++i)
       if (!std::isfinite(a.logits[i]))
         throw user_error("RACE pool: accelerator '", a.name, "': logit ", i % p.classes, " of row ",
@@ -64,7 +67,8 @@ std::vector<uint8_t> correctness(const std::vector<int>& pred, const std::vector
   return c;
 }
 
-double accuracy_on(const std::vector<int>& pred, const std::vector<uint8_t>& labels, const std::vector<int64_t>& rows) {
+double accuracy_on(const std::vector<int>& pred, const std::vector<uint8_t>& labels,
+                   const std::vector<int64_t>& rows) {
   if (rows.empty()) return 0.0;
   int64_t right = 0;
   for (int64_t r : rows) right += pred[static_cast<size_t>(r)] == labels[static_cast<size_t>(r)];
@@ -108,7 +112,8 @@ RaceResult run_race(const PoolLogits& pool, const RaceOptions& o) {
     const Candidate c{ar.fit.stats.coverage(), a.energy, o.energy.communication};
     ar.utility = utility(c);
     candidates.push_back(c);
-    ar.test = selective_stats(gather(sc.scores, s.test), gather(sc.correct, s.test), ar.fit.threshold);
+    ar.test =
+        selective_stats(gather(sc.scores, s.test), gather(sc.correct, s.test), ar.fit.threshold);
     r.accelerators.push_back(std::move(ar));
     scored.push_back(std::move(sc));
   }
@@ -119,8 +124,9 @@ RaceResult run_race(const PoolLogits& pool, const RaceOptions& o) {
   const double inf = std::numeric_limits<double>::infinity();
   const size_t sel = r.selected.value_or(0);
   const double threshold = r.selected ? r.accelerators[sel].fit.threshold : inf;
-  r.certificate = certify(gather(scored[sel].scores, s.certificate), gather(scored[sel].correct, s.certificate),
-                          threshold, o.risk, o.certificate_delta);
+  r.certificate =
+      certify(gather(scored[sel].scores, s.certificate), gather(scored[sel].correct, s.certificate),
+              threshold, o.risk, o.certificate_delta);
 
   // Descriptive figures on T.
   const std::vector<int> digital = predictions(pool.reference_logits, K);
@@ -136,7 +142,8 @@ RaceResult run_race(const PoolLogits& pool, const RaceOptions& o) {
     for (int64_t k = 0; k < K; ++k) {
       double sum = 0.0;
       for (const Scored& sc : scored) sum += sc.logits[static_cast<size_t>(t * K + k)];
-      mean[static_cast<size_t>(t * K + k)] = static_cast<float>(sum / static_cast<double>(scored.size()));
+      mean[static_cast<size_t>(t * K + k)] =
+          static_cast<float>(sum / static_cast<double>(scored.size()));
     }
   r.ensemble_accuracy = accuracy_on(predictions(mean, K), pool.labels, s.test);
 
@@ -146,13 +153,15 @@ RaceResult run_race(const PoolLogits& pool, const RaceOptions& o) {
   EnergyFigures& e = r.energy;
   e.ensemble = ensemble_energy(energies, K, o.energy);
   const double coverage = r.certificate.stats.coverage();
-  e.selected_activation = r.selected ? activation_energy(pool.accelerators[sel].energy, K, o.energy) : 0.0;
+  e.selected_activation =
+      r.selected ? activation_energy(pool.accelerators[sel].energy, K, o.energy) : 0.0;
   e.selective = selective_energy(e.selected_activation, r.selected ? coverage : 0.0, o.energy);
   if (e.ensemble > 0.0) {
     e.reduction_vs_ensemble = 1.0 - e.selective / e.ensemble;
     e.activation_reduction = 1.0 - e.selected_activation / e.ensemble;
   }
-  e.break_even_fallback = break_even_fallback(e.selected_activation, r.selected ? coverage : 0.0, e.ensemble);
+  e.break_even_fallback =
+      break_even_fallback(e.selected_activation, r.selected ? coverage : 0.0, e.ensemble);
   return r;
 }
 

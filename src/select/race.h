@@ -12,7 +12,8 @@
 //   6. energies per query (energy.h), the selective system at the certificate's coverage.
 //
 // Inputs are plain logits, so the same function serves simulated chips (train::evaluate_race_cnn)
-// and logits measured elsewhere. Deterministic: the same inputs and split_seed give the same result.
+// and logits measured elsewhere. Deterministic: the same inputs and split_seed give the same
+// result.
 #pragma once
 
 #include <cstdint>
@@ -35,9 +36,9 @@ struct AcceleratorLogits {
 };
 
 struct PoolLogits {
-  int64_t classes = 0;                   // >= 2
-  std::vector<uint8_t> labels;           // rows, each < classes
-  std::vector<float> reference_logits;   // clean digital model (z_0, and the fallback's answers)
+  int64_t classes = 0;                  // >= 2
+  std::vector<uint8_t> labels;          // rows, each < classes
+  std::vector<float> reference_logits;  // clean digital model (z_0, and the fallback's answers)
   std::vector<AcceleratorLogits> accelerators;  // >= 1
 };
 
@@ -47,7 +48,7 @@ struct RaceOptions {
   double design_risk = 0.08;        // r_d, (0, 1); the paper fits with r_d < r
   double design_delta = 0.10;       // delta_d, (0, 1)
   ConfidenceScore score = ConfidenceScore::LogitMargin;
-  bool bias_correction = true;      // eq. (6) on H (needs splits.hardware >= 1)
+  bool bias_correction = true;  // eq. (6) on H (needs splits.hardware >= 1)
   SplitSizes splits;
   uint64_t split_seed = 1;
   EnergyModel energy;
@@ -55,27 +56,27 @@ struct RaceOptions {
 
 struct AcceleratorResult {
   std::string name;
-  double energy = 0.0;             // E_i
-  std::vector<double> bias;        // per class (zeros without bias correction)
-  ThresholdFit fit;                // on P
-  double utility = 0.0;            // eq. (9), 1/J
-  SelectiveStats test;             // on T at the fitted threshold (descriptive)
+  double energy = 0.0;       // E_i
+  std::vector<double> bias;  // per class (zeros without bias correction)
+  ThresholdFit fit;          // on P
+  double utility = 0.0;      // eq. (9), 1/J
+  SelectiveStats test;       // on T at the fitted threshold (descriptive)
 };
 
 struct EnergyFigures {
   double selected_activation = 0.0;  // J; 0 when no accelerator is selected
   double ensemble = 0.0;             // J, all accelerators always on
-  double selective = 0.0;            // J, at the certificate split's coverage (F alone if none selected)
-  double reduction_vs_ensemble = 0.0;   // 1 - selective / ensemble
-  double activation_reduction = 0.0;    // 1 - selected_activation / ensemble
-  double break_even_fallback = 0.0;     // J (+inf at coverage 1)
+  double selective = 0.0;  // J, at the certificate split's coverage (F alone if none selected)
+  double reduction_vs_ensemble = 0.0;  // 1 - selective / ensemble
+  double activation_reduction = 0.0;   // 1 - selected_activation / ensemble
+  double break_even_fallback = 0.0;    // J (+inf at coverage 1)
 };
 
 struct RaceResult {
   int64_t rows = 0;
   Splits splits;
   std::vector<AcceleratorResult> accelerators;  // in pool order
-  std::optional<size_t> selected;  // nullopt: no accelerator has a feasible threshold
+  std::optional<size_t> selected;               // nullopt: no accelerator has a feasible threshold
   // Evaluated on C when an accelerator is selected; otherwise coverage 0, not certified.
   Certificate certificate;
   // On T (0 when T is empty):

@@ -11,8 +11,10 @@ double utility(const Candidate& c) {
     throw user_error("selection rule: coverage must lie in [0, 1], got ", c.coverage);
   if (!std::isfinite(c.energy) || !std::isfinite(c.communication) || c.communication < 0.0 ||
       c.energy + c.communication <= 0.0)
-    throw user_error("selection rule: need a finite activation energy and communication cost >= 0 with a "
-                     "positive sum, got E = ", c.energy, " J, C = ", c.communication, " J");
+    throw user_error(
+        "selection rule: need a finite activation energy and communication cost >= 0 with a "
+        "positive sum, got E = ",
+        c.energy, " J, C = ", c.communication, " J");
   return c.coverage / (c.energy + c.communication);
 }
 

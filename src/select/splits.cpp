@@ -22,12 +22,15 @@ uint64_t below(SplitMix64& g, uint64_t bound) {
 
 Splits make_splits(int64_t count, const SplitSizes& s, uint64_t seed) {
   if (s.hardware < 0 || s.policy < 1 || s.certificate < 1 || s.test < 0)
-    throw user_error("data splits: need hardware >= 0, policy >= 1, certificate >= 1 and test >= 0 "
-                     "rows, got ", s.hardware, " / ", s.policy, " / ", s.certificate, " / ", s.test);
+    throw user_error(
+        "data splits: need hardware >= 0, policy >= 1, certificate >= 1 and test >= 0 "
+        "rows, got ",
+        s.hardware, " / ", s.policy, " / ", s.certificate, " / ", s.test);
   const int64_t need = s.hardware + s.policy + s.certificate + s.test;
   if (need > count)
-    throw user_error("data splits: hardware ", s.hardware, " + policy ", s.policy, " + certificate ",
-                     s.certificate, " + test ", s.test, " = ", need, " rows, but the data has only ", count);
+    throw user_error("data splits: hardware ", s.hardware, " + policy ", s.policy,
+                     " + certificate ", s.certificate, " + test ", s.test, " = ", need,
+                     " rows, but the data has only ", count);
   std::vector<int64_t> perm(static_cast<size_t>(count));
   std::iota(perm.begin(), perm.end(), int64_t{0});
   SplitMix64 g{seed};

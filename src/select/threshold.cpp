@@ -12,18 +12,28 @@ namespace {
 
 void check_lengths(std::span<const double> scores, std::span<const uint8_t> correct) {
   if (scores.size() != correct.size())
-    throw user_error("selective rule: ", scores.size(), " scores but ", correct.size(), " correctness flags");
+    throw user_error("selective rule: ", scores.size(), " scores but ", correct.size(),
+                     " correctness flags");
 }
 
-double ratio(int64_t a, int64_t b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+double ratio(int64_t a, int64_t b) {
+  return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
 
 }  // namespace
 
-double SelectiveStats::coverage() const { return ratio(accepted, size); }
-double SelectiveStats::selective_risk() const { return ratio(errors, accepted); }
-double SelectiveStats::accuracy() const { return ratio(correct, size); }
+double SelectiveStats::coverage() const {
+  return ratio(accepted, size);
+}
+double SelectiveStats::selective_risk() const {
+  return ratio(errors, accepted);
+}
+double SelectiveStats::accuracy() const {
+  return ratio(correct, size);
+}
 
-SelectiveStats selective_stats(std::span<const double> scores, std::span<const uint8_t> correct, double threshold) {
+SelectiveStats selective_stats(std::span<const double> scores, std::span<const uint8_t> correct,
+                               double threshold) {
   check_lengths(scores, correct);
   SelectiveStats s;
   s.size = static_cast<int64_t>(scores.size());
@@ -37,15 +47,18 @@ SelectiveStats selective_stats(std::span<const double> scores, std::span<const u
   return s;
 }
 
-ThresholdFit fit_threshold(std::span<const double> scores, std::span<const uint8_t> correct, const FitOptions& o) {
+ThresholdFit fit_threshold(std::span<const double> scores, std::span<const uint8_t> correct,
+                           const FitOptions& o) {
   check_lengths(scores, correct);
-  if (!(o.risk > 0.0 && o.risk < 1.0)) throw user_error("threshold fit: design risk must lie in (0, 1), got ", o.risk);
+  if (!(o.risk > 0.0 && o.risk < 1.0))
+    throw user_error("threshold fit: design risk must lie in (0, 1), got ", o.risk);
   if (!(o.delta > 0.0 && o.delta < 1.0))
     throw user_error("threshold fit: design delta must lie in (0, 1), got ", o.delta);
   const size_t n = scores.size();
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return scores[a] > scores[b]; });
 
   ThresholdFit best;
   best.stats.size = static_cast<int64_t>(n);

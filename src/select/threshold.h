@@ -36,8 +36,8 @@ struct SelectiveStats {
 
 // `correct[i]` is 1 when row i's answer is right, 0 otherwise; same length as `scores`
 // (UserError otherwise).
-[[nodiscard]] SelectiveStats selective_stats(std::span<const double> scores, std::span<const uint8_t> correct,
-                                             double threshold);
+[[nodiscard]] SelectiveStats selective_stats(std::span<const double> scores,
+                                             std::span<const uint8_t> correct, double threshold);
 
 struct FitOptions {
   double risk = 0.08;   // design risk r_d, (0, 1)
@@ -47,12 +47,13 @@ struct FitOptions {
 struct ThresholdFit {
   bool feasible = false;  // some threshold passes; otherwise nothing is accepted (coverage 0)
   double threshold = std::numeric_limits<double>::infinity();  // +inf when infeasible
-  SelectiveStats stats;      // on the fitting rows at `threshold`
+  SelectiveStats stats;                                        // on the fitting rows at `threshold`
   double upper_bound = 1.0;  // U(stats.errors, stats.accepted; delta); 1 when infeasible
 };
 
 // UserError when the options are out of range or the spans differ in length.
-[[nodiscard]] ThresholdFit fit_threshold(std::span<const double> scores, std::span<const uint8_t> correct,
+[[nodiscard]] ThresholdFit fit_threshold(std::span<const double> scores,
+                                         std::span<const uint8_t> correct,
                                          const FitOptions& options);
 
 }  // namespace hetcim::select

@@ -43,7 +43,8 @@ EvalResult evaluate_race_cnn(const graph::Graph& model, const data::ImageDataset
     const xbar::Chip chip(*o.chip, o.chip_seed);
     for (const std::string& name : o.analog_layers) {
       if (std::find(std::begin(kGemmLayers), std::end(kGemmLayers), name) == std::end(kGemmLayers))
-        throw user_error("analog layer '", name, "' is not a Gemm layer of seed 002's CNN (known: "
+        throw user_error("analog layer '", name,
+                         "' is not a Gemm layer of seed 002's CNN (known: "
                          "classifier.0, classifier.2)");
       if (analog.count(name) != 0) continue;
       const torch::Tensor w = linear_of(net, name)->weight.detach().contiguous();
@@ -77,7 +78,8 @@ EvalResult evaluate_race_cnn(const graph::Graph& model, const data::ImageDataset
       if (std::string(name) == "classifier.0") h = torch::relu(h).contiguous();
     }
     h = h.contiguous();
-    std::copy(h.data_ptr<float>(), h.data_ptr<float>() + m * d.classes, r.logits.begin() + b0 * d.classes);
+    std::copy(h.data_ptr<float>(), h.data_ptr<float>() + m * d.classes,
+              r.logits.begin() + b0 * d.classes);
     const torch::Tensor pred = h.argmax(1);
     for (int64_t i = 0; i < m; ++i)
       correct += pred[i].item<int64_t>() == d.labels[static_cast<size_t>(b0 + i)];

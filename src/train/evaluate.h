@@ -30,8 +30,8 @@ struct EvalOptions {
 struct EvalResult {
   int64_t count = 0;
   double accuracy = 0.0;
-  std::vector<float> logits;     // count x classes
-  std::vector<uint8_t> labels;   // count
+  std::vector<float> logits;               // count x classes
+  std::vector<uint8_t> labels;             // count
   std::vector<xbar::MappingAudit> audits;  // one per analog layer
   double seconds = 0.0;
 };
@@ -39,7 +39,8 @@ struct EvalResult {
 // `model` is a race_cnn graph with weights (trained, or imported from ONNX). UserError when the
 // model's input shape does not fit the data set's images, or a named analog layer is not one of
 // the classifier's Gemm layers.
-[[nodiscard]] EvalResult evaluate_race_cnn(const graph::Graph& model, const data::ImageDataset& data,
+[[nodiscard]] EvalResult evaluate_race_cnn(const graph::Graph& model,
+                                           const data::ImageDataset& data,
                                            const EvalOptions& options);
 
 }  // namespace hetcim::train

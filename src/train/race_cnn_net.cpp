@@ -11,7 +11,9 @@ namespace {
 
 namespace nn = torch::nn;
 
-int64_t pool_side(int64_t side) { return side / 2 / 2; }  // after the two 2x2 max pools
+int64_t pool_side(int64_t side) {
+  return side / 2 / 2;
+}  // after the two 2x2 max pools
 
 }  // namespace
 
@@ -20,13 +22,12 @@ RaceCnnNetImpl::RaceCnnNetImpl(const zoo::RaceCnnInput& in) : input(in) {
   const int64_t stride = side / 4;
   const int64_t kernel = side - 3 * stride;
   features = register_module(
-      "features",
-      nn::Sequential(nn::Conv2d(nn::Conv2dOptions(in.channels, 32, 3).padding(1)), nn::ReLU(),
-                     nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)),
-                     nn::Conv2d(nn::Conv2dOptions(32, 64, 3).padding(1)), nn::ReLU(),
-                     nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)),
-                     nn::Conv2d(nn::Conv2dOptions(64, 128, 3).padding(1)), nn::ReLU(),
-                     nn::AvgPool2d(nn::AvgPool2dOptions(kernel).stride(stride))));
+      "features", nn::Sequential(nn::Conv2d(nn::Conv2dOptions(in.channels, 32, 3).padding(1)),
+                                 nn::ReLU(), nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)),
+                                 nn::Conv2d(nn::Conv2dOptions(32, 64, 3).padding(1)), nn::ReLU(),
+                                 nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)),
+                                 nn::Conv2d(nn::Conv2dOptions(64, 128, 3).padding(1)), nn::ReLU(),
+                                 nn::AvgPool2d(nn::AvgPool2dOptions(kernel).stride(stride))));
   classifier = register_module(
       "classifier", nn::Sequential(nn::Linear(2048, 256), nn::ReLU(), nn::Linear(256, in.classes)));
 }
@@ -62,7 +63,8 @@ graph::Graph to_graph(RaceCnnNet& net) {
     auto it = g.initializers.find(item.key());
     HETCIM_ASSERT(it != g.initializers.end(), "zoo race_cnn lacks parameter ", item.key());
     const torch::Tensor p = item.value().detach().contiguous();
-    HETCIM_ASSERT(p.numel() == graph::element_count(*it->second.info.shape), "shape of ", item.key());
+    HETCIM_ASSERT(p.numel() == graph::element_count(*it->second.info.shape), "shape of ",
+                  item.key());
     std::vector<float> v(p.data_ptr<float>(), p.data_ptr<float>() + p.numel());
     it->second = graph::Initializer::from_floats(*it->second.info.shape, v);
   }
@@ -81,7 +83,8 @@ RaceCnnNet from_graph(const graph::Graph& model) {
     throw user_error("model '", model.name, "': seed 002's CNN needs square images, got ",
                      graph::shape_str(in));
   zoo::RaceCnnInput input{in[1], in[2], in[3], 10};
-  if (auto it = model.initializers.find("classifier.2.bias"); it != model.initializers.end() && it->second.info.shape)
+  if (auto it = model.initializers.find("classifier.2.bias");
+      it != model.initializers.end() && it->second.info.shape)
     input.classes = (*it->second.info.shape)[0];
   RaceCnnNet net(input);
   torch::NoGradGuard no_grad;
@@ -106,18 +109,22 @@ RaceCnnNet from_graph(const graph::Graph& model) {
 }
 
 torch::Tensor images_tensor(const data::ImageDataset& d, int64_t begin, int64_t n) {
-  const std::vector<float> px = data::normalized_pixels(d, begin, n, std::vector<float>(static_cast<size_t>(d.channels), 0.0f),
-                                                        std::vector<float>(static_cast<size_t>(d.channels), 1.0f));
-  return torch::from_blob(const_cast<float*>(px.data()), {n, d.channels, d.height, d.width}, torch::kFloat32)
+  const std::vector<float> px = data::normalized_pixels(
+      d, begin, n, std::vector<float>(static_cast<size_t>(d.channels), 0.0f),
+      std::vector<float>(static_cast<size_t>(d.channels), 1.0f));
+  return torch::from_blob(const_cast<float*>(px.data()), {n, d.channels, d.height, d.width},
+                          torch::kFloat32)
       .clone();
 }
 
 void check_fits(const RaceCnnNet& net, const data::ImageDataset& d) {
   const zoo::RaceCnnInput& in = net->input;
-  if (in.channels != d.channels || in.height != d.height || in.width != d.width || in.classes != d.classes)
-    throw user_error("the model takes ", in.channels, "x", in.height, "x", in.width, " images with ",
-                     in.classes, " classes, but data set '", d.name, "' has ", d.channels, "x", d.height,
-                     "x", d.width, " images with ", d.classes, " classes");
+  if (in.channels != d.channels || in.height != d.height || in.width != d.width ||
+      in.classes != d.classes)
+    throw user_error("the model takes ", in.channels, "x", in.height, "x", in.width,
+                     " images with ", in.classes, " classes, but data set '", d.name, "' has ",
+                     d.channels, "x", d.height, "x", d.width, " images with ", d.classes,
+                     " classes");
 }
 
 }  // namespace hetcim::train

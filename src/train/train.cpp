@@ -16,10 +16,12 @@ namespace {
 void check_options(const TrainOptions& o) {
   if (o.epochs < 1) throw user_error("train: epochs must be >= 1, got ", o.epochs);
   if (o.batch_size < 1) throw user_error("train: batch size must be >= 1, got ", o.batch_size);
-  if (!(o.lr > 0.0) || !std::isfinite(o.lr)) throw user_error("train: learning rate must be > 0, got ", o.lr);
+  if (!(o.lr > 0.0) || !std::isfinite(o.lr))
+    throw user_error("train: learning rate must be > 0, got ", o.lr);
   if (!(o.weight_decay >= 0.0) || !std::isfinite(o.weight_decay))
     throw user_error("train: weight decay must be >= 0, got ", o.weight_decay);
-  if (o.crop_padding < 0) throw user_error("train: crop padding must be >= 0, got ", o.crop_padding);
+  if (o.crop_padding < 0)
+    throw user_error("train: crop padding must be >= 0, got ", o.crop_padding);
   if (o.train_limit < 0 || o.test_limit < 0) throw user_error("train: image limits must be >= 0");
   if (o.threads < 0) throw user_error("train: threads must be >= 0, got ", o.threads);
 }
@@ -32,8 +34,10 @@ void fill_batch(const data::ImageDataset& d, const std::vector<int64_t>& order, 
   const int64_t span = 2 * o.crop_padding + 1;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t idx = order[static_cast<size_t>(start + i)];
-    const int64_t dy = o.crop_padding > 0 ? static_cast<int64_t>(rng.next_u64() % span) - o.crop_padding : 0;
-    const int64_t dx = o.crop_padding > 0 ? static_cast<int64_t>(rng.next_u64() % span) - o.crop_padding : 0;
+    const int64_t dy =
+        o.crop_padding > 0 ? static_cast<int64_t>(rng.next_u64() % span) - o.crop_padding : 0;
+    const int64_t dx =
+        o.crop_padding > 0 ? static_cast<int64_t>(rng.next_u64() % span) - o.crop_padding : 0;
     const bool flip = o.flip && (rng.next_u64() & 1);
     labels[i] = d.labels[static_cast<size_t>(idx)];
     const uint8_t* src = d.images.data() + idx * d.image_size();
@@ -72,7 +76,8 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
   data::validate(test);
   if (train.channels != test.channels || train.height != test.height || train.width != test.width ||
       train.classes != test.classes)
-    throw user_error("train: '", train.name, "' and '", test.name, "' differ in image shape or classes");
+    throw user_error("train: '", train.name, "' and '", test.name,
+                     "' differ in image shape or classes");
   if (train.height != train.width || train.height < 16)
     throw user_error("train: seed 002's CNN needs square images of at least 16x16, '", train.name,
                      "' has ", train.height, "x", train.width);
@@ -108,13 +113,14 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
     double loss_sum = 0.0;
     int64_t seen = 0, correct = 0;
     for (int64_t b = 0; b < batches; ++b, ++step) {
-      const double lr = 0.5 * o.lr * (1.0 + std::cos(M_PI * static_cast<double>(step) / total_steps));
+      const double lr =
+          0.5 * o.lr * (1.0 + std::cos(M_PI * static_cast<double>(step) / total_steps));
       for (auto& group : optimizer.param_groups())
         static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
       const int64_t m = std::min(o.batch_size, n_train - b * o.batch_size);
       fill_batch(train, order, b * o.batch_size, m, o, rng, x.data(), labels.data());
-      const torch::Tensor xt =
-          torch::from_blob(x.data(), {m, train.channels, train.height, train.width}, torch::kFloat32);
+      const torch::Tensor xt = torch::from_blob(
+          x.data(), {m, train.channels, train.height, train.width}, torch::kFloat32);
       const torch::Tensor yt = torch::from_blob(labels.data(), {m}, torch::kInt64);
       optimizer.zero_grad();
       const torch::Tensor logits = net->forward(xt);

@@ -28,10 +28,10 @@ struct TrainProgress {
   int epochs = 0;
   int64_t batch = 0;  // 1-based within the epoch
   int64_t batches = 0;
-  double loss = 0.0;       // running mean of this epoch's training loss
-  double accuracy = 0.0;   // running training accuracy of this epoch
+  double loss = 0.0;      // running mean of this epoch's training loss
+  double accuracy = 0.0;  // running training accuracy of this epoch
   double lr = 0.0;
-  double seconds = 0.0;    // since training started
+  double seconds = 0.0;  // since training started
 };
 
 struct EpochStats {
@@ -49,8 +49,8 @@ struct TrainOptions {
   int64_t crop_padding = 2;    // random crop: zero padding per side, >= 0 (0: no crop)
   bool flip = true;            // random horizontal flip
   uint64_t seed = 1;
-  int64_t train_limit = 0;     // use the first n training images (0: all)
-  int64_t test_limit = 0;      // evaluate on the first n test images after each epoch (0: all)
+  int64_t train_limit = 0;  // use the first n training images (0: all)
+  int64_t test_limit = 0;   // evaluate on the first n test images after each epoch (0: all)
   // libtorch intra-op threads (process-wide setting; 0 leaves libtorch's default). 1 by default:
   // on a shared 2-core machine libtorch's OpenMP, NNPACK and OpenBLAS pools spin against each
   // other and 2 threads ran several times slower than 1.
@@ -70,6 +70,7 @@ struct TrainResult {
 // Trains on `train` and measures clean accuracy on `test` after each epoch. UserError for invalid
 // options or when the two data sets differ in image shape or classes.
 [[nodiscard]] TrainResult train_race_cnn(const data::ImageDataset& train,
-                                         const data::ImageDataset& test, const TrainOptions& options);
+                                         const data::ImageDataset& test,
+                                         const TrainOptions& options);
 
 }  // namespace hetcim::train

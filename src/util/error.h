@@ -53,8 +53,8 @@ template <typename... Args>
 }  // namespace hetcim
 
 // Checks an invariant of hetcim itself (never user input).
-#define HETCIM_ASSERT(cond, ...)                                                            \
-  do {                                                                                      \
-    if (!(cond))                                                                            \
+#define HETCIM_ASSERT(cond, ...)                                                                \
+  do {                                                                                          \
+    if (!(cond))                                                                                \
       throw ::hetcim::internal_error(__FILE__, ":", __LINE__, ": ", #cond, " ", ##__VA_ARGS__); \
   } while (0)

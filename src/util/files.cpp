@@ -37,7 +37,8 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   const std::string tmp =
       path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0) throw user_error(path, ": cannot create temporary file '", tmp, "': ", std::strerror(errno));
+  if (fd < 0)
+    throw user_error(path, ": cannot create temporary file '", tmp, "': ", std::strerror(errno));
   bool fd_open = true;
   try {
     write_all(fd, content, tmp);

@@ -1,7 +1,7 @@
 #include "util/numbers.h"
 
-#include <cmath>
 #include <charconv>
+#include <cmath>
 
 namespace hetcim {
 
@@ -24,7 +24,8 @@ std::optional<double> parse_finite(std::string_view s) {
 std::optional<Dims> parse_dims(std::string_view s) {
   const auto x = s.find('x');
   if (x == std::string_view::npos) return std::nullopt;
-  const std::optional<int64_t> rows = parse_integer(s.substr(0, x)), cols = parse_integer(s.substr(x + 1));
+  const std::optional<int64_t> rows = parse_integer(s.substr(0, x)),
+                               cols = parse_integer(s.substr(x + 1));
   if (!rows || !cols) return std::nullopt;
   return Dims{*rows, *cols};
 }

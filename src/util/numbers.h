@@ -1,6 +1,6 @@
 // Strict parsing of a whole string as a number (std::from_chars: no sign '+', no surrounding
-// spaces, no trailing characters, not empty); nullopt otherwise. The callers own the error message, which names their
-// file and field.
+// spaces, no trailing characters, not empty); nullopt otherwise. The callers own the error message,
+// which names their file and field.
 #pragma once
 
 #include <cstdint>

@@ -105,8 +105,8 @@ std::string_view quantity_name(Quantity q) {
 double parse_quantity(std::string_view text, Quantity q, std::string_view field) {
   const std::string_view s = trim(text);
   auto fail = [&](std::string_view why) {
-    return user_error(field, ": cannot read '", text, "' as a ", quantity_name(q), " (", why,
-                      "; ", examples(q), ")");
+    return user_error(field, ": cannot read '", text, "' as a ", quantity_name(q), " (", why, "; ",
+                      examples(q), ")");
   };
   double value = 0.0;
   const char* first = s.data();
@@ -136,13 +136,27 @@ double parse_quantity(std::string_view text, Quantity q, std::string_view field)
 std::string format_quantity(double si_value, Quantity q, int significant) {
   std::string unit;
   switch (q) {
-    case Quantity::Time: unit = "s"; break;
-    case Quantity::Bytes: unit = "B"; break;
-    case Quantity::Bandwidth: unit = "B/s"; break;
-    case Quantity::Energy: unit = "J"; break;
-    case Quantity::Conductance: unit = "S"; break;
-    case Quantity::Frequency: unit = "Hz"; break;
-    case Quantity::Power: unit = "W"; break;
+    case Quantity::Time:
+      unit = "s";
+      break;
+    case Quantity::Bytes:
+      unit = "B";
+      break;
+    case Quantity::Bandwidth:
+      unit = "B/s";
+      break;
+    case Quantity::Energy:
+      unit = "J";
+      break;
+    case Quantity::Conductance:
+      unit = "S";
+      break;
+    case Quantity::Frequency:
+      unit = "Hz";
+      break;
+    case Quantity::Power:
+      unit = "W";
+      break;
   }
   const double mag = std::fabs(si_value);
   const Prefix* chosen = &kPrefixes[4];

@@ -5,8 +5,8 @@
 
 namespace hetcim::yaml_fields {
 
-void check_keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& known,
-                const std::string& origin) {
+void check_keys(const YAML::Node& node, const std::string& where,
+                const std::set<std::string>& known, const std::string& origin) {
   if (!node.IsMap())
     throw user_error(origin, ": '", where.empty() ? "(top level)" : where, "' must be a mapping");
   for (const auto& kv : node) {
@@ -43,7 +43,8 @@ double nonneg_quantity(const YAML::Node& n, const std::string& field, Quantity q
   return v;
 }
 
-int64_t integer(const YAML::Node& n, const std::string& field, int64_t min, const std::string& origin) {
+int64_t integer(const YAML::Node& n, const std::string& field, int64_t min,
+                const std::string& origin) {
   const std::string s = scalar(n, field, origin);
   const std::optional<int64_t> v = parse_integer(s);
   if (!v || *v < min)

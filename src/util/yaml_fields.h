@@ -14,10 +14,11 @@ namespace hetcim::yaml_fields {
 
 // `node` must be a mapping whose keys are all in `known` (`where` is its dotted path, "" at the
 // top level).
-void check_keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& known,
-                const std::string& origin);
+void check_keys(const YAML::Node& node, const std::string& where,
+                const std::set<std::string>& known, const std::string& origin);
 
-[[nodiscard]] std::string scalar(const YAML::Node& n, const std::string& field, const std::string& origin);
+[[nodiscard]] std::string scalar(const YAML::Node& n, const std::string& field,
+                                 const std::string& origin);
 
 // "origin: field 'field'", the prefix of every message about that field.
 [[nodiscard]] std::string where(const std::string& origin, const std::string& field);

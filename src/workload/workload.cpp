@@ -9,7 +9,9 @@
 namespace hetcim::workload {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 // Input positions holding learned parameters, per op type.
 std::vector<size_t> param_inputs(const std::string& op) {
@@ -52,7 +54,8 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
     const std::string& w = n.inputs.at(qgemm ? 3 : 1);
     if (!g.is_initializer(w)) return std::nullopt;
     const graph::Shape& ws = g.shape_of(w, who);
-    if (ws.size() != 2) throw user_error(who, ": expected a 2-D weight, got ", graph::shape_str(ws));
+    if (ws.size() != 2)
+      throw user_error(who, ": expected a 2-D weight, got ", graph::shape_str(ws));
     const bool trans_b = n.attr_int("transB", 0) != 0;
     const int64_t k = trans_b ? ws[1] : ws[0], cols = trans_b ? ws[0] : ws[1];
     const graph::Shape& os = g.shape_of(n.outputs.at(0), who);
@@ -89,7 +92,8 @@ int64_t count_params(const graph::Graph& g) {
 
 Workload analyze(const graph::Graph& g, const WorkloadOptions& o) {
   if (o.xbar_rows <= 0 || o.xbar_cols <= 0 || o.columns_per_weight <= 0 || o.elem_bytes <= 0)
-    throw user_error("workload options: crossbar size, columns per weight and element size must be positive");
+    throw user_error(
+        "workload options: crossbar size, columns per weight and element size must be positive");
   Workload w;
   w.dag = graph::dag_of(g);
   std::set<std::string> counted;

@@ -14,10 +14,10 @@
 namespace hetcim::workload {
 
 struct WorkloadOptions {
-  int64_t xbar_rows = 256;      // M: crossbar rows (inputs)
-  int64_t xbar_cols = 256;      // N: crossbar columns (outputs)
+  int64_t xbar_rows = 256;         // M: crossbar rows (inputs)
+  int64_t xbar_cols = 256;         // N: crossbar columns (outputs)
   int64_t columns_per_weight = 1;  // 2 for a differential (G+, G-) mapping of signed weights
-  int64_t elem_bytes = 1;       // b_elem: 1 for the int8 deployment, 4 for fp32
+  int64_t elem_bytes = 1;          // b_elem: 1 for the int8 deployment, 4 for fp32
 };
 
 struct OpWorkload {
@@ -27,15 +27,15 @@ struct OpWorkload {
   bool offloadable = false;  // has a constant 2-D weight matrix a crossbar can hold (V_acc)
   bool quantized = false;
   int64_t macs = 0;
-  int64_t rows = 0;          // M_v: inputs per MVM = C_in/groups * K_h * K_w (or K of a GeMM)
-  int64_t cols = 0;          // N_v: outputs per MVM = C_out (x columns_per_weight when mapped)
-  int64_t n_mvm = 0;         // input vectors applied: H_out * W_out (im2col) or GeMM rows
-  int64_t in_elems = 0;      // activation elements read (constants excluded)
-  int64_t out_elems = 0;     // elements written
-  int64_t in_bytes = 0;      // b_elem * in_elems
-  int64_t out_bytes = 0;     // b_elem * out_elems
-  int64_t crossbars = 0;     // eq. (1); 0 when not offloadable
-  int64_t params = 0;        // learned parameters held by the operator
+  int64_t rows = 0;       // M_v: inputs per MVM = C_in/groups * K_h * K_w (or K of a GeMM)
+  int64_t cols = 0;       // N_v: outputs per MVM = C_out (x columns_per_weight when mapped)
+  int64_t n_mvm = 0;      // input vectors applied: H_out * W_out (im2col) or GeMM rows
+  int64_t in_elems = 0;   // activation elements read (constants excluded)
+  int64_t out_elems = 0;  // elements written
+  int64_t in_bytes = 0;   // b_elem * in_elems
+  int64_t out_bytes = 0;  // b_elem * out_elems
+  int64_t crossbars = 0;  // eq. (1); 0 when not offloadable
+  int64_t params = 0;     // learned parameters held by the operator
 };
 
 struct Totals {

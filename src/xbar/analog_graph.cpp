@@ -45,7 +45,8 @@ graph::Graph segment_of(const graph::Graph& g, size_t begin, size_t end) {
   return s;
 }
 
-std::vector<float> bias_of(const graph::Graph& g, const graph::Node& n, int64_t cols, float& scale) {
+std::vector<float> bias_of(const graph::Graph& g, const graph::Node& n, int64_t cols,
+                           float& scale) {
   scale = 1.0f;
   if (!exec::has_input(n, 2)) return {};
   std::vector<float> b = exec::const_floats(g, n, 2, "bias");
@@ -59,7 +60,8 @@ std::vector<float> bias_of(const graph::Graph& g, const graph::Node& n, int64_t 
 
 }  // namespace
 
-AnalogGraph::AnalogGraph(graph::Graph g, const Chip& chip, const std::vector<std::string>& analog_nodes)
+AnalogGraph::AnalogGraph(graph::Graph g, const Chip& chip,
+                         const std::vector<std::string>& analog_nodes)
     : g_(std::move(g)) {
   const ModelLayers layers = crossbar_layers(g_);
   std::map<std::string, const CrossbarMatrix*> mappable;
@@ -67,22 +69,27 @@ AnalogGraph::AnalogGraph(graph::Graph g, const Chip& chip, const std::vector<std
   std::set<size_t> analog;
   for (const std::string& name : analog_nodes) {
     const int index = g_.node_index(name);
-    if (index < 0) throw user_error("model '", g_.name, "': no node '", name, "' to run on the chip");
+    if (index < 0)
+      throw user_error("model '", g_.name, "': no node '", name, "' to run on the chip");
     auto it = mappable.find(name);
     if (it == mappable.end())
-      throw user_error("model '", g_.name, "': node '", name, "' (", g_.nodes[static_cast<size_t>(index)].op_type,
-                       ") cannot run on a crossbar: expected a Conv (groups = 1), Gemm or MatMul with "
-                       "constant weights");
+      throw user_error(
+          "model '", g_.name, "': node '", name, "' (",
+          g_.nodes[static_cast<size_t>(index)].op_type,
+          ") cannot run on a crossbar: expected a Conv (groups = 1), Gemm or MatMul with "
+          "constant weights");
     const graph::Node& n = g_.nodes[static_cast<size_t>(index)];
     if (n.op_type == "Gemm" && n.attr_int("transA", 0) != 0)
       throw user_error("node '", name, "': analog Gemm needs transA = 0");
     if (!analog.insert(static_cast<size_t>(index)).second) continue;
     const CrossbarMatrix& m = *it->second;
-    AnalogOp op{static_cast<size_t>(index), chip.program(name, m.weights.data(), m.rows, m.cols), {}, 1.0f};
+    AnalogOp op{
+        static_cast<size_t>(index), chip.program(name, m.weights.data(), m.rows, m.cols), {}, 1.0f};
     if (n.op_type != "MatMul") op.bias = bias_of(g_, n, m.cols, op.bias_scale);
     ops_.push_back(std::move(op));
   }
-  std::sort(ops_.begin(), ops_.end(), [](const AnalogOp& a, const AnalogOp& b) { return a.node < b.node; });
+  std::sort(ops_.begin(), ops_.end(),
+            [](const AnalogOp& a, const AnalogOp& b) { return a.node < b.node; });
   size_t begin = 0, next_op = 0;
   for (size_t i = 0; i <= g_.nodes.size(); ++i) {
     const bool is_analog = i < g_.nodes.size() && analog.count(i);
@@ -100,7 +107,8 @@ std::vector<MappingAudit> AnalogGraph::audits() const {
   return out;
 }
 
-exec::TensorMap AnalogGraph::run(const exec::TensorMap& inputs, Rng& read_rng, ForwardStats* stats) const {
+exec::TensorMap AnalogGraph::run(const exec::TensorMap& inputs, Rng& read_rng,
+                                 ForwardStats* stats) const {
   exec::check_inputs(g_, inputs);
   exec::TensorMap env = inputs;
   ForwardStats local;
@@ -111,7 +119,8 @@ exec::TensorMap AnalogGraph::run(const exec::TensorMap& inputs, Rng& read_rng, F
     }
     exec::TensorMap in;
     for (const std::string& t : step.segment.inputs) in[t] = env.at(t);
-    for (auto& [name, tensor] : exec::run_reference(step.segment, in)) env[name] = std::move(tensor);
+    for (auto& [name, tensor] : exec::run_reference(step.segment, in))
+      env[name] = std::move(tensor);
   }
   if (stats != nullptr) {
     stats->dac_conversions += local.dac_conversions;
@@ -171,8 +180,8 @@ void AnalogGraph::run_analog(const AnalogOp& op, exec::TensorMap& env, Rng& read
     y = exec::Tensor::from_floats(y.shape, nchw);
   } else {
     if (x.shape.size() < 2 || x.shape.back() != K)
-      throw user_error("node '", n.name, "': input ", graph::shape_str(x.shape), " does not end in ",
-                       K, " (the crossbar's rows)");
+      throw user_error("node '", n.name, "': input ", graph::shape_str(x.shape),
+                       " does not end in ", K, " (the crossbar's rows)");
     const int64_t rows = x.numel() / K;
     std::vector<float> out(static_cast<size_t>(rows * N));
     layer.forward(xf.data(), rows, out.data(), read_rng, &stats);

@@ -49,11 +49,12 @@ class AnalogGraph {
   };
   struct Step {
     bool analog = false;
-    size_t op = 0;                  // analog: index into ops_
-    graph::Graph segment;           // digital
+    size_t op = 0;         // analog: index into ops_
+    graph::Graph segment;  // digital
   };
 
-  void run_analog(const AnalogOp& op, exec::TensorMap& env, Rng& read_rng, ForwardStats& stats) const;
+  void run_analog(const AnalogOp& op, exec::TensorMap& env, Rng& read_rng,
+                  ForwardStats& stats) const;
 
   graph::Graph g_;
   std::vector<AnalogOp> ops_;

@@ -24,8 +24,8 @@ ProgrammedLayer Chip::program(std::string_view layer_id, const float* w, int64_t
   const int64_t n = rows * cols;
   for (int64_t i = 0; i < n; ++i) {
     if (!std::isfinite(w[i]))
-      throw user_error("chip '", p.name, "', layer '", layer_id, "': weight ", i / cols, ",", i % cols,
-                       " is not finite (", w[i], ")");
+      throw user_error("chip '", p.name, "', layer '", layer_id, "': weight ", i / cols, ",",
+                       i % cols, " is not finite (", w[i], ")");
   }
   if (!(options.gamma <= 0.0 || std::isfinite(options.gamma)))
     throw user_error("layer '", layer_id, "': gamma must be finite, got ", options.gamma);

@@ -29,10 +29,12 @@ std::string_view adc_ranging_name(AdcRanging r) {
 void validate_profile(const ChipProfile& p, std::string_view source) {
   const std::string where = (source.empty() ? std::string() : std::string(source) + ": ") +
                             "chip profile '" + p.name + "'";
-  if (p.name.empty()) throw user_error(source, source.empty() ? "" : ": ", "chip profile without a name");
+  if (p.name.empty())
+    throw user_error(source, source.empty() ? "" : ": ", "chip profile without a name");
   auto finite_nonneg = [&](double v, const char* field, const char* unit) {
     if (!std::isfinite(v) || v < 0.0)
-      throw user_error(where, ": field '", field, "' must be a finite value >= 0 ", unit, ", got ", v);
+      throw user_error(where, ": field '", field, "' must be a finite value >= 0 ", unit, ", got ",
+                       v);
   };
   finite_nonneg(p.g_min, "g_min", "S");
   finite_nonneg(p.g_max, "g_max", "S");
@@ -45,8 +47,8 @@ void validate_profile(const ChipProfile& p, std::string_view source) {
   finite_nonneg(p.read_noise, "read_noise", "S");
   auto fraction = [&](double v, const char* field) {
     if (!std::isfinite(v) || v < 0.0 || v > 1.0)
-      throw user_error(where, ": field '", field, "' must be a fraction in [0, 1] (0% to 100%), got ",
-                       v);
+      throw user_error(where, ": field '", field,
+                       "' must be a fraction in [0, 1] (0% to 100%), got ", v);
   };
   fraction(p.stuck_fraction, "stuck");
   fraction(p.stuck_high_share, "stuck_high_share");
@@ -61,14 +63,17 @@ void validate_profile(const ChipProfile& p, std::string_view source) {
       throw user_error(where, ": field 'adc_full_scale' must be > 0 with adc_ranging 'fixed', got ",
                        p.adc_full_scale);
     if (p.adc_bits == 0)
-      throw user_error(where, ": adc_ranging 'fixed' needs a real ADC, but 'adc_bits' is 0 (ideal)");
+      throw user_error(where,
+                       ": adc_ranging 'fixed' needs a real ADC, but 'adc_bits' is 0 (ideal)");
   }
   if (p.mode == SimMode::Reference && p.adc_ranging != AdcRanging::MaxAbsPerVector)
-    throw user_error(where, ": field 'adc_ranging' must be 'max_abs' with mode 'reference' (seed 002's "
+    throw user_error(where,
+                     ": field 'adc_ranging' must be 'max_abs' with mode 'reference' (seed 002's "
                      "simulator ranges every vector by its max-abs)");
   if (p.array_rows < 1 || p.array_cols < 2)
-    throw user_error(where, ": field 'array' must be at least 1x2 (a signed weight takes two columns), got ",
-                     p.array_rows, "x", p.array_cols);
+    throw user_error(
+        where, ": field 'array' must be at least 1x2 (a signed weight takes two columns), got ",
+        p.array_rows, "x", p.array_cols);
   if (p.energy) finite_nonneg(*p.energy, "energy", "J");
   if (p.latency) finite_nonneg(*p.latency, "latency", "s");
 }

@@ -55,10 +55,10 @@ struct ChipProfile {
   int dac_bits = 8;
   int adc_bits = 8;
   AdcRanging adc_ranging = AdcRanging::MaxAbsPerVector;
-  double adc_full_scale = 0.0;  // AdcRanging::Fixed only, > 0 (see AdcRanging)
-  int64_t array_rows = 256;     // physical array: inputs (word lines)
-  int64_t array_cols = 256;     // bit lines; a signed weight takes two (G+ and G-), so an array
-                                // holds array_cols / 2 weight columns
+  double adc_full_scale = 0.0;    // AdcRanging::Fixed only, > 0 (see AdcRanging)
+  int64_t array_rows = 256;       // physical array: inputs (word lines)
+  int64_t array_cols = 256;       // bit lines; a signed weight takes two (G+ and G-), so an array
+                                  // holds array_cols / 2 weight columns
   std::optional<double> energy;   // J per activation of the accelerator (seed 002 Table I, E)
   std::optional<double> latency;  // s per activation (Table I, L); nullopt: not given
   SimMode mode = SimMode::Physical;

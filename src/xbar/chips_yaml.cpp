@@ -3,8 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -69,7 +69,9 @@ void apply_fields(const YAML::Node& fields, std::string_view source, ChipProfile
     const std::string key = kv.first.as<std::string>();
     const YAML::Node& v = kv.second;
     FieldContext c{source, p.name, key};
-    auto conductance = [&] { return parse_quantity(scalar(v, c), Quantity::Conductance, c.where()); };
+    auto conductance = [&] {
+      return parse_quantity(scalar(v, c), Quantity::Conductance, c.where());
+    };
     if (key == "g_min") {
       p.g_min = conductance();
     } else if (key == "g_max") {
@@ -136,7 +138,8 @@ std::vector<ChipProfile> parse_chip_profiles(std::string_view yaml_text, std::st
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
     if (key != "defaults" && key != "profiles")
-      throw user_error(source, ": unknown top-level key '", key, "' (expected 'defaults', 'profiles')");
+      throw user_error(source, ": unknown top-level key '", key,
+                       "' (expected 'defaults', 'profiles')");
   }
   const YAML::Node profiles = root["profiles"];
   if (!profiles || !profiles.IsMap() || profiles.size() == 0)
@@ -155,7 +158,8 @@ std::vector<ChipProfile> parse_chip_profiles(std::string_view yaml_text, std::st
   for (const auto& kv : profiles) {
     ChipProfile p = base;
     p.name = kv.first.as<std::string>();
-    if (!seen.insert(p.name).second) throw user_error(source, ": duplicate chip profile '", p.name, "'");
+    if (!seen.insert(p.name).second)
+      throw user_error(source, ": duplicate chip profile '", p.name, "'");
     try {
       apply_fields(kv.second, source, p);
     } catch (const YAML::Exception& e) {

@@ -1,8 +1,8 @@
 #include "xbar/gemm.h"
 
-#include <algorithm>
 #include <omp.h>
 
+#include <algorithm>
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "util/error.h"
@@ -43,7 +43,8 @@ void run_matmul(const dnnl::memory::desc& a_md, const float* a, const dnnl::memo
   dnnl::memory a_mem(a_md, ctx.engine, const_cast<float*>(a));
   dnnl::memory b_mem(b_md, ctx.engine, const_cast<float*>(b));
   dnnl::memory c_mem(c_md, ctx.engine, c);
-  prim.execute(ctx.stream, {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, c_mem}});
+  prim.execute(ctx.stream,
+               {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, c_mem}});
   ctx.stream.wait();
 }
 

@@ -33,11 +33,13 @@ void check_geometry(const Conv2dGeometry& g) {
   if (g.batch < 0 || g.channels < 1 || g.height < 1 || g.width < 1 || g.kernel_h < 1 ||
       g.kernel_w < 1 || g.stride_h < 1 || g.stride_w < 1 || g.dilation_h < 1 || g.dilation_w < 1 ||
       g.pad_top < 0 || g.pad_left < 0 || g.pad_bottom < 0 || g.pad_right < 0)
-    throw user_error("convolution geometry: sizes, kernel, stride and dilation must be >= 1 and pads >= 0");
+    throw user_error(
+        "convolution geometry: sizes, kernel, stride and dilation must be >= 1 and pads >= 0");
   if (g.height + g.pad_top + g.pad_bottom < g.dilation_h * (g.kernel_h - 1) + 1 ||
       g.width + g.pad_left + g.pad_right < g.dilation_w * (g.kernel_w - 1) + 1)
-    throw user_error("convolution geometry: a ", g.kernel_h, "x", g.kernel_w, " kernel does not fit a ",
-                     g.height, "x", g.width, " input with the given padding");
+    throw user_error("convolution geometry: a ", g.kernel_h, "x", g.kernel_w,
+                     " kernel does not fit a ", g.height, "x", g.width,
+                     " input with the given padding");
 }
 
 std::vector<float> im2col(const float* x, const Conv2dGeometry& g) {

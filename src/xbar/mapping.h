@@ -56,7 +56,7 @@ struct MappingAudit {
   int64_t clamped_devices = 0;  // programming noise pushed the device out of [G_min, G_max]
   int64_t stuck_low = 0;
   int64_t stuck_high = 0;
-  int64_t tiles = 0;            // physical arrays the layer occupies
+  int64_t tiles = 0;  // physical arrays the layer occupies
 };
 
 }  // namespace hetcim::xbar

@@ -15,7 +15,8 @@ const graph::Initializer* constant(const graph::Graph& g, const graph::Node& n, 
   if (!it->second.has_values())
     throw user_error("node '", n.name, "': weight '", n.inputs[input],
                      "' carries no values (an architecture-only model cannot be mapped)");
-  if (!it->second.info.shape) throw user_error("node '", n.name, "': weight '", n.inputs[input], "' has no shape");
+  if (!it->second.info.shape)
+    throw user_error("node '", n.name, "': weight '", n.inputs[input], "' has no shape");
   return &it->second;
 }
 
@@ -74,8 +75,9 @@ std::vector<MappingAudit> audit_model(const graph::Graph& g, const Chip& chip,
   for (const std::string& name : only) {
     if (std::none_of(layers.mapped.begin(), layers.mapped.end(),
                      [&](const CrossbarMatrix& m) { return m.node == name; }))
-      throw user_error("model '", g.name, "': '", name,
-                       "' is not a layer a crossbar can hold (Conv, Gemm or MatMul with constant weights)");
+      throw user_error(
+          "model '", g.name, "': '", name,
+          "' is not a layer a crossbar can hold (Conv, Gemm or MatMul with constant weights)");
   }
   std::vector<MappingAudit> audits;
   for (const CrossbarMatrix& m : layers.mapped) {

@@ -16,7 +16,7 @@
 namespace hetcim::xbar {
 
 struct CrossbarMatrix {
-  std::string node;     // node name, used as the layer id on a chip
+  std::string node;  // node name, used as the layer id on a chip
   std::string op_type;
   int64_t rows = 0;
   int64_t cols = 0;

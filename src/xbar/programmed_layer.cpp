@@ -104,8 +104,7 @@ std::vector<float> ProgrammedLayer::effective_weights() const {
 
 void ProgrammedLayer::forward(const float* x, int64_t batch, float* y, Rng& read_rng,
                               ForwardStats* stats) const {
-  if (batch < 0)
-    throw user_error("layer '", layer_id_, "': batch size must be >= 0, got ", batch);
+  if (batch < 0) throw user_error("layer '", layer_id_, "': batch size must be >= 0, got ", batch);
   ForwardStats local;
   const uint64_t call_seed = read_rng.next_u64();
   if (batch > 0) {
@@ -159,7 +158,8 @@ void ProgrammedLayer::forward_physical(const float* x, int64_t batch, float* y, 
         const int64_t r0 = t * L;
         const int64_t len = std::min(L, K - r0);
         float norm2 = 0.0f;
-        scale[b * T + t] = dac_segment(x + (b0 + b) * K + r0, len, v + b * Kp + r0, p.dac_bits, norm2);
+        scale[b * T + t] =
+            dac_segment(x + (b0 + b) * K + r0, len, v + b * Kp + r0, p.dac_bits, norm2);
         norm[b * T + t] = std::sqrt(norm2);
       }
       std::fill(v + b * Kp + K, v + (b + 1) * Kp, 0.0f);
@@ -167,7 +167,8 @@ void ProgrammedLayer::forward_physical(const float* x, int64_t batch, float* y, 
     // Every row tile's array currents: part[t] = v[:, tile t] * dG[tile t] (one 2-D product per
     // tile: oneDNN's brgemm kernels beat its batched-matmul path for these shapes).
     for (int64_t t = 0; t < T; ++t)
-      sgemm(rows, N, L, v + t * L, Kp, dg + t * L * N, N, part + t * rows * N, N, GemmThreads::Caller);
+      sgemm(rows, N, L, v + t * L, Kp, dg + t * L * N, N, part + t * rows * N, N,
+            GemmThreads::Caller);
     // Read noise, per-array ADC, digital accumulation over the row tiles.
     for (int64_t b = 0; b < rows; ++b) {
       float* out = y + (b0 + b) * N;

@@ -1,8 +1,8 @@
 #include "xbar/rng.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -18,7 +18,9 @@ uint64_t splitmix64(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+uint64_t rotl(uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 
 constexpr double kTwoPowMinus53 = 1.0 / 9007199254740992.0;
 
@@ -37,7 +39,8 @@ struct Ziggurat {
     const double v = kR * pdf(kR) + tail;
     x[0] = v / pdf(kR);
     x[1] = kR;
-    for (int i = 1; i < kLayers - 1; ++i) x[i + 1] = std::sqrt(-2.0 * std::log(v / x[i] + pdf(x[i])));
+    for (int i = 1; i < kLayers - 1; ++i)
+      x[i + 1] = std::sqrt(-2.0 * std::log(v / x[i] + pdf(x[i])));
     x[kLayers] = 0.0;
     for (int i = 0; i <= kLayers; ++i) f[i] = pdf(x[i]);
     // The top layer [0, x[255]] x [f(x[255]), 1] must close with area v; r was chosen for that.
@@ -112,7 +115,9 @@ uint64_t Rng::next_u64() {
   return result;
 }
 
-double Rng::uniform() { return static_cast<double>(next_u64() >> 11) * kTwoPowMinus53; }
+double Rng::uniform() {
+  return static_cast<double>(next_u64() >> 11) * kTwoPowMinus53;
+}
 
 double Rng::uniform_open() {
   return (static_cast<double>(next_u64() >> 11) + 0.5) * kTwoPowMinus53;
@@ -145,7 +150,8 @@ double Rng::normal() {
     const bool negative = (bits >> 8) & 1;
     const double t = static_cast<double>(bits >> 11) * kTwoPowMinus53 * z.x[i];
     if (t < z.x[i + 1]) [[likely]]
-      return std::bit_cast<double>(std::bit_cast<uint64_t>(t) ^ (static_cast<uint64_t>(negative) << 63));
+      return std::bit_cast<double>(std::bit_cast<uint64_t>(t) ^
+                                   (static_cast<uint64_t>(negative) << 63));
     double out = 0.0;
     if (normal_slow_path(i, t, negative, out)) return out;
   }
@@ -173,13 +179,13 @@ float Rng::float_slow_path(int i, float t, bool negative) {
 
 namespace {
 
-constexpr int kLanes = 8;      // independent xoshiro256++ streams of fill_normal
-constexpr int kChunk = 1024;   // candidates per block (a multiple of 2 * kLanes)
+constexpr int kLanes = 8;     // independent xoshiro256++ streams of fill_normal
+constexpr int kChunk = 1024;  // candidates per block (a multiple of 2 * kLanes)
 
 // `steps` xoshiro256++ steps of kLanes lanes (state as s[word][lane]), two 32-bit draws each,
 // written lane-major per step. Vectorizes across lanes; cloned per instruction set.
-__attribute__((target_clones("avx512f", "avx2", "default")))
-void xoshiro_lanes(uint64_t (&s)[4][kLanes], uint32_t* bits, int steps) {
+__attribute__((target_clones("avx512f", "avx2", "default"))) void xoshiro_lanes(
+    uint64_t (&s)[4][kLanes], uint32_t* bits, int steps) {
   for (int step = 0; step < steps; ++step) {
     uint64_t r[kLanes];
 #pragma omp simd
@@ -203,8 +209,8 @@ void xoshiro_lanes(uint64_t (&s)[4][kLanes], uint32_t* bits, int steps) {
 // Ziggurat fast path on 32-bit draws: layer i = bits & 127, sign = bit 7, a 24-bit uniform in
 // bits 8..31. Candidates that fall outside the layer's inner rectangle are flagged for the
 // scalar slow path. Branch-free; cloned per instruction set.
-__attribute__((target_clones("avx512f", "avx2", "default")))
-void ziggurat_fast(const uint32_t* bits, const float* x, float* out, uint8_t* reject, int n) {
+__attribute__((target_clones("avx512f", "avx2", "default"))) void ziggurat_fast(
+    const uint32_t* bits, const float* x, float* out, uint8_t* reject, int n) {
   constexpr float kTwoPowMinus24 = 1.0f / 16777216.0f;
 #pragma omp simd
   for (int k = 0; k < n; ++k) {
@@ -240,7 +246,8 @@ void Rng::fill_normal(float* out, int64_t n) {
       if (reject[k]) {
         const uint32_t b = bits[k];
         const auto i = static_cast<int>(b & 0x7fu);
-        const float t = static_cast<float>(b >> 8) * (1.0f / 16777216.0f) * z.x[static_cast<size_t>(i)];
+        const float t =
+            static_cast<float>(b >> 8) * (1.0f / 16777216.0f) * z.x[static_cast<size_t>(i)];
         o[k] = float_slow_path(i, t, (b >> 7) & 1);
       }
     }

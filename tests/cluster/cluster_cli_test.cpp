@@ -91,7 +91,9 @@ TEST(ClusterCli, FiguresAreDrawn) {
     std::stringstream ss;
     ss << in.rdbuf();
     size_t paths = 0;
-    for (size_t at = ss.str().find("<path"); at != std::string::npos; at = ss.str().find("<path", at + 1)) ++paths;
+    for (size_t at = ss.str().find("<path"); at != std::string::npos;
+         at = ss.str().find("<path", at + 1))
+      ++paths;
     EXPECT_GT(paths, 20u) << name;
   }
   // Five bus widths and the roof in each of the four panels.

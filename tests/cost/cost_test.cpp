@@ -29,7 +29,6 @@ TEST(HostModel, RooflineOfThePresets) {
   EXPECT_THROW((void)host_model_preset("pentium"), UserError);
 }
 
-
 TEST(Hardware, YamlWithHumanUnits) {
   const Hardware h = parse_hardware_yaml(
       "host: {model: ryzen9-3900x}\n"
@@ -50,7 +49,8 @@ TEST(Hardware, PresetsOfSeed000) {
   EXPECT_DOUBLE_EQ(arm.bus_bandwidth, 10.24e9);
   EXPECT_DOUBLE_EQ(arm.cim.bandwidth, 10.24e9);
   EXPECT_EQ(arm.cim.xbar_rows, 256);
-  const Hardware x86 = parse_hardware_yaml("preset: seed000-x86\ncim: {crossbars: 200}\n", "hw.yaml");
+  const Hardware x86 =
+      parse_hardware_yaml("preset: seed000-x86\ncim: {crossbars: 200}\n", "hw.yaml");
   EXPECT_EQ(x86.host.model, "ryzen9-3900x");
   EXPECT_DOUBLE_EQ(x86.cim.bandwidth, 20.48e9);
   EXPECT_EQ(x86.cim.crossbars, 200);
@@ -61,7 +61,8 @@ TEST(Hardware, ErrorsNameTheField) {
   EXPECT_NE(error_of("cim: {t_mvm: 50}\n").find("unit is required"), std::string::npos);
   EXPECT_NE(error_of("cim: {crossbars: -3}\n").find("'cim.crossbars' must be an integer >= 1"),
             std::string::npos);
-  EXPECT_NE(error_of("cim: {crosbars: 3}\n").find("unknown field 'cim.crosbars'"), std::string::npos);
+  EXPECT_NE(error_of("cim: {crosbars: 3}\n").find("unknown field 'cim.crosbars'"),
+            std::string::npos);
   EXPECT_NE(error_of("cim: {crossbar: 256}\n").find("ROWSxCOLS"), std::string::npos);
   EXPECT_NE(error_of("host: {model: z80}\n").find("unknown host model 'z80'"), std::string::npos);
   EXPECT_NE(error_of("cim: [1, 2\n").find("not valid YAML"), std::string::npos);
@@ -108,7 +109,8 @@ TEST(HostCosts, MissingOperatorOrPrecisionIsAnError) {
     (void)host_costs_from_profile(two_op_workload(), p, "p.csv", true);
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("p.csv: no row for operator 'layer1.0.add'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("p.csv: no row for operator 'layer1.0.add'"),
+              std::string::npos);
   }
   EXPECT_THROW((void)host_costs_from_profile(two_op_workload(), p, "p.csv", false), UserError);
 }

@@ -119,7 +119,6 @@ TEST(HardwareEnergy, YamlWithHumanUnits) {
   EXPECT_DOUBLE_EQ(host_power(z.host).idle, 2.7);
 }
 
-
 TEST(HardwareEnergy, ErrorsNameTheFileAndField) {
   const auto has = [](const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

@@ -1,11 +1,12 @@
 // Host profile files: CSV and JSON round trips (every field, awkward names), the documented
 // layout, and validation errors that name the file, the line or member, and what was expected.
+#include "cost/host_profile.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "cost/host_profile.h"
 #include "util/error.h"
 
 namespace hetcim::cost {
@@ -26,8 +27,10 @@ HostProfile sample() {
   p.model_min_s = 0.012;
   p.model_p90_s = 0.013;
   p.op_median_sum_s = 0.0121;
-  p.ops.push_back({"conv1", "QLinearConv", "jit_int8:avx512_core_vnni", 3.5e-4, 3.4e-4, 3.9e-4, 118013952, 337.18});
-  p.ops.push_back({"odd, \"quoted\" name", "QLinearAdd", "hetcim:qlinear_binary", 2.25e-5, 2e-5, 3e-5, 0, 0});
+  p.ops.push_back({"conv1", "QLinearConv", "jit_int8:avx512_core_vnni", 3.5e-4, 3.4e-4, 3.9e-4,
+                   118013952, 337.18});
+  p.ops.push_back(
+      {"odd, \"quoted\" name", "QLinearAdd", "hetcim:qlinear_binary", 2.25e-5, 2e-5, 3e-5, 0, 0});
   return p;
 }
 
@@ -117,7 +120,8 @@ TEST(HostProfile, CsvErrorsNameTheLineAndTheField) {
   s.replace(s.find("# precision: int8"), 17, "# precision: fp16");
   expect_csv_error(s, "precision: expected fp32 or int8, got 'fp16'");
   s = good;
-  s.erase(s.find("# model_p90_s"), s.find('\n', s.find("# model_p90_s")) - s.find("# model_p90_s") + 1);
+  s.erase(s.find("# model_p90_s"),
+          s.find('\n', s.find("# model_p90_s")) - s.find("# model_p90_s") + 1);
   expect_csv_error(s, "header key 'model_p90_s' is missing");
 }
 
@@ -142,7 +146,8 @@ TEST(HostProfile, JsonErrorsNameTheMember) {
   s = good;
   s.replace(s.find("\"median_s\": 0.00035"), 19, "\"median_s\": \"fast\"");
   expect_json_error(s, "ops[0]: 'median_s' must be a number");
-  expect_json_error("{\"format\": \"other\", \"version\": 1}", "'format' must be \"hetcim-host-profile\"");
+  expect_json_error("{\"format\": \"other\", \"version\": 1}",
+                    "'format' must be \"hetcim-host-profile\"");
 }
 
 }  // namespace

@@ -27,14 +27,16 @@ class Cifar10Test : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("hetcim_cifar_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("hetcim_cifar_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string write(const std::string& name, const std::vector<uint8_t>& bytes) {
     const std::string p = (dir_ / name).string();
     std::ofstream(p, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
     return p;
   }
   fs::path dir_;

@@ -18,8 +18,8 @@ class IdxTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("hetcim_idx_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("hetcim_idx_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -34,7 +34,8 @@ class IdxTest : public ::testing::Test {
   }
   void write_raw(const std::string& name, const std::vector<uint8_t>& bytes) const {
     std::ofstream(path(name), std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
   }
   fs::path dir_;
 };
@@ -96,7 +97,8 @@ TEST_F(IdxTest, DatasetPairChecksShapesAndLabels) {
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("label 10"), std::string::npos);
   }
-  EXPECT_THROW((void)read_idx_dataset(path("l.gz"), path("l.gz"), "tiny", 10), UserError);  // rank 1
+  EXPECT_THROW((void)read_idx_dataset(path("l.gz"), path("l.gz"), "tiny", 10),
+               UserError);  // rank 1
 }
 
 TEST_F(IdxTest, MissingFashionMnistDirectoryNamesThePackage) {

@@ -36,8 +36,8 @@ void expect_finite_with_declared_shapes(const graph::Graph& g, const TensorMap& 
 
 // Table I of seed 000: 38 / 79 / 71 operators for the int8 ResNet-18 / ResNet-50 / MobileNetV2.
 TEST(ModelsSlow, Int8OperatorCountsAndNamesFollowTheLoweredGraph) {
-  for (const auto& [model, count] : std::vector<std::pair<std::string, size_t>>{
-           {"resnet50", 79}, {"mobilenetv2", 71}}) {
+  for (const auto& [model, count] :
+       std::vector<std::pair<std::string, size_t>>{{"resnet50", 79}, {"mobilenetv2", 71}}) {
     SCOPED_TRACE(model);
     const graph::Graph lowered = passes::lower(zoo::build_model(model), {Precision::Int8});
     const graph::Graph g = prepared(model, Precision::Int8);

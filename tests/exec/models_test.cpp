@@ -74,7 +74,8 @@ TEST(Models, QdqExportRoundTrip) {
     const graph::Graph g = prepared(model, Precision::Int8);
     const graph::Graph qdq = to_qdq(g);
     const std::string bytes = onnxio::export_onnx_bytes(qdq, {});
-    const graph::Graph back = prepare(onnxio::import_onnx_bytes(bytes, "qdq"), {Precision::Int8, 1, {}});
+    const graph::Graph back =
+        prepare(onnxio::import_onnx_bytes(bytes, "qdq"), {Precision::Int8, 1, {}});
     EXPECT_EQ(back.nodes.size(), g.nodes.size());
     const TensorMap in = random_inputs(g, 9);
     TensorMap in_back;

@@ -1,10 +1,11 @@
 // .npy reading and writing: round trip, bytes NumPy would accept, header validation errors.
+#include "exec/npy.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
 
-#include "exec/npy.h"
 #include "util/error.h"
 
 namespace hetcim::exec {
@@ -33,7 +34,8 @@ void expect_error(const std::string& bytes, const std::string& fragment) {
 
 TEST(Npy, RoundTripThroughAFile) {
   Tensor t = Tensor::from_floats({2, 3}, {1, -2, 3.5f, 0, 1e-7f, -1e7f});
-  const std::string path = (std::filesystem::temp_directory_path() / "hetcim_npy_test.npy").string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "hetcim_npy_test.npy").string();
   write_npy(path, t);
   const Tensor back = read_npy(path);
   EXPECT_EQ(back.dtype, graph::DType::Float32);
@@ -47,7 +49,8 @@ TEST(Npy, WritesWhatNumPyWrites) {
   const std::string b = npy_bytes(t);
   EXPECT_EQ(b.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
   EXPECT_EQ(b.size() % 64, 3u);  // data starts at a multiple of 64
-  EXPECT_NE(b.find("{'descr': '|u1', 'fortran_order': False, 'shape': (3, ), }"), std::string::npos);
+  EXPECT_NE(b.find("{'descr': '|u1', 'fortran_order': False, 'shape': (3, ), }"),
+            std::string::npos);
   EXPECT_EQ(b[b.size() - 4], '\n');
   const Tensor scalar = parse_npy(npy_bytes(Tensor::from_floats({}, {4.0f})), "s");
   EXPECT_TRUE(scalar.shape.empty());
@@ -66,14 +69,20 @@ TEST(Npy, ReadsVersion2AndOtherDtypes) {
 
 TEST(Npy, RejectsBadFiles) {
   expect_error("hello", "not a .npy file");
-  expect_error(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 9), "version 9.0");
-  expect_error(header("{'descr': '<f2', 'fortran_order': False, 'shape': (1,), }") + "ab", "unsupported .npy dtype '<f2'");
-  expect_error(header("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }") + "abcd", "big-endian");
-  expect_error(header("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }") + "abcd", "Fortran-order");
+  expect_error(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 9),
+               "version 9.0");
+  expect_error(header("{'descr': '<f2', 'fortran_order': False, 'shape': (1,), }") + "ab",
+               "unsupported .npy dtype '<f2'");
+  expect_error(header("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }") + "abcd",
+               "big-endian");
+  expect_error(header("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }") + "abcd",
+               "Fortran-order");
   expect_error(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }") + "abcd",
                "data holds 4 bytes, but shape 2 of <f4 needs 8");
-  expect_error(header("{'descr': '<f4', 'shape': (1,), }") + "abcd", "'descr', 'fortran_order' and 'shape'");
-  expect_error(header("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }"), "non-negative");
+  expect_error(header("{'descr': '<f4', 'shape': (1,), }") + "abcd",
+               "'descr', 'fortran_order' and 'shape'");
+  expect_error(header("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }"),
+               "non-negative");
   std::string cut = header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }");
   cut[8] = static_cast<char>(0xff);  // header length past the end
   expect_error(cut, "runs past the end");
@@ -81,7 +90,8 @@ TEST(Npy, RejectsBadFiles) {
     (void)read_npy("/nonexistent/x.npy");
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/x.npy: cannot open the input file"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/x.npy: cannot open the input file"),
+              std::string::npos);
   }
 }
 

@@ -42,7 +42,8 @@ TEST(Reference, ConvByHand) {
   b.constant("b", Tensor::from_floats({1}, {0.5f}));
   b.node("Conv", {"x", "w", "b"}, {"y"});
   const graph::Graph g = b.done({"y"});
-  const TensorMap out = run_reference(g, {{"x", Tensor::from_floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9})}});
+  const TensorMap out =
+      run_reference(g, {{"x", Tensor::from_floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9})}});
   EXPECT_EQ(out.at("y").floats(), (std::vector<float>{12.5f, 16.5f, 24.5f, 28.5f}));
 }
 
@@ -59,7 +60,9 @@ TEST(Reference, QLinearConvByHand) {
   bias.data<int32_t>()[0] = 4;
   b.constant("sx", testing::scalar_f(0.5f)).constant("zx", testing::scalar_u8(10));
   b.constant("w", w).constant("sw", testing::scalar_f(0.25f)).constant("zw", testing::scalar_i8(0));
-  b.constant("sy", testing::scalar_f(0.1f)).constant("zy", testing::scalar_u8(5)).constant("bias", bias);
+  b.constant("sy", testing::scalar_f(0.1f))
+      .constant("zy", testing::scalar_u8(5))
+      .constant("bias", bias);
   b.node("QLinearConv", {"x", "sx", "zx", "w", "sw", "zw", "sy", "zy", "bias"}, {"y"}, {}, "",
          {{DType::UInt8, graph::Shape{1, 1, 1, 1}}});
   const graph::Graph g = b.done({"y"});
@@ -90,7 +93,8 @@ TEST(Reference, ResizeNearestAsymmetricByHand) {
   b.constant("roi", Tensor::from_floats({0}, {}));
   b.constant("scales", Tensor::from_floats({4}, {1, 1, 2, 2}));
   b.node("Resize", {"x", "roi", "scales"}, {"y"},
-         A{{"mode", std::string("nearest")}, {"coordinate_transformation_mode", std::string("asymmetric")},
+         A{{"mode", std::string("nearest")},
+           {"coordinate_transformation_mode", std::string("asymmetric")},
            {"nearest_mode", std::string("floor")}});
   const graph::Graph g = b.done({"y"});
   const TensorMap out = run_reference(g, {{"x", Tensor::from_floats({1, 1, 1, 2}, {1, 2})}});
@@ -113,8 +117,10 @@ TEST_P(ConvF32, MatchesReference) {
   b.input("x", DType::Float32, {2, p.c, p.h, p.h});
   b.constant("w", random_tensor(DType::Float32, {p.m, p.c / p.group, p.k, p.k}, 5));
   b.constant("b", random_tensor(DType::Float32, {p.m}, 6));
-  A attrs{{"strides", Ints{p.stride, p.stride}}, {"pads", Ints{p.pad, p.pad, p.pad, p.pad}},
-          {"dilations", Ints{p.dil, p.dil}}, {"group", p.group}};
+  A attrs{{"strides", Ints{p.stride, p.stride}},
+          {"pads", Ints{p.pad, p.pad, p.pad, p.pad}},
+          {"dilations", Ints{p.dil, p.dil}},
+          {"group", p.group}};
   if (std::string(p.act) == "Relu") attrs["activation"] = std::string("Relu");
   if (std::string(p.act) == "Clip") {
     attrs["activation"] = std::string("Clip");
@@ -125,14 +131,14 @@ TEST_P(ConvF32, MatchesReference) {
   both_thread_counts(b.done({"y"}));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shapes, ConvF32,
-    ::testing::Values(ConvCase{"k3", 16, 32, 9, 3, 1, 1, 1, 1, ""}, ConvCase{"k1s2", 32, 16, 8, 1, 2, 0, 1, 1, "Relu"},
-                      ConvCase{"rgb7x7", 3, 16, 15, 7, 2, 3, 1, 1, "Relu"},
-                      ConvCase{"depthwise", 24, 24, 9, 3, 1, 1, 1, 24, "Clip"},
-                      ConvCase{"grouped", 16, 32, 7, 3, 2, 1, 1, 4, ""},
-                      ConvCase{"dilated", 8, 8, 11, 3, 1, 2, 2, 1, ""}),
-    [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Shapes, ConvF32,
+                         ::testing::Values(ConvCase{"k3", 16, 32, 9, 3, 1, 1, 1, 1, ""},
+                                           ConvCase{"k1s2", 32, 16, 8, 1, 2, 0, 1, 1, "Relu"},
+                                           ConvCase{"rgb7x7", 3, 16, 15, 7, 2, 3, 1, 1, "Relu"},
+                                           ConvCase{"depthwise", 24, 24, 9, 3, 1, 1, 1, 24, "Clip"},
+                                           ConvCase{"grouped", 16, 32, 7, 3, 2, 1, 1, 4, ""},
+                                           ConvCase{"dilated", 8, 8, 11, 3, 1, 2, 2, 1, ""}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST(EngineF32, GemmMatMulAndBinaryOps) {
   Builder b;
@@ -142,7 +148,8 @@ TEST(EngineF32, GemmMatMulAndBinaryOps) {
   b.constant("bias", random_tensor(DType::Float32, {7}, 10));
   b.constant("m", random_tensor(DType::Float32, {5, 4}, 11));
   b.constant("row", random_tensor(DType::Float32, {1, 4}, 12, 0.5, 2));
-  b.node("Gemm", {"a", "w", "bias"}, {"g"}, A{{"transB", int64_t{1}}, {"alpha", 0.5}, {"activation", std::string("Relu")}});
+  b.node("Gemm", {"a", "w", "bias"}, {"g"},
+         A{{"transB", int64_t{1}}, {"alpha", 0.5}, {"activation", std::string("Relu")}});
   b.node("Gemm", {"a", "w"}, {"g2"}, A{{"transB", int64_t{1}}});
   b.node("MatMul", {"c", "m"}, {"mm"});
   b.node("Add", {"mm", "row"}, {"add"});
@@ -166,13 +173,20 @@ TEST(EngineF32, ElementwiseAndPooling) {
   b.node("Clip", {"x", "lo", "hi"}, {"clip"});
   b.node("HardSigmoid", {"x"}, {"hsig"});
   b.node("HardSwish", {"x"}, {"hswish"});
-  b.node("MaxPool", {"x"}, {"mp"}, A{{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}});
-  b.node("MaxPool", {"x"}, {"mpc"}, A{{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"ceil_mode", int64_t{1}}});
+  b.node("MaxPool", {"x"}, {"mp"},
+         A{{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}});
+  b.node("MaxPool", {"x"}, {"mpc"},
+         A{{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}, {"ceil_mode", int64_t{1}}});
   b.node("AveragePool", {"x"}, {"ap"}, A{{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}});
-  b.node("AveragePool", {"x"}, {"api"}, A{{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"count_include_pad", int64_t{1}}});
+  b.node("AveragePool", {"x"}, {"api"},
+         A{{"kernel_shape", Ints{3, 3}},
+           {"pads", Ints{1, 1, 1, 1}},
+           {"count_include_pad", int64_t{1}}});
   b.node("GlobalAveragePool", {"x"}, {"gap"});
   b.node("GlobalMaxPool", {"x"}, {"gmp"});
-  both_thread_counts(b.done({"relu", "sig", "tanh", "leaky", "clip", "hsig", "hswish", "mp", "mpc", "ap", "api", "gap", "gmp"}), 2e-5);
+  both_thread_counts(b.done({"relu", "sig", "tanh", "leaky", "clip", "hsig", "hswish", "mp", "mpc",
+                             "ap", "api", "gap", "gmp"}),
+                     2e-5);
 }
 
 // The engine's own Sigmoid kernel over its whole range (saturation included), 1e-6 absolute.
@@ -188,7 +202,8 @@ TEST(EngineF32, SigmoidOverAWideRange) {
   const Tensor want = run_reference(g, {{"x", x}}).at("y");
   const Tensor got = Engine(g).run({{"x", x}}).at("y");
   double worst = 0;
-  for (int64_t i = 0; i < x.numel(); ++i) worst = std::max(worst, std::fabs(got.at(i) - want.at(i)));
+  for (int64_t i = 0; i < x.numel(); ++i)
+    worst = std::max(worst, std::fabs(got.at(i) - want.at(i)));
   EXPECT_LE(worst, 1e-6);
   EXPECT_EQ(got.at(2), 0.5);
 }
@@ -203,16 +218,19 @@ TEST(EngineF32, DataMovement) {
   graph::Initializer sp = graph::Initializer::from_ints({2}, {3, 5});
   b.constant("sizes", Tensor::from_initializer(sp, "sizes"));
   b.node("Split", {"c", "sizes"}, {"s0", "s1"}, A{{"axis", int64_t{1}}});
-  b.constant("starts", Tensor::from_initializer(graph::Initializer::from_ints({2}, {1, 5}), "starts"));
+  b.constant("starts",
+             Tensor::from_initializer(graph::Initializer::from_ints({2}, {1, 5}), "starts"));
   b.constant("ends", Tensor::from_initializer(graph::Initializer::from_ints({2}, {6, 0}), "ends"));
   b.constant("axes", Tensor::from_initializer(graph::Initializer::from_ints({2}, {2, 3}), "axes"));
-  b.constant("steps", Tensor::from_initializer(graph::Initializer::from_ints({2}, {2, -2}), "steps"));
+  b.constant("steps",
+             Tensor::from_initializer(graph::Initializer::from_ints({2}, {2, -2}), "steps"));
   b.node("Slice", {"c", "starts", "ends", "axes", "steps"}, {"sl"});
   b.constant("roi", Tensor::from_floats({0}, {}));
   b.constant("scales", Tensor::from_floats({4}, {1, 1, 2, 2}));
   b.node("Resize", {"c", "roi", "scales"}, {"rs"}, A{{"mode", std::string("nearest")}});
   b.node("Flatten", {"c"}, {"fl"}, A{{"axis", int64_t{1}}});
-  b.constant("shape", Tensor::from_initializer(graph::Initializer::from_ints({3}, {1, 8, 36}), "shape"));
+  b.constant("shape",
+             Tensor::from_initializer(graph::Initializer::from_ints({3}, {1, 8, 36}), "shape"));
   b.node("Reshape", {"c", "shape"}, {"rsh"});
   b.node("Transpose", {"rsh"}, {"tr"}, A{{"perm", Ints{0, 2, 1}}});
   b.node("Softmax", {"tr"}, {"sm"}, A{{"axis", int64_t{-1}}});
@@ -234,7 +252,10 @@ graph::Graph qconv_graph(int64_t c, int64_t m, int64_t h, int64_t k, int64_t str
   b.constant("sy", testing::scalar_f(0.05f)).constant("zy", testing::scalar_u8(90));
   b.constant("bias", random_tensor(DType::Int32, {m}, 23, -2000, 2000));
   const int64_t oh = (h + 2 * pad - k) / stride + 1;
-  A attrs{{"strides", Ints{stride, stride}}, {"pads", Ints{pad, pad, pad, pad}}, {"group", group}, {"kernel_shape", Ints{k, k}}};
+  A attrs{{"strides", Ints{stride, stride}},
+          {"pads", Ints{pad, pad, pad, pad}},
+          {"group", group},
+          {"kernel_shape", Ints{k, k}}};
   if (act == "Relu") attrs["activation"] = std::string("Relu");
   if (act == "Clip") {
     attrs["activation"] = std::string("Clip");
@@ -247,11 +268,15 @@ graph::Graph qconv_graph(int64_t c, int64_t m, int64_t h, int64_t k, int64_t str
 }
 
 TEST(EngineInt8, QLinearConvExact) {
-  for (const auto& [c, m, h, k, s, p, g, act] :
-       std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string>>{
-           {16, 32, 10, 3, 1, 1, 1, ""}, {32, 16, 8, 1, 1, 0, 1, "Relu"}, {3, 16, 17, 7, 2, 3, 1, "Relu"},
-           {32, 32, 9, 3, 2, 1, 32, "Clip"}, {16, 32, 7, 3, 1, 1, 4, ""}}) {
-    SCOPED_TRACE("conv c=" + std::to_string(c) + " m=" + std::to_string(m) + " k=" + std::to_string(k) + " g=" + std::to_string(g));
+  for (const auto& [c, m, h, k, s, p, g, act] : std::vector<
+           std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string>>{
+           {16, 32, 10, 3, 1, 1, 1, ""},
+           {32, 16, 8, 1, 1, 0, 1, "Relu"},
+           {3, 16, 17, 7, 2, 3, 1, "Relu"},
+           {32, 32, 9, 3, 2, 1, 32, "Clip"},
+           {16, 32, 7, 3, 1, 1, 4, ""}}) {
+    SCOPED_TRACE("conv c=" + std::to_string(c) + " m=" + std::to_string(m) +
+                 " k=" + std::to_string(k) + " g=" + std::to_string(g));
     both_thread_counts(qconv_graph(c, m, h, k, s, p, g, act));
   }
 }
@@ -265,8 +290,8 @@ TEST(EngineInt8, QGemmAndQLinearMatMulExact) {
   b.constant("zw", Tensor::zeros(DType::Int8, {10}));
   b.constant("c", random_tensor(DType::Int32, {10}, 33, -500, 500));
   b.constant("sy", testing::scalar_f(0.07f)).constant("zy", testing::scalar_u8(100));
-  b.node("QGemm", {"a", "sa", "za", "w", "sw", "zw", "c", "sy", "zy"}, {"g"}, A{{"transB", int64_t{1}}},
-         "com.microsoft", {{DType::UInt8, graph::Shape{2, 10}}});
+  b.node("QGemm", {"a", "sa", "za", "w", "sw", "zw", "c", "sy", "zy"}, {"g"},
+         A{{"transB", int64_t{1}}}, "com.microsoft", {{DType::UInt8, graph::Shape{2, 10}}});
   b.constant("m", random_tensor(DType::Int8, {40, 6}, 34, -127, 127));
   b.constant("sm", testing::scalar_f(0.01f)).constant("zm", testing::scalar_i8(0));
   b.node("QLinearMatMul", {"a", "sa", "za", "m", "sm", "zm", "sy", "zy"}, {"mm"}, {}, "",
@@ -283,23 +308,30 @@ TEST(EngineInt8, ElementwiseAndPoolingExact) {
   b.constant("sb", testing::scalar_f(0.07f)).constant("zb", testing::scalar_u8(30));
   b.constant("sy", testing::scalar_f(0.09f)).constant("zy", testing::scalar_u8(70));
   const graph::TensorInfo full{DType::UInt8, graph::Shape{1, 24, 7, 9}};
-  b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"add"}, {}, "com.microsoft", {full});
-  b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"addr"}, A{{"activation", std::string("Relu")}}, "com.microsoft", {full});
-  b.node("QLinearMul", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"mul"}, {}, "com.microsoft", {full});
-  b.node("QLinearMul", {"a", "sa", "za", "v", "sb", "zb", "sy", "zy"}, {"mulb"}, {}, "com.microsoft", {full});
+  b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"add"}, {}, "com.microsoft",
+         {full});
+  b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"addr"},
+         A{{"activation", std::string("Relu")}}, "com.microsoft", {full});
+  b.node("QLinearMul", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"mul"}, {}, "com.microsoft",
+         {full});
+  b.node("QLinearMul", {"a", "sa", "za", "v", "sb", "zb", "sy", "zy"}, {"mulb"}, {},
+         "com.microsoft", {full});
   b.node("QLinearSigmoid", {"a", "sa", "za", "sy", "zy"}, {"sig"}, {}, "com.microsoft", {full});
-  b.node("QLinearLeakyRelu", {"a", "sa", "za", "sy", "zy"}, {"leaky"}, A{{"alpha", 0.1}}, "com.microsoft", {full});
+  b.node("QLinearLeakyRelu", {"a", "sa", "za", "sy", "zy"}, {"leaky"}, A{{"alpha", 0.1}},
+         "com.microsoft", {full});
   b.node("QLinearGlobalAveragePool", {"a", "sa", "za", "sy", "zy"}, {"gap"}, {}, "com.microsoft",
          {{DType::UInt8, graph::Shape{1, 24, 1, 1}}});
   b.node("QLinearAveragePool", {"a", "sa", "za", "sy", "zy"}, {"ap"},
-         A{{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{2, 2}}}, "com.microsoft",
-         {{DType::UInt8, graph::Shape{1, 24, 4, 5}}});
-  b.node("QLinearConcat", {"sy", "zy", "a", "sa", "za", "b", "sb", "zb", "add", "sy", "zy"}, {"cat"},
-         A{{"axis", int64_t{1}}}, "com.microsoft", {{DType::UInt8, graph::Shape{1, 72, 7, 9}}});
+         A{{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{2, 2}}},
+         "com.microsoft", {{DType::UInt8, graph::Shape{1, 24, 4, 5}}});
+  b.node("QLinearConcat", {"sy", "zy", "a", "sa", "za", "b", "sb", "zb", "add", "sy", "zy"},
+         {"cat"}, A{{"axis", int64_t{1}}}, "com.microsoft",
+         {{DType::UInt8, graph::Shape{1, 72, 7, 9}}});
   b.node("MaxPool", {"a"}, {"mp"}, A{{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}});
   b.node("DequantizeLinear", {"add", "sy", "zy"}, {"deq"});
   b.node("QuantizeLinear", {"deq", "sa", "za"}, {"req"});
-  both_thread_counts(b.done({"add", "addr", "mul", "mulb", "sig", "leaky", "gap", "ap", "cat", "mp", "deq", "req"}));
+  both_thread_counts(b.done(
+      {"add", "addr", "mul", "mulb", "sig", "leaky", "gap", "ap", "cat", "mp", "deq", "req"}));
 }
 
 TEST(EngineInt8, LayoutTransposesAreLogicalIdentities) {
@@ -308,14 +340,14 @@ TEST(EngineInt8, LayoutTransposesAreLogicalIdentities) {
   b.input("x", DType::Float32, {1, 8, 5, 5});
   b.constant("s", testing::scalar_f(0.01f)).constant("z", testing::scalar_u8(128));
   b.node("QuantizeLinear", {"x", "s", "z"}, {"q"});
-  b.node("Transpose", {"q"}, {"q_nhwc"}, A{{"perm", Ints{0, 2, 3, 1}}, {"layout_only", int64_t{1}}}, "",
-         {{DType::UInt8, graph::Shape{1, 8, 5, 5}}});
+  b.node("Transpose", {"q"}, {"q_nhwc"}, A{{"perm", Ints{0, 2, 3, 1}}, {"layout_only", int64_t{1}}},
+         "", {{DType::UInt8, graph::Shape{1, 8, 5, 5}}});
   b.constant("w", random_tensor(DType::Int8, {8, 8, 3, 3}, 41, -127, 127));
   b.constant("sw", testing::scalar_f(0.003f)).constant("zw", testing::scalar_i8(0));
-  b.node("QLinearConv", {"q_nhwc", "s", "z", "w", "sw", "zw", "s", "z"}, {"y"}, A{{"pads", Ints{1, 1, 1, 1}}}, "",
-         {{DType::UInt8, graph::Shape{1, 8, 5, 5}}});
-  b.node("Transpose", {"y"}, {"y_nchw"}, A{{"perm", Ints{0, 3, 1, 2}}, {"layout_only", int64_t{1}}}, "",
-         {{DType::UInt8, graph::Shape{1, 8, 5, 5}}});
+  b.node("QLinearConv", {"q_nhwc", "s", "z", "w", "sw", "zw", "s", "z"}, {"y"},
+         A{{"pads", Ints{1, 1, 1, 1}}}, "", {{DType::UInt8, graph::Shape{1, 8, 5, 5}}});
+  b.node("Transpose", {"y"}, {"y_nchw"}, A{{"perm", Ints{0, 3, 1, 2}}, {"layout_only", int64_t{1}}},
+         "", {{DType::UInt8, graph::Shape{1, 8, 5, 5}}});
   b.node("DequantizeLinear", {"y_nchw", "s", "z"}, {"out"});
   both_thread_counts(b.done({"out"}));
 }
@@ -333,7 +365,9 @@ TEST(EngineErrors, UnsupportedOperatorNamesTheNode) {
     Engine e(g);
     FAIL() << "no error";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("node 'my_erf' (Erf): unsupported operator 'Erf'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("node 'my_erf' (Erf): unsupported operator 'Erf'"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_THROW((void)run_reference(g, {{"x", Tensor::zeros(DType::Float32, {1, 4})}}), UserError);
 }
@@ -348,21 +382,28 @@ TEST(EngineErrors, WrongInputShapeAndDtype) {
     (void)e.run({{"x", Tensor::zeros(DType::Float32, {1, 5})}});
     FAIL();
   } catch (const UserError& err) {
-    EXPECT_NE(std::string(err.what()).find("input 'x': expected float32 1x4, got float32 1x5"), std::string::npos) << err.what();
+    EXPECT_NE(std::string(err.what()).find("input 'x': expected float32 1x4, got float32 1x5"),
+              std::string::npos)
+        << err.what();
   }
   try {
     (void)e.run({{"x", Tensor::zeros(DType::UInt8, {1, 4})}});
     FAIL();
   } catch (const UserError& err) {
-    EXPECT_NE(std::string(err.what()).find("expected float32 1x4, got uint8 1x4"), std::string::npos) << err.what();
+    EXPECT_NE(std::string(err.what()).find("expected float32 1x4, got uint8 1x4"),
+              std::string::npos)
+        << err.what();
   }
   try {
     (void)e.run({});
     FAIL();
   } catch (const UserError& err) {
-    EXPECT_NE(std::string(err.what()).find("input 'x' is missing"), std::string::npos) << err.what();
+    EXPECT_NE(std::string(err.what()).find("input 'x' is missing"), std::string::npos)
+        << err.what();
   }
-  EXPECT_THROW((void)e.run({{"x", Tensor::zeros(DType::Float32, {1, 4})}, {"z", Tensor::zeros(DType::Float32, {1})}}), UserError);
+  EXPECT_THROW((void)e.run({{"x", Tensor::zeros(DType::Float32, {1, 4})},
+                            {"z", Tensor::zeros(DType::Float32, {1})}}),
+               UserError);
 }
 
 }  // namespace

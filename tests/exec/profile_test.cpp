@@ -1,7 +1,8 @@
 // Profiling statistics (hand-computed) and the structure of a profile on a small graph.
+#include "exec/profile.h"
+
 #include <gtest/gtest.h>
 
-#include "exec/profile.h"
 #include "test_util.h"
 #include "util/error.h"
 
@@ -29,7 +30,8 @@ TEST(Profile, OneRowPerOperatorWithOrderedStatistics) {
   b.node("GlobalAveragePool", {"r"}, {"y"});
   const graph::Graph g = b.done({"y"});
   Engine e(g, {1});
-  const ProfileResult r = profile(e, {{"x", testing::random_tensor(graph::DType::Float32, {1, 8, 16, 16}, 2)}}, {2, 7});
+  const ProfileResult r =
+      profile(e, {{"x", testing::random_tensor(graph::DType::Float32, {1, 8, 16, 16}, 2)}}, {2, 7});
   ASSERT_EQ(r.ops.size(), 3u);
   EXPECT_EQ(r.runs, 7);
   EXPECT_EQ(r.warmup, 2);

@@ -1,12 +1,13 @@
 // ONNX QuantizeLinear / DequantizeLinear semantics, bit-exact against hand-computed values, in
 // the scalar functions, the reference interpreter and the oneDNN engine; the parameter rules.
+#include "exec/quantize.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
 #include "exec/engine.h"
-#include "exec/quantize.h"
 #include "exec/reference.h"
 #include "test_util.h"
 
@@ -80,7 +81,7 @@ TEST(Quantize, NodesBitExactOnTies) {
   for (int i = 0; i < 37; ++i) {
     const float v = -10.0f + 0.25f * static_cast<float>(i) * 1.0f;  // x / 0.5 = -20 + 0.5 i
     x.push_back(v);
-    const double q = -20.0 + 0.5 * i;  // exact
+    const double q = -20.0 + 0.5 * i;    // exact
     const double r = std::nearbyint(q);  // ties to even in the default mode
     want_u8.push_back(static_cast<int>(std::clamp(r + 3, 0.0, 255.0)));
     want_s8.push_back(static_cast<int>(std::clamp(r - 5, -128.0, 127.0)));
@@ -93,7 +94,9 @@ TEST(Quantize, NodesBitExactOnTies) {
   want_s8[35] = -128;
   testing::Builder b;
   b.input("x", DType::Float32, {37});
-  b.constant("s", testing::scalar_f(0.5f)).constant("zu", testing::scalar_u8(3)).constant("zs", testing::scalar_i8(-5));
+  b.constant("s", testing::scalar_f(0.5f))
+      .constant("zu", testing::scalar_u8(3))
+      .constant("zs", testing::scalar_i8(-5));
   b.node("QuantizeLinear", {"x", "s", "zu"}, {"qu"});
   b.node("QuantizeLinear", {"x", "s", "zs"}, {"qs"});
   b.node("DequantizeLinear", {"qu", "s", "zu"}, {"du"});
@@ -103,8 +106,10 @@ TEST(Quantize, NodesBitExactOnTies) {
     SCOPED_TRACE(engine ? "engine" : "reference");
     const TensorMap out = engine ? Engine(g).run(in) : run_reference(g, in);
     for (int i = 0; i < 37; ++i) {
-      EXPECT_EQ(out.at("qu").at(i), want_u8[static_cast<size_t>(i)]) << "x=" << x[static_cast<size_t>(i)];
-      EXPECT_EQ(out.at("qs").at(i), want_s8[static_cast<size_t>(i)]) << "x=" << x[static_cast<size_t>(i)];
+      EXPECT_EQ(out.at("qu").at(i), want_u8[static_cast<size_t>(i)])
+          << "x=" << x[static_cast<size_t>(i)];
+      EXPECT_EQ(out.at("qs").at(i), want_s8[static_cast<size_t>(i)])
+          << "x=" << x[static_cast<size_t>(i)];
       EXPECT_EQ(out.at("du").at(i), (want_u8[static_cast<size_t>(i)] - 3) * 0.5);
     }
   }

@@ -27,7 +27,8 @@ inline uint64_t splitmix(uint64_t& s) {
 }
 
 // A zoo model with seeded weights, lowered (and calibrated for int8) for execution.
-inline graph::Graph prepared(const std::string& model, passes::Precision p, uint64_t calib_seed = 1) {
+inline graph::Graph prepared(const std::string& model, passes::Precision p,
+                             uint64_t calib_seed = 1) {
   PrepareOptions o;
   o.precision = p;
   o.weight_seed = 1;
@@ -36,18 +37,27 @@ inline graph::Graph prepared(const std::string& model, passes::Precision p, uint
 }
 
 // Floats uniform in [lo, hi); integers uniform in [lo, hi].
-inline Tensor random_tensor(graph::DType t, const graph::Shape& shape, uint64_t seed, double lo = -1,
-                            double hi = 1) {
+inline Tensor random_tensor(graph::DType t, const graph::Shape& shape, uint64_t seed,
+                            double lo = -1, double hi = 1) {
   Tensor x = Tensor::zeros(t, shape);
   uint64_t s = seed * 7919 + 17;
   for (int64_t i = 0; i < x.numel(); ++i) {
     const double u = static_cast<double>(splitmix(s) >> 11) * 0x1.0p-53;
     switch (t) {
-      case graph::DType::Float32: x.data<float>()[i] = static_cast<float>(lo + (hi - lo) * u); break;
-      case graph::DType::UInt8: x.data<uint8_t>()[i] = static_cast<uint8_t>(lo + std::floor((hi - lo + 1) * u)); break;
-      case graph::DType::Int8: x.data<int8_t>()[i] = static_cast<int8_t>(lo + std::floor((hi - lo + 1) * u)); break;
-      case graph::DType::Int32: x.data<int32_t>()[i] = static_cast<int32_t>(lo + std::floor((hi - lo + 1) * u)); break;
-      default: ADD_FAILURE() << "random_tensor: dtype";
+      case graph::DType::Float32:
+        x.data<float>()[i] = static_cast<float>(lo + (hi - lo) * u);
+        break;
+      case graph::DType::UInt8:
+        x.data<uint8_t>()[i] = static_cast<uint8_t>(lo + std::floor((hi - lo + 1) * u));
+        break;
+      case graph::DType::Int8:
+        x.data<int8_t>()[i] = static_cast<int8_t>(lo + std::floor((hi - lo + 1) * u));
+        break;
+      case graph::DType::Int32:
+        x.data<int32_t>()[i] = static_cast<int32_t>(lo + std::floor((hi - lo + 1) * u));
+        break;
+      default:
+        ADD_FAILURE() << "random_tensor: dtype";
     }
   }
   return x;
@@ -60,7 +70,9 @@ inline graph::Initializer as_init(const Tensor& t) {
   return i;
 }
 
-inline Tensor scalar_f(float v) { return Tensor::from_floats({}, {v}); }
+inline Tensor scalar_f(float v) {
+  return Tensor::from_floats({}, {v});
+}
 inline Tensor scalar_u8(uint8_t v) {
   Tensor t = Tensor::zeros(graph::DType::UInt8, {});
   t.data<uint8_t>()[0] = v;
@@ -74,7 +86,10 @@ inline Tensor scalar_i8(int8_t v) {
 
 class Builder {
  public:
-  explicit Builder(int64_t opset = 17) { g_.name = "test"; g_.opset = opset; }
+  explicit Builder(int64_t opset = 17) {
+    g_.name = "test";
+    g_.opset = opset;
+  }
   Builder& input(const std::string& name, graph::DType t, const graph::Shape& s) {
     g_.inputs.push_back(name);
     g_.values[name] = {t, s};
@@ -85,9 +100,10 @@ class Builder {
     return *this;
   }
   // Output infos: given, or inferred by graph::infer_outputs (standard ops).
-  Builder& node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out,
-                const std::map<std::string, graph::Attribute>& attrs = {}, const std::string& domain = "",
-                const std::vector<graph::TensorInfo>& infos = {}) {
+  Builder& node(const std::string& op, const std::vector<std::string>& in,
+                const std::vector<std::string>& out,
+                const std::map<std::string, graph::Attribute>& attrs = {},
+                const std::string& domain = "", const std::vector<graph::TensorInfo>& infos = {}) {
     graph::Node n{"n" + std::to_string(g_.nodes.size()) + "_" + op, op, domain, in, out, attrs};
     g_.nodes.push_back(n);
     std::vector<graph::TensorInfo> ti = infos;

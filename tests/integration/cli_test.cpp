@@ -1,6 +1,8 @@
 // The hetcim binary as a user meets it: exit codes, messages that name the culprit, no partial
 // output files.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -8,8 +10,6 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -91,7 +91,8 @@ TEST(Cli, ExportThenInspectGivesTheSameTable) {
   CliRun r = run("export yolov5n --seed 5 --onnx " + onnx.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const CliRun zoo = run("inspect yolov5n --quiet --json " + scratch("a.json").string());
-  const CliRun file = run("inspect " + onnx.string() + " --quiet --json " + scratch("b.json").string());
+  const CliRun file =
+      run("inspect " + onnx.string() + " --quiet --json " + scratch("b.json").string());
   ASSERT_EQ(zoo.status, 0) << zoo.err;
   ASSERT_EQ(file.status, 0) << file.err;
   auto ops_of = [](const fs::path& p) {
@@ -120,8 +121,9 @@ TEST(Cli, PartitionExactAndPaperMilpAgreeOnResNet18) {
   CliRun r = run("partition resnet18 --crossbars 100 --t-mvm 100ns --json " + a.string() +
                  " --gantt " + svg.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  r = run("partition resnet18 --crossbars 100 --t-mvm 100ns --solver milp --time-limit 120s --json " +
-          b.string());
+  r = run(
+      "partition resnet18 --crossbars 100 --t-mvm 100ns --solver milp --time-limit 120s --json " +
+      b.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json x = read_json(a), y = read_json(b);
   EXPECT_EQ(x["solver"]["status"], "optimal");
@@ -141,17 +143,20 @@ TEST(Cli, PartitionOnASerialBusAgreesWithTheMilpAndListsTheBusOrder) {
                  b = scratch("serial_milp.json"), c = scratch("parallel.json");
   std::ofstream(hw) << "host: {model: ryzen9-3900x}\ncim: {crossbars: 100, t_mvm: 50ns}\n"
                        "bus: {bandwidth: 1GB/s}\n";
-  CliRun r = run("partition resnet18 --hw " + hw.string() + " --bus-model serial --json " + a.string());
+  CliRun r =
+      run("partition resnet18 --hw " + hw.string() + " --bus-model serial --json " + a.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("serial (one transfer at a time)"), std::string::npos) << r.out;
-  r = run("partition resnet18 --hw " + hw.string() + " --bus-model serial --solver milp --json " + b.string());
+  r = run("partition resnet18 --hw " + hw.string() + " --bus-model serial --solver milp --json " +
+          b.string());
   ASSERT_EQ(r.status, 0) << r.err;
   r = run("partition resnet18 --hw " + hw.string() + " --json " + c.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json x = read_json(a), y = read_json(b), z = read_json(c);
   EXPECT_EQ(x["bus_model"], "serial");
   ASSERT_EQ(y["solver"]["status"], "optimal");
-  EXPECT_NEAR(x["latency_s"].get<double>(), y["latency_s"].get<double>(), 1e-6 * x["latency_s"].get<double>());
+  EXPECT_NEAR(x["latency_s"].get<double>(), y["latency_s"].get<double>(),
+              1e-6 * x["latency_s"].get<double>());
   // A resource can only slow the optimum down.
   EXPECT_GE(x["latency_s"].get<double>(), z["latency_s"].get<double>() * (1 - 1e-12));
   // The bus order lists every transfer once, and the transfers never overlap in that order.
@@ -171,16 +176,17 @@ TEST(Cli, PartitionOnASerialBusAgreesWithTheMilpAndListsTheBusOrder) {
 }
 
 TEST(Cli, PartitionLatencyEnergyFrontAndWeightedSolvesAgree) {
-  const fs::path front = scratch("front.json"), svg = scratch("front.svg"), a = scratch("w_exact.json"),
-                 b = scratch("w_milp.json");
-  CliRun r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --pareto " + front.string() +
-                 " --pareto-svg " + svg.string());
+  const fs::path front = scratch("front.json"), svg = scratch("front.svg"),
+                 a = scratch("w_exact.json"), b = scratch("w_milp.json");
+  CliRun r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --pareto " +
+                 front.string() + " --pareto-svg " + svg.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json f = read_json(front);
   ASSERT_GE(f["points"].size(), 2u);
   EXPECT_TRUE(f["complete"].get<bool>());
   for (size_t k = 1; k < f["points"].size(); ++k) {
-    EXPECT_GT(f["points"][k]["latency_s"].get<double>(), f["points"][k - 1]["latency_s"].get<double>());
+    EXPECT_GT(f["points"][k]["latency_s"].get<double>(),
+              f["points"][k - 1]["latency_s"].get<double>());
     EXPECT_LT(f["points"][k]["energy_j"]["total"].get<double>(),
               f["points"][k - 1]["energy_j"]["total"].get<double>());
   }
@@ -188,14 +194,17 @@ TEST(Cli, PartitionLatencyEnergyFrontAndWeightedSolvesAgree) {
   // The fastest point is the latency optimum.
   r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --json " + a.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NEAR(read_json(a)["latency_s"].get<double>(), f["points"][0]["latency_s"].get<double>(), 1e-12);
+  EXPECT_NEAR(read_json(a)["latency_s"].get<double>(), f["points"][0]["latency_s"].get<double>(),
+              1e-12);
   // A weight between two neighbours' slopes picks one of the front's points, with either solver.
   const auto& p0 = f["points"][0];
   const auto& p1 = f["points"][1];
-  const double slope = (p1["latency_s"].get<double>() - p0["latency_s"].get<double>()) /
-                       (p0["energy_j"]["total"].get<double>() - p1["energy_j"]["total"].get<double>());
+  const double slope =
+      (p1["latency_s"].get<double>() - p0["latency_s"].get<double>()) /
+      (p0["energy_j"]["total"].get<double>() - p1["energy_j"]["total"].get<double>());
   const std::string w = std::to_string(slope * 1.001);
-  r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --energy-weight " + w + " --json " + a.string());
+  r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --energy-weight " + w +
+          " --json " + a.string());
   ASSERT_EQ(r.status, 0) << r.err;
   r = run("partition resnet18 --preset seed000-x86 --t-mvm 500ns --energy-weight " + w +
           " --solver milp --json " + b.string());
@@ -216,7 +225,8 @@ TEST(Cli, PartitionReplaysAFileAndRejectsInfeasibleOnes) {
   CliRun r = run("partition resnet18 --bus-model serial --json " + solved.string());
   ASSERT_EQ(r.status, 0) << r.err;
   // The solver's own file replays to the same latency, with its orders or without them.
-  r = run("partition resnet18 --bus-model serial --replay " + solved.string() + " --json " + replayed.string());
+  r = run("partition resnet18 --bus-model serial --replay " + solved.string() + " --json " +
+          replayed.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("no optimality claim"), std::string::npos) << r.out;
   nlohmann::json x = read_json(solved);
@@ -226,7 +236,8 @@ TEST(Cli, PartitionReplaysAFileAndRejectsInfeasibleOnes) {
   for (auto& op : x["operators"]) op["mode"] = op["t_acc_s"].is_null() ? -1 : 0;
   x.erase("host_order");
   std::ofstream(greedy) << x.dump();
-  r = run("partition resnet18 --bus-model serial --replay " + greedy.string() + " --json " + out.string());
+  r = run("partition resnet18 --bus-model serial --replay " + greedy.string() + " --json " +
+          out.string());
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("budget"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(greedy.string()), std::string::npos) << r.err;

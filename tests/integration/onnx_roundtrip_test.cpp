@@ -33,7 +33,8 @@ class Roundtrip : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(Roundtrip, ImportedExportGivesIdenticalInspect) {
   const graph::Graph zoo_graph = zoo::build_model(GetParam(), {});
-  const std::string bytes = onnxio::export_onnx_bytes(zoo_graph, {.seed = 3, .domain_versions = {}});
+  const std::string bytes =
+      onnxio::export_onnx_bytes(zoo_graph, {.seed = 3, .domain_versions = {}});
   const graph::Graph imported = onnxio::import_onnx_bytes(bytes, GetParam());
   EXPECT_EQ(workload::count_params(imported), workload::count_params(zoo_graph));
   expect_same_workload(workload::analyze(passes::lower(zoo_graph)),

@@ -51,7 +51,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(TableI, Fp32LoweringHasNoQuantizeOrLayoutNodes) {
   passes::PipelineOptions o;
   o.precision = passes::Precision::Fp32;
-  const workload::Workload w = workload::analyze(passes::lower(zoo::build_model("resnet18", {}), o));
+  const workload::Workload w =
+      workload::analyze(passes::lower(zoo::build_model("resnet18", {}), o));
   // Of the seven host-only boundary nodes, Flatten is in the float graph too; the other six
   // (Q, two Transposes, DQ, Q, DQ) exist only in the int8 deployment.
   EXPECT_EQ(w.totals.operators, 38 - 6);

@@ -14,8 +14,8 @@
 namespace hetcim::partition {
 namespace {
 
-using testing::RandomSpec;
 using testing::random_problem;
+using testing::RandomSpec;
 
 // A random problem with energies whose host active power (>= 0.5 W on top of the idle 0.25 W)
 // is above its idle power, and static powers; exact binary fractions keep sums exact.
@@ -121,7 +121,8 @@ size_t expect_front_matches_brute_force(bool per_tensor, uint64_t first, int cou
     for (double w : {0.0, 0.01, 0.1, 0.5, 2.0, 10.0, 1e4}) {
       double front = std::numeric_limits<double>::infinity();
       for (const FrontPoint& q : f.points) front = std::min(front, q.makespan + w * q.energy.total);
-      const double brute = (1 + w * c) * solve_brute_force(with_total_energy_weight(p, w)).objective;
+      const double brute =
+          (1 + w * c) * solve_brute_force(with_total_energy_weight(p, w)).objective;
       EXPECT_NEAR(front, brute, 1e-9 * brute) << "seed " << seed << " weight " << w;
     }
   }

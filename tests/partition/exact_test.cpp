@@ -15,8 +15,8 @@ namespace hetcim::partition {
 namespace {
 
 using testing::make_problem;
-using testing::RandomSpec;
 using testing::random_problem;
+using testing::RandomSpec;
 
 struct Coverage {
   size_t merged = 0, dropped = 0;
@@ -42,7 +42,9 @@ Coverage expect_equal_optima(const RandomSpec& spec, uint64_t first_seed, int co
   return cov;
 }
 
-TEST(ExactVsBruteForce, SingleModeRandomDags) { expect_equal_optima(RandomSpec{}, 1000, 300); }
+TEST(ExactVsBruteForce, SingleModeRandomDags) {
+  expect_equal_optima(RandomSpec{}, 1000, 300);
+}
 
 TEST(ExactVsBruteForce, ChainsWithSkipEdges) {
   RandomSpec s;
@@ -134,8 +136,8 @@ TEST(ExactVsBruteForce, EnergyWeightedSerialBus) {
 // 0 -> 1 -> 2 and 0 -> 2; op 0 may go to the accelerator (host 10, acc 1), op 1 takes t1 on the
 // host. Edge 0 -> 2 jumps over the cut node 1 and carries a transfer of 5.
 Problem jump(double t1, double t01, double t12) {
-  return make_problem(3, {{0, 1}, {1, 2}, {0, 2}}, {10, t1, 1}, {{{1, 1.0}}, {}, {}},
-                      {t01, t12, 5}, 1);
+  return make_problem(3, {{0, 1}, {1, 2}, {0, 2}}, {10, t1, 1}, {{{1, 1.0}}, {}, {}}, {t01, t12, 5},
+                      1);
 }
 
 TEST(ExactDecomposition, MergesACutUnderABindingEdge) {

@@ -18,8 +18,8 @@ namespace hetcim::partition {
 namespace {
 
 using testing::make_problem;
-using testing::RandomSpec;
 using testing::random_problem;
+using testing::RandomSpec;
 
 Problem diamond(int64_t budget) {
   return make_problem(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}}, {2, 4, 3, 1},
@@ -36,7 +36,7 @@ TEST(MilpSize, ResNet18ShapeMatchesTableOne) {
   EXPECT_EQ(s.paper_binaries, 44u);      // Table I
   EXPECT_EQ(s.paper_constraints, 204u);  // Table I
   EXPECT_EQ(s.sinks, 1u);
-  EXPECT_EQ(s.rows, 204u);          // one sink: the model has exactly the paper's rows
+  EXPECT_EQ(s.rows, 204u);           // one sink: the model has exactly the paper's rows
   EXPECT_EQ(s.binaries, 44u + 45u);  // x, o and the paper's binary z per edge
   EXPECT_EQ(s.continuous, 2u * 38u + 1u);
   MilpOptions relaxed_z;
@@ -108,7 +108,8 @@ void expect_milp_equals_exact(const RandomSpec& spec, uint64_t first_seed, int c
     ASSERT_EQ(mi.status, SolveStatus::Optimal) << "seed " << seed;
     EXPECT_NEAR(mi.objective, ex.objective, 1e-9 * ex.objective) << "seed " << seed;
     if (with_brute_force) {
-      EXPECT_NEAR(solve_brute_force(p).objective, ex.objective, 1e-9 * ex.objective) << "seed " << seed;
+      EXPECT_NEAR(solve_brute_force(p).objective, ex.objective, 1e-9 * ex.objective)
+          << "seed " << seed;
     }
   }
 }
@@ -186,14 +187,14 @@ TEST(MilpExport, MpsAndLpReadBackAndSolveToTheSameOptimum) {
   const double optimum = solve_exact(p).makespan;
   const auto dir = std::filesystem::temp_directory_path() / "hetcim_milp_export_test";
   std::filesystem::create_directories(dir);
-  for (auto [format, name] : {std::pair{MilpFileFormat::Mps, "model.mps"},
-                              std::pair{MilpFileFormat::Lp, "model.lp"}}) {
+  for (auto [format, name] :
+       {std::pair{MilpFileFormat::Mps, "model.mps"}, std::pair{MilpFileFormat::Lp, "model.lp"}}) {
     const std::string path = (dir / name).string();
     write_milp(p, path, format);
     Cbc_Model* m = Cbc_newModel();
     Cbc_setLogLevel(m, 0);
-    const int rc = format == MilpFileFormat::Mps ? Cbc_readMps(m, path.c_str())
-                                                 : Cbc_readLp(m, path.c_str());
+    const int rc =
+        format == MilpFileFormat::Mps ? Cbc_readMps(m, path.c_str()) : Cbc_readLp(m, path.c_str());
     ASSERT_EQ(rc, 0) << path;
     EXPECT_EQ(static_cast<size_t>(Cbc_getNumRows(m)), st.rows) << path;
     EXPECT_EQ(static_cast<size_t>(Cbc_getNumCols(m)), st.binaries + st.continuous) << path;
@@ -232,11 +233,13 @@ TEST(MilpSolve, ConcurrentCallsAgreeWithTheExactSolver) {
   // optimum on every instance.
   std::vector<int> wrong(2, 0);
   const auto work = [&](int t) {
-    for (uint64_t seed = 60000 + 100 * static_cast<uint64_t>(t); seed < 60000 + 100 * static_cast<uint64_t>(t) + 6; ++seed) {
+    for (uint64_t seed = 60000 + 100 * static_cast<uint64_t>(t);
+         seed < 60000 + 100 * static_cast<uint64_t>(t) + 6; ++seed) {
       const Problem p = random_problem(seed, RandomSpec{});
       const MilpResult m = solve_milp(p);
       const ExactResult e = solve_exact(p);
-      if (m.status != SolveStatus::Optimal || std::abs(m.objective - e.makespan) > 1e-9 * e.makespan)
+      if (m.status != SolveStatus::Optimal ||
+          std::abs(m.objective - e.makespan) > 1e-9 * e.makespan)
         ++wrong[static_cast<size_t>(t)];
     }
   };

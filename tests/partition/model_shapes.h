@@ -125,7 +125,8 @@ inline Net resnet(int depth) {
   x = b.unary(x, OpKind::Layout, "transpose_in");
   x = b.conv(x, 64, 7, 2, "conv1");
   x = b.pool(x, 3, 2, "maxpool");
-  const std::vector<int> blocks = depth == 18 ? std::vector<int>{2, 2, 2, 2} : std::vector<int>{3, 4, 6, 3};
+  const std::vector<int> blocks =
+      depth == 18 ? std::vector<int>{2, 2, 2, 2} : std::vector<int>{3, 4, 6, 3};
   int64_t width = 64;
   for (size_t stage = 0; stage < 4; ++stage, width *= 2) {
     for (int i = 0; i < blocks[stage]; ++i) {
@@ -156,8 +157,10 @@ inline Net mobilenetv2() {
   Tensor x = b.input(3, 224, 224);
   x = b.unary(x, OpKind::Layout, "transpose_in");
   x = b.conv(x, 32, 3, 2, "conv_first");
-  struct Stage { int t, c, n, s; };
-  const Stage stages[] = {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2},
+  struct Stage {
+    int t, c, n, s;
+  };
+  const Stage stages[] = {{1, 16, 1, 1}, {6, 24, 2, 2},      {6, 32, 3, 2}, {6, 64, 4, 2},
                           {6, 96, 3, 1}, {1 * 6, 160, 3, 2}, {6, 320, 1, 1}};
   int block = 0;
   for (const Stage& st : stages) {
@@ -236,7 +239,8 @@ inline Net yolov5n() {
   const Tensor o20 = c3(b, x, 128, 1, false, "h20");
   x = b.concat({b.conv_silu(o20, 128, 3, 2, "h21"), h10}, "h22");
   const Tensor o23 = c3(b, x, 256, 1, false, "h23");
-  const Tensor d0 = detect_head(b, o17, 0), d1 = detect_head(b, o20, 1), d2 = detect_head(b, o23, 2);
+  const Tensor d0 = detect_head(b, o17, 0), d1 = detect_head(b, o20, 1),
+               d2 = detect_head(b, o23, 2);
   (void)b.unary(b.concat({d0, d1, d2}, "detect.cat"), OpKind::Quant, "output_dq");
   return b.take();
 }
@@ -245,10 +249,10 @@ inline Net yolov5n() {
 // element; accelerator (eqs. 1-3): crossbars ceil(M/256) * ceil(N/256), latency
 // N_in / B + N_mvm * t_mvm + N_out / B (int8: 1 byte per element); transfers: N_out / B (eq. 4).
 struct CostSpec {
-  double host_macs_per_s = 3e9;     // ARM Cortex-A72-like int8 convolution throughput
-  double host_elem_s = 1e-9;        // element-wise add/mul, layout, quantisation
-  double host_sigmoid_s = 4e-9;     // per element
-  double host_pool_s = 0.3e-9;      // per element and window tap
+  double host_macs_per_s = 3e9;      // ARM Cortex-A72-like int8 convolution throughput
+  double host_elem_s = 1e-9;         // element-wise add/mul, layout, quantisation
+  double host_sigmoid_s = 4e-9;      // per element
+  double host_pool_s = 0.3e-9;       // per element and window tap
   double bus_bytes_per_s = 10.24e9;  // shared bus = internal CIM bandwidth (paper's ARM setup)
   double t_mvm = 50e-9;
   int64_t xbar_rows = 256, xbar_cols = 256;
@@ -268,11 +272,16 @@ inline Problem to_problem(const Net& net, const CostSpec& c) {
       case OpKind::Gemm:
         host = static_cast<double>(op.rows * op.cols * op.n_mvm) / c.host_macs_per_s;
         break;
-      case OpKind::Sigmoid: host = static_cast<double>(op.out_elems) * c.host_sigmoid_s; break;
-      case OpKind::Pool:
-        host = static_cast<double>(op.in_elems) * static_cast<double>(std::max<int64_t>(op.work, 1)) * c.host_pool_s;
+      case OpKind::Sigmoid:
+        host = static_cast<double>(op.out_elems) * c.host_sigmoid_s;
         break;
-      default: host = static_cast<double>(std::max(op.in_elems, op.out_elems)) * c.host_elem_s; break;
+      case OpKind::Pool:
+        host = static_cast<double>(op.in_elems) *
+               static_cast<double>(std::max<int64_t>(op.work, 1)) * c.host_pool_s;
+        break;
+      default:
+        host = static_cast<double>(std::max(op.in_elems, op.out_elems)) * c.host_elem_s;
+        break;
     }
     p.t_host.push_back(std::max(host, 1e-6));
     std::vector<AccMode> modes;
@@ -282,7 +291,8 @@ inline Problem to_problem(const Net& net, const CostSpec& c) {
       // A depthwise conv maps as a block-diagonal matrix: C_out x (C_in/groups * K * K) per
       // group, so its crossbars count the full C_out x (C_in * K * K) footprint.
       const int64_t cols = op.cols * op.groups;
-      const int64_t xbars = ((op.rows + c.xbar_rows - 1) / c.xbar_rows) * ((cols + c.xbar_cols - 1) / c.xbar_cols);
+      const int64_t xbars =
+          ((op.rows + c.xbar_rows - 1) / c.xbar_rows) * ((cols + c.xbar_cols - 1) / c.xbar_cols);
       for (int r = 1, i = 0; i < c.replication_modes; ++i, r *= 2) {
         const int64_t mvm = (op.n_mvm + r - 1) / r;
         const double t = static_cast<double>(op.in_elems + op.out_elems) / c.bus_bytes_per_s +

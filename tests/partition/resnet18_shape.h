@@ -44,8 +44,10 @@ inline Problem resnet18_shape(int64_t budget) {
   std::vector<std::vector<AccMode>> acc;
   for (int v = 0; v < next; ++v) {
     host.push_back(conv[static_cast<size_t>(v)] ? 10.0 + (v * 7) % 13 : 1.0 + v % 3);
-    if (conv[static_cast<size_t>(v)]) acc.push_back({{1 + v % 4, 2.0 + v % 5}});
-    else acc.push_back({});
+    if (conv[static_cast<size_t>(v)])
+      acc.push_back({{1 + v % 4, 2.0 + v % 5}});
+    else
+      acc.push_back({});
   }
   for (size_t e = 0; e < edges.size(); ++e) transfer.push_back(0.5 + static_cast<double>(e % 4));
   return make_problem(static_cast<size_t>(next), edges, host, acc, transfer, budget);

@@ -120,9 +120,10 @@ TEST(Check, CatchesEveryViolationKind) {
   s.finish[2] = 3.5;
   auto v = check(p, s);
   ASSERT_TRUE(has_kind(v, ViolationKind::Precedence));
-  EXPECT_EQ(std::find_if(v.begin(), v.end(), [](const Violation& x) {
-              return x.kind == ViolationKind::Precedence;
-            })->other, 0);
+  EXPECT_EQ(std::find_if(v.begin(), v.end(),
+                         [](const Violation& x) { return x.kind == ViolationKind::Precedence; })
+                ->other,
+            0);
 
   s = simulate(p, all_host(p), {0, 1, 2, 3});  // move 2 to overlap 1 on the host
   s.start[2] = 3.0;
@@ -181,14 +182,14 @@ TEST(SerialBus, DiamondHandComputed) {
 TEST(SerialBus, OrdersAreValidated) {
   const Problem p = serial(diamond(3));
   const Assignment a{{kHost, 0, 0, kHost}};
-  EXPECT_THROW((void)simulate(p, a, {0, 3}), UserError);              // bus order missing
+  EXPECT_THROW((void)simulate(p, a, {0, 3}), UserError);                // bus order missing
   EXPECT_THROW((void)simulate(p, a, {0, 3}, {0, 1, 2, 9}), UserError);  // no transfer 9
   EXPECT_THROW((void)simulate(p, a, {0, 3}, {0, 1, 2, 2}), UserError);  // listed twice
   EXPECT_THROW((void)simulate(diamond(3), a, {0, 3}, {0, 1, 2, 3}), UserError);  // parallel bus
   // 0 (host) -> 1 (acc) and 2 (acc) -> 3 (host): host 3 before 0 and bus T(0,1) before T(2,3)
   // wait on each other in a cycle.
-  Problem q = serial(make_problem(4, {{0, 1}, {2, 3}}, {1, 1, 1, 1}, {{}, {{1, 1.0}}, {{1, 1.0}}, {}},
-                                  {1, 1}, 2));
+  Problem q = serial(
+      make_problem(4, {{0, 1}, {2, 3}}, {1, 1, 1, 1}, {{}, {{1, 1.0}}, {{1, 1.0}}, {}}, {1, 1}, 2));
   const Assignment b{{kHost, 0, 0, kHost}};
   EXPECT_FALSE(try_simulate(q, b, {3, 0}, {0, 1}).has_value());
   EXPECT_THROW((void)simulate(q, b, {3, 0}, {0, 1}), UserError);

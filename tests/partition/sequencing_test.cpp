@@ -21,12 +21,14 @@ TEST(Jackson, HandComputedPreemptiveBound) {
 
 // Makespan of a host order and a bus order by direct simulation (independent of the search):
 // infinity when the orders deadlock.
-double replay(const SeqInput& in, const std::vector<int>& host_order, const std::vector<int>& bus_order) {
+double replay(const SeqInput& in, const std::vector<int>& host_order,
+              const std::vector<int>& bus_order) {
   const size_t n = in.duration.size();
   std::vector<double> fin(n, 0.0);
   std::vector<int> prev(n, -1);  // the job before v on its machine
   for (const auto* order : {&host_order, &bus_order})
-    for (size_t i = 1; i < order->size(); ++i) prev[static_cast<size_t>((*order)[i])] = (*order)[i - 1];
+    for (size_t i = 1; i < order->size(); ++i)
+      prev[static_cast<size_t>((*order)[i])] = (*order)[i - 1];
   std::vector<char> done(n, 0);
   double makespan = 0.0;
   for (size_t guard = 0; guard < n * n + 1; ++guard) {
@@ -37,12 +39,16 @@ double replay(const SeqInput& in, const std::vector<int>& host_order, const std:
       bool ok = true;
       for (const SeqEdge& e : in.edges)
         if (static_cast<size_t>(e.to) == v) {
-          if (!done[static_cast<size_t>(e.from)]) ok = false;
-          else ready = std::max(ready, fin[static_cast<size_t>(e.from)] + e.delay);
+          if (!done[static_cast<size_t>(e.from)])
+            ok = false;
+          else
+            ready = std::max(ready, fin[static_cast<size_t>(e.from)] + e.delay);
         }
       if (const int u = prev[v]; u >= 0) {
-        if (!done[static_cast<size_t>(u)]) ok = false;
-        else ready = std::max(ready, fin[static_cast<size_t>(u)]);
+        if (!done[static_cast<size_t>(u)])
+          ok = false;
+        else
+          ready = std::max(ready, fin[static_cast<size_t>(u)]);
       }
       if (!ok) continue;
       fin[v] = ready + in.duration[v];
@@ -66,7 +72,9 @@ SeqInput random_instance(uint64_t seed, int machines) {
   for (int v = 0; v < n; ++v) {
     in.duration.push_back(uni(0, 9));
     const int r = uni(0, 3);
-    in.machine.push_back(r == 0 ? kNoMachine : machines == 2 && r == 3 ? kBusMachine : kHostMachine);
+    in.machine.push_back(r == 0                    ? kNoMachine
+                         : machines == 2 && r == 3 ? kBusMachine
+                                                   : kHostMachine);
   }
   for (int v = 1; v < n; ++v)
     for (int u = 0; u < v; ++u)

@@ -12,8 +12,8 @@
 namespace hetcim::partition {
 namespace {
 
-using testing::RandomSpec;
 using testing::random_problem;
+using testing::RandomSpec;
 
 void all_three(const RandomSpec& spec, uint64_t first_seed, int count) {
   for (int i = 0; i < count; ++i) {
@@ -29,7 +29,9 @@ void all_three(const RandomSpec& spec, uint64_t first_seed, int count) {
   }
 }
 
-TEST(SlowDifferential, SingleMode) { all_three(RandomSpec{}, 100000, 300); }
+TEST(SlowDifferential, SingleMode) {
+  all_three(RandomSpec{}, 100000, 300);
+}
 
 TEST(SlowDifferential, ChainsWithSkipEdges) {
   RandomSpec s;

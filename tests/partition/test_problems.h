@@ -33,22 +33,23 @@ struct RandomSpec {
   size_t min_ops = 2, max_ops = 8;
   double edge_prob = 0.35;
   double offload_prob = 0.7;
-  int max_modes = 1;          // accelerator modes per offloadable operator: 1..max_modes
-  int max_host = 20;          // integer latencies keep objectives exact
+  int max_modes = 1;  // accelerator modes per offloadable operator: 1..max_modes
+  int max_host = 20;  // integer latencies keep objectives exact
   int max_acc = 14;
   int max_transfer = 8;
   int max_crossbars = 6;
-  bool per_tensor = false;    // PerTensorDirection with t_out per producer
-  bool chain = false;         // always link v-1 -> v (many cut nodes, edges jumping over them)
-  bool serial_bus = false;    // BusModel::Serial
-  int energy_weight = 0;      // > 0: random integer energies and this weight (s per J)
+  bool per_tensor = false;  // PerTensorDirection with t_out per producer
+  bool chain = false;       // always link v-1 -> v (many cut nodes, edges jumping over them)
+  bool serial_bus = false;  // BusModel::Serial
+  int energy_weight = 0;    // > 0: random integer energies and this weight (s per J)
 };
 
 inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
   std::mt19937_64 rng(seed);
   const auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const auto coin = [&](double q) { return std::uniform_real_distribution<double>(0, 1)(rng) < q; };
-  const size_t n = static_cast<size_t>(uni(static_cast<int>(s.min_ops), static_cast<int>(s.max_ops)));
+  const size_t n =
+      static_cast<size_t>(uni(static_cast<int>(s.min_ops), static_cast<int>(s.max_ops)));
   std::vector<std::pair<int, int>> edges;
   for (size_t v = 1; v < n; ++v)
     for (size_t u = 0; u < v; ++u)

@@ -49,8 +49,13 @@ Graph conv_bn_relu(bool with_values) {
       g.initializers[k] = Initializer::shape_only(DType::Float32, {2});
   }
   add(g, {"conv", "Conv", "", {"x", "w"}, {"c"}, {}}, {1, 2, 2, 2});
-  add(g, {"bn", "BatchNormalization", "", {"c", "gamma", "beta", "mean", "var"}, {"b"},
-          {{"epsilon", 0.0}}},
+  add(g,
+      {"bn",
+       "BatchNormalization",
+       "",
+       {"c", "gamma", "beta", "mean", "var"},
+       {"b"},
+       {{"epsilon", 0.0}}},
       {1, 2, 2, 2});
   add(g, {"relu", "Relu", "", {"b"}, {"y"}, {}}, {1, 2, 2, 2});
   graph::validate(g);
@@ -177,7 +182,8 @@ TEST(Pipeline, Fp32KeepsOnlyComputeOps) {
   PipelineOptions o;
   o.precision = Precision::Fp32;
   std::vector<std::string> steps;
-  const Graph g = lower(tiny_cnn(), o, [&](const std::string& s, const Graph&) { steps.push_back(s); });
+  const Graph g =
+      lower(tiny_cnn(), o, [&](const std::string& s, const Graph&) { steps.push_back(s); });
   EXPECT_EQ(op_types(g),
             (std::vector<std::string>{"Conv", "GlobalAveragePool", "Flatten", "Gemm"}));
   EXPECT_EQ(steps, pipeline_steps());
@@ -192,22 +198,26 @@ Graph qdq_conv() {
   g.outputs = {"y"};
   g.initializers["x_s"] = Initializer::from_floats({}, {0.1f});
   g.initializers["x_z"] = Initializer{{DType::UInt8, Shape{}}, {128}};
-  g.initializers["w_q"] = Initializer{{DType::Int8, Shape{4, 3, 3, 3}}, std::vector<uint8_t>(108, 1)};
+  g.initializers["w_q"] =
+      Initializer{{DType::Int8, Shape{4, 3, 3, 3}}, std::vector<uint8_t>(108, 1)};
   g.initializers["w_s"] = Initializer::from_floats({4}, {0.01f, 0.02f, 0.03f, 0.04f});
   g.initializers["w_z"] = Initializer{{DType::Int8, Shape{4}}, {0, 0, 0, 0}};
   g.initializers["b_q"] = Initializer{{DType::Int32, Shape{4}}, std::vector<uint8_t>(16, 0)};
   g.initializers["b_s"] = Initializer::from_floats({4}, {0.001f, 0.002f, 0.003f, 0.004f});
   g.initializers["y_s"] = Initializer::from_floats({}, {0.05f});
   g.initializers["y_z"] = Initializer{{DType::UInt8, Shape{}}, {0}};
-  add(g, {"q_x", "QuantizeLinear", "", {"x", "x_s", "x_z"}, {"xq"}, {}}, {1, 3, 8, 8}, DType::UInt8);
+  add(g, {"q_x", "QuantizeLinear", "", {"x", "x_s", "x_z"}, {"xq"}, {}}, {1, 3, 8, 8},
+      DType::UInt8);
   add(g, {"dq_x", "DequantizeLinear", "", {"xq", "x_s", "x_z"}, {"xf"}, {}}, {1, 3, 8, 8});
   add(g, {"dq_w", "DequantizeLinear", "", {"w_q", "w_s", "w_z"}, {"wf"}, {{"axis", int64_t{0}}}},
       {4, 3, 3, 3});
   add(g, {"dq_b", "DequantizeLinear", "", {"b_q", "b_s"}, {"bf"}, {}}, {4});
-  add(g, {"conv", "Conv", "", {"xf", "wf", "bf"}, {"c"}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}}},
+  add(g,
+      {"conv", "Conv", "", {"xf", "wf", "bf"}, {"c"}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}}},
       {1, 4, 8, 8});
   add(g, {"relu", "Relu", "", {"c"}, {"r"}, {}}, {1, 4, 8, 8});
-  add(g, {"q_r", "QuantizeLinear", "", {"r", "y_s", "y_z"}, {"rq"}, {}}, {1, 4, 8, 8}, DType::UInt8);
+  add(g, {"q_r", "QuantizeLinear", "", {"r", "y_s", "y_z"}, {"rq"}, {}}, {1, 4, 8, 8},
+      DType::UInt8);
   add(g, {"dq_r", "DequantizeLinear", "", {"rq", "y_s", "y_z"}, {"y"}, {}}, {1, 4, 8, 8});
   graph::validate(g);
   return g;
@@ -215,7 +225,8 @@ Graph qdq_conv() {
 
 TEST(FoldQdq, ConvBetweenQdqBecomesQLinearConv) {
   const Graph g = fold_qdq(fuse_activation(qdq_conv()));
-  ASSERT_EQ(op_types(g), (std::vector<std::string>{"QuantizeLinear", "QLinearConv", "DequantizeLinear"}));
+  ASSERT_EQ(op_types(g),
+            (std::vector<std::string>{"QuantizeLinear", "QLinearConv", "DequantizeLinear"}));
   const Node& q = g.nodes[1];
   EXPECT_EQ(q.name, "conv");
   EXPECT_EQ(q.inputs, (std::vector<std::string>{"xq", "x_s", "x_z", "w_q", "w_s", "w_z", "y_s",

@@ -2,6 +2,8 @@
 // pool, the printed/JSON figures checked against formulas recomputed here, byte-identical reruns,
 // and user errors that name the culprit and leave no output file.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -9,8 +11,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -22,7 +22,8 @@ struct CliRun {
 };
 
 fs::path scratch(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("hetcim_select_cli_" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("hetcim_select_cli_" + std::to_string(::getpid()));
   fs::create_directories(d);
   return d / name;
 }
@@ -36,7 +37,8 @@ std::string slurp(const fs::path& p) {
 
 CliRun run(const std::string& args) {
   const std::string out = scratch("out.txt").string(), err = scratch("err.txt").string();
-  const int raw = std::system((std::string(HETCIM_BIN) + " " + args + " >" + out + " 2>" + err).c_str());
+  const int raw =
+      std::system((std::string(HETCIM_BIN) + " " + args + " >" + out + " 2>" + err).c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
 }
 
@@ -45,24 +47,32 @@ double binomial_cdf(int64_t k, int64_t n, double p) {
   long double sum = 0.0L;
   for (int64_t i = 0; i <= k; ++i)
     sum += std::exp(std::lgamma(n + 1.0L) - std::lgamma(i + 1.0L) - std::lgamma(n - i + 1.0L) +
-                    i * std::log(static_cast<long double>(p)) + (n - i) * std::log1p(-static_cast<long double>(p)));
+                    i * std::log(static_cast<long double>(p)) +
+                    (n - i) * std::log1p(-static_cast<long double>(p)));
   return static_cast<double>(sum);
 }
 
 const std::string kChips = std::string(HETCIM_SOURCE_DIR) + "/data/chips.yaml";
 
-bool have_fashion_mnist() { return fs::exists("/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz"); }
+bool have_fashion_mnist() {
+  return fs::exists("/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz");
+}
 
 TEST(CliSelect, TinyModelEndToEnd) {
   if (!have_fashion_mnist()) GTEST_SKIP() << "dataset-fashion-mnist is not installed";
   const std::string model = scratch("tiny.onnx").string();
-  CliRun r = run("train race-cnn --dataset fashion-mnist --epochs 2 --train-limit 3000 --batch-size 64 --test-limit 256 --seed 5 "
-                 "--quiet --out " + model);
+  CliRun r =
+      run("train race-cnn --dataset fashion-mnist --epochs 2 --train-limit 3000 --batch-size 64 "
+          "--test-limit 256 --seed 5 "
+          "--quiet --out " +
+          model);
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::string json1 = scratch("select1.json").string(), json2 = scratch("select2.json").string();
-  const std::string args = "analog select " + model + " --chips " + kChips +
-                           " --pool A0,A5 --limit 1600 --hardware 300 --policy 500 --certificate 500 --test 300 "
-                           "--split-seed 3 --seed 11 --read-seed 4 --json ";
+  const std::string json1 = scratch("select1.json").string(),
+                    json2 = scratch("select2.json").string();
+  const std::string args =
+      "analog select " + model + " --chips " + kChips +
+      " --pool A0,A5 --limit 1600 --hardware 300 --policy 500 --certificate 500 --test 300 "
+      "--split-seed 3 --seed 11 --read-seed 4 --json ";
   r = run(args + json1);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("certificate:"), std::string::npos) << r.out;
@@ -111,7 +121,8 @@ TEST(CliSelect, TinyModelEndToEnd) {
     EXPECT_NEAR(j["energy_uJ"]["selected_activation"].get<double>(), act, 1e-9);
     EXPECT_NEAR(j["energy_uJ"]["selective"].get<double>(), act + (1.0 - n / 500.0) * 4.0, 1e-9);
   }
-  // The certificate's bound solves P[Binomial(n, U) <= e] = 0.05 (U = 1 when nothing or all is wrong).
+  // The certificate's bound solves P[Binomial(n, U) <= e] = 0.05 (U = 1 when nothing or all is
+  // wrong).
   const double u = c["upper_bound"];
   if (n > 0 && errs < n) {
     EXPECT_NEAR(binomial_cdf(errs, n, u), 0.05, 1e-9);
@@ -125,7 +136,8 @@ TEST(CliSelect, TinyModelEndToEnd) {
   // Splits that do not fit the rows: a user error naming the sizes, and no JSON written.
   const std::string json3 = scratch("select3.json").string();
   r = run("analog select " + model + " --chips " + kChips +
-          " --pool A0 --limit 1000 --hardware 300 --policy 500 --certificate 500 --test 0 --json " + json3);
+          " --pool A0 --limit 1000 --hardware 300 --policy 500 --certificate 500 --test 0 --json " +
+          json3);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("the data has only 1000"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(json3));

@@ -16,11 +16,12 @@ namespace {
 double binomial_cdf(int64_t k, int64_t n, double p) {
   long double sum = 0.0L;
   for (int64_t i = 0; i <= k; ++i) {
-    const long double log_pmf = std::lgamma(static_cast<long double>(n + 1)) -
-                                std::lgamma(static_cast<long double>(i + 1)) -
-                                std::lgamma(static_cast<long double>(n - i + 1)) +
-                                static_cast<long double>(i) * std::log(static_cast<long double>(p)) +
-                                static_cast<long double>(n - i) * std::log1p(-static_cast<long double>(p));
+    const long double log_pmf =
+        std::lgamma(static_cast<long double>(n + 1)) -
+        std::lgamma(static_cast<long double>(i + 1)) -
+        std::lgamma(static_cast<long double>(n - i + 1)) +
+        static_cast<long double>(i) * std::log(static_cast<long double>(p)) +
+        static_cast<long double>(n - i) * std::log1p(-static_cast<long double>(p));
     sum += std::exp(log_pmf);
   }
   return static_cast<double>(sum);
@@ -29,18 +30,21 @@ double binomial_cdf(int64_t k, int64_t n, double p) {
 TEST(ClopperPearson, ZeroErrorsIsOneMinusDeltaToTheOneOverN) {
   for (int64_t n : {1, 2, 10, 28, 100, 2000})
     for (double delta : {0.01, 0.05, 0.10, 0.5})
-      EXPECT_NEAR(clopper_pearson_upper(0, n, delta), 1.0 - std::pow(delta, 1.0 / static_cast<double>(n)), 1e-12)
+      EXPECT_NEAR(clopper_pearson_upper(0, n, delta),
+                  1.0 - std::pow(delta, 1.0 / static_cast<double>(n)), 1e-12)
           << "n " << n << " delta " << delta;
 }
 
 TEST(ClopperPearson, OneSuccessLeftIsOneMinusDeltaRootAndAllErrorsIsOne) {
   // e = n - 1: Beta(n, 1) has cdf x^n, so U = (1 - delta)^(1/n).
   for (int64_t n : {1, 5, 40})
-    EXPECT_NEAR(clopper_pearson_upper(n - 1, n, 0.05), std::pow(0.95, 1.0 / static_cast<double>(n)), 1e-12);
+    EXPECT_NEAR(clopper_pearson_upper(n - 1, n, 0.05), std::pow(0.95, 1.0 / static_cast<double>(n)),
+                1e-12);
   EXPECT_EQ(clopper_pearson_upper(7, 7, 0.05), 1.0);
   EXPECT_EQ(clopper_pearson_upper(0, 0, 0.05), 1.0);  // paper convention, n = 0
   // Lower bounds mirror: e = n gives delta^(1/n), e = 0 gives 0.
-  for (int64_t n : {1, 3, 50}) EXPECT_NEAR(clopper_pearson_lower(n, n, 0.05), std::pow(0.05, 1.0 / n), 1e-12);
+  for (int64_t n : {1, 3, 50})
+    EXPECT_NEAR(clopper_pearson_lower(n, n, 0.05), std::pow(0.05, 1.0 / n), 1e-12);
   EXPECT_EQ(clopper_pearson_lower(0, 9, 0.05), 0.0);
 }
 
@@ -50,8 +54,8 @@ TEST(ClopperPearson, TabulatedTwoSidedIntervals) {
     int64_t e, n;
     double lo, hi;
   };
-  for (const Row r : {Row{1, 10, 0.0025, 0.4450}, Row{5, 10, 0.1871, 0.8129}, Row{2, 20, 0.0123, 0.3170},
-                      Row{0, 10, 0.0, 0.3085}}) {
+  for (const Row r : {Row{1, 10, 0.0025, 0.4450}, Row{5, 10, 0.1871, 0.8129},
+                      Row{2, 20, 0.0123, 0.3170}, Row{0, 10, 0.0, 0.3085}}) {
     EXPECT_NEAR(clopper_pearson_lower(r.e, r.n, 0.025), r.lo, 1e-4) << r.e << "/" << r.n;
     EXPECT_NEAR(clopper_pearson_upper(r.e, r.n, 0.025), r.hi, 1e-4) << r.e << "/" << r.n;
   }
@@ -94,7 +98,8 @@ TEST(ClopperPearson, RejectsMeaninglessInput) {
     (void)clopper_pearson_lower(1, 2, 1.0);
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("delta must lie in (0, 1)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("delta must lie in (0, 1)"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -22,7 +22,8 @@ TEST(Confidence, HandComputedScoresOfOneRow) {
   EXPECT_NEAR(confidence_scores(z, 3, ConfidenceScore::LogitMargin)[0], 2.0, 1e-12);
   EXPECT_NEAR(confidence_scores(z, 3, ConfidenceScore::MaxSoftmax)[0], p1, 1e-12);
   EXPECT_NEAR(confidence_scores(z, 3, ConfidenceScore::ProbabilityMargin)[0], p1 - p2, 1e-12);
-  EXPECT_NEAR(confidence_scores(z, 3, ConfidenceScore::LogOdds)[0], std::log(p1 / (1.0 - p1)), 1e-12);
+  EXPECT_NEAR(confidence_scores(z, 3, ConfidenceScore::LogOdds)[0], std::log(p1 / (1.0 - p1)),
+              1e-12);
   EXPECT_NEAR(confidence_scores(z, 3, ConfidenceScore::NegativeEntropy)[0],
               p1 * std::log(p1) + p2 * std::log(p2) + p3 * std::log(p3), 1e-12);
 }
@@ -56,8 +57,9 @@ TEST(Confidence, MaxSoftmaxAndLogOddsRankRowsIdentically) {
 }
 
 TEST(Confidence, NamesRoundTripAndBadInputIsRejected) {
-  for (auto s : {ConfidenceScore::LogitMargin, ConfidenceScore::MaxSoftmax, ConfidenceScore::ProbabilityMargin,
-                 ConfidenceScore::LogOdds, ConfidenceScore::NegativeEntropy})
+  for (auto s : {ConfidenceScore::LogitMargin, ConfidenceScore::MaxSoftmax,
+                 ConfidenceScore::ProbabilityMargin, ConfidenceScore::LogOdds,
+                 ConfidenceScore::NegativeEntropy})
     EXPECT_EQ(parse_confidence_score(confidence_score_name(s)), s);
   EXPECT_EQ(parse_confidence_score("logit-margin"), ConfidenceScore::LogitMargin);
   EXPECT_THROW((void)parse_confidence_score("margin"), UserError);

@@ -23,12 +23,14 @@ PoolLogits base_pool(int64_t rows, uint64_t seed) {
   SplitMix64 g{seed};
   for (int64_t r = 0; r < rows; ++r) p.labels.push_back(static_cast<uint8_t>(g.next() % K));
   p.reference_logits.assign(static_cast<size_t>(rows * K), 0.0f);
-  for (int64_t r = 0; r < rows; ++r) p.reference_logits[static_cast<size_t>(r * K + p.labels[r])] = 5.0f;
+  for (int64_t r = 0; r < rows; ++r)
+    p.reference_logits[static_cast<size_t>(r * K + p.labels[r])] = 5.0f;
   return p;
 }
 
 // The reference logits plus a constant per-class offset: eq. (6) recovers the offset exactly.
-AcceleratorLogits shifted(const PoolLogits& p, std::string name, double energy, std::vector<float> offset) {
+AcceleratorLogits shifted(const PoolLogits& p, std::string name, double energy,
+                          std::vector<float> offset) {
   AcceleratorLogits a{std::move(name), energy, p.reference_logits};
   for (size_t i = 0; i < a.logits.size(); ++i) a.logits[i] += offset[i % K];
   return a;
@@ -75,15 +77,17 @@ TEST(Race, EveryRowIsEquallyLikelyInEachSplit) {
   // (binomial std 25.1); 6 std of slack.
   std::vector<int> hits(10, 0);
   for (uint64_t seed = 0; seed < 3000; ++seed)
-    for (int64_t r : make_splits(10, SplitSizes{2, 3, 4, 1}, seed).policy) ++hits[static_cast<size_t>(r)];
+    for (int64_t r : make_splits(10, SplitSizes{2, 3, 4, 1}, seed).policy)
+      ++hits[static_cast<size_t>(r)];
   for (int h : hits) EXPECT_NEAR(h, 900, 151);
 }
 
 TEST(Race, SelectsTheCheapestPerfectAcceleratorAndCertifiesIt) {
   PoolLogits p = base_pool(1000, 1);
-  p.accelerators.push_back(broken(p, 0.5 * uJ));                             // cheapest, never right
+  p.accelerators.push_back(broken(p, 0.5 * uJ));  // cheapest, never right
   p.accelerators.push_back(shifted(p, "costly", 1.0 * uJ, {0.0f, 0.0f, 0.0f}));
-  p.accelerators.push_back(shifted(p, "biased", 0.8 * uJ, {6.0f, 0.0f, -1.0f}));  // bias flips answers
+  p.accelerators.push_back(
+      shifted(p, "biased", 0.8 * uJ, {6.0f, 0.0f, -1.0f}));  // bias flips answers
   const RaceOptions o = small_options();
   const RaceResult r = run_race(p, o);
   ASSERT_EQ(r.accelerators.size(), 3u);
@@ -129,7 +133,8 @@ TEST(Race, WithoutBiasCorrectionTheBiasedAcceleratorErrs) {
   RaceOptions o = small_options();
   o.bias_correction = false;
   const RaceResult r = run_race(p, o);
-  // Raw logits: label 0 -> (11, 0, -1) right; label 1 -> (6, 5, -1) wrong; label 2 -> (6, 0, 4) wrong.
+  // Raw logits: label 0 -> (11, 0, -1) right; label 1 -> (6, 5, -1) wrong; label 2 -> (6, 0, 4)
+  // wrong.
   int64_t label0 = 0;
   for (int64_t t : r.splits.test) label0 += p.labels[static_cast<size_t>(t)] == 0;
   EXPECT_EQ(r.accelerators[0].test.correct, label0);
@@ -142,9 +147,12 @@ TEST(Race, WithoutBiasCorrectionTheBiasedAcceleratorErrs) {
   EXPECT_NEAR(r.accelerators[0].fit.threshold, 11.0, 1e-6);
   // Hybrid: accepted rows (label 0) answered right by the chip, the rest by the perfect fallback.
   EXPECT_EQ(r.hybrid_accuracy, 1.0);
-  EXPECT_NEAR(r.certificate.stats.coverage(), static_cast<double>(r.certificate.stats.accepted) / 300.0, 1e-15);
-  EXPECT_NEAR(r.energy.selective,
-              r.energy.selected_activation + (1.0 - r.certificate.stats.coverage()) * o.energy.fallback, 1e-18);
+  EXPECT_NEAR(r.certificate.stats.coverage(),
+              static_cast<double>(r.certificate.stats.accepted) / 300.0, 1e-15);
+  EXPECT_NEAR(
+      r.energy.selective,
+      r.energy.selected_activation + (1.0 - r.certificate.stats.coverage()) * o.energy.fallback,
+      1e-18);
 }
 
 TEST(Race, HybridTakesTheAcceleratorsAcceptedAnswersAndTheFallbackForTheRest) {

@@ -13,24 +13,28 @@ namespace hetcim::select {
 namespace {
 
 constexpr double uJ = 1e-6;
-const std::vector<double> kTableI = {0.7 * uJ, 0.8 * uJ, 0.9 * uJ, 1.0 * uJ, 1.1 * uJ, 1.2 * uJ};  // A0..A5
+const std::vector<double> kTableI = {0.7 * uJ, 0.8 * uJ, 0.9 * uJ,
+                                     1.0 * uJ, 1.1 * uJ, 1.2 * uJ};  // A0..A5
 
 TEST(Selection, UtilityIsCoveragePerEnergyAndArgmaxWins) {
   EXPECT_NEAR(utility({0.7088, 0.7 * uJ, 0.12 * uJ}), 0.7088 / (0.82 * uJ), 1e-3);
   // A0 covers 60 % at 0.82 uJ: u = 0.7317/uJ; A1 covers 66 % at 0.92 uJ: u = 0.7174/uJ. A1 covers
   // more, but A0 does more per joule.
-  std::vector<Candidate> pool = {{0.60, 0.7 * uJ, 0.12 * uJ}, {0.66, 0.8 * uJ, 0.12 * uJ}, {0.0, 0.9 * uJ, 0.12 * uJ}};
+  std::vector<Candidate> pool = {
+      {0.60, 0.7 * uJ, 0.12 * uJ}, {0.66, 0.8 * uJ, 0.12 * uJ}, {0.0, 0.9 * uJ, 0.12 * uJ}};
   EXPECT_EQ(select_accelerator(pool), std::optional<size_t>(0));
   pool[1].coverage = 0.67;  // 0.67 / 0.92 = 0.7283 < 0.7317: still A0
   EXPECT_EQ(select_accelerator(pool), std::optional<size_t>(0));
   pool[1].coverage = 0.68;  // 0.68 / 0.92 = 0.7391 > 0.7317: A1
   EXPECT_EQ(select_accelerator(pool), std::optional<size_t>(1));
   // Equal utilities: the first in pool order.
-  EXPECT_EQ(select_accelerator(std::vector<Candidate>{{0.5, 1 * uJ, 0}, {0.5, 1 * uJ, 0}}), std::optional<size_t>(0));
+  EXPECT_EQ(select_accelerator(std::vector<Candidate>{{0.5, 1 * uJ, 0}, {0.5, 1 * uJ, 0}}),
+            std::optional<size_t>(0));
 }
 
 TEST(Selection, NoFeasibleThresholdAnywhereSelectsNothing) {
-  EXPECT_EQ(select_accelerator(std::vector<Candidate>{{0.0, 0.7 * uJ, 0.12 * uJ}, {0.0, 0.8 * uJ, 0.12 * uJ}}),
+  EXPECT_EQ(select_accelerator(
+                std::vector<Candidate>{{0.0, 0.7 * uJ, 0.12 * uJ}, {0.0, 0.8 * uJ, 0.12 * uJ}}),
             std::nullopt);
   EXPECT_EQ(select_accelerator(std::vector<Candidate>{}), std::nullopt);
   EXPECT_THROW((void)utility({1.2, 1 * uJ, 0}), UserError);
@@ -53,7 +57,8 @@ TEST(Energy, ReproducesThePapersFigures) {
   // Activation alone is 87.21 % below the ensemble (Sec. V-D); the selective system ~69 %.
   EXPECT_NEAR(100.0 * (1.0 - act / ens), 87.21, 0.005);
   EXPECT_NEAR(100.0 * (1.0 - sel / ens), 69.15, 0.005);
-  // Break-even fallback (6.45 - 0.825) / 0.2912 = 19.317 uJ (paper: 19.19 +- 0.56, a mean over runs).
+  // Break-even fallback (6.45 - 0.825) / 0.2912 = 19.317 uJ (paper: 19.19 +- 0.56, a mean over
+  // runs).
   const double be = break_even_fallback(act, 0.7088, ens);
   EXPECT_NEAR(be / uJ, 19.3166, 1e-3);
   EnergyModel at_be = m;

@@ -69,7 +69,8 @@ TEST(Threshold, TiedScoresEnterTogether) {
 }
 
 // Brute force: every distinct score as a threshold, counted from scratch.
-ThresholdFit brute_force(const std::vector<double>& s, const std::vector<uint8_t>& c, const FitOptions& o) {
+ThresholdFit brute_force(const std::vector<double>& s, const std::vector<uint8_t>& c,
+                         const FitOptions& o) {
   ThresholdFit best;
   std::set<double> taus(s.begin(), s.end());
   for (double tau : taus) {

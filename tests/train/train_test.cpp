@@ -19,7 +19,8 @@
 namespace hetcim::train {
 namespace {
 
-const int kThreads = std::getenv("HETCIM_TEST_THREADS") ? std::atoi(std::getenv("HETCIM_TEST_THREADS")) : 1;
+const int kThreads =
+    std::getenv("HETCIM_TEST_THREADS") ? std::atoi(std::getenv("HETCIM_TEST_THREADS")) : 1;
 
 // Two classes of 16x16 grey images: a bright 6x6 square in the top-left (class 0) or the
 // bottom-right (class 1) quadrant, on uniform noise.
@@ -39,7 +40,8 @@ data::ImageDataset squares(int64_t n, uint64_t seed) {
     d.labels[static_cast<size_t>(i)] = static_cast<uint8_t>(label);
     for (int y = 0; y < 16; ++y)
       for (int x = 0; x < 16; ++x) {
-        const bool in = label == 0 ? (y >= 1 && y < 7 && x >= 1 && x < 7) : (y >= 9 && y < 15 && x >= 9 && x < 15);
+        const bool in = label == 0 ? (y >= 1 && y < 7 && x >= 1 && x < 7)
+                                   : (y >= 9 && y < 15 && x >= 9 && x < 15);
         d.images[static_cast<size_t>(i * 256 + y * 16 + x)] =
             static_cast<uint8_t>(in ? 200 + r.next_u64() % 56 : r.next_u64() % 100);
       }
@@ -114,7 +116,8 @@ TEST(Train, ExportImportEvaluate) {
   o.epochs = 2;
   const TrainResult r = train_race_cnn(train, test, o);
   EXPECT_GT(r.test_accuracy, 0.9) << "two well separated classes";
-  const std::string path = (std::filesystem::temp_directory_path() / "hetcim_train_test.onnx").string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "hetcim_train_test.onnx").string();
   onnxio::export_onnx(r.model, path);
   const graph::Graph imported = onnxio::import_onnx(path);
   std::filesystem::remove(path);

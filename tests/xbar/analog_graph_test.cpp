@@ -29,11 +29,17 @@ graph::Graph tiny_cnn() {
   g.values["r"] = {graph::DType::Float32, graph::Shape{2, 3, 6, 6}};
   g.values["f"] = {graph::DType::Float32, graph::Shape{2, 108}};
   g.values["y"] = {graph::DType::Float32, graph::Shape{2, 4}};
-  g.nodes.push_back({"conv", "Conv", "", {"x", "cw", "cb"}, {"c"},
-                     {{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"kernel_shape", std::vector<int64_t>{3, 3}}}});
+  g.nodes.push_back(
+      {"conv",
+       "Conv",
+       "",
+       {"x", "cw", "cb"},
+       {"c"},
+       {{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"kernel_shape", std::vector<int64_t>{3, 3}}}});
   g.nodes.push_back({"relu", "Relu", "", {"c"}, {"r"}, {}});
   g.nodes.push_back({"flatten", "Flatten", "", {"r"}, {"f"}, {{"axis", int64_t{1}}}});
-  g.nodes.push_back({"fc", "Gemm", "", {"f", "gw", "gb"}, {"y"}, {{"transB", int64_t{1}}, {"beta", 0.5}}});
+  g.nodes.push_back(
+      {"fc", "Gemm", "", {"f", "gw", "gb"}, {"y"}, {{"transB", int64_t{1}}, {"beta", 0.5}}});
   g.initializers["cw"] = graph::Initializer::from_floats({3, 1, 3, 3}, normal(27, 1, 0.5f));
   g.initializers["cb"] = graph::Initializer::from_floats({3}, {0.1f, -0.2f, 0.3f});
   g.initializers["gw"] = graph::Initializer::from_floats({4, 108}, normal(432, 2, 0.1f));
@@ -41,7 +47,9 @@ graph::Graph tiny_cnn() {
   return g;
 }
 
-exec::TensorMap input() { return {{"x", exec::Tensor::from_floats({2, 1, 6, 6}, normal(72, 3, 1.0f))}}; }
+exec::TensorMap input() {
+  return {{"x", exec::Tensor::from_floats({2, 1, 6, 6}, normal(72, 3, 1.0f))}};
+}
 
 ChipProfile ideal16() {
   ChipProfile p;
@@ -76,9 +84,9 @@ TEST(AnalogGraph, PersistentStateFreshReadsAndChipSeeds) {
   const AnalogGraph b(tiny_cnn(), Chip(p, 2), {"conv", "fc"});
   Rng r1(5), r2(5), r3(5);
   const auto y1 = a.run(input(), r1).at("y").floats();
-  const auto y2 = a.run(input(), r1).at("y").floats();        // same chip, next read
+  const auto y2 = a.run(input(), r1).at("y").floats();              // same chip, next read
   const auto y1_again = a_again.run(input(), r2).at("y").floats();  // same chip seed, same reads
-  const auto yb = b.run(input(), r3).at("y").floats();         // another chip, same reads
+  const auto yb = b.run(input(), r3).at("y").floats();              // another chip, same reads
   EXPECT_EQ(y1, y1_again);
   EXPECT_NE(y1, y2);
   EXPECT_NE(y1, yb);
@@ -95,13 +103,15 @@ TEST(AnalogGraph, OnlyCrossbarNodesCanBeAnalog) {
     AnalogGraph(tiny_cnn(), chip, {"relu"});
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("'relu' (Relu) cannot run on a crossbar"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("'relu' (Relu) cannot run on a crossbar"),
+              std::string::npos);
   }
   EXPECT_THROW(AnalogGraph(tiny_cnn(), chip, {"nope"}), UserError);
   const AnalogGraph ag(tiny_cnn(), chip, {"fc"});
   Rng rng(1);
-  EXPECT_THROW((void)ag.run({{"x", exec::Tensor::from_floats({1, 1, 6, 6}, normal(36, 1, 1.0f))}}, rng),
-               UserError);
+  EXPECT_THROW(
+      (void)ag.run({{"x", exec::Tensor::from_floats({1, 1, 6, 6}, normal(36, 1, 1.0f))}}, rng),
+      UserError);
 }
 
 }  // namespace

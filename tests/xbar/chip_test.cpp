@@ -30,7 +30,9 @@ bool same_bytes(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-std::vector<float> span_vec(std::span<const float> s) { return {s.begin(), s.end()}; }
+std::vector<float> span_vec(std::span<const float> s) {
+  return {s.begin(), s.end()};
+}
 
 // W (inputs x outputs) = [[1, 0.5], [0, -1]]: levels [255, 128, 0, -255] (127.5 -> 128).
 // x = [1, 0.5]: DAC s = 1, codes [127, 64] (63.5 -> 64): v = [1, 64/127].

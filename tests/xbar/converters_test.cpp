@@ -36,21 +36,21 @@ TEST(Converters, ValuesByHand) {
   std::vector<float> v = {0.5f, 1.0f, -1.0f, 2.0f, -2.0f, 0.001f, -0.0039f};
   const int64_t clipped = quantize_signed(v.data(), 7, 1.0f, 8);
   EXPECT_EQ(clipped, 2);
-  EXPECT_FLOAT_EQ(v[0], 64.0f / 127);   // 63.5 -> 64 (even)
+  EXPECT_FLOAT_EQ(v[0], 64.0f / 127);  // 63.5 -> 64 (even)
   EXPECT_FLOAT_EQ(v[1], 1.0f);
   EXPECT_FLOAT_EQ(v[2], -1.0f);
-  EXPECT_FLOAT_EQ(v[3], 1.0f);          // clipped to code 127
+  EXPECT_FLOAT_EQ(v[3], 1.0f);           // clipped to code 127
   EXPECT_FLOAT_EQ(v[4], -128.0f / 127);  // clipped to code -128
-  EXPECT_FLOAT_EQ(v[5], 0.0f);          // 0.127 -> 0
-  EXPECT_FLOAT_EQ(v[6], 0.0f);          // -0.4953 -> 0
+  EXPECT_FLOAT_EQ(v[5], 0.0f);           // 0.127 -> 0
+  EXPECT_FLOAT_EQ(v[6], 0.0f);           // -0.4953 -> 0
 }
 
 TEST(Converters, FourBitAndIdeal) {
   std::vector<float> v = {0.3f, -0.99f, 0.65f};
   (void)quantize_signed(v.data(), 3, 1.0f, 4);  // M = 7
-  EXPECT_FLOAT_EQ(v[0], 2.0f / 7);               // 2.1 -> 2
-  EXPECT_FLOAT_EQ(v[1], -1.0f);                  // -6.93 -> -7
-  EXPECT_FLOAT_EQ(v[2], 5.0f / 7);               // 4.55 -> 5
+  EXPECT_FLOAT_EQ(v[0], 2.0f / 7);              // 2.1 -> 2
+  EXPECT_FLOAT_EQ(v[1], -1.0f);                 // -6.93 -> -7
+  EXPECT_FLOAT_EQ(v[2], 5.0f / 7);              // 4.55 -> 5
   std::vector<float> w = {0.123f, -7.5f};
   EXPECT_EQ(quantize_signed(w.data(), 2, 1.0f, 0), 0);
   EXPECT_FLOAT_EQ(w[0], 0.123f);

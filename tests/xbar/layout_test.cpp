@@ -71,8 +71,10 @@ TEST(Layout, Im2colGemmEqualsDirectConvolution) {
                 const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
                 const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
                 if (ih < 0 || ih >= g.height || iw < 0 || iw >= g.width) continue;
-                ref += double(x[static_cast<size_t>(((n * g.channels + c) * g.height + ih) * g.width + iw)]) *
-                       w[static_cast<size_t>(((o * g.channels + c) * g.kernel_h + i) * g.kernel_w + j)];
+                ref += double(x[static_cast<size_t>(
+                           ((n * g.channels + c) * g.height + ih) * g.width + iw)]) *
+                       w[static_cast<size_t>(((o * g.channels + c) * g.kernel_h + i) * g.kernel_w +
+                                             j)];
               }
           EXPECT_NEAR(y[static_cast<size_t>(((n * c_out + o) * ho + oh) * wo + ow)], ref, 1e-4);
         }

@@ -24,7 +24,8 @@ TEST(Mapping, LevelsOfEquation4ByHand) {
 }
 
 TEST(Mapping, RoundsHalfToEvenLikeTorchRound) {
-  // gamma = max |w| = 2: |w| = 1 -> 255 / 2 = 127.5 -> 128 (the even neighbour), 0.5 -> 63.75 -> 64.
+  // gamma = max |w| = 2: |w| = 1 -> 255 / 2 = 127.5 -> 128 (the even neighbour), 0.5 -> 63.75
+  // -> 64.
   const std::vector<float> w = {2.0f, 1.0f, -1.0f, 0.5f};
   const LevelMapping m = map_levels(w.data(), 1, 4, 8);
   EXPECT_EQ(m.levels, (std::vector<int32_t>{255, 128, -128, 64}));
@@ -81,9 +82,9 @@ TEST(Mapping, AuditOfKnownMatrixOnAnIdealChip) {
   EXPECT_EQ(a.clamped_devices, 0);
   EXPECT_EQ(a.stuck_low + a.stuck_high, 0);
   EXPECT_EQ(a.tiles, 1);
-  const double e1 = 64.0 / 255 - 0.25;               // |w_hat - w| of -0.25
-  const double e2 = 26.0 / 255 - double(0.1f);       // of 0.1
-  const double e3 = 153.0 / 255 - double(0.6f);      // of -0.6 (~2.4e-8, float rounding of 0.6)
+  const double e1 = 64.0 / 255 - 0.25;           // |w_hat - w| of -0.25
+  const double e2 = 26.0 / 255 - double(0.1f);   // of 0.1
+  const double e3 = 153.0 / 255 - double(0.6f);  // of -0.6 (~2.4e-8, float rounding of 0.6)
   const double mae = (e1 + e2 + std::fabs(e3)) / 4;
   const double sq = e1 * e1 + e2 * e2 + e3 * e3;
   const double ref2 = 1.0 + 0.0625 + double(0.1f) * double(0.1f) + double(0.6f) * double(0.6f);

@@ -30,7 +30,7 @@ TEST(ModelLayers, CrossbarLayoutsOfConvGemmMatMul) {
   const ModelLayers l = crossbar_layers(tiny());
   ASSERT_EQ(l.mapped.size(), 3u);
   EXPECT_EQ(l.skipped, (std::vector<std::string>{"dw (grouped convolution)",
-                                                  "act (right operand is not a constant matrix)"}));
+                                                 "act (right operand is not a constant matrix)"}));
   const CrossbarMatrix& conv = l.mapped[0];
   EXPECT_EQ(conv.rows, 4);  // C_in * K_h * K_w
   EXPECT_EQ(conv.cols, 2);  // C_out

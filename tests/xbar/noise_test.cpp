@@ -46,7 +46,8 @@ std::vector<float> brute_force_read(const ProgrammedLayer& layer, const std::vec
     }
   }
   std::vector<float> y(static_cast<size_t>(N));
-  for (int64_t n = 0; n < N; ++n) y[static_cast<size_t>(n)] = static_cast<float>(layer.gamma() * acc[static_cast<size_t>(n)]);
+  for (int64_t n = 0; n < N; ++n)
+    y[static_cast<size_t>(n)] = static_cast<float>(layer.gamma() * acc[static_cast<size_t>(n)]);
   return y;
 }
 
@@ -70,10 +71,13 @@ void check_equivalence(int64_t K, int64_t N, int64_t array_rows, int draws) {
   std::vector<float> yb(static_cast<size_t>(draws * N));
   Rng fast_rng(100);
   layer.forward(xb.data(), draws, yb.data(), fast_rng);
-  std::vector<std::vector<float>> fast(static_cast<size_t>(draws)), brute(static_cast<size_t>(draws));
-  for (int d = 0; d < draws; ++d) fast[static_cast<size_t>(d)].assign(yb.begin() + d * N, yb.begin() + (d + 1) * N);
+  std::vector<std::vector<float>> fast(static_cast<size_t>(draws)),
+      brute(static_cast<size_t>(draws));
+  for (int d = 0; d < draws; ++d)
+    fast[static_cast<size_t>(d)].assign(yb.begin() + d * N, yb.begin() + (d + 1) * N);
   Rng brute_rng(200);
-  for (int d = 0; d < draws; ++d) brute[static_cast<size_t>(d)] = brute_force_read(layer, x, brute_rng);
+  for (int d = 0; d < draws; ++d)
+    brute[static_cast<size_t>(d)] = brute_force_read(layer, x, brute_rng);
 
   const Moments mf = moments(fast), mb = moments(brute);
   // Closed form: mean x * W_eff, std gamma * sqrt(2) sigma / range * ||x||_2 (one tile or many:
@@ -81,10 +85,12 @@ void check_equivalence(int64_t K, int64_t N, int64_t array_rows, int draws) {
   const std::vector<float> eff = layer.effective_weights();
   double x2 = 0;
   for (float v : x) x2 += double(v) * v;
-  const double sd_exact = layer.gamma() * std::sqrt(2.0) * p.read_noise / (p.g_max - p.g_min) * std::sqrt(x2);
+  const double sd_exact =
+      layer.gamma() * std::sqrt(2.0) * p.read_noise / (p.g_max - p.g_min) * std::sqrt(x2);
   for (int64_t n = 0; n < N; ++n) {
     double mean_exact = 0;
-    for (int64_t k = 0; k < K; ++k) mean_exact += double(x[static_cast<size_t>(k)]) * eff[static_cast<size_t>(k * N + n)];
+    for (int64_t k = 0; k < K; ++k)
+      mean_exact += double(x[static_cast<size_t>(k)]) * eff[static_cast<size_t>(k * N + n)];
     const double se = 5 * sd_exact / std::sqrt(draws);
     const auto j = static_cast<size_t>(n);
     EXPECT_NEAR(mf.mean[j], mean_exact, se) << "column " << n;
@@ -94,7 +100,9 @@ void check_equivalence(int64_t K, int64_t N, int64_t array_rows, int draws) {
   }
 }
 
-TEST(ReadNoise, FastPathMatchesPerDeviceSamplingOnOneArray) { check_equivalence(64, 6, 256, 40000); }
+TEST(ReadNoise, FastPathMatchesPerDeviceSamplingOnOneArray) {
+  check_equivalence(64, 6, 256, 40000);
+}
 
 TEST(ReadNoise, FastPathMatchesPerDeviceSamplingOverTiledArrays) {
   check_equivalence(96, 4, 40, 40000);  // 3 row tiles of 40, 40, 16 rows

@@ -50,7 +50,8 @@ std::vector<double> normal_draws(bool fill, uint64_t seed, int n) {
     std::vector<float> block(37);
     for (int k = 0; k < n; k += 37) {
       r.fill_normal(block.data(), 37);
-      for (int j = 0; j < 37 && k + j < n; ++j) z[static_cast<size_t>(k + j)] = block[static_cast<size_t>(j)];
+      for (int j = 0; j < 37 && k + j < n; ++j)
+        z[static_cast<size_t>(k + j)] = block[static_cast<size_t>(j)];
     }
   } else {
     for (auto& v : z) v = r.normal();
@@ -91,7 +92,8 @@ TEST(Rng, NormalCdfAtSeveralPointsWithinBinomialTolerance) {
       const double p = 0.5 * std::erfc(-t / std::sqrt(2.0));
       int below = 0;
       for (double v : z) below += v < t;
-      EXPECT_NEAR(below, n * p, 5 * std::sqrt(n * p * (1 - p)) + 1) << "t = " << t << " fill " << fill;
+      EXPECT_NEAR(below, n * p, 5 * std::sqrt(n * p * (1 - p)) + 1)
+          << "t = " << t << " fill " << fill;
     }
   }
 }
