@@ -5,11 +5,12 @@
 
 #include "cli/commands.h"
 #include "util/error.h"
+#include "util/provenance.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"hetcim: neural networks on heterogeneous CPU + in-memory-computing systems"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "hetcim 0.1.0");
+  app.set_version_flag("--version", hetcim::version_string());
   hetcim::cli::register_models(app);
   hetcim::cli::register_inspect(app);
   hetcim::cli::register_export(app);
