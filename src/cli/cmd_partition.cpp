@@ -17,6 +17,7 @@
 #include "report/partition.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/progress.h"
 #include "util/units.h"
 #include "workload/workload.h"
 
@@ -44,7 +45,7 @@ struct PartitionArgs {
   bool quiet = false;
 };
 
-void run(const PartitionArgs& a) {
+void run(const PartitionArgs& a, const Provenance& provenance) {
   cost::Hardware hw =
       a.hw_file.empty() ? cost::hardware_preset(a.preset) : cost::load_hardware(a.hw_file);
   const bool measure_here = a.host == "this";
@@ -59,10 +60,22 @@ void run(const PartitionArgs& a) {
   wo.xbar_cols = hw.cim.xbar_cols;
   wo.elem_bytes = hw.cim.elem_bytes;
   const workload::Workload w = workload::analyze(lowered, wo);
-  const cost::HostCosts host = measure_here
-                                   ? cost::host_costs_from_profile(
-                                         w, measure_host_profile(a.model, {}), "this machine", true)
-                                   : cost::host_costs(w, hw.host, /*int8=*/true);
+  MeasureOptions measure;
+  measure.progress = !a.quiet;
+  cost::HostCosts host = measure_here
+                             ? cost::host_costs_from_profile(
+                                   w, measure_host_profile(a.model, measure), "this run", true)
+                             : cost::host_costs(w, hw.host, /*int8=*/true);
+  if (measure_here)
+    host.source =
+        "measured on " + machine_description() + " in this run (" + describe(measure) + ")";
+  // The hardware as a reader should name it: with --host this, the host is this machine and
+  // only the accelerator and the bus come from the preset or file.
+  const std::string hw_name = a.hw_file.empty() ? a.preset : a.hw_file;
+  const std::string hardware =
+      measure_here ? "this machine as host + the CIM accelerator and bus of " + hw_name : hw_name;
+  Provenance prov = provenance;
+  if (measure_here) prov.set("seeds", describe(measure));
   partition::BuildOptions bo;
   bo.max_replicas = a.replicas;
   bo.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
@@ -78,6 +91,10 @@ void run(const PartitionArgs& a) {
 
   if (!a.mps.empty()) partition::write_milp(solved, a.mps, partition::MilpFileFormat::Mps);
   if (!a.lp.empty()) partition::write_milp(solved, a.lp, partition::MilpFileFormat::Lp);
+  if ((!a.mps.empty() || !a.lp.empty()) && !a.quiet)
+    std::fprintf(
+        stderr, "MILP file: time columns in units of %s (stated in the file's header)\n",
+        format_quantity(partition::milp_stats(solved).time_unit_seconds, Quantity::Time).c_str());
 
   if (!a.pareto.empty() || !a.pareto_svg.empty()) {
     if (a.solver != "exact" || !a.replay.empty() || a.energy_weight > 0)
@@ -86,17 +103,28 @@ void run(const PartitionArgs& a) {
           "--solver milp, --replay and --energy-weight");
     partition::FrontOptions fo;
     fo.time_limit_seconds = time_limit;
-    const partition::FrontResult f = partition::latency_energy_front(p, fo);
-    const std::string title = a.model.spec + " on " + (a.hw_file.empty() ? a.preset : a.hw_file) +
-                              ": latency-energy front";
-    if (!a.pareto.empty()) write_file_atomically(a.pareto, report::front_json(p, f).dump(1) + "\n");
-    if (!a.pareto_svg.empty()) write_file_atomically(a.pareto_svg, report::front_svg(title, p, f));
-    if (!a.quiet) std::fputs(report::front_text(p, f).c_str(), stdout);
+    partition::FrontResult f;
+    {
+      ProgressTicker ticker("latency-energy front (exact solver)", time_limit, !a.quiet);
+      f = partition::latency_energy_front(p, fo);
+    }
+    const std::string title = a.model.spec + " on " + hardware + ": latency-energy front";
+    prov.set("host source", host.source);
+    prov.set("solver", "exact (hetcim), one solve per weight");
+    prov.set("status", f.complete ? "complete front (every supported point proven optimal)"
+                                  : "incomplete front (point cap or time limit)");
+    prov.set("cache", "none (solved in this run)");
+    if (!prov.find("seeds")) prov.set("seeds", "none (deterministic)");
+    if (!a.pareto.empty())
+      write_file_atomically(a.pareto, report::front_json(p, f, prov).dump(1) + "\n");
+    if (!a.pareto_svg.empty())
+      write_file_atomically(a.pareto_svg, report::front_svg(title, p, f, prov));
+    if (!a.quiet) std::fputs(report::front_text(p, f, prov).c_str(), stdout);
     return;
   }
 
   report::PartitionRun r{a.model.spec,
-                         a.hw_file.empty() ? a.preset : a.hw_file,
+                         hardware,
                          host.source,
                          hw.cim.t_mvm,
                          a.solver,
@@ -105,7 +133,8 @@ void run(const PartitionArgs& a) {
                          0,
                          0,
                          partition::milp_stats(solved),
-                         a.energy_weight};
+                         a.energy_weight,
+                         prov};
   partition::Schedule schedule;
   if (!a.replay.empty()) {
     schedule = replay_assignment_file(a.replay, p);
@@ -115,7 +144,11 @@ void run(const PartitionArgs& a) {
   } else if (a.solver == "exact") {
     partition::ExactOptions eo;
     eo.time_limit_seconds = time_limit;
-    const partition::ExactResult e = partition::solve_exact(solved, eo);
+    partition::ExactResult e;
+    {
+      ProgressTicker ticker("exact solver", time_limit, !a.quiet);
+      e = partition::solve_exact(solved, eo);
+    }
     r.status = e.status;
     r.bound = e.bound * scale;
     r.seconds = e.seconds;
@@ -126,7 +159,11 @@ void run(const PartitionArgs& a) {
     mo.time_limit_seconds = time_limit;
     mo.relative_gap = a.gap;
     mo.threads = a.threads;
-    const partition::MilpResult m = partition::solve_milp(solved, mo);
+    partition::MilpResult m;
+    {
+      ProgressTicker ticker("the paper's MILP on CBC", time_limit, !a.quiet);
+      m = partition::solve_milp(solved, mo);
+    }
     if (m.call != partition::CallStatus::Ok) throw user_error("CBC failed: ", m.message);
     r.status = m.status;
     r.bound = m.bound * scale;
@@ -142,7 +179,7 @@ void run(const PartitionArgs& a) {
 
 }  // namespace
 
-void register_partition(CLI::App& app) {
+void register_partition(CLI::App& app, const Provenance& provenance) {
   auto a = std::make_shared<PartitionArgs>();
   CLI::App* cmd = app.add_subcommand(
       "partition",
@@ -205,8 +242,8 @@ void register_partition(CLI::App& app) {
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_flag("--quiet", a->quiet, "Print nothing");
-  cmd->callback([a] { run(*a); });
+  cmd->add_flag("--quiet", a->quiet, "Print nothing (no table, no progress)");
+  cmd->callback([a, &provenance] { run(*a, provenance); });
 }
 
 }  // namespace hetcim::cli
