@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   # toolchain
-  build-essential cmake ninja-build pkg-config git clang libclang-rt-14-dev clang-format
+  build-essential cmake ninja-build pkg-config git clang libclang-rt-14-dev clang-format clang-tidy
   # models: ONNX protobufs (find_package(Protobuf) must precede find_package(ONNX))
   libonnx-dev libprotobuf-dev protobuf-compiler
   # CPU kernels: oneDNN (its CMake config needs the OpenCL ICD loader)
@@ -22,8 +22,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # reports: figures and a headless browser for the report test
   gnuplot-nox chromium
-  # fixture generation (PyTorch-exported ONNX files) with Debian's Python
-  python3 python3-onnx python3-numpy
+  # the benchmark summaries of bench/partition (standard library only)
+  python3
 )
 # The ORT benchmark peer comes from npm: Node.js with npm is needed; Debian's npm only when the
 # machine has no npm of its own (a nodesource nodejs ships npm and conflicts with Debian's).

@@ -9,9 +9,15 @@
 # shared with other jobs, wall time includes waiting for a core; for 1-thread rows the CPU time
 # does not, which makes it the steadier comparison there.
 #
+# Both engines read the same input file ($OUT/MODEL.input.npy: float32, uniform in [-1, 1) from a
+# fixed seed) and write their first output; before any ratio is printed for a row the script
+# checks that the two outputs agree: largest absolute difference <= TOL x the largest |ORT output|
+# (TOL_FP32, default 1e-3; TOL_INT8, default 0.05: int8 kernels may round an intermediate value
+# one quantisation step differently). A row whose outputs differ stops the script.
+#
 #   bench/exec/ort_compare.sh [BUILD_DIR]        (default build/release; needs bin/hetcim)
 #   env: MODELS="resnet18 resnet50 mobilenetv2 yolov5n" PRECISIONS="fp32 int8" THREADS="1 2"
-#        ROUNDS=5 WARMUP=10 RUNS=30 OUT=bench/exec/results
+#        ROUNDS=5 WARMUP=10 RUNS=30 OUT=bench/exec/results TOL_FP32=1e-3 TOL_INT8=0.05
 #        SPIN=1: both thread pools spin-wait between parallel regions (each engine's default);
 #        SPIN=0: neither does (hetcim: OMP_WAIT_POLICY=PASSIVE for libgomp, which oneDNN uses;
 #        ORT: session.intra_op.allow_spinning=0). On a machine shared with other jobs, spinning
@@ -29,6 +35,8 @@ ROUNDS="${ROUNDS:-5}"
 WARMUP="${WARMUP:-10}"
 RUNS="${RUNS:-30}"
 SPIN="${SPIN:-1}"
+TOL_FP32="${TOL_FP32:-1e-3}"
+TOL_INT8="${TOL_INT8:-0.05}"
 if [ "$SPIN" = "0" ]; then hetcim_env=(env OMP_WAIT_POLICY=PASSIVE); else hetcim_env=(env); fi
 OUT="${OUT:-$here/results}"
 mkdir -p "$OUT"
@@ -50,21 +58,30 @@ for model in $MODELS; do
   shape="$(shape_of "$model")"
   "$hetcim" export "$model" --onnx "$OUT/$model.fp32.onnx" > /dev/null
   "$hetcim" export "$model" --int8 --onnx "$OUT/$model.int8.onnx" > /dev/null
+  input="$OUT/$model.input.npy"
+  node "$here/ort_bench.js" --make-input "$shape" 12345 "$input"
   for precision in $PRECISIONS; do
     file="$OUT/$model.$precision.onnx"
+    if [ "$precision" = "int8" ]; then tol="$TOL_INT8"; else tol="$TOL_FP32"; fi
     for t in $THREADS; do
       base="$OUT/$model.$precision.t$t"
       for f in h_med h_min h_cpu o_med o_min o_cpu; do : > "$base.$f"; done
       for ((r = 0; r < ROUNDS; ++r)); do
-        out="$("${hetcim_env[@]}" "$hetcim" run "$file" --precision "$precision" --threads "$t" --warmup "$WARMUP" --runs "$RUNS")"
+        out="$("${hetcim_env[@]}" "$hetcim" run "$file" --precision "$precision" --threads "$t" --warmup "$WARMUP" --runs "$RUNS" --input "$input" --output "$base.hetcim.npy")"
         sed -n 's/^latency: median \([0-9.]*\) ms, min \([0-9.]*\) ms.*/\1/p' <<< "$out" >> "$base.h_med"
         sed -n 's/^latency: median \([0-9.]*\) ms, min \([0-9.]*\) ms.*/\2/p' <<< "$out" >> "$base.h_min"
         sed -n 's/^cpu time: median \([0-9.]*\) ms.*/\1/p' <<< "$out" >> "$base.h_cpu"
-        out="$(node "$here/ort_bench.js" "$file" "$t" "$WARMUP" "$RUNS" "$shape" "$SPIN")"
+        out="$(node "$here/ort_bench.js" "$file" "$t" "$WARMUP" "$RUNS" "$input" "$base.ort.npy" "$SPIN")"
         sed -n 's/.*"median_ms":\([0-9.e+-]*\).*/\1/p' <<< "$out" >> "$base.o_med"
         sed -n 's/.*"min_ms":\([0-9.e+-]*\).*/\1/p' <<< "$out" >> "$base.o_min"
         sed -n 's/.*"cpu_median_ms":\([0-9.e+-]*\).*/\1/p' <<< "$out" >> "$base.o_cpu"
       done
+      # Same input, same answer (within tolerance), or no ratio.
+      if ! check="$(node "$here/ort_bench.js" --compare "$base.hetcim.npy" "$base.ort.npy" "$tol")"; then
+        echo "ort_compare: $model $precision $t threads: outputs differ: $check" >&2
+        exit 1
+      fi
+      echo "ort_compare: $model $precision $t threads: outputs agree: $check" >&2
       h="$(median < "$base.h_med")"; o="$(median < "$base.o_med")"
       hm="$(sort -g "$base.h_min" | head -1)"; om="$(sort -g "$base.o_min" | head -1)"
       hc="$(median < "$base.h_cpu")"; oc="$(median < "$base.o_cpu")"
