@@ -7,14 +7,15 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "cluster/bottleneck_mapping.h"
 #include "cluster/cluster_config.h"
 #include "cluster/cluster_report.h"
 #include "cluster/roofline.h"
 #include "report/cluster.h"
 #include "util/error.h"
-#include "util/files.h"
 #include "util/numbers.h"
+#include "util/output_set.h"
 
 namespace hetcim::cli {
 namespace {
@@ -54,29 +55,30 @@ cluster::ClusterConfig load(const ClusterSource& s) {
     std::string w = s.bus_width;
     if (w.ends_with("bit")) w.resize(w.size() - 3);
     const std::optional<int64_t> bits = parse_integer(w);
-    if (!bits || *bits < 8 || *bits % 8 != 0)
-      throw user_error("--bus-width: expected a positive multiple of 8 such as 128bit, got '",
-                       s.bus_width, "'");
+    if (!bits || *bits < 8 || *bits % 8 != 0 || *bits > cluster::kMaxBusWidthBits)
+      throw user_error("--bus-width: expected a multiple of 8 from 8bit to ",
+                       cluster::kMaxBusWidthBits, "bit such as 128bit, got '", s.bus_width, "'");
     c.ima.bus_width_bits = *bits;
   }
   if (!s.execution.empty()) c.ima.execution = parse_execution(s.execution, "--execution");
   return c;
 }
 
-// Checks every output directory before any file is written, so a bad path leaves no file behind.
-void write_outputs(const std::vector<std::pair<std::string, std::string>>& files) {
-  namespace fs = std::filesystem;
-  for (const auto& [path, content] : files) {
-    if (path.empty()) continue;
-    const fs::path p(path);
-    if (p.has_parent_path() && !fs::is_directory(p.parent_path()))
-      throw user_error(path, ": directory '", p.parent_path().string(), "' does not exist");
-  }
-  for (const auto& [path, content] : files) {
-    if (path.empty()) continue;
-    write_file_atomically(path, content);
-    std::printf("wrote %s\n", path.c_str());
-  }
+// The tables (CSV, JSON) and the figures of one study, committed together after the last check.
+template <typename DrawFigures>
+void write_outputs(const ClusterSource& s, const std::string& csv, const std::string& json,
+                   const DrawFigures& draw) {
+  OutputSet out;
+  if (!s.csv.empty()) out.add(s.csv, csv);
+  if (!s.json.empty()) out.add(s.json, json);
+  std::vector<report::Figure> figures;
+  if (!s.figures.empty()) figures = draw(out, s.figures);
+  out.commit();
+  if (!s.csv.empty()) std::printf("wrote %s\n", s.csv.c_str());
+  if (!s.json.empty()) std::printf("wrote %s\n", s.json.c_str());
+  for (const report::Figure& f : figures)
+    std::printf("wrote %s.svg and .png\n",
+                (std::filesystem::path(s.figures) / f.name).string().c_str());
 }
 
 void add_source_options(CLI::App* cmd, ClusterSource& s) {
@@ -103,11 +105,11 @@ void run_roofline(const RooflineArgs& a) {
   o.vectors = a.vectors;
   const auto points = cluster::roofline(c, o);
   const std::string text = cluster::roofline_text(c, points);
-  write_outputs({{a.src.csv, a.src.csv.empty() ? "" : cluster::roofline_csv(points)},
-                 {a.src.json, a.src.json.empty() ? "" : cluster::roofline_json(c, points)}});
-  if (!a.src.figures.empty())
-    for (const report::Figure& f : report::write_roofline_figures(points, a.src.figures))
-      std::printf("wrote %s/%s.svg and .png\n", a.src.figures.c_str(), f.name.c_str());
+  write_outputs(a.src, a.src.csv.empty() ? "" : cluster::roofline_csv(points),
+                a.src.json.empty() ? "" : cluster::roofline_json(c, points),
+                [&](OutputSet& out, const std::string& dir) {
+                  return report::write_roofline_figures(out, points, dir);
+                });
   std::fputs(text.c_str(), stdout);
 }
 
@@ -117,11 +119,11 @@ void run_bottleneck(const BottleneckArgs& a) {
   for (const std::string& m : a.mappings) mappings.push_back(cluster::parse_mapping(m));
   const cluster::BottleneckStudy s = cluster::bottleneck_study(c, a.shape, mappings);
   const std::string text = cluster::bottleneck_text(c, s);
-  write_outputs({{a.src.csv, a.src.csv.empty() ? "" : cluster::bottleneck_csv(s)},
-                 {a.src.json, a.src.json.empty() ? "" : cluster::bottleneck_json(c, s)}});
-  if (!a.src.figures.empty())
-    for (const report::Figure& f : report::write_bottleneck_figures(s, a.src.figures))
-      std::printf("wrote %s/%s.svg and .png\n", a.src.figures.c_str(), f.name.c_str());
+  write_outputs(a.src, a.src.csv.empty() ? "" : cluster::bottleneck_csv(s),
+                a.src.json.empty() ? "" : cluster::bottleneck_json(c, s),
+                [&](OutputSet& out, const std::string& dir) {
+                  return report::write_bottleneck_figures(out, s, dir);
+                });
   std::fputs(text.c_str(), stdout);
 }
 
@@ -147,6 +149,7 @@ void register_cluster(CLI::App& app) {
   roof->add_option("--utilizations", r->utilizations,
                    "Crossbar shares used by the synthetic layers, in (0, 1]")
       ->delimiter(',')
+      ->check(finite_range(1e-9, 1.0))
       ->capture_default_str();
   roof->add_option("--executions", r->executions, "sequential and/or pipelined")
       ->delimiter(',')

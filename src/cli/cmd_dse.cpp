@@ -14,7 +14,7 @@
 #include "passes/pipeline.h"
 #include "report/dse.h"
 #include "util/error.h"
-#include "util/files.h"
+#include "util/output_set.h"
 #include "util/units.h"
 
 namespace hetcim::cli {
@@ -42,17 +42,22 @@ void run(const DseArgs& a) {
   o.crossbars = a.crossbars;
   o.t_mvm.clear();
   for (const std::string& t : a.t_mvm)
-    o.t_mvm.push_back(parse_quantity(t, Quantity::Time, "--t-mvm"));
+    o.t_mvm.push_back(parse_positive_quantity(t, Quantity::Time, "--t-mvm"));
   o.run_milp = a.milp;
-  o.milp_time_limit = parse_quantity(a.milp_time_limit, Quantity::Time, "--milp-time-limit");
+  o.milp_time_limit =
+      parse_positive_quantity(a.milp_time_limit, Quantity::Time, "--milp-time-limit");
   o.threads = a.threads;
   o.build.max_replicas = a.replicas;
   o.build.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
                                                      : partition::TransferModel::PerTensorDirection;
   o.build.bus_model =
       a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
-  o.cache_dir = a.no_cache ? "" : a.out + "/cache";
-  std::filesystem::create_directories(a.out);
+  namespace fs = std::filesystem;
+  const auto in_out = [&](const std::string& name) { return (fs::path(a.out) / name).string(); };
+  o.cache_dir = a.no_cache ? "" : in_out("cache");
+  o.on_cache_warning = [](const std::string& w) {
+    std::fprintf(stderr, "\nhetcim: warning: %s\n", w.c_str());
+  };
 
   std::vector<dse::DseModel> models;
   for (const std::string& m : a.models) {
@@ -68,7 +73,7 @@ void run(const DseArgs& a) {
     host.hardware =
         cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm" : "seed000-x86");
     if (!a.bus.empty()) {
-      host.hardware.bus_bandwidth = parse_quantity(a.bus, Quantity::Bandwidth, "--bus");
+      host.hardware.bus_bandwidth = parse_positive_quantity(a.bus, Quantity::Bandwidth, "--bus");
       host.hardware.cim.bandwidth = host.hardware.bus_bandwidth;
     }
     if (h == "this") {
@@ -95,6 +100,9 @@ void run(const DseArgs& a) {
     }
     hosts.push_back(std::move(host));
   }
+  // Created only now that every model and host has been read: a bad one leaves no directory.
+  OutputSet out;
+  out.make_directory(a.out);
   const auto points = dse::run_dse(models, hosts, o, [](size_t done, size_t total) {
     const int width = 40;
     const int filled = static_cast<int>(width * done / total);
@@ -102,9 +110,10 @@ void run(const DseArgs& a) {
                  std::string(static_cast<size_t>(width - filled), '.').c_str(), done, total);
     if (done == total) std::fputc('\n', stderr);
   });
-  write_file_atomically(a.out + "/dse.csv", report::dse_csv(points));
-  write_file_atomically(a.out + "/dse.json", report::dse_json(points));
-  if (!a.no_figures) (void)report::write_dse_report(points, a.out);
+  out.add(in_out("dse.csv"), report::dse_csv(points));
+  out.add(in_out("dse.json"), report::dse_json(points));
+  if (!a.no_figures) (void)report::write_dse_report(out, points, a.out);
+  out.commit();
   size_t cached = 0, optimal = 0;
   double solve = 0;
   for (const auto& p : points) {
@@ -120,8 +129,9 @@ void run(const DseArgs& a) {
     std::printf("%-12s %-6s %9lld %5.0f ns %7.2f ms %7.2fx %4d/%-3d %5lld\n", p.model.c_str(),
                 p.host.c_str(), static_cast<long long>(p.crossbars), p.t_mvm * 1e9, p.latency * 1e3,
                 p.speedup, p.host_ops, p.cim_ops, static_cast<long long>(p.crossbars_used));
-  std::printf("wrote %s/dse.csv, %s/dse.json%s\n", a.out.c_str(), a.out.c_str(),
-              a.no_figures ? "" : (", " + a.out + "/figures/, " + a.out + "/report.html").c_str());
+  std::printf(
+      "wrote %s, %s%s\n", in_out("dse.csv").c_str(), in_out("dse.json").c_str(),
+      a.no_figures ? "" : (", " + in_out("figures") + "/, " + in_out("report.html")).c_str());
 }
 
 }  // namespace

@@ -1,9 +1,14 @@
 // hetcim partition: seed 000's CPU-CIM partitioning of one network on one hardware point.
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include "cli/assignment_file.h"
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "cli/host_choice.h"
 #include "cli/measure_host.h"
 #include "cli/model_source.h"
@@ -17,6 +22,8 @@
 #include "report/partition.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/interrupt_cleanup.h"
+#include "util/output_set.h"
 #include "util/units.h"
 #include "workload/workload.h"
 
@@ -44,14 +51,73 @@ struct PartitionArgs {
   bool quiet = false;
 };
 
+// A directory of its own under $TMPDIR for a library that writes files by name; removed with
+// its files when done, and on an interrupt (util/interrupt_cleanup.h).
+class PrivateDirectory {
+ public:
+  PrivateDirectory() {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/hetcim-XXXXXX";
+    bool made = false;
+    if (!with_cleanup_lock([&] {
+          made = ::mkdtemp(tmpl.data()) != nullptr;
+          if (made) register_temp_dir_locked(tmpl);
+        }))
+      throw user_error("interrupted");
+    if (!made)
+      throw user_error("cannot create a temporary directory in '", base ? base : "/tmp",
+                       "': ", std::strerror(errno));
+    path_ = tmpl;
+  }
+  PrivateDirectory(const PrivateDirectory&) = delete;
+  PrivateDirectory& operator=(const PrivateDirectory&) = delete;
+  ~PrivateDirectory() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+    unregister_temp_dir(path_);
+  }
+  // A file name inside, registered for removal on an interrupt.
+  [[nodiscard]] std::string file(const std::string& name) const {
+    const std::string f = path_ + "/" + name;
+    with_cleanup_lock([&] { register_temp_file_locked(f); });
+    return f;
+  }
+
+ private:
+  std::string path_;
+};
+
+// --mps and --lp: CoinUtils writes the model to a file of its choosing (gzip-compressed with a
+// .gz suffix for MPS), so it writes into a private directory first and what it wrote joins the
+// command's other outputs under the same suffix.
+void add_milp_files(OutputSet& out, const PartitionArgs& a, const partition::Problem& solved) {
+  for (const auto& [path, format] : {std::pair{a.mps, partition::MilpFileFormat::Mps},
+                                     std::pair{a.lp, partition::MilpFileFormat::Lp}}) {
+    if (path.empty()) continue;
+    const PrivateDirectory tmp;
+    const std::string file = tmp.file("model"), gz = tmp.file("model.gz");
+    partition::write_milp(solved, file, format);
+    if (std::filesystem::exists(file))
+      out.add(path, read_input_file(file, "MILP file", int64_t{1} << 40));
+    else if (std::filesystem::exists(gz))
+      out.add(path + ".gz", read_input_file(gz, "MILP file", int64_t{1} << 40));
+    else
+      throw internal_error("the MILP writer wrote neither '", file, "' nor '", gz, "'");
+    with_cleanup_lock([&] {
+      unregister_temp_file_locked(file);
+      unregister_temp_file_locked(gz);
+    });
+  }
+}
+
 void run(const PartitionArgs& a) {
   cost::Hardware hw =
       a.hw_file.empty() ? cost::hardware_preset(a.preset) : cost::load_hardware(a.hw_file);
   const bool measure_here = a.host == "this";
   if (!a.host.empty() && !measure_here) apply_host_choice(a.host, hw);
   if (a.crossbars > 0) hw.cim.crossbars = a.crossbars;
-  if (!a.t_mvm.empty()) hw.cim.t_mvm = parse_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
-  const double time_limit = parse_quantity(a.time_limit, Quantity::Time, "--time-limit");
+  if (!a.t_mvm.empty()) hw.cim.t_mvm = parse_positive_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
+  const double time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
 
   const graph::Graph lowered = passes::lower(load_model(a.model), {});
   workload::WorkloadOptions wo;
@@ -76,8 +142,9 @@ void run(const PartitionArgs& a) {
       a.energy_weight > 0 ? partition::with_total_energy_weight(p, a.energy_weight) : p;
   const double scale = 1 + a.energy_weight * (p.p_cim_static + p.p_host_idle);
 
-  if (!a.mps.empty()) partition::write_milp(solved, a.mps, partition::MilpFileFormat::Mps);
-  if (!a.lp.empty()) partition::write_milp(solved, a.lp, partition::MilpFileFormat::Lp);
+  // Every output path is checked before the solver runs, so a bad one costs no solve time.
+  for (const std::string* path : {&a.json, &a.gantt, &a.mps, &a.lp, &a.pareto, &a.pareto_svg})
+    if (!path->empty()) (void)resolve_output_path(*path);
 
   if (!a.pareto.empty() || !a.pareto_svg.empty()) {
     if (a.solver != "exact" || !a.replay.empty() || a.energy_weight > 0)
@@ -89,8 +156,11 @@ void run(const PartitionArgs& a) {
     const partition::FrontResult f = partition::latency_energy_front(p, fo);
     const std::string title = a.model.spec + " on " + (a.hw_file.empty() ? a.preset : a.hw_file) +
                               ": latency-energy front";
-    if (!a.pareto.empty()) write_file_atomically(a.pareto, report::front_json(p, f).dump(1) + "\n");
-    if (!a.pareto_svg.empty()) write_file_atomically(a.pareto_svg, report::front_svg(title, p, f));
+    OutputSet out;
+    if (!a.pareto.empty()) out.add(a.pareto, report::front_json(p, f).dump(1) + "\n");
+    if (!a.pareto_svg.empty()) out.add(a.pareto_svg, report::front_svg(title, p, f));
+    add_milp_files(out, a, solved);
+    out.commit();
     if (!a.quiet) std::fputs(report::front_text(p, f).c_str(), stdout);
     return;
   }
@@ -134,9 +204,11 @@ void run(const PartitionArgs& a) {
     r.nodes = m.nodes;
     schedule = m.schedule;
   }
-  if (!a.json.empty())
-    write_file_atomically(a.json, report::partition_json(r, p, schedule).dump(1) + "\n");
-  if (!a.gantt.empty()) write_file_atomically(a.gantt, report::gantt_svg(r, p, schedule));
+  OutputSet out;
+  if (!a.json.empty()) out.add(a.json, report::partition_json(r, p, schedule).dump(1) + "\n");
+  if (!a.gantt.empty()) out.add(a.gantt, report::gantt_svg(r, p, schedule));
+  add_milp_files(out, a, solved);
+  out.commit();
   if (!a.quiet) std::fputs(report::partition_text(r, p, schedule).c_str(), stdout);
 }
 
@@ -166,7 +238,8 @@ void register_partition(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--time-limit", a->time_limit, "Wall-clock limit of the solver")
       ->capture_default_str();
-  cmd->add_option("--gap", a->gap, "MILP: stop at this relative gap")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--gap", a->gap, "MILP: stop at this relative gap")
+      ->check(finite_range(0.0, 1.0));
   cmd->add_option("--threads", a->threads, "MILP: CBC threads (1 is deterministic)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--replicas", a->replicas,
@@ -187,7 +260,7 @@ void register_partition(CLI::App& app) {
          "--energy-weight", a->energy_weight,
          "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = the "
          "paper's latency objective); energies come from the hardware's energy model")
-      ->check(CLI::Range(0.0, 1e12))
+      ->check(finite_range(0.0, 1e12))
       ->capture_default_str();
   cmd->add_option("--pareto", a->pareto,
                   "Compute the latency-energy Pareto front (every supported point, each proven "

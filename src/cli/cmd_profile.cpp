@@ -9,6 +9,8 @@
 #include "cli/model_source.h"
 #include "cost/host_profile.h"
 #include "util/error.h"
+#include "util/files.h"
+#include "util/output_set.h"
 
 namespace hetcim::cli {
 namespace {
@@ -37,9 +39,17 @@ void run(const ProfileArgs& a) {
   m.input_seed = a.input_seed;
   m.calibration_seed = a.calibration_seed;
   m.calibration_samples = a.calibration_samples;
+  // Output paths and formats are checked before the measurement, and written together after it.
+  for (const std::string* path : {&a.csv, &a.json})
+    if (!path->empty()) {
+      (void)resolve_output_path(*path);
+      (void)cost::host_profile_text(*path, {});
+    }
   const cost::HostProfile p = measure_host_profile(a.model, m);
-  if (!a.csv.empty()) cost::write_host_profile(a.csv, p);
-  if (!a.json.empty()) cost::write_host_profile(a.json, p);
+  OutputSet out;
+  if (!a.csv.empty()) out.add(a.csv, cost::host_profile_text(a.csv, p));
+  if (!a.json.empty()) out.add(a.json, cost::host_profile_text(a.json, p));
+  out.commit();
   if (a.quiet) return;
   std::printf(
       "# %s, %s, batch %lld, %d thread%s, %d warm-up + %d runs\n# machine: %s\n# library: %s\n",

@@ -12,12 +12,15 @@
 
 namespace hetcim::report {
 
-// Writes <dir>/cluster_roofline.{svg,png}; creates `dir`.
-std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePoint>& points,
+// Stages <dir>/cluster_roofline.{svg,png} in `outputs`; creates `dir`.
+std::vector<Figure> write_roofline_figures(OutputSet& outputs,
+                                           const std::vector<cluster::RooflinePoint>& points,
                                            const std::string& dir);
 
-// Writes <dir>/cluster_gains.{svg,png} and <dir>/cluster_breakdown.{svg,png}; creates `dir`.
-std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& study,
+// Stages <dir>/cluster_gains.{svg,png} and <dir>/cluster_breakdown.{svg,png} in `outputs`;
+// creates `dir`.
+std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
+                                             const cluster::BottleneckStudy& study,
                                              const std::string& dir);
 
 }  // namespace hetcim::report
