@@ -5,15 +5,15 @@
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/files.h"
 
 namespace hetcim::cli {
 
 partition::Schedule replay_assignment_file(const std::string& path, const partition::Problem& p) {
-  std::ifstream in(path);
-  if (!in) throw user_error("cannot open assignment file '", path, "'");
+  const std::string text = read_input_file(path, "assignment file");
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw user_error(path, ": not valid JSON: ", e.what());
   }

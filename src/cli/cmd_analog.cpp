@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "cli/model_source.h"
 #include "data/dataset.h"
 #include "exec/inputs.h"
@@ -23,6 +24,7 @@
 #include "train/evaluate.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/output_set.h"
 #include "util/progress.h"
 #include "util/units.h"
 #include "xbar/analog_graph.h"
@@ -266,10 +268,12 @@ void register_analog_run(CLI::App& analog) {
                 ag.audits().size(), static_cast<long long>(stats.dac_conversions),
                 static_cast<long long>(stats.adc_conversions),
                 static_cast<long long>(stats.adc_clipped));
+    OutputSet files;
     for (const std::string& spec : a->outputs) {
       const auto [name, file] = name_file(spec, ag.graph().outputs, "--output");
-      exec::write_npy(file, out.at(name));
+      files.add(file, exec::npy_bytes(out.at(name)));
     }
+    files.commit();
   });
 }
 
@@ -441,18 +445,18 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
       ->check(CLI::NonNegativeNumber);
   select::RaceOptions& o = a->race;
   cmd->add_option("--alpha", o.risk, "Deployment risk target r for the certificate")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--delta", o.certificate_delta,
                   "Certificate: the bound holds with confidence 1 - delta")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--design-alpha", o.design_risk,
                   "Design risk r_d of the threshold fit (r_d < r leaves slack)")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--design-delta", o.design_delta, "delta_d of the threshold fit")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--score", a->score,
                   "Confidence score: logit_margin, max_softmax, probability_margin, "

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "cluster/bottleneck_mapping.h"
 #include "cluster/cluster_config.h"
 #include "cluster/cluster_report.h"
@@ -15,8 +16,8 @@
 #include "report/cluster.h"
 #include "report/provenance.h"
 #include "util/error.h"
-#include "util/files.h"
 #include "util/numbers.h"
+#include "util/output_set.h"
 
 namespace hetcim::cli {
 namespace {
@@ -56,29 +57,30 @@ cluster::ClusterConfig load(const ClusterSource& s) {
     std::string w = s.bus_width;
     if (w.ends_with("bit")) w.resize(w.size() - 3);
     const std::optional<int64_t> bits = parse_integer(w);
-    if (!bits || *bits < 8 || *bits % 8 != 0)
-      throw user_error("--bus-width: expected a positive multiple of 8 such as 128bit, got '",
-                       s.bus_width, "'");
+    if (!bits || *bits < 8 || *bits % 8 != 0 || *bits > cluster::kMaxBusWidthBits)
+      throw user_error("--bus-width: expected a multiple of 8 from 8bit to ",
+                       cluster::kMaxBusWidthBits, "bit such as 128bit, got '", s.bus_width, "'");
     c.ima.bus_width_bits = *bits;
   }
   if (!s.execution.empty()) c.ima.execution = parse_execution(s.execution, "--execution");
   return c;
 }
 
-// Checks every output directory before any file is written, so a bad path leaves no file behind.
-void write_outputs(const std::vector<std::pair<std::string, std::string>>& files) {
-  namespace fs = std::filesystem;
-  for (const auto& [path, content] : files) {
-    if (path.empty()) continue;
-    const fs::path p(path);
-    if (p.has_parent_path() && !fs::is_directory(p.parent_path()))
-      throw user_error(path, ": directory '", p.parent_path().string(), "' does not exist");
-  }
-  for (const auto& [path, content] : files) {
-    if (path.empty()) continue;
-    write_file_atomically(path, content);
-    std::printf("wrote %s\n", path.c_str());
-  }
+// The tables (CSV, JSON) and the figures of one study, committed together after the last check.
+template <typename DrawFigures>
+void write_outputs(const ClusterSource& s, const std::string& csv, const std::string& json,
+                   const DrawFigures& draw) {
+  OutputSet out;
+  if (!s.csv.empty()) out.add(s.csv, csv);
+  if (!s.json.empty()) out.add(s.json, json);
+  std::vector<report::Figure> figures;
+  if (!s.figures.empty()) figures = draw(out, s.figures);
+  out.commit();
+  if (!s.csv.empty()) std::printf("wrote %s\n", s.csv.c_str());
+  if (!s.json.empty()) std::printf("wrote %s\n", s.json.c_str());
+  for (const report::Figure& f : figures)
+    std::printf("wrote %s.svg and .png\n",
+                (std::filesystem::path(s.figures) / f.name).string().c_str());
 }
 
 // Where every number of a cluster study comes from: seed 001's cluster as an analytical model.
@@ -135,14 +137,11 @@ void run_roofline(const RooflineArgs& a, const Provenance& base) {
   const Provenance prov = cluster_provenance(base, a.src);
   const std::string text = with_provenance_text(cluster::roofline_text(c, points), prov);
   write_outputs(
-      {{a.src.csv,
-        a.src.csv.empty() ? "" : with_provenance_text(cluster::roofline_csv(points), prov)},
-       {a.src.json,
-        a.src.json.empty() ? "" : with_provenance_json(cluster::roofline_json(c, points), prov)}});
-  if (!a.src.figures.empty())
-    for (const report::Figure& f :
-         report::write_roofline_figures(points, a.src.figures, footer(prov)))
-      std::printf("wrote %s/%s.svg and .png\n", a.src.figures.c_str(), f.name.c_str());
+      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::roofline_csv(points), prov),
+      a.src.json.empty() ? "" : with_provenance_json(cluster::roofline_json(c, points), prov),
+      [&](OutputSet& out, const std::string& dir) {
+        return report::write_roofline_figures(out, points, dir, footer(prov));
+      });
   std::fputs(text.c_str(), stdout);
 }
 
@@ -154,12 +153,11 @@ void run_bottleneck(const BottleneckArgs& a, const Provenance& base) {
   const Provenance prov = cluster_provenance(base, a.src);
   const std::string text = with_provenance_text(cluster::bottleneck_text(c, s), prov);
   write_outputs(
-      {{a.src.csv, a.src.csv.empty() ? "" : with_provenance_text(cluster::bottleneck_csv(s), prov)},
-       {a.src.json,
-        a.src.json.empty() ? "" : with_provenance_json(cluster::bottleneck_json(c, s), prov)}});
-  if (!a.src.figures.empty())
-    for (const report::Figure& f : report::write_bottleneck_figures(s, a.src.figures, footer(prov)))
-      std::printf("wrote %s/%s.svg and .png\n", a.src.figures.c_str(), f.name.c_str());
+      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::bottleneck_csv(s), prov),
+      a.src.json.empty() ? "" : with_provenance_json(cluster::bottleneck_json(c, s), prov),
+      [&](OutputSet& out, const std::string& dir) {
+        return report::write_bottleneck_figures(out, s, dir, footer(prov));
+      });
   std::fputs(text.c_str(), stdout);
 }
 
@@ -185,6 +183,7 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
   roof->add_option("--utilizations", r->utilizations,
                    "Crossbar shares used by the synthetic layers, in (0, 1]")
       ->delimiter(',')
+      ->check(finite_range(1e-9, 1.0))
       ->capture_default_str();
   roof->add_option("--executions", r->executions, "sequential and/or pipelined")
       ->delimiter(',')

@@ -16,6 +16,7 @@
 #include "report/provenance.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/output_set.h"
 #include "util/progress.h"
 #include "util/units.h"
 
@@ -45,17 +46,22 @@ void run(const DseArgs& a, const Provenance& provenance) {
   o.crossbars = a.crossbars;
   o.t_mvm.clear();
   for (const std::string& t : a.t_mvm)
-    o.t_mvm.push_back(parse_quantity(t, Quantity::Time, "--t-mvm"));
+    o.t_mvm.push_back(parse_positive_quantity(t, Quantity::Time, "--t-mvm"));
   o.run_milp = a.milp;
-  o.milp_time_limit = parse_quantity(a.milp_time_limit, Quantity::Time, "--milp-time-limit");
+  o.milp_time_limit =
+      parse_positive_quantity(a.milp_time_limit, Quantity::Time, "--milp-time-limit");
   o.threads = a.threads;
   o.build.max_replicas = a.replicas;
   o.build.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
                                                      : partition::TransferModel::PerTensorDirection;
   o.build.bus_model =
       a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
-  o.cache_dir = a.no_cache ? "" : a.out + "/cache";
-  std::filesystem::create_directories(a.out);
+  namespace fs = std::filesystem;
+  const auto in_out = [&](const std::string& name) { return (fs::path(a.out) / name).string(); };
+  o.cache_dir = a.no_cache ? "" : in_out("cache");
+  o.on_cache_warning = [](const std::string& w) {
+    std::fprintf(stderr, "\nhetcim: warning: %s\n", w.c_str());
+  };
 
   std::vector<dse::DseModel> models;
   for (const std::string& m : a.models) {
@@ -71,7 +77,7 @@ void run(const DseArgs& a, const Provenance& provenance) {
     host.hardware =
         cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm" : "seed000-x86");
     if (!a.bus.empty()) {
-      host.hardware.bus_bandwidth = parse_quantity(a.bus, Quantity::Bandwidth, "--bus");
+      host.hardware.bus_bandwidth = parse_positive_quantity(a.bus, Quantity::Bandwidth, "--bus");
       host.hardware.cim.bandwidth = host.hardware.bus_bandwidth;
     }
     if (h == "this") {
@@ -100,6 +106,9 @@ void run(const DseArgs& a, const Provenance& provenance) {
     }
     hosts.push_back(std::move(host));
   }
+  // Created only now that every model and host has been read: a bad one leaves no directory.
+  OutputSet out;
+  out.make_directory(a.out);
   std::vector<dse::DsePoint> points;
   {
     Progress progress(a.milp ? "DSE (exact solver + MILP)" : "DSE (exact solver)", "points",
@@ -128,12 +137,13 @@ void run(const DseArgs& a, const Provenance& provenance) {
                std::string(std::find(a.hosts.begin(), a.hosts.end(), "this") != a.hosts.end()
                                ? "; host 'this' measured with " + describe(MeasureOptions{})
                                : std::string()));
-  write_file_atomically(a.out + "/dse.csv", report::dse_csv(points, prov));
-  write_file_atomically(a.out + "/dse.json", report::dse_json(points, prov));
-  if (a.no_figures)
-    report::remove_dse_report(a.out);  // no stale report of an earlier run next to these points
-  else
-    (void)report::write_dse_report(points, a.out, prov);
+  out.add(in_out("dse.csv"), report::dse_csv(points, prov));
+  out.add(in_out("dse.json"), report::dse_json(points, prov));
+  if (!a.no_figures) (void)report::write_dse_report(out, points, a.out, prov);
+  // The previous run's report goes just before this run's outputs land, so a directory never
+  // mixes runs (and with --no-figures it holds no report of an earlier run).
+  report::remove_dse_report(a.out);
+  out.commit();
   std::printf("%s\n", report::dse_claim(points).c_str());
   std::printf("%.3f s in the exact solver in this run; hosts: %s\n", sum.solve_seconds,
               sources.c_str());
@@ -146,8 +156,9 @@ void run(const DseArgs& a, const Provenance& provenance) {
                 p.latency * 1e3, p.speedup, p.host_ops, p.cim_ops,
                 static_cast<long long>(p.crossbars_used), p.status.c_str(),
                 p.cached ? "yes" : "no");
-  std::printf("wrote %s/dse.csv, %s/dse.json%s\n", a.out.c_str(), a.out.c_str(),
-              a.no_figures ? "" : (", " + a.out + "/figures/, " + a.out + "/report.html").c_str());
+  std::printf(
+      "wrote %s, %s%s\n", in_out("dse.csv").c_str(), in_out("dse.json").c_str(),
+      a.no_figures ? "" : (", " + in_out("figures") + "/, " + in_out("report.html")).c_str());
 }
 
 }  // namespace

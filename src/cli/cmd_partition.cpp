@@ -1,9 +1,14 @@
 // hetcim partition: seed 000's CPU-CIM partitioning of one network on one hardware point.
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include "cli/assignment_file.h"
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "cli/host_choice.h"
 #include "cli/measure_host.h"
 #include "cli/model_source.h"
@@ -17,6 +22,7 @@
 #include "report/partition.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/output_set.h"
 #include "util/progress.h"
 #include "util/units.h"
 #include "workload/workload.h"
@@ -51,8 +57,8 @@ void run(const PartitionArgs& a, const Provenance& provenance) {
   const bool measure_here = a.host == "this";
   if (!a.host.empty() && !measure_here) apply_host_choice(a.host, hw);
   if (a.crossbars > 0) hw.cim.crossbars = a.crossbars;
-  if (!a.t_mvm.empty()) hw.cim.t_mvm = parse_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
-  const double time_limit = parse_quantity(a.time_limit, Quantity::Time, "--time-limit");
+  if (!a.t_mvm.empty()) hw.cim.t_mvm = parse_positive_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
+  const double time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
 
   const graph::Graph lowered = passes::lower(load_model(a.model), {});
   workload::WorkloadOptions wo;
@@ -89,8 +95,15 @@ void run(const PartitionArgs& a, const Provenance& provenance) {
       a.energy_weight > 0 ? partition::with_total_energy_weight(p, a.energy_weight) : p;
   const double scale = 1 + a.energy_weight * (p.p_cim_static + p.p_host_idle);
 
-  if (!a.mps.empty()) partition::write_milp(solved, a.mps, partition::MilpFileFormat::Mps);
-  if (!a.lp.empty()) partition::write_milp(solved, a.lp, partition::MilpFileFormat::Lp);
+  // Every output of the command joins one set, committed after the last check (util/output_set.h);
+  // each target is checked as it is added, the MILP files before the solver runs.
+  OutputSet out;
+  if (!a.mps.empty())
+    out.add(a.mps, partition::milp_file_text(solved, partition::MilpFileFormat::Mps));
+  if (!a.lp.empty())
+    out.add(a.lp, partition::milp_file_text(solved, partition::MilpFileFormat::Lp));
+  for (const std::string* path : {&a.json, &a.gantt, &a.pareto, &a.pareto_svg})
+    if (!path->empty()) (void)resolve_output_path(*path);
   if ((!a.mps.empty() || !a.lp.empty()) && !a.quiet)
     std::fprintf(
         stderr, "MILP file: time columns in units of %s (stated in the file's header)\n",
@@ -115,10 +128,9 @@ void run(const PartitionArgs& a, const Provenance& provenance) {
                                   : "incomplete front (point cap or time limit)");
     prov.set("cache", "none (solved in this run)");
     if (!prov.find("seeds")) prov.set("seeds", "none (deterministic)");
-    if (!a.pareto.empty())
-      write_file_atomically(a.pareto, report::front_json(p, f, prov).dump(1) + "\n");
-    if (!a.pareto_svg.empty())
-      write_file_atomically(a.pareto_svg, report::front_svg(title, p, f, prov));
+    if (!a.pareto.empty()) out.add(a.pareto, report::front_json(p, f, prov).dump(1) + "\n");
+    if (!a.pareto_svg.empty()) out.add(a.pareto_svg, report::front_svg(title, p, f, prov));
+    out.commit();
     if (!a.quiet) std::fputs(report::front_text(p, f, prov).c_str(), stdout);
     return;
   }
@@ -171,9 +183,9 @@ void run(const PartitionArgs& a, const Provenance& provenance) {
     r.nodes = m.nodes;
     schedule = m.schedule;
   }
-  if (!a.json.empty())
-    write_file_atomically(a.json, report::partition_json(r, p, schedule).dump(1) + "\n");
-  if (!a.gantt.empty()) write_file_atomically(a.gantt, report::gantt_svg(r, p, schedule));
+  if (!a.json.empty()) out.add(a.json, report::partition_json(r, p, schedule).dump(1) + "\n");
+  if (!a.gantt.empty()) out.add(a.gantt, report::gantt_svg(r, p, schedule));
+  out.commit();
   if (!a.quiet) std::fputs(report::partition_text(r, p, schedule).c_str(), stdout);
 }
 
@@ -203,7 +215,8 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
       ->capture_default_str();
   cmd->add_option("--time-limit", a->time_limit, "Wall-clock limit of the solver")
       ->capture_default_str();
-  cmd->add_option("--gap", a->gap, "MILP: stop at this relative gap")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--gap", a->gap, "MILP: stop at this relative gap")
+      ->check(finite_range(0.0, 1.0));
   cmd->add_option("--threads", a->threads, "MILP: CBC threads (1 is deterministic)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--replicas", a->replicas,
@@ -224,7 +237,7 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
          "--energy-weight", a->energy_weight,
          "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = the "
          "paper's latency objective); energies come from the hardware's energy model")
-      ->check(CLI::Range(0.0, 1e12))
+      ->check(finite_range(0.0, 1e12))
       ->capture_default_str();
   cmd->add_option("--pareto", a->pareto,
                   "Compute the latency-energy Pareto front (every supported point, each proven "

@@ -10,6 +10,8 @@
 #include "cost/host_profile.h"
 #include "report/provenance.h"
 #include "util/error.h"
+#include "util/files.h"
+#include "util/output_set.h"
 
 namespace hetcim::cli {
 namespace {
@@ -39,6 +41,12 @@ void run(const ProfileArgs& a, const Provenance& prov) {
   m.calibration_seed = a.calibration_seed;
   m.calibration_samples = a.calibration_samples;
   m.progress = !a.quiet;
+  // Output paths and formats are checked before the measurement, and written together after it.
+  for (const std::string* path : {&a.csv, &a.json})
+    if (!path->empty()) {
+      (void)resolve_output_path(*path);
+      (void)cost::host_profile_text(*path, {});
+    }
   cost::HostProfile p = measure_host_profile(a.model, m);
   p.date = prov.date_utc;
   p.command = prov.command_line;
@@ -49,8 +57,10 @@ void run(const ProfileArgs& a, const Provenance& prov) {
   // A noisy measurement is a result, not an error: it is written, flagged in the file, and
   // warned about on stderr (also with --quiet).
   if (quality.noisy) std::fprintf(stderr, "hetcim: warning: %s\n", quality.text.c_str());
-  if (!a.csv.empty()) cost::write_host_profile(a.csv, p);
-  if (!a.json.empty()) cost::write_host_profile(a.json, p);
+  OutputSet out;
+  if (!a.csv.empty()) out.add(a.csv, cost::host_profile_text(a.csv, p));
+  if (!a.json.empty()) out.add(a.json, cost::host_profile_text(a.json, p));
+  out.commit();
   if (a.quiet) return;
   Provenance pv = prov;
   pv.set("host source", "measured on " + p.machine);

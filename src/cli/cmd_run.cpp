@@ -15,6 +15,7 @@
 #include "exec/npy.h"
 #include "exec/profile.h"
 #include "util/error.h"
+#include "util/output_set.h"
 
 namespace hetcim::cli {
 namespace {
@@ -108,13 +109,18 @@ void run(const RunArgs& a) {
               st.median * 1e3, st.min * 1e3, st.p90 * 1e3, a.runs, a.warmup);
   std::printf("cpu time: median %.3f ms, min %.3f ms per run (all threads)\n", cst.median * 1e3,
               cst.min * 1e3);
+  OutputSet files;
+  std::vector<std::pair<std::string, std::string>> written;
   for (const std::string& spec : a.outputs) {
     const auto [name, file] = name_file(spec, g.outputs, "--output");
     auto it = outs.find(name);
     if (it == outs.end()) throw user_error("--output: the model has no output '", name, "'");
-    exec::write_npy(file, it->second);
-    std::printf("wrote %s (%s)\n", file.c_str(), name.c_str());
+    files.add(file, exec::npy_bytes(it->second));
+    written.emplace_back(file, name);
   }
+  files.commit();
+  for (const auto& [file, name] : written)
+    std::printf("wrote %s (%s)\n", file.c_str(), name.c_str());
 }
 
 }  // namespace

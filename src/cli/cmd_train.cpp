@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "data/dataset.h"
 #include "onnxio/export.h"
 #include "report/provenance.h"
@@ -48,10 +49,10 @@ void register_train(CLI::App& app, const Provenance& provenance) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--lr", o.lr, "Peak learning rate (cosine annealed to 0)")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_range(1e-12, 10.0))
       ->capture_default_str();
   cmd->add_option("--weight-decay", o.weight_decay, "AdamW weight decay")
-      ->check(CLI::NonNegativeNumber)
+      ->check(finite_range(0.0, 10.0))
       ->capture_default_str();
   cmd->add_option("--crop-padding", a->crop_padding,
                   "Random-crop zero padding per side (default 2 for 28x28 images, 4 for 32x32)")

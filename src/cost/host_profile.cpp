@@ -108,11 +108,7 @@ void validate(const HostProfile& p, std::string_view origin) {
 }
 
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw user_error(path, ": cannot open the host profile");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_input_file(path, "host profile");
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
@@ -413,15 +409,14 @@ HostProfile read_host_profile(const std::string& path) {
   throw user_error(path, ": a host profile must end in .csv or .json");
 }
 
+std::string host_profile_text(const std::string& path, const HostProfile& p) {
+  if (ends_with(path, ".csv")) return host_profile_csv(p);
+  if (ends_with(path, ".json")) return host_profile_json(p);
+  throw user_error(path, ": a host profile must end in .csv or .json");
+}
+
 void write_host_profile(const std::string& path, const HostProfile& p) {
-  std::string text;
-  if (ends_with(path, ".csv"))
-    text = host_profile_csv(p);
-  else if (ends_with(path, ".json"))
-    text = host_profile_json(p);
-  else
-    throw user_error(path, ": a host profile must end in .csv or .json");
-  write_file_atomically(path, text);
+  write_file_atomically(path, host_profile_text(path, p));
 }
 
 }  // namespace hetcim::cost

@@ -86,5 +86,7 @@ struct ProfileQuality {
 // file atomically (temporary file + rename).
 [[nodiscard]] HostProfile read_host_profile(const std::string& path);
 void write_host_profile(const std::string& path, const HostProfile& p);
+// The text write_host_profile writes to `path` (CSV or JSON by its extension).
+[[nodiscard]] std::string host_profile_text(const std::string& path, const HostProfile& p);
 
 }  // namespace hetcim::cost

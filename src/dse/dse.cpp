@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -115,9 +116,46 @@ nlohmann::json to_json(const DsePoint& d) {
           {"milp_seconds", d.milp_seconds}};
 }
 
-bool from_cache(const std::string& path, DsePoint& d) {
+// Why a cache entry's content cannot be a solution of this point ("" when it can). Checked:
+// finite non-negative numbers, a known status, the operator split, the crossbar budget, busy
+// times and the bound within the latency, the speedup equal to CPU-only / latency.
+std::string implausible_entry(const DsePoint& d) {
+  const auto finite_nonneg = [](double v) { return std::isfinite(v) && v >= 0; };
+  if (d.status != "optimal" && d.status != "time-limit")
+    return "status '" + d.status + "' (expected optimal or time-limit)";
+  for (const auto& [v, name] :
+       {std::pair{d.latency, "latency"}, std::pair{d.cpu_only, "cpu_only"},
+        std::pair{d.speedup, "speedup"}, std::pair{d.bound, "bound"},
+        std::pair{d.seconds, "seconds"}, std::pair{d.host_busy, "host_busy"},
+        std::pair{d.cim_busy, "cim_busy"}, std::pair{d.energy, "energy"},
+        std::pair{d.cpu_only_energy, "cpu_only_energy"}})
+    if (!finite_nonneg(v)) return std::string(name) + " " + std::to_string(v) + " (expected >= 0)";
+  if (!(d.latency > 0) || !(d.cpu_only > 0)) return "a latency of 0";
+  const double tol = 1e-9 * d.latency;
+  if (d.bound > d.latency + tol) return "a bound above the latency";
+  if (d.host_busy > d.latency + tol || d.cim_busy > d.latency + tol)
+    return "a busy time above the latency";
+  if (d.latency > d.cpu_only * (1 + 1e-9)) return "a latency above the CPU-only latency";
+  if (std::fabs(d.speedup - d.cpu_only / d.latency) > 1e-6 * d.speedup)
+    return "a speedup that is not cpu_only / latency";
+  if (d.host_ops < 0 || d.cim_ops < 0 || d.host_ops + d.cim_ops != d.operators)
+    return "host_ops + cim_ops != " + std::to_string(d.operators) + " operators";
+  if (d.crossbars_used < 0 || d.crossbars_used > d.crossbars)
+    return "crossbars_used outside [0, " + std::to_string(d.crossbars) + "]";
+  if (d.nodes < 0) return "a negative node count";
+  if (d.milp_run && !(std::isfinite(d.milp_seconds) && d.milp_seconds >= 0))
+    return "negative MILP seconds";
+  return "";
+}
+
+bool from_cache(const std::string& path, DsePoint& d, const DseOptions& o) {
   std::ifstream in(path);
   if (!in) return false;
+  const auto reject = [&](const std::string& why) {
+    if (o.on_cache_warning)
+      o.on_cache_warning("cache entry '" + path + "' ignored (" + why + "); solving again");
+    return false;
+  };
   try {
     const nlohmann::json j = nlohmann::json::parse(in);
     d.status = j.at("status");
@@ -140,9 +178,10 @@ bool from_cache(const std::string& path, DsePoint& d) {
     d.milp_bound = j.at("milp_bound");
     d.milp_gap = j.at("milp_gap");
     d.milp_seconds = j.at("milp_seconds");
-  } catch (const nlohmann::json::exception&) {
-    return false;  // a damaged cache entry is solved again and overwritten
+  } catch (const nlohmann::json::exception& e) {
+    return reject(e.what());  // a damaged cache entry is solved again and overwritten
   }
+  if (const std::string why = implausible_entry(d); !why.empty()) return reject(why);
   d.cached = true;
   return true;
 }
@@ -205,6 +244,14 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
       for (int64_t c : o.crossbars)
         for (double t : o.t_mvm) jobs.push_back({m, h, c, t});
   std::vector<DsePoint> points(jobs.size());
+  // Warnings from the workers, one at a time.
+  std::mutex warning_mutex;
+  DseOptions locked_options = o;
+  if (o.on_cache_warning)
+    locked_options.on_cache_warning = [&](const std::string& w) {
+      std::lock_guard lock(warning_mutex);
+      o.on_cache_warning(w);
+    };
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
   std::exception_ptr failure;
@@ -235,7 +282,7 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
         d.milp_constraints = t.milp_constraints;
         const std::string path =
             o.cache_dir.empty() ? "" : o.cache_dir + "/" + dse_cache_key(p, o) + ".json";
-        if (path.empty() || !from_cache(path, d)) {
+        if (path.empty() || !from_cache(path, d, locked_options)) {
           solve_point(p, o, d);
           if (!path.empty()) write_file_atomically(path, to_json(d).dump() + "\n");
         }

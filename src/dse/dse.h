@@ -38,6 +38,9 @@ struct DseOptions {
   double exact_time_limit = 600.0;  // seconds, wall clock
   int threads = 1;                  // worker threads over grid points (>= 1)
   std::string cache_dir;            // "" = no cache
+  // Told why a cache entry was not used (damaged or implausible content; it is solved again and
+  // overwritten), e.g. to print a warning; called from worker threads, one call at a time.
+  std::function<void(const std::string&)> on_cache_warning;
 };
 
 struct DsePoint {

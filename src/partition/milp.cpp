@@ -26,6 +26,7 @@
 #include "partition/milp_model.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/interrupt_cleanup.h"
 
 namespace hetcim::partition {
 namespace {
@@ -218,8 +219,7 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   return r;
 }
 
-void write_milp(const Problem& p, const std::string& path, MilpFileFormat format,
-                const MilpOptions& opt) {
+std::string milp_file_text(const Problem& p, MilpFileFormat format, const MilpOptions& opt) {
   const MilpModel m = build_milp_model(p, opt);
   OsiClpSolverInterface solver;
   load(m, solver);
@@ -227,15 +227,19 @@ void write_milp(const Problem& p, const std::string& path, MilpFileFormat format
   for (const std::string& s : m.row_names) rows.push_back(s.c_str());
   for (const std::string& s : m.col_names) cols.push_back(s.c_str());
   // COIN writes to a name of its own choosing (Osi's native MPS writer gzips and appends .gz), so
-  // it writes an uncompressed scratch file; hetcim reads it back, puts the time unit in a comment
-  // at the top, and writes exactly `path` through the atomic writer.
+  // it writes an uncompressed scratch file (registered for removal on an interrupt); hetcim reads
+  // it back and puts the time unit in a comment at the top.
   char scratch[] = "/tmp/hetcim-milp-XXXXXX";
   const int fd = ::mkstemp(scratch);
-  if (fd < 0) throw user_error("cannot write the MILP to '", path, "': no scratch file in /tmp");
+  if (fd < 0) throw user_error("cannot write the MILP: no scratch file in /tmp");
   ::close(fd);
+  with_cleanup_lock([&] { register_temp_file_locked(scratch); });
   struct Remove {
     const char* f;
-    ~Remove() { std::remove(f); }
+    ~Remove() {
+      std::remove(f);
+      unregister_temp_file(f);
+    }
   } remove_scratch{scratch};
   int rc = 0;
   if (format == MilpFileFormat::Mps) {
@@ -251,7 +255,7 @@ void write_milp(const Problem& p, const std::string& path, MilpFileFormat format
     rows.push_back(objective.c_str());  // writeLpNative wants the objective name last
     rc = solver.writeLpNative(scratch, rows.data(), cols.data(), 1e-12, 6, 15, 1.0, true);
   }
-  if (rc != 0) throw user_error("cannot write the MILP to '", path, "'");
+  if (rc != 0) throw user_error("cannot write the MILP: COIN's writer failed (", rc, ")");
   std::ifstream in(scratch, std::ios::binary);
   std::stringstream body;
   body << in.rdbuf();
@@ -264,7 +268,12 @@ void write_milp(const Problem& p, const std::string& path, MilpFileFormat format
       "of " +
       unit + " s\n" + c + "(chosen per instance; the objective value times " + unit +
       " is the makespan in seconds)\n";
-  write_file_atomically(path, header + body.str());
+  return header + body.str();
+}
+
+void write_milp(const Problem& p, const std::string& path, MilpFileFormat format,
+                const MilpOptions& opt) {
+  write_file_atomically(path, milp_file_text(p, format, opt));
 }
 
 }  // namespace hetcim::partition

@@ -21,10 +21,11 @@ std::string mhz(double f) {
 
 }  // namespace
 
-std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePoint>& points,
+std::vector<Figure> write_roofline_figures(OutputSet& outputs,
+                                           const std::vector<cluster::RooflinePoint>& points,
                                            const std::string& dir, const std::string& footer) {
   const std::string foot = footer.empty() ? "" : gnuplot_footer(footer);
-  std::filesystem::create_directories(dir);
+  outputs.make_directory(dir);
   // Panels: (frequency, execution) in first-seen order; lines: bus widths, then the compute roof.
   std::vector<std::pair<double, cluster::ImaExecution>> panels;
   std::vector<int64_t> widths;
@@ -75,14 +76,15 @@ std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePo
               " bit'";
     body += ", $roof using 1:2 with lines dt 2 lc rgb 'black' title 'compute roof'\n";
   }
-  plot(dir, f, body + "unset multiplot\n");
+  plot(outputs, dir, f, body + "unset multiplot\n");
   return {f};
 }
 
-std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& study,
+std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
+                                             const cluster::BottleneckStudy& study,
                                              const std::string& dir, const std::string& footer) {
   const std::string foot = footer.empty() ? "" : gnuplot_footer(footer);
-  std::filesystem::create_directories(dir);
+  outputs.make_directory(dir);
   std::vector<Figure> figs;
   const std::string base =
       study.results.empty() ? "" : cluster::mapping_name(study.results.front().mapping);
@@ -96,7 +98,7 @@ std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& stu
       data += "\"" + cluster::mapping_name(r.mapping) + "\" " + num(r.speedup) + " " +
               num(r.energy_gain) + " " + num(r.area_gain) + "\n";
     data += "EOD\n";
-    plot(dir, f,
+    plot(outputs, dir, f,
          foot + data +
              "set style data histograms\nset style histogram clustered gap 1\n"
              "set style fill solid 0.8 border -1\nset logscale y\nset yrange [0.1:*]\n"
@@ -139,7 +141,7 @@ std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& stu
       body += (i ? ", " : "") + std::string(i ? "''" : "$d") + " using " + std::to_string(i + 2) +
               (i ? "" : ":xtic(1)") + " title '" + title + "'";
     }
-    plot(dir, f, body + "\n");
+    plot(outputs, dir, f, body + "\n");
     figs.push_back(f);
   }
   return figs;

@@ -206,11 +206,10 @@ std::string dse_json(const std::vector<dse::DsePoint>& pts, const Provenance& pr
   return doc.dump(1) + "\n";
 }
 
-std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, const std::string& out,
-                                     const Provenance& prov) {
-  remove_dse_report(out);
-  const std::string dir = out + "/figures";
-  fs::create_directories(dir);
+std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::DsePoint>& pts,
+                                     const std::string& out, const Provenance& prov) {
+  const std::string dir = (fs::path(out) / "figures").string();
+  outputs.make_directory(dir);
   // Every caption ends with where its numbers come from.
   const DseSummary sum = summarize_dse(pts);
   std::string sources = " Hosts: ";
@@ -246,9 +245,9 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
           const std::function<double(const dse::DsePoint&)>& value =
               [](const dse::DsePoint& p) { return p.speedup; },
           const std::string& ylabel = "speedup (x)") {
-        std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" +
-                           f.title + "'\n" + xtics + "set xlabel 'crossbars'\nset ylabel '" +
-                           ylabel +
+        std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title " +
+                           gnuplot_string(f.title) + "\n" + xtics +
+                           "set xlabel 'crossbars'\nset ylabel '" + ylabel +
                            "'\nset key top left\nset grid\n"
                            "set yrange [0:*]\n";
         for (const std::string& h : hosts) {
@@ -261,13 +260,13 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
             }
             data += "\n";
           }
-          body += data + "EOD\nset title '" + h + "'\nplot ";
+          body += data + "EOD\nset title " + gnuplot_string(h) + "\nplot ";
           for (size_t k = 0; k < series.size(); ++k)
             body += (k ? ", " : "") + std::string("$d using 1:") + std::to_string(k + 2) +
-                    " with linespoints lw 2 title '" + series[k] + "'";
+                    " with linespoints lw 2 title " + gnuplot_string(series[k]);
           body += "\n";
         }
-        plot(dir, f, body + "unset multiplot\n");
+        plot(outputs, dir, f, body + "unset multiplot\n");
         figs.push_back(f);
         figs.back().caption += sources;
       };
@@ -309,8 +308,8 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
              "Like seed 000 Fig. 5 (there: YOLOv5n). Stacked bars: busy time of the host (dark) "
              "and the accelerator (light) for each crossbar count and MVM latency; labels: "
              "operators on host / CIM."};
-    std::string body =
-        "set multiplot layout 1," + std::to_string(hosts.size()) + " title '" + f.title + "'\n";
+    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title " +
+                       gnuplot_string(f.title) + "\n";
     body +=
         "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 "
         "border -1\n"
@@ -327,12 +326,12 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
                   num(p->cim_busy * 1e3) + "\n";
         }
       data += "EOD\n";
-      body += data + "set title '" + h +
-              "'\nplot $d using 2:xtic(1) title 'host' lc rgb '#2f4b7c', "
+      body += data + "set title " + gnuplot_string(h) +
+              "\nplot $d using 2:xtic(1) title 'host' lc rgb '#2f4b7c', "
               "'' using 3 title 'CIM' lc rgb '#a0c4ff'\n";
     }
     body += "unset multiplot\n";
-    plot(dir, f, body);
+    plot(outputs, dir, f, body);
     figs.push_back(f);
     figs.back().caption += sources;
   }
@@ -351,7 +350,7 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
     data += "EOD\n";
     std::string tics = "set xtics (";
     for (size_t i = 0; i < models.size(); ++i)
-      tics += (i ? ", " : "") + std::string("'") + models[i] + "' " + std::to_string(i);
+      tics += (i ? ", " : "") + gnuplot_string(models[i]) + " " + std::to_string(i);
     tics += ")\n";
     const std::string body = data + tics +
                              "set logscale y\nset ylabel 'seconds'\nset grid\n"
@@ -360,7 +359,7 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
                              "]\n"
                              "plot $d using ($1-0.1):2 with points pt 7 title 'exact', "
                              "$d using ($1+0.1):3 with points pt 5 title 'MILP (CBC)'\n";
-    plot(dir, f, body);
+    plot(outputs, dir, f, body);
     figs.push_back(f);
     figs.back().caption += sources;
   }
@@ -377,7 +376,7 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
     html += (i ? "; " : "") + html_escape(sum.host_sources[i]);
   html += ".</p>\n" + provenance_html(prov);
   for (const Figure& f : figs) {
-    std::ifstream in(dir + "/" + f.name + ".svg");
+    std::ifstream in(outputs.staged_file((fs::path(dir) / (f.name + ".svg")).string()));
     std::stringstream ss;
     ss << in.rdbuf();
     std::string svg = ss.str();
@@ -405,7 +404,7 @@ std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& pts, cons
     html += row;
   }
   html += "</table>\n</body></html>\n";
-  write_file_atomically(out + "/report.html", html);
+  outputs.add((fs::path(out) / "report.html").string(), html);
   return figs;
 }
 

@@ -33,16 +33,15 @@ struct DseSummary {
                                    const Provenance& provenance);
 
 // The figure files a DSE report owns in <out>/figures (fig3_*, fig4_*, fig5_*, energy_models,
-// table1_solver as .svg, .png and leftover .gp) and <out>/report.html: removed before a report is
-// written, or when a run writes no report, so a directory never mixes runs.
+// table1_solver as .svg, .png and leftover .gp) and <out>/report.html: removed when a run writes
+// a new report (just before its outputs are committed) or none, so a directory never mixes runs.
 void remove_dse_report(const std::string& out);
 
-// Removes the previous report (remove_dse_report), then writes <out>/figures/<name>.svg and .png
-// for every figure it can draw from the points, and <out>/report.html embedding the SVGs inline
-// with the provenance and every point's host source and cache flag. Needs gnuplot (Debian:
-// gnuplot-nox); a missing gnuplot or a failed plot is a UserError naming the figure. Returns the
-// figures written.
-std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& points,
+// Stages <out>/figures/<name>.svg and .png for every figure it can draw from the points, and
+// <out>/report.html embedding the SVGs inline with the provenance and every point's host source
+// and cache flag, in `outputs` (creates <out>/figures). Needs gnuplot (Debian: gnuplot-nox); a
+// missing gnuplot or a failed plot is a UserError naming the figure. Returns the figures staged.
+std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::DsePoint>& points,
                                      const std::string& out, const Provenance& provenance);
 
 }  // namespace hetcim::report

@@ -36,6 +36,11 @@ struct BottleneckShape {
   int64_t stride = 1;     // of the depthwise convolution: 1 or 2
 };
 
+// Throws UserError naming the layer unless every size is >= 1, the stride is 1 or 2, and every
+// tensor of the block (input, hidden, output activations and weights, times `batch`) has at most
+// kMaxTensorElements elements (util/limits.h); then every MAC and cycle count fits in int64.
+void check_bottleneck_shape(const BottleneckShape& shape, int64_t batch = 1);
+
 [[nodiscard]] graph::Graph bottleneck(int64_t batch = 1, const BottleneckShape& shape = {});
 
 }  // namespace hetcim::zoo
