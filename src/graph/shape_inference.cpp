@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "graph/constant_values.h"
 #include "util/error.h"
 
 namespace hetcim::graph {
@@ -52,32 +53,6 @@ std::string list_str(const std::vector<int64_t>& v) {
     s += std::to_string(v[i]);
   }
   return s + "]";
-}
-
-// ONNX TensorProto.DataType codes of the dtypes hetcim represents.
-std::optional<DType> dtype_from_onnx_code(int64_t code) {
-  switch (code) {
-    case 1:
-      return DType::Float32;
-    case 2:
-      return DType::UInt8;
-    case 3:
-      return DType::Int8;
-    case 6:
-      return DType::Int32;
-    case 7:
-      return DType::Int64;
-    case 9:
-      return DType::Bool;
-    case 11:
-      return DType::Float64;
-    default:
-      return std::nullopt;
-  }
-}
-
-bool is_integer(DType t) {
-  return t == DType::Int8 || t == DType::UInt8 || t == DType::Int32 || t == DType::Int64;
 }
 
 // Everything an op's inference needs: the node, its input infos, and constant operand values.
@@ -266,6 +241,20 @@ Infos cast(const Ctx& c) {
   auto t = dtype_from_onnx_code(code);
   if (!t) c.fail("cast to ONNX data type ", code, " is not supported");
   return {{*t, c.shape(0)}};
+}
+
+// ConstantOfShape: the importer turns the one-element `value` tensor into `value` and
+// `value_dtype` (onnxio/import.cpp); the default is a float 0.
+Infos constant_of_shape(const Ctx& c) {
+  c.arity(1, 1, 1, 1);
+  const int64_t code = c.node().attr_int("value_dtype", 1);
+  auto t = dtype_from_onnx_code(code);
+  if (!t) c.fail("value of ONNX data type ", code, " is not supported");
+  const std::vector<int64_t> dims = c.const_ints(0, "shape");
+  for (int64_t d : dims) {
+    if (d < 0) c.fail("shape operand has a negative dimension ", d);
+  }
+  return {{*t, Shape(dims.begin(), dims.end())}};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -940,6 +929,7 @@ constexpr OpEntry kOps[] = {
     {"Cast", cast},
     {"Clip", clip},
     {"Concat", concat},
+    {"ConstantOfShape", constant_of_shape},
     {"Conv", conv},
     {"ConvTranspose", conv_transpose},
     {"DequantizeLinear", dequantize_linear},

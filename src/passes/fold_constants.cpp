@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <optional>
+#include <variant>
 
+#include "graph/constant_values.h"
 #include "passes/rewrite.h"
 #include "util/error.h"
 
@@ -17,9 +19,61 @@ struct IntTensor {
   std::vector<int64_t> v;
 };
 
-bool is_integer(graph::DType t) {
-  return t == graph::DType::Int64 || t == graph::DType::Int32 || t == graph::DType::Int8 ||
-         t == graph::DType::UInt8 || t == graph::DType::Bool;
+bool is_integer_or_bool(graph::DType t) {
+  return graph::is_integer(t) || t == graph::DType::Bool;
+}
+
+const graph::Initializer* constant_input(const graph::Graph& g, const graph::Node& n, size_t k) {
+  if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
+  auto it = g.initializers.find(n.inputs[k]);
+  if (it == g.initializers.end() || !it->second.has_values()) return nullptr;
+  return &it->second;
+}
+
+// Ops whose constant result may have any dtype (not only small integer shape arithmetic):
+// Cast of a constant and ConstantOfShape of a constant shape, as the torch.ao exporter emits them
+// for zero points. nullopt when the node is not one of them or its operands are not constant.
+std::optional<graph::Initializer> eval_typed(const graph::Graph& g, const graph::Node& n) {
+  if (!n.domain.empty()) return std::nullopt;
+  if (n.op_type == "Cast") {
+    const graph::Initializer* x = constant_input(g, n, 0);
+    if (!x) return std::nullopt;
+    const int64_t code = n.attr_int("to", -1);
+    const auto to = graph::dtype_from_onnx_code(code);
+    if (!to) {
+      throw user_error("node '", n.name, "' (Cast): attribute 'to' is ", code,
+                       ", a type hetcim does not represent (expected FLOAT, DOUBLE, INT8, UINT8, "
+                       "INT32, INT64 or BOOL)");
+    }
+    return graph::cast_to(*x, *to);
+  }
+  if (n.op_type == "ConstantOfShape") {
+    const graph::Initializer* s = constant_input(g, n, 0);
+    if (!s || !is_integer_or_bool(s->info.dtype)) return std::nullopt;
+    const std::vector<int64_t> dims = s->ints();
+    for (int64_t d : dims) {
+      if (d < 0) {
+        throw user_error("node '", n.name, "' (ConstantOfShape): shape operand '", n.inputs[0],
+                         "' has a negative dimension ", d);
+      }
+    }
+    const int64_t code = n.attr_int("value_dtype", 1);
+    const auto t = graph::dtype_from_onnx_code(code);
+    if (!t) throw user_error("node '", n.name, "' (ConstantOfShape): value of unsupported type");
+    double v = 0.0;
+    if (n.has_attr("value")) {
+      const graph::Attribute& a = n.attrs.at("value");
+      v = std::holds_alternative<double>(a) ? std::get<double>(a)
+                                            : static_cast<double>(n.attr_int("value", 0));
+    }
+    const graph::Shape shape(dims.begin(), dims.end());
+    if (graph::element_count(shape) > (int64_t{1} << 28)) {
+      throw user_error("node '", n.name, "' (ConstantOfShape): shape ", graph::shape_str(shape),
+                       " is too large to fold");
+    }
+    return graph::filled(*t, shape, v);
+  }
+  return std::nullopt;
 }
 
 int64_t normalize_axis(int64_t axis, int64_t rank, const graph::Node& n) {
@@ -47,7 +101,6 @@ std::optional<IntTensor> eval(const graph::Node& n, const std::vector<IntTensor>
     }
     return t;
   }
-  if (op == "Cast") return in[0];
   if (op == "Unsqueeze" || op == "Squeeze") {
     // Only the value vector matters for shape arithmetic; recompute the shape.
     std::vector<int64_t> axes = n.attr_ints("axes", {});
@@ -139,6 +192,12 @@ graph::Graph fold_constants(const graph::Graph& in) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const graph::Node& n = g.nodes[i];
     if (n.outputs.size() != 1) continue;
+    if (std::optional<graph::Initializer> r = eval_typed(g, n)) {
+      g.values.erase(n.outputs[0]);
+      g.initializers[n.outputs[0]] = std::move(*r);
+      dead.insert(i);
+      continue;
+    }
     std::vector<IntTensor> args;
     bool constant = true;
     for (size_t k = 0; k < n.inputs.size() && constant; ++k) {
@@ -146,7 +205,7 @@ graph::Graph fold_constants(const graph::Graph& in) {
       if (n.op_type == "Shape" && k == 0) break;  // needs a known shape, not a constant input
       auto it = g.initializers.find(t);
       if (t.empty() || it == g.initializers.end() || !it->second.has_values() ||
-          !is_integer(it->second.info.dtype)) {
+          !is_integer_or_bool(it->second.info.dtype)) {
         constant = false;
         break;
       }

@@ -1,0 +1,241 @@
+// The real-exporter corpus (tests/corpus/make_corpus.py: torchvision and hand-written networks
+// exported by Debian's PyTorch, fp32 and torch.ao-quantized QDQ int8) through hetcim, against
+// ONNX Runtime (tests/corpus/ort_run.js, npm onnxruntime-node) on the same seeded .npy inputs.
+// The corpus and ORT's outputs are made by the ctest fixtures corpus_make and corpus_ort.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "exec/calibration.h"
+#include "exec/engine.h"
+#include "exec/npy.h"
+#include "onnxio/import.h"
+#include "passes/pipeline.h"
+#include "util/error.h"
+#include "workload/workload.h"
+
+namespace hetcim {
+namespace {
+
+// The build's corpus, or another directory made by make_corpus.py (HETCIM_CORPUS_DIR).
+const std::string kDir =
+    std::getenv("HETCIM_CORPUS_DIR") ? std::getenv("HETCIM_CORPUS_DIR") : HETCIM_CORPUS_DIR;
+
+struct Entry {
+  std::string name, file, input, shape, precision, inputs;
+};
+
+std::vector<Entry> manifest() {
+  std::ifstream in(kDir + "/manifest.tsv");
+  if (!in) throw std::runtime_error(kDir + "/manifest.tsv missing: run the corpus_make fixture");
+  std::vector<Entry> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream s(line);
+    Entry e;
+    std::getline(s, e.name, '\t');
+    std::getline(s, e.file, '\t');
+    std::getline(s, e.input, '\t');
+    std::getline(s, e.shape, '\t');
+    std::getline(s, e.precision, '\t');
+    std::getline(s, e.inputs, '\t');
+    if (!e.name.empty()) out.push_back(e);
+  }
+  return out;
+}
+
+Entry entry(const std::string& name) {
+  for (const Entry& e : manifest())
+    if (e.name == name) return e;
+  throw std::runtime_error("model '" + name + "' is not in " + kDir + "/manifest.tsv");
+}
+
+struct Counts {
+  int64_t operators = 0, pairs = 0, variables = 0, constraints = 0;
+  bool operator==(const Counts&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const Counts& c) {
+  return os << c.operators << " operators, |P| " << c.pairs << ", MILP " << c.variables << "/"
+            << c.constraints;
+}
+
+// What `hetcim inspect FILE` prints (int8 deployment, 256x256 crossbars).
+Counts inspect_counts(const std::string& file) {
+  const graph::Graph g = onnxio::import_onnx(kDir + "/" + file);
+  const graph::Graph lowered = passes::lower(g, {});
+  const workload::Workload w = workload::analyze(lowered, {});
+  return {w.totals.operators, w.totals.parallel_pairs, w.totals.milp_variables,
+          w.totals.milp_constraints};
+}
+
+// Seed 000's Table I figures, which the fp32 torchvision exports give too.
+struct PaperCounts {
+  const char* model;
+  Counts counts;
+};
+constexpr PaperCounts kPaper[] = {
+    {"resnet18", {38, 6, 44, 204}},
+    {"resnet50", {79, 12, 91, 412}},
+    {"mobilenetv2", {71, 0, 71, 331}},
+};
+
+TEST(CorpusCounts, Fp32TorchvisionExportsGiveThePaperCounts) {
+  for (const PaperCounts& p : kPaper) {
+    EXPECT_EQ(inspect_counts(std::string(p.model) + ".onnx"), p.counts) << p.model;
+  }
+  EXPECT_EQ(inspect_counts("resnet18_opset11.onnx"), kPaper[0].counts);
+  EXPECT_EQ(inspect_counts("resnet18_opset17.onnx"), kPaper[0].counts);
+  EXPECT_EQ(inspect_counts("resnet18_dynbatch.onnx"), kPaper[0].counts);
+}
+
+TEST(CorpusCounts, TorchAoQuantizedExportsLowerToThePaperCounts) {
+  for (const PaperCounts& p : kPaper) {
+    for (const char* backend : {"qnnpack", "onednn"}) {
+      for (const char* mode : {"eager", "fx"}) {
+        const std::string name = std::string(p.model) + "_int8_" + mode + "_" + backend;
+        if (std::string(p.model) == "mobilenetv2" && std::string(mode) == "fx") continue;
+        EXPECT_EQ(inspect_counts(name + ".onnx"), p.counts) << name;
+      }
+    }
+  }
+}
+
+// --- hetcim against ONNX Runtime -----------------------------------------------------------------
+
+// Sample i of a stacked N x ... tensor, as a batch of one.
+exec::Tensor sample(const exec::Tensor& all, int64_t i) {
+  graph::Shape s = all.shape;
+  s[0] = 1;
+  const int64_t per = graph::element_count(s);
+  const std::vector<float> v = all.floats();
+  return exec::Tensor::from_floats(
+      s, std::vector<float>(v.begin() + i * per, v.begin() + (i + 1) * per));
+}
+
+int64_t argmax(const std::vector<float>& v, int64_t begin, int64_t end) {
+  return std::max_element(v.begin() + begin, v.begin() + end) - v.begin() - begin;
+}
+
+// The scale of the DequantizeLinear that produces the graph's (first) output: one quantization
+// step of the output.
+double output_step(const graph::Graph& g) {
+  for (const graph::Node& n : g.nodes) {
+    if (n.op_type != "DequantizeLinear" || n.outputs.at(0) != g.outputs.at(0)) continue;
+    const auto it = g.initializers.find(n.inputs.at(1));
+    if (it == g.initializers.end() || !it->second.has_values()) break;
+    return it->second.floats().at(0);
+  }
+  throw std::runtime_error(
+      "the output is not produced by a DequantizeLinear with a constant scale");
+}
+
+struct OracleCase {
+  const char* name;
+  const char* refused;  // nullptr: must run and match ORT; else a substring of hetcim's refusal
+};
+
+class CorpusOracle : public testing::TestWithParam<OracleCase> {};
+
+TEST_P(CorpusOracle, MatchesOnnxRuntime) {
+  const OracleCase& c = GetParam();
+  const Entry e = entry(c.name);
+  const bool int8 = e.precision == "int8";
+  const graph::Graph g = onnxio::import_onnx(kDir + "/" + e.file);
+  exec::PrepareOptions po;
+  po.precision = int8 ? passes::Precision::Int8 : passes::Precision::Fp32;
+  if (c.refused) {
+    try {
+      const graph::Graph p = exec::prepare(g, po);
+      exec::Engine engine(p);
+      ADD_FAILURE() << c.name << " is listed as refused (" << c.refused << ") but now prepares";
+    } catch (const UserError& err) {
+      EXPECT_NE(std::string(err.what()).find(c.refused), std::string::npos) << err.what();
+    }
+    return;
+  }
+  const graph::Graph p = exec::prepare(g, po);
+  exec::Engine engine(p);
+  const exec::Tensor x = exec::read_npy(kDir + "/" + e.inputs);
+  const exec::Tensor ort = exec::read_npy(kDir + "/" + e.name + ".ort.npy");
+  const int64_t n = x.shape.at(0);
+  ASSERT_EQ(ort.shape.at(0), n);
+  const std::vector<float> o = ort.floats();
+  const int64_t per = static_cast<int64_t>(o.size()) / n;
+  const double step = int8 ? output_step(g) : 0.0;
+  int64_t same_top1 = 0, within = 0;
+  double worst_rel = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const exec::TensorMap out = engine.run({{e.input, sample(x, i)}});
+    const std::vector<float> h = out.at(p.outputs.at(0)).floats();
+    ASSERT_EQ(static_cast<int64_t>(h.size()), per) << "sample " << i;
+    double max_abs = 0.0, max_diff = 0.0;
+    for (int64_t k = 0; k < per; ++k) {
+      const double ov = o[static_cast<size_t>(i * per + k)];
+      const double d = std::abs(static_cast<double>(h[static_cast<size_t>(k)]) - ov);
+      max_abs = std::max(max_abs, std::abs(ov));
+      max_diff = std::max(max_diff, d);
+      if (int8 && d <= 2.0 * step * (1.0 + 1e-6)) ++within;
+    }
+    worst_rel = std::max(worst_rel, max_diff / std::max(max_abs, 1e-30));
+    same_top1 += argmax(h, 0, per) == argmax(o, i * per, (i + 1) * per);
+  }
+  if (int8) {
+    // Within 2 output steps on >= 99.9 % of the elements, same top-1 on >= 95 % of the inputs.
+    EXPECT_GE(static_cast<double>(within), 0.999 * static_cast<double>(n * per))
+        << within << " of " << n * per << " elements within 2 steps of " << step;
+    EXPECT_GE(static_cast<double>(same_top1), 0.95 * static_cast<double>(n))
+        << same_top1 << " of " << n;
+  } else {
+    // Relative to the largest |output| of each sample.
+    EXPECT_LE(worst_rel, 1e-4);
+    EXPECT_EQ(same_top1, n);
+  }
+}
+
+// Every model make_corpus.py writes. Models hetcim still refuses name the reason (the README table
+// of tests/corpus/README.md lists the same).
+const OracleCase kCases[] = {
+    {"resnet18", nullptr},
+    {"resnet50", nullptr},
+    {"mobilenetv2", nullptr},
+    {"resnet18_opset11", nullptr},
+    {"resnet18_opset17", nullptr},
+    {"resnet18_dynbatch", nullptr},
+    {"mobilenetv3_small", nullptr},
+    {"efficientnet_b0", nullptr},
+    {"squeezenet1_1", nullptr},
+    {"shufflenet_v2_x0_5", nullptr},
+    {"vgg11", nullptr},
+    {"densenet121", nullptr},
+    {"vit_tiny_opset13", nullptr},
+    {"vit_tiny_opset17", nullptr},
+    {"detector", nullptr},
+    {"resnet18_int8_eager_qnnpack", nullptr},
+    {"resnet18_int8_fx_qnnpack", nullptr},
+    {"resnet18_int8_eager_onednn", nullptr},
+    {"resnet18_int8_fx_onednn", nullptr},
+    {"resnet50_int8_eager_qnnpack", nullptr},
+    {"resnet50_int8_fx_qnnpack", nullptr},
+    {"resnet50_int8_eager_onednn", nullptr},
+    {"resnet50_int8_fx_onednn", nullptr},
+    {"mobilenetv2_int8_eager_qnnpack", nullptr},
+    {"mobilenetv2_int8_fx_qnnpack", nullptr},
+    {"mobilenetv2_int8_eager_onednn", nullptr},
+    {"mobilenetv2_int8_fx_onednn", nullptr},
+};
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusOracle, testing::ValuesIn(kCases),
+                         [](const testing::TestParamInfo<OracleCase>& i) {
+                           return std::string(i.param.name);
+                         });
+
+}  // namespace
+}  // namespace hetcim
