@@ -114,9 +114,12 @@ class Interpreter {
     std::vector<int32_t> out(static_cast<size_t>(count), 0);
     if (!has_input(*node_, i)) return out;
     const Tensor& t = in(i);
+    // Length first: a shorter zero point must not be read past its end.
+    if (t.numel() != 1 && t.numel() != count)
+      fail(*node_, "input " + std::to_string(i) + " (zero point) has " + std::to_string(t.numel()) +
+                       " values, expected 1 or " + std::to_string(count));
     for (int64_t k = 0; k < count; ++k)
       out[static_cast<size_t>(k)] = static_cast<int32_t>(t.at(t.numel() == 1 ? 0 : k));
-    if (t.numel() != 1 && t.numel() != count) fail(*node_, "zero point has the wrong length");
     return out;
   }
 
