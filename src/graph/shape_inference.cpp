@@ -1119,6 +1119,29 @@ std::vector<TensorInfo> infer_outputs(const Graph& g, const Node& n) {
   return infer(g, n, nullptr);
 }
 
+std::optional<Initializer> fold_shape_arithmetic(const Graph& g, const Node& n) {
+  static const std::set<std::string_view> kFoldable = {
+      "Shape",  "Identity", "Cast",  "Squeeze", "Unsqueeze", "Reshape", "Flatten",
+      "Concat", "Gather",   "Slice", "Add",     "Sub",       "Mul",     "Div"};
+  if (!(n.domain.empty() || n.domain == "ai.onnx") || n.outputs.size() != 1 ||
+      !kFoldable.count(n.op_type)) {
+    return std::nullopt;
+  }
+  // Only constants (initializers) and static shapes: nothing is tracked.
+  const KnownValues known;
+  Infos outs;
+  try {
+    outs = infer(g, n, &known);
+  } catch (const UserError&) {
+    return std::nullopt;  // an operand whose shape is not known: nothing to fold
+  }
+  const std::optional<ConstValue> v = fold(g, n, known, outs);
+  if (!v || !v->is_int) return std::nullopt;
+  Initializer r = Initializer::from_ints(*outs[0].shape, v->ints);
+  if (outs[0].dtype != DType::Int64) r = cast_to(r, outs[0].dtype);
+  return r;
+}
+
 Shape infer_output_shape(const Graph& g, const Node& n) {
   Infos out = infer(g, n, nullptr);
   if (out.empty() || !out[0].shape) {

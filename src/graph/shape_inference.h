@@ -16,6 +16,7 @@
 // (Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains as exporters emit them).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "graph/graph.h"
@@ -30,6 +31,13 @@ namespace hetcim::graph {
 
 // Shape of the first output of `n` (use infer_outputs for Split and other multi-output ops).
 [[nodiscard]] Shape infer_output_shape(const Graph& g, const Node& n);
+
+// Shape arithmetic over constants, with the evaluator infer_shapes uses: the value of n's single
+// output when n is Shape (of a static shape), or Identity, Cast, Squeeze, Unsqueeze, Reshape,
+// Flatten, Concat, Gather, Slice, Add, Sub, Mul, Div over small integer constants (initializers
+// with values, at most 4096 elements); nullopt when n is none of these or cannot be evaluated
+// (an operand that is not constant, an unknown dimension). The result has n's output dtype.
+[[nodiscard]] std::optional<Initializer> fold_shape_arithmetic(const Graph& g, const Node& n);
 
 // Validates g (which puts the nodes in topological order), then fills g.values for every node
 // output in that order. Graph inputs must already have an entry in g.values with a shape. Infos
