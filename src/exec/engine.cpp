@@ -13,6 +13,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #include <unordered_map>
 
+#include "exec/host_kernels/registry.h"
 #include "exec/kernels.h"
 #include "exec/op_params.h"
 #include "exec/quantize.h"
@@ -292,6 +293,9 @@ struct Engine::Impl {
   // ---- operators ----------------------------------------------------------------------------
   void compile_node() {
     const std::string& op = node->op_type;
+    if (node->domain.empty()) {
+      if (const host::Family* f = host::find(op)) return host_kernel(*f);
+    }
     if (op == "Conv") return conv(false);
     if (op == "QLinearConv") return conv(true);
     if (op == "Gemm" || op == "QGemm") return gemm(op == "QGemm");
@@ -319,7 +323,8 @@ struct Engine::Impl {
     if (op == "QuantizeLinear") return quantize();
     if (op == "DequantizeLinear") return dequantize();
     fail(*node, "unsupported operator '" + op + "'" +
-                    (node->domain.empty() ? "" : " (domain " + node->domain + ")"));
+                    (node->domain.empty() ? "" : " (domain " + node->domain + ")") + " at opset " +
+                    std::to_string(g->opset) + " (hetcim run cannot execute it)");
   }
 
   void conv(bool q) {
@@ -907,6 +912,61 @@ struct Engine::Impl {
     args[DNNL_ARG_SRC] = memory(md, eng, in.get_data_handle());
     args[DNNL_ARG_DST] = memory(md, eng, out.get_data_handle());
     add_primitive(dnnl::softmax_forward(pd), args, pd);
+  }
+
+  // ---- host kernels (exec/host_kernels: one table, one file per operator family) --------------
+  std::vector<std::unique_ptr<Tensor>> host_constants;  // constant operands the kernels captured
+
+  void host_kernel(const host::Family& f) {
+    const graph::Node& n = *node;
+    host::KernelInput k{n, g->opset, {}, {}, {}};
+    std::vector<bool> activation(n.inputs.size(), false);
+    for (size_t i : f.activations)
+      if (i < activation.size()) activation[i] = true;
+    std::vector<memory> in_mem(n.inputs.size());
+    std::vector<bool> has_in(n.inputs.size(), false);
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      const std::string& t = n.inputs[i];
+      if (t.empty()) {
+        k.shapes.emplace_back();
+        k.constants.push_back(nullptr);
+        continue;
+      }
+      k.shapes.push_back(shape(t));
+      if (init(t)) {
+        host_constants.push_back(std::make_unique<Tensor>(constant(t)));
+        k.constants.push_back(host_constants.back().get());
+      } else {
+        k.constants.push_back(nullptr);
+        if (!activation[i])
+          fail(n, "input " + std::to_string(i) + " '" + t + "' must be a constant");
+      }
+      if (!activation[i]) continue;
+      if (dtype(t) != DType::Float32)
+        fail(n, "input '" + t + "' is " + std::string(graph::dtype_name(dtype(t))) +
+                    "; hetcim executes " + n.op_type + " on float32");
+      in_mem[i] = get_plain(t);
+      has_in[i] = true;
+    }
+    for (const std::string& t : n.outputs) k.out_shapes.push_back(t.empty() ? Shape{} : shape(t));
+    host::Run run = f.compile(k);
+    std::vector<memory> out_mem(n.outputs.size());
+    std::vector<bool> has_out(n.outputs.size(), false);
+    for (size_t o = 0; o < n.outputs.size(); ++o) {
+      if (n.outputs[o].empty()) continue;
+      out_mem[o] = output(n.outputs[o], plain_md(shape(n.outputs[o]), dt::f32), DType::Float32);
+      has_out[o] = true;
+    }
+    cur->steps.push_back([run, in_mem, has_in, out_mem, has_out] {
+      std::vector<const float*> in(in_mem.size(), nullptr);
+      for (size_t i = 0; i < in_mem.size(); ++i)
+        if (has_in[i]) in[i] = static_cast<const float*>(in_mem[i].get_data_handle());
+      std::vector<float*> out(out_mem.size(), nullptr);
+      for (size_t o = 0; o < out_mem.size(); ++o)
+        if (has_out[o]) out[o] = static_cast<float*>(out_mem[o].get_data_handle());
+      run(in, out);
+    });
+    cur->info.impl = "hetcim:" + std::string(f.op);
   }
 
   // ---- hand-written kernels -----------------------------------------------------------------

@@ -447,6 +447,63 @@ Infos batch_norm(const Ctx& c) {
   return out;
 }
 
+Infos layer_norm(const Ctx& c) {
+  c.arity(2, 3, 1, 3);
+  const Shape& x = c.shape(0);
+  const int64_t axis = c.axis(c.node().attr_int("axis", -1), c.rank(0));
+  Shape stat(x.begin(), x.begin() + axis);
+  stat.resize(x.size(), 1);
+  Infos out = {c.info(0)};
+  for (size_t i = 1; i < c.node().outputs.size(); ++i) out.push_back({DType::Float32, stat});
+  return out;
+}
+
+// ReduceMean (and the other Reduce* shape rule): constant axes (attribute, or input 1 from
+// opset 18), keepdims, noop_with_empty_axes.
+Infos reduce(const Ctx& c) {
+  c.arity(1, 2, 1, 1);
+  const Shape& x = c.shape(0);
+  std::vector<int64_t> axes = c.node().attr_ints("axes", {});
+  if (c.has(1)) axes = c.const_ints(1, "axes");
+  std::vector<bool> red(x.size(),
+                        axes.empty() && c.node().attr_int("noop_with_empty_axes", 0) == 0);
+  for (int64_t a : axes) red[static_cast<size_t>(c.axis(a, c.rank(0)))] = true;
+  const bool keep = c.node().attr_int("keepdims", 1) != 0;
+  Shape out;
+  for (size_t d = 0; d < x.size(); ++d) {
+    if (!red[d]) {
+      out.push_back(x[d]);
+    } else if (keep) {
+      out.push_back(1);
+    }
+  }
+  return {{c.dtype(0), out}};
+}
+
+// Pad: pads as an attribute (opset < 11) or a constant input; optional axes (opset 18).
+Infos pad(const Ctx& c) {
+  c.arity(1, 4, 1, 1);
+  const Shape& x = c.shape(0);
+  std::vector<int64_t> pads = c.node().attr_ints("pads", {});
+  if (c.has(1)) pads = c.const_ints(1, "pads");
+  std::vector<int64_t> axes;
+  if (c.has(3)) {
+    for (int64_t a : c.const_ints(3, "axes")) axes.push_back(c.axis(a, c.rank(0)));
+  } else {
+    for (int64_t d = 0; d < c.rank(0); ++d) axes.push_back(d);
+  }
+  if (pads.size() != 2 * axes.size())
+    c.fail("pads has ", pads.size(), " values, expected ", 2 * axes.size());
+  Shape out = x;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t& d = out[static_cast<size_t>(axes[k])];
+    if (d < 0) continue;
+    d += pads[k] + pads[k + axes.size()];
+    if (d < 0) c.fail("pads crop axis ", axes[k], " below zero");
+  }
+  return {{c.dtype(0), out}};
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dense ops
 
@@ -935,6 +992,7 @@ constexpr OpEntry kOps[] = {
     {"DequantizeLinear", dequantize_linear},
     {"Div", binary_elementwise},
     {"Dropout", dropout},
+    {"Erf", unary},
     {"Flatten", flatten},
     {"Gather", gather},
     {"Gemm", gemm},
@@ -943,17 +1001,21 @@ constexpr OpEntry kOps[] = {
     {"HardSigmoid", unary},
     {"HardSwish", unary},
     {"Identity", unary},
+    {"LayerNormalization", layer_norm},
     {"LeakyRelu", unary},
     {"MatMul", matmul},
     {"MaxPool", pool},
     {"Mul", binary_elementwise},
+    {"Pad", pad},
     {"Pow", binary_elementwise},
     {"QuantizeLinear", quantize_linear},
+    {"ReduceMean", reduce},
     {"Relu", unary},
     {"Reshape", reshape},
     {"Resize", resize},
     {"Shape", shape_op},
     {"Sigmoid", unary},
+    {"Sqrt", unary},
     {"Slice", slice},
     {"Softmax", softmax},
     {"Split", split},

@@ -7,7 +7,8 @@
 // HardSigmoid, HardSwish, Identity, Dropout, Cast, Softmax, Mul, Add, Sub, Div, Pow (numpy
 // broadcasting), MaxPool, AveragePool (auto_pad, ceil_mode), GlobalAveragePool, GlobalMaxPool,
 // Flatten, Gemm, MatMul, Concat, Split, Slice, Resize, Upsample, Reshape, Transpose, Squeeze,
-// Unsqueeze, Shape, Gather, QuantizeLinear, DequantizeLinear. Every other op is a UserError
+// Unsqueeze, Shape, Gather, QuantizeLinear, DequantizeLinear, ConstantOfShape, Erf, Sqrt,
+// ReduceMean, LayerNormalization, Pad. Every other op is a UserError
 // "unsupported op 'X' at node 'n'".
 //
 // Operands that decide a shape (Reshape's shape, Slice's bounds, Resize's scales or sizes, Split's

@@ -162,6 +162,47 @@ TEST(Reference, QLinearSigmoidByHand) {
   EXPECT_EQ(ints_of(Engine(g).run(in).at("y")), want);
 }
 
+// The operators of the engine's host-kernel table (exec/host_kernels), by hand, in both engines.
+TEST(Reference, HostKernelOperatorsByHand) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 2, 1, 2});  // {1, 3 | 4, 6}: channel 0 = {1, 3}, 1 = {4, 6}
+  b.constant("scale", Tensor::from_floats({2}, {1, 2}))
+      .constant("bias", Tensor::from_floats({2}, {0, 1}))
+      .constant("mean", Tensor::from_floats({2}, {2, 2}))
+      .constant("var", Tensor::from_floats({2}, {4, 1}));
+  b.constant("ln_scale", Tensor::from_floats({2}, {2, 2}))
+      .constant("ln_bias", Tensor::from_floats({2}, {1, 1}));
+  Tensor pads = Tensor::zeros(DType::Int64, {8});
+  pads.data<int64_t>()[3] = 1;  // one before and two after on the last axis
+  pads.data<int64_t>()[7] = 2;
+  b.constant("pads", pads).constant("pad_value", testing::scalar_f(9.0f));
+  Tensor idx = Tensor::zeros(DType::Int64, {});
+  idx.data<int64_t>()[0] = 1;
+  b.constant("idx", idx);
+  b.node("ReduceMean", {"x"}, {"rm"}, A{{"axes", Ints{3}}});
+  b.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"bn"}, A{{"epsilon", 0.0}});
+  b.node("LayerNormalization", {"x", "ln_scale", "ln_bias"}, {"ln"}, A{{"epsilon", 0.0}});
+  b.node("Pad", {"x", "pads", "pad_value"}, {"pad"});
+  b.node("Gather", {"x", "idx"}, {"gather"}, A{{"axis", int64_t{1}}});
+  b.node("Erf", {"x"}, {"erf"});
+  b.node("Sqrt", {"x"}, {"sqrt"});
+  const graph::Graph g = b.done({"rm", "bn", "ln", "pad", "gather", "erf", "sqrt"});
+  const TensorMap in{{"x", Tensor::from_floats({1, 2, 1, 2}, {1, 3, 4, 6})}};
+  for (const TensorMap& out : {run_reference(g, in), Engine(g).run(in)}) {
+    EXPECT_EQ(out.at("rm").floats(), (std::vector<float>{2, 5}));
+    // (x - mean) / sqrt(var) * scale + B: (1-2)/2, (3-2)/2; ((4-2)/1, (6-2)/1) * 2 + 1
+    EXPECT_EQ(out.at("bn").floats(), (std::vector<float>{-0.5f, 0.5f, 5, 9}));
+    // rows {1, 3} and {4, 6}: mean 2 / 5, variance 1: {-1, 1} * 2 + 1
+    EXPECT_EQ(out.at("ln").floats(), (std::vector<float>{-1, 3, -1, 3}));
+    EXPECT_EQ(out.at("pad").floats(), (std::vector<float>{9, 1, 3, 9, 9, 9, 4, 6, 9, 9}));
+    EXPECT_EQ(out.at("pad").shape, (graph::Shape{1, 2, 1, 5}));
+    EXPECT_EQ(out.at("gather").floats(), (std::vector<float>{4, 6}));
+    EXPECT_EQ(out.at("gather").shape, (graph::Shape{1, 1, 2}));
+    EXPECT_NEAR(out.at("erf").floats()[0], 0.8427008f, 1e-6);   // erf(1)
+    EXPECT_NEAR(out.at("sqrt").floats()[3], 2.4494897f, 1e-6);  // sqrt(6)
+  }
+}
+
 TEST(Reference, PoolingByHand) {
   Builder b;
   b.input("x", DType::Float32, {1, 1, 2, 2});
@@ -226,6 +267,36 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ConvF32,
                                            ConvCase{"grouped", 16, 32, 7, 3, 2, 1, 1, 4, ""},
                                            ConvCase{"dilated", 8, 8, 11, 3, 1, 2, 2, 1, ""}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+TEST(EngineF32, HostKernelOperatorsMatchReference) {
+  Builder b;
+  b.input("x", DType::Float32, {2, 6, 5, 7});
+  b.constant("scale", random_tensor(DType::Float32, {6}, 21))
+      .constant("bias", random_tensor(DType::Float32, {6}, 22))
+      .constant("mean", random_tensor(DType::Float32, {6}, 23))
+      .constant("var", random_tensor(DType::Float32, {6}, 24, 0.5, 2));
+  b.constant("ln_scale", random_tensor(DType::Float32, {5, 7}, 25))
+      .constant("ln_bias", random_tensor(DType::Float32, {5, 7}, 26));
+  Tensor pads = Tensor::zeros(DType::Int64, {8});
+  pads.data<int64_t>()[2] = 1;
+  pads.data<int64_t>()[3] = 2;
+  pads.data<int64_t>()[6] = 3;
+  pads.data<int64_t>()[7] = -1;  // a negative pad crops
+  b.constant("pads", pads);
+  Tensor idx = Tensor::zeros(DType::Int64, {2});
+  idx.data<int64_t>()[0] = 3;
+  idx.data<int64_t>()[1] = -1;
+  b.constant("idx", idx);
+  b.node("ReduceMean", {"x"}, {"rm"}, A{{"axes", Ints{1, 3}}, {"keepdims", int64_t{0}}});
+  b.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"bn"});
+  b.node("LayerNormalization", {"x", "ln_scale", "ln_bias"}, {"ln"}, A{{"axis", int64_t{-2}}});
+  b.node("Pad", {"x", "pads"}, {"pad"});
+  b.node("Gather", {"x", "idx"}, {"gather"}, A{{"axis", int64_t{1}}});
+  b.node("Erf", {"x"}, {"erf"});
+  b.node("Mul", {"x", "x"}, {"sq"});
+  b.node("Sqrt", {"sq"}, {"sqrt"});
+  both_thread_counts(b.done({"rm", "bn", "ln", "pad", "gather", "erf", "sqrt"}));
+}
 
 TEST(EngineF32, GemmMatMulAndBinaryOps) {
   Builder b;
