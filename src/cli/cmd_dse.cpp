@@ -56,7 +56,7 @@ void run(const DseArgs& a) {
 
   std::vector<dse::DseModel> models;
   for (const std::string& m : a.models) {
-    const graph::Graph lowered = passes::lower(load_model({m, 1}), {});
+    const graph::Graph lowered = passes::lower(load_model({m, 1, {}}), {});
     models.push_back({std::filesystem::path(m).stem().string(), workload::analyze(lowered)});
   }
   std::vector<dse::DseHost> hosts;
@@ -76,7 +76,7 @@ void run(const DseArgs& a) {
       for (size_t k = 0; k < models.size(); ++k) {
         std::fprintf(stderr, "measuring %s on this machine\n", a.models[k].c_str());
         host.costs.push_back(cost::host_costs_from_profile(
-            models[k].workload, measure_host_profile({a.models[k], 1}, {}), "this machine", true));
+            models[k].workload, measure_host_profile({a.models[k], 1, {}}, {}), "this machine", true));
       }
       hosts.push_back(std::move(host));
       continue;

@@ -291,37 +291,73 @@ struct Engine::Impl {
   }
 
   // ---- operators ----------------------------------------------------------------------------
+  // The engine's operators, one row each (the host-kernel families come from exec/host_kernels).
+  using CompileFn = void (*)(Impl&);
+  struct KernelRow {
+    std::string_view op;
+    CompileFn compile;
+  };
+  static const std::vector<KernelRow>& kernel_table() {
+    static const std::vector<KernelRow> kTable = {
+        {"Conv", [](Impl& e) { e.conv(false); }},
+        {"QLinearConv", [](Impl& e) { e.conv(true); }},
+        {"Gemm", [](Impl& e) { e.gemm(false); }},
+        {"QGemm", [](Impl& e) { e.gemm(true); }},
+        {"MatMul", [](Impl& e) { e.matmul(false); }},
+        {"QLinearMatMul", [](Impl& e) { e.matmul(true); }},
+        {"Add", [](Impl& e) { e.binary(); }},
+        {"Sub", [](Impl& e) { e.binary(); }},
+        {"Mul", [](Impl& e) { e.binary(); }},
+        {"Div", [](Impl& e) { e.binary(); }},
+        {"Pow", [](Impl& e) { e.binary(); }},
+        {"QLinearAdd", [](Impl& e) { e.qbinary(); }},
+        {"QLinearMul", [](Impl& e) { e.qbinary(); }},
+        {"Relu", [](Impl& e) { e.eltwise(); }},
+        {"LeakyRelu", [](Impl& e) { e.eltwise(); }},
+        {"Sigmoid", [](Impl& e) { e.eltwise(); }},
+        {"Tanh", [](Impl& e) { e.eltwise(); }},
+        {"Clip", [](Impl& e) { e.eltwise(); }},
+        {"HardSigmoid", [](Impl& e) { e.eltwise(); }},
+        {"HardSwish", [](Impl& e) { e.eltwise(); }},
+        {"QLinearSigmoid", [](Impl& e) { e.qunary(); }},
+        {"QLinearLeakyRelu", [](Impl& e) { e.qunary(); }},
+        {"MaxPool", [](Impl& e) { e.pool(); }},
+        {"AveragePool", [](Impl& e) { e.pool(); }},
+        {"GlobalAveragePool", [](Impl& e) { e.pool(); }},
+        {"GlobalMaxPool", [](Impl& e) { e.pool(); }},
+        {"QLinearGlobalAveragePool", [](Impl& e) { e.qgap(); }},
+        {"QLinearAveragePool", [](Impl& e) { e.qavgpool(); }},
+        {"Concat", [](Impl& e) { e.concat(); }},
+        {"QLinearConcat", [](Impl& e) { e.qconcat(); }},
+        {"Split", [](Impl& e) { e.slice_split(); }},
+        {"Slice", [](Impl& e) { e.slice_split(); }},
+        {"Resize", [](Impl& e) { e.resize(); }},
+        {"Upsample", [](Impl& e) { e.resize(); }},
+        {"Reshape", [](Impl& e) { e.reshape(); }},
+        {"Flatten", [](Impl& e) { e.reshape(); }},
+        {"Squeeze", [](Impl& e) { e.reshape(); }},
+        {"Unsqueeze", [](Impl& e) { e.reshape(); }},
+        {"Identity", [](Impl& e) { e.reshape(); }},
+        {"Dropout", [](Impl& e) { e.reshape(); }},
+        {"Transpose", [](Impl& e) { e.transpose(); }},
+        {"Softmax", [](Impl& e) { e.softmax(); }},
+        {"QuantizeLinear", [](Impl& e) { e.quantize(); }},
+        {"DequantizeLinear", [](Impl& e) { e.dequantize(); }},
+    };
+    return kTable;
+  }
+  static const KernelRow* find_kernel(std::string_view op) {
+    for (const KernelRow& r : kernel_table())
+      if (r.op == op) return &r;
+    return nullptr;
+  }
+
   void compile_node() {
     const std::string& op = node->op_type;
     if (node->domain.empty()) {
       if (const host::Family* f = host::find(op)) return host_kernel(*f);
     }
-    if (op == "Conv") return conv(false);
-    if (op == "QLinearConv") return conv(true);
-    if (op == "Gemm" || op == "QGemm") return gemm(op == "QGemm");
-    if (op == "MatMul" || op == "QLinearMatMul") return matmul(op == "QLinearMatMul");
-    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow") return binary();
-    if (op == "QLinearAdd" || op == "QLinearMul") return qbinary();
-    if (op == "Relu" || op == "LeakyRelu" || op == "Sigmoid" || op == "Tanh" || op == "Clip" ||
-        op == "HardSigmoid" || op == "HardSwish")
-      return eltwise();
-    if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu") return qunary();
-    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
-        op == "GlobalMaxPool")
-      return pool();
-    if (op == "QLinearGlobalAveragePool") return qgap();
-    if (op == "QLinearAveragePool") return qavgpool();
-    if (op == "Concat") return concat();
-    if (op == "QLinearConcat") return qconcat();
-    if (op == "Split" || op == "Slice") return slice_split();
-    if (op == "Resize" || op == "Upsample") return resize();
-    if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" ||
-        op == "Identity" || op == "Dropout")
-      return reshape();
-    if (op == "Transpose") return transpose();
-    if (op == "Softmax") return softmax();
-    if (op == "QuantizeLinear") return quantize();
-    if (op == "DequantizeLinear") return dequantize();
+    if (const KernelRow* r = find_kernel(op)) return r->compile(*this);
     fail(*node, "unsupported operator '" + op + "'" +
                     (node->domain.empty() ? "" : " (domain " + node->domain + ")") + " at opset " +
                     std::to_string(g->opset) + " (hetcim run cannot execute it)");
@@ -1575,6 +1611,21 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
 
 Engine::~Engine() = default;
 Engine::Engine(Engine&&) noexcept = default;
+
+bool Engine::executes(const graph::Node& n) {
+  if (n.domain.empty() && host::find(n.op_type)) return true;
+  return Impl::find_kernel(n.op_type) != nullptr;
+}
+
+std::vector<std::string> unsupported_operators(const graph::Graph& g) {
+  std::vector<std::string> out;
+  for (const graph::Node& n : g.nodes) {
+    if (Engine::executes(n)) continue;
+    out.push_back("node '" + n.name + "' (" + (n.domain.empty() ? "" : n.domain + ".") + n.op_type +
+                  ", opset " + std::to_string(g.opset) + ")");
+  }
+  return out;
+}
 Engine& Engine::operator=(Engine&&) noexcept = default;
 
 void Engine::set_inputs(const TensorMap& inputs) {

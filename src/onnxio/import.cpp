@@ -338,6 +338,45 @@ void set_batch(onnx::ModelProto& m, const Prepared& p, int64_t batch) {
   for (auto& vi : *gp->mutable_value_info()) replace(vi);
 }
 
+void set_input_shapes(onnx::ModelProto& m, const Prepared& p,
+                      const std::map<std::string, Shape>& shapes) {
+  onnx::GraphProto* gp = m.mutable_graph();
+  for (const auto& [name, shape] : shapes) {
+    onnx::ValueInfoProto* found = nullptr;
+    std::string names;
+    for (auto& vi : *gp->mutable_input()) {
+      if (p.initializer_names.count(vi.name())) continue;
+      names += (names.empty() ? "" : ", ") + vi.name();
+      if (vi.name() == name) found = &vi;
+    }
+    if (!found)
+      throw user_error("input shape for '", name,
+                       "': the model has no input of that name (inputs: ", names, ")");
+    for (int64_t d : shape)
+      if (d < 1)
+        throw user_error("input shape for '", name, "': dimensions must be >= 1, got ",
+                         graph::shape_str(shape));
+    auto* tt = found->mutable_type()->mutable_tensor_type();
+    if (tt->has_shape() && tt->shape().dim_size() != static_cast<int>(shape.size())) {
+      throw user_error("input shape for '", name, "': ", graph::shape_str(shape), " has rank ",
+                       shape.size(), " but the model declares rank ", tt->shape().dim_size());
+    }
+    if (tt->has_shape()) {
+      for (int i = 0; i < tt->shape().dim_size(); ++i) {
+        const auto& d = tt->shape().dim(i);
+        if (d.has_dim_value() && d.dim_value() != shape[static_cast<size_t>(i)]) {
+          throw user_error("input shape for '", name, "': dimension ", i, " is ",
+                           shape[static_cast<size_t>(i)], " but the model declares ",
+                           d.dim_value());
+        }
+      }
+    }
+    auto* sp = tt->mutable_shape();
+    sp->clear_dim();
+    for (int64_t d : shape) sp->add_dim()->set_dim_value(d);
+  }
+}
+
 void run_onnx_checks(onnx::ModelProto& m) {
   try {
     onnx::checker::check_model(m);
@@ -542,6 +581,7 @@ graph::Graph import_onnx_bytes(std::string_view bytes, std::string_view origin,
           "ModelProto)");
     }
     Prepared p = prepare(m);
+    set_input_shapes(m, p, options.input_shapes);
     set_batch(m, p, options.batch);
     run_onnx_checks(m);
     return convert(m, std::move(p));

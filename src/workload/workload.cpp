@@ -74,6 +74,18 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
   return std::nullopt;
 }
 
+// Shapes are never silently wrong: a tensor of unknown shape would count as 0 bytes.
+int64_t known_elements(const graph::Graph& g, const graph::Node& n, const std::string& t) {
+  const graph::TensorInfo* ti = g.info(t);
+  if (!ti || !ti->shape || graph::element_count(*ti->shape) < 0) {
+    throw user_error("node '", n.name, "' (", n.op_type, "): the shape of tensor '", t, "' is ",
+                     ti && ti->shape ? graph::shape_str(*ti->shape) : std::string("not known"),
+                     " after shape inference; its bytes and crossbar need cannot be counted "
+                     "(give the model inputs' shapes with --input-shape NAME=1x3x224x224)");
+  }
+  return graph::element_count(*ti->shape);
+}
+
 }  // namespace
 
 int64_t count_params(const graph::Graph& g) {
@@ -107,12 +119,11 @@ Workload analyze(const graph::Graph& g, const WorkloadOptions& o) {
                    n.attr_string("precision", "") == "int8";
     for (const std::string& t : n.inputs) {
       if (t.empty() || g.is_initializer(t)) continue;
-      const graph::TensorInfo* ti = g.info(t);
-      if (ti && ti->shape) op.in_elems += std::max<int64_t>(0, graph::element_count(*ti->shape));
+      op.in_elems += known_elements(g, n, t);
     }
     for (const std::string& t : n.outputs) {
-      const graph::TensorInfo* ti = t.empty() ? nullptr : g.info(t);
-      if (ti && ti->shape) op.out_elems += std::max<int64_t>(0, graph::element_count(*ti->shape));
+      if (t.empty()) continue;
+      op.out_elems += known_elements(g, n, t);
     }
     op.in_bytes = op.in_elems * o.elem_bytes;
     op.out_bytes = op.out_elems * o.elem_bytes;

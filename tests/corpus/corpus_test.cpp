@@ -108,6 +108,31 @@ TEST(CorpusCounts, TorchAoQuantizedExportsLowerToThePaperCounts) {
   }
 }
 
+// The ViT-tiny: every tensor's shape is known after lowering (inspect would stop otherwise), the
+// four attention MatMuls (Q x K^T and A x V in each of the 2 blocks) multiply two activations and
+// are not offloadable, the 10 weight operators are: the patch-embedding Conv, per block the qkv,
+// proj, fc1 and fc2 Linear layers (MatMul with a constant weight), and the head Gemm.
+TEST(CorpusShapes, TransformerAttentionMatMulsAreNotOffloadable) {
+  for (const char* name : {"vit_tiny_opset13.onnx", "vit_tiny_opset17.onnx"}) {
+    SCOPED_TRACE(name);
+    const graph::Graph lowered = passes::lower(onnxio::import_onnx(kDir + "/" + name), {});
+    const workload::Workload w = workload::analyze(lowered, {});
+    int attention = 0;
+    for (size_t i = 0; i < lowered.nodes.size(); ++i) {
+      const graph::Node& n = lowered.nodes[i];
+      const bool two_activations =
+          (n.op_type == "MatMul" || n.op_type == "QLinearMatMul") &&
+          !lowered.is_initializer(n.inputs.at(0)) &&
+          !lowered.is_initializer(n.inputs.at(n.op_type == "MatMul" ? 1 : 3));
+      if (!two_activations) continue;
+      ++attention;
+      EXPECT_FALSE(w.ops[i].offloadable) << n.name;
+    }
+    EXPECT_EQ(attention, 4);
+    EXPECT_EQ(w.totals.offloadable, 10);
+  }
+}
+
 // --- hetcim against ONNX Runtime -----------------------------------------------------------------
 
 // Sample i of a stacked N x ... tensor, as a batch of one.
