@@ -9,6 +9,7 @@
 #include "exec/op_params.h"
 #include "exec/quantize.h"
 #include "exec/weights.h"
+#include "graph/node_errors.h"
 #include "passes/quantized_ops.h"
 #include "passes/rewrite.h"
 #include "util/error.h"
@@ -19,7 +20,7 @@ namespace {
 using graph::DType;
 
 [[noreturn]] void fail(const graph::Node& n, const std::string& what) {
-  throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
+  throw graph::node_error(n, what);
 }
 
 graph::Initializer scalar_float(float v) {

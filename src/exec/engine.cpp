@@ -17,6 +17,8 @@
 #include "exec/kernels.h"
 #include "exec/op_params.h"
 #include "exec/quantize.h"
+#include "graph/node_errors.h"
+#include "graph/qlinear_operands.h"
 #include "util/error.h"
 
 namespace hetcim::exec {
@@ -29,7 +31,7 @@ using dt = memory::data_type;
 using tag = memory::format_tag;
 
 [[noreturn]] void fail(const graph::Node& n, const std::string& what) {
-  throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
+  throw graph::node_error(n, what);
 }
 
 dt dnnl_type(DType t, const graph::Node* n = nullptr) {
@@ -366,7 +368,7 @@ struct Engine::Impl {
   void conv(bool q) {
     const graph::Node& n = *node;
     const std::string& x = n.inputs.at(0);
-    const std::string& wname = n.inputs.at(q ? 3 : 1);
+    const std::string& wname = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     const std::string& y = n.outputs.at(0);
     const Window2d w = conv_window(*g, n, x, wname, y);
     if (w.pb < 0 || w.pr < 0) fail(n, "negative padding");
@@ -468,7 +470,7 @@ struct Engine::Impl {
   void gemm(bool q) {
     const graph::Node& n = *node;
     const std::string& a = n.inputs.at(0);
-    const std::string& bname = n.inputs.at(q ? 3 : 1);
+    const std::string& bname = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     const std::string& y = n.outputs.at(0);
     const Shape& as = shape(a);
     const Shape& bs = shape(bname);
@@ -570,7 +572,7 @@ struct Engine::Impl {
   void matmul(bool q) {
     const graph::Node& n = *node;
     const std::string& a = n.inputs.at(0);
-    const std::string& b = n.inputs.at(q ? 3 : 1);
+    const std::string& b = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     const std::string& y = n.outputs.at(0);
     Shape as = shape(a), bs = shape(b);
     const Shape ys = shape(y);

@@ -10,7 +10,7 @@ namespace hetcim::exec {
 namespace {
 
 [[noreturn]] void fail(const graph::Node& n, const std::string& what) {
-  throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
+  throw graph::node_error(n, what);
 }
 
 // Pads for one spatial axis given the output size (auto_pad SAME_* and VALID resolved).

@@ -6,6 +6,8 @@
 
 #include "exec/op_params.h"
 #include "exec/quantize.h"
+#include "graph/node_errors.h"
+#include "graph/qlinear_operands.h"
 #include "util/error.h"
 
 namespace hetcim::exec {
@@ -15,7 +17,7 @@ using graph::DType;
 using graph::Shape;
 
 [[noreturn]] void fail(const graph::Node& n, const std::string& what) {
-  throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
+  throw graph::node_error(n, what);
 }
 
 float sigmoidf(float v) {
@@ -423,7 +425,7 @@ class Interpreter {
   void matmul(bool quantized) {
     const graph::Node& n = *node_;
     const Tensor& a = in(0);
-    const Tensor& b = in(quantized ? 3 : 1);
+    const Tensor& b = in(graph::weighted_operands(n.op_type).value().w);
     Shape as = a.shape, bs = b.shape;
     if (as.empty() || bs.empty()) fail(n, "MatMul operands must have rank >= 1");
     const bool a1 = as.size() == 1, b1 = bs.size() == 1;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "graph/qlinear_operands.h"
 #include "util/error.h"
 
 namespace hetcim::workload {
@@ -35,7 +36,7 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
   const std::string who = "node '" + n.name + "' (" + n.op_type + ")";
   const bool qconv = n.op_type == "QLinearConv";
   if (n.op_type == "Conv" || qconv) {
-    const std::string& w = n.inputs.at(qconv ? 3 : 1);
+    const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     if (!g.is_initializer(w)) return std::nullopt;
     const graph::Shape& ws = g.shape_of(w, who);
     const graph::Shape& os = g.shape_of(n.outputs.at(0), who);
@@ -51,7 +52,7 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
   }
   const bool qgemm = n.op_type == "QGemm";
   if (n.op_type == "Gemm" || qgemm) {
-    const std::string& w = n.inputs.at(qgemm ? 3 : 1);
+    const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     if (!g.is_initializer(w)) return std::nullopt;
     const graph::Shape& ws = g.shape_of(w, who);
     if (ws.size() != 2)
@@ -63,7 +64,7 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
   }
   const bool qmm = n.op_type == "QLinearMatMul";
   if (n.op_type == "MatMul" || qmm) {
-    const std::string& w = n.inputs.at(qmm ? 3 : 1);
+    const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     if (!g.is_initializer(w)) return std::nullopt;
     const graph::Shape& ws = g.shape_of(w, who);
     if (ws.size() != 2) return std::nullopt;  // batched weights are not a single crossbar matrix
