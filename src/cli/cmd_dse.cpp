@@ -76,7 +76,8 @@ void run(const DseArgs& a) {
       for (size_t k = 0; k < models.size(); ++k) {
         std::fprintf(stderr, "measuring %s on this machine\n", a.models[k].c_str());
         host.costs.push_back(cost::host_costs_from_profile(
-            models[k].workload, measure_host_profile({a.models[k], 1, {}}, {}), "this machine", true));
+            models[k].workload, measure_host_profile({a.models[k], 1, {}}, {}), "this machine",
+            true));
       }
       hosts.push_back(std::move(host));
       continue;
