@@ -65,7 +65,7 @@ void run(const DseArgs& a, const Provenance& provenance) {
 
   std::vector<dse::DseModel> models;
   for (const std::string& m : a.models) {
-    const graph::Graph lowered = passes::lower(load_model({m, 1}), {});
+    const graph::Graph lowered = passes::lower(load_model({m, 1, {}}), {});
     models.push_back({std::filesystem::path(m).stem().string(), workload::analyze(lowered)});
   }
   std::vector<dse::DseHost> hosts;
@@ -86,7 +86,7 @@ void run(const DseArgs& a, const Provenance& provenance) {
       mo.progress = !a.quiet;
       for (size_t k = 0; k < models.size(); ++k)
         host.costs.push_back(cost::host_costs_from_profile(
-            models[k].workload, measure_host_profile({a.models[k], 1}, mo), "this run", true));
+            models[k].workload, measure_host_profile({a.models[k], 1, {}}, mo), "this run", true));
       host.source = "measured on " + machine_description() + " in this run (" + describe(mo) +
                     "), seed 000's x86 bus";
       hosts.push_back(std::move(host));

@@ -252,6 +252,7 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
   cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");
   cmd->add_option("--lp", a->lp, "Write the paper's MILP as an LP file");
+  add_input_shape_option(cmd, a->model);
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
