@@ -20,8 +20,9 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
-  # reports: figures and a headless browser for the report test
-  gnuplot-nox chromium
+  # reports: figures (in the DejaVu Sans of report/figure_style.h) and a headless browser for the
+  # report tests
+  gnuplot-nox chromium fonts-dejavu-core
   # fixture generation (PyTorch-exported ONNX files) with Debian's Python
   python3 python3-onnx python3-numpy
 )

@@ -38,7 +38,7 @@ std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePo
                  "Like seed 001 Fig. 7: synthetic point-wise layers at crossbar utilisations from "
                  "the smallest to 100 %; one line per IMA bus width, the dashed line is the IMA's "
                  "compute roof (proportional to utilisation); panels: clock and execution model.",
-                 960, 640};
+                 7.16, 4.8};
   const size_t cols = panels.size() <= 2 ? panels.size() : 2;
   const size_t rows = (panels.size() + cols - 1) / std::max<size_t>(cols, 1);
   std::string body =
