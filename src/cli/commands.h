@@ -14,6 +14,8 @@ void register_profile(CLI::App& app);
 void register_partition(CLI::App& app);
 void register_dse(CLI::App& app);
 void register_cluster(CLI::App& app);
+// Records argv for the provenance of its reports.
+void register_reproduce(CLI::App& app, int argc, const char* const* argv);
 // Built with hetcim_train (libtorch), HETCIM_WITH_TRAIN:
 void register_train(CLI::App& app);
 void register_analog(CLI::App& app);

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   hetcim::cli::register_partition(app);
   hetcim::cli::register_dse(app);
   hetcim::cli::register_cluster(app);
+  hetcim::cli::register_reproduce(app, argc, argv);
 #ifdef HETCIM_WITH_TRAIN
   hetcim::cli::register_train(app);
   hetcim::cli::register_analog(app);
