@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <thread>
 
@@ -22,9 +23,11 @@
 #include "passes/pipeline.h"
 #include "report/paper_data.h"
 #include "report/reproduce.h"
+#include "select/energy.h"
 #include "util/error.h"
 #include "util/provenance.h"
 #include "util/units.h"
+#include "xbar/chips_yaml.h"
 
 namespace hetcim::cli {
 namespace {
@@ -39,6 +42,7 @@ struct ReproduceArgs {
   std::vector<std::string> hosts = {"arm", "x86"};
   std::string milp_time_limit;  // "" = 5s (2s with --quick)
   std::string cluster_config;   // "" = the seed001 preset
+  std::string chips = HETCIM_DEFAULT_DATA_DIR "/chips.yaml";
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool no_cache = false;
   Provenance provenance;
@@ -187,6 +191,62 @@ void reproduce_seed001(const ReproduceArgs& a, const std::string& out) {
               r.figures.size(), r.differences.size(), seconds_since(t0), out.c_str());
 }
 
+void reproduce_seed002(const ReproduceArgs& a, const std::string& out) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const report::PaperData paper = report::load_paper_data(a.paper_data + "/seed002.yaml");
+  report::Seed002Run run;
+  run.chips_origin = a.chips;
+  std::vector<double> pool;  // activation energies of A0..A5
+  for (const xbar::ChipProfile& c : xbar::load_chip_profiles(a.chips)) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    run.chips.push_back({c.name, c.read_noise, c.write_noise, c.stuck_fraction,
+                         c.energy.value_or(nan), c.latency.value_or(nan)});
+    if (paper.need_table("table1").find(c.name, "energy_uJ")) {
+      if (!c.energy)
+        throw user_error(a.chips, ": profile '", c.name, "' has no 'energy' (Table I's E)");
+      pool.push_back(*c.energy);
+    }
+  }
+  if (pool.size() != paper.need_table("table1").rows.size())
+    throw user_error(a.chips, ": expected the profiles ",
+                     paper.need_table("table1").rows.front().first, "..",
+                     paper.need_table("table1").rows.back().first, " of seed 002's Table I, found ",
+                     pool.size());
+  // The energy model of Sec. IV-C at the paper's mean certified coverage (Table II): the study of
+  // hetcim's own chips comes with `hetcim analog study`.
+  select::EnergyModel m;
+  m.communication = paper.need_value("e_communication") * 1e-6;
+  m.controller = paper.need_value("e_controller") * 1e-6;
+  m.per_class = paper.need_value("e_per_fused_class") * 1e-6;
+  m.fallback = paper.need_value("e_fallback") * 1e-6;
+  const auto classes = static_cast<int64_t>(paper.need_value("classes"));
+  const report::PaperValue* cov = paper.need_table("table2").find("mean", "cert_coverage");
+  if (!cov || !cov->present) throw user_error(paper.origin, ": table2 has no mean cert_coverage");
+  run.coverage = cov->value / 100;
+  run.coverage_source = "Table II mean certified coverage, typed from the paper";
+  run.fallback = m.fallback;
+  run.activation = select::activation_energy(pool.front(), classes, m);  // A0, the paper's pick
+  run.ensemble = select::ensemble_energy(pool, classes, m);
+  run.selective = select::selective_energy(run.activation, run.coverage, m);
+  run.break_even = select::break_even_fallback(run.activation, run.coverage, run.ensemble);
+  for (int k = 0; k <= 50; ++k) {
+    select::EnergyModel s = m;
+    s.fallback = 25e-6 * k / 50;
+    run.sweep_fallback.push_back(s.fallback);
+    run.sweep_selective.push_back(select::selective_energy(run.activation, run.coverage, s));
+  }
+  Provenance prov = a.provenance;
+  prov.set("chip profiles", a.chips);
+  prov.set("energy model", "select/energy.h with Sec. IV-C's costs (typed from the paper)");
+  prov.set("coverage", "70.88 % typed from the paper's Table II (no hetcim study in this report)");
+  prov.set("seeds", "none needed: arithmetic on typed and configured values");
+  prov.set("cache", "not used");
+  prov.set("published numbers", paper.origin);
+  const report::ReproduceOutput r = report::write_seed002_report(run, paper, prov, out);
+  std::printf("seed002: %zu figures, %zu compared values, %.2f s -> %s/report.html\n",
+              r.figures.size(), r.differences.size(), seconds_since(t0), out.c_str());
+}
+
 void run(const ReproduceArgs& a) {
   if (!fs::is_directory(a.paper_data))
     throw user_error("--paper-data: '", a.paper_data,
@@ -202,6 +262,10 @@ void run(const ReproduceArgs& a) {
     fs::create_directories(dir("seed001"));
     reproduce_seed001(a, dir("seed001"));
   }
+  if (all || a.which == "seed002") {
+    fs::create_directories(dir("seed002"));
+    reproduce_seed002(a, dir("seed002"));
+  }
 }
 
 }  // namespace
@@ -213,10 +277,11 @@ void register_reproduce(CLI::App& app, int argc, const char* const* argv) {
       "reproduce",
       "Regenerate a paper's tables and figures and put them beside the published numbers: "
       "seed000 (Table I, Fig. 3-5), seed001 (Fig. 7, 9, 10, the DW engine and the IMA peak), "
-      "or all; report.html, reproduce.json and figures (SVG, PDF, PNG) per paper");
-  cmd->add_option("which", a->which, "seed000, seed001 or all")
+      "seed002 (Table I and the energy arithmetic; the study-based tables come later) or all; "
+      "report.html, reproduce.json and figures (SVG, PDF, PNG) per paper");
+  cmd->add_option("which", a->which, "seed000, seed001, seed002 or all")
       ->required()
-      ->check(CLI::IsMember({"seed000", "seed001", "all"}));
+      ->check(CLI::IsMember({"seed000", "seed001", "seed002", "all"}));
   cmd->add_option("--out", a->out, "Output directory (with all: one subdirectory per paper)")
       ->capture_default_str();
   cmd->add_flag("--quick", a->quick,
@@ -233,6 +298,7 @@ void register_reproduce(CLI::App& app, int argc, const char* const* argv) {
                   "Wall-clock limit per MILP of Table I (default 5s, 2s with --quick)");
   cmd->add_option("--cluster-config", a->cluster_config,
                   "seed001 cluster description (YAML); default: the seed001 preset");
+  cmd->add_option("--chips", a->chips, "seed002 chip profiles (YAML)")->capture_default_str();
   cmd->add_option("--threads", a->threads, "Grid points solved in parallel")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();

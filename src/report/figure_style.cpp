@@ -339,7 +339,7 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
     }
     if (!cur.empty()) foot.push_back(cur);
   }
-  const double small_line = st.small_pt * 1.3 / 72.0;
+  const double small_line = st.small_pt * 1.45 / 72.0;
   const double bottom =
       ((groups ? 4.6 : 3.5) * line +
        (foot.empty() ? 0.2 * line : (static_cast<double>(foot.size()) + 0.4) * small_line)) /

@@ -76,4 +76,29 @@ struct Seed001Run {
 ReproduceOutput write_seed001_report(const Seed001Run& run, const PaperData& paper,
                                      const Provenance& provenance, const std::string& out);
 
+// Seed 002 before its study: Table I (the chip profiles hetcim simulates, data/chips.yaml, beside
+// the paper's) and the Sec. V-D energy arithmetic (select/energy.h) at the paper's coverage.
+struct Seed002Chip {
+  std::string name;
+  double read_noise = 0, write_noise = 0;  // S
+  double stuck_fraction = 0;               // [0, 1]
+  double energy = 0, latency = 0;          // J, s (NaN when the profile has none)
+};
+
+struct Seed002Run {
+  std::string chips_origin;  // the chips file read
+  std::vector<Seed002Chip> chips;
+  double coverage = 0;  // the coverage used for the energy arithmetic, [0, 1]
+  std::string coverage_source;
+  double fallback = 0;    // J
+  double activation = 0;  // J, the selected accelerator (A0) switched on
+  double ensemble = 0;    // J, every accelerator of the pool
+  double selective = 0;   // J at `fallback`
+  double break_even = 0;  // J
+  std::vector<double> sweep_fallback, sweep_selective;  // J, Fig. 2(d)-style sweep
+};
+
+ReproduceOutput write_seed002_report(const Seed002Run& run, const PaperData& paper,
+                                     const Provenance& provenance, const std::string& out);
+
 }  // namespace hetcim::report

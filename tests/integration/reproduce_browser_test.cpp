@@ -121,4 +121,8 @@ TEST_F(ReproduceReport, Seed001RendersWithEveryFigureAndPaperColumn) {
   check_report("seed001", 5);
 }
 
+TEST_F(ReproduceReport, Seed002RendersWithEveryFigureAndPaperColumn) {
+  check_report("seed002", 1);
+}
+
 }  // namespace
