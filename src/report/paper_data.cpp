@@ -77,6 +77,12 @@ double PaperData::need_value(const std::string& id) const {
   throw user_error(origin, ": value '", id, "' is missing (expected under 'values')");
 }
 
+void PaperData::require(const std::vector<std::string>& table_ids,
+                        const std::vector<std::string>& value_ids) const {
+  for (const std::string& t : table_ids) (void)need_table(t);
+  for (const std::string& v : value_ids) (void)need_value(v);
+}
+
 PaperData parse_paper_data(const std::string& text, const std::string& origin) {
   YAML::Node root;
   try {

@@ -56,6 +56,9 @@ struct PaperData {
   // The table or value that must exist (a report that needs it); UserError naming the file.
   [[nodiscard]] const PaperTable& need_table(const std::string& id) const;
   [[nodiscard]] double need_value(const std::string& id) const;
+  // Checks every table and value a report needs before it writes anything (UserError otherwise).
+  void require(const std::vector<std::string>& table_ids,
+               const std::vector<std::string>& value_ids) const;
 };
 
 // Parses the YAML text; `origin` names the file in errors ("seed000.yaml: tables.fig3.rows.'arm

@@ -143,6 +143,7 @@ std::string host_footnote(const Seed000Run& run, const std::vector<std::string>&
 
 ReproduceOutput write_seed000_report(const Seed000Run& run, const PaperData& paper,
                                      const Provenance& provenance, const std::string& out) {
+  paper.require({"fig3", "fig4", "fig5_cim_ops", "fig5_latency", "table1"}, {});
   const std::string dir = out + "/figures";
   std::filesystem::create_directories(dir);
   const Grid g(run);

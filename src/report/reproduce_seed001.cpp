@@ -36,6 +36,9 @@ bool is_pointwise(const std::string& layer) {
 
 ReproduceOutput write_seed001_report(const Seed001Run& run, const PaperData& paper,
                                      const Provenance& provenance, const std::string& out) {
+  paper.require(
+      {"fig7_memory_bound", "fig9", "fig10_dominant_layer"},
+      {"dw_mac_per_cycle", "dw_vs_software", "ima_peak_pipelined_250mhz_128bit", "ima_peak_tops"});
   const std::string dir = out + "/figures";
   std::filesystem::create_directories(dir);
   ReproduceOutput res;

@@ -14,6 +14,8 @@ namespace hetcim::report {
 
 ReproduceOutput write_seed002_report(const Seed002Run& run, const PaperData& paper,
                                      const Provenance& provenance, const std::string& out) {
+  paper.require({"table1"}, {"activation_reduction", "break_even_fallback", "e_always_on",
+                             "e_selected_activation", "e_selective", "energy_reduction"});
   const std::string dir = out + "/figures";
   std::filesystem::create_directories(dir);
   ReproduceOutput res;
