@@ -20,6 +20,8 @@
 #include "cost/hardware.h"
 #include "cost/host_costs.h"
 #include "dse/dse.h"
+#include "partition/build.h"
+#include "partition/exact.h"
 #include "passes/pipeline.h"
 #include "report/paper_data.h"
 #include "report/reproduce.h"
@@ -117,6 +119,21 @@ void reproduce_seed000(const ReproduceArgs& a, const std::string& out) {
   mo.t_mvm = {50e-9};
   run.milp_time_limit = mo.milp_time_limit;
   run.milp_points = dse::run_dse(models, {hosts.front()}, mo);
+  // One optimal schedule as a Gantt chart: ResNet-18 on the first host, 100 crossbars, 50 ns.
+  {
+    cost::Hardware hw = hosts.front().hardware;
+    hw.cim.crossbars = 100;
+    hw.cim.t_mvm = 50e-9;
+    report::Seed000Gantt g;
+    g.model = models.front().name;
+    g.host = hosts.front().name;
+    g.crossbars = hw.cim.crossbars;
+    g.t_mvm = hw.cim.t_mvm;
+    g.problem =
+        partition::build_problem(models.front().workload, hosts.front().costs.front(), hw, o.build);
+    g.schedule = partition::solve_exact(g.problem).schedule;
+    run.gantt = std::move(g);
+  }
 
   size_t cached = 0, total = run.points.size() + run.milp_points.size();
   for (const auto& p : run.points) cached += p.cached;

@@ -269,6 +269,57 @@ std::string lines_plot(const Panel& p, const Lines& l, int k, Legend& legend) {
   return o + plot + "\n";
 }
 
+std::string gantt_plot(const Panel& p, const Gantt& g, int k, Legend& legend,
+                       double plot_width_in) {
+  if (g.kind_colours.size() != g.kinds.size()) throw internal_error("gantt: colours per kind");
+  double span = 0;
+  for (const GanttBar& b : g.bars) {
+    if (b.lane < 0 || static_cast<size_t>(b.lane) >= g.lanes.size() || b.kind < 0 ||
+        static_cast<size_t>(b.kind) >= g.kinds.size())
+      throw internal_error("gantt: bar on an unknown lane or kind");
+    span = std::max(span, b.finish);
+  }
+  if (span <= 0) span = 1;
+  const FigureStyle& st = figure_style();
+  std::string o = "set xrange [0:" + num(span * 1.01) + "]\nset yrange [" +
+                  num(static_cast<double>(g.lanes.size()) - 0.4) + ":-0.6]\n";
+  std::string tics = "set ytics (";
+  for (size_t i = 0; i < g.lanes.size(); ++i)
+    tics += (i ? ", " : "") + q(g.lanes[i]) + " " + std::to_string(i);
+  o += tics + ") nomirror scale 0\nset xtics nomirror\nset grid xtics noytics\n";
+  (void)p;
+  // A label fits when its text is narrower than the bar.
+  const double char_data = span / plot_width_in * st.small_pt * st.char_width_em / 72.0;
+  std::string plot = "plot ";
+  bool first = true;
+  for (size_t kind = 0; kind < g.kinds.size(); ++kind) {
+    const std::string name = "$g" + std::to_string(k) + "_" + std::to_string(kind);
+    o += name + " << EOD\n";
+    size_t n = 0;
+    for (const GanttBar& b : g.bars)
+      if (b.kind == static_cast<int>(kind)) {
+        const bool fits =
+            (b.finish - b.start) > char_data * (static_cast<double>(b.label.size()) + 1);
+        std::string label = fits ? b.label : "";
+        std::replace(label.begin(), label.end(), '"', '\'');
+        o += num((b.start + b.finish) / 2) + " " + std::to_string(b.lane) + " " +
+             num(std::max((b.finish - b.start) / 2, span * 5e-4)) + " \"" + label + "\"\n";
+        ++n;
+      }
+    o += "EOD\n";
+    legend.add({LegendEntry::Kind::Box, g.kinds[kind], g.kind_colours[kind]});
+    if (!n) continue;
+    plot += (first ? "" : ", ") + name +
+            " using 1:2:3:(0.36) with boxxyerror fs solid 1.0 border lc rgb '#333333' fc rgb " +
+            q(g.kind_colours[kind]) + " notitle, " + name + " using 1:2:4 with labels center " +
+            font(st.small_pt) + " tc rgb " +
+            q(g.kind_colours[kind] == st.host ? std::string("#FFFFFF") : std::string("#000000")) +
+            " notitle";
+    first = false;
+  }
+  return o + (first ? std::string() : plot + "\n");
+}
+
 }  // namespace
 
 const FigureStyle& figure_style() {
@@ -294,6 +345,9 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
       o += bars_plot(p, *b, static_cast<int>(k), legend);
     else if (const auto* s = std::get_if<Stacks>(&p.chart))
       o += stacks_plot(p, *s, static_cast<int>(k), legend);
+    else if (const auto* g = std::get_if<Gantt>(&p.chart))
+      o += gantt_plot(p, *g, static_cast<int>(k), legend,
+                      (width_in - 1.1) / static_cast<double>(c.panels.size()));
     else
       o += lines_plot(p, std::get<Lines>(p.chart), static_cast<int>(k), legend);
     panels.push_back("set xlabel " + q(p.xlabel) + (groups ? " offset 0,-1.1" : "") + "\n" + o);
@@ -386,7 +440,8 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
   for (size_t k = 0; k < panels.size(); ++k) {
     // No setting leaks from one panel into the next.
     o += "unset label\nunset logscale\nunset arrow\nunset object\nset xtics autofreq\n"
-         "set ytics autofreq\nset xrange [*:*]\nset yrange [*:*]\nset style fill empty\n";
+         "set ytics autofreq\nset xrange [*:*]\nset yrange [*:*]\nset style fill empty\n"
+         "set grid noxtics ytics\n";
     if (k == 0) {
       o += legend_cmds;
       for (size_t i = 0; i < foot.size(); ++i)

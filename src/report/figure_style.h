@@ -7,6 +7,7 @@
 //   Bars    grouped bars (groups x series) with value labels; optional paper value per bar
 //   Stacks  stacked bars (segments) with a label inside or above each segment; optional markers
 //   Lines   x-y series (solid or dashed, log axes), e.g. a roofline with its roofs
+//   Gantt   a timeline of bars on lanes (host, bus, accelerator), labelled where they fit
 #pragma once
 
 #include <limits>
@@ -87,11 +88,27 @@ struct Lines {
   bool log_x = false, log_y = false;
 };
 
+// A timeline: bars on named lanes (top to bottom), one colour per kind, labelled inside when the
+// bar is wide enough for its label.
+struct GanttBar {
+  int lane = 0;
+  double start = 0, finish = 0;  // x units of the panel (e.g. ms)
+  int kind = 0;
+  std::string label;
+};
+
+struct Gantt {
+  std::vector<std::string> lanes;
+  std::vector<std::string> kinds;         // legend entries
+  std::vector<std::string> kind_colours;  // one per kind
+  std::vector<GanttBar> bars;
+};
+
 struct Panel {
   std::string title;
   std::string xlabel, ylabel;  // with units, e.g. "latency (ms)"
   double ymin = kNoValue, ymax = kNoValue;
-  std::variant<Bars, Stacks, Lines> chart;
+  std::variant<Bars, Stacks, Lines, Gantt> chart;
 };
 
 struct Chart {

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@
 #include "cluster/dw_engine.h"
 #include "cluster/roofline.h"
 #include "dse/dse.h"
+#include "partition/problem.h"
+#include "partition/schedule.h"
 #include "report/gnuplot.h"
 #include "report/paper_data.h"
 #include "util/provenance.h"
@@ -50,6 +53,15 @@ struct Seed000ModelInfo {
   int64_t milp_variables = 0, milp_constraints = 0;  // Table I counting
 };
 
+// One optimal schedule drawn as a Gantt chart.
+struct Seed000Gantt {
+  std::string model, host;
+  int64_t crossbars = 0;
+  double t_mvm = 0;
+  partition::Problem problem;
+  partition::Schedule schedule;
+};
+
 struct Seed000Run {
   std::vector<dse::DsePoint> points;       // models x hosts x crossbars x T_mvm, exact solver
   std::vector<dse::DsePoint> milp_points;  // the points also solved by the paper's MILP on CBC
@@ -57,6 +69,7 @@ struct Seed000Run {
   std::map<std::string, Seed000HostInfo> hosts;    // by DSE host name ("arm", "x86")
   std::map<std::string, Seed000ModelInfo> models;  // by model name
   bool quick = false;
+  std::optional<Seed000Gantt> gantt;
 };
 
 // Writes <out>/figures/*.{svg,pdf,png}, <out>/report.html and <out>/reproduce.json.

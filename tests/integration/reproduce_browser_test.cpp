@@ -114,7 +114,7 @@ class ReproduceReport : public ::testing::Test {
 };
 
 TEST_F(ReproduceReport, Seed000RendersWithEveryFigureAndPaperColumn) {
-  check_report("seed000", 3);
+  check_report("seed000", 4);
 }
 
 TEST_F(ReproduceReport, Seed001RendersWithEveryFigureAndPaperColumn) {
