@@ -63,7 +63,10 @@ std::string host_reason(const Seed000Run& run, const std::string& host) {
   const auto it = run.hosts.find(host);
   if (it == run.hosts.end()) return "";
   const Seed000HostInfo& h = it->second;
-  return std::string(h.modelled ? "host modelled" : "host measured") + " (" + h.source +
+  std::string src = h.source;
+  for (const char* prefix : {"modelled: ", "measured: "})
+    if (src.rfind(prefix, 0) == 0) src = src.substr(std::string(prefix).size());
+  return std::string(h.modelled ? "host modelled" : "host measured") + " (" + src +
          "), paper measured with ONNX Runtime on " + h.paper_cpu;
 }
 
@@ -111,8 +114,12 @@ std::string speedup_reason(const Grid& g, const PaperData& paper, const std::str
   }
   const int64_t so = saturation(g.xbars, ours_series), sp = saturation(g.xbars, paper_series);
   if (so && sp && so != sp) {
-    std::snprintf(b, sizeof b, "saturates at %lld crossbars (paper: %lld)",
-                  static_cast<long long>(so), static_cast<long long>(sp));
+    if (so == g.xbars.back())
+      std::snprintf(b, sizeof b, "still rising at %lld crossbars (the paper's saturates at %lld)",
+                    static_cast<long long>(so), static_cast<long long>(sp));
+    else
+      std::snprintf(b, sizeof b, "saturates at %lld crossbars (paper: %lld)",
+                    static_cast<long long>(so), static_cast<long long>(sp));
     parts.push_back(b);
   }
   (void)t;
