@@ -61,6 +61,26 @@ TEST(Examples, HardwareYamlIsTheArmPresetWrittenOut) {
   fs::remove(b);
 }
 
+// The Gantt chart of `partition --gantt` carries a legend, names the host source, labels the
+// operators that fit inside their bars, and ends its time axis inside the picture.
+TEST(Examples, GanttHasALegendAndReadableLabels) {
+  const fs::path svg = scratch("gantt.svg");
+  std::string log;
+  ASSERT_EQ(
+      run("partition resnet18 --hw " + kRoot + "/examples/cim.yaml --gantt " + svg.string(), &log),
+      0)
+      << log;
+  std::ifstream in(svg);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string s = ss.str();
+  for (const char* text :
+       {">host operator<", ">CIM operator<", ">bus transfer<", "host modelled: arm-cortex-a72",
+        ">layer4.1.conv2<", "text-anchor=\"end\""})
+    EXPECT_NE(s.find(text), std::string::npos) << text;
+  fs::remove(svg);
+}
+
 TEST(Examples, MeasuredHostProfileDrivesThePartition) {
   const std::string profile = kRoot + "/examples/host_resnet18.csv";
   // The profile's operator medians, summed by hand: the CPU-only latency of the partition.
