@@ -20,8 +20,9 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
-  # reports: figures and a headless browser for the report test
-  gnuplot-nox chromium
+  # reports: figures (in the DejaVu Sans of report/figure_style.h) and a headless browser for the
+  # report tests
+  gnuplot-nox chromium fonts-dejavu-core
   # the benchmark summaries of bench/partition (standard library only), and the real-exporter
   # corpus (tests/corpus/make_corpus.py): PyTorch-exported ONNX files made with Debian's Python,
   # torch and torchvision (random weights, nothing downloaded)

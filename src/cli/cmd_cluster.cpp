@@ -140,7 +140,8 @@ void run_roofline(const RooflineArgs& a, const Provenance& base) {
       a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::roofline_csv(points), prov),
       a.src.json.empty() ? "" : with_provenance_json(cluster::roofline_json(c, points), prov),
       [&](OutputSet& out, const std::string& dir) {
-        return report::write_roofline_figures(out, points, dir, footer(prov));
+        return report::write_roofline_figures(out, points, dir, {}, "cluster_roofline",
+                                              footer(prov));
       });
   std::fputs(text.c_str(), stdout);
 }
@@ -156,7 +157,7 @@ void run_bottleneck(const BottleneckArgs& a, const Provenance& base) {
       a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::bottleneck_csv(s), prov),
       a.src.json.empty() ? "" : with_provenance_json(cluster::bottleneck_json(c, s), prov),
       [&](OutputSet& out, const std::string& dir) {
-        return report::write_bottleneck_figures(out, s, dir, footer(prov));
+        return report::write_bottleneck_figures(out, s, dir, {}, footer(prov));
       });
   std::fputs(text.c_str(), stdout);
 }

@@ -18,6 +18,7 @@ void register_profile(CLI::App& app, const Provenance& provenance);
 void register_partition(CLI::App& app, const Provenance& provenance);
 void register_dse(CLI::App& app, const Provenance& provenance);
 void register_cluster(CLI::App& app, const Provenance& provenance);
+void register_reproduce(CLI::App& app, const Provenance& provenance);
 // Built with hetcim_train (libtorch), HETCIM_WITH_TRAIN:
 void register_train(CLI::App& app, const Provenance& provenance);
 void register_analog(CLI::App& app, const Provenance& provenance);

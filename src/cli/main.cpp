@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   hetcim::cli::register_partition(app, provenance);
   hetcim::cli::register_dse(app, provenance);
   hetcim::cli::register_cluster(app, provenance);
+  hetcim::cli::register_reproduce(app, provenance);
 #ifdef HETCIM_WITH_TRAIN
   hetcim::cli::register_train(app, provenance);
   hetcim::cli::register_analog(app, provenance);

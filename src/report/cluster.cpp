@@ -1,17 +1,16 @@
 #include "report/cluster.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <tuple>
+
+#include "cluster/ima_model.h"
+#include "report/figure_style.h"
 
 namespace hetcim::report {
 namespace {
-
-std::string num(double v) {
-  return gnuplot_number(v);
-}
 
 std::string mhz(double f) {
   char b[32];
@@ -23,10 +22,11 @@ std::string mhz(double f) {
 
 std::vector<Figure> write_roofline_figures(OutputSet& outputs,
                                            const std::vector<cluster::RooflinePoint>& points,
-                                           const std::string& dir, const std::string& footer) {
-  const std::string foot = footer.empty() ? "" : gnuplot_footer(footer);
+                                           const std::string& dir,
+                                           const std::vector<RooflinePaperPoint>& paper,
+                                           const std::string& name, const std::string& caption) {
   outputs.make_directory(dir);
-  // Panels: (frequency, execution) in first-seen order; lines: bus widths, then the compute roof.
+  // Panels: (frequency, execution) in first-seen order; lines: bus widths.
   std::vector<std::pair<double, cluster::ImaExecution>> panels;
   std::vector<int64_t> widths;
   for (const auto& p : points) {
@@ -36,19 +36,12 @@ std::vector<Figure> write_roofline_figures(OutputSet& outputs,
     if (std::find(widths.begin(), widths.end(), p.bus_width_bits) == widths.end())
       widths.push_back(p.bus_width_bits);
   }
-  const Figure f{"cluster_roofline", "IMA roofline: attained GOPS vs operational intensity",
-                 "Like seed 001 Fig. 7: synthetic point-wise layers at crossbar utilisations from "
-                 "the smallest to 100 %; one line per IMA bus width, the dashed line is the IMA's "
-                 "compute roof (proportional to utilisation); panels: clock and execution model.",
-                 960, 640};
-  const size_t cols = panels.size() <= 2 ? panels.size() : 2;
-  const size_t rows = (panels.size() + cols - 1) / std::max<size_t>(cols, 1);
-  std::string body =
-      foot + "set multiplot layout " + std::to_string(rows) + "," + std::to_string(cols) +
-      " title '" + f.title +
-      "' font ',10'\n"
-      "set logscale xy\nset xlabel 'op/B' font ',8'\nset ylabel 'GOPS' font ',8'\n"
-      "set key top left font ',7'\nset grid\nset tics font ',7'\nset yrange [10:5000]\n";
+  std::sort(widths.begin(), widths.end());
+  Chart c;
+  c.title = "IMA roofline: attained throughput vs operational intensity";
+  c.footnote =
+      "Modelled: hetcim cluster model (seed001 preset), synthetic point-wise layers; solid: "
+      "attained, dashed: memory roof of the same width, black: compute roof.";
   for (const auto& [freq, exec] : panels) {
     std::vector<const cluster::RooflinePoint*> sel;
     for (const auto& p : points)
@@ -56,92 +49,134 @@ std::vector<Figure> write_roofline_figures(OutputSet& outputs,
     std::sort(sel.begin(), sel.end(), [](const auto* a, const auto* b) {
       return std::tie(a->bus_width_bits, a->intensity) < std::tie(b->bus_width_bits, b->intensity);
     });
-    std::string data;
-    for (int64_t w : widths) {
-      data += "$w" + std::to_string(w) + " << EOD\n";
+    Lines l;
+    l.log_x = l.log_y = true;
+    for (size_t i = 0; i < widths.size(); ++i) {
+      LineSeries att{std::to_string(widths[i]) + " bit", {}, {}};
+      LineSeries mem{"", {}, {}, true, false};
+      att.colour = mem.colour = static_cast<int>(i);
       for (const auto* p : sel)
-        if (p->bus_width_bits == w) data += num(p->intensity) + " " + num(p->attained / 1e9) + "\n";
-      data += "EOD\n";
+        if (p->bus_width_bits == widths[i]) {
+          att.x.push_back(p->intensity);
+          att.y.push_back(p->attained / 1e9);
+          mem.x.push_back(p->intensity);
+          mem.y.push_back(p->memory_roof / 1e9);
+        }
+      l.series.push_back(std::move(att));
+      l.series.push_back(std::move(mem));
     }
-    data += "$roof << EOD\n";
+    LineSeries roof{"compute roof", {}, {}, true, false};
+    roof.colour = 7;  // black
     for (const auto* p : sel)
-      if (p->bus_width_bits == widths.front())
-        data += num(p->intensity) + " " + num(p->compute_roof / 1e9) + "\n";
-    data += "EOD\n";
-    body += data + "set title '" + mhz(freq) + ", " + cluster::execution_name(exec) +
-            "' font ',9'\nplot ";
-    for (size_t i = 0; i < widths.size(); ++i)
-      body += (i ? ", " : "") + std::string("$w") + std::to_string(widths[i]) +
-              " using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 title '" + std::to_string(widths[i]) +
-              " bit'";
-    body += ", $roof using 1:2 with lines dt 2 lc rgb 'black' title 'compute roof'\n";
+      if (p->bus_width_bits == widths.front()) {
+        roof.x.push_back(p->intensity);
+        roof.y.push_back(p->compute_roof / 1e9);
+      }
+    l.series.push_back(std::move(roof));
+    for (const RooflinePaperPoint& pp : paper)
+      if (pp.frequency == freq && pp.execution == exec)
+        l.series.push_back({pp.name, {pp.intensity}, {pp.gops}, false, true, true});
+    Panel p{mhz(freq) + ", " + cluster::execution_name(exec),
+            "intensity (op/B)",
+            "throughput (GOPS)",
+            10,
+            3000,
+            std::move(l)};
+    c.panels.push_back(std::move(p));
   }
-  plot(outputs, dir, f, body + "unset multiplot\n");
+  c.key_columns = 4;
+  const Figure f{name, c.title,
+                 caption.empty()
+                     ? "Like seed 001 Fig. 7 (modelled by hetcim's cluster model): synthetic "
+                       "point-wise layers at crossbar utilisations from the smallest to 100 %; one "
+                       "colour per IMA bus width: solid the attained throughput, dashed the memory "
+                       "roof (bus bytes x clock x intensity); black dashed: the IMA's compute roof "
+                       "(proportional to utilisation); panels: clock and execution model."
+                     : caption,
+                 7.16, 3.3};
+  plot_chart(outputs, dir, f, c);
   return {f};
 }
 
 std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
                                              const cluster::BottleneckStudy& study,
-                                             const std::string& dir, const std::string& footer) {
-  const std::string foot = footer.empty() ? "" : gnuplot_footer(footer);
+                                             const std::string& dir,
+                                             const BottleneckPaperGains& paper,
+                                             const std::string& source_note) {
   outputs.make_directory(dir);
   std::vector<Figure> figs;
   const std::string base =
       study.results.empty() ? "" : cluster::mapping_name(study.results.front().mapping);
+  const std::string modelled = source_note.empty()
+                                   ? "Modelled: hetcim cluster model (analytical), not measured."
+                                   : source_note;
   {
+    Chart c;
+    c.title = "MobileNetV2 Bottleneck: gains of each mapping over " + base;
+    c.footnote = modelled;
+    Bars b;
+    b.label_format = "%.2f";
+    const char* metrics[] = {"performance", "energy efficiency", "area efficiency"};
+    for (const auto& r : study.results) b.groups.push_back(cluster::mapping_name(r.mapping));
+    for (size_t m = 0; m < 3; ++m) {
+      BarSeries s{metrics[m], {}, {}};
+      for (const auto& r : study.results) {
+        s.values.push_back(m == 0 ? r.speedup : m == 1 ? r.energy_gain : r.area_gain);
+        if (!paper.empty()) {
+          const auto it = paper.find(cluster::mapping_name(r.mapping));
+          s.paper.push_back(it == paper.end() || it->second.size() <= m ? kNoValue : it->second[m]);
+        }
+      }
+      b.series.push_back(std::move(s));
+    }
+    c.panels.push_back({"", "mapping", "gain over " + base + " (x)", kNoValue, kNoValue, b});
     const Figure f{
-        "cluster_gains", "Bottleneck: performance, energy and area efficiency over " + base,
-        "Like seed 001 Fig. 9: each mapping's throughput, GOPS/W and GOPS/mm^2 divided by "
-        "those of the first mapping (log scale)."};
-    std::string data = "$d << EOD\n";
-    for (const auto& r : study.results)
-      data += "\"" + cluster::mapping_name(r.mapping) + "\" " + num(r.speedup) + " " +
-              num(r.energy_gain) + " " + num(r.area_gain) + "\n";
-    data += "EOD\n";
-    plot(outputs, dir, f,
-         foot + data +
-             "set style data histograms\nset style histogram clustered gap 1\n"
-             "set style fill solid 0.8 border -1\nset logscale y\nset yrange [0.1:*]\n"
-             "set ylabel 'x over " +
-             base +
-             "'\nset grid ytics\nset key top left\n"
-             "plot $d using 2:xtic(1) title 'performance', '' using 3 title 'energy efficiency', "
-             "'' using 4 title 'area efficiency'\n");
+        "cluster_gains", c.title,
+        "Like seed 001 Fig. 9: each mapping's throughput, energy efficiency (GOPS/W) "
+        "and area efficiency (GOPS/mm^2) divided by those of " +
+            base + "; labels: ours" +
+            (paper.empty() ? std::string(".") : "; black diamonds: the values the paper states.") +
+            " " + modelled,
+        7.16, 3.0};
+    plot_chart(outputs, dir, f, c);
     figs.push_back(f);
   }
   {
-    const Figure f{"cluster_breakdown", "Bottleneck: cycles per layer and mapping",
-                   "Like seed 001 Fig. 10: the execution cycles of each mapping split by layer "
-                   "(point-wise expand, depth-wise, marshaling, point-wise project, partial sums, "
-                   "residual)."};
+    Chart c;
+    c.title = "MobileNetV2 Bottleneck: execution cycles per layer and mapping";
+    c.footnote = modelled;
+    Stacks st;
     std::vector<std::string> layers;
-    for (const auto& r : study.results)
+    for (const auto& r : study.results) {
+      st.bars.push_back(cluster::mapping_name(r.mapping));
       for (const auto& l : r.layers)
         if (std::find(layers.begin(), layers.end(), l.layer) == layers.end())
           layers.push_back(l.layer);
-    std::string data = "$d << EOD\n";
-    for (const auto& r : study.results) {
-      data += "\"" + cluster::mapping_name(r.mapping) + "\"";
-      for (const std::string& name : layers) {
-        int64_t c = 0;
-        for (const auto& l : r.layers) c += l.layer == name ? l.cycles : 0;
-        data += " " + num(static_cast<double>(c) / 1e3);
-      }
-      data += "\n";
     }
-    data += "EOD\n";
-    std::string body =
-        foot + data +
-        "set style data histograms\nset style histogram rowstacked\n"
-        "set style fill solid 0.8 border -1\nset boxwidth 0.7\n"
-        "set ylabel 'kcycles'\nset grid ytics\nset key outside right font ',8'\nplot ";
     for (size_t i = 0; i < layers.size(); ++i) {
-      std::string title = layers[i];
-      std::replace(title.begin(), title.end(), '_', ' ');
-      body += (i ? ", " : "") + std::string(i ? "''" : "$d") + " using " + std::to_string(i + 2) +
-              (i ? "" : ":xtic(1)") + " title '" + title + "'";
+      StackSegment seg;
+      seg.name = layers[i];
+      std::replace(seg.name.begin(), seg.name.end(), '_', ' ');
+      for (const auto& r : study.results) {
+        int64_t cyc = 0;
+        for (const auto& l : r.layers) cyc += l.layer == layers[i] ? l.cycles : 0;
+        seg.values.push_back(static_cast<double>(cyc) / 1e3);
+        char b[32];
+        std::snprintf(
+            b, sizeof b, "%.0f%%",
+            100.0 * static_cast<double>(cyc) / static_cast<double>(std::max<int64_t>(1, r.cycles)));
+        seg.labels.push_back(cyc > 0 ? b : "");
+      }
+      st.segments.push_back(std::move(seg));
     }
-    plot(outputs, dir, f, body + "\n");
+    c.key_columns = 3;
+    c.panels.push_back({"", "mapping", "execution (kcycles)", kNoValue, kNoValue, st});
+    const Figure f{"cluster_breakdown", c.title,
+                   "Like seed 001 Fig. 10: the execution cycles of each mapping split by layer "
+                   "(labels: share of the mapping's cycles). " +
+                       modelled,
+                   7.16, 3.2};
+    plot_chart(outputs, dir, f, c);
     figs.push_back(f);
   }
   return figs;

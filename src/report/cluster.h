@@ -1,8 +1,11 @@
-// Figures of seed 001's cluster studies (cluster/roofline.h, cluster/bottleneck_mapping.h), drawn
-// by gnuplot as SVG and PNG: the Fig. 7 roofline per operating point and execution model, the
-// Fig. 9 gains of each Bottleneck mapping over the first one, and the Fig. 10 cycle breakdown.
+// Figures of seed 001's cluster studies (cluster/roofline.h, cluster/bottleneck_mapping.h) in the
+// figure style of report/figure_style.h (SVG, PDF, PNG): the Fig. 7 roofline per operating point
+// and execution model with its memory and compute roofs, the Fig. 9 gains of each Bottleneck
+// mapping over the first one, and the Fig. 10 cycle breakdown. Published values, when given, are
+// drawn as markers beside ours.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,19 +15,33 @@
 
 namespace hetcim::report {
 
-// `footer` is printed at the foot of every figure (where the numbers come from: "modelled by the
-// seed001 preset ...", version); may be empty.
+// A published point of the roofline: in the panel of (frequency, execution) at intensity x.
+struct RooflinePaperPoint {
+  double frequency = 0;
+  cluster::ImaExecution execution = cluster::ImaExecution::Pipelined;
+  double intensity = 0;  // op/B
+  double gops = 0;
+  std::string name;  // legend entry
+};
 
-// Stages <dir>/cluster_roofline.{svg,png} in `outputs`; creates `dir`.
+// Stages in `outputs` <dir>/<name>.{svg,pdf,png} (default name cluster_roofline); creates `dir`.
 std::vector<Figure> write_roofline_figures(OutputSet& outputs,
                                            const std::vector<cluster::RooflinePoint>& points,
-                                           const std::string& dir, const std::string& footer = "");
+                                           const std::string& dir,
+                                           const std::vector<RooflinePaperPoint>& paper = {},
+                                           const std::string& name = "cluster_roofline",
+                                           const std::string& caption = "");
 
-// Stages <dir>/cluster_gains.{svg,png} and <dir>/cluster_breakdown.{svg,png} in `outputs`;
-// creates `dir`.
+// Published Fig. 9 gains: mapping name -> {performance, energy efficiency, area efficiency}, NaN
+// where the paper prints none.
+using BottleneckPaperGains = std::map<std::string, std::vector<double>>;
+
+// Stages in `outputs` <dir>/cluster_gains.{svg,pdf,png} and <dir>/cluster_breakdown.{...}; creates
+// `dir`.
 std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
                                              const cluster::BottleneckStudy& study,
                                              const std::string& dir,
-                                             const std::string& footer = "");
+                                             const BottleneckPaperGains& paper = {},
+                                             const std::string& source_note = "");
 
 }  // namespace hetcim::report

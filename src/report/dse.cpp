@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "report/figure_style.h"
 #include "report/gnuplot.h"
 #include "report/provenance.h"
 #include "util/error.h"
@@ -36,23 +37,6 @@ std::vector<T> distinct(const std::vector<dse::DsePoint>& pts, T dse::DsePoint::
   for (const auto& p : pts)
     if (std::find(out.begin(), out.end(), p.*field) == out.end()) out.push_back(p.*field);
   return out;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '<')
-      o += "&lt;";
-    else if (c == '>')
-      o += "&gt;";
-    else if (c == '&')
-      o += "&amp;";
-    else if (c == '"')
-      o += "&quot;";
-    else
-      o += c;
-  }
-  return o;
 }
 
 // A CSV field: quoted when it holds a comma, a quote or a newline.
@@ -228,138 +212,157 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
       if (p.model == m && p.host == h && p.crossbars == c && p.t_mvm == t) return &p;
     return nullptr;
   };
-  std::string xtics = "set xtics (";
-  for (size_t i = 0; i < xbars.size(); ++i)
-    xtics +=
-        (i ? ", " : "") + std::string("'") + std::to_string(xbars[i]) + "' " + std::to_string(i);
-  xtics += ")\n";
   std::vector<Figure> figs;
-
-  // Speedup vs crossbars, one panel per host, one line per series; `point(host, crossbars, k)`
-  // gives the point of series k (nullptr when the grid lacks it).
-  // `value` picks the plotted figure of a point (the speedup unless given).
-  auto speedup_panels =
-      [&](
-          const Figure& f, const std::vector<std::string>& series,
-          const std::function<const dse::DsePoint*(const std::string&, int64_t, size_t)>& point,
-          const std::function<double(const dse::DsePoint&)>& value =
-              [](const dse::DsePoint& p) { return p.speedup; },
-          const std::string& ylabel = "speedup (x)") {
-        std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title " +
-                           gnuplot_string(f.title) + "\n" + xtics +
-                           "set xlabel 'crossbars'\nset ylabel '" + ylabel +
-                           "'\nset key top left\nset grid\n"
-                           "set yrange [0:*]\n";
-        for (const std::string& h : hosts) {
-          std::string data = "$d << EOD\n";
-          for (size_t i = 0; i < xbars.size(); ++i) {
-            data += std::to_string(i);
-            for (size_t k = 0; k < series.size(); ++k) {
-              const dse::DsePoint* p = point(h, xbars[i], k);
-              data += " " + (p ? num(value(*p)) : std::string("NaN"));
-            }
-            data += "\n";
-          }
-          body += data + "EOD\nset title " + gnuplot_string(h) + "\nplot ";
-          for (size_t k = 0; k < series.size(); ++k)
-            body += (k ? ", " : "") + std::string("$d using 1:") + std::to_string(k + 2) +
-                    " with linespoints lw 2 title " + gnuplot_string(series[k]);
-          body += "\n";
+  // Where the host latencies come from, said in every figure (hosts named arm / x86 / a model
+  // preset are the analytical host models; "this" and profile files are measured).
+  std::string modelled, measured;
+  for (const std::string& h : hosts) {
+    const bool meas = h == "this" || h.rfind("profile:", 0) == 0;
+    std::string& list = meas ? measured : modelled;
+    list += (list.empty() ? "" : ", ") + h;
+  }
+  std::string footnote = "Data: hetcim's exact partitioning solver; CIM and bus: eq. (1)-(3).";
+  if (!modelled.empty()) footnote += " Host MODELLED, not measured: " + modelled + ".";
+  if (!measured.empty()) footnote += " Host measured: " + measured + ".";
+  auto host_title = [](const std::string& h) {
+    return h == "arm"   ? std::string("ARM host")
+           : h == "x86" ? std::string("x86 host")
+                        : h + " host";
+  };
+  // Grouped bars per host panel: groups are the crossbar budgets, one series per `series` entry.
+  auto bars_figure = [&](const Figure& f, const std::vector<std::string>& series,
+                         const std::function<const dse::DsePoint*(const std::string&, int64_t,
+                                                                  size_t)>& point,
+                         const std::function<double(const dse::DsePoint&)>& value,
+                         const std::string& ylabel) {
+    Chart c;
+    c.title = f.title;
+    c.footnote = footnote;
+    for (const std::string& h : hosts) {
+      Bars b;
+      for (int64_t x : xbars) b.groups.push_back(std::to_string(x));
+      for (size_t k = 0; k < series.size(); ++k) {
+        BarSeries bs{series[k], {}, {}};
+        for (int64_t x : xbars) {
+          const dse::DsePoint* p = point(h, x, k);
+          bs.values.push_back(p ? value(*p) : kNoValue);
         }
-        plot(outputs, dir, f, body + "unset multiplot\n");
-        figs.push_back(f);
-        figs.back().caption += sources;
-      };
+        b.series.push_back(std::move(bs));
+      }
+      c.panels.push_back({host_title(h), "crossbars", ylabel, kNoValue, kNoValue, std::move(b)});
+    }
+    plot_chart(outputs, dir, f, c);
+    figs.push_back(f);
+    figs.back().caption += sources;
+  };
+  const auto speedup = [](const dse::DsePoint& p) { return p.speedup; };
 
-  // Fig. 3: speedup vs crossbars, one line per T_mvm, one panel per host, per model.
+  // Fig. 3: speedup per crossbar budget and MVM latency, one panel per host, per model.
   std::vector<std::string> tmvm_labels;
   for (double t : tmvms) tmvm_labels.push_back(ns(t) + " ns");
-  for (const std::string& m : models) {
-    speedup_panels(
-        {"fig3_" + m, "Speedup of " + m + " over CPU-only vs crossbars, per MVM latency and host",
-         "Like seed 000 Fig. 3 (there: ResNet-18). Lines: T_mvm; panels: hosts."},
+  for (const std::string& m : models)
+    bars_figure(
+        {"fig3_" + m, m + ": speedup over CPU-only per crossbar budget and MVM latency",
+         "Like seed 000 Fig. 3 (there: ResNet-18): speedup of the optimal partition per "
+         "crossbar budget (groups) and MVM latency (colours). " +
+             footnote},
         tmvm_labels,
-        [&](const std::string& h, int64_t c, size_t k) { return find(m, h, c, tmvms[k]); });
-  }
+        [&](const std::string& h, int64_t c, size_t k) { return find(m, h, c, tmvms[k]); }, speedup,
+        "speedup over CPU-only (x)");
 
-  // Fig. 4: speedup per model at the smallest T_mvm, vs crossbars, per host.
+  // Fig. 4: speedup per model at the smallest T_mvm.
   const double t_min = *std::min_element(tmvms.begin(), tmvms.end());
-  speedup_panels({"fig4_models", "Speedup per model at T_{mvm} = " + ns(t_min) + " ns vs crossbars",
-                  "Like seed 000 Fig. 4. Lines: models; panels: hosts."},
-                 models, [&](const std::string& h, int64_t c, size_t k) {
-                   return find(models[k], h, c, t_min);
-                 });
+  bars_figure(
+      {"fig4_models", "Speedup per model at " + ns(t_min) + " ns MVM latency",
+       "Like seed 000 Fig. 4: speedup per model (colours) and crossbar budget (groups). " +
+           footnote},
+      models,
+      [&](const std::string& h, int64_t c, size_t k) { return find(models[k], h, c, t_min); },
+      speedup, "speedup over CPU-only (x)");
 
   // Beyond the paper: energy per inference of the latency-optimal partitions, relative to the host
   // alone (modelled energies, cost/energy_model.h).
-  speedup_panels(
-      {"energy_models", "Energy saving per model at T_{mvm} = " + ns(t_min) + " ns vs crossbars",
+  bars_figure(
+      {"energy_models", "Energy saving per model at " + ns(t_min) + " ns MVM latency",
        "Beyond seed 000: energy per inference of the host alone divided by that of the "
-       "latency-optimal partition (modelled energies: cost/hardware.h). Lines: models; "
-       "panels: hosts."},
+       "latency-optimal partition (modelled energies: cost/hardware.h, assumptions). " +
+           footnote},
       models,
       [&](const std::string& h, int64_t c, size_t k) { return find(models[k], h, c, t_min); },
       [](const dse::DsePoint& p) { return p.energy > 0 ? p.cpu_only_energy / p.energy : 0.0; },
       "energy saving (x)");
 
-  // Fig. 5: latency split host / CIM busy time and operator counts, per model.
+  // Fig. 5: the end-to-end latency split into host busy and host idle time, operator counts.
   for (const std::string& m : models) {
-    Figure f{"fig5_" + m, "Latency of " + m + ": host and CIM busy time, operators per device",
-             "Like seed 000 Fig. 5 (there: YOLOv5n). Stacked bars: busy time of the host (dark) "
-             "and the accelerator (light) for each crossbar count and MVM latency; labels: "
-             "operators on host / CIM."};
-    std::string body = "set multiplot layout 1," + std::to_string(hosts.size()) + " title " +
-                       gnuplot_string(f.title) + "\n";
-    body +=
-        "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 "
-        "border -1\n"
-        "set boxwidth 0.8\nset ylabel 'busy time (ms)'\nset xtics rotate by -60 font ',8'\n"
-        "set key above horizontal\nset grid ytics\nset yrange [0:*]\n";
+    Chart c;
+    c.title = m + ": end-to-end latency, host busy and host idle (CIM or bus busy)";
+    c.footnote = footnote;
     for (const std::string& h : hosts) {
-      std::string data = "$d << EOD\n";
-      for (double t : tmvms)
-        for (int64_t c : xbars) {
-          const dse::DsePoint* p = find(m, h, c, t);
-          if (!p) continue;
-          data += "\"" + ns(t) + "ns/" + std::to_string(c) + " (" + std::to_string(p->host_ops) +
-                  "/" + std::to_string(p->cim_ops) + ")\" " + num(p->host_busy * 1e3) + " " +
-                  num(p->cim_busy * 1e3) + "\n";
+      Stacks st;
+      StackSegment busy{"host busy (label: host operators)", figure_style().host, {}, {}};
+      StackSegment idle{
+          "host idle, CIM or bus busy (label: CIM operators)", figure_style().accel, {}, {}};
+      for (size_t k = 0; k < tmvms.size(); ++k) {
+        st.groups.push_back(ns(tmvms[k]) + " ns");
+        for (int64_t x : xbars) {
+          const dse::DsePoint* p = find(m, h, x, tmvms[k]);
+          st.bars.push_back(std::to_string(x));
+          st.group_of_bar.push_back(static_cast<int>(k));
+          busy.values.push_back(p ? p->host_busy * 1e3 : kNoValue);
+          idle.values.push_back(p ? (p->latency - p->host_busy) * 1e3 : kNoValue);
+          busy.labels.push_back(p ? std::to_string(p->host_ops) : "");
+          idle.labels.push_back(p ? std::to_string(p->cim_ops) : "");
         }
-      data += "EOD\n";
-      body += data + "set title " + gnuplot_string(h) +
-              "\nplot $d using 2:xtic(1) title 'host' lc rgb '#2f4b7c', "
-              "'' using 3 title 'CIM' lc rgb '#a0c4ff'\n";
+      }
+      st.segments = {busy, idle};
+      c.panels.push_back({host_title(h), "crossbars, per MVM latency", "latency (ms)", kNoValue,
+                          kNoValue, std::move(st)});
     }
-    body += "unset multiplot\n";
-    plot(outputs, dir, f, body);
+    const Figure f{"fig5_" + m, c.title,
+                   "Like seed 000 Fig. 5 (there: YOLOv5n): each bar is the end-to-end latency of "
+                   "the optimal partition, split into the time the host computes (dark, label: "
+                   "operators on the host) and the time it waits for the CIM accelerator or the "
+                   "bus (light, label: operators on CIM). " +
+                       footnote,
+                   7.16, 3.4};
+    plot_chart(outputs, dir, f, c);
     figs.push_back(f);
     figs.back().caption += sources;
   }
 
-  // Table I analogue as a figure: solve time per model (exact, and MILP when run).
+  // Table I analogue: mean solve time per model, the exact solver and (when run) CBC.
   {
-    Figure f{"table1_solver", "Solver time per model (all grid points)",
-             "Like seed 000 Table I. Points: wall-clock time of the exact solver (and of CBC on "
-             "the paper's MILP when --milp was given) for every grid point."};
-    std::string data = "$d << EOD\n";
-    for (size_t i = 0; i < models.size(); ++i)
+    const bool milp = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.milp_run; });
+    Chart c;
+    c.title = "Mean solve time per model over the grid";
+    c.footnote =
+        "Measured on this machine (cached points keep the time of the run that solved "
+        "them).";
+    Bars b;
+    b.label_format = "%.3g";
+    BarSeries exact{"exact solver", {}, {}}, cbc{"paper's MILP on CBC", {}, {}};
+    for (const std::string& m : models) {
+      b.groups.push_back(m);
+      double se = 0, sm = 0;
+      size_t ne = 0, nm = 0;
       for (const auto& p : pts)
-        if (p.model == models[i])
-          data += std::to_string(i) + " " + num(std::max(p.seconds, 1e-6)) + " " +
-                  (p.milp_run ? num(std::max(p.milp_seconds, 1e-6)) : std::string("NaN")) + "\n";
-    data += "EOD\n";
-    std::string tics = "set xtics (";
-    for (size_t i = 0; i < models.size(); ++i)
-      tics += (i ? ", " : "") + gnuplot_string(models[i]) + " " + std::to_string(i);
-    tics += ")\n";
-    const std::string body = data + tics +
-                             "set logscale y\nset ylabel 'seconds'\nset grid\n"
-                             "set xrange [-0.5:" +
-                             std::to_string(models.size() - 0.5) +
-                             "]\n"
-                             "plot $d using ($1-0.1):2 with points pt 7 title 'exact', "
-                             "$d using ($1+0.1):3 with points pt 5 title 'MILP (CBC)'\n";
-    plot(outputs, dir, f, body);
+        if (p.model == m) {
+          se += p.seconds, ++ne;
+          if (p.milp_run) sm += p.milp_seconds, ++nm;
+        }
+      exact.values.push_back(ne ? se / static_cast<double>(ne) : kNoValue);
+      cbc.values.push_back(nm ? sm / static_cast<double>(nm) : kNoValue);
+    }
+    b.series.push_back(exact);
+    if (milp) b.series.push_back(cbc);
+    c.panels.push_back({"", "model", "mean solve time (s)", kNoValue, kNoValue, b});
+    const Figure f{"table1_solver", c.title,
+                   "Like seed 000 Table I's solving-time column: mean wall-clock time per grid "
+                   "point of hetcim's exact solver" +
+                       std::string(milp ? " and of CBC on the paper's MILP (--milp)" : "") +
+                       ", measured on this machine.",
+                   5.0, 3.0};
+    plot_chart(outputs, dir, f, c);
     figs.push_back(f);
     figs.back().caption += sources;
   }

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "report/figure_style.h"
 #include "util/error.h"
 #include "util/process.h"
 
@@ -10,12 +11,8 @@ namespace hetcim::report {
 
 std::string gnuplot_footer(const std::string& text) {
   // A single-quoted gnuplot string takes everything literally except '' for a quote.
-  std::string q;
-  for (char c : text) {
-    if (c == '\n' || c == '\r') c = ' ';
-    q += c == '\'' ? std::string("''") : std::string(1, c);
-  }
-  return "set label 1000 '" + q + "' at screen 0.005, screen 0.012 font ',7' tc rgb '#555555'\n";
+  return "set label 1000 " + gnuplot_string(text) +
+         " at screen 0.005, screen 0.012 font ',7' tc rgb '#555555'\n";
 }
 
 std::string gnuplot_number(double v) {
@@ -38,14 +35,31 @@ std::string gnuplot_string(std::string_view s) {
 }
 
 void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::string& body) {
-  for (const char* ext : {"svg", "png"}) {
-    const std::string target = (std::filesystem::path(dir) / (f.name + "." + ext)).string();
+  const FigureStyle& st = figure_style();
+  const double px = 96, dpi = st.png_dpi;  // SVG user units per inch; PNG pixels per inch
+  auto fmt = [](const char* format, double a, double b, double c) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, format, a, b, c);
+    return std::string(buf);
+  };
+  const std::string font = "font " + gnuplot_string(st.font + ",");
+  const std::string font_open = font.substr(0, font.size() - 1);  // without the closing quote
+  for (const char* ext : {"svg", "pdf", "png"}) {
+    const std::string e = ext;
+    const std::string target = (std::filesystem::path(dir) / (f.name + "." + e)).string();
     const std::string staged = out.stage(target);
     std::string s;
-    const std::string size = std::to_string(f.width) + "," + std::to_string(f.height);
-    s += std::string(ext) == "svg"
-             ? "set terminal svg size " + size + " dynamic font 'sans,11' background rgb 'white'\n"
-             : "set terminal pngcairo size " + size + " font 'sans,10'\n";
+    if (e == "svg")
+      s += fmt("set terminal svg size %.0f,%.0f dynamic ", f.width_in * px, f.height_in * px, 0) +
+           font_open + fmt("%g' background rgb 'white'\n", st.font_pt * px / 72, 0, 0);
+    else if (e == "pdf")
+      s += fmt("set terminal pdfcairo size %.3fin,%.3fin ", f.width_in, f.height_in, 0) +
+           font_open + fmt("%g' linewidth 1\n", st.font_pt, 0, 0);
+    else  // cairo draws text at 72 dpi: scale fonts, lines and points to the pixel density
+      s += fmt("set terminal pngcairo size %.0f,%.0f ", f.width_in * dpi, f.height_in * dpi, 0) +
+           font_open + fmt("%g' fontscale %.4f linewidth %.4f ", st.font_pt, dpi / 72, dpi / 72) +
+           fmt("pointscale %.4f background rgb 'white'\n", dpi / 72, 0, 0);
+    // The output path is gnuplot's ARG1, data and never part of the script's text.
     s += "set output ARG1\n";
     // Multi-panel figures carry the title on the multiplot; panels title themselves.
     if (body.find("set multiplot") == std::string::npos)

@@ -1,5 +1,6 @@
 // Figures drawn by gnuplot (Debian: gnuplot-nox): one self-contained script per figure (data
-// inline as $name << EOD ... EOD), rendered to SVG and PNG. gnuplot runs without a shell
+// inline as $name << EOD ... EOD), rendered to SVG, PDF (pdfcairo) and PNG (pngcairo at the
+// style's 300 dpi) in the fonts of report/figure_style.h. gnuplot runs without a shell
 // (util/process.h): the script goes to its stdin and the output path is its ARG1 (`gnuplot -c
 // /dev/stdin PATH`), so a path is data and never part of the script's text; no script file is
 // written.
@@ -16,12 +17,13 @@ struct Figure {
   std::string name;  // file stem, e.g. "fig3_resnet18"
   std::string title;
   std::string caption;
-  int width = 760, height = 420;  // pixels
+  double width_in = 7.16, height_in = 3.0;  // inches: a two-column paper's full width
 };
 
-// Stages <dir>/<f.name>.svg and .png in `out` (committed with the command's other outputs) from a
-// gnuplot body (everything after the terminal and output lines; a body without `set multiplot`
-// gets f.title as its title). A missing gnuplot or a failed plot is a UserError naming the figure.
+// Stages <dir>/<f.name>.svg, .pdf and .png in `out` (committed with the command's other outputs)
+// from a gnuplot body (everything after the terminal and output lines; a body without `set
+// multiplot` gets f.title as its title). A missing gnuplot or a failed plot is a UserError naming
+// the figure.
 void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::string& body);
 
 // `s` as a gnuplot single-quoted string literal: quotes doubled, line breaks made spaces (inside

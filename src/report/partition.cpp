@@ -5,6 +5,7 @@
 
 #include "graph/dag.h"
 #include "partition/energy.h"
+#include "report/figure_style.h"
 #include "report/provenance.h"
 #include "util/units.h"
 
@@ -276,7 +277,7 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
     lane[v] = static_cast<int>(l);
   }
   const int cim_lanes = std::max<int>(1, static_cast<int>(lane_end.size()));
-  const double W = 1100, left = 90, right = 20, lane_h = 18, top = 40;
+  const double W = 1100, left = 90, right = 40, lane_h = 18, top = 58;
   const double span = s.makespan > 0 ? s.makespan : 1;
   const double scale = (W - left - right) / span;
   const int lanes = 2 + cim_lanes;
@@ -284,34 +285,70 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
   const double H = top + lanes * (lane_h + 4) + 40 + 12.0 * svg_provenance_lines(prov, W);
   std::string o = svg_open(W, H);
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s</text>\n", left,
-                xml_escape(r.model + " on " + r.hardware).c_str(), t(s.makespan).c_str());
+  std::snprintf(
+      buf, sizeof buf, "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s</text>\n", left,
+      xml_escape(r.model + " on " + r.hardware).c_str(),
+      (t(s.makespan) + (r.host_source.empty() ? "" : "; host " + xml_escape(r.host_source)))
+          .c_str());
   o += buf;
   auto lane_y = [&](int l) { return top + l * (lane_h + 4); };
   auto label = [&](int l, const std::string& text) {
     std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">", lane_y(l) + 13);
     o += buf + text + "</text>\n";
   };
+  // Legend (the style's colours: host dark, accelerator light, bus green).
+  const FigureStyle& st = figure_style();
+  const std::pair<const char*, std::string> kinds[] = {
+      {"host operator", st.host}, {"CIM operator", st.accel}, {"bus transfer", st.bus}};
+  double lx = left;
+  for (const auto& [name, colour] : kinds) {
+    std::snprintf(buf, sizeof buf,
+                  "<rect x=\"%.0f\" y=\"30\" width=\"14\" height=\"12\" fill=\"%s\" "
+                  "stroke=\"#333\" stroke-width=\"0.5\"/><text x=\"%.0f\" y=\"40\" "
+                  "font-size=\"12\">%s</text>\n",
+                  lx, colour.c_str(), lx + 19, name);
+    o += buf;
+    lx += 40 + 7.5 * static_cast<double>(std::string(name).size());
+  }
   label(0, "host");
   label(1, "bus");
   for (int l = 0; l < cim_lanes; ++l) label(2 + l, "cim " + std::to_string(l));
-  auto bar = [&](int l, double a, double b, const char* color, const std::string& title) {
+  // A bar with its full name as hover text, and its short name inside when it fits.
+  auto bar = [&](int l, double a, double b, const std::string& color, const std::string& title,
+                 const std::string& inside, const char* text_colour) {
+    const double w = std::max(0.5, (b - a) * scale);
     std::snprintf(buf, sizeof buf,
                   "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\" "
                   "stroke=\"#333\" stroke-width=\"0.3\"><title>%s</title></rect>\n",
-                  left + a * scale, lane_y(l), std::max(0.5, (b - a) * scale), lane_h, color,
-                  xml_escape(title).c_str());
+                  left + a * scale, lane_y(l), w, lane_h, color.c_str(), xml_escape(title).c_str());
     o += buf;
+    if (!inside.empty() && 6.2 * static_cast<double>(inside.size()) + 6 < w) {
+      std::snprintf(buf, sizeof buf,
+                    "<text x=\"%.2f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" "
+                    "fill=\"%s\">%s</text>\n",
+                    left + a * scale + w / 2, lane_y(l) + 13, text_colour,
+                    xml_escape(inside).c_str());
+      o += buf;
+    }
+  };
+  auto short_name = [](const std::string& n) {
+    std::string t = n;
+    if (const size_t a = t.find_last_of('/'); a != std::string::npos && a > 0) {
+      t = t.substr(0, a);
+      if (const size_t b = t.find_last_of('/'); b != std::string::npos) t = t.substr(b + 1);
+    }
+    return t.empty() ? n : t;
   };
   for (size_t v = 0; v < p.size(); ++v) {
     const bool on_cim = s.assignment.mode[v] >= 0;
-    bar(on_cim ? 2 + lane[v] : 0, s.start[v], s.finish[v], on_cim ? "#f28e2b" : "#4e79a7",
-        p.names[v] + " (" + t(s.finish[v] - s.start[v]) + ")");
+    bar(on_cim ? 2 + lane[v] : 0, s.start[v], s.finish[v], on_cim ? st.accel : st.host,
+        p.names[v] + " (" + t(s.finish[v] - s.start[v]) + ")", short_name(p.names[v]),
+        on_cim ? "#000" : "#fff");
   }
   for (const partition::Transfer& tr : s.transfers)
-    bar(1, tr.start, tr.finish, "#59a14f",
-        p.names[static_cast<size_t>(tr.producer)] + (tr.to_host ? " cim->host" : " host->cim"));
+    bar(1, tr.start, tr.finish, st.bus,
+        p.names[static_cast<size_t>(tr.producer)] + (tr.to_host ? " cim->host" : " host->cim"), "",
+        "#000");
   // Time axis.
   const double axis_y = lane_y(lanes) + 4;
   std::snprintf(buf, sizeof buf,
@@ -320,8 +357,9 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
   o += buf;
   for (int k = 0; k <= 5; ++k) {
     const double x = left + (W - left - right) * k / 5.0;
-    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-                  x, axis_y + 16, t(span * k / 5.0).c_str());
+    // The last label ends at the axis end so that it is never clipped.
+    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", x,
+                  axis_y + 16, k == 5 ? "end" : "middle", t(span * k / 5.0).c_str());
     o += buf;
   }
   o += svg_provenance(prov, W, axis_y + 36);

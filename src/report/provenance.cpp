@@ -1,7 +1,6 @@
 #include "report/provenance.h"
 
 namespace hetcim::report {
-namespace {
 
 std::string html_escape(const std::string& s) {
   std::string o;
@@ -25,6 +24,8 @@ std::string html_escape(const std::string& s) {
   }
   return o;
 }
+
+namespace {
 
 // Values may hold newlines (a message); a text line or a caption must not.
 std::string one_line(const std::string& s) {

@@ -25,4 +25,7 @@ namespace hetcim::report {
 // ...; solver: ...".
 [[nodiscard]] std::string provenance_caption(const Provenance& p);
 
+// `s` with < > & " escaped for HTML text and attribute values.
+[[nodiscard]] std::string html_escape(const std::string& s);
+
 }  // namespace hetcim::report

@@ -1,0 +1,462 @@
+#include "report/figure_style.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "report/gnuplot.h"
+#include "util/error.h"
+
+namespace hetcim::report {
+namespace {
+
+std::string q(const std::string& s) {  // a single-quoted gnuplot string
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("''") : std::string(1, c);
+  return o + "'";
+}
+
+std::string num(double v) {
+  return std::isfinite(v) ? gnuplot_number(v) : std::string("NaN");
+}
+
+std::string fmt(const std::string& f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f.c_str(), v);
+  return b;
+}
+
+std::string colour(int i) {
+  const auto& p = figure_style().palette;
+  return p[static_cast<size_t>(i) % p.size()];
+}
+
+std::string font(double pt) {
+  return "font '," + fmt("%g", pt) + "'";
+}
+
+// Largest finite value among the lists.
+double max_of(std::initializer_list<const std::vector<double>*> lists) {
+  double m = 0;
+  for (const auto* l : lists)
+    for (double v : *l)
+      if (std::isfinite(v)) m = std::max(m, v);
+  return m;
+}
+
+// Legend entries collected from every panel (first occurrence of a name wins), drawn once above
+// the panels across the whole figure width.
+struct LegendEntry {
+  enum class Kind { Box, Line, Point } kind = Kind::Box;
+  std::string name, colour;
+  bool dashed = false;
+  int point_type = 7;
+};
+
+struct Legend {
+  std::vector<LegendEntry> entries;
+  void add(LegendEntry e) {
+    if (e.name.empty()) return;
+    for (const auto& x : entries)
+      if (x.name == e.name) return;
+    entries.push_back(std::move(e));
+  }
+};
+
+std::string yrange(const Panel& p, double data_max, bool log_y, double headroom) {
+  if (std::isfinite(p.ymin) || std::isfinite(p.ymax))
+    return "set yrange [" + (std::isfinite(p.ymin) ? num(p.ymin) : std::string("*")) + ":" +
+           (std::isfinite(p.ymax) ? num(p.ymax) : std::string("*")) + "]\n";
+  if (log_y) return "set yrange [*:" + num(std::max(data_max, 1e-12) * headroom * 2) + "]\n";
+  return "set yrange [0:" + num(data_max > 0 ? data_max * headroom : 1) + "]\n";
+}
+
+std::string bars_plot(const Panel& p, const Bars& b, int k, Legend& legend) {
+  const size_t G = b.groups.size(), S = b.series.size();
+  for (const BarSeries& s : b.series)
+    if (s.values.size() != G || (!s.paper.empty() && s.paper.size() != G))
+      throw internal_error("bar series '", s.name, "' has ", s.values.size(), " values for ", G,
+                           " groups");
+  const double w = 0.8 / static_cast<double>(std::max<size_t>(S, 1));
+  std::string o;
+  std::string tics = "set xtics (";
+  for (size_t g = 0; g < G; ++g) tics += (g ? ", " : "") + q(b.groups[g]) + " " + std::to_string(g);
+  o += tics + ") nomirror scale 0\nset xrange [-0.5:" + num(static_cast<double>(G) - 0.5) + "]\n";
+  double m = 0;
+  for (const BarSeries& s : b.series) m = std::max(m, max_of({&s.values, &s.paper}));
+  o += yrange(p, m, false, b.label_format.empty() ? 1.1 : 1.3);
+  o += "set boxwidth " + num(w * 0.92) +
+       " absolute\nset style fill solid 0.9 border lc rgb '#333333'\n";
+  std::string plot = "plot ";
+  for (size_t s = 0; s < S; ++s) {
+    const std::string name = "$b" + std::to_string(k) + "_" + std::to_string(s);
+    o += name + " << EOD\n";
+    for (size_t g = 0; g < G; ++g) {
+      const double x = static_cast<double>(g) + (static_cast<double>(s) - (S - 1) / 2.0) * w;
+      const double v = b.series[s].values[g];
+      const double pv = b.series[s].paper.empty() ? kNoValue : b.series[s].paper[g];
+      o += num(x) + " " + num(v) + " \"" +
+           (std::isfinite(v) && !b.label_format.empty() ? fmt(b.label_format, v) : "") + "\" " +
+           num(pv) + "\n";
+    }
+    o += "EOD\n";
+    plot += (s ? ", " : "") + name + " using 1:2 with boxes lc rgb " +
+            q(colour(static_cast<int>(s))) + " notitle";
+    legend.add({LegendEntry::Kind::Box, b.series[s].name, colour(static_cast<int>(s))});
+    if (!b.label_format.empty())
+      plot += ", " + name + " using 1:2:3 with labels rotate by 90 left offset 0,0.3 " +
+              font(figure_style().small_pt) + " notitle";
+  }
+  for (size_t s = 0; s < S; ++s) {
+    if (b.series[s].paper.empty()) continue;
+    const bool any = std::any_of(b.series[s].paper.begin(), b.series[s].paper.end(),
+                                 [](double v) { return std::isfinite(v); });
+    if (!any) continue;
+    plot += ", $b" + std::to_string(k) + "_" + std::to_string(s) +
+            " using 1:4 with points pt 12 ps 0.9 lw 1.2 lc rgb " + q(figure_style().paper) +
+            " notitle";
+    legend.add({LegendEntry::Kind::Point, "paper (published)", figure_style().paper, false, 12});
+  }
+  return o + plot + "\n";
+}
+
+std::string stacks_plot(const Panel& p, const Stacks& st, int k, Legend& legend) {
+  const size_t B = st.bars.size();
+  for (const StackSegment& s : st.segments)
+    if (s.values.size() != B || (!s.labels.empty() && s.labels.size() != B))
+      throw internal_error("stack segment '", s.name, "' has ", s.values.size(), " values for ", B,
+                           " bars");
+  for (const Marker& m : st.markers)
+    if (m.values.size() != B) throw internal_error("marker '", m.name, "' has wrong length");
+  if (!st.groups.empty() && st.group_of_bar.size() != B)
+    throw internal_error("stacked bars: group_of_bar has wrong length");
+  // Bar positions: one unit per bar, a gap of 0.6 between groups.
+  std::vector<double> x(B);
+  for (size_t i = 0; i < B; ++i)
+    x[i] = static_cast<double>(i) + (st.groups.empty() ? 0.0 : 0.6 * st.group_of_bar[i]);
+  std::vector<std::vector<double>> top(st.segments.size(), std::vector<double>(B, 0));
+  double m = 0;
+  for (size_t i = 0; i < B; ++i) {
+    double acc = 0;
+    for (size_t s = 0; s < st.segments.size(); ++s) {
+      const double v = st.segments[s].values[i];
+      acc += std::isfinite(v) ? v : 0;
+      top[s][i] = acc;
+    }
+    m = std::max(m, acc);
+  }
+  for (const Marker& mk : st.markers) m = std::max(m, max_of({&mk.values}));
+  std::string o;
+  std::string tics = "set xtics (";
+  for (size_t i = 0; i < B; ++i) tics += (i ? ", " : "") + q(st.bars[i]) + " " + num(x[i]);
+  o += tics + ") nomirror scale 0\n";
+  o += "set xrange [" + num(B ? x.front() - 0.7 : -0.5) + ":" + num(B ? x.back() + 0.7 : 0.5) +
+       "]\n";
+  o += yrange(p, m, false, 1.18);
+  for (size_t g = 0; g < st.groups.size(); ++g) {
+    double lo = 1e300, hi = -1e300;
+    for (size_t i = 0; i < B; ++i)
+      if (st.group_of_bar[i] == static_cast<int>(g))
+        lo = std::min(lo, x[i]), hi = std::max(hi, x[i]);
+    if (lo <= hi)
+      o += "set label " + q(st.groups[g]) + " at first " + num((lo + hi) / 2) +
+           ", graph 0 center offset 0,-2.3\n";
+  }
+  o += "set boxwidth 0.8 absolute\nset style fill solid 1.0 border lc rgb '#333333'\n";
+  const std::string name = "$s" + std::to_string(k);
+  o += name + " << EOD\n";
+  for (size_t i = 0; i < B; ++i) {
+    o += num(x[i]);
+    for (size_t s = 0; s < st.segments.size(); ++s) o += " " + num(top[s][i]);
+    for (const Marker& mk : st.markers) o += " " + num(mk.values[i]);
+    o += "\n";
+  }
+  o += "EOD\n";
+  // Segment labels: inside the segment when it is tall enough, else above the bar (top segment).
+  const double ylim = std::isfinite(p.ymax) ? p.ymax : m * 1.18;
+  const std::string labels = name + "_labels";
+  o += labels + " << EOD\n";
+  for (size_t i = 0; i < B; ++i)
+    for (size_t s = 0; s < st.segments.size(); ++s) {
+      const auto& seg = st.segments[s];
+      if (seg.labels.empty() || seg.labels[i].empty()) continue;
+      const double v = seg.values[i];
+      const double lo = top[s][i] - (std::isfinite(v) ? v : 0);
+      const bool inside = std::isfinite(v) && v >= 0.07 * ylim;
+      const bool dark = seg.colour == figure_style().host;
+      const double y = inside ? lo + v / 2 : top.back()[i] + 0.025 * ylim;
+      if (!inside && s + 1 != st.segments.size()) continue;  // no room and not on top: omit
+      o += num(x[i]) + " " + num(y) + " \"" + seg.labels[i] + "\" " + (inside ? "1" : "0") + " " +
+           (inside && dark ? "1" : "0") + "\n";
+    }
+  o += "EOD\n";
+  std::string plot = "plot ";
+  for (size_t s = st.segments.size(); s-- > 0;) {
+    const auto& seg = st.segments[s];
+    plot += (s + 1 == st.segments.size() ? "" : ", ") + name + " using 1:" + std::to_string(s + 2) +
+            " with boxes lc rgb " +
+            q(seg.colour.empty() ? colour(static_cast<int>(s)) : seg.colour) + " notitle";
+  }
+  for (size_t s = 0; s < st.segments.size(); ++s)
+    legend.add(
+        {LegendEntry::Kind::Box, st.segments[s].name,
+         st.segments[s].colour.empty() ? colour(static_cast<int>(s)) : st.segments[s].colour});
+  const std::string sm = font(figure_style().small_pt);
+  plot += ", " + labels + " using 1:($4 == 1 ? $2 : NaN):3 with labels center " + sm +
+          " tc rgb '#000000' notitle";
+  plot += ", " + labels + " using 1:($5 == 1 ? $2 : NaN):3 with labels center " + sm +
+          " tc rgb '#FFFFFF' notitle";
+  plot += ", " + labels + " using 1:($4 == 0 ? $2 : NaN):3 with labels rotate by 90 left " + sm +
+          " notitle";
+  for (size_t j = 0; j < st.markers.size(); ++j) {
+    const Marker& mk = st.markers[j];
+    const int col = static_cast<int>(st.segments.size() + j + 2);
+    if (mk.paper) {
+      plot += ", " + name + " using 1:" + std::to_string(col) +
+              " with points pt 12 ps 1.1 lw 1.3 lc rgb " + q(figure_style().paper) + " notitle";
+      legend.add({LegendEntry::Kind::Point, mk.name, figure_style().paper, false, 12});
+    } else {
+      plot += ", " + name + " using 1:" + std::to_string(col) +
+              " with points pt 7 ps 0.6 lc rgb '#D55E00' notitle";
+      legend.add({LegendEntry::Kind::Point, mk.name, "#D55E00", false, 7});
+    }
+  }
+  return o + plot + "\n";
+}
+
+std::string lines_plot(const Panel& p, const Lines& l, int k, Legend& legend) {
+  std::string o;
+  if (l.log_x) o += "set logscale x\n";
+  if (l.log_y) o += "set logscale y\n";
+  double m = 0;
+  for (const LineSeries& s : l.series) {
+    if (s.x.size() != s.y.size()) throw internal_error("line series '", s.name, "': x/y lengths");
+    m = std::max(m, max_of({&s.y}));
+  }
+  if (std::isfinite(p.ymin) || std::isfinite(p.ymax))
+    o += yrange(p, m, l.log_y, 1.1);
+  else if (!l.log_y)
+    o += "set yrange [0:" + num(m > 0 ? m * 1.1 : 1) + "]\n";
+  double xmin = 1e300, xmax = -1e300;
+  for (const LineSeries& s : l.series)
+    for (double x : s.x)
+      if (std::isfinite(x) && (!l.log_x || x > 0))
+        xmin = std::min(xmin, x), xmax = std::max(xmax, x);
+  if (xmin <= xmax)
+    o += l.log_x ? "set xrange [" + num(xmin / 1.25) + ":" + num(xmax * 1.25) + "]\n"
+                 : "set xrange [" + num(xmin) + ":" + num(xmax) + "]\n";
+  o += "set xtics nomirror\n";
+  std::string plot = "plot ";
+  int auto_colour = 0;
+  for (size_t s = 0; s < l.series.size(); ++s) {
+    const LineSeries& ls = l.series[s];
+    const std::string name = "$l" + std::to_string(k) + "_" + std::to_string(s);
+    o += name + " << EOD\n";
+    for (size_t i = 0; i < ls.x.size(); ++i) o += num(ls.x[i]) + " " + num(ls.y[i]) + "\n";
+    o += "EOD\n";
+    plot += (s ? ", " : "") + name + " using 1:2 ";
+    if (ls.paper) {
+      plot += "with points pt 12 ps 1.3 lw 1.5 lc rgb " + q(figure_style().paper);
+      legend.add({LegendEntry::Kind::Point, ls.name, figure_style().paper, false, 12});
+    } else {
+      const int c = ls.colour >= 0 ? ls.colour : auto_colour++;
+      plot += std::string(ls.points ? "with linespoints pt 7 ps 0.45" : "with lines") + " lw 1.4" +
+              (ls.dashed ? " dt 2" : "") + " lc rgb " + q(colour(c));
+      legend.add({LegendEntry::Kind::Line, ls.name, colour(c), ls.dashed});
+    }
+    plot += " notitle";
+  }
+  return o + plot + "\n";
+}
+
+std::string gantt_plot(const Panel& p, const Gantt& g, int k, Legend& legend,
+                       double plot_width_in) {
+  if (g.kind_colours.size() != g.kinds.size()) throw internal_error("gantt: colours per kind");
+  double span = 0;
+  for (const GanttBar& b : g.bars) {
+    if (b.lane < 0 || static_cast<size_t>(b.lane) >= g.lanes.size() || b.kind < 0 ||
+        static_cast<size_t>(b.kind) >= g.kinds.size())
+      throw internal_error("gantt: bar on an unknown lane or kind");
+    span = std::max(span, b.finish);
+  }
+  if (span <= 0) span = 1;
+  const FigureStyle& st = figure_style();
+  std::string o = "set xrange [0:" + num(span * 1.01) + "]\nset yrange [" +
+                  num(static_cast<double>(g.lanes.size()) - 0.4) + ":-0.6]\n";
+  std::string tics = "set ytics (";
+  for (size_t i = 0; i < g.lanes.size(); ++i)
+    tics += (i ? ", " : "") + q(g.lanes[i]) + " " + std::to_string(i);
+  o += tics + ") nomirror scale 0\nset xtics nomirror\nset grid xtics noytics\n";
+  (void)p;
+  // A label fits when its text is narrower than the bar.
+  const double char_data = span / plot_width_in * st.small_pt * st.char_width_em / 72.0;
+  std::string plot = "plot ";
+  bool first = true;
+  for (size_t kind = 0; kind < g.kinds.size(); ++kind) {
+    const std::string name = "$g" + std::to_string(k) + "_" + std::to_string(kind);
+    o += name + " << EOD\n";
+    size_t n = 0;
+    for (const GanttBar& b : g.bars)
+      if (b.kind == static_cast<int>(kind)) {
+        const bool fits =
+            (b.finish - b.start) > char_data * (static_cast<double>(b.label.size()) + 1);
+        std::string label = fits ? b.label : "";
+        std::replace(label.begin(), label.end(), '"', '\'');
+        o += num((b.start + b.finish) / 2) + " " + std::to_string(b.lane) + " " +
+             num(std::max((b.finish - b.start) / 2, span * 5e-4)) + " \"" + label + "\"\n";
+        ++n;
+      }
+    o += "EOD\n";
+    legend.add({LegendEntry::Kind::Box, g.kinds[kind], g.kind_colours[kind]});
+    if (!n) continue;
+    plot += (first ? "" : ", ") + name +
+            " using 1:2:3:(0.36) with boxxyerror fs solid 1.0 border lc rgb '#333333' fc rgb " +
+            q(g.kind_colours[kind]) + " notitle, " + name + " using 1:2:4 with labels center " +
+            font(st.small_pt) + " tc rgb " +
+            q(g.kind_colours[kind] == st.host ? std::string("#FFFFFF") : std::string("#000000")) +
+            " notitle";
+    first = false;
+  }
+  return o + (first ? std::string() : plot + "\n");
+}
+
+}  // namespace
+
+const FigureStyle& figure_style() {
+  static const FigureStyle style;
+  return style;
+}
+
+std::string chart_body(const Chart& c, double width_in, double height_in) {
+  if (c.panels.empty()) throw internal_error("chart '", c.title, "' has no panels");
+  const FigureStyle& st = figure_style();
+  const double line = st.font_pt * 1.4 / 72.0;  // one text line in inches
+  // The panels first: they collect the legend.
+  Legend legend;
+  std::vector<std::string> panels;
+  bool groups = false;
+  for (size_t k = 0; k < c.panels.size(); ++k) {
+    const Panel& p = c.panels[k];
+    std::string o = "set title " + q(p.title) + " " + font(st.font_pt) + "\n";
+    if (const auto* s = std::get_if<Stacks>(&p.chart)) groups = groups || !s->groups.empty();
+    const bool shared_y = k > 0 && p.ylabel == c.panels[k - 1].ylabel;
+    o += "set ylabel " + q(shared_y ? std::string() : p.ylabel) + "\n";
+    if (const auto* b = std::get_if<Bars>(&p.chart))
+      o += bars_plot(p, *b, static_cast<int>(k), legend);
+    else if (const auto* s = std::get_if<Stacks>(&p.chart))
+      o += stacks_plot(p, *s, static_cast<int>(k), legend);
+    else if (const auto* g = std::get_if<Gantt>(&p.chart))
+      o += gantt_plot(p, *g, static_cast<int>(k), legend,
+                      (width_in - 1.1) / static_cast<double>(c.panels.size()));
+    else
+      o += lines_plot(p, std::get<Lines>(p.chart), static_cast<int>(k), legend);
+    panels.push_back("set xlabel " + q(p.xlabel) + (groups ? " offset 0,-1.1" : "") + "\n" + o);
+  }
+  // Legend rows: entries laid out left to right across the figure, centred.
+  const double sample = 0.26, gap = 0.06, after = 0.2,
+               char_w = st.font_pt * st.char_width_em / 72.0;
+  const double avail = width_in - 0.3;
+  std::vector<std::vector<size_t>> rows;
+  std::vector<double> row_width;
+  for (size_t i = 0; i < legend.entries.size(); ++i) {
+    const double w =
+        sample + gap + char_w * static_cast<double>(legend.entries[i].name.size()) + after;
+    if (rows.empty() || row_width.back() + w > avail ||
+        (c.key_columns > 0 && rows.back().size() >= static_cast<size_t>(c.key_columns))) {
+      rows.emplace_back();
+      row_width.push_back(0);
+    }
+    rows.back().push_back(i);
+    row_width.back() += w;
+  }
+  const double title_h = 1.9 * line, key_h = static_cast<double>(rows.size()) * 1.3 * line;
+  const bool titled = std::any_of(c.panels.begin(), c.panels.end(),
+                                  [](const Panel& p) { return !p.title.empty(); });
+  const double top = 1 - (title_h + key_h + (titled ? 2.4 : 0.9) * line) / height_in;
+  // The footnote, wrapped at word boundaries to the figure width.
+  std::vector<std::string> foot;
+  {
+    const size_t max_chars =
+        static_cast<size_t>((width_in - 0.15) * 72.0 / (st.small_pt * st.char_width_em));
+    std::string cur;
+    size_t pos = 0;
+    while (pos < c.footnote.size()) {
+      size_t end = c.footnote.find(' ', pos);
+      if (end == std::string::npos) end = c.footnote.size();
+      const std::string word = c.footnote.substr(pos, end - pos);
+      if (!cur.empty() && cur.size() + 1 + word.size() > max_chars) {
+        foot.push_back(cur);
+        cur.clear();
+      }
+      cur += (cur.empty() ? "" : " ") + word;
+      pos = end + 1;
+    }
+    if (!cur.empty()) foot.push_back(cur);
+  }
+  const double small_line = st.small_pt * 1.45 / 72.0;
+  const double bottom =
+      ((groups ? 4.6 : 3.5) * line +
+       (foot.empty() ? 0.2 * line : (static_cast<double>(foot.size()) + 0.4) * small_line)) /
+      height_in;
+  bool all_shared = true;
+  for (size_t k = 1; k < c.panels.size(); ++k)
+    all_shared = all_shared && c.panels[k].ylabel == c.panels[k - 1].ylabel;
+  const double left = 0.95 / width_in, right = 1 - 0.12 / width_in;
+  const double spacing = (all_shared ? 0.6 : 0.95) / width_in;
+  std::string o = "set termoption noenhanced\nset encoding utf8\n";
+  o += "set multiplot layout 1," + std::to_string(c.panels.size()) + " title " + q(c.title) + " " +
+       font(st.title_pt) + " margins " + num(left) + "," + num(right) + "," + num(bottom) + "," +
+       num(top) + " spacing " + num(spacing) + ",0\n";
+  o += "set border 3 lw 1\nset tics out nomirror\nset grid ytics lc rgb '#DDDDDD' lw 0.8\nunset "
+       "key\n";
+  std::string legend_cmds;
+  int id = 100;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const double y = 1 - (title_h + (static_cast<double>(r) + 0.6) * 1.3 * line) / height_in;
+    double x = (width_in - row_width[r]) / 2;
+    for (size_t i : rows[r]) {
+      const LegendEntry& e = legend.entries[i];
+      const double x0 = x / width_in, x1 = (x + sample) / width_in;
+      const double h = 0.35 * line / height_in;
+      const std::string n = std::to_string(id++);
+      if (e.kind == LegendEntry::Kind::Box)
+        legend_cmds += "set object " + n + " rect from screen " + num(x0) + "," + num(y - h) +
+                       " to screen " + num(x1) + "," + num(y + h) + " fc rgb " + q(e.colour) +
+                       " fs solid 1.0 border lc rgb '#333333' front\n";
+      else if (e.kind == LegendEntry::Kind::Line)
+        legend_cmds += "set arrow " + n + " from screen " + num(x0) + "," + num(y) + " to screen " +
+                       num(x1) + "," + num(y) + " nohead lw 1.4 lc rgb " + q(e.colour) +
+                       (e.dashed ? " dt 2" : "") + " front\n";
+      else
+        legend_cmds += "set label " + n + " '' at screen " + num((x0 + x1) / 2) + "," + num(y) +
+                       " point pt " + std::to_string(e.point_type) + " ps 1.0 lw 1.3 lc rgb " +
+                       q(e.colour) + " front\n";
+      legend_cmds += "set label " + std::to_string(id++) + " " + q(e.name) + " at screen " +
+                     num((x + sample + gap) / width_in) + "," + num(y) + " left " +
+                     font(st.font_pt) + " front\n";
+      x += sample + gap + char_w * static_cast<double>(e.name.size()) + after;
+    }
+  }
+  for (size_t k = 0; k < panels.size(); ++k) {
+    // No setting leaks from one panel into the next.
+    o += "unset label\nunset logscale\nunset arrow\nunset object\nset xtics autofreq\n"
+         "set ytics autofreq\nset xrange [*:*]\nset yrange [*:*]\nset style fill empty\n"
+         "set grid noxtics ytics\n";
+    if (k == 0) {
+      o += legend_cmds;
+      for (size_t i = 0; i < foot.size(); ++i)
+        o += "set label " + std::to_string(i + 1) + " " + q(foot[i]) + " at screen " +
+             num(0.06 / width_in) + ", screen " +
+             num((0.5 + static_cast<double>(foot.size() - 1 - i)) * small_line / height_in) +
+             " left " + font(st.small_pt) + " tc rgb '#333333'\n";
+    }
+    o += panels[k];
+  }
+  return o + "unset multiplot\n";
+}
+
+void plot_chart(OutputSet& out, const std::string& dir, const Figure& f, const Chart& c) {
+  plot(out, dir, f, chart_body(c, f.width_in, f.height_in));
+}
+
+}  // namespace hetcim::report

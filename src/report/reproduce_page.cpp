@@ -1,0 +1,98 @@
+#include "report/reproduce_page.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "report/provenance.h"
+
+namespace hetcim::report {
+
+std::string fixed(double v, int digits) {
+  if (!std::isfinite(v)) return "n/a";
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", digits, v);
+  return b;
+}
+
+std::string figure_html(const Figure& f) {
+  const std::string base = "figures/" + f.name;
+  return "<figure class=\"figure\" id=\"" + html_escape(f.name) + "\"><img src=\"" + base +
+         ".svg\" alt=\"" + html_escape(f.title) +
+         "\" onload=\"this.dataset.loaded='1'\" "
+         "onerror=\"this.dataset.failed='1';this.alt='figure missing: '+this.src\">"
+         "<figcaption>" +
+         html_escape(f.caption) + " <span class=\"files\">[<a href=\"" + base +
+         ".svg\">SVG</a> <a href=\"" + base + ".pdf\">PDF</a> <a href=\"" + base +
+         ".png\">PNG 300 dpi</a>]</span></figcaption></figure>\n";
+}
+
+std::string difference_table_html(const std::string& caption, const std::vector<Difference>& rows,
+                                  double tolerance, bool all) {
+  size_t agree = 0;
+  std::string body;
+  for (const Difference& d : rows) {
+    const double ratio = d.paper_value != 0 ? d.ours / d.paper_value : NAN;
+    const bool close = std::isfinite(ratio) && std::fabs(ratio - 1) <= tolerance;
+    agree += close;
+    if (close && !all) continue;
+    body += "<tr><td class=\"l\">" + html_escape(d.cell) + "</td><td>" +
+            html_escape(fixed(d.ours, std::fabs(d.ours) < 10 ? 2 : 1)) + "</td><td>" +
+            html_escape(d.paper) + "</td><td>" + fixed(ratio, 2) + "</td><td class=\"l\">" +
+            html_escape(d.reason) + "</td></tr>\n";
+  }
+  std::string o = "<p class=\"agree\">" + std::to_string(agree) + " of " +
+                  std::to_string(rows.size()) + " values within " + fixed(100 * tolerance, 0) +
+                  " % of the paper" + (all || agree == rows.size() ? "" : "; the others:") +
+                  "</p>\n";
+  if (body.empty() && !all) return o;
+  return o + "<table class=\"diff\"><caption>" + html_escape(caption) +
+         "</caption>\n<tr><th>cell</th><th>ours</th><th>paper</th><th>ours / paper</th>"
+         "<th>reason (computed from this run)</th></tr>\n" +
+         body + "</table>\n";
+}
+
+std::string page_html(const std::string& title, const std::string& paper,
+                      const std::string& intro_html, const std::string& body_html,
+                      const Provenance& provenance) {
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
+         html_escape(title) +
+         "</title>\n<style>"
+         "body{font-family:sans-serif;max-width:1100px;margin:auto;padding:0 12px;color:#222}"
+         "figure{margin:28px 0}figure img{width:100%;height:auto;border:1px solid #eee}"
+         "figcaption{font-size:13px;color:#333}.files{white-space:nowrap}"
+         "table{border-collapse:collapse;font-size:13px;margin:8px 0 20px}"
+         "td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td.l,th.l{text-align:left}"
+         "th{background:#f3f3f3}caption{text-align:left;font-weight:bold;padding:4px 0}"
+         "th.paper,td.paper{background:#fff6e0}.agree{font-size:13px;color:#555}"
+         "dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px;font-size:13px}"
+         "dt{font-weight:bold}dd{margin:0;word-break:break-word}"
+         "</style></head><body>\n<h1>" +
+         html_escape(title) + "</h1>\n<p class=\"paper\">Paper: " + html_escape(paper) + "</p>\n" +
+         intro_html + body_html + provenance_html(provenance) + "</body></html>\n";
+}
+
+nlohmann::json differences_json(const std::vector<Difference>& rows) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const Difference& d : rows)
+    a.push_back({{"figure", d.figure},
+                 {"cell", d.cell},
+                 {"ours", d.ours},
+                 {"paper", d.paper},
+                 {"paper_value", d.paper_value},
+                 {"reason", d.reason}});
+  return a;
+}
+
+nlohmann::json figures_json(const std::vector<Figure>& figures) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const Figure& f : figures)
+    a.push_back({{"name", f.name},
+                 {"title", f.title},
+                 {"caption", f.caption},
+                 {"files",
+                  {"figures/" + f.name + ".svg", "figures/" + f.name + ".pdf",
+                   "figures/" + f.name + ".png"}}});
+  return a;
+}
+
+}  // namespace hetcim::report

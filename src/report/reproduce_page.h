@@ -1,0 +1,37 @@
+// The HTML page and shared pieces of the `hetcim reproduce` reports (report/reproduce.h): the
+// page skeleton with its provenance block, a figure with its caption and downloads, and the
+// difference table (ours | paper | ratio | reason).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "report/gnuplot.h"
+#include "report/reproduce.h"
+#include "util/provenance.h"
+
+namespace hetcim::report {
+
+// printf-style number, e.g. fixed(3.14159, 2) = "3.14".
+[[nodiscard]] std::string fixed(double v, int digits);
+
+// <figure id=name> with the SVG as an <img>, the caption (which names the data source) and links
+// to the SVG, PDF and PNG files under figures/.
+[[nodiscard]] std::string figure_html(const Figure& f);
+
+// A table of differences with a "paper" column; rows within `tolerance` (relative) are counted in
+// a line above the table instead of listed, unless `all` is set.
+[[nodiscard]] std::string difference_table_html(const std::string& caption,
+                                                const std::vector<Difference>& rows,
+                                                double tolerance, bool all = false);
+
+// The whole page: title, the paper cited, an introduction, the body, and the provenance block.
+[[nodiscard]] std::string page_html(const std::string& title, const std::string& paper,
+                                    const std::string& intro_html, const std::string& body_html,
+                                    const Provenance& provenance);
+
+[[nodiscard]] nlohmann::json differences_json(const std::vector<Difference>& rows);
+[[nodiscard]] nlohmann::json figures_json(const std::vector<Figure>& figures);
+
+}  // namespace hetcim::report
