@@ -1,13 +1,25 @@
-// hetcim train race-cnn: trains seed 002's CNN with libtorch and writes it as ONNX.
+// hetcim train race-cnn: trains seed 002's CNN with libtorch and writes it as ONNX, beside it a
+// record of how (`<out>.train.json`: data set, held-out subset, options, per-epoch figures).
+//
+// Protocol (seed 002, Sec. IV-A): `--holdout N` images of the training split (a seeded random
+// subset, data/holdout.h) are kept out of training; the per-epoch accuracy that a user may look at
+// to make training choices is measured on them, and `hetcim analog select --holdout N` draws its
+// H/P/C splits from the same images. The official test set is measured once at the end, for
+// description only.
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli/commands.h"
 #include "data/dataset.h"
+#include "data/holdout.h"
 #include "onnxio/export.h"
+#include "train/evaluate.h"
 #include "train/train.h"
 #include "util/error.h"
+#include "util/files.h"
+#include "util/provenance.h"
 
 namespace hetcim::cli {
 namespace {
@@ -32,6 +44,11 @@ void register_train(CLI::App& app) {
     std::string dataset = "fashion-mnist";
     std::string data_dir;
     std::string out;
+    std::string preset = "paper";
+    int epochs = 0;
+    double lr = 0.0;
+    int64_t holdout = 10000;
+    uint64_t holdout_seed = 1;
     int64_t crop_padding = -1;
     bool no_flip = false;
     bool quiet = false;
@@ -54,15 +71,26 @@ void register_train(CLI::App& app) {
       "by default; cifar10: the cifar-10-batches-bin directory)");
   cmd->add_option("--out", a->out, "Output ONNX file")->required();
   train::TrainOptions& o = a->options;
-  cmd->add_option("--epochs", o.epochs, "Epochs")
-      ->check(CLI::Range(1, 100000))
+  cmd->add_option("--preset", a->preset,
+                  "paper: 30 epochs, lr 2e-3 (seed 002, Sec. IV-A); fast: 2 epochs, lr 2e-3 (for "
+                  "tests and development; --epochs and --lr override either)")
+      ->check(CLI::IsMember({"paper", "fast"}))
+      ->capture_default_str();
+  cmd->add_option("--epochs", a->epochs, "Epochs (default: the preset's)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--holdout", a->holdout,
+                  "Training images held out of training (seeded random subset): the evaluation "
+                  "set of training choices and the calibration pool of `analog select "
+                  "--holdout`; 0 trains on all")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--holdout-seed", a->holdout_seed, "Seed of the held-out subset")
       ->capture_default_str();
   cmd->add_option("--batch-size", o.batch_size, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_option("--lr", o.lr, "Peak learning rate (cosine annealed to 0)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  cmd->add_option("--lr", a->lr, "Peak learning rate, cosine annealed to 0 (default: the preset's)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--weight-decay", o.weight_decay, "AdamW weight decay")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
@@ -72,11 +100,12 @@ void register_train(CLI::App& app) {
   cmd->add_flag("--no-flip", a->no_flip, "Disable the random horizontal flip");
   cmd->add_option("--seed", o.seed, "Seed of initialization, shuffling and augmentation")
       ->capture_default_str();
-  cmd->add_option("--train-limit", o.train_limit, "Train on the first N images only (0: all)")
+  cmd->add_option("--train-limit", o.train_limit,
+                  "Train on the first N images not held out only (0: all)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--test-limit", o.test_limit,
-                  "Measure accuracy on the first N test images (0: all)")
+  cmd->add_option("--eval-limit", o.eval_limit,
+                  "Per-epoch accuracy on the first N held-out images only (0: all)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--threads", o.threads, "libtorch threads (0: libtorch's default)")
@@ -85,25 +114,84 @@ void register_train(CLI::App& app) {
   cmd->add_flag("--quiet", a->quiet, "No progress bar");
   cmd->callback([a] {
     train::TrainOptions o = a->options;
-    const data::ImageDataset train_set =
+    o.epochs = a->preset == "fast" ? 2 : 30;
+    o.lr = 2e-3;
+    if (a->epochs > 0) o.epochs = a->epochs;
+    if (a->lr > 0.0) o.lr = a->lr;
+    const data::ImageDataset all_train =
         data::load_dataset(a->dataset, data::Split::Train, a->data_dir);
     const data::ImageDataset test_set =
         data::load_dataset(a->dataset, data::Split::Test, a->data_dir);
+    const data::Holdout h = data::make_holdout(all_train.count, a->holdout, a->holdout_seed);
+    if (h.train.empty())
+      throw user_error("--holdout ", a->holdout, ": nothing of the ", all_train.count,
+                       " training images is left to train on");
+    const data::ImageDataset train_set =
+        a->holdout > 0 ? data::gather(all_train, h.train, all_train.name + " (not held out)")
+                       : all_train;
+    const data::ImageDataset held_out =
+        a->holdout > 0 ? data::gather(all_train, h.held_out, all_train.name + " (held out)")
+                       : test_set;
+    const char* eval_name = a->holdout > 0 ? "held-out accuracy" : "test accuracy";
     o.crop_padding = a->crop_padding >= 0 ? a->crop_padding : (train_set.height >= 32 ? 4 : 2);
     o.flip = !a->no_flip;
     if (!a->quiet) o.progress = draw_progress;
     const bool quiet = a->quiet;
-    o.epoch_done = [quiet](int epoch, const train::EpochStats& e) {
+    o.epoch_done = [quiet, eval_name](int epoch, const train::EpochStats& e) {
       if (!quiet) std::fputc('\n', stderr);
-      std::printf(
-          "epoch %d: train loss %.4f, train accuracy %.2f%%, test accuracy %.2f%%, %.0f s\n", epoch,
-          e.train_loss, 100.0 * e.train_accuracy, 100.0 * e.test_accuracy, e.seconds);
+      std::printf("epoch %d: train loss %.4f, train accuracy %.2f%%, %s %.2f%%, %.0f s\n", epoch,
+                  e.train_loss, 100.0 * e.train_accuracy, eval_name, 100.0 * e.eval_accuracy,
+                  e.seconds);
       std::fflush(stdout);
     };
-    const train::TrainResult r = train::train_race_cnn(train_set, test_set, o);
+    if (a->holdout == 0)
+      std::fprintf(stderr,
+                   "note: --holdout 0: the per-epoch accuracy is on the official test set; do not "
+                   "make training choices on it\n");
+    const train::TrainResult r = train::train_race_cnn(train_set, held_out, o);
+    // The official test set, once, for description.
+    train::EvalOptions eo;
+    eo.threads = o.threads;
+    const double test_accuracy =
+        a->holdout > 0 ? train::evaluate_race_cnn(r.model, test_set, eo).accuracy : r.eval_accuracy;
+
+    nlohmann::json epochs = nlohmann::json::array();
+    for (const train::EpochStats& e : r.epochs)
+      epochs.push_back({{"train_loss", e.train_loss},
+                        {"train_accuracy", e.train_accuracy},
+                        {"eval_accuracy", e.eval_accuracy},
+                        {"seconds", e.seconds}});
+    const nlohmann::json record = {
+        {"model", "race_cnn"},
+        {"dataset", a->dataset},
+        {"holdout", {{"images", a->holdout}, {"seed", a->holdout_seed}, {"of", all_train.count}}},
+        {"train_images",
+         o.train_limit > 0 ? std::min(o.train_limit, train_set.count) : train_set.count},
+        {"eval_set", a->holdout > 0 ? "held-out training images" : "official test set"},
+        {"options",
+         {{"preset", a->preset},
+          {"epochs", o.epochs},
+          {"lr", o.lr},
+          {"batch_size", o.batch_size},
+          {"weight_decay", o.weight_decay},
+          {"crop_padding", o.crop_padding},
+          {"flip", o.flip},
+          {"seed", o.seed},
+          {"threads", o.threads}}},
+        {"epochs", epochs},
+        {"eval_accuracy", r.eval_accuracy},
+        {"test_accuracy", test_accuracy},
+        {"test_accuracy_source",
+         "measured once after training on the official test set, clean "
+         "digital model; not used for any choice"},
+        {"version", version_string()},
+        {"machine", machine_description()}};
     onnxio::export_onnx(r.model, a->out);
-    std::printf("wrote %s: race_cnn for %s, clean test accuracy %.2f%%\n", a->out.c_str(),
-                a->dataset.c_str(), 100.0 * r.test_accuracy);
+    write_file_atomically(a->out + ".train.json", record.dump(1) + "\n");
+    std::printf(
+        "wrote %s (+ .train.json): race_cnn for %s, %s %.2f%%, clean test accuracy %.2f%%\n",
+        a->out.c_str(), a->dataset.c_str(), eval_name, 100.0 * r.eval_accuracy,
+        100.0 * test_accuracy);
   });
 }
 

@@ -75,6 +75,7 @@ TEST(Train, TinyFashionMnistRunBeatsChance) {
   const data::ImageDataset held_out = data::slice(test, 2000, 500);
   TrainOptions o;
   o.epochs = 2;
+  o.lr = 3e-3;  // this test's setting since it was written (the default is now the paper's 2e-3)
   o.batch_size = 64;
   o.seed = 3;
   o.threads = kThreads;
@@ -93,8 +94,8 @@ TEST(Train, TinyFashionMnistRunBeatsChance) {
   EXPECT_EQ(epochs_done, (std::vector<int>{1, 2}));
   EXPECT_EQ(calls, 2 * 16);  // 1024 / 64 batches per epoch
   ASSERT_EQ(r.epochs.size(), 2u);
-  RecordProperty("test_accuracy", std::to_string(r.test_accuracy));
-  EXPECT_GT(r.test_accuracy, 0.40) << "chance is 0.10";
+  RecordProperty("eval_accuracy", std::to_string(r.eval_accuracy));
+  EXPECT_GT(r.eval_accuracy, 0.40) << "chance is 0.10";
   EXPECT_LT(r.epochs[1].train_loss, r.epochs[0].train_loss);
 }
 
@@ -115,7 +116,7 @@ TEST(Train, ExportImportEvaluate) {
   TrainOptions o = quick(7);
   o.epochs = 2;
   const TrainResult r = train_race_cnn(train, test, o);
-  EXPECT_GT(r.test_accuracy, 0.9) << "two well separated classes";
+  EXPECT_GT(r.eval_accuracy, 0.9) << "two well separated classes";
   const std::string path =
       (std::filesystem::temp_directory_path() / "hetcim_train_test.onnx").string();
   onnxio::export_onnx(r.model, path);
@@ -127,7 +128,7 @@ TEST(Train, ExportImportEvaluate) {
   const EvalResult direct = evaluate_race_cnn(r.model, test, e);
   const EvalResult reread = evaluate_race_cnn(imported, test, e);
   EXPECT_EQ(direct.logits, reread.logits);
-  EXPECT_DOUBLE_EQ(direct.accuracy, r.test_accuracy);
+  EXPECT_DOUBLE_EQ(direct.accuracy, r.eval_accuracy);
   EXPECT_EQ(direct.count, 64);
 }
 
