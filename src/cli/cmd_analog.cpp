@@ -617,6 +617,7 @@ void register_analog(CLI::App& app) {
   register_analog_audit(*analog);
   register_analog_run(*analog);
   register_analog_select(*analog);
+  register_analog_study(*analog);
 }
 
 }  // namespace hetcim::cli

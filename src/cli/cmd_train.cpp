@@ -8,18 +8,11 @@
 // description only.
 #include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli/commands.h"
-#include "data/dataset.h"
-#include "data/holdout.h"
-#include "onnxio/export.h"
-#include "train/evaluate.h"
+#include "cli/race_training.h"
 #include "train/train.h"
-#include "util/error.h"
-#include "util/files.h"
-#include "util/provenance.h"
 
 namespace hetcim::cli {
 namespace {
@@ -113,30 +106,24 @@ void register_train(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "No progress bar");
   cmd->callback([a] {
-    train::TrainOptions o = a->options;
+    TrainJob job;
+    job.dataset = a->dataset;
+    job.data_dir = a->data_dir;
+    job.out = a->out;
+    job.preset = a->preset;
+    job.holdout = a->holdout;
+    job.holdout_seed = a->holdout_seed;
+    train::TrainOptions& o = job.options;
+    o = a->options;
     o.epochs = a->preset == "fast" ? 2 : 30;
     o.lr = 2e-3;
     if (a->epochs > 0) o.epochs = a->epochs;
     if (a->lr > 0.0) o.lr = a->lr;
-    const data::ImageDataset all_train =
-        data::load_dataset(a->dataset, data::Split::Train, a->data_dir);
-    const data::ImageDataset test_set =
-        data::load_dataset(a->dataset, data::Split::Test, a->data_dir);
-    const data::Holdout h = data::make_holdout(all_train.count, a->holdout, a->holdout_seed);
-    if (h.train.empty())
-      throw user_error("--holdout ", a->holdout, ": nothing of the ", all_train.count,
-                       " training images is left to train on");
-    const data::ImageDataset train_set =
-        a->holdout > 0 ? data::gather(all_train, h.train, all_train.name + " (not held out)")
-                       : all_train;
-    const data::ImageDataset held_out =
-        a->holdout > 0 ? data::gather(all_train, h.held_out, all_train.name + " (held out)")
-                       : test_set;
-    const char* eval_name = a->holdout > 0 ? "held-out accuracy" : "test accuracy";
-    o.crop_padding = a->crop_padding >= 0 ? a->crop_padding : (train_set.height >= 32 ? 4 : 2);
+    o.crop_padding = a->crop_padding;
     o.flip = !a->no_flip;
     if (!a->quiet) o.progress = draw_progress;
     const bool quiet = a->quiet;
+    const char* eval_name = a->holdout > 0 ? "held-out accuracy" : "test accuracy";
     o.epoch_done = [quiet, eval_name](int epoch, const train::EpochStats& e) {
       if (!quiet) std::fputc('\n', stderr);
       std::printf("epoch %d: train loss %.4f, train accuracy %.2f%%, %s %.2f%%, %.0f s\n", epoch,
@@ -148,50 +135,11 @@ void register_train(CLI::App& app) {
       std::fprintf(stderr,
                    "note: --holdout 0: the per-epoch accuracy is on the official test set; do not "
                    "make training choices on it\n");
-    const train::TrainResult r = train::train_race_cnn(train_set, held_out, o);
-    // The official test set, once, for description.
-    train::EvalOptions eo;
-    eo.threads = o.threads;
-    const double test_accuracy =
-        a->holdout > 0 ? train::evaluate_race_cnn(r.model, test_set, eo).accuracy : r.eval_accuracy;
-
-    nlohmann::json epochs = nlohmann::json::array();
-    for (const train::EpochStats& e : r.epochs)
-      epochs.push_back({{"train_loss", e.train_loss},
-                        {"train_accuracy", e.train_accuracy},
-                        {"eval_accuracy", e.eval_accuracy},
-                        {"seconds", e.seconds}});
-    const nlohmann::json record = {
-        {"model", "race_cnn"},
-        {"dataset", a->dataset},
-        {"holdout", {{"images", a->holdout}, {"seed", a->holdout_seed}, {"of", all_train.count}}},
-        {"train_images",
-         o.train_limit > 0 ? std::min(o.train_limit, train_set.count) : train_set.count},
-        {"eval_set", a->holdout > 0 ? "held-out training images" : "official test set"},
-        {"options",
-         {{"preset", a->preset},
-          {"epochs", o.epochs},
-          {"lr", o.lr},
-          {"batch_size", o.batch_size},
-          {"weight_decay", o.weight_decay},
-          {"crop_padding", o.crop_padding},
-          {"flip", o.flip},
-          {"seed", o.seed},
-          {"threads", o.threads}}},
-        {"epochs", epochs},
-        {"eval_accuracy", r.eval_accuracy},
-        {"test_accuracy", test_accuracy},
-        {"test_accuracy_source",
-         "measured once after training on the official test set, clean "
-         "digital model; not used for any choice"},
-        {"version", version_string()},
-        {"machine", machine_description()}};
-    onnxio::export_onnx(r.model, a->out);
-    write_file_atomically(a->out + ".train.json", record.dump(1) + "\n");
+    const TrainOutcome r = train_to_files(job);
     std::printf(
         "wrote %s (+ .train.json): race_cnn for %s, %s %.2f%%, clean test accuracy %.2f%%\n",
         a->out.c_str(), a->dataset.c_str(), eval_name, 100.0 * r.eval_accuracy,
-        100.0 * test_accuracy);
+        100.0 * r.test_accuracy);
   });
 }
 

@@ -17,5 +17,6 @@ void register_cluster(CLI::App& app);
 // Built with hetcim_train (libtorch), HETCIM_WITH_TRAIN:
 void register_train(CLI::App& app);
 void register_analog(CLI::App& app);
+void register_analog_study(CLI::App& analog);  // under `analog`, from register_analog
 
 }  // namespace hetcim::cli

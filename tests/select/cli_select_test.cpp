@@ -247,4 +247,65 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   fs::remove_all(scratch("").parent_path());
 }
 
+// `analog study` on a tiny configuration: the files it promises, Table II's run 1 equal to an
+// independent `analog select --logits` replay of the same model, cache and seeds, a rerun that
+// trains and simulates nothing, and a rerun with other training options refused without touching
+// the outputs.
+TEST(CliSelect, StudyWritesTablesFiguresAndMatchesAReplay) {
+  if (!have_fashion_mnist()) GTEST_SKIP() << "dataset-fashion-mnist is not installed";
+  const fs::path out = scratch("study");
+  const std::string args =
+      "analog study --chips " + kChips +
+      " --pool A0,A1 --models 2 --preset fast --epochs 1 --train-limit 1500 --holdout 1500 "
+      "--hardware 300 --policy 500 --certificate 600 --test 400 --availability 1 --seed 1 "
+      "--split-seed 1 --quiet --out " +
+      out.string();
+  CliRun r = run(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f : {"report.html", "study.json", "study.txt", "fig2a_certificates.svg",
+                        "fig2a_certificates.png", "fig2b_design_risk.svg", "fig2c_availability.png",
+                        "fig2d_fallback.svg", "models/run1.onnx", "models/run2.onnx.train.json"})
+    EXPECT_TRUE(fs::exists(out / f)) << f;
+  const nlohmann::json st = nlohmann::json::parse(slurp(out / "study.json"));
+  ASSERT_EQ(st["base"]["runs"].size(), 2u);
+  EXPECT_EQ(st["availability"][0]["label"], "without A0");
+  EXPECT_EQ(st["scores"].size(), 5u);
+  EXPECT_NE(st["provenance"]["logits"].get<std::string>().find("simulated"), std::string::npos);
+
+  const std::string json = scratch("replay.json").string();
+  r = run("analog select " + (out / "models/run1.onnx").string() + " --chips " + kChips +
+          " --pool A0,A1 --seed 1 --read-seed 1 --split-seed 1 --hardware 300 --policy 500 "
+          "--certificate 600 --test 400 --quiet --logits " +
+          (out / "cache").string() + " --json " + json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json sel = nlohmann::json::parse(slurp(json));
+  const nlohmann::json& run1 = st["base"]["runs"][0];
+  EXPECT_EQ(run1["selected"], sel["selected"].is_null() ? "" : sel["selected"]);
+  EXPECT_EQ(run1["upper_bound"], sel["certificate"]["upper_bound"]);
+  EXPECT_EQ(run1["certified_coverage"], sel["certificate"]["split"]["coverage"]);
+  EXPECT_EQ(run1["hybrid_accuracy"], sel["test"]["hybrid_accuracy"]);
+
+  // Rerun: everything from the models directory and the cache.
+  r = run(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("0 trained now, 2 reused"), std::string::npos) << r.out;
+  EXPECT_NE(
+      r.out.find("simulated (hetcim xbar, classifier layers on chip) 0 now, 6 from the cache"),
+      std::string::npos)
+      << r.out;
+  // Other training options for the same directory: refused, naming the record and the field.
+  const std::string before = slurp(out / "study.json");
+  r = run(args + " --lr 0.01");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("run1.onnx.train.json: field 'options.lr'"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(out / "study.json"), before);
+  // An unknown profile: refused before any training, no output directory.
+  const fs::path out2 = scratch("study2");
+  r = run("analog study --chips " + kChips + " --pool A0,B7 --out " + out2.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no profile 'B7'"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out2));
+  fs::remove_all(scratch("").parent_path());
+}
+
 }  // namespace
