@@ -36,7 +36,9 @@ std::string g17(double v) {
 }
 
 // Every field of a profile that changes what it computes (the name does not).
-std::string fingerprint(const xbar::ChipProfile& p) {
+}  // namespace
+
+std::string profile_fingerprint(const xbar::ChipProfile& p) {
   std::ostringstream s;
   s << "g_min=" << g17(p.g_min) << " g_max=" << g17(p.g_max) << " device_bits=" << p.device_bits
     << " write_noise=" << g17(p.write_noise) << " read_noise=" << g17(p.read_noise)
@@ -47,6 +49,8 @@ std::string fingerprint(const xbar::ChipProfile& p) {
     << p.array_cols << " mode=" << xbar::sim_mode_name(p.mode);
   return s.str();
 }
+
+namespace {
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
   std::string out;
@@ -66,21 +70,12 @@ std::string entry_key(const std::string& model_hash, const ProtocolData& d, cons
     << "data " << d.description << "\n";
   if (u)
     k << "unit " << u->name << " chip_seed=" << u->chip_seed << " read_seed=" << u->read_seed << " "
-      << fingerprint(u->profile) << "\n";
+      << profile_fingerprint(u->profile) << "\n";
   else
     k << "unit digital\n";
   k << "eval batch=" << e.batch_size << " threads=" << e.threads
     << " analog_layers=" << join(e.analog_layers, ",") << "\n";
   return k.str();
-}
-
-data::ImageDataset append(const data::ImageDataset& a, const data::ImageDataset& b) {
-  data::ImageDataset c = a;
-  c.name = a.name + " + " + b.name;
-  c.count = a.count + b.count;
-  c.images.insert(c.images.end(), b.images.begin(), b.images.end());
-  c.labels.insert(c.labels.end(), b.labels.begin(), b.labels.end());
-  return c;
 }
 
 }  // namespace
@@ -191,34 +186,35 @@ std::string file_hash(const std::string& path) {
   return b;
 }
 
+uint64_t test_read_seed(uint64_t read_seed) {
+  return xbar::Rng::derive(read_seed, "test-set");
+}
+
 PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
   const std::string model_hash = file_hash(r.model);
   const graph::Graph model = onnxio::import_onnx(r.model);
-  const data::ImageDataset all = d.test ? append(d.calibration, *d.test) : d.calibration;
-  const int64_t n_cal = d.calibration.count;
   const int64_t K = d.calibration.classes;
   PoolResult out;
   select::PoolLogits& p = out.logits;
   p.classes = K;
-  auto split_rows = [&](const std::vector<float>& logits, std::vector<float>& cal,
-                        std::vector<float>& test) {
-    cal.assign(logits.begin(), logits.begin() + n_cal * K);
-    test.assign(logits.begin() + n_cal * K, logits.end());
-  };
-  auto get = [&](const PoolUnit* u) {
+  // One cache entry per (unit, part): the calibration rows with the unit's read seed, the test rows
+  // with test_read_seed(read seed), each from its first row, so that `analog serve` on the same
+  // test images reproduces the test part exactly.
+  auto get = [&](const PoolUnit* u, const data::ImageDataset& images, bool test_part) {
     train::EvalOptions e = r.eval;
     e.limit = 0;
     e.chip.reset();
     if (u) {
       e.chip = u->profile;
       e.chip_seed = u->chip_seed;
-      e.read_seed = u->read_seed;
+      e.read_seed = test_part ? test_read_seed(u->read_seed) : u->read_seed;
     }
-    const std::string key = entry_key(model_hash, d, u, e);
+    const std::string key =
+        entry_key(model_hash, d, u, e) + (test_part ? "part test\n" : "part calibration\n");
     const char* who = u ? u->name.c_str() : "digital";
     if (!r.cache_dir.empty())
       if (auto c = select::load_logits(r.cache_dir, key)) {
-        if (c->labels != all.labels || c->classes != K)
+        if (c->labels != images.labels || c->classes != K)
           throw user_error(r.cache_dir, "/", select::logit_file_name(key),
                            ": cached labels differ from the data set's; delete the entry");
         ++out.cached;
@@ -243,26 +239,29 @@ PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
                        " entries there); drop --logits or use --cache DIR to simulate them");
     }
     if (!r.quiet) {
-      std::fprintf(stderr, "simulating %s on %lld images...\n", who,
-                   static_cast<long long>(all.count));
+      std::fprintf(stderr, "simulating %s on %lld %s images...\n", who,
+                   static_cast<long long>(images.count), test_part ? "test" : "calibration");
       std::fflush(stderr);
     }
-    train::EvalResult ev = train::evaluate_race_cnn(model, all, e);
+    train::EvalResult ev = train::evaluate_race_cnn(model, images, e);
     ++out.simulated;
-    if (!r.cache_dir.empty()) select::store_logits(r.cache_dir, {key, K, all.labels, ev.logits});
+    if (!r.cache_dir.empty()) select::store_logits(r.cache_dir, {key, K, images.labels, ev.logits});
     return std::move(ev.logits);
   };
   p.labels = d.calibration.labels;
-  if (d.test) p.test_labels = d.test->labels;
-  split_rows(get(nullptr), p.reference_logits, p.test_reference_logits);
+  p.reference_logits = get(nullptr, d.calibration, false);
+  if (d.test) {
+    p.test_labels = d.test->labels;
+    p.test_reference_logits = get(nullptr, *d.test, true);
+  }
   for (const PoolUnit& u : r.units) {
     select::AcceleratorLogits a;
     a.name = u.name;
     a.energy = *u.profile.energy;
-    split_rows(get(&u), a.logits, a.test_logits);
+    a.logits = get(&u, d.calibration, false);
+    if (d.test) a.test_logits = get(&u, *d.test, true);
     p.accelerators.push_back(std::move(a));
   }
-  if (!d.test) p.test_reference_logits.clear();
   return out;
 }
 

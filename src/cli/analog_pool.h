@@ -68,6 +68,12 @@ struct TrainRecord {
 };
 [[nodiscard]] std::optional<TrainRecord> read_train_record(const std::string& model);
 
+// Every field of a profile that changes what it computes (not its name), as text.
+[[nodiscard]] std::string profile_fingerprint(const xbar::ChipProfile& p);
+
+// The read seed of the separate test set's evaluation.
+[[nodiscard]] uint64_t test_read_seed(uint64_t read_seed);
+
 // FNV-1a of the file's bytes, 16 hex digits.
 [[nodiscard]] std::string file_hash(const std::string& path);
 
@@ -85,10 +91,11 @@ struct PoolResult {
   int64_t simulated = 0, cached = 0;  // entries computed now / read from the cache
 };
 
-// The digital model and every unit over the protocol's images; with a separate test set the
-// logits of both parts come from one evaluation (the chip is programmed once; the read-noise
-// stream runs on from the calibration rows into the test rows). UserError when a replay misses an
-// entry, naming the cache directory and what it holds (another model, other units).
+// The digital model and every unit over the protocol's images. With a separate test set the test
+// rows are a second evaluation of the same chip (same chip seed) with read seed
+// test_read_seed(unit read seed), from the first test row, so `hetcim analog serve` on those images
+// with the policy's seeds reproduces them exactly. UserError when a replay misses an entry, naming
+// the cache directory and what it holds (another model, other units).
 [[nodiscard]] PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d);
 
 }  // namespace hetcim::cli

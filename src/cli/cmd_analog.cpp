@@ -19,6 +19,7 @@
 #include "exec/weights.h"
 #include "onnxio/import.h"
 #include "passes/pipeline.h"
+#include "select/controller.h"
 #include "select/race.h"
 #include "train/evaluate.h"
 #include "util/error.h"
@@ -404,7 +405,7 @@ void print_race(const select::RaceResult& r, const select::RaceOptions& o) {
 
 void register_analog_select(CLI::App& analog) {
   struct Args {
-    std::string model, chips, pool, mode, score = "logit_margin", json, cache, logits;
+    std::string model, chips, pool, mode, score = "logit_margin", json, cache, logits, policy;
     std::string fallback = "4uJ", communication = "0.12uJ", controller = "0.003uJ",
                 per_class = "0.0002uJ";
     DataRequest data;
@@ -521,6 +522,9 @@ void register_analog_select(CLI::App& analog) {
   cmd->add_option(
       "--json", a->json,
       "Write the per-chip table, the selection, the certificate and the energies as JSON");
+  cmd->add_option("--policy-out", a->policy,
+                  "Write the frozen policy (for `hetcim analog serve`): model hash, chip unit, "
+                  "profile and seeds, bias, score, threshold, certificate, energies");
   cmd->callback([a, cmd] {
     select::RaceOptions o = a->race;
     o.score = select::parse_confidence_score(a->score);
@@ -592,6 +596,39 @@ void register_analog_select(CLI::App& analog) {
                   static_cast<long long>(pool.simulated), static_cast<long long>(pool.cached),
                   pr.cache_dir.c_str());
     print_race(r, o);
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (!a->policy.empty()) {
+      const select::FrozenPolicy fp = select::freeze(r, o, d.calibration.classes);
+      nlohmann::json unit = nullptr;
+      if (r.selected) {
+        const PoolUnit& u = units[*r.selected];
+        unit = {{"name", u.name},
+                {"profile", u.profile.name},
+                {"fingerprint", profile_fingerprint(u.profile)},
+                {"chip_seed", u.chip_seed},
+                {"read_seed", u.read_seed},
+                {"test_read_seed", test_read_seed(u.read_seed)}};
+      }
+      const nlohmann::json pj = {
+          {"kind", "hetcim frozen policy (seed 002)"},
+          {"model", {{"file", a->model}, {"hash", file_hash(a->model)}}},
+          {"chips", {{"file", a->chips}, {"unit", unit}}},
+          {"eval", {{"batch_size", a->eval.batch_size}, {"threads", a->eval.threads}}},
+          {"classes", fp.classes},
+          {"score", std::string(select::confidence_score_name(fp.score))},
+          {"bias", fp.bias},
+          {"threshold", number(fp.threshold)},
+          {"energy_uJ",
+           {{"activation", fp.activation_energy * 1e6}, {"fallback", fp.fallback_energy * 1e6}}},
+          {"certificate",
+           {{"certified", r.certificate.certified},
+            {"risk_target", r.certificate.risk_target},
+            {"delta", r.certificate.delta},
+            {"upper_bound", r.certificate.upper_bound},
+            {"split", stats_json(r.certificate.stats)}}},
+          {"data", d.description}};
+      outputs.emplace_back(a->policy, pj.dump(1) + "\n");
+    }
     if (!a->json.empty()) {
       std::vector<uint64_t> chip_seeds, read_seeds;
       for (const PoolUnit& u : units) {
@@ -602,8 +639,9 @@ void register_analog_select(CLI::App& analog) {
       j["data"] = d.description;
       j["logits_source"] = {
           {"simulated", pool.simulated}, {"cached", pool.cached}, {"cache", pr.cache_dir}};
-      write_file_atomically(a->json, j.dump(1) + "\n");
+      outputs.emplace_back(a->json, j.dump(1) + "\n");
     }
+    for (const auto& [file, content] : outputs) write_file_atomically(file, content);
   });
 }
 
@@ -618,6 +656,7 @@ void register_analog(CLI::App& app) {
   register_analog_run(*analog);
   register_analog_select(*analog);
   register_analog_study(*analog);
+  register_analog_serve(*analog);
 }
 
 }  // namespace hetcim::cli

@@ -18,5 +18,6 @@ void register_cluster(CLI::App& app);
 void register_train(CLI::App& app);
 void register_analog(CLI::App& app);
 void register_analog_study(CLI::App& analog);  // under `analog`, from register_analog
+void register_analog_serve(CLI::App& analog);
 
 }  // namespace hetcim::cli

@@ -189,17 +189,20 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   const std::string cache = scratch("cache").string();
   const std::string base = "analog select " + model + " --chips " + kChips +
                            " --hardware 300 --policy 500 --certificate 600 --test 400 "
-                           "--split-seed 2 --seed 3 --read-seed 8 --quiet ";
+                           "--split-seed 2 --seed 3 --read-seed 8 --quiet "
+                           "--design-alpha 0.25 --alpha 0.3 ";  // a 1-epoch model: loose targets
   const std::string j1 = scratch("h1.json").string(), j2 = scratch("h2.json").string(),
                     j3 = scratch("h3.json").string();
-  r = run(base + "--pool A0,A1 --cache " + cache + " --json " + j1);
+  const std::string policy = scratch("policy.json").string();
+  r = run(base + "--pool A0,A1 --cache " + cache + " --json " + j1 + " --policy-out " + policy);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("held-out training images n=1500 seed=4"), std::string::npos) << r.out;
   const nlohmann::json a = nlohmann::json::parse(slurp(j1));
   EXPECT_EQ(a["rows"], 1500 + 400);  // every held-out image, then the first 400 test images
   EXPECT_EQ(a["certificate"]["split"]["rows"], 600);
   EXPECT_EQ(a["accelerators"][0]["test"]["rows"], 400);
-  EXPECT_EQ(a["logits_source"]["simulated"], 3);  // digital, A0, A1
+  // digital, A0, A1, each over the calibration and the test images
+  EXPECT_EQ(a["logits_source"]["simulated"], 6);
   EXPECT_EQ(a["logits_source"]["cached"], 0);
 
   // Replay: no simulation, the same result.
@@ -207,7 +210,7 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   ASSERT_EQ(r.status, 0) << r.err;
   nlohmann::json b = nlohmann::json::parse(slurp(j2));
   EXPECT_EQ(b["logits_source"]["simulated"], 0);
-  EXPECT_EQ(b["logits_source"]["cached"], 3);
+  EXPECT_EQ(b["logits_source"]["cached"], 6);
   EXPECT_EQ(a["accelerators"], b["accelerators"]);
   EXPECT_EQ(a["certificate"], b["certificate"]);
   EXPECT_EQ(a["energy_uJ"], b["energy_uJ"]);
@@ -219,6 +222,45 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   EXPECT_EQ(c["accelerators"][0]["chip_seed"], a["accelerators"][1]["chip_seed"]);
   EXPECT_EQ(c["accelerators"][0]["bias"], a["accelerators"][1]["bias"]);
   EXPECT_EQ(c["accelerators"][0]["fit"], a["accelerators"][1]["fit"]);
+
+  // Online: the frozen policy served on the same test images takes the offline decisions.
+  ASSERT_FALSE(a["selected"].is_null())
+      << "a tiny model selected nothing; the serve check needs one";
+  const size_t sel = a["selected"] == "A0" ? 0 : 1;
+  const std::string served = scratch("served.json").string(),
+                    decisions = scratch("decisions.csv").string();
+  r = run("analog serve " + policy + " --dataset fashion-mnist --split test --limit 400 --quiet " +
+          "--json " + served + " --decisions " + decisions);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json sv = nlohmann::json::parse(slurp(served));
+  EXPECT_EQ(sv["queries"], 400);
+  EXPECT_EQ(sv["accepted"], a["accelerators"][sel]["test"]["accepted"]);
+  EXPECT_EQ(sv["accepted_wrong"], a["accelerators"][sel]["test"]["errors"]);
+  EXPECT_EQ(sv["accepted"].get<int64_t>() + sv["fallback"].get<int64_t>(), 400);
+  EXPECT_NEAR(sv["energy_uJ_per_query"].get<double>(),
+              a["energy_uJ"]["at_test"]["selective"].get<double>(), 1e-9);
+  // Policies that do not fit: another model, another chip set, an unknown profile.
+  const std::string bad_out = scratch("bad_out.json").string();
+  const std::string other_model = scratch("other_model.onnx").string();
+  ASSERT_EQ(run("export race_cnn_mnist --onnx " + other_model).status, 0);
+  r = run("analog serve " + policy + " --model " + other_model +
+          " --dataset fashion-mnist --limit 10 --json " + bad_out);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("field 'model.hash'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("certified for another model"), std::string::npos) << r.err;
+  nlohmann::json pol = nlohmann::json::parse(slurp(policy));
+  pol["chips"]["unit"]["fingerprint"] = "g_min=1";
+  const std::string pol2 = scratch("policy2.json").string();
+  std::ofstream(pol2) << pol.dump();
+  r = run("analog serve " + pol2 + " --dataset fashion-mnist --limit 10 --json " + bad_out);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("certified for another chip set"), std::string::npos) << r.err;
+  pol["chips"]["unit"]["profile"] = "A9";
+  std::ofstream(pol2) << pol.dump();
+  r = run("analog serve " + pol2 + " --dataset fashion-mnist --limit 10 --json " + bad_out);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no profile 'A9'"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(bad_out));
 
   // Bad input: a clear message naming the culprit, exit 1, no JSON.
   const std::string bad = scratch("bad.json").string();
@@ -290,7 +332,7 @@ TEST(CliSelect, StudyWritesTablesFiguresAndMatchesAReplay) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("0 trained now, 2 reused"), std::string::npos) << r.out;
   EXPECT_NE(
-      r.out.find("simulated (hetcim xbar, classifier layers on chip) 0 now, 6 from the cache"),
+      r.out.find("simulated (hetcim xbar, classifier layers on chip) 0 now, 12 from the cache"),
       std::string::npos)
       << r.out;
   // Other training options for the same directory: refused, naming the record and the field.
