@@ -223,6 +223,17 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   EXPECT_EQ(c["accelerators"][0]["bias"], a["accelerators"][1]["bias"]);
   EXPECT_EQ(c["accelerators"][0]["fit"], a["accelerators"][1]["fit"]);
 
+  // A homogeneous pool: two units of profile A0, named distinctly, with distinct programmed states.
+  const std::string j4 = scratch("h4.json").string();
+  r = run(base + "--pool A0#1,A0#2 --cache " + cache + " --json " + j4);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json hom = nlohmann::json::parse(slurp(j4));
+  EXPECT_EQ(hom["accelerators"][0]["name"], "A0#1");
+  EXPECT_EQ(hom["accelerators"][1]["name"], "A0#2");
+  EXPECT_NE(hom["accelerators"][0]["chip_seed"], hom["accelerators"][1]["chip_seed"]);
+  EXPECT_NE(hom["accelerators"][0]["bias"], hom["accelerators"][1]["bias"]);
+  EXPECT_EQ(hom["accelerators"][0]["energy_uJ"], 0.7);
+
   // Online: the frozen policy served on the same test images takes the offline decisions.
   ASSERT_FALSE(a["selected"].is_null())
       << "a tiny model selected nothing; the serve check needs one";
