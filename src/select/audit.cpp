@@ -38,4 +38,35 @@ double AuditMonitor::lower_bound() const {
   return n_ > 0 ? clopper_pearson_lower(errors_, n_, level()) : 0.0;
 }
 
+CoverageMonitor::CoverageMonitor(CoverageMonitorOptions o) : options_(o) {
+  if (o.certified_size < 1 || o.certified_accepted < 0 || o.certified_accepted > o.certified_size)
+    throw user_error("coverage monitor: certified coverage needs 0 <= accepted (",
+                     o.certified_accepted, ") <= size (", o.certified_size, "), size >= 1");
+  if (!(o.reference_delta > 0.0 && o.reference_delta < 1.0) || !(o.delta > 0.0 && o.delta < 1.0))
+    throw user_error("coverage monitor: deltas must lie in (0, 1)");
+  ref_lo_ = clopper_pearson_lower(o.certified_accepted, o.certified_size, o.reference_delta / 2);
+  ref_hi_ = clopper_pearson_upper(o.certified_accepted, o.certified_size, o.reference_delta / 2);
+}
+
+void CoverageMonitor::observe(bool accepted) {
+  ++n_;
+  accepted_ += accepted;
+}
+
+double CoverageMonitor::coverage() const {
+  return n_ > 0 ? static_cast<double>(accepted_) / static_cast<double>(n_) : 0.0;
+}
+
+double CoverageMonitor::lower_bound() const {
+  return n_ > 0 ? clopper_pearson_lower(accepted_, n_, anytime_level(options_.delta, n_) / 2) : 0.0;
+}
+
+double CoverageMonitor::upper_bound() const {
+  return n_ > 0 ? clopper_pearson_upper(accepted_, n_, anytime_level(options_.delta, n_) / 2) : 1.0;
+}
+
+bool CoverageMonitor::shifted() const {
+  return n_ > 0 && (upper_bound() < ref_lo_ || lower_bound() > ref_hi_);
+}
+
 }  // namespace hetcim::select

@@ -44,6 +44,42 @@ class AuditMonitor {
   int64_t n_ = 0, errors_ = 0;
 };
 
+// A label-free signal: does the deployed policy still accept the share of queries it accepted on
+// the certificate split? Reference: the two-sided Clopper-Pearson interval of the certified
+// coverage (accepted_C of size_C, each side at reference_delta / 2). Online: after each query the
+// anytime-valid interval of the running coverage (each side at anytime_level(delta, n) / 2).
+// Shifted when the two intervals are disjoint. Without a shift (queries exchangeable with C) a
+// false alarm over the whole stream has probability <= reference_delta + delta. A shift of
+// coverage means the chip or the inputs changed (drift, a new chip, new data): re-calibrate. It
+// needs no labels, and it cannot see a change of the error rate at constant coverage (that is
+// the audit monitor's job).
+struct CoverageMonitorOptions {
+  int64_t certified_accepted = 0;  // accepted rows of C
+  int64_t certified_size = 0;      // rows of C, >= 1
+  double reference_delta = 0.05;   // (0, 1)
+  double delta = 0.05;             // (0, 1)
+};
+
+class CoverageMonitor {
+ public:
+  explicit CoverageMonitor(CoverageMonitorOptions options);  // UserError when out of range
+
+  void observe(bool accepted);
+
+  [[nodiscard]] int64_t queries() const { return n_; }
+  [[nodiscard]] double coverage() const;  // running; 0 before any query
+  [[nodiscard]] double reference_lower() const { return ref_lo_; }
+  [[nodiscard]] double reference_upper() const { return ref_hi_; }
+  [[nodiscard]] double lower_bound() const;  // running coverage, anytime-valid; 0 before any
+  [[nodiscard]] double upper_bound() const;  // 1 before any
+  [[nodiscard]] bool shifted() const;
+
+ private:
+  CoverageMonitorOptions options_;
+  double ref_lo_ = 0.0, ref_hi_ = 1.0;
+  int64_t n_ = 0, accepted_ = 0;
+};
+
 // delta * 6 / (pi^2 n^2), the level spent at audit n (n >= 1).
 [[nodiscard]] double anytime_level(double delta, int64_t n);
 

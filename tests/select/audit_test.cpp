@@ -88,5 +88,35 @@ TEST(Audit, BrokenWhenTheErrorRateExceedsTheTarget) {
   EXPECT_LE(flagged_low, 10);
 }
 
+TEST(CoverageMonitor, RareFalseAlarmsWithoutShiftAndFastAlarmsWithOne) {
+  // Certified: 3500 of 5000 accepted (70 %). Streams of 600 queries, checked every 20 queries:
+  // at the certified 70 % coverage alarms are rare (<= delta + reference_delta = 10 % by
+  // construction); at 50 % (a drifted chip) they come in (nearly) every stream.
+  const CoverageMonitorOptions o{3500, 5000, 0.05, 0.05};
+  int same = 0, drifted = 0;
+  for (int s = 0; s < 200; ++s) {
+    SplitMix64 g{900 + static_cast<uint64_t>(s)};
+    CoverageMonitor a(o), b(o);
+    bool fa = false, fb = false;
+    for (int n = 1; n <= 600; ++n) {
+      a.observe(g.uniform01() < 0.70);
+      b.observe(g.uniform01() < 0.50);
+      if (n % 20 == 0) {
+        fa = fa || a.shifted();
+        fb = fb || b.shifted();
+      }
+    }
+    same += fa;
+    drifted += fb;
+  }
+  EXPECT_LE(same, 20);
+  EXPECT_GE(drifted, 190);
+  CoverageMonitor m(o);
+  EXPECT_DOUBLE_EQ(m.reference_lower(), clopper_pearson_lower(3500, 5000, 0.025));
+  EXPECT_DOUBLE_EQ(m.reference_upper(), clopper_pearson_upper(3500, 5000, 0.025));
+  EXPECT_FALSE(m.shifted());
+  EXPECT_THROW(CoverageMonitor({6000, 5000, 0.05, 0.05}), UserError);
+}
+
 }  // namespace
 }  // namespace hetcim::select
