@@ -15,6 +15,7 @@
 #include "data/dataset.h"
 #include "exec/npy.h"
 #include "onnxio/import.h"
+#include "select/audit.h"
 #include "select/controller.h"
 #include "train/evaluate.h"
 #include "util/error.h"
@@ -193,13 +194,26 @@ void register_analog_serve(CLI::App& analog) {
     } else {
       logits.assign(static_cast<size_t>(q.count * fp.classes), 0.0f);  // nothing runs on a chip
     }
+    // Monitors: label-free coverage shift against the certificate's coverage, and with labelled
+    // queries the anytime-valid audit bound on the accepted error rate.
+    select::CoverageMonitor coverage_monitor({get<int64_t>(pol, "certificate.split.accepted", pf),
+                                              get<int64_t>(pol, "certificate.split.rows", pf), 0.05,
+                                              0.05});
+    select::AuditMonitor audit({get<double>(pol, "certificate.risk_target", pf), 0.05});
+    int64_t shifted_at = -1, broken_at = -1;
     std::string csv = "query,route,label,score\n";
     int64_t accepted_wrong = 0;
     for (int64_t i = 0; i < q.count; ++i) {
       const select::Decision d = controller.decide(std::span<const float>(logits).subspan(
           static_cast<size_t>(i * fp.classes), static_cast<size_t>(fp.classes)));
-      if (d.route == select::Route::Accept && labelled)
-        accepted_wrong += d.label != q.labels[static_cast<size_t>(i)];
+      if (d.route == select::Route::Accept && labelled) {
+        const bool wrong = d.label != q.labels[static_cast<size_t>(i)];
+        accepted_wrong += wrong;
+        audit.observe(wrong);
+        if (broken_at < 0 && audit.broken()) broken_at = i;
+      }
+      coverage_monitor.observe(d.route == select::Route::Accept);
+      if (shifted_at < 0 && !fp.unit.empty() && coverage_monitor.shifted()) shifted_at = i;
       char row[96];
       std::snprintf(row, sizeof row, "%lld,%s,%d,%.9g\n", static_cast<long long>(i),
                     select::route_name(d.route), d.route == select::Route::Accept ? d.label : -1,
@@ -221,6 +235,24 @@ void register_analog_serve(CLI::App& analog) {
                   static_cast<long long>(accepted_wrong),
                   100.0 * static_cast<double>(accepted_wrong) / static_cast<double>(c.accepted),
                   q.name.c_str());
+    std::printf(
+        "coverage monitor (label-free): running coverage %.2f%%, anytime 95%% interval [%.2f, "
+        "%.2f]%%, certified [%.2f, %.2f]%%: %s\n",
+        100.0 * coverage_monitor.coverage(), 100.0 * coverage_monitor.lower_bound(),
+        100.0 * coverage_monitor.upper_bound(), 100.0 * coverage_monitor.reference_lower(),
+        100.0 * coverage_monitor.reference_upper(),
+        shifted_at >= 0
+            ? ("SHIFTED (first at query " + std::to_string(shifted_at) + "): re-calibrate").c_str()
+            : "consistent");
+    if (labelled)
+      std::printf(
+          "audit (labelled, every accepted query): accepted error rate anytime 95%% bounds "
+          "[%.2f, %.2f]%% against r = %.2f%%: %s\n",
+          100.0 * audit.lower_bound(), 100.0 * audit.upper_bound(),
+          100.0 * get<double>(pol, "certificate.risk_target", pf),
+          broken_at >= 0
+              ? ("BROKEN (first at query " + std::to_string(broken_at) + "): re-calibrate").c_str()
+              : "not broken");
     std::vector<std::pair<std::string, std::string>> outputs;
     if (!a->decisions.empty()) outputs.emplace_back(a->decisions, csv);
     if (!a->json.empty()) {
@@ -233,7 +265,19 @@ void register_analog_serve(CLI::App& analog) {
                           {"coverage", c.coverage()},
                           {"energy_uJ_per_query", c.energy / static_cast<double>(c.queries) * 1e6},
                           {"energy_source", "modelled: the policy's energy model"}};
-      if (labelled) j["accepted_wrong"] = accepted_wrong;
+      j["coverage_monitor"] = {
+          {"lower", coverage_monitor.lower_bound()},
+          {"upper", coverage_monitor.upper_bound()},
+          {"certified_lower", coverage_monitor.reference_lower()},
+          {"certified_upper", coverage_monitor.reference_upper()},
+          {"shifted_at", shifted_at >= 0 ? nlohmann::json(shifted_at) : nlohmann::json(nullptr)}};
+      if (labelled) {
+        j["accepted_wrong"] = accepted_wrong;
+        j["audit"] = {
+            {"lower", audit.lower_bound()},
+            {"upper", audit.upper_bound()},
+            {"broken_at", broken_at >= 0 ? nlohmann::json(broken_at) : nlohmann::json(nullptr)}};
+      }
       outputs.emplace_back(a->json, j.dump(1) + "\n");
     }
     for (const auto& [file, content] : outputs) write_file_atomically(file, content);

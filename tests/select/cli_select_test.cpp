@@ -250,6 +250,15 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   EXPECT_EQ(sv["accepted"].get<int64_t>() + sv["fallback"].get<int64_t>(), 400);
   EXPECT_NEAR(sv["energy_uJ_per_query"].get<double>(),
               a["energy_uJ"]["at_test"]["selective"].get<double>(), 1e-9);
+  // The monitors' bounds bracket what they watch (an exact interval contains its estimate).
+  const double acc = sv["accepted"].get<double>(), cov = acc / 400.0;
+  EXPECT_LE(sv["coverage_monitor"]["lower"].get<double>(), cov);
+  EXPECT_GE(sv["coverage_monitor"]["upper"].get<double>(), cov);
+  if (acc > 0) {
+    const double rate = sv["accepted_wrong"].get<double>() / acc;
+    EXPECT_LE(sv["audit"]["lower"].get<double>(), rate);
+    EXPECT_GE(sv["audit"]["upper"].get<double>(), rate);
+  }
   // Policies that do not fit: another model, another chip set, an unknown profile.
   const std::string bad_out = scratch("bad_out.json").string();
   const std::string other_model = scratch("other_model.onnx").string();
