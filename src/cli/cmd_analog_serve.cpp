@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -48,7 +49,14 @@ T get(const nlohmann::json& j, const std::string& path, const std::string& file)
 
 // Queries from an .npy of uint8 images, N x H x W or N x C x H x W.
 data::ImageDataset images_from_npy(const std::string& file, int64_t classes) {
-  const exec::Tensor t = exec::read_npy(file);
+  std::string stdin_bytes;
+  if (file == "-") {
+    std::stringstream ss;
+    ss << std::cin.rdbuf();
+    stdin_bytes = ss.str();
+  }
+  const exec::Tensor t =
+      file == "-" ? exec::parse_npy(stdin_bytes, "<stdin>") : exec::read_npy(file);
   if (t.dtype != graph::DType::UInt8)
     throw user_error(file, ": expected uint8 images (N x H x W or N x C x H x W), got dtype ",
                      graph::dtype_name(t.dtype));

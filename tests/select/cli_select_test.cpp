@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -259,6 +260,26 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
     EXPECT_LE(sv["audit"]["lower"].get<double>(), rate);
     EXPECT_GE(sv["audit"]["upper"].get<double>(), rate);
   }
+  // Queries as an .npy of uint8 images, from a file and from stdin: the same routes. (Random
+  // pixels: the decisions, not their accuracy, are compared.)
+  const std::string npy = scratch("queries.npy").string();
+  {
+    std::string header = "{'descr': '|u1', 'fortran_order': False, 'shape': (30, 28, 28), }";
+    header.resize(118 - 1, ' ');
+    header += '\n';
+    std::ofstream f(npy, std::ios::binary);
+    f << "\x93NUMPY" << '\x01' << '\x00' << static_cast<char>(header.size()) << '\x00' << header;
+    for (int i = 0; i < 30 * 28 * 28; ++i) f << static_cast<char>((i * 37 + i / 28 * 11) % 256);
+  }
+  const std::string d1 = scratch("d1.csv").string(), d2 = scratch("d2.csv").string();
+  r = run("analog serve " + policy + " --quiet --input " + npy + " --decisions " + d1);
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("analog serve " + policy + " --quiet --input - --decisions " + d2 + " < " + npy);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(d1), slurp(d2));
+  const std::string routes = slurp(d1);
+  EXPECT_EQ(std::count(routes.begin(), routes.end(), '\n'), 31);  // header + 30 queries
+
   // Policies that do not fit: another model, another chip set, an unknown profile.
   const std::string bad_out = scratch("bad_out.json").string();
   const std::string other_model = scratch("other_model.onnx").string();
