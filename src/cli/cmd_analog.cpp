@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/analog_pool.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
 #include "cli/model_source.h"
@@ -20,6 +21,7 @@
 #include "onnxio/import.h"
 #include "passes/pipeline.h"
 #include "report/provenance.h"
+#include "select/controller.h"
 #include "select/race.h"
 #include "train/evaluate.h"
 #include "util/error.h"
@@ -290,6 +292,14 @@ nlohmann::json stats_json(const select::SelectiveStats& s) {
           {"accuracy", s.accuracy()}};
 }
 
+// Coverage and the selective figures at it (energies in uJ).
+nlohmann::json selective_json(const select::SelectiveEnergy& e) {
+  return {{"coverage", e.coverage},
+          {"selective", e.selective * 1e6},
+          {"reduction_vs_ensemble", e.reduction_vs_ensemble},
+          {"break_even_fallback", number(e.break_even_fallback * 1e6)}};
+}
+
 nlohmann::json race_json(const select::RaceResult& r, const select::RaceOptions& o,
                          const std::vector<uint64_t>& chip_seeds,
                          const std::vector<uint64_t>& read_seeds, const Provenance& prov) {
@@ -310,47 +320,50 @@ nlohmann::json race_json(const select::RaceResult& r, const select::RaceOptions&
                     {"test", stats_json(a.test)}});
   }
   const select::Certificate& c = r.certificate;
-  return {{"options",
-           {{"risk", o.risk},
-            {"certificate_delta", o.certificate_delta},
-            {"design_risk", o.design_risk},
-            {"design_delta", o.design_delta},
-            {"score", std::string(select::confidence_score_name(o.score))},
-            {"bias_correction", o.bias_correction},
-            {"split_seed", o.split_seed},
-            {"splits",
-             {{"hardware", o.splits.hardware},
-              {"policy", o.splits.policy},
-              {"certificate", o.splits.certificate},
-              {"test", o.splits.test}}},
-            {"energy_uJ",
-             {{"communication", o.energy.communication * 1e6},
-              {"controller", o.energy.controller * 1e6},
-              {"per_class", o.energy.per_class * 1e6},
-              {"fallback", o.energy.fallback * 1e6}}}}},
-          {"rows", r.rows},
-          {"accelerators", accs},
-          {"selected",
-           r.selected ? nlohmann::json(r.accelerators[*r.selected].name) : nlohmann::json(nullptr)},
-          {"certificate",
-           {{"certified", c.certified},
-            {"risk_target", c.risk_target},
-            {"delta", c.delta},
-            {"threshold", number(c.threshold)},
-            {"upper_bound", c.upper_bound},
-            {"split", stats_json(c.stats)}}},
-          {"test",
-           {{"digital_accuracy", r.digital_accuracy},
-            {"hybrid_accuracy", r.hybrid_accuracy},
-            {"ensemble_accuracy", r.ensemble_accuracy}}},
-          {"energy_uJ",
-           {{"selected_activation", r.energy.selected_activation * 1e6},
-            {"ensemble", r.energy.ensemble * 1e6},
-            {"selective", r.energy.selective * 1e6},
-            {"break_even_fallback", number(r.energy.break_even_fallback * 1e6)}}},
-          {"reduction_vs_ensemble", r.energy.reduction_vs_ensemble},
-          {"activation_reduction", r.energy.activation_reduction},
-          {"provenance", report::provenance_json(prov)}};
+  return {
+      {"options",
+       {{"risk", o.risk},
+        {"certificate_delta", o.certificate_delta},
+        {"design_risk", o.design_risk},
+        {"design_delta", o.design_delta},
+        {"score", std::string(select::confidence_score_name(o.score))},
+        {"bias_correction", o.bias_correction},
+        {"split_seed", o.split_seed},
+        {"splits",
+         {{"hardware", o.splits.hardware},
+          {"policy", o.splits.policy},
+          {"certificate", o.splits.certificate},
+          {"test", o.splits.test}}},
+        {"energy_uJ",
+         {{"communication", o.energy.communication * 1e6},
+          {"controller", o.energy.controller * 1e6},
+          {"per_class", o.energy.per_class * 1e6},
+          {"fallback", o.energy.fallback * 1e6}}}}},
+      {"rows", r.rows},
+      {"accelerators", accs},
+      {"selected",
+       r.selected ? nlohmann::json(r.accelerators[*r.selected].name) : nlohmann::json(nullptr)},
+      {"certificate",
+       {{"certified", c.certified},
+        {"risk_target", c.risk_target},
+        {"delta", c.delta},
+        {"threshold", number(c.threshold)},
+        {"upper_bound", c.upper_bound},
+        {"split", stats_json(c.stats)}}},
+      {"test",
+       {{"digital_accuracy", r.digital_accuracy},
+        {"hybrid_accuracy", r.hybrid_accuracy},
+        {"ensemble_accuracy", r.ensemble_accuracy}}},
+      {"energy_uJ",
+       {{"source",
+         "modelled: seed 002's component energy model (Table I E_i, C, controller, per "
+         "class, fallback F as in options.energy_uJ)"},
+        {"selected_activation", r.energy.selected_activation * 1e6},
+        {"ensemble", r.energy.ensemble * 1e6},
+        {"activation_reduction", r.energy.activation_reduction},
+        {"at_test", r.energy.at_test ? selective_json(*r.energy.at_test) : nlohmann::json(nullptr)},
+        {"at_certificate", selective_json(r.energy.at_certificate)}}},
+      {"provenance", report::provenance_json(prov)}};
 }
 
 void print_race(const select::RaceResult& r, const select::RaceOptions& o) {
@@ -391,22 +404,31 @@ void print_race(const select::RaceResult& r, const select::RaceOptions& o) {
       "test split: digital %.2f%%, hybrid (accepted analog + digital fallback) %.2f%%, always-on "
       "ensemble %.2f%%\n",
       100.0 * r.digital_accuracy, 100.0 * r.hybrid_accuracy, 100.0 * r.ensemble_accuracy);
+  const select::EnergyFigures& e = r.energy;
   std::printf(
-      "energy per query: selected activation %.4f uJ, always-on ensemble %.4f uJ, selective system "
-      "%.4f uJ (%.2f%% below the ensemble; activation alone %.2f%% below), break-even fallback "
-      "%.3f uJ\n",
-      r.energy.selected_activation * 1e6, r.energy.ensemble * 1e6, r.energy.selective * 1e6,
-      100.0 * r.energy.reduction_vs_ensemble, 100.0 * r.energy.activation_reduction,
-      r.energy.break_even_fallback * 1e6);
+      "energy per query (modelled, seed 002's energy model): selected activation %.4f uJ, "
+      "always-on ensemble %.4f uJ (activation alone %.2f%% below)\n",
+      e.selected_activation * 1e6, e.ensemble * 1e6, 100.0 * e.activation_reduction);
+  auto line = [](const char* what, const select::SelectiveEnergy& s) {
+    std::printf(
+        "  %s: coverage %.2f%%, selective system %.4f uJ (%.2f%% below the ensemble), break-even "
+        "fallback %.3f uJ\n",
+        what, 100.0 * s.coverage, s.selective * 1e6, 100.0 * s.reduction_vs_ensemble,
+        s.break_even_fallback * 1e6);
+  };
+  if (e.at_test)
+    line("at the test-split coverage (the paper's definition)", *e.at_test);
+  else
+    std::printf("  at the test-split coverage (the paper's definition): n/a, no test split\n");
+  line("at the certificate-split coverage", e.at_certificate);
 }
 
 void register_analog_select(CLI::App& analog, const Provenance& provenance) {
   struct Args {
-    std::string model, dataset = "fashion-mnist", data_dir, split = "test", chips, pool, mode,
-                       score = "logit_margin", json;
+    std::string model, chips, pool, mode, score = "logit_margin", json, cache, logits, policy;
     std::string fallback = "4uJ", communication = "0.12uJ", controller = "0.003uJ",
                 per_class = "0.0002uJ";
-    int64_t limit = 0;
+    DataRequest data;
     uint64_t seed = 1, read_seed = 1;
     bool no_bias = false, quiet = false;
     train::EvalOptions eval;
@@ -425,23 +447,35 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--pool", a->pool,
-                  "Comma-separated profile names (default: every profile of the file)");
+                  "Comma-separated units: a profile name (A0) or distinct units of one profile "
+                  "(A0#1,A0#2); default: every profile of the file with an energy");
   cmd->add_option("--mode", a->mode, "Override the profiles' simulation mode")
       ->check(CLI::IsMember({"physical", "reference"}));
-  cmd->add_option("--seed", a->seed, "Chip seed of the first pool member; member i gets seed + i")
+  cmd->add_option("--seed", a->seed,
+                  "Base chip seed; a unit's chip seed is derived from it and the unit's name")
       ->capture_default_str();
   cmd->add_option("--read-seed", a->read_seed,
-                  "Read-noise seed of the first member; member i gets read-seed + i")
+                  "Base read-noise seed; derived per unit name like --seed")
       ->capture_default_str();
-  cmd->add_option("--dataset", a->dataset, "fashion-mnist or cifar10")
+  cmd->add_option("--dataset", a->data.dataset, "fashion-mnist or cifar10")
       ->check(CLI::IsMember({"fashion-mnist", "cifar10"}))
       ->capture_default_str();
-  cmd->add_option("--data-dir", a->data_dir, "Directory of the data set files");
-  cmd->add_option("--split", a->split,
-                  "Data set split the four roles are drawn from: train or test")
+  cmd->add_option("--data-dir", a->data.data_dir, "Directory of the data set files");
+  cmd->add_option("--calibration", a->data.calibration,
+                  "holdout: H/P/C from training images held out of training, T = the official "
+                  "test set (the paper's protocol; default when the model's .train.json records "
+                  "a holdout); test: all four roles from --split")
+      ->check(CLI::IsMember({"holdout", "test"}));
+  cmd->add_option("--holdout", a->data.holdout,
+                  "Held-out training images (default: the model's .train.json; must match it)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--holdout-seed", a->data.holdout_seed,
+                  "Seed of the held-out subset (default: the model's .train.json)");
+  cmd->add_option("--split", a->data.split,
+                  "--calibration test: the data set split the four roles are drawn from")
       ->check(CLI::IsMember({"train", "test"}))
       ->capture_default_str();
-  cmd->add_option("--limit", a->limit, "First N images only (0: all)")
+  cmd->add_option("--limit", a->data.limit, "First N calibration images only (0: all)")
       ->check(CLI::NonNegativeNumber);
   select::RaceOptions& o = a->race;
   cmd->add_option("--alpha", o.risk, "Deployment risk target r for the certificate")
@@ -464,19 +498,23 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
       ->capture_default_str();
   cmd->add_flag("--no-bias-correction", a->no_bias,
                 "Skip eq. (6) (the hardware split is then unused)");
-  cmd->add_option("--hardware", o.splits.hardware, "Rows of the hardware split H (bias estimation)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  cmd->add_option("--hardware", o.splits.hardware,
+                  "Rows of the hardware split H (default 3000 with --calibration holdout, 2000 "
+                  "otherwise)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--policy", o.splits.policy, "Rows of the policy split P (thresholds, selection)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--certificate", o.splits.certificate, "Rows of the certificate split C")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--test", o.splits.test, "Rows of the descriptive test split T")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  cmd->add_option("--split-seed", o.split_seed, "Seed of the random split into H, P, C, T")
+  cmd->add_option("--certificate", o.splits.certificate,
+                  "Rows of the certificate split C (default 5000 with --calibration holdout, 4000 "
+                  "otherwise)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--test", o.splits.test,
+                  "Rows of the test split T: drawn with H/P/C under --calibration test (default "
+                  "2000); the first N official test images under --calibration holdout (default "
+                  "all)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--split-seed", o.split_seed, "Seed of the random split into H, P, C (, T)")
       ->capture_default_str();
   cmd->add_option("--fallback-energy", a->fallback,
                   "Energy of the digital fallback per deferred query")
@@ -495,11 +533,19 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
   cmd->add_option("--threads", a->eval.threads, "libtorch threads (0: libtorch's default)")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
+  cmd->add_option("--cache", a->cache,
+                  "Logit cache directory: reuse the logits of earlier simulations, store new ones");
+  cmd->add_option("--logits", a->logits,
+                  "Replay from this logit cache only (no simulation; an error names what is "
+                  "missing)");
+  cmd->add_flag("--quiet", a->quiet, "No progress lines on stderr");
   cmd->add_option(
       "--json", a->json,
       "Write the per-chip table, the selection, the certificate and the energies as JSON");
-  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
-  cmd->callback([a, &provenance] {
+  cmd->add_option("--policy-out", a->policy,
+                  "Write the frozen policy (for `hetcim analog serve`): model hash, chip unit, "
+                  "profile and seeds, bias, score, threshold, certificate, energies");
+  cmd->callback([a, cmd, &provenance] {
     select::RaceOptions o = a->race;
     o.score = select::parse_confidence_score(a->score);
     o.bias_correction = !a->no_bias;
@@ -508,71 +554,132 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
         parse_quantity(a->communication, Quantity::Energy, "--communication-energy");
     o.energy.controller = parse_quantity(a->controller, Quantity::Energy, "--controller-energy");
     o.energy.per_class = parse_quantity(a->per_class, Quantity::Energy, "--class-energy");
-    std::vector<xbar::ChipProfile> pool = chips_from(a->chips, a->mode);
-    if (!a->pool.empty()) {
-      std::vector<xbar::ChipProfile> chosen;
-      std::stringstream names(a->pool);
-      for (std::string name; std::getline(names, name, ',');) {
-        if (name.empty()) continue;
-        auto it = std::find_if(pool.begin(), pool.end(),
-                               [&](const xbar::ChipProfile& c) { return c.name == name; });
-        if (it == pool.end())
-          throw user_error("--pool: ", a->chips, " has no profile '", name, "'");
-        chosen.push_back(*it);
-      }
-      if (chosen.empty())
-        throw user_error("--pool: expected comma-separated profile names, got '", a->pool, "'");
-      pool = std::move(chosen);
-    }
-    for (const xbar::ChipProfile& c : pool)
-      if (!c.energy)
-        throw user_error(a->chips, ": chip profile '", c.name,
-                         "' has no 'energy' (activation energy E of eq. 9); "
-                         "choose the pool with --pool, e.g. --pool A0,A1,A2,A3,A4,A5");
+    if (!a->cache.empty() && !a->logits.empty())
+      throw user_error("--cache and --logits: give one (--logits replays without simulating)");
+    const std::vector<PoolUnit> units =
+        parse_pool(a->chips, a->pool, a->mode, a->seed, a->read_seed);
 
-    const graph::Graph model = onnxio::import_onnx(a->model);
-    data::ImageDataset d = data::load_dataset(a->dataset, data::parse_split(a->split), a->data_dir);
-    if (a->limit > 0 && a->limit < d.count) d = data::slice(d, 0, a->limit);
-    select::validate(o, d.count);  // before the minutes of chip simulation
-    Progress progress("analog select: evaluating the digital model and the pool", "models",
-                      1 + pool.size(), !a->quiet);
-    select::PoolLogits logits;
-    logits.classes = d.classes;
-    logits.labels = d.labels;
-    train::EvalOptions eo = a->eval;
-    eo.chip.reset();
-    logits.reference_logits = train::evaluate_race_cnn(model, d, eo).logits;
-    progress.update(1);
-    std::vector<uint64_t> chip_seeds, read_seeds;
-    for (size_t i = 0; i < pool.size(); ++i) {
-      eo.chip = pool[i];
-      eo.chip_seed = a->seed + i;
-      eo.read_seed = a->read_seed + i;
-      chip_seeds.push_back(eo.chip_seed);
-      read_seeds.push_back(eo.read_seed);
-      logits.accelerators.push_back(
-          {pool[i].name, *pool[i].energy, train::evaluate_race_cnn(model, d, eo).logits});
-      progress.update(2 + i);
+    // Which images: the model's training record decides the default protocol, and explicit flags
+    // must agree with it (the certificate is void if its rows were trained on).
+    DataRequest dr = a->data;
+    const std::optional<TrainRecord> rec = read_train_record(a->model);
+    const bool explicit_holdout = cmd->count("--holdout") > 0;
+    if (cmd->count("--calibration") == 0)
+      dr.calibration = (explicit_holdout || (rec && rec->holdout > 0)) ? "holdout" : "test";
+    if (dr.calibration == "holdout") {
+      if (rec) {
+        if (rec->holdout == 0)
+          throw user_error(rec->file,
+                           ": field 'holdout.images' is 0 (the model was trained on "
+                           "every training image); --calibration holdout would certify on "
+                           "training data. Use --calibration test");
+        if (explicit_holdout && dr.holdout != rec->holdout)
+          throw user_error("--holdout ", dr.holdout, " disagrees with ", rec->file,
+                           " (field 'holdout.images' = ", rec->holdout, ")");
+        if (cmd->count("--holdout-seed") > 0 && dr.holdout_seed != rec->holdout_seed)
+          throw user_error("--holdout-seed ", dr.holdout_seed, " disagrees with ", rec->file,
+                           " (field 'holdout.seed' = ", rec->holdout_seed, ")");
+        if (rec->dataset != dr.dataset)
+          throw user_error("--dataset ", dr.dataset, " disagrees with ", rec->file,
+                           " (field 'dataset' = '", rec->dataset, "')");
+        dr.holdout = rec->holdout;
+        dr.holdout_seed = rec->holdout_seed;
+      } else if (!explicit_holdout) {
+        throw user_error("--calibration holdout: ", a->model,
+                         " has no training record (.train.json); give --holdout N and "
+                         "--holdout-seed S as used in training");
+      }
+      if (cmd->count("--hardware") == 0) o.splits.hardware = 3000;
+      if (cmd->count("--certificate") == 0) o.splits.certificate = 5000;
+      dr.test_images = cmd->count("--test") > 0 ? o.splits.test : -1;
+      o.splits.test = 0;
+    } else {
+      if (cmd->count("--hardware") == 0) o.splits.hardware = 2000;
+      if (cmd->count("--certificate") == 0) o.splits.certificate = 4000;
+      if (cmd->count("--test") == 0) o.splits.test = 2000;
     }
-    progress.finish();
-    const select::RaceResult r = select::run_race(logits, o);
+    const ProtocolData d = load_protocol_data(dr);
+    select::validate(o, d.calibration.count, d.test.has_value());  // before any simulation
+
+    PoolRequest pr;
+    pr.model = a->model;
+    pr.units = units;
+    pr.eval = a->eval;
+    pr.cache_dir = a->logits.empty() ? a->cache : a->logits;
+    pr.replay_only = !a->logits.empty();
+    pr.quiet = a->quiet;
+    const PoolResult pool = pool_logits(pr, d);
+    const select::RaceResult r = select::run_race(pool.logits, o);
+    std::printf("data: %s\n", d.description.c_str());
+    if (!pr.cache_dir.empty())
+      std::printf("logits: %lld simulated now, %lld from the cache %s\n",
+                  static_cast<long long>(pool.simulated), static_cast<long long>(pool.cached),
+                  pr.cache_dir.c_str());
+    print_race(r, o);
     Provenance prov = provenance;
-    prov.set("source",
-             "logits measured on " + a->dataset + " (" + a->split + " split, " +
-                 std::to_string(d.count) +
-                 " images) with the classifier on simulated chips (hetcim's crossbar simulator, " +
-                 a->chips + "); energies modelled (eq. 9, --*-energy options)");
+    prov.set(
+        "source",
+        "logits " +
+            std::string(pr.replay_only ? "replayed from the cache " + pr.cache_dir : "measured") +
+            " with the classifier on simulated chips (hetcim's crossbar simulator, " + a->chips +
+            "); data: " + d.description + "; energies modelled (eq. 9, --*-energy options)");
     prov.set("solver", "exact Clopper-Pearson bounds (Boost.Math)");
     prov.set("status", r.certificate.certified ? "certified" : "not certified");
-    prov.set("seeds", "split " + std::to_string(o.split_seed) + ", chips " +
-                          std::to_string(a->seed) + ".." +
-                          std::to_string(a->seed + pool.size() - 1) + ", read noise " +
-                          std::to_string(a->read_seed) + ".." +
-                          std::to_string(a->read_seed + pool.size() - 1));
-    print_race(r, o);
+    std::string seeds = "split " + std::to_string(o.split_seed) + "; chip/read seeds per unit:";
+    for (const PoolUnit& u : units)
+      seeds += " " + u.name + " " + std::to_string(u.chip_seed) + "/" + std::to_string(u.read_seed);
+    prov.set("seeds", seeds);
+    prov.set("cache", pr.cache_dir.empty()
+                          ? "none"
+                          : pr.cache_dir + ": " + std::to_string(pool.cached) + " cached, " +
+                                std::to_string(pool.simulated) + " simulated now");
     std::fputs(report::provenance_text(prov, "# ").c_str(), stdout);
-    if (!a->json.empty())
-      write_file_atomically(a->json, race_json(r, o, chip_seeds, read_seeds, prov).dump(1) + "\n");
+    OutputSet outputs;
+    if (!a->policy.empty()) {
+      const select::FrozenPolicy fp = select::freeze(r, o, d.calibration.classes);
+      nlohmann::json unit = nullptr;
+      if (r.selected) {
+        const PoolUnit& u = units[*r.selected];
+        unit = {{"name", u.name},
+                {"profile", u.profile.name},
+                {"fingerprint", profile_fingerprint(u.profile)},
+                {"chip_seed", u.chip_seed},
+                {"read_seed", u.read_seed},
+                {"test_read_seed", test_read_seed(u.read_seed)}};
+      }
+      const nlohmann::json pj = {
+          {"kind", "hetcim frozen policy (seed 002)"},
+          {"model", {{"file", a->model}, {"hash", file_hash(a->model)}}},
+          {"chips", {{"file", a->chips}, {"unit", unit}}},
+          {"eval", {{"batch_size", a->eval.batch_size}, {"threads", a->eval.threads}}},
+          {"classes", fp.classes},
+          {"score", std::string(select::confidence_score_name(fp.score))},
+          {"bias", fp.bias},
+          {"threshold", number(fp.threshold)},
+          {"energy_uJ",
+           {{"activation", fp.activation_energy * 1e6}, {"fallback", fp.fallback_energy * 1e6}}},
+          {"certificate",
+           {{"certified", r.certificate.certified},
+            {"risk_target", r.certificate.risk_target},
+            {"delta", r.certificate.delta},
+            {"upper_bound", r.certificate.upper_bound},
+            {"split", stats_json(r.certificate.stats)}}},
+          {"data", d.description}};
+      outputs.add(a->policy, pj.dump(1) + "\n");
+    }
+    if (!a->json.empty()) {
+      std::vector<uint64_t> chip_seeds, read_seeds;
+      for (const PoolUnit& u : units) {
+        chip_seeds.push_back(u.chip_seed);
+        read_seeds.push_back(u.read_seed);
+      }
+      nlohmann::json j = race_json(r, o, chip_seeds, read_seeds, prov);
+      j["data"] = d.description;
+      j["logits_source"] = {
+          {"simulated", pool.simulated}, {"cached", pool.cached}, {"cache", pr.cache_dir}};
+      outputs.add(a->json, j.dump(1) + "\n");
+    }
+    outputs.commit();
   });
 }
 
@@ -586,6 +693,8 @@ void register_analog(CLI::App& app, const Provenance& provenance) {
   register_analog_audit(*analog);
   register_analog_run(*analog);
   register_analog_select(*analog, provenance);
+  register_analog_study(*analog);
+  register_analog_serve(*analog);
 }
 
 }  // namespace hetcim::cli

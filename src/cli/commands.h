@@ -22,5 +22,7 @@ void register_reproduce(CLI::App& app, const Provenance& provenance);
 // Built with hetcim_train (libtorch), HETCIM_WITH_TRAIN:
 void register_train(CLI::App& app, const Provenance& provenance);
 void register_analog(CLI::App& app, const Provenance& provenance);
+void register_analog_study(CLI::App& analog);  // under `analog`, from register_analog
+void register_analog_serve(CLI::App& analog);
 
 }  // namespace hetcim::cli

@@ -52,4 +52,14 @@ double break_even_fallback(double activation, double coverage, double ensemble) 
   return (ensemble - activation) / (1.0 - coverage);
 }
 
+SelectiveEnergy selective_figures(double activation, double ensemble, double coverage,
+                                  const EnergyModel& m) {
+  SelectiveEnergy s;
+  s.coverage = coverage;
+  s.selective = selective_energy(activation, coverage, m);
+  s.reduction_vs_ensemble = ensemble > 0.0 ? 1.0 - s.selective / ensemble : 0.0;
+  s.break_even_fallback = break_even_fallback(activation, coverage, ensemble);
+  return s;
+}
+
 }  // namespace hetcim::select

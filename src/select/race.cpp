@@ -9,7 +9,7 @@
 
 namespace hetcim::select {
 
-void validate(const RaceOptions& o, int64_t rows) {
+void validate(const RaceOptions& o, int64_t rows, bool separate_test) {
   auto unit = [](double v, const char* name) {
     if (!(v > 0.0 && v < 1.0))
       throw user_error("RACE options: '", name, "' must lie in (0, 1), got ", v);
@@ -21,6 +21,11 @@ void validate(const RaceOptions& o, int64_t rows) {
   if (o.bias_correction && o.splits.hardware < 1)
     throw user_error("RACE options: bias correction needs a hardware split of at least 1 row");
   validate(o.energy);
+  if (separate_test && o.splits.test != 0)
+    throw user_error(
+        "RACE options: with a separate test set the test split is that set; the "
+        "test split size must be 0, got ",
+        o.splits.test);
   (void)make_splits(rows, o.splits, o.split_seed);  // sizes against the rows
 }
 
@@ -50,7 +55,41 @@ int64_t check_pool(const PoolLogits& p) {
         throw user_error("RACE pool: accelerator '", a.name, "': logit ", i % p.classes, " of row ",
                          i / p.classes, " is not finite");
   }
+  if (p.test_labels.empty()) {
+    if (!p.test_reference_logits.empty())
+      throw user_error("RACE pool: test reference logits without test labels");
+    for (const AcceleratorLogits& a : p.accelerators)
+      if (!a.test_logits.empty())
+        throw user_error("RACE pool: accelerator '", a.name,
+                         "' has test logits but the pool has "
+                         "no separate test labels");
+    return rows;
+  }
+  PoolLogits test;
+  test.classes = p.classes;
+  test.labels = p.test_labels;
+  test.reference_logits = p.test_reference_logits;
+  for (const AcceleratorLogits& a : p.accelerators)
+    test.accelerators.push_back({a.name + " (test set)", a.energy, a.test_logits, {}});
+  (void)check_pool(test);
   return rows;
+}
+
+// The calibration rows followed by the separate test rows, as one table.
+PoolLogits concatenated(const PoolLogits& p) {
+  PoolLogits c;
+  c.classes = p.classes;
+  c.labels = p.labels;
+  c.labels.insert(c.labels.end(), p.test_labels.begin(), p.test_labels.end());
+  c.reference_logits = p.reference_logits;
+  c.reference_logits.insert(c.reference_logits.end(), p.test_reference_logits.begin(),
+                            p.test_reference_logits.end());
+  for (const AcceleratorLogits& a : p.accelerators) {
+    AcceleratorLogits b{a.name, a.energy, a.logits, {}};
+    b.logits.insert(b.logits.end(), a.test_logits.begin(), a.test_logits.end());
+    c.accelerators.push_back(std::move(b));
+  }
+  return c;
 }
 
 template <typename T>
@@ -85,13 +124,18 @@ struct Scored {
 
 }  // namespace
 
-RaceResult run_race(const PoolLogits& pool, const RaceOptions& o) {
-  const int64_t rows = check_pool(pool);
-  validate(o, rows);
+RaceResult run_race(const PoolLogits& given, const RaceOptions& o) {
+  const int64_t calibration_rows = check_pool(given);
+  const bool separate_test = !given.test_labels.empty();
+  validate(o, calibration_rows, separate_test);
+  const PoolLogits joined = separate_test ? concatenated(given) : PoolLogits{};
+  const PoolLogits& pool = separate_test ? joined : given;
+  const int64_t rows = static_cast<int64_t>(pool.labels.size());
   const int64_t K = pool.classes;
   RaceResult r;
   r.rows = rows;
-  r.splits = make_splits(rows, o.splits, o.split_seed);
+  r.splits = make_splits(calibration_rows, o.splits, o.split_seed);
+  for (int64_t t = calibration_rows; t < rows; ++t) r.splits.test.push_back(t);
   const Splits& s = r.splits;
 
   std::vector<Scored> scored;
@@ -152,16 +196,15 @@ RaceResult run_race(const PoolLogits& pool, const RaceOptions& o) {
   for (const AcceleratorLogits& a : pool.accelerators) energies.push_back(a.energy);
   EnergyFigures& e = r.energy;
   e.ensemble = ensemble_energy(energies, K, o.energy);
-  const double coverage = r.certificate.stats.coverage();
   e.selected_activation =
       r.selected ? activation_energy(pool.accelerators[sel].energy, K, o.energy) : 0.0;
-  e.selective = selective_energy(e.selected_activation, r.selected ? coverage : 0.0, o.energy);
-  if (e.ensemble > 0.0) {
-    e.reduction_vs_ensemble = 1.0 - e.selective / e.ensemble;
-    e.activation_reduction = 1.0 - e.selected_activation / e.ensemble;
+  if (e.ensemble > 0.0) e.activation_reduction = 1.0 - e.selected_activation / e.ensemble;
+  const double cert_coverage = r.selected ? r.certificate.stats.coverage() : 0.0;
+  e.at_certificate = selective_figures(e.selected_activation, e.ensemble, cert_coverage, o.energy);
+  if (!s.test.empty()) {
+    const double test_coverage = r.selected ? r.accelerators[sel].test.coverage() : 0.0;
+    e.at_test = selective_figures(e.selected_activation, e.ensemble, test_coverage, o.energy);
   }
-  e.break_even_fallback =
-      break_even_fallback(e.selected_activation, r.selected ? coverage : 0.0, e.ensemble);
   return r;
 }
 

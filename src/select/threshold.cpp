@@ -1,6 +1,7 @@
 #include "select/threshold.h"
 
 #include <algorithm>
+#include <boost/math/special_functions/beta.hpp>
 #include <numeric>
 #include <vector>
 
@@ -47,6 +48,20 @@ SelectiveStats selective_stats(std::span<const double> scores, std::span<const u
   return s;
 }
 
+namespace {
+
+// U(e, n; delta) <= r without inverting the beta function: U is the p at which P[Binomial(n, p)
+// <= e] = delta, and that tail falls as p grows, so U <= r exactly when P[Binomial(n, r) <= e]
+// = 1 - I_r(e + 1, n - e) <= delta. One forward evaluation per prefix instead of a root search
+// (about 10x faster; the fit tries every prefix of P).
+bool passes(int64_t errors, int64_t n, double r, double delta) {
+  if (n == 0 || errors == n) return false;  // U = 1 >= r
+  return boost::math::ibetac(static_cast<double>(errors + 1), static_cast<double>(n - errors), r) <=
+         delta;
+}
+
+}  // namespace
+
 ThresholdFit fit_threshold(std::span<const double> scores, std::span<const uint8_t> correct,
                            const FitOptions& o) {
   check_lengths(scores, correct);
@@ -70,15 +85,15 @@ ThresholdFit fit_threshold(std::span<const double> scores, std::span<const uint8
       ++accepted;
       errors += correct[order[i]] == 0;
     }
-    const double u = clopper_pearson_upper(errors, accepted, o.delta);
-    if (u <= o.risk) {
+    if (passes(errors, accepted, o.risk, o.delta)) {
       best.feasible = true;
       best.threshold = tau;
       best.stats.accepted = accepted;
       best.stats.errors = errors;
-      best.upper_bound = u;
     }
   }
+  if (best.feasible)
+    best.upper_bound = clopper_pearson_upper(best.stats.errors, best.stats.accepted, o.delta);
   return best;
 }
 

@@ -22,7 +22,7 @@ void check_options(const TrainOptions& o) {
     throw user_error("train: weight decay must be >= 0, got ", o.weight_decay);
   if (o.crop_padding < 0)
     throw user_error("train: crop padding must be >= 0, got ", o.crop_padding);
-  if (o.train_limit < 0 || o.test_limit < 0) throw user_error("train: image limits must be >= 0");
+  if (o.train_limit < 0 || o.eval_limit < 0) throw user_error("train: image limits must be >= 0");
   if (o.threads < 0) throw user_error("train: threads must be >= 0, got ", o.threads);
 }
 
@@ -69,20 +69,20 @@ double accuracy(RaceCnnNet& net, const data::ImageDataset& d, int64_t n, int64_t
 
 }  // namespace
 
-TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDataset& test,
+TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDataset& eval,
                            const TrainOptions& o) {
   check_options(o);
   data::validate(train);
-  data::validate(test);
-  if (train.channels != test.channels || train.height != test.height || train.width != test.width ||
-      train.classes != test.classes)
-    throw user_error("train: '", train.name, "' and '", test.name,
+  data::validate(eval);
+  if (train.channels != eval.channels || train.height != eval.height || train.width != eval.width ||
+      train.classes != eval.classes)
+    throw user_error("train: '", train.name, "' and '", eval.name,
                      "' differ in image shape or classes");
   if (train.height != train.width || train.height < 16)
     throw user_error("train: seed 002's CNN needs square images of at least 16x16, '", train.name,
                      "' has ", train.height, "x", train.width);
   const int64_t n_train = o.train_limit > 0 ? std::min(o.train_limit, train.count) : train.count;
-  const int64_t n_test = o.test_limit > 0 ? std::min(o.test_limit, test.count) : test.count;
+  const int64_t n_eval = o.eval_limit > 0 ? std::min(o.eval_limit, eval.count) : eval.count;
   if (n_train == 0) throw user_error("train: '", train.name, "' has no images");
   if (o.threads > 0) torch::set_num_threads(o.threads);
 
@@ -146,12 +146,12 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
     EpochStats e;
     e.train_loss = loss_sum / static_cast<double>(seen);
     e.train_accuracy = static_cast<double>(correct) / static_cast<double>(seen);
-    e.test_accuracy = accuracy(net, test, n_test, 500);
+    e.eval_accuracy = accuracy(net, eval, n_eval, 500);
     e.seconds = elapsed();
     result.epochs.push_back(e);
     if (o.epoch_done) o.epoch_done(epoch, e);
   }
-  result.test_accuracy = result.epochs.back().test_accuracy;
+  result.eval_accuracy = result.epochs.back().eval_accuracy;
   result.model = to_graph(net);
   return result;
 }

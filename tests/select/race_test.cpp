@@ -31,14 +31,14 @@ PoolLogits base_pool(int64_t rows, uint64_t seed) {
 // The reference logits plus a constant per-class offset: eq. (6) recovers the offset exactly.
 AcceleratorLogits shifted(const PoolLogits& p, std::string name, double energy,
                           std::vector<float> offset) {
-  AcceleratorLogits a{std::move(name), energy, p.reference_logits};
+  AcceleratorLogits a{std::move(name), energy, p.reference_logits, {}};
   for (size_t i = 0; i < a.logits.size(); ++i) a.logits[i] += offset[i % K];
   return a;
 }
 
 // Always answers label + 1 (mod K), confidently: every answer wrong.
 AcceleratorLogits broken(const PoolLogits& p, double energy) {
-  AcceleratorLogits a{"broken", energy, std::vector<float>(p.reference_logits.size(), 0.0f)};
+  AcceleratorLogits a{"broken", energy, std::vector<float>(p.reference_logits.size(), 0.0f), {}};
   for (size_t r = 0; r < p.labels.size(); ++r) a.logits[r * K + (p.labels[r] + 1) % K] = 5.0f;
   return a;
 }
@@ -123,8 +123,12 @@ TEST(Race, SelectsTheCheapestPerfectAcceleratorAndCertifiesIt) {
   // Energies: activation 0.8 + 0.12 + 0.003 + 3 x 0.0002; ensemble sum of three; coverage 1.
   EXPECT_NEAR(r.energy.selected_activation / uJ, 0.9236, 1e-12);
   EXPECT_NEAR(r.energy.ensemble / uJ, 0.5 + 1.0 + 0.8 + 3 * (0.123 + 0.0006), 1e-12);
-  EXPECT_NEAR(r.energy.selective / uJ, 0.9236, 1e-12);
-  EXPECT_TRUE(std::isinf(r.energy.break_even_fallback));
+  ASSERT_TRUE(r.energy.at_test.has_value());
+  EXPECT_EQ(r.energy.at_test->coverage, 1.0);
+  EXPECT_NEAR(r.energy.at_test->selective / uJ, 0.9236, 1e-12);
+  EXPECT_TRUE(std::isinf(r.energy.at_test->break_even_fallback));
+  EXPECT_NEAR(r.energy.at_certificate.selective / uJ, 0.9236, 1e-12);
+  EXPECT_TRUE(std::isinf(r.energy.at_certificate.break_even_fallback));
 }
 
 TEST(Race, WithoutBiasCorrectionTheBiasedAcceleratorErrs) {
@@ -149,9 +153,16 @@ TEST(Race, WithoutBiasCorrectionTheBiasedAcceleratorErrs) {
   EXPECT_EQ(r.hybrid_accuracy, 1.0);
   EXPECT_NEAR(r.certificate.stats.coverage(),
               static_cast<double>(r.certificate.stats.accepted) / 300.0, 1e-15);
+  // The paper's energy uses the test split's coverage; the certificate variant C's.
   EXPECT_NEAR(
-      r.energy.selective,
+      r.energy.at_certificate.selective,
       r.energy.selected_activation + (1.0 - r.certificate.stats.coverage()) * o.energy.fallback,
+      1e-18);
+  ASSERT_TRUE(r.energy.at_test.has_value());
+  EXPECT_EQ(r.energy.at_test->coverage, r.accelerators[0].test.coverage());
+  EXPECT_NEAR(
+      r.energy.at_test->selective,
+      r.energy.selected_activation + (1.0 - r.accelerators[0].test.coverage()) * o.energy.fallback,
       1e-18);
 }
 
@@ -159,7 +170,7 @@ TEST(Race, HybridTakesTheAcceleratorsAcceptedAnswersAndTheFallbackForTheRest) {
   // The digital reference is wrong on every label-0 row (it answers 1); the accelerator is right
   // everywhere, confidently on label-0 rows (margin 9) and barely elsewhere (margin 0.5).
   PoolLogits p = base_pool(1000, 5);
-  AcceleratorLogits a{"chip", 0.7 * uJ, p.reference_logits};
+  AcceleratorLogits a{"chip", 0.7 * uJ, p.reference_logits, {}};
   for (size_t r = 0; r < p.labels.size(); ++r) {
     float* z = &a.logits[r * K];
     z[0] = z[1] = z[2] = 0.0f;
@@ -203,13 +214,15 @@ TEST(Race, NoFeasibleAcceleratorMeansEverythingIsDeferred) {
   EXPECT_FALSE(r.certificate.certified);
   EXPECT_EQ(r.hybrid_accuracy, 1.0);  // all from the digital fallback
   EXPECT_EQ(r.energy.selected_activation, 0.0);
-  EXPECT_NEAR(r.energy.selective, 4 * uJ, 1e-18);
+  EXPECT_NEAR(r.energy.at_certificate.selective, 4 * uJ, 1e-18);
+  ASSERT_TRUE(r.energy.at_test.has_value());
+  EXPECT_NEAR(r.energy.at_test->selective, 4 * uJ, 1e-18);
 }
 
 TEST(Race, DeterministicAndValidated) {
   PoolLogits p = base_pool(1000, 4);
   SplitMix64 g{77};
-  AcceleratorLogits noisy{"noisy", 0.7 * uJ, p.reference_logits};
+  AcceleratorLogits noisy{"noisy", 0.7 * uJ, p.reference_logits, {}};
   for (float& v : noisy.logits) v += static_cast<float>(6.0 * g.uniform01() - 3.0);
   p.accelerators.push_back(noisy);
   const RaceResult a = run_race(p, small_options()), b = run_race(p, small_options());
@@ -236,6 +249,55 @@ TEST(Race, DeterministicAndValidated) {
   bad = p;
   bad.labels[3] = 7;
   EXPECT_THROW((void)run_race(bad, small_options()), UserError);
+}
+
+TEST(Race, SeparateTestSetIsTheTestSplitAndTouchesNothingElse) {
+  // The paper's protocol: H/P/C from calibration rows, T = a separate test set. Calibration: 700
+  // rows; test set: 250 rows on which the accelerator is always wrong. The fit, selection and
+  // certificate see only calibration rows, so they equal those of the same pool without a test
+  // set; every test column comes from the 250 rows.
+  PoolLogits cal = base_pool(700, 21);
+  SplitMix64 g{5};
+  AcceleratorLogits noisy{"noisy", 0.7 * uJ, cal.reference_logits, {}};
+  for (float& v : noisy.logits) v += static_cast<float>(4.0 * g.uniform01() - 2.0);
+  cal.accelerators.push_back(noisy);
+  RaceOptions o = small_options();
+  o.splits.test = 0;
+  const RaceResult alone = run_race(cal, o);
+
+  PoolLogits p = cal;
+  const PoolLogits test = base_pool(250, 22);
+  p.test_labels = test.labels;
+  p.test_reference_logits = test.reference_logits;
+  p.accelerators[0].test_logits = broken(test, 0.7 * uJ).logits;
+  const RaceResult r = run_race(p, o);
+  EXPECT_EQ(r.rows, 950);
+  ASSERT_EQ(r.splits.test.size(), 250u);
+  EXPECT_EQ(r.splits.test.front(), 700);
+  EXPECT_EQ(r.splits.test.back(), 949);
+  EXPECT_EQ(r.splits.policy, alone.splits.policy);
+  EXPECT_EQ(r.accelerators[0].fit.threshold, alone.accelerators[0].fit.threshold);
+  EXPECT_EQ(r.certificate.upper_bound, alone.certificate.upper_bound);
+  EXPECT_EQ(r.accelerators[0].test.size, 250);
+  EXPECT_EQ(r.accelerators[0].test.correct, 0);  // broken on every test row
+  EXPECT_EQ(r.digital_accuracy, 1.0);
+  ASSERT_TRUE(r.selected.has_value());
+  // Test coverage: the broken answers have margin 5, above any fitted threshold of the noisy
+  // calibration logits (margins <= 5 + 4): recomputed from the stats, the energy follows it.
+  ASSERT_TRUE(r.energy.at_test.has_value());
+  EXPECT_EQ(r.energy.at_test->coverage, r.accelerators[0].test.coverage());
+  EXPECT_FALSE(alone.energy.at_test.has_value());  // no T at all: no paper-definition energy
+
+  o.splits.test = 10;  // a T size with a separate test set is a contradiction
+  EXPECT_THROW((void)run_race(p, o), UserError);
+  o.splits.test = 0;
+  p.accelerators[0].test_logits.pop_back();
+  try {
+    (void)run_race(p, o);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("noisy (test set)"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -78,6 +78,7 @@ TEST(Train, TinyFashionMnistRunBeatsNearestCentroid) {
   const data::ImageDataset held_out = data::slice(test, 2000, 500);
   TrainOptions o;
   o.epochs = 6;
+  o.lr = 3e-3;  // the setting this test's figures were measured with (the default is 2e-3)
   o.batch_size = 64;
   o.seed = 3;
   o.threads = kThreads;
@@ -96,7 +97,7 @@ TEST(Train, TinyFashionMnistRunBeatsNearestCentroid) {
   EXPECT_EQ(epochs_done, (std::vector<int>{1, 2, 3, 4, 5, 6}));
   EXPECT_EQ(calls, 6 * 16);  // 1024 / 64 batches per epoch
   ASSERT_EQ(r.epochs.size(), 6u);
-  RecordProperty("test_accuracy", std::to_string(r.test_accuracy));
+  RecordProperty("eval_accuracy", std::to_string(r.eval_accuracy));
   // The bound is an independent baseline computed here on the same images: the nearest-centroid
   // classifier (class means of the 1024 training images, Euclidean distance), which needs no
   // training. A CNN that learned anything beyond pixel averages must beat it. Measured here
@@ -138,7 +139,7 @@ TEST(Train, TinyFashionMnistRunBeatsNearestCentroid) {
       static_cast<double>(correct) / static_cast<double>(held_out.count);
   RecordProperty("nearest_centroid_accuracy", std::to_string(centroid_accuracy));
   EXPECT_GT(centroid_accuracy, 0.5) << "the baseline itself (Fashion-MNIST: about 0.68)";
-  EXPECT_GT(r.test_accuracy, centroid_accuracy)
+  EXPECT_GT(r.eval_accuracy, centroid_accuracy)
       << "the CNN does not beat the nearest-centroid classifier";
   EXPECT_LT(r.epochs[1].train_loss, r.epochs[0].train_loss);
 }
@@ -160,7 +161,7 @@ TEST(Train, ExportImportEvaluate) {
   TrainOptions o = quick(7);
   o.epochs = 2;
   const TrainResult r = train_race_cnn(train, test, o);
-  EXPECT_GT(r.test_accuracy, 0.9) << "two well separated classes";
+  EXPECT_GT(r.eval_accuracy, 0.9) << "two well separated classes";
   const std::string path =
       (std::filesystem::temp_directory_path() / "hetcim_train_test.onnx").string();
   onnxio::export_onnx(r.model, path);
@@ -172,7 +173,7 @@ TEST(Train, ExportImportEvaluate) {
   const EvalResult direct = evaluate_race_cnn(r.model, test, e);
   const EvalResult reread = evaluate_race_cnn(imported, test, e);
   EXPECT_EQ(direct.logits, reread.logits);
-  EXPECT_DOUBLE_EQ(direct.accuracy, r.test_accuracy);
+  EXPECT_DOUBLE_EQ(direct.accuracy, r.eval_accuracy);
   EXPECT_EQ(direct.count, 64);
 }
 

@@ -1,0 +1,268 @@
+#include "cli/analog_pool.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "data/holdout.h"
+#include "onnxio/import.h"
+#include "select/logit_cache.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "xbar/chips_yaml.h"
+#include "xbar/rng.h"
+
+namespace hetcim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw user_error(path, ": cannot read the ", what);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string g17(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+
+// Every field of a profile that changes what it computes (the name does not).
+}  // namespace
+
+std::string profile_fingerprint(const xbar::ChipProfile& p) {
+  std::ostringstream s;
+  s << "g_min=" << g17(p.g_min) << " g_max=" << g17(p.g_max) << " device_bits=" << p.device_bits
+    << " write_noise=" << g17(p.write_noise) << " read_noise=" << g17(p.read_noise)
+    << " stuck=" << g17(p.stuck_fraction) << " stuck_high=" << g17(p.stuck_high_share)
+    << " dac=" << p.dac_bits << " adc=" << p.adc_bits
+    << " adc_ranging=" << xbar::adc_ranging_name(p.adc_ranging)
+    << " adc_full_scale=" << g17(p.adc_full_scale) << " array=" << p.array_rows << "x"
+    << p.array_cols << " mode=" << xbar::sim_mode_name(p.mode);
+  return s.str();
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+// The first line of a key that names the model ("model <hash>").
+std::string model_line(const std::string& key) {
+  return key.substr(0, key.find('\n'));
+}
+
+std::string entry_key(const std::string& model_hash, const ProtocolData& d, const PoolUnit* u,
+                      const train::EvalOptions& e) {
+  std::ostringstream k;
+  k << "model " << model_hash << "\n"
+    << "data " << d.description << "\n";
+  if (u)
+    k << "unit " << u->name << " chip_seed=" << u->chip_seed << " read_seed=" << u->read_seed << " "
+      << profile_fingerprint(u->profile) << "\n";
+  else
+    k << "unit digital\n";
+  k << "eval batch=" << e.batch_size << " threads=" << e.threads
+    << " analog_layers=" << join(e.analog_layers, ",") << "\n";
+  return k.str();
+}
+
+}  // namespace
+
+uint64_t unit_seed(uint64_t base, const std::string& unit) {
+  return xbar::Rng::derive(base, "unit/" + unit);
+}
+
+std::vector<PoolUnit> parse_pool(const std::string& chips_file, const std::string& pool,
+                                 const std::string& mode, uint64_t seed, uint64_t read_seed) {
+  std::vector<xbar::ChipProfile> profiles = xbar::load_chip_profiles(chips_file);
+  for (auto& c : profiles) {
+    if (mode == "reference") c.mode = xbar::SimMode::Reference;
+    if (mode == "physical") c.mode = xbar::SimMode::Physical;
+    xbar::validate_profile(c, chips_file);
+  }
+  std::vector<std::string> names;
+  if (pool.empty()) {
+    for (const auto& c : profiles) names.push_back(c.name);
+  } else {
+    std::stringstream ss(pool);
+    for (std::string n; std::getline(ss, n, ',');)
+      if (!n.empty()) names.push_back(n);
+    if (names.empty())
+      throw user_error("--pool: expected comma-separated profile names, got '", pool, "'");
+  }
+  std::vector<PoolUnit> units;
+  std::set<std::string> seen;
+  for (const std::string& unit : names) {
+    if (!seen.insert(unit).second)
+      throw user_error("--pool: unit '", unit,
+                       "' is listed twice (name distinct units of one "
+                       "profile PROFILE#1, PROFILE#2)");
+    const std::string profile = unit.substr(0, unit.find('#'));
+    auto it = std::find_if(profiles.begin(), profiles.end(),
+                           [&](const xbar::ChipProfile& c) { return c.name == profile; });
+    if (it == profiles.end())
+      throw user_error("--pool: ", chips_file, " has no profile '", profile, "'");
+    if (!it->energy)
+      throw user_error(chips_file, ": chip profile '", profile,
+                       "' has no 'energy' (activation energy E of eq. 9); "
+                       "choose the pool with --pool, e.g. --pool A0,A1,A2,A3,A4,A5");
+    units.push_back({unit, *it, unit_seed(seed, unit), unit_seed(read_seed, unit)});
+  }
+  return units;
+}
+
+ProtocolData load_protocol_data(const DataRequest& r) {
+  ProtocolData d;
+  std::ostringstream desc;
+  if (r.calibration == "holdout") {
+    const data::ImageDataset train = data::load_dataset(r.dataset, data::Split::Train, r.data_dir);
+    const data::Holdout h = data::make_holdout(train.count, r.holdout, r.holdout_seed);
+    std::vector<int64_t> rows = h.held_out;
+    if (r.limit > 0 && r.limit < static_cast<int64_t>(rows.size()))
+      rows.resize(static_cast<size_t>(r.limit));
+    if (rows.empty())
+      throw user_error("--holdout: no held-out training images to calibrate on (--holdout ",
+                       r.holdout, ")");
+    d.calibration = data::gather(train, rows, train.name + " (held out)");
+    data::ImageDataset test = data::load_dataset(r.dataset, data::Split::Test, r.data_dir);
+    if (r.test_images > test.count)
+      throw user_error("--test: ", r.test_images, " test images requested, but ", test.name,
+                       " has ", test.count);
+    if (r.test_images >= 0) test = data::slice(test, 0, r.test_images);
+    desc << r.dataset << " calibration=held-out training images n=" << r.holdout
+         << " seed=" << r.holdout_seed << " first=" << rows.size() << " of " << train.count
+         << "; test=first " << test.count << " official test images";
+    if (test.count > 0) d.test = std::move(test);
+  } else if (r.calibration == "test") {
+    d.calibration = data::load_dataset(r.dataset, data::parse_split(r.split), r.data_dir);
+    if (r.limit > 0 && r.limit < d.calibration.count)
+      d.calibration = data::slice(d.calibration, 0, r.limit);
+    desc << r.dataset << " calibration=" << r.split << " split first=" << d.calibration.count;
+  } else {
+    throw user_error("--calibration: expected 'holdout' or 'test', got '", r.calibration, "'");
+  }
+  d.description = desc.str();
+  return d;
+}
+
+std::optional<TrainRecord> read_train_record(const std::string& model) {
+  const std::string file = model + ".train.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return std::nullopt;
+  TrainRecord t;
+  t.file = file;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(slurp(file, "training record"));
+    t.dataset = j.at("dataset").get<std::string>();
+    t.holdout = j.at("holdout").at("images").get<int64_t>();
+    t.holdout_seed = j.at("holdout").at("seed").get<uint64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    throw user_error(file,
+                     ": not a training record of `hetcim train` (expected fields 'dataset', "
+                     "'holdout.images', 'holdout.seed'): ",
+                     e.what());
+  }
+  return t;
+}
+
+std::string file_hash(const std::string& path) {
+  const std::string bytes = slurp(path, "model");
+  Fnv1a h;
+  h.update(bytes.data(), bytes.size());
+  char b[20];
+  std::snprintf(b, sizeof b, "%016" PRIx64, h.h);
+  return b;
+}
+
+uint64_t test_read_seed(uint64_t read_seed) {
+  return xbar::Rng::derive(read_seed, "test-set");
+}
+
+PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
+  const std::string model_hash = file_hash(r.model);
+  const graph::Graph model = onnxio::import_onnx(r.model);
+  const int64_t K = d.calibration.classes;
+  PoolResult out;
+  select::PoolLogits& p = out.logits;
+  p.classes = K;
+  // One cache entry per (unit, part): the calibration rows with the unit's read seed, the test rows
+  // with test_read_seed(read seed), each from its first row, so that `analog serve` on the same
+  // test images reproduces the test part exactly.
+  auto get = [&](const PoolUnit* u, const data::ImageDataset& images, bool test_part) {
+    train::EvalOptions e = r.eval;
+    e.limit = 0;
+    e.chip.reset();
+    if (u) {
+      e.chip = u->profile;
+      e.chip_seed = u->chip_seed;
+      e.read_seed = test_part ? test_read_seed(u->read_seed) : u->read_seed;
+    }
+    const std::string key =
+        entry_key(model_hash, d, u, e) + (test_part ? "part test\n" : "part calibration\n");
+    const char* who = u ? u->name.c_str() : "digital";
+    if (!r.cache_dir.empty())
+      if (auto c = select::load_logits(r.cache_dir, key)) {
+        if (c->labels != images.labels || c->classes != K)
+          throw user_error(r.cache_dir, "/", select::logit_file_name(key),
+                           ": cached labels differ from the data set's; delete the entry");
+        ++out.cached;
+        return std::move(c->logits);
+      }
+    if (r.replay_only) {
+      std::vector<std::string> keys;
+      std::error_code ec;
+      if (fs::is_directory(r.cache_dir, ec)) keys = select::cached_keys(r.cache_dir);
+      if (keys.empty())
+        throw user_error("--logits ", r.cache_dir,
+                         ": no logit cache there (write one with "
+                         "`hetcim analog select --cache DIR` or `hetcim analog study`)");
+      bool same_model = false;
+      for (const std::string& k : keys) same_model |= model_line(k) == "model " + model_hash;
+      if (!same_model)
+        throw user_error("--logits ", r.cache_dir, ": the cache holds logits of another model (",
+                         model_line(keys.front()), "), not of ", r.model, " (model ", model_hash,
+                         ")");
+      throw user_error("--logits ", r.cache_dir, ": no cached logits of '", who,
+                       "' for these data, seeds and options (", keys.size(),
+                       " entries there); drop --logits or use --cache DIR to simulate them");
+    }
+    if (!r.quiet) {
+      std::fprintf(stderr, "simulating %s on %lld %s images...\n", who,
+                   static_cast<long long>(images.count), test_part ? "test" : "calibration");
+      std::fflush(stderr);
+    }
+    train::EvalResult ev = train::evaluate_race_cnn(model, images, e);
+    ++out.simulated;
+    if (!r.cache_dir.empty()) select::store_logits(r.cache_dir, {key, K, images.labels, ev.logits});
+    return std::move(ev.logits);
+  };
+  p.labels = d.calibration.labels;
+  p.reference_logits = get(nullptr, d.calibration, false);
+  if (d.test) {
+    p.test_labels = d.test->labels;
+    p.test_reference_logits = get(nullptr, *d.test, true);
+  }
+  for (const PoolUnit& u : r.units) {
+    select::AcceleratorLogits a;
+    a.name = u.name;
+    a.energy = *u.profile.energy;
+    a.logits = get(&u, d.calibration, false);
+    if (d.test) a.test_logits = get(&u, *d.test, true);
+    p.accelerators.push_back(std::move(a));
+  }
+  return out;
+}
+
+}  // namespace hetcim::cli

@@ -1,0 +1,59 @@
+#include "data/holdout.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "util/error.h"
+#include "util/hash.h"
+
+namespace hetcim::data {
+namespace {
+
+// Uniform in [0, bound) by rejection (no modulo bias).
+uint64_t below(SplitMix64& g, uint64_t bound) {
+  const uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+  for (;;) {
+    const uint64_t x = g.next();
+    if (x < limit) return x % bound;
+  }
+}
+
+}  // namespace
+
+Holdout make_holdout(int64_t count, int64_t held_out, uint64_t seed) {
+  if (count < 0) throw internal_error("make_holdout: negative count ", count);
+  if (held_out < 0 || held_out > count)
+    throw user_error("--holdout: ", held_out, " images held out, but the data set has ", count,
+                     " (expected 0 .. ", count, ")");
+  std::vector<int64_t> perm(static_cast<size_t>(count));
+  std::iota(perm.begin(), perm.end(), int64_t{0});
+  SplitMix64 g{seed ^ 0x686f6c646f7574ull};  // "holdout": a stream apart from other seed uses
+  for (int64_t i = count - 1; i > 0; --i)
+    std::swap(perm[static_cast<size_t>(i)], perm[below(g, static_cast<uint64_t>(i + 1))]);
+  Holdout h;
+  h.held_out.assign(perm.begin(), perm.begin() + held_out);
+  h.train.assign(perm.begin() + held_out, perm.end());
+  std::sort(h.held_out.begin(), h.held_out.end());
+  std::sort(h.train.begin(), h.train.end());
+  return h;
+}
+
+ImageDataset gather(const ImageDataset& d, const std::vector<int64_t>& indices,
+                    const std::string& name) {
+  ImageDataset s = d;
+  s.name = name;
+  s.count = static_cast<int64_t>(indices.size());
+  const int64_t px = d.image_size();
+  s.images.resize(static_cast<size_t>(s.count * px));
+  s.labels.resize(indices.size());
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const int64_t k = indices[i];
+    if (k < 0 || k >= d.count)
+      throw user_error(d.name, ": image ", k, " is outside [0, ", d.count, ")");
+    std::copy_n(d.images.begin() + k * px, px, s.images.begin() + static_cast<int64_t>(i) * px);
+    s.labels[i] = d.labels[static_cast<size_t>(k)];
+  }
+  return s;
+}
+
+}  // namespace hetcim::data
