@@ -55,7 +55,9 @@ void run(const RunArgs& a) {
   po.weight_seed = a.seed;
   po.calibration.seed = a.calibration_seed;
   po.calibration.samples = a.calibration_samples;
-  const graph::Graph g = exec::prepare(load_model(a.model), po);
+  const graph::Graph g =
+      with_model_named(a.model, [&] { return exec::prepare(load_model(a.model), po); });
+  exec::Engine engine = with_model_named(a.model, [&] { return exec::Engine(g, {a.threads}); });
   exec::TensorMap inputs = exec::random_inputs(g, a.input_seed);
   for (const std::string& spec : a.inputs) {
     const auto [name, file] = name_file(spec, g.inputs, "--input");
@@ -63,7 +65,6 @@ void run(const RunArgs& a) {
       throw user_error("--input: the model has no input '", name, "'");
     inputs[name] = exec::read_npy(file);
   }
-  exec::Engine engine(g, {a.threads});
   engine.set_inputs(inputs);
   for (int i = 0; i < a.warmup; ++i) engine.execute();
   // Wall time, and the process CPU time (all threads) of each run: on a loaded machine the CPU

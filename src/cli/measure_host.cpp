@@ -16,8 +16,9 @@ cost::HostProfile measure_host_profile(const ModelSource& model, const MeasureOp
   po.weight_seed = a.weight_seed;
   po.calibration.seed = a.calibration_seed;
   po.calibration.samples = a.calibration_samples;
-  const graph::Graph g = exec::prepare(load_model(model), po);
-  exec::Engine engine(g, {a.threads});
+  const graph::Graph g =
+      with_model_named(model, [&] { return exec::prepare(load_model(model), po); });
+  exec::Engine engine = with_model_named(model, [&] { return exec::Engine(g, {a.threads}); });
   const exec::ProfileResult r =
       exec::profile(engine, exec::random_inputs(g, a.input_seed), {a.warmup, a.runs});
   const workload::Workload w = workload::analyze(g);

@@ -50,6 +50,15 @@ sigset_t interrupt_signals() {
   return set;
 }
 
+// Threads started before main() (OpenBLAS starts its pool while libraries load) do not block
+// the signals; one of them may receive a signal sent to the process. This handler, the only
+// one installed, forwards it to the cleanup thread (pthread_kill is async-signal-safe).
+pthread_t cleanup_thread;
+
+extern "C" void forward_to_cleanup_thread(int sig) {
+  ::pthread_kill(cleanup_thread, sig);
+}
+
 }  // namespace
 
 void install_interrupt_cleanup() {
@@ -58,12 +67,24 @@ void install_interrupt_cleanup() {
     const sigset_t set = interrupt_signals();
     if (const int e = ::pthread_sigmask(SIG_BLOCK, &set, nullptr); e != 0)
       throw internal_error("pthread_sigmask: error ", e);
-    std::thread([set] {
+    std::thread t([set] {
       for (;;) {
         int sig = 0;
         if (::sigwait(&set, &sig) == 0) end_process(sig);
       }
-    }).detach();
+    });
+    cleanup_thread = t.native_handle();
+    t.detach();
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      ::sigaction(sig, nullptr, &old);
+      if (old.sa_handler == SIG_IGN) continue;  // e.g. started by nohup: stays ignored
+      struct sigaction sa {};
+      sa.sa_handler = forward_to_cleanup_thread;
+      sigemptyset(&sa.sa_mask);
+      sa.sa_flags = SA_RESTART;
+      ::sigaction(sig, &sa, nullptr);
+    }
   });
 }
 
