@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "util/error.h"
-#include "util/units.h"
 #include "util/files.h"
 #include "util/numbers.h"
+#include "util/units.h"
 
 namespace hetcim::cost {
 namespace {

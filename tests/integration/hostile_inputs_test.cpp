@@ -129,8 +129,8 @@ struct CliRun {
 
 bool has_staged_file(const std::string& dir) {
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator();
-       it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec))
     if (it->path().filename().string().rfind(".hetcim-", 0) == 0) return true;
   return false;
 }
@@ -139,7 +139,7 @@ bool has_staged_file(const std::string& dir) {
 // after `delay` seconds or, with a non-empty `staged_in`, as soon as a staged output
 // (.hetcim-*.tmp) exists under that directory. Kills the run after 120 s.
 CliRun run_hetcim(const std::vector<std::string>& args, const std::string& dir, int sig = 0,
-               double delay = 0, const std::string& staged_in = "") {
+                  double delay = 0, const std::string& staged_in = "") {
   const std::string log = dir + "/.output.log";
   std::vector<std::string> argv = {HETCIM_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
