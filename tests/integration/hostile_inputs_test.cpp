@@ -12,7 +12,8 @@
 //   {d} is the row's scratch directory, {long} a 5,000-character path inside it.
 // - setup: steps separated by " ; ": write:NAME=TEXT (\n is a newline), bytes:NAME=HEX,
 //   mkdir:NAME, mkfifo:NAME, symlink:NAME=TARGET, onnx:NAME=tiny|custom-domain|batch-2^40,
-//   hetcim:ARGS (run hetcim, must exit 0), tamper:DIR (every *.json in DIR gets "latency":-5).
+//   hetcim:ARGS (run hetcim, must exit 0), tamper:DIR (every *.json in DIR gets "latency":-5),
+//   garbage:DIR (every file in DIR becomes "not json {").
 // - exit: the code, or "130 INT 1.5" (send SIGINT after 1.5 s; the code expected after it), or
 //   "130 INT staged:{d}/o/figures" (send it once a staged output exists under that directory).
 // - checks: space-separated absent:P exists:P chardev:P fifo:P symlink:P
@@ -253,6 +254,13 @@ void setup(const Row& row, const std::string& dir) {
         ++n;
       }
       ASSERT_GT(n, 0) << "nothing to tamper in " << path;
+    } else if (kind == "garbage") {
+      int n = 0;
+      for (const auto& e : fs::directory_iterator(path)) {
+        std::ofstream(e.path(), std::ios::binary) << "not json {";
+        ++n;
+      }
+      ASSERT_GT(n, 0) << "nothing to overwrite in " << path;
     } else {
       FAIL() << "unknown setup step " << step;
     }
