@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "cluster/cluster_report.h"
 #include "cluster/roofline.h"
 #include "report/cluster.h"
+#include "report/provenance.h"
 #include "util/error.h"
 #include "util/numbers.h"
 #include "util/output_set.h"
@@ -81,6 +83,34 @@ void write_outputs(const ClusterSource& s, const std::string& csv, const std::st
                 (std::filesystem::path(s.figures) / f.name).string().c_str());
 }
 
+// Where every number of a cluster study comes from: seed 001's cluster as an analytical model.
+Provenance cluster_provenance(const Provenance& base, const ClusterSource& s) {
+  Provenance p = base;
+  p.set("source",
+        "modelled by " +
+            (s.config.empty() ? "the " + s.preset + " preset" : "the cluster file " + s.config) +
+            " (analytical model of seed 001's cluster, cluster/README.md; nothing measured)");
+  p.set("solver", "none (closed-form cycle counts)");
+  p.set("cache", "none");
+  p.set("seeds", "none (deterministic)");
+  return p;
+}
+
+// The outputs with their provenance: text and CSV get "# key: value" header lines, JSON a
+// "provenance" member.
+std::string with_provenance_text(const std::string& text, const Provenance& p) {
+  return report::provenance_text(p, "# ") + text;
+}
+std::string with_provenance_json(const std::string& json, const Provenance& p) {
+  nlohmann::json j = nlohmann::json::parse(json);
+  j["provenance"] = report::provenance_json(p);
+  return j.dump(1) + "\n";
+}
+
+std::string footer(const Provenance& p) {
+  return *p.find("source") + "; hetcim " + p.version + " (commit " + p.commit + ")";
+}
+
 void add_source_options(CLI::App* cmd, ClusterSource& s) {
   auto* preset =
       cmd->add_option("--preset", s.preset, "Built-in cluster: seed001")->capture_default_str();
@@ -94,7 +124,7 @@ void add_source_options(CLI::App* cmd, ClusterSource& s) {
                   "Draw the figures (SVG and PNG, gnuplot) into this directory");
 }
 
-void run_roofline(const RooflineArgs& a) {
+void run_roofline(const RooflineArgs& a, const Provenance& base) {
   const cluster::ClusterConfig c = load(a.src);
   cluster::RooflineOptions o;
   o.bus_widths_bits = a.bus_widths;
@@ -104,32 +134,36 @@ void run_roofline(const RooflineArgs& a) {
     o.executions.push_back(parse_execution(e, "--executions"));
   o.vectors = a.vectors;
   const auto points = cluster::roofline(c, o);
-  const std::string text = cluster::roofline_text(c, points);
-  write_outputs(a.src, a.src.csv.empty() ? "" : cluster::roofline_csv(points),
-                a.src.json.empty() ? "" : cluster::roofline_json(c, points),
-                [&](OutputSet& out, const std::string& dir) {
-                  return report::write_roofline_figures(out, points, dir);
-                });
+  const Provenance prov = cluster_provenance(base, a.src);
+  const std::string text = with_provenance_text(cluster::roofline_text(c, points), prov);
+  write_outputs(
+      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::roofline_csv(points), prov),
+      a.src.json.empty() ? "" : with_provenance_json(cluster::roofline_json(c, points), prov),
+      [&](OutputSet& out, const std::string& dir) {
+        return report::write_roofline_figures(out, points, dir, footer(prov));
+      });
   std::fputs(text.c_str(), stdout);
 }
 
-void run_bottleneck(const BottleneckArgs& a) {
+void run_bottleneck(const BottleneckArgs& a, const Provenance& base) {
   const cluster::ClusterConfig c = load(a.src);
   std::vector<cluster::Mapping> mappings;
   for (const std::string& m : a.mappings) mappings.push_back(cluster::parse_mapping(m));
   const cluster::BottleneckStudy s = cluster::bottleneck_study(c, a.shape, mappings);
-  const std::string text = cluster::bottleneck_text(c, s);
-  write_outputs(a.src, a.src.csv.empty() ? "" : cluster::bottleneck_csv(s),
-                a.src.json.empty() ? "" : cluster::bottleneck_json(c, s),
-                [&](OutputSet& out, const std::string& dir) {
-                  return report::write_bottleneck_figures(out, s, dir);
-                });
+  const Provenance prov = cluster_provenance(base, a.src);
+  const std::string text = with_provenance_text(cluster::bottleneck_text(c, s), prov);
+  write_outputs(
+      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::bottleneck_csv(s), prov),
+      a.src.json.empty() ? "" : with_provenance_json(cluster::bottleneck_json(c, s), prov),
+      [&](OutputSet& out, const std::string& dir) {
+        return report::write_bottleneck_figures(out, s, dir, footer(prov));
+      });
   std::fputs(text.c_str(), stdout);
 }
 
 }  // namespace
 
-void register_cluster(CLI::App& app) {
+void register_cluster(CLI::App& app, const Provenance& provenance) {
   CLI::App* cmd = app.add_subcommand(
       "cluster",
       "Seed 001's heterogeneous cluster (8 RISC-V cores, PCM IMA, depth-wise engine, 512 kB TCDM) "
@@ -158,7 +192,7 @@ void register_cluster(CLI::App& app) {
   roof->add_option("--vectors", r->vectors, "Jobs per synthetic layer")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 24))
       ->capture_default_str();
-  roof->callback([r] { run_roofline(*r); });
+  roof->callback([r, &provenance] { run_roofline(*r, provenance); });
 
   auto b = std::make_shared<BottleneckArgs>();
   CLI::App* bn =
@@ -189,7 +223,7 @@ void register_cluster(CLI::App& app) {
   bn->add_option("--stride", b->shape.stride, "Depth-wise stride")
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str();
-  bn->callback([b] { run_bottleneck(*b); });
+  bn->callback([b, &provenance] { run_bottleneck(*b, provenance); });
 }
 
 }  // namespace hetcim::cli

@@ -13,8 +13,11 @@
 #include "dse/dse.h"
 #include "passes/pipeline.h"
 #include "report/dse.h"
+#include "report/provenance.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/output_set.h"
+#include "util/progress.h"
 #include "util/units.h"
 
 namespace hetcim::cli {
@@ -35,9 +38,10 @@ struct DseArgs {
   std::string bus_model = "parallel";
   bool no_cache = false;
   bool no_figures = false;
+  bool quiet = false;
 };
 
-void run(const DseArgs& a) {
+void run(const DseArgs& a, const Provenance& provenance) {
   dse::DseOptions o;
   o.crossbars = a.crossbars;
   o.t_mvm.clear();
@@ -61,7 +65,7 @@ void run(const DseArgs& a) {
 
   std::vector<dse::DseModel> models;
   for (const std::string& m : a.models) {
-    const graph::Graph lowered = passes::lower(load_model({m, 1}), {});
+    const graph::Graph lowered = passes::lower(load_model({m, 1, {}}), {});
     models.push_back({std::filesystem::path(m).stem().string(), workload::analyze(lowered)});
   }
   std::vector<dse::DseHost> hosts;
@@ -78,11 +82,13 @@ void run(const DseArgs& a) {
     }
     if (h == "this") {
       // Measured now, model by model, on the oneDNN engine; the x86 bus of seed 000.
-      for (size_t k = 0; k < models.size(); ++k) {
-        std::fprintf(stderr, "measuring %s on this machine\n", a.models[k].c_str());
+      MeasureOptions mo;
+      mo.progress = !a.quiet;
+      for (size_t k = 0; k < models.size(); ++k)
         host.costs.push_back(cost::host_costs_from_profile(
-            models[k].workload, measure_host_profile({a.models[k], 1}, {}), "this machine", true));
-      }
+            models[k].workload, measure_host_profile({a.models[k], 1, {}}, mo), "this run", true));
+      host.source = "measured on " + machine_description() + " in this run (" + describe(mo) +
+                    "), seed 000's x86 bus";
       hosts.push_back(std::move(host));
       continue;
     }
@@ -103,32 +109,53 @@ void run(const DseArgs& a) {
   // Created only now that every model and host has been read: a bad one leaves no directory.
   OutputSet out;
   out.make_directory(a.out);
-  const auto points = dse::run_dse(models, hosts, o, [](size_t done, size_t total) {
-    const int width = 40;
-    const int filled = static_cast<int>(width * done / total);
-    std::fprintf(stderr, "\r[%s%s] %zu/%zu", std::string(static_cast<size_t>(filled), '#').c_str(),
-                 std::string(static_cast<size_t>(width - filled), '.').c_str(), done, total);
-    if (done == total) std::fputc('\n', stderr);
-  });
-  out.add(in_out("dse.csv"), report::dse_csv(points));
-  out.add(in_out("dse.json"), report::dse_json(points));
-  if (!a.no_figures) (void)report::write_dse_report(out, points, a.out);
-  out.commit();
-  size_t cached = 0, optimal = 0;
-  double solve = 0;
-  for (const auto& p : points) {
-    cached += p.cached;
-    optimal += p.status == "optimal";
-    solve += p.cached ? 0 : p.seconds;
+  std::vector<dse::DsePoint> points;
+  {
+    Progress progress(a.milp ? "DSE (exact solver + MILP)" : "DSE (exact solver)", "points",
+                      models.size() * hosts.size() * o.crossbars.size() * o.t_mvm.size(), !a.quiet);
+    points =
+        dse::run_dse(models, hosts, o, [&progress](size_t done, size_t) { progress.update(done); });
   }
-  std::printf("%zu points (%zu from the cache), %zu proven optimal, %.3f s in the exact solver\n",
-              points.size(), cached, optimal, solve);
-  std::printf("%-12s %-6s %9s %8s %10s %8s %8s %5s\n", "model", "host", "crossbars", "T_mvm",
-              "latency", "speedup", "host/cim", "xbars");
+  const report::DseSummary sum = report::summarize_dse(points);
+  Provenance prov = provenance;
+  std::string sources;
+  for (const std::string& hs : sum.host_sources) sources += (sources.empty() ? "" : "; ") + hs;
+  prov.set("host source", sources);
+  prov.set("solver", std::string("exact (hetcim, time limit ") +
+                         format_quantity(o.exact_time_limit, Quantity::Time) + ")" +
+                         (a.milp ? "; the paper's MILP on CBC (time limit " +
+                                       format_quantity(o.milp_time_limit, Quantity::Time) + ")"
+                                 : ""));
+  prov.set("status", report::dse_claim(points));
+  prov.set("cache", a.no_cache ? "off (--no-cache): every point solved in this run"
+                               : o.cache_dir + ": " + std::to_string(sum.cached) + " of " +
+                                     std::to_string(sum.points) +
+                                     " points read from it (key: problem content, commit " +
+                                     provenance.commit + ", solver options)");
+  prov.set("seeds",
+           "none (the DSE is deterministic)" +
+               std::string(std::find(a.hosts.begin(), a.hosts.end(), "this") != a.hosts.end()
+                               ? "; host 'this' measured with " + describe(MeasureOptions{})
+                               : std::string()));
+  out.add(in_out("dse.csv"), report::dse_csv(points, prov));
+  out.add(in_out("dse.json"), report::dse_json(points, prov));
+  if (!a.no_figures) (void)report::write_dse_report(out, points, a.out, prov);
+  // The previous run's report goes just before this run's outputs land, so a directory never
+  // mixes runs (and with --no-figures it holds no report of an earlier run).
+  report::remove_dse_report(a.out);
+  out.commit();
+  std::printf("%s\n", report::dse_claim(points).c_str());
+  std::printf("%.3f s in the exact solver in this run; hosts: %s\n", sum.solve_seconds,
+              sources.c_str());
+  std::printf("%s", report::provenance_text(provenance).c_str());
+  std::printf("%-12s %-6s %9s %8s %10s %8s %8s %5s %-10s %s\n", "model", "host", "crossbars",
+              "T_mvm", "latency", "speedup", "host/cim", "xbars", "status", "cached");
   for (const auto& p : points)
-    std::printf("%-12s %-6s %9lld %5.0f ns %7.2f ms %7.2fx %4d/%-3d %5lld\n", p.model.c_str(),
-                p.host.c_str(), static_cast<long long>(p.crossbars), p.t_mvm * 1e9, p.latency * 1e3,
-                p.speedup, p.host_ops, p.cim_ops, static_cast<long long>(p.crossbars_used));
+    std::printf("%-12s %-6s %9lld %5.0f ns %7.2f ms %7.2fx %4d/%-3d %5lld %-10s %s\n",
+                p.model.c_str(), p.host.c_str(), static_cast<long long>(p.crossbars), p.t_mvm * 1e9,
+                p.latency * 1e3, p.speedup, p.host_ops, p.cim_ops,
+                static_cast<long long>(p.crossbars_used), p.status.c_str(),
+                p.cached ? "yes" : "no");
   std::printf(
       "wrote %s, %s%s\n", in_out("dse.csv").c_str(), in_out("dse.json").c_str(),
       a.no_figures ? "" : (", " + in_out("figures") + "/, " + in_out("report.html")).c_str());
@@ -136,7 +163,7 @@ void run(const DseArgs& a) {
 
 }  // namespace
 
-void register_dse(CLI::App& app) {
+void register_dse(CLI::App& app, const Provenance& provenance) {
   auto a = std::make_shared<DseArgs>();
   CLI::App* cmd = app.add_subcommand(
       "dse",
@@ -179,8 +206,10 @@ void register_dse(CLI::App& app) {
       ->check(CLI::IsMember({"parallel", "serial"}))
       ->capture_default_str();
   cmd->add_flag("--no-cache", a->no_cache, "Solve every point again");
-  cmd->add_flag("--no-figures", a->no_figures, "Skip figures and the HTML report");
-  cmd->callback([a] { run(*a); });
+  cmd->add_flag("--no-figures", a->no_figures,
+                "Skip figures and the HTML report (and remove those of an earlier run in --out)");
+  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
+  cmd->callback([a, &provenance] { run(*a, provenance); });
 }
 
 }  // namespace hetcim::cli

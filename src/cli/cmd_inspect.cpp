@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/model_source.h"
+#include "exec/engine.h"
 #include "passes/pipeline.h"
 #include "report/inspect.h"
 #include "util/error.h"
@@ -61,8 +62,23 @@ void run(const InspectArgs& a) {
       });
   const workload::Workload w = workload::analyze(lowered, wo);
   const report::InspectHeader h{a.model.spec, a.precision, workload::count_params(g)};
-  if (!a.json.empty()) write_file_atomically(a.json, report::inspect_json(h, w, wo).dump(1) + "\n");
-  if (!a.quiet) std::fputs(report::inspect_table(h, w, wo).c_str(), stdout);
+  // What `hetcim run` would refuse (it checks the same table before executing anything).
+  const std::vector<std::string> refused = exec::unsupported_operators(lowered);
+  if (!a.json.empty()) {
+    nlohmann::json j = report::inspect_json(h, w, wo);
+    j["run_cannot_execute"] = refused;
+    write_file_atomically(a.json, j.dump(1) + "\n");
+  }
+  if (!a.quiet) {
+    std::fputs(report::inspect_table(h, w, wo).c_str(), stdout);
+    if (refused.empty()) {
+      std::printf("hetcim run: every operator has a kernel\n");
+    } else {
+      std::printf("hetcim run cannot execute %zu operator%s:\n", refused.size(),
+                  refused.size() == 1 ? "" : "s");
+      for (const std::string& r : refused) std::printf("  %s\n", r.c_str());
+    }
+  }
 }
 
 }  // namespace
@@ -80,6 +96,7 @@ void register_inspect(CLI::App& app) {
   cmd->add_option("--crossbar", a->crossbar, "Crossbar size ROWSxCOLS")->capture_default_str();
   cmd->add_flag("--differential", a->differential,
                 "Two columns per signed weight (differential G+/G- mapping) in the crossbar count");
+  add_input_shape_option(cmd, a->model);
   cmd->add_option("--batch", a->model.batch, "Batch size for zoo models and symbolic batch dims")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();

@@ -22,8 +22,8 @@
 #include "report/partition.h"
 #include "util/error.h"
 #include "util/files.h"
-#include "util/interrupt_cleanup.h"
 #include "util/output_set.h"
+#include "util/progress.h"
 #include "util/units.h"
 #include "workload/workload.h"
 
@@ -51,66 +51,7 @@ struct PartitionArgs {
   bool quiet = false;
 };
 
-// A directory of its own under $TMPDIR for a library that writes files by name; removed with
-// its files when done, and on an interrupt (util/interrupt_cleanup.h).
-class PrivateDirectory {
- public:
-  PrivateDirectory() {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/hetcim-XXXXXX";
-    bool made = false;
-    if (!with_cleanup_lock([&] {
-          made = ::mkdtemp(tmpl.data()) != nullptr;
-          if (made) register_temp_dir_locked(tmpl);
-        }))
-      throw user_error("interrupted");
-    if (!made)
-      throw user_error("cannot create a temporary directory in '", base ? base : "/tmp",
-                       "': ", std::strerror(errno));
-    path_ = tmpl;
-  }
-  PrivateDirectory(const PrivateDirectory&) = delete;
-  PrivateDirectory& operator=(const PrivateDirectory&) = delete;
-  ~PrivateDirectory() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-    unregister_temp_dir(path_);
-  }
-  // A file name inside, registered for removal on an interrupt.
-  [[nodiscard]] std::string file(const std::string& name) const {
-    const std::string f = path_ + "/" + name;
-    with_cleanup_lock([&] { register_temp_file_locked(f); });
-    return f;
-  }
-
- private:
-  std::string path_;
-};
-
-// --mps and --lp: CoinUtils writes the model to a file of its choosing (gzip-compressed with a
-// .gz suffix for MPS), so it writes into a private directory first and what it wrote joins the
-// command's other outputs under the same suffix.
-void add_milp_files(OutputSet& out, const PartitionArgs& a, const partition::Problem& solved) {
-  for (const auto& [path, format] : {std::pair{a.mps, partition::MilpFileFormat::Mps},
-                                     std::pair{a.lp, partition::MilpFileFormat::Lp}}) {
-    if (path.empty()) continue;
-    const PrivateDirectory tmp;
-    const std::string file = tmp.file("model"), gz = tmp.file("model.gz");
-    partition::write_milp(solved, file, format);
-    if (std::filesystem::exists(file))
-      out.add(path, read_input_file(file, "MILP file", int64_t{1} << 40));
-    else if (std::filesystem::exists(gz))
-      out.add(path + ".gz", read_input_file(gz, "MILP file", int64_t{1} << 40));
-    else
-      throw internal_error("the MILP writer wrote neither '", file, "' nor '", gz, "'");
-    with_cleanup_lock([&] {
-      unregister_temp_file_locked(file);
-      unregister_temp_file_locked(gz);
-    });
-  }
-}
-
-void run(const PartitionArgs& a) {
+void run(const PartitionArgs& a, const Provenance& provenance) {
   cost::Hardware hw =
       a.hw_file.empty() ? cost::hardware_preset(a.preset) : cost::load_hardware(a.hw_file);
   const bool measure_here = a.host == "this";
@@ -125,10 +66,22 @@ void run(const PartitionArgs& a) {
   wo.xbar_cols = hw.cim.xbar_cols;
   wo.elem_bytes = hw.cim.elem_bytes;
   const workload::Workload w = workload::analyze(lowered, wo);
-  const cost::HostCosts host = measure_here
-                                   ? cost::host_costs_from_profile(
-                                         w, measure_host_profile(a.model, {}), "this machine", true)
-                                   : cost::host_costs(w, hw.host, /*int8=*/true);
+  MeasureOptions measure;
+  measure.progress = !a.quiet;
+  cost::HostCosts host = measure_here
+                             ? cost::host_costs_from_profile(
+                                   w, measure_host_profile(a.model, measure), "this run", true)
+                             : cost::host_costs(w, hw.host, /*int8=*/true);
+  if (measure_here)
+    host.source =
+        "measured on " + machine_description() + " in this run (" + describe(measure) + ")";
+  // The hardware as a reader should name it: with --host this, the host is this machine and
+  // only the accelerator and the bus come from the preset or file.
+  const std::string hw_name = a.hw_file.empty() ? a.preset : a.hw_file;
+  const std::string hardware =
+      measure_here ? "this machine as host + the CIM accelerator and bus of " + hw_name : hw_name;
+  Provenance prov = provenance;
+  if (measure_here) prov.set("seeds", describe(measure));
   partition::BuildOptions bo;
   bo.max_replicas = a.replicas;
   bo.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
@@ -142,9 +95,19 @@ void run(const PartitionArgs& a) {
       a.energy_weight > 0 ? partition::with_total_energy_weight(p, a.energy_weight) : p;
   const double scale = 1 + a.energy_weight * (p.p_cim_static + p.p_host_idle);
 
-  // Every output path is checked before the solver runs, so a bad one costs no solve time.
-  for (const std::string* path : {&a.json, &a.gantt, &a.mps, &a.lp, &a.pareto, &a.pareto_svg})
+  // Every output of the command joins one set, committed after the last check (util/output_set.h);
+  // each target is checked as it is added, the MILP files before the solver runs.
+  OutputSet out;
+  if (!a.mps.empty())
+    out.add(a.mps, partition::milp_file_text(solved, partition::MilpFileFormat::Mps));
+  if (!a.lp.empty())
+    out.add(a.lp, partition::milp_file_text(solved, partition::MilpFileFormat::Lp));
+  for (const std::string* path : {&a.json, &a.gantt, &a.pareto, &a.pareto_svg})
     if (!path->empty()) (void)resolve_output_path(*path);
+  if ((!a.mps.empty() || !a.lp.empty()) && !a.quiet)
+    std::fprintf(
+        stderr, "MILP file: time columns in units of %s (stated in the file's header)\n",
+        format_quantity(partition::milp_stats(solved).time_unit_seconds, Quantity::Time).c_str());
 
   if (!a.pareto.empty() || !a.pareto_svg.empty()) {
     if (a.solver != "exact" || !a.replay.empty() || a.energy_weight > 0)
@@ -153,20 +116,27 @@ void run(const PartitionArgs& a) {
           "--solver milp, --replay and --energy-weight");
     partition::FrontOptions fo;
     fo.time_limit_seconds = time_limit;
-    const partition::FrontResult f = partition::latency_energy_front(p, fo);
-    const std::string title = a.model.spec + " on " + (a.hw_file.empty() ? a.preset : a.hw_file) +
-                              ": latency-energy front";
-    OutputSet out;
-    if (!a.pareto.empty()) out.add(a.pareto, report::front_json(p, f).dump(1) + "\n");
-    if (!a.pareto_svg.empty()) out.add(a.pareto_svg, report::front_svg(title, p, f));
-    add_milp_files(out, a, solved);
+    partition::FrontResult f;
+    {
+      ProgressTicker ticker("latency-energy front (exact solver)", time_limit, !a.quiet);
+      f = partition::latency_energy_front(p, fo);
+    }
+    const std::string title = a.model.spec + " on " + hardware + ": latency-energy front";
+    prov.set("host source", host.source);
+    prov.set("solver", "exact (hetcim), one solve per weight");
+    prov.set("status", f.complete ? "complete front (every supported point proven optimal)"
+                                  : "incomplete front (point cap or time limit)");
+    prov.set("cache", "none (solved in this run)");
+    if (!prov.find("seeds")) prov.set("seeds", "none (deterministic)");
+    if (!a.pareto.empty()) out.add(a.pareto, report::front_json(p, f, prov).dump(1) + "\n");
+    if (!a.pareto_svg.empty()) out.add(a.pareto_svg, report::front_svg(title, p, f, prov));
     out.commit();
-    if (!a.quiet) std::fputs(report::front_text(p, f).c_str(), stdout);
+    if (!a.quiet) std::fputs(report::front_text(p, f, prov).c_str(), stdout);
     return;
   }
 
   report::PartitionRun r{a.model.spec,
-                         a.hw_file.empty() ? a.preset : a.hw_file,
+                         hardware,
                          host.source,
                          hw.cim.t_mvm,
                          a.solver,
@@ -175,7 +145,8 @@ void run(const PartitionArgs& a) {
                          0,
                          0,
                          partition::milp_stats(solved),
-                         a.energy_weight};
+                         a.energy_weight,
+                         prov};
   partition::Schedule schedule;
   if (!a.replay.empty()) {
     schedule = replay_assignment_file(a.replay, p);
@@ -185,7 +156,11 @@ void run(const PartitionArgs& a) {
   } else if (a.solver == "exact") {
     partition::ExactOptions eo;
     eo.time_limit_seconds = time_limit;
-    const partition::ExactResult e = partition::solve_exact(solved, eo);
+    partition::ExactResult e;
+    {
+      ProgressTicker ticker("exact solver", time_limit, !a.quiet);
+      e = partition::solve_exact(solved, eo);
+    }
     r.status = e.status;
     r.bound = e.bound * scale;
     r.seconds = e.seconds;
@@ -196,7 +171,11 @@ void run(const PartitionArgs& a) {
     mo.time_limit_seconds = time_limit;
     mo.relative_gap = a.gap;
     mo.threads = a.threads;
-    const partition::MilpResult m = partition::solve_milp(solved, mo);
+    partition::MilpResult m;
+    {
+      ProgressTicker ticker("the paper's MILP on CBC", time_limit, !a.quiet);
+      m = partition::solve_milp(solved, mo);
+    }
     if (m.call != partition::CallStatus::Ok) throw user_error("CBC failed: ", m.message);
     r.status = m.status;
     r.bound = m.bound * scale;
@@ -204,17 +183,15 @@ void run(const PartitionArgs& a) {
     r.nodes = m.nodes;
     schedule = m.schedule;
   }
-  OutputSet out;
   if (!a.json.empty()) out.add(a.json, report::partition_json(r, p, schedule).dump(1) + "\n");
   if (!a.gantt.empty()) out.add(a.gantt, report::gantt_svg(r, p, schedule));
-  add_milp_files(out, a, solved);
   out.commit();
   if (!a.quiet) std::fputs(report::partition_text(r, p, schedule).c_str(), stdout);
 }
 
 }  // namespace
 
-void register_partition(CLI::App& app) {
+void register_partition(CLI::App& app, const Provenance& provenance) {
   auto a = std::make_shared<PartitionArgs>();
   CLI::App* cmd = app.add_subcommand(
       "partition",
@@ -275,11 +252,12 @@ void register_partition(CLI::App& app) {
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
   cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");
   cmd->add_option("--lp", a->lp, "Write the paper's MILP as an LP file");
+  add_input_shape_option(cmd, a->model);
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_flag("--quiet", a->quiet, "Print nothing");
-  cmd->callback([a] { run(*a); });
+  cmd->add_flag("--quiet", a->quiet, "Print nothing (no table, no progress)");
+  cmd->callback([a, &provenance] { run(*a, provenance); });
 }
 
 }  // namespace hetcim::cli

@@ -8,6 +8,7 @@
 #include "cli/measure_host.h"
 #include "cli/model_source.h"
 #include "cost/host_profile.h"
+#include "report/provenance.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/output_set.h"
@@ -29,7 +30,7 @@ struct ProfileArgs {
   bool quiet = false;
 };
 
-void run(const ProfileArgs& a) {
+void run(const ProfileArgs& a, const Provenance& prov) {
   MeasureOptions m;
   m.precision = a.precision;
   m.threads = a.threads;
@@ -39,22 +40,37 @@ void run(const ProfileArgs& a) {
   m.input_seed = a.input_seed;
   m.calibration_seed = a.calibration_seed;
   m.calibration_samples = a.calibration_samples;
+  m.progress = !a.quiet;
   // Output paths and formats are checked before the measurement, and written together after it.
   for (const std::string* path : {&a.csv, &a.json})
     if (!path->empty()) {
       (void)resolve_output_path(*path);
       (void)cost::host_profile_text(*path, {});
     }
-  const cost::HostProfile p = measure_host_profile(a.model, m);
+  cost::HostProfile p = measure_host_profile(a.model, m);
+  p.date = prov.date_utc;
+  p.command = prov.command_line;
+  p.seeds = "weight " + std::to_string(a.seed) + ", input " + std::to_string(a.input_seed) +
+            ", calibration " + std::to_string(a.calibration_seed) + " (" +
+            std::to_string(a.calibration_samples) + " samples)";
+  const cost::ProfileQuality quality = cost::profile_quality(p);
+  // A noisy measurement is a result, not an error: it is written, flagged in the file, and
+  // warned about on stderr (also with --quiet).
+  if (quality.noisy) std::fprintf(stderr, "hetcim: warning: %s\n", quality.text.c_str());
   OutputSet out;
   if (!a.csv.empty()) out.add(a.csv, cost::host_profile_text(a.csv, p));
   if (!a.json.empty()) out.add(a.json, cost::host_profile_text(a.json, p));
   out.commit();
   if (a.quiet) return;
-  std::printf(
-      "# %s, %s, batch %lld, %d thread%s, %d warm-up + %d runs\n# machine: %s\n# library: %s\n",
-      p.model.c_str(), p.precision.c_str(), static_cast<long long>(p.batch), p.threads,
-      p.threads == 1 ? "" : "s", p.warmup, p.runs, p.machine.c_str(), p.library.c_str());
+  Provenance pv = prov;
+  pv.set("host source", "measured on " + p.machine);
+  pv.set("library", p.library);
+  pv.set("seeds", p.seeds);
+  pv.set("quality", quality.text);
+  std::printf("# %s, %s, batch %lld, %d thread%s, %d warm-up + %d runs\n%s", p.model.c_str(),
+              p.precision.c_str(), static_cast<long long>(p.batch), p.threads,
+              p.threads == 1 ? "" : "s", p.warmup, p.runs,
+              report::provenance_text(pv, "# ").c_str());
   std::printf("%-48s %-26s %11s %11s %11s %9s\n", "operator", "op", "median_us", "min_us", "p90_us",
               "GMAC/s");
   for (const cost::HostProfileOp& o : p.ops)
@@ -64,14 +80,14 @@ void run(const ProfileArgs& a) {
       p.model_median_s > 0 ? (p.op_median_sum_s / p.model_median_s - 1.0) * 100.0 : 0.0;
   std::printf(
       "operators: %zu; sum of operator medians %.3f ms; whole model median %.3f ms "
-      "(min %.3f, p90 %.3f); sum/model %+.1f %%\n",
+      "(min %.3f, p90 %.3f); sum/model %+.1f %%%s\n",
       p.ops.size(), p.op_median_sum_s * 1e3, p.model_median_s * 1e3, p.model_min_s * 1e3,
-      p.model_p90_s * 1e3, dev);
+      p.model_p90_s * 1e3, dev, quality.noisy ? " (NOISY: see the warning)" : "");
 }
 
 }  // namespace
 
-void register_profile(CLI::App& app) {
+void register_profile(CLI::App& app, const Provenance& provenance) {
   auto a = std::make_shared<ProfileArgs>();
   CLI::App* cmd = app.add_subcommand(
       "profile",
@@ -105,13 +121,13 @@ void register_profile(CLI::App& app) {
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_flag("--quiet", a->quiet, "Do not print the table");
-  cmd->callback([a] {
+  cmd->add_flag("--quiet", a->quiet, "Do not print the table or the progress");
+  cmd->callback([a, &provenance] {
     if (!a->csv.empty() && !a->csv.ends_with(".csv"))
       throw user_error("--csv: the file name must end in .csv");
     if (!a->json.empty() && !a->json.ends_with(".json"))
       throw user_error("--json: the file name must end in .json");
-    run(*a);
+    run(*a, provenance);
   });
 }
 

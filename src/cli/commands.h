@@ -4,18 +4,22 @@
 
 #include <CLI/CLI.hpp>
 
+#include "util/provenance.h"
+
 namespace hetcim::cli {
 
 void register_models(CLI::App& app);
 void register_inspect(CLI::App& app);
 void register_export(CLI::App& app);
 void register_run(CLI::App& app);
-void register_profile(CLI::App& app);
-void register_partition(CLI::App& app);
-void register_dse(CLI::App& app);
-void register_cluster(CLI::App& app);
+// Commands whose outputs carry the provenance of the run (command line, version, date, machine)
+// get it from main(); it outlives the parse.
+void register_profile(CLI::App& app, const Provenance& provenance);
+void register_partition(CLI::App& app, const Provenance& provenance);
+void register_dse(CLI::App& app, const Provenance& provenance);
+void register_cluster(CLI::App& app, const Provenance& provenance);
 // Built with hetcim_train (libtorch), HETCIM_WITH_TRAIN:
-void register_train(CLI::App& app);
-void register_analog(CLI::App& app);
+void register_train(CLI::App& app, const Provenance& provenance);
+void register_analog(CLI::App& app, const Provenance& provenance);
 
 }  // namespace hetcim::cli

@@ -70,17 +70,18 @@ int main(int argc, char** argv) {
   CLI::App app{"hetcim: neural networks on heterogeneous CPU + in-memory-computing systems"};
   app.require_subcommand(1);
   app.set_version_flag("--version", hetcim::version_string());
+  const hetcim::Provenance provenance = hetcim::make_provenance(argc, argv);
   hetcim::cli::register_models(app);
   hetcim::cli::register_inspect(app);
   hetcim::cli::register_export(app);
   hetcim::cli::register_run(app);
-  hetcim::cli::register_profile(app);
-  hetcim::cli::register_partition(app);
-  hetcim::cli::register_dse(app);
-  hetcim::cli::register_cluster(app);
+  hetcim::cli::register_profile(app, provenance);
+  hetcim::cli::register_partition(app, provenance);
+  hetcim::cli::register_dse(app, provenance);
+  hetcim::cli::register_cluster(app, provenance);
 #ifdef HETCIM_WITH_TRAIN
-  hetcim::cli::register_train(app);
-  hetcim::cli::register_analog(app);
+  hetcim::cli::register_train(app, provenance);
+  hetcim::cli::register_analog(app, provenance);
 #endif
   try {
     // Before any thread exists, so that every thread inherits the blocked signals.

@@ -6,9 +6,19 @@
 #include "exec/engine.h"
 #include "exec/inputs.h"
 #include "exec/profile.h"
+#include "util/progress.h"
+#include "util/provenance.h"
 #include "workload/workload.h"
 
 namespace hetcim::cli {
+
+std::string describe(const MeasureOptions& a) {
+  return a.precision + ", " + std::to_string(a.threads) + " thread" + (a.threads == 1 ? "" : "s") +
+         ", " + std::to_string(a.warmup) + " warm-up + " + std::to_string(a.runs) +
+         " timed runs on oneDNN, weight seed " + std::to_string(a.weight_seed) + ", input seed " +
+         std::to_string(a.input_seed) + ", calibration seed " + std::to_string(a.calibration_seed) +
+         " (" + std::to_string(a.calibration_samples) + " samples)";
+}
 
 cost::HostProfile measure_host_profile(const ModelSource& model, const MeasureOptions& a) {
   exec::PrepareOptions po;
@@ -19,8 +29,12 @@ cost::HostProfile measure_host_profile(const ModelSource& model, const MeasureOp
   const graph::Graph g =
       with_model_named(model, [&] { return exec::prepare(load_model(model), po); });
   exec::Engine engine = with_model_named(model, [&] { return exec::Engine(g, {a.threads}); });
+  Progress progress("measuring " + model.spec + " on this CPU", "runs",
+                    static_cast<size_t>(a.warmup + a.runs), a.progress);
   const exec::ProfileResult r =
-      exec::profile(engine, exec::random_inputs(g, a.input_seed), {a.warmup, a.runs});
+      exec::profile(engine, exec::random_inputs(g, a.input_seed), {a.warmup, a.runs},
+                    [&](size_t done, size_t) { progress.update(done); });
+  progress.finish();
   const workload::Workload w = workload::analyze(g);
   std::map<std::string, int64_t> macs;
   for (const auto& op : w.ops) macs[op.name] = op.macs;
@@ -33,7 +47,7 @@ cost::HostProfile measure_host_profile(const ModelSource& model, const MeasureOp
   p.runs = r.runs;
   p.machine = exec::machine_description();
   p.library = exec::onednn_description();
-  p.tool = "hetcim 0.1.0";
+  p.tool = version_string();
   p.model_median_s = r.model.median;
   p.model_min_s = r.model.min;
   p.model_p90_s = r.model.p90;

@@ -20,7 +20,11 @@ struct MeasureOptions {
   uint64_t input_seed = 7;
   uint64_t calibration_seed = 1;
   int calibration_samples = 2;
+  bool progress = true;  // progress with an estimate on stderr (util/progress.h)
 };
+
+// "int8, 1 thread, 10 warm-up + 50 timed runs, weight seed 1, input seed 7, calibration seed 1"
+[[nodiscard]] std::string describe(const MeasureOptions& options);
 
 [[nodiscard]] cost::HostProfile measure_host_profile(const ModelSource& model,
                                                      const MeasureOptions& options);

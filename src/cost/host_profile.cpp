@@ -129,6 +129,29 @@ const HostProfileOp* HostProfile::find(std::string_view name) const {
   return nullptr;
 }
 
+ProfileQuality profile_quality(const HostProfile& p) {
+  ProfileQuality q;
+  const double spread = p.model_median_s > 0 ? p.model_p90_s / p.model_median_s : 0.0;
+  const double dev = p.model_median_s > 0 ? p.op_median_sum_s / p.model_median_s - 1.0 : 0.0;
+  char b[256];
+  const bool wide = spread > 1.5, off = std::abs(dev) > 0.10;
+  q.noisy = wide || off;
+  if (!q.noisy) {
+    std::snprintf(b, sizeof b,
+                  "steady: whole-model p90/median %.2f, sum of operator medians/whole model "
+                  "%+.1f %%",
+                  spread, dev * 100);
+  } else {
+    std::snprintf(b, sizeof b,
+                  "noisy: whole-model p90 is %.2fx the median (expected <= 1.5x), sum of operator "
+                  "medians/whole model %+.1f %% (expected within 10 %%); measure again with more "
+                  "--runs on a quieter machine",
+                  spread, dev * 100);
+  }
+  q.text = b;
+  return q;
+}
+
 std::string host_profile_csv(const HostProfile& p) {
   std::string s(kMagic);
   s += "\n";
@@ -148,6 +171,10 @@ std::string host_profile_csv(const HostProfile& p) {
   kv("machine", p.machine);
   kv("library", p.library);
   kv("tool", p.tool);
+  if (!p.date.empty()) kv("date", p.date);
+  if (!p.command.empty()) kv("command", p.command);
+  if (!p.seeds.empty()) kv("seeds", p.seeds);
+  kv("quality", profile_quality(p).text);
   kv("model_median_s", num(p.model_median_s));
   kv("model_min_s", num(p.model_min_s));
   kv("model_p90_s", num(p.model_p90_s));
@@ -212,6 +239,14 @@ HostProfile parse_host_profile_csv(std::string_view text, std::string_view origi
         p.library = value;
       else if (key == "tool")
         p.tool = value;
+      else if (key == "date")
+        p.date = value;
+      else if (key == "command")
+        p.command = value;
+      else if (key == "seeds")
+        p.seeds = value;
+      else if (key == "quality")
+        p.quality = value;
       else if (key == "model_median_s")
         p.model_median_s = parse_double(value, origin, where);
       else if (key == "model_min_s")
@@ -266,6 +301,10 @@ std::string host_profile_json(const HostProfile& p) {
   j["machine"] = p.machine;
   j["library"] = p.library;
   j["tool"] = p.tool;
+  if (!p.date.empty()) j["date"] = p.date;
+  if (!p.command.empty()) j["command"] = p.command;
+  if (!p.seeds.empty()) j["seeds"] = p.seeds;
+  j["quality"] = profile_quality(p).text;
   j["model_median_s"] = p.model_median_s;
   j["model_min_s"] = p.model_min_s;
   j["model_p90_s"] = p.model_p90_s;
@@ -320,9 +359,11 @@ HostProfile parse_host_profile_json(std::string_view text, std::string_view orig
     throw user_error(origin, ": 'format' must be \"hetcim-host-profile\"");
   if (integer(j, "version") != 1) throw user_error(origin, ": unsupported 'version' (expected 1)");
   static const std::set<std::string> known = {
-      "format",         "version",     "model",       "precision",       "batch",   "threads",
-      "warmup",         "runs",        "source",      "machine",         "library", "tool",
-      "model_median_s", "model_min_s", "model_p90_s", "op_median_sum_s", "ops"};
+      "format",  "version",        "model",       "precision",   "batch",
+      "threads", "warmup",         "runs",        "source",      "machine",
+      "library", "tool",           "date",        "command",     "seeds",
+      "quality", "model_median_s", "model_min_s", "model_p90_s", "op_median_sum_s",
+      "ops"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!known.count(it.key())) throw user_error(origin, ": unknown member '", it.key(), "'");
   HostProfile p;
@@ -339,6 +380,10 @@ HostProfile parse_host_profile_json(std::string_view text, std::string_view orig
   if (j.contains("machine")) p.machine = str(j, "machine");
   if (j.contains("library")) p.library = str(j, "library");
   if (j.contains("tool")) p.tool = str(j, "tool");
+  if (j.contains("date")) p.date = str(j, "date");
+  if (j.contains("command")) p.command = str(j, "command");
+  if (j.contains("seeds")) p.seeds = str(j, "seeds");
+  if (j.contains("quality")) p.quality = str(j, "quality");
   p.model_median_s = number(j, "model_median_s");
   p.model_min_s = number(j, "model_min_s");
   p.model_p90_s = number(j, "model_p90_s");

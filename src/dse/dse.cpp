@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "hetcim/version.h"
 #include "partition/energy.h"
 #include "partition/exact.h"
 #include "partition/milp.h"
@@ -21,6 +22,12 @@
 
 namespace hetcim::dse {
 namespace {
+
+partition::MilpOptions milp_options(const DseOptions& o) {
+  partition::MilpOptions mo;
+  mo.time_limit_seconds = o.milp_time_limit;
+  return mo;
+}
 
 // FNV-1a over everything that determines a point's result.
 struct Hasher : Fnv1a {
@@ -33,9 +40,13 @@ struct Hasher : Fnv1a {
   }
 };
 
-std::string cache_key(const partition::Problem& p, const DseOptions& o) {
+}  // namespace
+
+std::string dse_cache_key(const partition::Problem& p, const DseOptions& o) {
   Hasher h;
-  h.str("hetcim-dse-v2");
+  h.str("hetcim-dse-v3");
+  // The code that solves: a new commit (or a dirty tree's commit) never reads older results.
+  h.str(HETCIM_GIT_COMMIT);
   h.num(static_cast<int64_t>(p.size()));
   for (auto [u, v] : p.dag.edges) {
     h.num(static_cast<int64_t>(u));
@@ -62,15 +73,28 @@ std::string cache_key(const partition::Problem& p, const DseOptions& o) {
   for (double e : p.e_out) h.num(e);
   h.num(p.p_cim_static);
   h.num(p.p_host_idle);
+  // Every solver option: the exact solver's limit, whether the MILP runs and with which options.
+  h.num(o.exact_time_limit);
   h.num(static_cast<int64_t>(o.run_milp));
-  if (o.run_milp) h.num(o.milp_time_limit);
+  if (o.run_milp) {
+    const partition::MilpOptions mo = milp_options(o);
+    h.num(mo.time_limit_seconds);
+    h.num(mo.relative_gap);
+    h.num(static_cast<int64_t>(mo.threads));
+    h.num(static_cast<int64_t>(mo.seed));
+    h.num(static_cast<int64_t>(mo.binary_z));
+    h.num(mo.time_unit_seconds);
+  }
   char buf[32];
   std::snprintf(buf, sizeof buf, "%016" PRIx64, h.h);
   return buf;
 }
 
+namespace {
+
 nlohmann::json to_json(const DsePoint& d) {
-  return {{"status", d.status},
+  return {{"commit", HETCIM_GIT_COMMIT},
+          {"status", d.status},
           {"latency", d.latency},
           {"cpu_only", d.cpu_only},
           {"speedup", d.speedup},
@@ -191,9 +215,7 @@ void solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) 
             .total;
   }
   if (o.run_milp) {
-    partition::MilpOptions mo;
-    mo.time_limit_seconds = o.milp_time_limit;
-    const partition::MilpResult m = partition::solve_milp(p, mo);
+    const partition::MilpResult m = partition::solve_milp(p, milp_options(o));
     d.milp_run = true;
     d.milp_status = m.call == partition::CallStatus::Ok ? partition::solve_status_name(m.status)
                                                         : "solver-failed";
@@ -253,6 +275,7 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
         DsePoint& d = points[i];
         d.model = model.name;
         d.host = host.name;
+        d.host_source = host.source.empty() ? host.costs[j.model].source : host.source;
         d.crossbars = j.crossbars;
         d.t_mvm = j.t_mvm;
         const workload::Totals& t = model.workload.totals;
@@ -263,7 +286,7 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
         d.milp_binaries = t.milp_variables;
         d.milp_constraints = t.milp_constraints;
         const std::string path =
-            o.cache_dir.empty() ? "" : o.cache_dir + "/" + cache_key(p, o) + ".json";
+            o.cache_dir.empty() ? "" : o.cache_dir + "/" + dse_cache_key(p, o) + ".json";
         if (path.empty() || !from_cache(path, d, locked_options)) {
           solve_point(p, o, d);
           if (!path.empty()) write_file_atomically(path, to_json(d).dump() + "\n");

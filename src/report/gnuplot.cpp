@@ -8,6 +8,16 @@
 
 namespace hetcim::report {
 
+std::string gnuplot_footer(const std::string& text) {
+  // A single-quoted gnuplot string takes everything literally except '' for a quote.
+  std::string q;
+  for (char c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+    q += c == '\'' ? std::string("''") : std::string(1, c);
+  }
+  return "set label 1000 '" + q + "' at screen 0.005, screen 0.012 font ',7' tc rgb '#555555'\n";
+}
+
 std::string gnuplot_number(double v) {
   char b[64];
   std::snprintf(b, sizeof b, "%.9g", v);

@@ -31,4 +31,8 @@ void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::st
 // A number as gnuplot reads it back exactly enough (%.9g).
 [[nodiscard]] std::string gnuplot_number(double v);
 
+// A gnuplot command that prints `text` small at the foot of the image (where its numbers come
+// from: source, version); put it before `plot` or `set multiplot`. Quotes in `text` are escaped.
+[[nodiscard]] std::string gnuplot_footer(const std::string& text);
+
 }  // namespace hetcim::report

@@ -4,7 +4,8 @@
 // InvertedResidual, module paths conv.0 ... conv.3 and add).
 //
 // The block's shape is in the paper's Fig. 8, which our copy of the paper lacks. The default
-// below is the shape that reproduces every figure the text does state about the block:
+// below is the shape chosen so that it matches every figure the text does state about the block
+// (a calibration of the unknown shape on those figures, not an independent reproduction):
 //   * a residual connection exists -> stride 1 and C_in = C_out = C;
 //   * weights W = C*E (expand) + 9*E (depthwise) + E*C (project), with E = t*C hidden channels;
 //   * "cjob8 / cjob16 add 25 % / 54 % devices": mapping the depthwise layer as dense jobs of
