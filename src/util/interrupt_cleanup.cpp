@@ -17,7 +17,7 @@ namespace {
 struct Registry {
   std::mutex mutex;
   bool ending = false;
-  std::set<std::string> files, dirs;
+  std::set<std::string> files;
   std::set<pid_t> children;
 };
 
@@ -37,7 +37,6 @@ Registry& registry() {
     }
   }
   for (const std::string& f : r.files) ::unlink(f.c_str());
-  for (const std::string& d : r.dirs) ::rmdir(d.c_str());
   ::_exit(128 + sig);
 }
 
@@ -110,16 +109,6 @@ void unregister_temp_file_locked(const std::string& path) {
 
 void unregister_child_locked(pid_t pid) {
   registry().children.erase(pid);
-}
-
-void register_temp_dir_locked(const std::string& path) {
-  registry().dirs.insert(path);
-}
-
-void unregister_temp_dir(const std::string& path) {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  r.dirs.erase(path);
 }
 
 void unregister_temp_file(const std::string& path) {

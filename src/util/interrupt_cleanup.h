@@ -34,9 +34,6 @@ void register_temp_file_locked(const std::string& path);
 void register_child_locked(pid_t pid);
 void unregister_temp_file_locked(const std::string& path);
 void unregister_child_locked(pid_t pid);
-// A private temporary directory: removed (rmdir, after the registered files) on an interrupt.
-void register_temp_dir_locked(const std::string& path);
-void unregister_temp_dir(const std::string& path);
 
 void unregister_temp_file(const std::string& path);
 void unregister_child(pid_t pid);
