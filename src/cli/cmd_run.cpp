@@ -113,14 +113,14 @@ void run(const RunArgs& a) {
   po.calibration.method = a.calibration_method == "percentile" ? exec::CalibrationMethod::Percentile
                                                                : exec::CalibrationMethod::MinMax;
   po.calibration.percentile = a.calibration_percentile;
-  const graph::Graph model = load_model(a.model);
+  const graph::Graph model = with_model_named(a.model, [&] { return load_model(a.model); });
   if (!a.calibration_data.empty()) {
     if (po.precision != passes::Precision::Int8)
       throw user_error("--calibration-data applies to --precision int8");
     po.calibration.data = read_calibration_data(a.calibration_data, model);
   }
   // Every check (calibration data, operators the engine lacks) happens before anything runs.
-  const graph::Graph g = exec::prepare(model, po);
+  const graph::Graph g = with_model_named(a.model, [&] { return exec::prepare(model, po); });
   std::string calibration;
   if (po.precision == passes::Precision::Int8 && !has_qdq(model)) {
     const std::string method = std::string(exec::calibration_method_name(po.calibration.method)) +
@@ -141,7 +141,7 @@ void run(const RunArgs& a) {
       throw user_error("--input: the model has no input '", name, "'");
     inputs[name] = exec::read_npy(file);
   }
-  exec::Engine engine(g, {a.threads});
+  exec::Engine engine = with_model_named(a.model, [&] { return exec::Engine(g, {a.threads}); });
   engine.set_inputs(inputs);
   for (int i = 0; i < a.warmup; ++i) engine.execute();
   // Wall time, and the process CPU time (all threads) of each run: on a loaded machine the CPU

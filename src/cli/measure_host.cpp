@@ -26,8 +26,9 @@ cost::HostProfile measure_host_profile(const ModelSource& model, const MeasureOp
   po.weight_seed = a.weight_seed;
   po.calibration.seed = a.calibration_seed;
   po.calibration.samples = a.calibration_samples;
-  const graph::Graph g = exec::prepare(load_model(model), po);
-  exec::Engine engine(g, {a.threads});
+  const graph::Graph g =
+      with_model_named(model, [&] { return exec::prepare(load_model(model), po); });
+  exec::Engine engine = with_model_named(model, [&] { return exec::Engine(g, {a.threads}); });
   Progress progress("measuring " + model.spec + " on this CPU", "runs",
                     static_cast<size_t>(a.warmup + a.runs), a.progress);
   const exec::ProfileResult r =

@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/numbers.h"
+#include "util/units.h"
 
 namespace hetcim::cost {
 namespace {
@@ -87,14 +88,18 @@ void validate(const HostProfile& p, std::string_view origin) {
   if (p.runs < 1) throw user_error(origin, ": runs: expected >= 1, got ", p.runs);
   if (p.warmup < 0) throw user_error(origin, ": warmup: expected >= 0, got ", p.warmup);
   auto check_times = [&](const std::string& what, double mn, double med, double p90) {
-    if (!(mn >= 0) || !(med >= 0) || !(p90 >= 0) || !std::isfinite(p90))
-      throw user_error(origin, ": ", what, ": times must be finite and >= 0");
+    // At most max_magnitude(Time) (1e6 s), so sums over operators and energies stay finite.
+    const double most = max_magnitude(Quantity::Time);
+    if (!(mn >= 0) || !(med >= 0) || !(p90 >= 0) || !(p90 <= most))
+      throw user_error(origin, ": ", what, ": times must be >= 0 and at most ", most,
+                       " s, got min ", num(mn), ", median ", num(med), ", p90 ", num(p90));
     if (mn > med || med > p90)
       throw user_error(origin, ": ", what, ": expected min <= median <= p90, got ", num(mn), ", ",
                        num(med), ", ", num(p90));
   };
   check_times("model", p.model_min_s, p.model_median_s, p.model_p90_s);
-  if (!(p.op_median_sum_s >= 0)) throw user_error(origin, ": op_median_sum_s must be >= 0");
+  if (!(p.op_median_sum_s >= 0) || !std::isfinite(p.op_median_sum_s))
+    throw user_error(origin, ": op_median_sum_s must be finite and >= 0");
   std::set<std::string> names;
   for (const HostProfileOp& op : p.ops) {
     if (op.name.empty()) throw user_error(origin, ": an operator has an empty name");

@@ -174,9 +174,14 @@ bool from_cache(const std::string& path, DsePoint& d, const DseOptions& o) {
     d.cpu_only_energy = j.at("cpu_only_energy");
     d.milp_run = j.at("milp_run");
     d.milp_status = j.at("milp_status");
-    d.milp_objective = j.at("milp_objective");
-    d.milp_bound = j.at("milp_bound");
-    d.milp_gap = j.at("milp_gap");
+    // A MILP without a solution has no objective, bound or gap: JSON writes NaN as null.
+    const auto maybe_nan = [&](const char* key) {
+      const nlohmann::json& v = j.at(key);
+      return v.is_null() ? std::nan("") : v.get<double>();
+    };
+    d.milp_objective = maybe_nan("milp_objective");
+    d.milp_bound = maybe_nan("milp_bound");
+    d.milp_gap = maybe_nan("milp_gap");
     d.milp_seconds = j.at("milp_seconds");
   } catch (const nlohmann::json::exception& e) {
     return reject(e.what());  // a damaged cache entry is solved again and overwritten

@@ -20,6 +20,7 @@
 #include "graph/node_errors.h"
 #include "graph/qlinear_operands.h"
 #include "util/error.h"
+#include "util/limits.h"
 
 namespace hetcim::exec {
 namespace {
@@ -1573,6 +1574,11 @@ struct Engine::Impl {
 Engine::Engine(const graph::Graph& g, const EngineOptions& options)
     : impl_(std::make_unique<Impl>()) {
   if (options.threads < 1) throw user_error("threads must be >= 1, got ", options.threads);
+  // Every tensor is allocated up front: sizes beyond the stated limit are a UserError here, not
+  // std::bad_alloc or a oneDNN failure later.
+  for (const auto& [name, info] : g.values)
+    if (info.shape && graph::element_count(*info.shape) >= 0)
+      (void)checked_elements(*info.shape, kMaxTensorElements, "tensor '" + name + "'");
   Impl& m = *impl_;
   m.g = &g;
   m.opt = options;

@@ -1,12 +1,14 @@
 #include "exec/tensor.h"
 
 #include "util/error.h"
+#include "util/limits.h"
 
 namespace hetcim::exec {
 
 Tensor Tensor::zeros(graph::DType dtype, const graph::Shape& shape) {
   const int64_t n = graph::element_count(shape);
   HETCIM_ASSERT(n >= 0, "tensor of unknown shape ", graph::shape_str(shape));
+  (void)checked_elements(shape, kMaxTensorElements, "a tensor");
   Tensor t;
   t.dtype = dtype;
   t.shape = shape;

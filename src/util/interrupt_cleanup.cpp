@@ -17,7 +17,7 @@ namespace {
 struct Registry {
   std::mutex mutex;
   bool ending = false;
-  std::set<std::string> files, dirs;
+  std::set<std::string> files;
   std::set<pid_t> children;
 };
 
@@ -37,7 +37,6 @@ Registry& registry() {
     }
   }
   for (const std::string& f : r.files) ::unlink(f.c_str());
-  for (const std::string& d : r.dirs) ::rmdir(d.c_str());
   ::_exit(128 + sig);
 }
 
@@ -50,6 +49,15 @@ sigset_t interrupt_signals() {
   return set;
 }
 
+// Threads started before main() (OpenBLAS starts its pool while libraries load) do not block
+// the signals; one of them may receive a signal sent to the process. This handler, the only
+// one installed, forwards it to the cleanup thread (pthread_kill is async-signal-safe).
+pthread_t cleanup_thread;
+
+extern "C" void forward_to_cleanup_thread(int sig) {
+  ::pthread_kill(cleanup_thread, sig);
+}
+
 }  // namespace
 
 void install_interrupt_cleanup() {
@@ -58,12 +66,24 @@ void install_interrupt_cleanup() {
     const sigset_t set = interrupt_signals();
     if (const int e = ::pthread_sigmask(SIG_BLOCK, &set, nullptr); e != 0)
       throw internal_error("pthread_sigmask: error ", e);
-    std::thread([set] {
+    std::thread t([set] {
       for (;;) {
         int sig = 0;
         if (::sigwait(&set, &sig) == 0) end_process(sig);
       }
-    }).detach();
+    });
+    cleanup_thread = t.native_handle();
+    t.detach();
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      ::sigaction(sig, nullptr, &old);
+      if (old.sa_handler == SIG_IGN) continue;  // e.g. started by nohup: stays ignored
+      struct sigaction sa {};
+      sa.sa_handler = forward_to_cleanup_thread;
+      sigemptyset(&sa.sa_mask);
+      sa.sa_flags = SA_RESTART;
+      ::sigaction(sig, &sa, nullptr);
+    }
   });
 }
 
@@ -89,16 +109,6 @@ void unregister_temp_file_locked(const std::string& path) {
 
 void unregister_child_locked(pid_t pid) {
   registry().children.erase(pid);
-}
-
-void register_temp_dir_locked(const std::string& path) {
-  registry().dirs.insert(path);
-}
-
-void unregister_temp_dir(const std::string& path) {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  r.dirs.erase(path);
 }
 
 void unregister_temp_file(const std::string& path) {

@@ -5,8 +5,10 @@
 // block, and starts one thread that waits for them with sigwait(). On a signal that thread (an
 // ordinary thread, so no async-signal-safety limits apply) takes the registry lock for good, kills
 // and reaps the registered children, removes the registered files and ends the process with
-// _exit(128 + signal): 130 for SIGINT, 143 for SIGTERM. No library code (e.g. CBC's own SIGINT
-// handler) can swallow the signal, since it is never delivered to a handler.
+// _exit(128 + signal): 130 for SIGINT, 143 for SIGTERM. Threads that exist before main() (the
+// OpenBLAS pool starts while libraries load) do not block the signals, so a handler that only
+// forwards the signal to that thread (pthread_kill) is installed for the rare case one of them
+// receives it. Signals ignored at start (nohup) stay ignored.
 // Library code only registers; without install_interrupt_cleanup() (unit tests, the Python
 // binding) the registry is harmless bookkeeping.
 #pragma once
@@ -32,9 +34,6 @@ void register_temp_file_locked(const std::string& path);
 void register_child_locked(pid_t pid);
 void unregister_temp_file_locked(const std::string& path);
 void unregister_child_locked(pid_t pid);
-// A private temporary directory: removed (rmdir, after the registered files) on an interrupt.
-void register_temp_dir_locked(const std::string& path);
-void unregister_temp_dir(const std::string& path);
 
 void unregister_temp_file(const std::string& path);
 void unregister_child(pid_t pid);

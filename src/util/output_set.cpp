@@ -82,8 +82,8 @@ std::string OutputSet::new_temp(const std::string& target) {
       }))
     throw user_error("interrupted");
   if (fd < 0)
-    throw user_error(shown_path(target), ": cannot create a file in '", dir.empty() ? "." : dir,
-                     "': ", std::strerror(err));
+    throw user_error(shown_path(target), ": cannot create a file in '",
+                     dir.empty() ? "." : dir.substr(0, dir.size() - 1), "': ", std::strerror(err));
   ::close(fd);
   return temp;
 }

@@ -104,6 +104,26 @@ std::string_view quantity_name(Quantity q) {
 
 static double parse_any_quantity(std::string_view text, Quantity q, std::string_view field);
 
+static const char* base_unit(Quantity q) {
+  switch (q) {
+    case Quantity::Time:
+      return "s";
+    case Quantity::Bytes:
+      return "B";
+    case Quantity::Bandwidth:
+      return "B/s";
+    case Quantity::Energy:
+      return "J";
+    case Quantity::Conductance:
+      return "S";
+    case Quantity::Frequency:
+      return "Hz";
+    case Quantity::Power:
+      return "W";
+  }
+  return "";
+}
+
 double max_magnitude(Quantity q) {
   switch (q) {
     case Quantity::Time:
@@ -128,7 +148,7 @@ double parse_quantity(std::string_view text, Quantity q, std::string_view field)
   const double v = parse_any_quantity(text, q, field);
   if (std::fabs(v) > max_magnitude(q))
     throw user_error(field, ": '", text, "' is outside the range hetcim accepts for a ",
-                     quantity_name(q), " (at most ", format_quantity(max_magnitude(q), q),
+                     quantity_name(q), " (at most ", max_magnitude(q), " ", base_unit(q),
                      " in magnitude)");
   return v;
 }

@@ -25,6 +25,6 @@ enum class Quantity { Time, Bytes, Bandwidth, Energy, Conductance, Frequency, Po
 [[nodiscard]] double max_magnitude(Quantity q);
 
 // Formats an SI value with an engineering prefix and the base unit, e.g. 5e-8 s -> "50 ns".
-[[nodiscard]] std::string format_quantity(double si_value, Quantity q, int significant = 4);
+[[nodiscard]] std::string format_quantity(double si, Quantity q, int significant = 4);
 
 }  // namespace hetcim

@@ -90,7 +90,7 @@ TEST(Npy, RejectsBadFiles) {
     (void)read_npy("/nonexistent/x.npy");
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/x.npy: cannot open the input file"),
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/x.npy': cannot open the .npy array"),
               std::string::npos);
   }
 }

@@ -274,7 +274,8 @@ TEST_F(ExportFile, AFailedExportLeavesTheOldFileAndNoTemporary) {
 TEST_F(ExportFile, UnwritableDirectoryNamesThePath) {
   const std::string path = (dir_ / "missing" / "m.onnx").string();
   const std::string msg = message_of([&] { export_onnx(architecture(), path); });
-  EXPECT_EQ(msg, path + ": directory '" + (dir_ / "missing").string() + "' does not exist") << msg;
+  EXPECT_EQ(msg, "'" + path + "': directory '" + (dir_ / "missing").string() + "' does not exist")
+      << msg;
 }
 
 }  // namespace
