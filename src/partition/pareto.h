@@ -2,6 +2,7 @@
 // with strictly decreasing latency. `Payload` rides along with each point.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -35,16 +36,14 @@ class ParetoFront {
     if (dominates(c, l)) return false;
     std::vector<Point> next;
     next.reserve(points_.size() + 1);
-    bool placed = false;
-    for (Point& pt : points_) {
-      if (!placed && pt.crossbars >= c) {
-        next.push_back(Point{c, l, std::move(payload)});
-        placed = true;
-      }
-      if (pt.crossbars >= c && pt.latency >= l) continue;  // dominated by the new point
-      next.push_back(std::move(pt));
-    }
-    if (!placed) next.push_back(Point{c, l, std::move(payload)});
+    // Points with fewer crossbars stay; the new point goes before the first with >= c; of the
+    // rest, those it dominates go.
+    const auto pos = std::find_if(points_.begin(), points_.end(),
+                                  [c](const Point& pt) { return pt.crossbars >= c; });
+    for (auto it = points_.begin(); it != pos; ++it) next.push_back(std::move(*it));
+    next.push_back(Point{c, l, std::move(payload)});
+    for (auto it = pos; it != points_.end(); ++it)
+      if (it->latency < l) next.push_back(std::move(*it));  // else dominated by the new point
     points_ = std::move(next);
     return true;
   }
