@@ -69,7 +69,7 @@ void reproduce_seed000(OutputSet& outputs, const ReproduceArgs& a, const std::st
   run.quick = a.quick;
   std::vector<dse::DseModel> models;
   for (const std::string& m : model_names) {
-    const graph::Graph lowered = passes::lower(load_model({m, 1}), {});
+    const graph::Graph lowered = passes::lower(load_model({m, 1, {}}), {});
     models.push_back({m, workload::analyze(lowered)});
     const workload::Workload& w = models.back().workload;
     report::Seed000ModelInfo info;
