@@ -16,6 +16,7 @@
 #include "report/provenance.h"
 #include "train/train.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 namespace hetcim::cli {
 
@@ -109,7 +110,19 @@ void register_train(CLI::App& app, const Provenance& provenance) {
     if (a->lr > 0.0) o.lr = a->lr;
     o.crop_padding = a->crop_padding;
     o.flip = !a->no_flip;
-    if (!a->quiet) o.progress = draw_progress;
+    // Batches over all epochs, with the running loss, accuracy and learning rate; the estimate
+    // assumes every batch costs the same.
+    auto progress = std::make_shared<Progress>("training race-cnn", "batches", 0, !a->quiet);
+    o.progress = [progress](const train::TrainProgress& p) {
+      const auto total = static_cast<size_t>(p.epochs) * static_cast<size_t>(p.batches);
+      progress->set_total(total);
+      char detail[128];
+      std::snprintf(detail, sizeof detail, "epoch %d/%d, loss %.4f, acc %.2f %%, lr %.2e", p.epoch,
+                    p.epochs, p.loss, 100.0 * p.accuracy, p.lr);
+      progress->update(static_cast<size_t>(p.epoch - 1) * static_cast<size_t>(p.batches) +
+                           static_cast<size_t>(p.batch),
+                       detail);
+    };
     const bool quiet = a->quiet;
     const char* eval_name = a->holdout > 0 ? "held-out accuracy" : "test accuracy";
     o.epoch_done = [quiet, eval_name](int epoch, const train::EpochStats& e) {
@@ -124,6 +137,7 @@ void register_train(CLI::App& app, const Provenance& provenance) {
                    "note: --holdout 0: the per-epoch accuracy is on the official test set; do not "
                    "make training choices on it\n");
     const TrainOutcome r = train_to_files(job);
+    progress->finish();
     std::printf(
         "wrote %s (+ .train.json): race_cnn for %s, %s %.2f%%, clean test accuracy %.2f%%\n",
         a->out.c_str(), a->dataset.c_str(), eval_name, 100.0 * r.eval_accuracy,

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/output_set.h"
 
 namespace {
 
@@ -49,7 +50,11 @@ TEST(FigureStyle, DrawsSvgPdfAndPngAtTheStyleSizes) {
   const fs::path dir = fs::temp_directory_path() / ("hetcim_style_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const Figure f{"sample", "Sample", "caption", 7.16, 3.0};
-  plot_chart(dir.string(), f, sample());
+  {
+    hetcim::OutputSet out;
+    plot_chart(out, dir.string(), f, sample());
+    out.commit();
+  }
   const std::string png = slurp(dir / "sample.png");
   ASSERT_GT(png.size(), 24u);
   ASSERT_EQ(png.substr(1, 3), "PNG");
