@@ -75,7 +75,7 @@ TEST(Examples, GanttHasALegendAndReadableLabels) {
   ss << in.rdbuf();
   const std::string s = ss.str();
   for (const char* text :
-       {">host operator<", ">CIM operator<", ">bus transfer<", "host modelled: arm-cortex-a72",
+       {">host operator<", ">CIM operator<", ">bus transfer<", "host modelled by arm-cortex-a72",
         ">layer4.1.conv2<", "text-anchor=\"end\""})
     EXPECT_NE(s.find(text), std::string::npos) << text;
   fs::remove(svg);
@@ -111,7 +111,7 @@ TEST(Examples, MeasuredHostProfileDrivesThePartition) {
             0)
       << log;
   const auto j = read_json(out);
-  EXPECT_EQ(j["host"].get<std::string>().rfind("measured: ", 0), 0u) << j["host"];
+  EXPECT_EQ(j["host"].get<std::string>().rfind("measured on ", 0), 0u) << j["host"];
   EXPECT_EQ(j["host_ops"].get<int>() + j["cim_ops"].get<int>(), 38);
   EXPECT_NEAR(j["cpu_only_s"].get<double>(), sum, 1e-9 * sum);
   fs::remove(out);
