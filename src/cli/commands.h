@@ -14,8 +14,10 @@ void register_profile(CLI::App& app);
 void register_partition(CLI::App& app);
 void register_dse(CLI::App& app);
 void register_cluster(CLI::App& app);
-// Built with hetcim_train (libtorch), HETCIM_WITH_TRAIN:
+// In hetcim-torch (libtorch), built with hetcim_train:
 void register_train(CLI::App& app);
 void register_analog(CLI::App& app);
+// In hetcim when hetcim-torch is built: `train` and `analog` that exec hetcim-torch.
+void register_torch_forwarders(CLI::App& app);
 
 }  // namespace hetcim::cli

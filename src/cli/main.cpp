@@ -1,16 +1,15 @@
 // hetcim: the command-line front end. Parses, calls the library, prints; errors become one line
-// on stderr and a non-zero exit (1 for bad input, 2 for a bug in hetcim).
-#include <cstdio>
-#include <exception>
-
+// on stderr and a non-zero exit (1 for bad input, 2 for a bug in hetcim). The commands that need
+// libtorch (train, analog) live in the hetcim-torch executable (main_torch.cpp): this one hands
+// them over with exec, so every other command starts without loading libtorch.
 #include "cli/commands.h"
-#include "util/error.h"
-#include "util/provenance.h"
+#include "cli/run_app.h"
+#include "cli/versions.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"hetcim: neural networks on heterogeneous CPU + in-memory-computing systems"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", hetcim::version_string());
+  app.set_version_flag("--version", [] { return hetcim::cli::versions_text(); });
   hetcim::cli::register_models(app);
   hetcim::cli::register_inspect(app);
   hetcim::cli::register_export(app);
@@ -20,19 +19,7 @@ int main(int argc, char** argv) {
   hetcim::cli::register_dse(app);
   hetcim::cli::register_cluster(app);
 #ifdef HETCIM_WITH_TRAIN
-  hetcim::cli::register_train(app);
-  hetcim::cli::register_analog(app);
+  hetcim::cli::register_torch_forwarders(app);
 #endif
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const hetcim::Error& e) {
-    std::fprintf(stderr, "hetcim: error: %s\n", e.what());
-    return e.kind() == hetcim::ErrorKind::User ? 1 : 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "hetcim: internal error: %s\n", e.what());
-    return 2;
-  }
-  return 0;
+  return hetcim::cli::run_app(app, argc, argv);
 }
