@@ -1,4 +1,5 @@
-// Where a model comes from: a zoo name ("resnet18") or an ONNX file path.
+// A model named on the command line (zoo name or ONNX path) and its --batch, loaded by
+// api::load_model (api/model.h), where the rule zoo name vs. file lives.
 #pragma once
 
 #include <string>

@@ -1,0 +1,28 @@
+#include "api/model.h"
+
+#include <filesystem>
+
+#include "onnxio/import.h"
+#include "util/error.h"
+#include "zoo/zoo.h"
+
+namespace hetcim::api {
+
+Model load_model(const std::string& spec, int64_t batch) {
+  if (batch < 1) throw user_error("batch: expected a whole number >= 1, got ", batch);
+  Model m{spec, batch, {}};
+  const bool looks_like_file = spec.find('/') != std::string::npos || spec.ends_with(".onnx") ||
+                               std::filesystem::exists(spec);
+  if (looks_like_file) {
+    onnxio::ImportOptions o;
+    o.batch = batch;
+    m.graph = onnxio::import_onnx(spec, o);
+  } else {
+    zoo::ModelOptions o;
+    o.batch = batch;
+    m.graph = zoo::build_model(spec, o);
+  }
+  return m;
+}
+
+}  // namespace hetcim::api
