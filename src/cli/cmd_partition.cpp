@@ -2,142 +2,61 @@
 #include <cstdio>
 #include <memory>
 
-#include "cli/assignment_file.h"
+#include "api/partition.h"
 #include "cli/commands.h"
-#include "cli/host_choice.h"
-#include "cli/measure_host.h"
-#include "cli/model_source.h"
 #include "cost/hardware.h"
-#include "cost/host_costs.h"
-#include "partition/build.h"
-#include "partition/energy_front.h"
-#include "partition/exact.h"
-#include "partition/milp.h"
-#include "passes/pipeline.h"
 #include "report/partition.h"
+#include "report/partition_file.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/units.h"
-#include "workload/workload.h"
 
 namespace hetcim::cli {
 namespace {
 
 struct PartitionArgs {
-  ModelSource model;
-  std::string hw_file;
-  std::string preset = "seed000-arm";
-  int64_t crossbars = 0;  // 0: from the hardware description
-  std::string t_mvm;      // "": from the hardware description
-  std::string host;       // "": from the hardware description
-  std::string solver = "exact";
+  std::string model;
+  int64_t batch = 1;
+  api::PartitionRequest request;
+  std::string t_mvm;  // "": from the hardware description
   std::string time_limit = "600s";
-  double gap = 0.0;
-  int threads = 1;
-  int64_t replicas = 1;
-  std::string transfers = "per-edge";
-  std::string bus_model = "parallel";
-  double energy_weight = 0.0;
-  std::string replay;
   std::string pareto, pareto_svg;
   std::string json, gantt, mps, lp;
   bool quiet = false;
 };
 
-void run(const PartitionArgs& a) {
-  cost::Hardware hw =
-      a.hw_file.empty() ? cost::hardware_preset(a.preset) : cost::load_hardware(a.hw_file);
-  const bool measure_here = a.host == "this";
-  if (!a.host.empty() && !measure_here) apply_host_choice(a.host, hw);
-  if (a.crossbars > 0) hw.cim.crossbars = a.crossbars;
-  if (!a.t_mvm.empty()) hw.cim.t_mvm = parse_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
-  const double time_limit = parse_quantity(a.time_limit, Quantity::Time, "--time-limit");
-
-  const graph::Graph lowered = passes::lower(load_model(a.model), {});
-  workload::WorkloadOptions wo;
-  wo.xbar_rows = hw.cim.xbar_rows;
-  wo.xbar_cols = hw.cim.xbar_cols;
-  wo.elem_bytes = hw.cim.elem_bytes;
-  const workload::Workload w = workload::analyze(lowered, wo);
-  const cost::HostCosts host = measure_here
-                                   ? cost::host_costs_from_profile(
-                                         w, measure_host_profile(a.model, {}), "this machine", true)
-                                   : cost::host_costs(w, hw.host, /*int8=*/true);
-  partition::BuildOptions bo;
-  bo.max_replicas = a.replicas;
-  bo.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
-                                                : partition::TransferModel::PerTensorDirection;
-  bo.bus_model =
-      a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
-  const partition::Problem p = partition::build_problem(w, host, hw, bo);
-  // What the solvers minimise: latency, or latency + weight * total energy folded into their
-  // weighted dynamic objective (partition/energy_front.h); reports use `p` as built.
-  const partition::Problem solved =
-      a.energy_weight > 0 ? partition::with_total_energy_weight(p, a.energy_weight) : p;
-  const double scale = 1 + a.energy_weight * (p.p_cim_static + p.p_host_idle);
-
-  if (!a.mps.empty()) partition::write_milp(solved, a.mps, partition::MilpFileFormat::Mps);
-  if (!a.lp.empty()) partition::write_milp(solved, a.lp, partition::MilpFileFormat::Lp);
+void run(PartitionArgs a) {
+  api::PartitionRequest& q = a.request;
+  if (!a.t_mvm.empty()) q.hardware.t_mvm = parse_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
+  q.time_limit = parse_quantity(a.time_limit, Quantity::Time, "--time-limit");
+  q.validate();
+  const api::PartitionProblem pp =
+      api::build_partition_problem(api::load_model(a.model, a.batch), q);
+  if (!a.mps.empty()) api::write_partition_milp(pp, a.mps, partition::MilpFileFormat::Mps);
+  if (!a.lp.empty()) api::write_partition_milp(pp, a.lp, partition::MilpFileFormat::Lp);
 
   if (!a.pareto.empty() || !a.pareto_svg.empty()) {
-    if (a.solver != "exact" || !a.replay.empty() || a.energy_weight > 0)
-      throw user_error(
-          "--pareto: the front is computed by the exact solver over every weight; drop "
-          "--solver milp, --replay and --energy-weight");
-    partition::FrontOptions fo;
-    fo.time_limit_seconds = time_limit;
-    const partition::FrontResult f = partition::latency_energy_front(p, fo);
-    const std::string title = a.model.spec + " on " + (a.hw_file.empty() ? a.preset : a.hw_file) +
-                              ": latency-energy front";
-    if (!a.pareto.empty()) write_file_atomically(a.pareto, report::front_json(p, f).dump(1) + "\n");
-    if (!a.pareto_svg.empty()) write_file_atomically(a.pareto_svg, report::front_svg(title, p, f));
-    if (!a.quiet) std::fputs(report::front_text(p, f).c_str(), stdout);
+    const api::FrontResult f = api::partition_front(pp, q);
+    if (!a.pareto.empty())
+      write_file_atomically(a.pareto, report::front_json(f.problem, f.front).dump(1) + "\n");
+    if (!a.pareto_svg.empty())
+      write_file_atomically(a.pareto_svg, report::front_svg(f.title, f.problem, f.front));
+    if (!a.quiet) std::fputs(report::front_text(f.problem, f.front).c_str(), stdout);
     return;
   }
+  const api::PartitionResult r = api::partition(pp, q);
+  if (r.status.call != partition::CallStatus::Ok)
+    throw user_error("CBC failed: ", r.status.message);
+  if (!a.json.empty()) report::write_partition_file(a.json, r.run, r.problem, r.schedule);
+  if (!a.gantt.empty())
+    write_file_atomically(a.gantt, report::gantt_svg(r.run, r.problem, r.schedule));
+  if (!a.quiet) std::fputs(report::partition_text(r.run, r.problem, r.schedule).c_str(), stdout);
+}
 
-  report::PartitionRun r{a.model.spec,
-                         a.hw_file.empty() ? a.preset : a.hw_file,
-                         host.source,
-                         hw.cim.t_mvm,
-                         a.solver,
-                         {},
-                         0,
-                         0,
-                         0,
-                         partition::milp_stats(solved),
-                         a.energy_weight};
-  partition::Schedule schedule;
-  if (!a.replay.empty()) {
-    schedule = replay_assignment_file(a.replay, p);
-    r.solver = "replay of " + a.replay;
-    r.status = partition::SolveStatus::Replayed;
-    r.bound = 0;
-  } else if (a.solver == "exact") {
-    partition::ExactOptions eo;
-    eo.time_limit_seconds = time_limit;
-    const partition::ExactResult e = partition::solve_exact(solved, eo);
-    r.status = e.status;
-    r.bound = e.bound * scale;
-    r.seconds = e.seconds;
-    r.nodes = e.nodes;
-    schedule = e.schedule;
-  } else {
-    partition::MilpOptions mo;
-    mo.time_limit_seconds = time_limit;
-    mo.relative_gap = a.gap;
-    mo.threads = a.threads;
-    const partition::MilpResult m = partition::solve_milp(solved, mo);
-    if (m.call != partition::CallStatus::Ok) throw user_error("CBC failed: ", m.message);
-    r.status = m.status;
-    r.bound = m.bound * scale;
-    r.seconds = m.seconds;
-    r.nodes = m.nodes;
-    schedule = m.schedule;
-  }
-  if (!a.json.empty())
-    write_file_atomically(a.json, report::partition_json(r, p, schedule).dump(1) + "\n");
-  if (!a.gantt.empty()) write_file_atomically(a.gantt, report::gantt_svg(r, p, schedule));
-  if (!a.quiet) std::fputs(report::partition_text(r, p, schedule).c_str(), stdout);
+std::string preset_list() {
+  std::string s;
+  for (const std::string& n : cost::hardware_preset_names()) s += (s.empty() ? "" : ", ") + n;
+  return s;
 }
 
 }  // namespace
@@ -148,43 +67,45 @@ void register_partition(CLI::App& app) {
       "partition",
       "Partition a network between the host CPU and an RRAM crossbar accelerator to "
       "minimise end-to-end latency (seed 000)");
-  cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  cmd->add_option("--hw", a->hw_file, "Hardware description (YAML)");
-  cmd->add_option("--preset", a->preset, "Hardware preset when --hw is not given")
-      ->check(CLI::IsMember(cost::hardware_preset_names()))
+  cmd->add_option("model", a->model, "Zoo model name or ONNX file")->required();
+  cmd->add_option("--hw", a->request.hardware.file, "Hardware description (YAML)");
+  cmd->add_option("--preset", a->request.hardware.preset,
+                  "Hardware preset when --hw is not given: " + preset_list())
       ->capture_default_str();
-  cmd->add_option("--crossbars", a->crossbars, "Crossbar budget C (overrides the hardware)")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  cmd->add_option_function<int64_t>(
+      "--crossbars", [a](const int64_t& c) { a->request.hardware.crossbars = c; },
+      "Crossbar budget C (overrides the hardware)");
   cmd->add_option("--t-mvm", a->t_mvm, "Latency of one MVM, e.g. 50ns (overrides the hardware)");
   cmd->add_option(
-      "--host", a->host,
+      "--host", a->request.hardware.host,
       "Host: arm, x86, a host model name, a profile file (.csv/.json) from `hetcim profile`, or "
       "this (measure this CPU now: int8, 1 thread, 10 warm-up + 50 runs)");
-  cmd->add_option("--solver", a->solver,
+  cmd->add_option("--solver", a->request.solver,
                   "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
       ->check(CLI::IsMember({"exact", "milp"}))
       ->capture_default_str();
   cmd->add_option("--time-limit", a->time_limit, "Wall-clock limit of the solver")
       ->capture_default_str();
-  cmd->add_option("--gap", a->gap, "MILP: stop at this relative gap")->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--threads", a->threads, "MILP: CBC threads (1 is deterministic)")
+  cmd->add_option("--gap", a->request.gap, "MILP: stop at this relative gap")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--threads", a->request.threads, "MILP: CBC threads (1 is deterministic)")
       ->check(CLI::Range(1, 256));
-  cmd->add_option("--replicas", a->replicas,
+  cmd->add_option("--replicas", a->request.replicas,
                   "Beyond the paper: allow up to R copies of an operator's weights on spare "
                   "crossbars (R copies run ceil(N_mvm/R) MVMs)")
       ->check(CLI::Range(int64_t{1}, int64_t{64}))
       ->capture_default_str();
-  cmd->add_option("--transfers", a->transfers,
+  cmd->add_option("--transfers", a->request.transfers,
                   "per-edge (the paper) or per-tensor (once per tensor and direction)")
       ->check(CLI::IsMember({"per-edge", "per-tensor"}))
       ->capture_default_str();
-  cmd->add_option("--bus-model", a->bus_model,
+  cmd->add_option("--bus-model", a->request.bus_model,
                   "parallel (the paper: transfers overlap) or serial (the shared bus carries one "
                   "transfer at a time)")
       ->check(CLI::IsMember({"parallel", "serial"}))
       ->capture_default_str();
   cmd->add_option(
-         "--energy-weight", a->energy_weight,
+         "--energy-weight", a->request.energy_weight,
          "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = the "
          "paper's latency objective); energies come from the hardware's energy model")
       ->check(CLI::Range(0.0, 1e12))
@@ -194,7 +115,7 @@ void register_partition(CLI::App& app) {
                   "optimal for its weight) instead of one partition; write it as JSON");
   cmd->add_option("--pareto-svg", a->pareto_svg, "With or without --pareto: plot the front (SVG)");
   cmd->add_option(
-         "--replay", a->replay,
+         "--replay", a->request.replay,
          "Replay a partition from a JSON file (as --json writes it: operator names and modes, "
          "optionally host_order/bus_order) instead of solving; checked against every constraint")
       ->check(CLI::ExistingFile);
@@ -202,7 +123,7 @@ void register_partition(CLI::App& app) {
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
   cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");
   cmd->add_option("--lp", a->lp, "Write the paper's MILP as an LP file");
-  cmd->add_option("--batch", a->model.batch, "Batch size")
+  cmd->add_option("--batch", a->batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "Print nothing");

@@ -258,7 +258,14 @@ TEST(Cli, PartitionRejectsBadHardwareFlags) {
   EXPECT_NE(r.err.find("--t-mvm"), std::string::npos) << r.err;
   r = run("partition resnet18 --host pentium");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("--host"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("host: expected arm, x86"), std::string::npos) << r.err;
+  r = run("partition resnet18 --preset seed999");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("preset: unknown hardware preset 'seed999'"), std::string::npos) << r.err;
+  r = run("partition resnet18 --crossbars=-3");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("crossbars: expected a whole number >= 1, got -3"), std::string::npos)
+      << r.err;
   const fs::path hw = scratch("bad.yaml");
   std::ofstream(hw) << "cim: {t_mvm: 50ns, crossbarz: 3}\n";
   r = run("partition resnet18 --hw " + hw.string());

@@ -1,14 +1,15 @@
-#include "cli/assignment_file.h"
+#include "report/partition_file.h"
 
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/files.h"
 
-namespace hetcim::cli {
+namespace hetcim::report {
 
-partition::Schedule replay_assignment_file(const std::string& path, const partition::Problem& p) {
+partition::Schedule read_partition_file(const std::string& path, const partition::Problem& p) {
   std::ifstream in(path);
   if (!in) throw user_error("cannot open assignment file '", path, "'");
   nlohmann::json j;
@@ -87,4 +88,9 @@ partition::Schedule replay_assignment_file(const std::string& path, const partit
   return s;
 }
 
-}  // namespace hetcim::cli
+void write_partition_file(const std::string& path, const PartitionRun& r,
+                          const partition::Problem& p, const partition::Schedule& s) {
+  write_file_atomically(path, partition_json(r, p, s).dump(1) + "\n");
+}
+
+}  // namespace hetcim::report

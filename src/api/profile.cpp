@@ -1,0 +1,69 @@
+#include "api/profile.h"
+
+#include <map>
+
+#include "api/common.h"
+#include "exec/calibration.h"
+#include "exec/engine.h"
+#include "exec/inputs.h"
+#include "exec/profile.h"
+#include "util/error.h"
+#include "workload/workload.h"
+
+namespace hetcim::api {
+
+void ProfileRequest::validate() const {
+  (void)parse_precision(precision);
+  check_range("threads", threads, 1, 1024);
+  check_range("warmup", warmup, 0, 100000);
+  check_range("runs", runs, 1, 100000);
+  check_range("calibration_samples", calibration_samples, 1, 1000);
+}
+
+ProfileResult profile(const Model& model, const ProfileRequest& a) {
+  a.validate();
+  exec::PrepareOptions po;
+  po.precision = parse_precision(a.precision);
+  po.weight_seed = a.weight_seed;
+  po.calibration.seed = a.calibration_seed;
+  po.calibration.samples = a.calibration_samples;
+  const graph::Graph g = exec::prepare(model.graph, po);
+  exec::Engine engine(g, {a.threads});
+  const exec::ProfileResult r =
+      exec::profile(engine, exec::random_inputs(g, a.input_seed), {a.warmup, a.runs});
+  const workload::Workload w = workload::analyze(g);
+  std::map<std::string, int64_t> macs;
+  for (const auto& op : w.ops) macs[op.name] = op.macs;
+  ProfileResult out;
+  out.status.origin = Origin::Measured;
+  out.provenance = library_provenance();
+  cost::HostProfile& p = out.profile;
+  p.model = model.spec;
+  p.precision = a.precision;
+  p.batch = model.batch;
+  p.threads = r.threads;
+  p.warmup = r.warmup;
+  p.runs = r.runs;
+  p.machine = exec::machine_description();
+  p.library = exec::onednn_description();
+  p.tool = "hetcim " + out.provenance.version;
+  p.model_median_s = r.model.median;
+  p.model_min_s = r.model.min;
+  p.model_p90_s = r.model.p90;
+  p.op_median_sum_s = r.op_median_sum;
+  for (const exec::OpProfile& op : r.ops) {
+    cost::HostProfileOp o;
+    o.name = op.op.name;
+    o.op_type = op.op.op_type;
+    o.impl = op.op.impl;
+    o.median_s = op.time.median;
+    o.min_s = op.time.min;
+    o.p90_s = op.time.p90;
+    o.macs = macs.count(o.name) ? macs[o.name] : 0;
+    o.gmacs = o.macs > 0 && o.median_s > 0 ? static_cast<double>(o.macs) / o.median_s / 1e9 : 0.0;
+    p.ops.push_back(o);
+  }
+  return out;
+}
+
+}  // namespace hetcim::api
