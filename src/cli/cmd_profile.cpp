@@ -4,9 +4,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "api/profile.h"
 #include "cli/commands.h"
-#include "cli/measure_host.h"
-#include "cli/model_source.h"
 #include "cost/host_profile.h"
 #include "util/error.h"
 
@@ -14,30 +13,16 @@ namespace hetcim::cli {
 namespace {
 
 struct ProfileArgs {
-  ModelSource model;
-  std::string precision = "int8";
-  int threads = 1;
-  int warmup = 10;
-  int runs = 50;
+  std::string model;
+  int64_t batch = 1;
+  api::ProfileRequest request;
   std::string csv, json;
-  uint64_t seed = 1;
-  uint64_t input_seed = 7;
-  uint64_t calibration_seed = 1;
-  int calibration_samples = 2;
   bool quiet = false;
 };
 
 void run(const ProfileArgs& a) {
-  MeasureOptions m;
-  m.precision = a.precision;
-  m.threads = a.threads;
-  m.warmup = a.warmup;
-  m.runs = a.runs;
-  m.weight_seed = a.seed;
-  m.input_seed = a.input_seed;
-  m.calibration_seed = a.calibration_seed;
-  m.calibration_samples = a.calibration_samples;
-  const cost::HostProfile p = measure_host_profile(a.model, m);
+  a.request.validate();
+  const cost::HostProfile p = api::profile(api::load_model(a.model, a.batch), a.request).profile;
   if (!a.csv.empty()) cost::write_host_profile(a.csv, p);
   if (!a.json.empty()) cost::write_host_profile(a.json, p);
   if (a.quiet) return;
@@ -67,32 +52,34 @@ void register_profile(CLI::App& app) {
       "profile",
       "Per-operator host latency on this CPU (median/min/p90 after warm-up) and the "
       "whole-model latency; writes a host profile (CSV or JSON) for the partitioner");
-  cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  cmd->add_option("--precision", a->precision, "fp32, or int8 (calibrated static quantization)")
+  cmd->add_option("model", a->model, "Zoo model name or ONNX file")->required();
+  cmd->add_option("--precision", a->request.precision,
+                  "fp32, or int8 (calibrated static quantization)")
       ->check(CLI::IsMember({"int8", "fp32"}))
       ->capture_default_str();
-  cmd->add_option("--threads", a->threads, "CPU threads")
+  cmd->add_option("--threads", a->request.threads, "CPU threads")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  cmd->add_option("--warmup", a->warmup, "Warm-up runs")
+  cmd->add_option("--warmup", a->request.warmup, "Warm-up runs")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
-  cmd->add_option("--runs", a->runs, "Timed runs")
+  cmd->add_option("--runs", a->request.runs, "Timed runs")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_option("--csv", a->csv, "Write the host profile as CSV");
   cmd->add_option("--json", a->json, "Write the host profile as JSON");
-  cmd->add_option("--seed", a->seed, "Seed for weights the model does not carry")
+  cmd->add_option("--seed", a->request.weight_seed, "Seed for weights the model does not carry")
       ->capture_default_str();
-  cmd->add_option("--input-seed", a->input_seed, "Seed for the random input")
+  cmd->add_option("--input-seed", a->request.input_seed, "Seed for the random input")
       ->capture_default_str();
-  cmd->add_option("--calibration-seed", a->calibration_seed, "Seed for int8 calibration inputs")
+  cmd->add_option("--calibration-seed", a->request.calibration_seed,
+                  "Seed for int8 calibration inputs")
       ->capture_default_str();
-  cmd->add_option("--calibration-samples", a->calibration_samples,
+  cmd->add_option("--calibration-samples", a->request.calibration_samples,
                   "Random inputs for int8 calibration")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  cmd->add_option("--batch", a->model.batch, "Batch size")
+  cmd->add_option("--batch", a->batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "Do not print the table");
