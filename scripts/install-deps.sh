@@ -24,6 +24,8 @@ PACKAGES=(
   gnuplot-nox chromium
   # fixture generation (PyTorch-exported ONNX files) with Debian's Python
   python3 python3-onnx python3-numpy
+  # the Python package (pybind11 binding of the api module) and its pytest suite
+  pybind11-dev python3-dev python3-pytest
 )
 # The ORT benchmark peer comes from npm: Node.js with npm is needed; Debian's npm only when the
 # machine has no npm of its own (a nodesource nodejs ships npm and conflicts with Debian's).
