@@ -48,6 +48,14 @@ TEST(Cli, InspectPrintsTheTotals) {
   EXPECT_NE(r.out.find("crossbars (eq. 1)                  201"), std::string::npos);
 }
 
+TEST(Cli, VersionNamesTheCommitAndTheLibraries) {
+  const CliRun r = run("--version");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("hetcim ", 0), 0u) << r.out;
+  for (const char* lib : {"(commit ", "\n  oneDNN 2.", "\n  CBC 2.", "\n  ONNX 1."})
+    EXPECT_NE(r.out.find(lib), std::string::npos) << lib << " in " << r.out;
+}
+
 TEST(Cli, UnknownModelNamesTheZoo) {
   const CliRun r = run("inspect resnet19");
   EXPECT_EQ(r.status, 1);
