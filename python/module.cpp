@@ -140,6 +140,7 @@ api::PartitionRequest partition_request(const py::kwargs& kw, const char* job) {
       {"solver", field(&R::solver)},
       {"time_limit", [](R& r, const py::handle& v) { r.time_limit = time_of(v, "time_limit"); }},
       {"gap", field(&R::gap)},
+      {"node_limit", field(&R::node_limit)},
       {"threads", field(&R::threads)},
       {"replicas", field(&R::replicas)},
       {"transfers", field(&R::transfers)},

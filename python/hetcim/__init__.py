@@ -76,7 +76,8 @@ def partition(model, **options):
     """Partition a network between the host and the crossbar accelerator (seed 000).
 
     Options: preset, hw (YAML file), crossbars, t_mvm ("50ns" or seconds), host (arm, x86, a
-    profile file, "this"), solver ("exact" | "milp"), time_limit, gap, threads, replicas,
+    profile file, "this"), solver ("exact" | "milp"), time_limit, node_limit (exact solver:
+    deterministic limit on search nodes), gap, threads, replicas,
     transfers, bus_model, energy_weight, replay (a partition file to replay instead of solving).
     Returns a :class:`PartitionResult`: ``latency_s``, ``status``, ``json`` (the file
     ``--json`` writes), ``text()``, ``gantt_svg()``, ``save(path)``; ``assignment(plan)`` gives

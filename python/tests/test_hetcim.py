@@ -121,6 +121,18 @@ def test_partition_matches_the_cli_and_replays(resnet18, tmp_path):
     assert plan.gantt_svg().startswith("<svg") or "<svg" in plan.gantt_svg()[:400]
 
 
+def test_node_limit_is_reproducible_and_matches_the_cli(tmp_path):
+    # YOLOv5n needs more than 100 search nodes to prove optimality (tests/api/api_test.cpp).
+    a = hetcim.partition("yolov5n", node_limit=100)
+    b = hetcim.partition("yolov5n", node_limit=100)
+    assert a.status == "ok, node-limit, solved"
+    assert json.loads(a.json)["operators"] == json.loads(b.json)["operators"]
+    assert a.latency_s == b.latency_s
+    ref = cli_json(tmp_path, "partition", "yolov5n", "--node-limit", "100")
+    assert ref["solver"]["status"] == "node-limit"
+    assert ref["latency_s"] == a.latency_s
+
+
 def test_partition_front_is_a_front(resnet18):
     front, svg = hetcim.partition_front(resnet18, preset="seed000-x86", t_mvm="500ns")
     points = front["points"]

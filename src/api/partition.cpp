@@ -17,6 +17,7 @@ void PartitionRequest::validate() const {
   if (solver != "exact" && solver != "milp")
     throw user_error("solver: expected exact or milp, got '", solver, "'");
   check_range("time_limit", time_limit, 1e-9, 1e9);
+  check_range("node_limit", node_limit, int64_t{0}, int64_t{1} << 62);
   check_range("gap", gap, 0.0, 1.0);
   check_range("threads", threads, 1, 256);
   check_range("replicas", replicas, int64_t{1}, int64_t{64});
@@ -87,6 +88,7 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
   } else if (request.solver == "exact") {
     partition::ExactOptions eo;
     eo.time_limit_seconds = request.time_limit;
+    eo.node_limit = request.node_limit;
     const partition::ExactResult e = partition::solve_exact(pp.objective, eo);
     r.run.status = e.status;
     r.run.bound = e.bound * pp.scale;

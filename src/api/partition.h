@@ -24,6 +24,7 @@ struct PartitionRequest {
   HardwareRequest hardware;
   std::string solver = "exact";  // "exact" (proves optimality) | "milp" (the paper's MILP, CBC)
   double time_limit = 600.0;     // seconds, wall clock, per solve (> 0)
+  int64_t node_limit = 0;        // exact: deterministic limit on search nodes (>= 0; 0 = none)
   double gap = 0.0;              // MILP: stop at this relative gap, [0, 1]
   int threads = 1;               // MILP: CBC threads (1 is deterministic), 1..256
   int64_t replicas = 1;          // beyond the paper: up to R weight copies per operator, 1..64

@@ -86,6 +86,11 @@ void register_partition(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--time-limit", a->time_limit, "Wall-clock limit of the solver")
       ->capture_default_str();
+  cmd->add_option("--node-limit", a->request.node_limit,
+                  "Exact solver: stop after this many search nodes, branch-and-bound and "
+                  "sequencing (deterministic, unlike "
+                  "--time-limit: the same limit gives the same result on any machine; 0 = none)")
+      ->capture_default_str();
   cmd->add_option("--gap", a->request.gap, "MILP: stop at this relative gap")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--threads", a->request.threads, "MILP: CBC threads (1 is deterministic)")
