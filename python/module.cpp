@@ -20,6 +20,7 @@
 #include "report/inspect.h"
 #include "report/partition.h"
 #include "report/partition_file.h"
+#include "report/provenance.h"
 #include "util/units.h"
 #include "zoo/zoo.h"
 
@@ -220,9 +221,19 @@ PYBIND11_MODULE(_hetcim, m) {
                std::to_string(x.graph.nodes.size()) + " nodes>";
       });
 
-  m.def("load_model", &api::load_model, py::arg("spec"), py::arg("batch") = 1,
-        py::call_guard<py::gil_scoped_release>(),
-        "Load a zoo model by name or an ONNX file by path (UserError naming what is wrong).");
+  m.def(
+      "load_model",
+      [](const std::string& spec, int64_t batch,
+         const std::map<std::string, std::vector<int64_t>>& input_shapes) {
+        std::map<std::string, graph::Shape> shapes;
+        for (const auto& [name, dims] : input_shapes) shapes[name] = dims;
+        return api::load_model(spec, batch, shapes);
+      },
+      py::arg("spec"), py::arg("batch") = 1,
+      py::arg("input_shapes") = std::map<std::string, std::vector<int64_t>>{},
+      py::call_guard<py::gil_scoped_release>(),
+      "Load a zoo model by name or an ONNX file by path; input_shapes fixes the shapes of ONNX "
+      "inputs the file leaves open, e.g. {'x': [1, 16]} (UserError naming what is wrong).");
 
   m.def(
       "inspect_json",
@@ -251,7 +262,9 @@ PYBIND11_MODULE(_hetcim, m) {
         py::gil_scoped_release release;
         const api::InspectResult x = api::inspect(model, r);
         const report::InspectHeader h{x.model, x.precision, x.params_before_lowering};
-        return report::inspect_json(h, x.workload, x.options).dump(1);
+        nlohmann::json j = report::inspect_json(h, x.workload, x.options);
+        j["run_cannot_execute"] = x.run_cannot_execute;
+        return j.dump(1);
       },
       py::arg("model"),
       "inspect(model, precision='int8', crossbar='256x256', differential=False): JSON text");
@@ -282,14 +295,18 @@ PYBIND11_MODULE(_hetcim, m) {
       "run",
       [](const api::Model& model, const py::object& inputs, const py::kwargs& kw) {
         using R = api::RunRequest;
-        std::map<std::string, Setter<R>> f{{"precision", field(&R::precision)},
-                                           {"threads", field(&R::threads)},
-                                           {"weight_seed", field(&R::weight_seed)},
-                                           {"input_seed", field(&R::input_seed)},
-                                           {"calibration_seed", field(&R::calibration_seed)},
-                                           {"calibration_samples", field(&R::calibration_samples)},
-                                           {"warmup", field(&R::warmup)},
-                                           {"runs", field(&R::runs)}};
+        std::map<std::string, Setter<R>> f{
+            {"precision", field(&R::precision)},
+            {"threads", field(&R::threads)},
+            {"weight_seed", field(&R::weight_seed)},
+            {"input_seed", field(&R::input_seed)},
+            {"calibration_seed", field(&R::calibration_seed)},
+            {"calibration_samples", field(&R::calibration_samples)},
+            {"calibration_data", field(&R::calibration_data)},
+            {"calibration_method", field(&R::calibration_method)},
+            {"calibration_percentile", field(&R::calibration_percentile)},
+            {"warmup", field(&R::warmup)},
+            {"runs", field(&R::runs)}};
         R r;
         apply_kwargs("run", r, kw, f);
         if (py::isinstance<py::dict>(inputs)) {
@@ -383,8 +400,8 @@ PYBIND11_MODULE(_hetcim, m) {
           py::gil_scoped_release release;
           const api::FrontResult f =
               api::partition_front(api::build_partition_problem(model, r), r);
-          json = report::front_json(f.problem, f.front).dump(1);
-          svg = report::front_svg(f.title, f.problem, f.front);
+          json = report::front_json(f.problem, f.front, f.provenance).dump(1);
+          svg = report::front_svg(f.title, f.problem, f.front, f.provenance);
         }
         return py::make_tuple(json, svg);
       },
@@ -421,7 +438,8 @@ PYBIND11_MODULE(_hetcim, m) {
         apply_kwargs("dse", r, kw, f);
         r.validate();
         py::gil_scoped_release release;
-        return report::dse_json(api::run_dse(r).points);
+        const api::DseResult x = api::run_dse(r);
+        return report::dse_json(x.points, x.provenance);
       },
       "Seed 000's design-space exploration: the points as JSON text (the CLI's dse.json).");
 
@@ -442,7 +460,9 @@ PYBIND11_MODULE(_hetcim, m) {
         apply_kwargs("cluster_roofline", r, kw, f);
         r.validate();
         const api::RooflineResult x = api::cluster_roofline(r);
-        return cluster::roofline_json(x.config, x.points);
+        nlohmann::json j = nlohmann::json::parse(cluster::roofline_json(x.config, x.points));
+        j["provenance"] = report::provenance_json(x.provenance);
+        return j.dump(1) + "\n";
       },
       "Seed 001's Fig. 7 roofline as JSON text (the CLI's --json).");
 
@@ -471,7 +491,9 @@ PYBIND11_MODULE(_hetcim, m) {
         apply_kwargs("cluster_bottleneck", r, kw, f);
         r.validate();
         const api::BottleneckResult x = api::cluster_bottleneck(r);
-        return cluster::bottleneck_json(x.config, x.study);
+        nlohmann::json j = nlohmann::json::parse(cluster::bottleneck_json(x.config, x.study));
+        j["provenance"] = report::provenance_json(x.provenance);
+        return j.dump(1) + "\n";
       },
       "Seed 001's Bottleneck study (Fig. 8-10) as JSON text (the CLI's --json).");
 }

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   # toolchain
-  build-essential cmake ninja-build pkg-config git clang libclang-rt-14-dev clang-format
+  build-essential cmake ninja-build pkg-config git clang libclang-rt-14-dev clang-format clang-tidy
   # models: ONNX protobufs (find_package(Protobuf) must precede find_package(ONNX))
   libonnx-dev libprotobuf-dev protobuf-compiler
   # CPU kernels: oneDNN (its CMake config needs the OpenCL ICD loader)
@@ -22,8 +22,10 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # reports: figures and a headless browser for the report test
   gnuplot-nox chromium
-  # fixture generation (PyTorch-exported ONNX files) with Debian's Python
-  python3 python3-onnx python3-numpy
+  # the benchmark summaries of bench/partition (standard library only), and the real-exporter
+  # corpus (tests/corpus/make_corpus.py): PyTorch-exported ONNX files made with Debian's Python,
+  # torch and torchvision (random weights, nothing downloaded)
+  python3 python3-onnx python3-numpy python3-torch python3-torchvision
   # the Python package (pybind11 binding of the api module) and its pytest suite
   pybind11-dev python3-dev python3-pytest
 )
@@ -38,8 +40,21 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
+# ONNX Runtime as the corpus test's oracle (npm onnxruntime-node, pinned by
+# tests/corpus/ort/package-lock.json); its install script only fetches GPU extras, which
+# ONNXRUNTIME_NODE_INSTALL=skip turns off.
+install_ort_oracle() {
+  local dir
+  dir="$(cd "$(dirname "$0")/.." && pwd)/tests/corpus/ort"
+  if [ ! -f "$dir/node_modules/onnxruntime-node/package.json" ]; then
+    echo "install-deps: npm ci in $dir (onnxruntime-node for the corpus test)"
+    (cd "$dir" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --silent)
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#PACKAGES[@]} packages present"
+  install_ort_oracle
   exit 0
 fi
 
@@ -49,4 +64,5 @@ echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_ort_oracle
 echo "install-deps: done"

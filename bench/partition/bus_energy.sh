@@ -39,7 +39,8 @@ for tag, label in (("paper", "seed 000 (10.24 / 20.48 GB/s)"), ("1gbs", "1 GB/s"
     rows = {}
     for model in ("parallel", "serial"):
         rows[model] = {(r["model"], r["host"], r["crossbars"], r["t_mvm_s"]): r
-                       for r in csv.DictReader(open(f"{out}/{tag}-{model}/dse.csv"))}
+                       for r in csv.DictReader(l for l in open(f"{out}/{tag}-{model}/dse.csv")
+                                               if not l.startswith("#"))}
     slower, worst, worst_at, moved, times = 0, 0.0, "", 0, []
     for k, a in rows["parallel"].items():
         b = rows["serial"][k]

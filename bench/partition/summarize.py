@@ -4,7 +4,8 @@ import csv
 import statistics
 import sys
 
-rows = list(csv.DictReader(open(sys.argv[1])))
+# dse.csv starts with "# key: value" provenance lines.
+rows = list(csv.DictReader(line for line in open(sys.argv[1]) if not line.startswith("#")))
 by_model = collections.defaultdict(list)
 for r in rows:
     by_model[r["model"]].append(r)

@@ -1,7 +1,7 @@
 // Analog execution of a Linear 2048x256 layer, batch 1000, with every non-ideality on (write
 // noise, stuck devices, per-read read noise, 8-bit DAC and ADC), against a plain fp32 GEMM of the
-// same size through the same library (OpenBLAS cblas_sgemm). Each case runs several repetitions;
-// the summary prints the median of each and its ratio to the plain GEMM.
+// same size through the same library (oneDNN's matmul primitive, xbar/gemm.h). Each case runs
+// several repetitions; the summary prints the median of each and its ratio to the plain GEMM.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

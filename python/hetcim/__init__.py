@@ -51,7 +51,9 @@ def run(model, inputs=None, **options):
 
     ``inputs``: a NumPy array (one-input models) or a dict ``{name: array}``; missing inputs are
     seeded random (``input_seed``). Options: precision ("fp32" | "int8"), threads, weight_seed,
-    input_seed, calibration_seed, calibration_samples, warmup, runs. Returns a dict of output
+    input_seed, calibration_seed, calibration_samples, calibration_data (a .npy file or a
+    directory of them, int8), calibration_method ("minmax" | "percentile"), calibration_percentile,
+    warmup, runs. Returns a dict of output
     arrays by name (views of the engine's results, no copy).
     """
     return _hetcim.run(_model(model), inputs, **options)[0]
@@ -102,12 +104,14 @@ def partition_front(model, **options):
 
 
 def dse(**options):
-    """Seed 000's design-space exploration; returns the list of points of ``dse.json``.
+    """Seed 000's design-space exploration; returns the list of points of ``dse.json`` (each with
+    its host source, status and cached flag; the whole document, with its provenance and summary,
+    is ``json.loads(hetcim._hetcim.dse_json(**options))``).
 
     Options: models, crossbars, t_mvm (list of "50ns" or seconds), hosts, bus, milp,
     milp_time_limit, threads, replicas, transfers, bus_model, cache_dir.
     """
-    return _json.loads(_hetcim.dse_json(**options))
+    return _json.loads(_hetcim.dse_json(**options))["points"]
 
 
 class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofline | bottleneck)

@@ -12,12 +12,26 @@ cluster::ImaExecution parse_execution(const std::string& s, const char* field) {
   throw user_error(field, ": expected sequential or pipelined, got '", s, "'");
 }
 
+// Where every number of a cluster study comes from: seed 001's cluster as an analytical model.
+Provenance cluster_provenance(const ClusterRequest& s) {
+  Provenance p = library_provenance();
+  p.set("source",
+        "modelled by " +
+            (s.config.empty() ? "the " + s.preset + " preset" : "the cluster file " + s.config) +
+            " (analytical model of seed 001's cluster, cluster/README.md; nothing measured)");
+  p.set("solver", "none (closed-form cycle counts)");
+  p.set("cache", "none");
+  p.set("seeds", "none (deterministic)");
+  return p;
+}
+
 }  // namespace
 
 void ClusterRequest::validate() const {
-  if (bus_width_bits && (*bus_width_bits < 8 || *bus_width_bits % 8 != 0))
-    throw user_error("bus_width: expected a positive multiple of 8 bits such as 128, got ",
-                     *bus_width_bits);
+  if (bus_width_bits && (*bus_width_bits < 8 || *bus_width_bits % 8 != 0 ||
+                         *bus_width_bits > cluster::kMaxBusWidthBits))
+    throw user_error("bus_width: expected a multiple of 8 from 8 to ", cluster::kMaxBusWidthBits,
+                     " bits such as 128, got ", *bus_width_bits);
   if (!execution.empty()) (void)parse_execution(execution, "execution");
 }
 
@@ -33,8 +47,9 @@ cluster::ClusterConfig load_cluster(const ClusterRequest& r) {
 void RooflineRequest::validate() const {
   cluster.validate();
   for (const int64_t w : bus_widths)
-    if (w < 8 || w % 8 != 0)
-      throw user_error("bus_widths: expected positive multiples of 8 bits, got ", w);
+    if (w < 8 || w % 8 != 0 || w > cluster::kMaxBusWidthBits)
+      throw user_error("bus_widths: expected multiples of 8 from 8 to ", cluster::kMaxBusWidthBits,
+                       " bits, got ", w);
   for (const double u : utilizations) check_range("utilizations", u, 1e-12, 1.0);
   for (const std::string& e : executions) (void)parse_execution(e, "executions");
   check_range("vectors", vectors, int64_t{1}, int64_t{1} << 24);
@@ -57,7 +72,6 @@ void BottleneckRequest::validate() const {
 RooflineResult cluster_roofline(const RooflineRequest& request) {
   request.validate();
   RooflineResult r;
-  r.provenance = library_provenance();
   r.config = load_cluster(request.cluster);
   cluster::RooflineOptions o;
   o.bus_widths_bits = request.bus_widths;
@@ -67,19 +81,18 @@ RooflineResult cluster_roofline(const RooflineRequest& request) {
     o.executions.push_back(parse_execution(e, "executions"));
   o.vectors = request.vectors;
   r.points = cluster::roofline(r.config, o);
-  r.provenance.set("model", "analytical (seed 001 cluster model: cluster/README.md)");
+  r.provenance = cluster_provenance(request.cluster);
   return r;
 }
 
 BottleneckResult cluster_bottleneck(const BottleneckRequest& request) {
   request.validate();
   BottleneckResult r;
-  r.provenance = library_provenance();
   r.config = load_cluster(request.cluster);
   std::vector<cluster::Mapping> mappings;
   for (const std::string& m : request.mappings) mappings.push_back(cluster::parse_mapping(m));
   r.study = cluster::bottleneck_study(r.config, request.shape, mappings);
-  r.provenance.set("model", "analytical (seed 001 cluster model: cluster/README.md)");
+  r.provenance = cluster_provenance(request.cluster);
   return r;
 }
 

@@ -24,4 +24,10 @@ Provenance library_provenance() {
   return make_provenance(0, nullptr);
 }
 
+Provenance with_caller(const Provenance& result, const Provenance& caller) {
+  Provenance p = caller;
+  for (const auto& [key, value] : result.facts) p.set(key, value);
+  return p;
+}
+
 }  // namespace hetcim::api

@@ -24,4 +24,9 @@ inline void check_range(const char* field, int v, int lo, int hi) {
 // command line is empty (the CLI fills it from argv).
 [[nodiscard]] Provenance library_provenance();
 
+// A result's provenance as its caller states it: the caller's command line, version, commit,
+// date and machine (the CLI's, from argv) with the result's facts (host source, solver, status,
+// cache, seeds) added in the result's order.
+[[nodiscard]] Provenance with_caller(const Provenance& result, const Provenance& caller);
+
 }  // namespace hetcim::api

@@ -1,5 +1,6 @@
 #include "api/dse.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -9,7 +10,9 @@
 #include "api/profile.h"
 #include "cost/host_costs.h"
 #include "passes/pipeline.h"
+#include "report/dse.h"
 #include "util/error.h"
+#include "util/units.h"
 
 namespace hetcim::api {
 
@@ -53,6 +56,7 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
   o.build.bus_model =
       a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   o.cache_dir = a.cache_dir;
+  o.on_cache_warning = callbacks.cache_warning;
 
   std::vector<Model> loaded;
   std::vector<dse::DseModel> models;
@@ -81,8 +85,10 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
       for (size_t k = 0; k < models.size(); ++k) {
         if (callbacks.measuring) callbacks.measuring(a.models[k]);
         host.costs.push_back(cost::host_costs_from_profile(
-            models[k].workload, profile(loaded[k], {}).profile, "this machine", true));
+            models[k].workload, profile(loaded[k], a.host_measurement).profile, "this run", true));
       }
+      host.source = "measured on " + machine_description() + " in this run (" +
+                    describe(a.host_measurement) + "), seed 000's x86 bus";
       hosts.push_back(std::move(host));
       continue;
     }
@@ -103,14 +109,35 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
   DseResult r;
   r.provenance = library_provenance();
   r.status.origin = Origin::Solved;
+  if (callbacks.solving)
+    callbacks.solving(models.size() * hosts.size() * o.crossbars.size() * o.t_mvm.size());
   r.points = dse::run_dse(models, hosts, o, callbacks.progress);
-  for (const auto& p : r.points) {
-    r.cached += p.cached;
-    r.optimal += p.status == "optimal";
-    r.solve_seconds += p.cached ? 0 : p.seconds;
-  }
-  r.provenance.set("cache", std::to_string(r.cached) + " of " + std::to_string(r.points.size()) +
-                                " points read from " + (a.cache_dir.empty() ? "-" : a.cache_dir));
+  const report::DseSummary sum = report::summarize_dse(r.points);
+  r.cached = sum.cached;
+  r.optimal = sum.optimal;
+  r.solve_seconds = sum.solve_seconds;
+  r.claim = report::dse_claim(r.points);
+  for (const std::string& hs : sum.host_sources)
+    r.host_sources += (r.host_sources.empty() ? "" : "; ") + hs;
+  r.provenance.set("host source", r.host_sources);
+  r.provenance.set("solver",
+                   std::string("exact (hetcim, time limit ") +
+                       format_quantity(o.exact_time_limit, Quantity::Time) + ")" +
+                       (a.milp ? "; the paper's MILP on CBC (time limit " +
+                                     format_quantity(o.milp_time_limit, Quantity::Time) + ")"
+                               : ""));
+  r.provenance.set("status", r.claim);
+  r.provenance.set("cache", a.cache_dir.empty()
+                                ? "off: every point solved in this run"
+                                : o.cache_dir + ": " + std::to_string(sum.cached) + " of " +
+                                      std::to_string(sum.points) +
+                                      " points read from it (key: problem content, commit " +
+                                      r.provenance.commit + ", solver options)");
+  r.provenance.set(
+      "seeds", "none (the DSE is deterministic)" +
+                   std::string(std::find(a.hosts.begin(), a.hosts.end(), "this") != a.hosts.end()
+                                   ? "; host 'this' measured with " + describe(a.host_measurement)
+                                   : std::string()));
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "api/profile.h"
 #include "api/status.h"
 #include "dse/dse.h"
 #include "util/provenance.h"
@@ -30,6 +31,9 @@ struct DseRequest {
   std::string transfers = "per-edge";  // "per-edge" | "per-tensor"
   std::string bus_model = "parallel";  // "parallel" | "serial"
   std::string cache_dir;               // "" = no cache
+  // How a "this" host is measured, model by model (api::profile); its progress callback reports
+  // the runs of each measurement.
+  ProfileRequest host_measurement;
 
   // UserError naming the field.
   void validate() const;
@@ -37,16 +41,24 @@ struct DseRequest {
 
 struct DseResult {
   Status status;  // origin: solved (some points may come from the cache: see `cached`)
+  // Facts: host source (every host), solver (with time limits), status (report::dse_claim), cache
+  // (directory, points read from it, the key), seeds.
   Provenance provenance;
   std::vector<dse::DsePoint> points;  // grid order
   size_t cached = 0;                  // points read from the cache
   size_t optimal = 0;                 // points proven optimal
   double solve_seconds = 0.0;         // in the exact solver, points solved in this run
+  std::string claim;                  // report::dse_claim: what the points prove
+  std::string host_sources;           // "<host> = <source>; ..."
 };
 
 struct DseCallbacks {
+  std::function<void(size_t total)> solving;          // every host is ready: the grid starts
   dse::Progress progress;                             // (done, total) over grid points
   std::function<void(const std::string&)> measuring;  // a "this" host is measuring this model
+  // Why a cache entry was not used (damaged or implausible; it is solved again and overwritten);
+  // called from worker threads, one call at a time.
+  std::function<void(const std::string&)> cache_warning;
 };
 
 [[nodiscard]] DseResult run_dse(const DseRequest& request, const DseCallbacks& callbacks = {});

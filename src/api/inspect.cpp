@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/common.h"
+#include "exec/engine.h"
 #include "passes/pipeline.h"
 #include "util/error.h"
 
@@ -38,6 +39,8 @@ InspectResult inspect(const Model& model, const InspectRequest& request) {
         if (step == request.dump_after) r.dumped = x;
       });
   r.workload = workload::analyze(lowered, r.options);
+  // What `run` would refuse (it checks the same table before executing anything).
+  r.run_cannot_execute = exec::unsupported_operators(lowered);
   r.params_before_lowering = workload::count_params(model.graph);
   return r;
 }

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "api/model.h"
 #include "api/status.h"
@@ -33,6 +34,9 @@ struct InspectResult {
   workload::WorkloadOptions options;   // what the crossbar counts assume
   workload::Workload workload;
   std::optional<graph::Graph> dumped;  // the graph after request.dump_after
+  // The operators the oneDNN engine has no kernel for ("node (op, opset N)"), which run() refuses
+  // before executing anything (exec::unsupported_operators); empty when run can execute it all.
+  std::vector<std::string> run_cannot_execute;
 };
 
 [[nodiscard]] InspectResult inspect(const Model& model, const InspectRequest& request = {});

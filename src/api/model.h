@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "graph/graph.h"
@@ -15,7 +16,10 @@ struct Model {
 };
 
 // A path (contains '/', ends in .onnx, or names an existing file) is imported as ONNX, anything
-// else is a zoo name. UserError for an unknown zoo name, a bad file or batch < 1.
-[[nodiscard]] Model load_model(const std::string& spec, int64_t batch = 1);
+// else is a zoo name. `input_shapes` fixes the shapes of ONNX inputs whose dimensions the file
+// leaves open (onnxio::ImportOptions::input_shapes; the CLI's --input-shape NAME=DIMS). UserError
+// for an unknown zoo name, a bad file, batch < 1, or input shapes given for a zoo model.
+[[nodiscard]] Model load_model(const std::string& spec, int64_t batch = 1,
+                               const std::map<std::string, graph::Shape>& input_shapes = {});
 
 }  // namespace hetcim::api

@@ -8,6 +8,7 @@
 #include "passes/pipeline.h"
 #include "report/partition_file.h"
 #include "util/error.h"
+#include "util/provenance.h"
 #include "workload/workload.h"
 
 namespace hetcim::api {
@@ -31,6 +32,7 @@ void PartitionRequest::validate() const {
 PartitionProblem build_partition_problem(const Model& model, const PartitionRequest& request) {
   request.validate();
   PartitionProblem pp;
+  pp.provenance = library_provenance();
   pp.model = model.spec;
   pp.hardware = request.hardware.label();
   pp.resolved = resolve_hardware(request.hardware);
@@ -40,7 +42,14 @@ PartitionProblem build_partition_problem(const Model& model, const PartitionRequ
   const workload::Workload w = workload::analyze(lowered, cost::workload_options(hw.cim));
   cost::HostCosts host;
   if (request.hardware.host == "this") {
-    host = cost::host_costs_from_profile(w, profile(model, {}).profile, "this machine", true);
+    host = cost::host_costs_from_profile(w, profile(model, request.host_measurement).profile,
+                                         "this run", true);
+    host.source = "measured on " + machine_description() + " in this run (" +
+                  describe(request.host_measurement) + ")";
+    // The hardware as a reader should name it: the host is this machine and only the accelerator
+    // and the bus come from the preset or file.
+    pp.hardware = "this machine as host + the CIM accelerator and bus of " + pp.hardware;
+    pp.provenance.set("seeds", describe(request.host_measurement));
   } else {
     host = cost::host_costs(w, hw.host, /*int8=*/true);
   }
@@ -66,7 +75,6 @@ PartitionProblem build_partition_problem(const Model& model, const PartitionRequ
 PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& request) {
   request.validate();
   PartitionResult r;
-  r.provenance = library_provenance();
   r.run = report::PartitionRun{pp.model,
                                pp.hardware,
                                pp.host_source,
@@ -77,7 +85,8 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
                                0,
                                0,
                                partition::milp_stats(pp.objective),
-                               pp.energy_weight};
+                               pp.energy_weight,
+                               pp.provenance};
   r.problem = pp.problem;
   if (!request.replay.empty()) {
     r.schedule = report::read_partition_file(request.replay, pp.problem);
@@ -107,6 +116,7 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
     r.status.call = m.call;
     if (m.call != partition::CallStatus::Ok) {
       r.status.message = m.message;
+      r.provenance = pp.provenance;
       return r;
     }
     r.run.status = m.status;
@@ -117,9 +127,9 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
     r.status.conclusion = m.status;
   }
   r.latency_s = r.schedule.makespan;
-  r.provenance.set("host source", pp.host_source);
+  // The facts the reports print: host source, solver, status, cache, seeds.
+  r.provenance = report::partition_provenance(r.run);
   r.provenance.set("hardware", pp.hardware);
-  r.provenance.set("solver", r.run.solver);
   return r;
 }
 
@@ -136,16 +146,25 @@ FrontResult partition_front(const PartitionProblem& pp, const PartitionRequest& 
   partition::FrontOptions fo;
   fo.time_limit_seconds = request.time_limit;
   FrontResult f;
-  f.provenance = library_provenance();
-  f.provenance.set("host source", pp.host_source);
-  f.provenance.set("hardware", pp.hardware);
   f.title = pp.model + " on " + pp.hardware + ": latency-energy front";
   f.problem = pp.problem;
   f.front = partition::latency_energy_front(pp.problem, fo);
+  f.provenance = pp.provenance;
+  f.provenance.set("host source", pp.host_source);
+  f.provenance.set("solver", "exact (hetcim), one solve per weight");
+  f.provenance.set("status", f.front.complete
+                                 ? "complete front (every supported point proven optimal)"
+                                 : "incomplete front (point cap or time limit)");
+  f.provenance.set("cache", "none (solved in this run)");
+  if (!f.provenance.find("seeds")) f.provenance.set("seeds", "none (deterministic)");
   f.status.origin = Origin::Solved;
   f.status.conclusion =
       f.front.complete ? partition::SolveStatus::Optimal : partition::SolveStatus::TimeLimit;
   return f;
+}
+
+std::string partition_milp_text(const PartitionProblem& pp, partition::MilpFileFormat format) {
+  return partition::milp_file_text(pp.objective, format);
 }
 
 void write_partition_milp(const PartitionProblem& pp, const std::string& path,

@@ -10,6 +10,7 @@
 
 #include "api/hardware.h"
 #include "api/model.h"
+#include "api/profile.h"
 #include "api/status.h"
 #include "partition/energy_front.h"
 #include "partition/milp.h"
@@ -32,6 +33,8 @@ struct PartitionRequest {
   std::string bus_model = "parallel";  // "parallel" (the paper) | "serial"
   double energy_weight = 0.0;          // s/J: minimise latency + W x energy; 0 = latency (>= 0)
   std::string replay;                  // a partition file to replay instead of solving
+  // How host "this" is measured (api::profile); its progress callback reports the runs.
+  ProfileRequest host_measurement;
 
   // UserError naming the field.
   void validate() const;
@@ -39,14 +42,16 @@ struct PartitionRequest {
 
 // The problem as built for a request, before any solve: what the MILP export and every solve use.
 struct PartitionProblem {
-  std::string model;             // the model's spec
-  std::string hardware;          // preset name or file
+  std::string model;     // the model's spec
+  std::string hardware;  // preset name or file; host "this": "this machine as host + the CIM ..."
   cost::Hardware resolved;       // the hardware after the overrides
   std::string host_source;       // "modelled: ..." | "measured: ..."
   partition::Problem problem;    // as built: reports use it
   partition::Problem objective;  // what the solvers minimise (energy folded in when weighted)
   double energy_weight = 0.0;
   double scale = 1.0;  // objective bound -> latency + weight x energy bound
+  // The library's provenance with "seeds" set when host "this" was measured (how: describe()).
+  Provenance provenance;
 };
 
 struct PartitionResult {
@@ -76,7 +81,10 @@ struct FrontResult {
 // a replay or an energy weight.
 [[nodiscard]] FrontResult partition_front(const PartitionProblem& problem,
                                           const PartitionRequest& request);
-// The paper's MILP of the problem (its objective) as an MPS or LP file.
+// The paper's MILP of the problem (its objective) as the text of an MPS or LP file (its header
+// states the time unit), and that text written to `path`.
+[[nodiscard]] std::string partition_milp_text(const PartitionProblem& problem,
+                                              partition::MilpFileFormat format);
 void write_partition_milp(const PartitionProblem& problem, const std::string& path,
                           partition::MilpFileFormat format);
 

@@ -20,6 +20,14 @@ void ProfileRequest::validate() const {
   check_range("calibration_samples", calibration_samples, 1, 1000);
 }
 
+std::string describe(const ProfileRequest& a) {
+  return a.precision + ", " + std::to_string(a.threads) + " thread" + (a.threads == 1 ? "" : "s") +
+         ", " + std::to_string(a.warmup) + " warm-up + " + std::to_string(a.runs) +
+         " timed runs on oneDNN, weight seed " + std::to_string(a.weight_seed) + ", input seed " +
+         std::to_string(a.input_seed) + ", calibration seed " + std::to_string(a.calibration_seed) +
+         " (" + std::to_string(a.calibration_samples) + " samples)";
+}
+
 ProfileResult profile(const Model& model, const ProfileRequest& a) {
   a.validate();
   exec::PrepareOptions po;
@@ -29,8 +37,10 @@ ProfileResult profile(const Model& model, const ProfileRequest& a) {
   po.calibration.samples = a.calibration_samples;
   const graph::Graph g = exec::prepare(model.graph, po);
   exec::Engine engine(g, {a.threads});
-  const exec::ProfileResult r =
-      exec::profile(engine, exec::random_inputs(g, a.input_seed), {a.warmup, a.runs});
+  const exec::ProfileResult r = exec::profile(engine, exec::random_inputs(g, a.input_seed),
+                                              {a.warmup, a.runs}, [&](size_t done, size_t total) {
+                                                if (a.progress) a.progress(done, total);
+                                              });
   const workload::Workload w = workload::analyze(g);
   std::map<std::string, int64_t> macs;
   for (const auto& op : w.ops) macs[op.name] = op.macs;
@@ -46,7 +56,12 @@ ProfileResult profile(const Model& model, const ProfileRequest& a) {
   p.runs = r.runs;
   p.machine = exec::machine_description();
   p.library = exec::onednn_description();
-  p.tool = "hetcim " + out.provenance.version;
+  p.tool = version_string();  // "hetcim 0.1.0 (commit ...)"
+  p.date = out.provenance.date_utc;
+  p.command = out.provenance.command_line;
+  p.seeds = "weight " + std::to_string(a.weight_seed) + ", input " + std::to_string(a.input_seed) +
+            ", calibration " + std::to_string(a.calibration_seed) + " (" +
+            std::to_string(a.calibration_samples) + " samples)";
   p.model_median_s = r.model.median;
   p.model_min_s = r.model.min;
   p.model_p90_s = r.model.p90;
@@ -63,6 +78,7 @@ ProfileResult profile(const Model& model, const ProfileRequest& a) {
     o.gmacs = o.macs > 0 && o.median_s > 0 ? static_cast<double>(o.macs) / o.median_s / 1e9 : 0.0;
     p.ops.push_back(o);
   }
+  out.quality = cost::profile_quality(p);
   return out;
 }
 

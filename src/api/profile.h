@@ -3,7 +3,9 @@
 // document `hetcim profile` writes and the partitioner reads (cost/host_profile.h).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "api/model.h"
@@ -22,6 +24,9 @@ struct ProfileRequest {
   uint64_t input_seed = 7;         // the random input
   uint64_t calibration_seed = 1;   // int8 calibration inputs
   int calibration_samples = 2;     // 1..1000
+  // Called as the warm-up and timed runs finish: (runs done, warm-up + timed runs). The CLI shows
+  // it on stderr (util/progress.h); empty = no report.
+  std::function<void(size_t done, size_t total)> progress;
 
   // UserError naming the field.
   void validate() const;
@@ -30,8 +35,15 @@ struct ProfileRequest {
 struct ProfileResult {
   Status status;  // origin: measured
   Provenance provenance;
-  cost::HostProfile profile;
+  cost::HostProfile profile;  // date, command (empty from the library) and seeds filled in
+  // Steady or noisy (cost::profile_quality): a noisy measurement is a result, not an error; the
+  // CLI warns about it on stderr.
+  cost::ProfileQuality quality;
 };
+
+// "int8, 1 thread, 10 warm-up + 50 timed runs on oneDNN, weight seed 1, input seed 7, calibration
+// seed 1 (2 samples)": how a measurement was made, for provenance.
+[[nodiscard]] std::string describe(const ProfileRequest& request);
 
 [[nodiscard]] ProfileResult profile(const Model& model, const ProfileRequest& request = {});
 

@@ -25,8 +25,14 @@ struct RunRequest {
   uint64_t input_seed = 7;        // random inputs
   uint64_t calibration_seed = 1;  // int8 calibration inputs
   int calibration_samples = 2;    // 1..1000
-  int warmup = 3;                 // 0..100000
-  int runs = 10;                  // 1..100000
+  // int8 calibration inputs instead of seeded random ones: a .npy file (one sample, or samples
+  // stacked along axis 0) or a directory of .npy files (models with one input); checked against
+  // the model's input before anything runs.
+  std::string calibration_data;
+  std::string calibration_method = "minmax";  // "minmax" | "percentile" (per sample, averaged)
+  double calibration_percentile = 99.99;      // of "percentile", [50, 100]
+  int warmup = 3;                             // 0..100000
+  int runs = 10;                              // 1..100000
 
   // UserError naming the field (the inputs are checked against the model by run()).
   void validate() const;
@@ -38,8 +44,11 @@ struct RunResult {
   std::map<std::string, exec::Tensor> outputs;  // by output name, of the last run
   std::vector<std::string> output_names;        // in the model's order
   size_t operators = 0;                         // operators the engine executes
-  exec::Stats wall;                             // per run, seconds, on this machine
-  exec::Stats cpu;                              // process CPU time per run (all threads)
+  // How int8 was calibrated ("minmax over 2 seeded uniform random inputs (calibration seed 1)"),
+  // empty for fp32 or a model that carries its own quantization (QDQ).
+  std::string calibration;
+  exec::Stats wall;  // per run, seconds, on this machine
+  exec::Stats cpu;   // process CPU time per run (all threads)
 };
 
 [[nodiscard]] RunResult run(const Model& model, const RunRequest& request = {});

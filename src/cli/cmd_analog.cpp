@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "cli/model_source.h"
 #include "data/dataset.h"
 #include "exec/inputs.h"
@@ -18,10 +19,13 @@
 #include "exec/weights.h"
 #include "onnxio/import.h"
 #include "passes/pipeline.h"
+#include "report/provenance.h"
 #include "select/race.h"
 #include "train/evaluate.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/output_set.h"
+#include "util/progress.h"
 #include "util/units.h"
 #include "xbar/analog_graph.h"
 #include "xbar/chip.h"
@@ -76,12 +80,12 @@ void print_audit(const std::vector<xbar::MappingAudit>& audits) {
   }
 }
 
-void register_analog_eval(CLI::App& analog) {
+void register_analog_eval(CLI::App& analog, const Provenance& provenance) {
   struct Args {
     std::string model, dataset = "fashion-mnist", data_dir, split = "test", chip, mode,
                        layers = "classifier", logits;
     uint64_t seed = 1, read_seed = 1;
-    bool digital = false;
+    bool digital = false, quiet = false;
     train::EvalOptions options;
   };
   auto a = std::make_shared<Args>();
@@ -120,7 +124,8 @@ void register_analog_eval(CLI::App& analog) {
       ->capture_default_str();
   cmd->add_option("--logits", a->logits,
                   "Write the logits (images x classes, float32) as .npy (one chip)");
-  cmd->callback([a] {
+  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
+  cmd->callback([a, &provenance] {
     if (a->chip.empty() && !a->digital)
       throw user_error("analog eval: give --chip and/or --digital");
     const graph::Graph model = onnxio::import_onnx(a->model);
@@ -133,6 +138,17 @@ void register_analog_eval(CLI::App& analog) {
     if (!a->logits.empty() && runs.size() != 1)
       throw user_error(
           "--logits: writes one chip's logits; give one FILE:PROFILE and no --digital");
+    Provenance prov = provenance;
+    prov.set("source", "accuracy measured on " + a->dataset + " (" + a->split +
+                           " split) with the classifier layers on simulated chips (hetcim's "
+                           "crossbar simulator, profiles from " +
+                           (a->chip.empty() ? std::string("-") : a->chip) +
+                           "); the convolutions and --digital run digitally (libtorch)");
+    prov.set("seeds",
+             "chip " + std::to_string(a->seed) + ", read noise " + std::to_string(a->read_seed));
+    std::fputs(report::provenance_text(prov, "# ").c_str(), stdout);
+    Progress progress("analog eval", "chips", runs.size(), !a->quiet);
+    size_t done = 0;
     bool header = false;
     for (const auto& chip : runs) {
       train::EvalOptions o = a->options;
@@ -150,6 +166,7 @@ void register_analog_eval(CLI::App& analog) {
                   100.0 * r.accuracy, static_cast<long long>(r.count), r.seconds);
       if (!a->logits.empty())
         exec::write_npy(a->logits, exec::Tensor::from_floats({r.count, d.classes}, r.logits));
+      progress.update(++done);
     }
   });
 }
@@ -251,10 +268,12 @@ void register_analog_run(CLI::App& analog) {
                 ag.audits().size(), static_cast<long long>(stats.dac_conversions),
                 static_cast<long long>(stats.adc_conversions),
                 static_cast<long long>(stats.adc_clipped));
+    OutputSet files;
     for (const std::string& spec : a->outputs) {
       const auto [name, file] = name_file(spec, ag.graph().outputs, "--output");
-      exec::write_npy(file, out.at(name));
+      files.add(file, exec::npy_bytes(out.at(name)));
     }
+    files.commit();
   });
 }
 
@@ -273,7 +292,7 @@ nlohmann::json stats_json(const select::SelectiveStats& s) {
 
 nlohmann::json race_json(const select::RaceResult& r, const select::RaceOptions& o,
                          const std::vector<uint64_t>& chip_seeds,
-                         const std::vector<uint64_t>& read_seeds) {
+                         const std::vector<uint64_t>& read_seeds, const Provenance& prov) {
   nlohmann::json accs = nlohmann::json::array();
   for (size_t i = 0; i < r.accelerators.size(); ++i) {
     const select::AcceleratorResult& a = r.accelerators[i];
@@ -330,7 +349,8 @@ nlohmann::json race_json(const select::RaceResult& r, const select::RaceOptions&
             {"selective", r.energy.selective * 1e6},
             {"break_even_fallback", number(r.energy.break_even_fallback * 1e6)}}},
           {"reduction_vs_ensemble", r.energy.reduction_vs_ensemble},
-          {"activation_reduction", r.energy.activation_reduction}};
+          {"activation_reduction", r.energy.activation_reduction},
+          {"provenance", report::provenance_json(prov)}};
 }
 
 void print_race(const select::RaceResult& r, const select::RaceOptions& o) {
@@ -380,7 +400,7 @@ void print_race(const select::RaceResult& r, const select::RaceOptions& o) {
       r.energy.break_even_fallback * 1e6);
 }
 
-void register_analog_select(CLI::App& analog) {
+void register_analog_select(CLI::App& analog, const Provenance& provenance) {
   struct Args {
     std::string model, dataset = "fashion-mnist", data_dir, split = "test", chips, pool, mode,
                        score = "logit_margin", json;
@@ -388,7 +408,7 @@ void register_analog_select(CLI::App& analog) {
                 per_class = "0.0002uJ";
     int64_t limit = 0;
     uint64_t seed = 1, read_seed = 1;
-    bool no_bias = false;
+    bool no_bias = false, quiet = false;
     train::EvalOptions eval;
     select::RaceOptions race;
   };
@@ -425,18 +445,18 @@ void register_analog_select(CLI::App& analog) {
       ->check(CLI::NonNegativeNumber);
   select::RaceOptions& o = a->race;
   cmd->add_option("--alpha", o.risk, "Deployment risk target r for the certificate")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--delta", o.certificate_delta,
                   "Certificate: the bound holds with confidence 1 - delta")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--design-alpha", o.design_risk,
                   "Design risk r_d of the threshold fit (r_d < r leaves slack)")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--design-delta", o.design_delta, "delta_d of the threshold fit")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--score", a->score,
                   "Confidence score: logit_margin, max_softmax, probability_margin, "
@@ -478,7 +498,8 @@ void register_analog_select(CLI::App& analog) {
   cmd->add_option(
       "--json", a->json,
       "Write the per-chip table, the selection, the certificate and the energies as JSON");
-  cmd->callback([a] {
+  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
+  cmd->callback([a, &provenance] {
     select::RaceOptions o = a->race;
     o.score = select::parse_confidence_score(a->score);
     o.bias_correction = !a->no_bias;
@@ -513,12 +534,15 @@ void register_analog_select(CLI::App& analog) {
     data::ImageDataset d = data::load_dataset(a->dataset, data::parse_split(a->split), a->data_dir);
     if (a->limit > 0 && a->limit < d.count) d = data::slice(d, 0, a->limit);
     select::validate(o, d.count);  // before the minutes of chip simulation
+    Progress progress("analog select: evaluating the digital model and the pool", "models",
+                      1 + pool.size(), !a->quiet);
     select::PoolLogits logits;
     logits.classes = d.classes;
     logits.labels = d.labels;
     train::EvalOptions eo = a->eval;
     eo.chip.reset();
     logits.reference_logits = train::evaluate_race_cnn(model, d, eo).logits;
+    progress.update(1);
     std::vector<uint64_t> chip_seeds, read_seeds;
     for (size_t i = 0; i < pool.size(); ++i) {
       eo.chip = pool[i];
@@ -528,24 +552,40 @@ void register_analog_select(CLI::App& analog) {
       read_seeds.push_back(eo.read_seed);
       logits.accelerators.push_back(
           {pool[i].name, *pool[i].energy, train::evaluate_race_cnn(model, d, eo).logits});
+      progress.update(2 + i);
     }
+    progress.finish();
     const select::RaceResult r = select::run_race(logits, o);
+    Provenance prov = provenance;
+    prov.set("source",
+             "logits measured on " + a->dataset + " (" + a->split + " split, " +
+                 std::to_string(d.count) +
+                 " images) with the classifier on simulated chips (hetcim's crossbar simulator, " +
+                 a->chips + "); energies modelled (eq. 9, --*-energy options)");
+    prov.set("solver", "exact Clopper-Pearson bounds (Boost.Math)");
+    prov.set("status", r.certificate.certified ? "certified" : "not certified");
+    prov.set("seeds", "split " + std::to_string(o.split_seed) + ", chips " +
+                          std::to_string(a->seed) + ".." +
+                          std::to_string(a->seed + pool.size() - 1) + ", read noise " +
+                          std::to_string(a->read_seed) + ".." +
+                          std::to_string(a->read_seed + pool.size() - 1));
     print_race(r, o);
+    std::fputs(report::provenance_text(prov, "# ").c_str(), stdout);
     if (!a->json.empty())
-      write_file_atomically(a->json, race_json(r, o, chip_seeds, read_seeds).dump(1) + "\n");
+      write_file_atomically(a->json, race_json(r, o, chip_seeds, read_seeds, prov).dump(1) + "\n");
   });
 }
 
 }  // namespace
 
-void register_analog(CLI::App& app) {
+void register_analog(CLI::App& app, const Provenance& provenance) {
   CLI::App* analog =
       app.add_subcommand("analog", "Simulated analog in-memory accelerators (seed 002)");
   analog->require_subcommand(1);
-  register_analog_eval(*analog);
+  register_analog_eval(*analog, provenance);
   register_analog_audit(*analog);
   register_analog_run(*analog);
-  register_analog_select(*analog);
+  register_analog_select(*analog, provenance);
 }
 
 }  // namespace hetcim::cli

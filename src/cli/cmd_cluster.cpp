@@ -3,16 +3,21 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "api/cluster.h"
+#include "api/common.h"
 #include "cli/commands.h"
+#include "cli/flags.h"
+#include "cluster/cluster_config.h"
 #include "cluster/cluster_report.h"
 #include "report/cluster.h"
+#include "report/provenance.h"
 #include "util/error.h"
-#include "util/files.h"
 #include "util/numbers.h"
+#include "util/output_set.h"
 
 namespace hetcim::cli {
 namespace {
@@ -44,29 +49,45 @@ api::ClusterRequest cluster_request(const ClusterSource& s) {
     std::string w = s.bus_width;
     if (w.ends_with("bit")) w.resize(w.size() - 3);
     const std::optional<int64_t> bits = parse_integer(w);
-    if (!bits || *bits < 8 || *bits % 8 != 0)
-      throw user_error("--bus-width: expected a positive multiple of 8 such as 128bit, got '",
-                       s.bus_width, "'");
+    if (!bits || *bits < 8 || *bits % 8 != 0 || *bits > cluster::kMaxBusWidthBits)
+      throw user_error("--bus-width: expected a multiple of 8 from 8bit to ",
+                       cluster::kMaxBusWidthBits, "bit such as 128bit, got '", s.bus_width, "'");
     r.bus_width_bits = *bits;
   }
   r.execution = s.execution;
   return r;
 }
 
-// Checks every output directory before any file is written, so a bad path leaves no file behind.
-void write_outputs(const std::vector<std::pair<std::string, std::string>>& files) {
-  namespace fs = std::filesystem;
-  for (const auto& [path, content] : files) {
-    if (path.empty()) continue;
-    const fs::path p(path);
-    if (p.has_parent_path() && !fs::is_directory(p.parent_path()))
-      throw user_error(path, ": directory '", p.parent_path().string(), "' does not exist");
-  }
-  for (const auto& [path, content] : files) {
-    if (path.empty()) continue;
-    write_file_atomically(path, content);
-    std::printf("wrote %s\n", path.c_str());
-  }
+// The tables (CSV, JSON) and the figures of one study, committed together after the last check.
+template <typename DrawFigures>
+void write_outputs(const ClusterSource& s, const std::string& csv, const std::string& json,
+                   const DrawFigures& draw) {
+  OutputSet out;
+  if (!s.csv.empty()) out.add(s.csv, csv);
+  if (!s.json.empty()) out.add(s.json, json);
+  std::vector<report::Figure> figures;
+  if (!s.figures.empty()) figures = draw(out, s.figures);
+  out.commit();
+  if (!s.csv.empty()) std::printf("wrote %s\n", s.csv.c_str());
+  if (!s.json.empty()) std::printf("wrote %s\n", s.json.c_str());
+  for (const report::Figure& f : figures)
+    std::printf("wrote %s.svg and .png\n",
+                (std::filesystem::path(s.figures) / f.name).string().c_str());
+}
+
+// The outputs with their provenance: text and CSV get "# key: value" header lines, JSON a
+// "provenance" member.
+std::string with_provenance_text(const std::string& text, const Provenance& p) {
+  return report::provenance_text(p, "# ") + text;
+}
+std::string with_provenance_json(const std::string& json, const Provenance& p) {
+  nlohmann::json j = nlohmann::json::parse(json);
+  j["provenance"] = report::provenance_json(p);
+  return j.dump(1) + "\n";
+}
+
+std::string footer(const Provenance& p) {
+  return *p.find("source") + "; hetcim " + p.version + " (commit " + p.commit + ")";
 }
 
 void add_source_options(CLI::App* cmd, ClusterSource& s) {
@@ -82,35 +103,39 @@ void add_source_options(CLI::App* cmd, ClusterSource& s) {
                   "Draw the figures (SVG and PNG, gnuplot) into this directory");
 }
 
-void run_roofline(RooflineArgs a) {
+void run_roofline(RooflineArgs a, const Provenance& base) {
   a.request.cluster = cluster_request(a.src);
   const api::RooflineResult r = api::cluster_roofline(a.request);
-  const std::string text = cluster::roofline_text(r.config, r.points);
+  const Provenance prov = api::with_caller(r.provenance, base);
+  const std::string text = with_provenance_text(cluster::roofline_text(r.config, r.points), prov);
   write_outputs(
-      {{a.src.csv, a.src.csv.empty() ? "" : cluster::roofline_csv(r.points)},
-       {a.src.json, a.src.json.empty() ? "" : cluster::roofline_json(r.config, r.points)}});
-  if (!a.src.figures.empty())
-    for (const report::Figure& f : report::write_roofline_figures(r.points, a.src.figures))
-      std::printf("wrote %s/%s.svg and .png\n", a.src.figures.c_str(), f.name.c_str());
+      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::roofline_csv(r.points), prov),
+      a.src.json.empty() ? ""
+                         : with_provenance_json(cluster::roofline_json(r.config, r.points), prov),
+      [&](OutputSet& out, const std::string& dir) {
+        return report::write_roofline_figures(out, r.points, dir, footer(prov));
+      });
   std::fputs(text.c_str(), stdout);
 }
 
-void run_bottleneck(BottleneckArgs a) {
+void run_bottleneck(BottleneckArgs a, const Provenance& base) {
   a.request.cluster = cluster_request(a.src);
   const api::BottleneckResult r = api::cluster_bottleneck(a.request);
-  const std::string text = cluster::bottleneck_text(r.config, r.study);
+  const Provenance prov = api::with_caller(r.provenance, base);
+  const std::string text = with_provenance_text(cluster::bottleneck_text(r.config, r.study), prov);
   write_outputs(
-      {{a.src.csv, a.src.csv.empty() ? "" : cluster::bottleneck_csv(r.study)},
-       {a.src.json, a.src.json.empty() ? "" : cluster::bottleneck_json(r.config, r.study)}});
-  if (!a.src.figures.empty())
-    for (const report::Figure& f : report::write_bottleneck_figures(r.study, a.src.figures))
-      std::printf("wrote %s/%s.svg and .png\n", a.src.figures.c_str(), f.name.c_str());
+      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::bottleneck_csv(r.study), prov),
+      a.src.json.empty() ? ""
+                         : with_provenance_json(cluster::bottleneck_json(r.config, r.study), prov),
+      [&](OutputSet& out, const std::string& dir) {
+        return report::write_bottleneck_figures(out, r.study, dir, footer(prov));
+      });
   std::fputs(text.c_str(), stdout);
 }
 
 }  // namespace
 
-void register_cluster(CLI::App& app) {
+void register_cluster(CLI::App& app, const Provenance& provenance) {
   CLI::App* cmd = app.add_subcommand(
       "cluster",
       "Seed 001's heterogeneous cluster (8 RISC-V cores, PCM IMA, depth-wise engine, 512 kB TCDM) "
@@ -130,6 +155,7 @@ void register_cluster(CLI::App& app) {
   roof->add_option("--utilizations", r->request.utilizations,
                    "Crossbar shares used by the synthetic layers, in (0, 1]")
       ->delimiter(',')
+      ->check(finite_range(1e-9, 1.0))
       ->capture_default_str();
   roof->add_option("--executions", r->request.executions, "sequential and/or pipelined")
       ->delimiter(',')
@@ -138,7 +164,7 @@ void register_cluster(CLI::App& app) {
   roof->add_option("--vectors", r->request.vectors, "Jobs per synthetic layer")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 24))
       ->capture_default_str();
-  roof->callback([r] { run_roofline(*r); });
+  roof->callback([r, &provenance] { run_roofline(*r, provenance); });
 
   auto b = std::make_shared<BottleneckArgs>();
   CLI::App* bn =
@@ -175,7 +201,7 @@ void register_cluster(CLI::App& app) {
   bn->add_option("--stride", b->request.shape.stride, "Depth-wise stride")
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str();
-  bn->callback([b] { run_bottleneck(*b); });
+  bn->callback([b, &provenance] { run_bottleneck(*b, provenance); });
 }
 
 }  // namespace hetcim::cli

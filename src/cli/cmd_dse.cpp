@@ -5,11 +5,15 @@
 #include <memory>
 #include <thread>
 
+#include "api/common.h"
 #include "api/dse.h"
 #include "cli/commands.h"
 #include "report/dse.h"
+#include "report/provenance.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/output_set.h"
+#include "util/progress.h"
 #include "util/units.h"
 
 namespace hetcim::cli {
@@ -23,49 +27,80 @@ struct DseArgs {
   std::string milp_time_limit = "60s";
   bool no_cache = false;
   bool no_figures = false;
+  bool quiet = false;
 };
 
-void run(DseArgs a) {
+void run(DseArgs a, const Provenance& provenance) {
   api::DseRequest& q = a.request;
   q.t_mvm.clear();
   for (const std::string& t : a.t_mvm)
-    q.t_mvm.push_back(parse_quantity(t, Quantity::Time, "--t-mvm"));
-  if (!a.bus.empty()) q.bus = parse_quantity(a.bus, Quantity::Bandwidth, "--bus");
-  q.milp_time_limit = parse_quantity(a.milp_time_limit, Quantity::Time, "--milp-time-limit");
-  q.cache_dir = a.no_cache ? "" : a.out + "/cache";
+    q.t_mvm.push_back(parse_positive_quantity(t, Quantity::Time, "--t-mvm"));
+  if (!a.bus.empty()) q.bus = parse_positive_quantity(a.bus, Quantity::Bandwidth, "--bus");
+  q.milp_time_limit =
+      parse_positive_quantity(a.milp_time_limit, Quantity::Time, "--milp-time-limit");
+  namespace fs = std::filesystem;
+  const auto in_out = [&](const std::string& name) { return (fs::path(a.out) / name).string(); };
+  q.cache_dir = a.no_cache ? "" : in_out("cache");
   q.validate();
-  std::filesystem::create_directories(a.out);
+  // The directory is created now (the cache lives in it); a DSE that fails (a bad model or host)
+  // removes it again if it is still empty (util/output_set.h).
+  OutputSet out;
+  out.make_directory(a.out);
   api::DseCallbacks callbacks;
-  callbacks.measuring = [](const std::string& m) {
-    std::fprintf(stderr, "measuring %s on this machine\n", m.c_str());
+  std::unique_ptr<Progress> measuring;
+  callbacks.measuring = [&](const std::string& m) {
+    measuring = std::make_unique<Progress>(
+        "measuring " + m + " on this CPU", "runs",
+        static_cast<size_t>(q.host_measurement.warmup + q.host_measurement.runs), !a.quiet);
   };
-  callbacks.progress = [](size_t done, size_t total) {
-    const int width = 40;
-    const int filled = static_cast<int>(width * done / total);
-    std::fprintf(stderr, "\r[%s%s] %zu/%zu", std::string(static_cast<size_t>(filled), '#').c_str(),
-                 std::string(static_cast<size_t>(width - filled), '.').c_str(), done, total);
-    if (done == total) std::fputc('\n', stderr);
+  q.host_measurement.progress = [&](size_t done, size_t) {
+    if (measuring) measuring->update(done);
+  };
+  callbacks.cache_warning = [](const std::string& w) {
+    std::fprintf(stderr, "\nhetcim: warning: %s\n", w.c_str());
+  };
+  std::unique_ptr<Progress> grid;
+  callbacks.solving = [&](size_t total) {
+    measuring.reset();
+    grid = std::make_unique<Progress>(q.milp ? "DSE (exact solver + MILP)" : "DSE (exact solver)",
+                                      "points", total, !a.quiet);
+  };
+  callbacks.progress = [&](size_t done, size_t) {
+    if (grid) grid->update(done);
   };
   const api::DseResult r = api::run_dse(q, callbacks);
+  measuring.reset();
+  grid.reset();
   const auto& points = r.points;
-  write_file_atomically(a.out + "/dse.csv", report::dse_csv(points));
-  write_file_atomically(a.out + "/dse.json", report::dse_json(points));
-  if (!a.no_figures) (void)report::write_dse_report(points, a.out);
-  std::printf("%zu points (%zu from the cache), %zu proven optimal, %.3f s in the exact solver\n",
-              points.size(), r.cached, r.optimal, r.solve_seconds);
-  std::printf("%-12s %-6s %9s %8s %10s %8s %8s %5s\n", "model", "host", "crossbars", "T_mvm",
-              "latency", "speedup", "host/cim", "xbars");
+  Provenance prov = api::with_caller(r.provenance, provenance);
+  if (a.no_cache) prov.set("cache", "off (--no-cache): every point solved in this run");
+  out.add(in_out("dse.csv"), report::dse_csv(points, prov));
+  out.add(in_out("dse.json"), report::dse_json(points, prov));
+  if (!a.no_figures) (void)report::write_dse_report(out, points, a.out, prov);
+  // The previous run's report goes just before this run's outputs land, so a directory never
+  // mixes runs (and with --no-figures it holds no report of an earlier run).
+  report::remove_dse_report(a.out);
+  out.commit();
+  std::printf("%s\n", r.claim.c_str());
+  std::printf("%.3f s in the exact solver in this run; hosts: %s\n", r.solve_seconds,
+              r.host_sources.c_str());
+  std::printf("%s", report::provenance_text(provenance).c_str());
+  std::printf("%-12s %-6s %9s %8s %10s %8s %8s %5s %-10s %s\n", "model", "host", "crossbars",
+              "T_mvm", "latency", "speedup", "host/cim", "xbars", "status", "cached");
   for (const auto& p : points)
-    std::printf("%-12s %-6s %9lld %5.0f ns %7.2f ms %7.2fx %4d/%-3d %5lld\n", p.model.c_str(),
-                p.host.c_str(), static_cast<long long>(p.crossbars), p.t_mvm * 1e9, p.latency * 1e3,
-                p.speedup, p.host_ops, p.cim_ops, static_cast<long long>(p.crossbars_used));
-  std::printf("wrote %s/dse.csv, %s/dse.json%s\n", a.out.c_str(), a.out.c_str(),
-              a.no_figures ? "" : (", " + a.out + "/figures/, " + a.out + "/report.html").c_str());
+    std::printf("%-12s %-6s %9lld %5.0f ns %7.2f ms %7.2fx %4d/%-3d %5lld %-10s %s\n",
+                p.model.c_str(), p.host.c_str(), static_cast<long long>(p.crossbars), p.t_mvm * 1e9,
+                p.latency * 1e3, p.speedup, p.host_ops, p.cim_ops,
+                static_cast<long long>(p.crossbars_used), p.status.c_str(),
+                p.cached ? "yes" : "no");
+  std::printf(
+      "wrote %s, %s%s\n", in_out("dse.csv").c_str(), in_out("dse.json").c_str(),
+      a.no_figures ? "" : (", " + in_out("figures") + "/, " + in_out("report.html")).c_str());
 }
 
 }  // namespace
 
-void register_dse(CLI::App& app) {
+void register_dse(CLI::App& app, const Provenance& provenance) {
   auto a = std::make_shared<DseArgs>();
   a->request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   CLI::App* cmd = app.add_subcommand(
@@ -109,8 +144,10 @@ void register_dse(CLI::App& app) {
       ->check(CLI::IsMember({"parallel", "serial"}))
       ->capture_default_str();
   cmd->add_flag("--no-cache", a->no_cache, "Solve every point again");
-  cmd->add_flag("--no-figures", a->no_figures, "Skip figures and the HTML report");
-  cmd->callback([a] { run(*a); });
+  cmd->add_flag("--no-figures", a->no_figures,
+                "Skip figures and the HTML report (and remove those of an earlier run in --out)");
+  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
+  cmd->callback([a, &provenance] { run(*a, provenance); });
 }
 
 }  // namespace hetcim::cli

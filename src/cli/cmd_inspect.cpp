@@ -3,6 +3,7 @@
 
 #include "api/inspect.h"
 #include "cli/commands.h"
+#include "cli/model_source.h"
 #include "report/inspect.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -12,8 +13,7 @@ namespace hetcim::cli {
 namespace {
 
 struct InspectArgs {
-  std::string model;
-  int64_t batch = 1;
+  ModelSource model;
   std::string crossbar = "256x256";
   api::InspectRequest request;
   std::string json;
@@ -27,7 +27,7 @@ void run(InspectArgs a) {
   a.request.xbar_rows = d->rows;
   a.request.xbar_cols = d->cols;
   a.request.validate();
-  const api::InspectResult r = api::inspect(api::load_model(a.model, a.batch), a.request);
+  const api::InspectResult r = api::inspect(load_api_model(a.model), a.request);
   if (r.dumped) {
     const graph::Graph& x = *r.dumped;
     std::printf("# graph after %s: %zu nodes\n", a.request.dump_after.c_str(), x.nodes.size());
@@ -40,9 +40,22 @@ void run(InspectArgs a) {
     }
   }
   const report::InspectHeader h{r.model, r.precision, r.params_before_lowering};
-  if (!a.json.empty())
-    write_file_atomically(a.json, report::inspect_json(h, r.workload, r.options).dump(1) + "\n");
-  if (!a.quiet) std::fputs(report::inspect_table(h, r.workload, r.options).c_str(), stdout);
+  const std::vector<std::string>& refused = r.run_cannot_execute;
+  if (!a.json.empty()) {
+    nlohmann::json j = report::inspect_json(h, r.workload, r.options);
+    j["run_cannot_execute"] = refused;
+    write_file_atomically(a.json, j.dump(1) + "\n");
+  }
+  if (!a.quiet) {
+    std::fputs(report::inspect_table(h, r.workload, r.options).c_str(), stdout);
+    if (refused.empty()) {
+      std::printf("hetcim run: every operator has a kernel\n");
+    } else {
+      std::printf("hetcim run cannot execute %zu operator%s:\n", refused.size(),
+                  refused.size() == 1 ? "" : "s");
+      for (const std::string& op : refused) std::printf("  %s\n", op.c_str());
+    }
+  }
 }
 
 }  // namespace
@@ -53,14 +66,15 @@ void register_inspect(CLI::App& app) {
       "inspect",
       "Per-operator table of what a network asks of a CIM system (at the partitioning "
       "granularity: the operators ONNX Runtime executes for the int8 model)");
-  cmd->add_option("model", a->model, "Zoo model name or ONNX file")->required();
+  cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--precision", a->request.precision, "Deployment precision")
       ->check(CLI::IsMember({"int8", "fp32"}))
       ->capture_default_str();
   cmd->add_option("--crossbar", a->crossbar, "Crossbar size ROWSxCOLS")->capture_default_str();
   cmd->add_flag("--differential", a->request.differential,
                 "Two columns per signed weight (differential G+/G- mapping) in the crossbar count");
-  cmd->add_option("--batch", a->batch, "Batch size for zoo models and symbolic batch dims")
+  add_input_shape_option(cmd, a->model);
+  cmd->add_option("--batch", a->model.batch, "Batch size for zoo models and symbolic batch dims")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--json", a->json, "Also write the table and totals as JSON to this file");

@@ -1,22 +1,30 @@
 // hetcim partition: seed 000's CPU-CIM partitioning of one network on one hardware point.
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 
+#include "api/common.h"
 #include "api/partition.h"
 #include "cli/commands.h"
+#include "cli/flags.h"
+#include "cli/model_source.h"
 #include "cost/hardware.h"
 #include "report/partition.h"
 #include "report/partition_file.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/output_set.h"
+#include "util/progress.h"
 #include "util/units.h"
 
 namespace hetcim::cli {
 namespace {
 
 struct PartitionArgs {
-  std::string model;
-  int64_t batch = 1;
+  ModelSource model;
   api::PartitionRequest request;
   std::string t_mvm;  // "": from the hardware description
   std::string time_limit = "600s";
@@ -25,31 +33,71 @@ struct PartitionArgs {
   bool quiet = false;
 };
 
-void run(PartitionArgs a) {
+void run(PartitionArgs a, const Provenance& provenance) {
   api::PartitionRequest& q = a.request;
-  if (!a.t_mvm.empty()) q.hardware.t_mvm = parse_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
-  q.time_limit = parse_quantity(a.time_limit, Quantity::Time, "--time-limit");
+  if (!a.t_mvm.empty())
+    q.hardware.t_mvm = parse_positive_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
+  q.time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
   q.validate();
-  const api::PartitionProblem pp =
-      api::build_partition_problem(api::load_model(a.model, a.batch), q);
-  if (!a.mps.empty()) api::write_partition_milp(pp, a.mps, partition::MilpFileFormat::Mps);
-  if (!a.lp.empty()) api::write_partition_milp(pp, a.lp, partition::MilpFileFormat::Lp);
+  const bool front = !a.pareto.empty() || !a.pareto_svg.empty();
+  if (front && (q.solver != "exact" || !q.replay.empty() || q.energy_weight > 0))
+    throw user_error(
+        "--pareto: the front is computed by the exact solver over every weight; drop "
+        "--solver milp, --replay and --energy-weight");
+  const api::Model model = load_api_model(a.model);
+  api::PartitionProblem pp;
+  {
+    const bool measure_here = q.hardware.host == "this";
+    Progress progress("measuring " + model.spec + " on this CPU", "runs",
+                      static_cast<size_t>(q.host_measurement.warmup + q.host_measurement.runs),
+                      measure_here && !a.quiet);
+    q.host_measurement.progress = [&](size_t done, size_t) { progress.update(done); };
+    pp = api::build_partition_problem(model, q);
+    q.host_measurement.progress = nullptr;
+  }
 
-  if (!a.pareto.empty() || !a.pareto_svg.empty()) {
-    const api::FrontResult f = api::partition_front(pp, q);
+  // Every output of the command joins one set, committed after the last check (util/output_set.h);
+  // each target is checked as it is added, the MILP files before the solver runs.
+  OutputSet out;
+  if (!a.mps.empty()) out.add(a.mps, api::partition_milp_text(pp, partition::MilpFileFormat::Mps));
+  if (!a.lp.empty()) out.add(a.lp, api::partition_milp_text(pp, partition::MilpFileFormat::Lp));
+  for (const std::string* path : {&a.json, &a.gantt, &a.pareto, &a.pareto_svg})
+    if (!path->empty()) (void)resolve_output_path(*path);
+  if ((!a.mps.empty() || !a.lp.empty()) && !a.quiet)
+    std::fprintf(
+        stderr, "MILP file: time columns in units of %s (stated in the file's header)\n",
+        format_quantity(partition::milp_stats(pp.objective).time_unit_seconds, Quantity::Time)
+            .c_str());
+
+  if (front) {
+    api::FrontResult f;
+    {
+      ProgressTicker ticker("latency-energy front (exact solver)", q.time_limit, !a.quiet);
+      f = api::partition_front(pp, q);
+    }
+    const Provenance prov = api::with_caller(f.provenance, provenance);
     if (!a.pareto.empty())
-      write_file_atomically(a.pareto, report::front_json(f.problem, f.front).dump(1) + "\n");
+      out.add(a.pareto, report::front_json(f.problem, f.front, prov).dump(1) + "\n");
     if (!a.pareto_svg.empty())
-      write_file_atomically(a.pareto_svg, report::front_svg(f.title, f.problem, f.front));
-    if (!a.quiet) std::fputs(report::front_text(f.problem, f.front).c_str(), stdout);
+      out.add(a.pareto_svg, report::front_svg(f.title, f.problem, f.front, prov));
+    out.commit();
+    if (!a.quiet) std::fputs(report::front_text(f.problem, f.front, prov).c_str(), stdout);
     return;
   }
-  const api::PartitionResult r = api::partition(pp, q);
+  api::PartitionResult r;
+  if (!q.replay.empty()) {
+    r = api::partition(pp, q);
+  } else {
+    ProgressTicker ticker(q.solver == "exact" ? "exact solver" : "the paper's MILP on CBC",
+                          q.time_limit, !a.quiet);
+    r = api::partition(pp, q);
+  }
   if (r.status.call != partition::CallStatus::Ok)
     throw user_error("CBC failed: ", r.status.message);
-  if (!a.json.empty()) report::write_partition_file(a.json, r.run, r.problem, r.schedule);
-  if (!a.gantt.empty())
-    write_file_atomically(a.gantt, report::gantt_svg(r.run, r.problem, r.schedule));
+  r.run.provenance = api::with_caller(pp.provenance, provenance);
+  if (!a.json.empty()) out.add(a.json, report::partition_file_text(r.run, r.problem, r.schedule));
+  if (!a.gantt.empty()) out.add(a.gantt, report::gantt_svg(r.run, r.problem, r.schedule));
+  out.commit();
   if (!a.quiet) std::fputs(report::partition_text(r.run, r.problem, r.schedule).c_str(), stdout);
 }
 
@@ -61,13 +109,13 @@ std::string preset_list() {
 
 }  // namespace
 
-void register_partition(CLI::App& app) {
+void register_partition(CLI::App& app, const Provenance& provenance) {
   auto a = std::make_shared<PartitionArgs>();
   CLI::App* cmd = app.add_subcommand(
       "partition",
       "Partition a network between the host CPU and an RRAM crossbar accelerator to "
       "minimise end-to-end latency (seed 000)");
-  cmd->add_option("model", a->model, "Zoo model name or ONNX file")->required();
+  cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--hw", a->request.hardware.file, "Hardware description (YAML)");
   cmd->add_option("--preset", a->request.hardware.preset,
                   "Hardware preset when --hw is not given: " + preset_list())
@@ -92,7 +140,7 @@ void register_partition(CLI::App& app) {
                   "--time-limit: the same limit gives the same result on any machine; 0 = none)")
       ->capture_default_str();
   cmd->add_option("--gap", a->request.gap, "MILP: stop at this relative gap")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(finite_range(0.0, 1.0));
   cmd->add_option("--threads", a->request.threads, "MILP: CBC threads (1 is deterministic)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--replicas", a->request.replicas,
@@ -113,7 +161,7 @@ void register_partition(CLI::App& app) {
          "--energy-weight", a->request.energy_weight,
          "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = the "
          "paper's latency objective); energies come from the hardware's energy model")
-      ->check(CLI::Range(0.0, 1e12))
+      ->check(finite_range(0.0, 1e12))
       ->capture_default_str();
   cmd->add_option("--pareto", a->pareto,
                   "Compute the latency-energy Pareto front (every supported point, each proven "
@@ -128,11 +176,12 @@ void register_partition(CLI::App& app) {
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
   cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");
   cmd->add_option("--lp", a->lp, "Write the paper's MILP as an LP file");
-  cmd->add_option("--batch", a->batch, "Batch size")
+  add_input_shape_option(cmd, a->model);
+  cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_flag("--quiet", a->quiet, "Print nothing");
-  cmd->callback([a] { run(*a); });
+  cmd->add_flag("--quiet", a->quiet, "Print nothing (no table, no progress)");
+  cmd->callback([a, &provenance] { run(*a, provenance); });
 }
 
 }  // namespace hetcim::cli

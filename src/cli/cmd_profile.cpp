@@ -6,30 +6,59 @@
 
 #include "api/profile.h"
 #include "cli/commands.h"
+#include "cli/model_source.h"
 #include "cost/host_profile.h"
+#include "report/provenance.h"
 #include "util/error.h"
+#include "util/files.h"
+#include "util/output_set.h"
+#include "util/progress.h"
 
 namespace hetcim::cli {
 namespace {
 
 struct ProfileArgs {
-  std::string model;
-  int64_t batch = 1;
+  ModelSource model;
   api::ProfileRequest request;
   std::string csv, json;
   bool quiet = false;
 };
 
-void run(const ProfileArgs& a) {
+void run(ProfileArgs a, const Provenance& prov) {
   a.request.validate();
-  const cost::HostProfile p = api::profile(api::load_model(a.model, a.batch), a.request).profile;
-  if (!a.csv.empty()) cost::write_host_profile(a.csv, p);
-  if (!a.json.empty()) cost::write_host_profile(a.json, p);
+  // Output paths and formats are checked before the measurement, and written together after it.
+  for (const std::string* path : {&a.csv, &a.json})
+    if (!path->empty()) {
+      (void)resolve_output_path(*path);
+      (void)cost::host_profile_text(*path, {});
+    }
+  const api::Model model = load_api_model(a.model);
+  Progress progress("measuring " + model.spec + " on this CPU", "runs",
+                    static_cast<size_t>(a.request.warmup + a.request.runs), !a.quiet);
+  a.request.progress = [&](size_t done, size_t) { progress.update(done); };
+  const api::ProfileResult r = api::profile(model, a.request);
+  progress.finish();
+  cost::HostProfile p = r.profile;
+  p.date = prov.date_utc;
+  p.command = prov.command_line;
+  const cost::ProfileQuality& quality = r.quality;
+  // A noisy measurement is a result, not an error: it is written, flagged in the file, and
+  // warned about on stderr (also with --quiet).
+  if (quality.noisy) std::fprintf(stderr, "hetcim: warning: %s\n", quality.text.c_str());
+  OutputSet out;
+  if (!a.csv.empty()) out.add(a.csv, cost::host_profile_text(a.csv, p));
+  if (!a.json.empty()) out.add(a.json, cost::host_profile_text(a.json, p));
+  out.commit();
   if (a.quiet) return;
-  std::printf(
-      "# %s, %s, batch %lld, %d thread%s, %d warm-up + %d runs\n# machine: %s\n# library: %s\n",
-      p.model.c_str(), p.precision.c_str(), static_cast<long long>(p.batch), p.threads,
-      p.threads == 1 ? "" : "s", p.warmup, p.runs, p.machine.c_str(), p.library.c_str());
+  Provenance pv = prov;
+  pv.set("host source", "measured on " + p.machine);
+  pv.set("library", p.library);
+  pv.set("seeds", p.seeds);
+  pv.set("quality", quality.text);
+  std::printf("# %s, %s, batch %lld, %d thread%s, %d warm-up + %d runs\n%s", p.model.c_str(),
+              p.precision.c_str(), static_cast<long long>(p.batch), p.threads,
+              p.threads == 1 ? "" : "s", p.warmup, p.runs,
+              report::provenance_text(pv, "# ").c_str());
   std::printf("%-48s %-26s %11s %11s %11s %9s\n", "operator", "op", "median_us", "min_us", "p90_us",
               "GMAC/s");
   for (const cost::HostProfileOp& o : p.ops)
@@ -39,20 +68,20 @@ void run(const ProfileArgs& a) {
       p.model_median_s > 0 ? (p.op_median_sum_s / p.model_median_s - 1.0) * 100.0 : 0.0;
   std::printf(
       "operators: %zu; sum of operator medians %.3f ms; whole model median %.3f ms "
-      "(min %.3f, p90 %.3f); sum/model %+.1f %%\n",
+      "(min %.3f, p90 %.3f); sum/model %+.1f %%%s\n",
       p.ops.size(), p.op_median_sum_s * 1e3, p.model_median_s * 1e3, p.model_min_s * 1e3,
-      p.model_p90_s * 1e3, dev);
+      p.model_p90_s * 1e3, dev, quality.noisy ? " (NOISY: see the warning)" : "");
 }
 
 }  // namespace
 
-void register_profile(CLI::App& app) {
+void register_profile(CLI::App& app, const Provenance& provenance) {
   auto a = std::make_shared<ProfileArgs>();
   CLI::App* cmd = app.add_subcommand(
       "profile",
       "Per-operator host latency on this CPU (median/min/p90 after warm-up) and the "
       "whole-model latency; writes a host profile (CSV or JSON) for the partitioner");
-  cmd->add_option("model", a->model, "Zoo model name or ONNX file")->required();
+  cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--precision", a->request.precision,
                   "fp32, or int8 (calibrated static quantization)")
       ->check(CLI::IsMember({"int8", "fp32"}))
@@ -79,16 +108,16 @@ void register_profile(CLI::App& app) {
                   "Random inputs for int8 calibration")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  cmd->add_option("--batch", a->batch, "Batch size")
+  cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_flag("--quiet", a->quiet, "Do not print the table");
-  cmd->callback([a] {
+  cmd->add_flag("--quiet", a->quiet, "Do not print the table or the progress");
+  cmd->callback([a, &provenance] {
     if (!a->csv.empty() && !a->csv.ends_with(".csv"))
       throw user_error("--csv: the file name must end in .csv");
     if (!a->json.empty() && !a->json.ends_with(".json"))
       throw user_error("--json: the file name must end in .json");
-    run(*a);
+    run(*a, provenance);
   });
 }
 

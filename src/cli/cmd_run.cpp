@@ -7,15 +7,16 @@
 
 #include "api/run.h"
 #include "cli/commands.h"
+#include "cli/model_source.h"
 #include "exec/npy.h"
 #include "util/error.h"
+#include "util/output_set.h"
 
 namespace hetcim::cli {
 namespace {
 
 struct RunArgs {
-  std::string model;
-  int64_t batch = 1;
+  ModelSource model;
   api::RunRequest request;
   std::vector<std::string> inputs;   // FILE or NAME=FILE
   std::vector<std::string> outputs;  // FILE or NAME=FILE
@@ -36,10 +37,11 @@ void run(RunArgs a) {
     a.request.inputs[name] = exec::read_npy(file);
   }
   a.request.validate();
-  const api::RunResult r = api::run(api::load_model(a.model, a.batch), a.request);
+  const api::RunResult r = api::run(load_api_model(a.model), a.request);
   const api::RunRequest& q = a.request;
-  std::printf("model %s, %s, %d thread%s, %zu operators\n", a.model.c_str(), q.precision.c_str(),
-              q.threads, q.threads == 1 ? "" : "s", r.operators);
+  std::printf("model %s, %s, %d thread%s, %zu operators\n", a.model.spec.c_str(),
+              q.precision.c_str(), q.threads, q.threads == 1 ? "" : "s", r.operators);
+  if (!r.calibration.empty()) std::printf("int8 calibration: %s\n", r.calibration.c_str());
   for (const auto& [name, t] : r.outputs) {
     std::printf("output %s: %s %s\n", name.c_str(), std::string(graph::dtype_name(t.dtype)).c_str(),
                 graph::shape_str(t.shape).c_str());
@@ -63,6 +65,8 @@ void run(RunArgs a) {
               r.wall.median * 1e3, r.wall.min * 1e3, r.wall.p90 * 1e3, q.runs, q.warmup);
   std::printf("cpu time: median %.3f ms, min %.3f ms per run (all threads)\n", r.cpu.median * 1e3,
               r.cpu.min * 1e3);
+  OutputSet files;
+  std::vector<std::pair<std::string, std::string>> written;
   for (const std::string& spec : a.outputs) {
     auto [name, file] = split_name_file(spec);
     if (name.empty()) {
@@ -76,9 +80,12 @@ void run(RunArgs a) {
     }
     auto it = r.outputs.find(name);
     if (it == r.outputs.end()) throw user_error("--output: the model has no output '", name, "'");
-    exec::write_npy(file, it->second);
-    std::printf("wrote %s (%s)\n", file.c_str(), name.c_str());
+    files.add(file, exec::npy_bytes(it->second));
+    written.emplace_back(file, name);
   }
+  files.commit();
+  for (const auto& [file, name] : written)
+    std::printf("wrote %s (%s)\n", file.c_str(), name.c_str());
 }
 
 }  // namespace
@@ -87,7 +94,7 @@ void register_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   CLI::App* cmd = app.add_subcommand(
       "run", "Execute a model on this CPU (oneDNN engine); print the top-5 and the latency");
-  cmd->add_option("model", a->model, "Zoo model name or ONNX file")->required();
+  cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--precision", a->request.precision,
                   "fp32, or int8 (calibrated static quantization)")
       ->check(CLI::IsMember({"int8", "fp32"}))
@@ -110,7 +117,19 @@ void register_run(CLI::App& app) {
                   "Random inputs for int8 calibration")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  cmd->add_option("--batch", a->batch, "Batch size")
+  cmd->add_option("--calibration-data", a->request.calibration_data,
+                  "int8 calibration inputs instead of random ones: a .npy file (one sample, or "
+                  "samples stacked along axis 0) or a directory of .npy files");
+  cmd->add_option("--calibration-method", a->request.calibration_method,
+                  "minmax, or percentile (per sample, averaged over samples)")
+      ->check(CLI::IsMember({"minmax", "percentile"}))
+      ->capture_default_str();
+  cmd->add_option("--calibration-percentile", a->request.calibration_percentile,
+                  "Percentile of --calibration-method percentile")
+      ->check(CLI::Range(50.0, 100.0))
+      ->capture_default_str();
+  add_input_shape_option(cmd, a->model);
+  cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--warmup", a->request.warmup, "Warm-up runs before timing")

@@ -4,29 +4,17 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "data/dataset.h"
 #include "onnxio/export.h"
+#include "report/provenance.h"
 #include "train/train.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 namespace hetcim::cli {
-namespace {
 
-// One line on stderr, redrawn in place: epoch, bar, batches, running loss/accuracy, lr, time.
-void draw_progress(const train::TrainProgress& p) {
-  constexpr int kWidth = 30;
-  const int filled = static_cast<int>(kWidth * p.batch / p.batches);
-  std::string bar(static_cast<size_t>(filled), '#');
-  bar.resize(kWidth, '.');
-  std::fprintf(stderr, "\repoch %d/%d [%s] %lld/%lld  loss %.4f  acc %5.2f%%  lr %.2e  %.0fs",
-               p.epoch, p.epochs, bar.c_str(), static_cast<long long>(p.batch),
-               static_cast<long long>(p.batches), p.loss, 100.0 * p.accuracy, p.lr, p.seconds);
-  std::fflush(stderr);
-}
-
-}  // namespace
-
-void register_train(CLI::App& app) {
+void register_train(CLI::App& app, const Provenance& provenance) {
   struct Args {
     std::string model;
     std::string dataset = "fashion-mnist";
@@ -61,10 +49,10 @@ void register_train(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--lr", o.lr, "Peak learning rate (cosine annealed to 0)")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_range(1e-12, 10.0))
       ->capture_default_str();
   cmd->add_option("--weight-decay", o.weight_decay, "AdamW weight decay")
-      ->check(CLI::NonNegativeNumber)
+      ->check(finite_range(0.0, 10.0))
       ->capture_default_str();
   cmd->add_option("--crop-padding", a->crop_padding,
                   "Random-crop zero padding per side (default 2 for 28x28 images, 4 for 32x32)")
@@ -83,7 +71,7 @@ void register_train(CLI::App& app) {
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "No progress bar");
-  cmd->callback([a] {
+  cmd->callback([a, &provenance] {
     train::TrainOptions o = a->options;
     const data::ImageDataset train_set =
         data::load_dataset(a->dataset, data::Split::Train, a->data_dir);
@@ -91,17 +79,33 @@ void register_train(CLI::App& app) {
         data::load_dataset(a->dataset, data::Split::Test, a->data_dir);
     o.crop_padding = a->crop_padding >= 0 ? a->crop_padding : (train_set.height >= 32 ? 4 : 2);
     o.flip = !a->no_flip;
-    if (!a->quiet) o.progress = draw_progress;
-    const bool quiet = a->quiet;
-    o.epoch_done = [quiet](int epoch, const train::EpochStats& e) {
-      if (!quiet) std::fputc('\n', stderr);
+    // Batches over all epochs, with the running loss, accuracy and learning rate; the estimate
+    // assumes every batch costs the same.
+    auto progress = std::make_shared<Progress>("training race-cnn", "batches", 0, !a->quiet);
+    o.progress = [progress](const train::TrainProgress& p) {
+      const auto total = static_cast<size_t>(p.epochs) * static_cast<size_t>(p.batches);
+      progress->set_total(total);
+      char detail[128];
+      std::snprintf(detail, sizeof detail, "epoch %d/%d, loss %.4f, acc %.2f %%, lr %.2e", p.epoch,
+                    p.epochs, p.loss, 100.0 * p.accuracy, p.lr);
+      progress->update(static_cast<size_t>(p.epoch - 1) * static_cast<size_t>(p.batches) +
+                           static_cast<size_t>(p.batch),
+                       detail);
+    };
+    o.epoch_done = [](int epoch, const train::EpochStats& e) {
       std::printf(
           "epoch %d: train loss %.4f, train accuracy %.2f%%, test accuracy %.2f%%, %.0f s\n", epoch,
           e.train_loss, 100.0 * e.train_accuracy, 100.0 * e.test_accuracy, e.seconds);
       std::fflush(stdout);
     };
     const train::TrainResult r = train::train_race_cnn(train_set, test_set, o);
+    progress->finish();
     onnxio::export_onnx(r.model, a->out);
+    Provenance prov = provenance;
+    prov.set("source", "trained and measured in this run on " + a->dataset +
+                           " (libtorch); accuracies on the test split");
+    prov.set("seeds", "training " + std::to_string(o.seed));
+    std::fputs(report::provenance_text(prov, "# ").c_str(), stdout);
     std::printf("wrote %s: race_cnn for %s, clean test accuracy %.2f%%\n", a->out.c_str(),
                 a->dataset.c_str(), 100.0 * r.test_accuracy);
   });

@@ -4,19 +4,23 @@
 
 #include <CLI/CLI.hpp>
 
+#include "util/provenance.h"
+
 namespace hetcim::cli {
 
 void register_models(CLI::App& app);
 void register_inspect(CLI::App& app);
 void register_export(CLI::App& app);
 void register_run(CLI::App& app);
-void register_profile(CLI::App& app);
-void register_partition(CLI::App& app);
-void register_dse(CLI::App& app);
-void register_cluster(CLI::App& app);
+// Commands whose outputs carry the provenance of the run (command line, version, date, machine)
+// get it from main(); it outlives the parse.
+void register_profile(CLI::App& app, const Provenance& provenance);
+void register_partition(CLI::App& app, const Provenance& provenance);
+void register_dse(CLI::App& app, const Provenance& provenance);
+void register_cluster(CLI::App& app, const Provenance& provenance);
 // In hetcim-torch (libtorch), built with hetcim_train:
-void register_train(CLI::App& app);
-void register_analog(CLI::App& app);
+void register_train(CLI::App& app, const Provenance& provenance);
+void register_analog(CLI::App& app, const Provenance& provenance);
 // In hetcim when hetcim-torch is built: `train` and `analog` that exec hetcim-torch.
 void register_torch_forwarders(CLI::App& app);
 

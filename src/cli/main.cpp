@@ -1,23 +1,26 @@
 // hetcim: the command-line front end. Parses, calls the library, prints; errors become one line
-// on stderr and a non-zero exit (1 for bad input, 2 for a bug in hetcim). The commands that need
+// on stderr and a non-zero exit (1 for bad input, 2 for a bug in hetcim, 130 when interrupted by
+// SIGINT and 143 by SIGTERM: util/interrupt_cleanup.h; run_app.h). The commands that need
 // libtorch (train, analog) live in the hetcim-torch executable (main_torch.cpp): this one hands
 // them over with exec, so every other command starts without loading libtorch.
 #include "cli/commands.h"
 #include "cli/run_app.h"
 #include "cli/versions.h"
+#include "util/provenance.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"hetcim: neural networks on heterogeneous CPU + in-memory-computing systems"};
   app.require_subcommand(1);
   app.set_version_flag("--version", [] { return hetcim::cli::versions_text(); });
+  const hetcim::Provenance provenance = hetcim::make_provenance(argc, argv);
   hetcim::cli::register_models(app);
   hetcim::cli::register_inspect(app);
   hetcim::cli::register_export(app);
   hetcim::cli::register_run(app);
-  hetcim::cli::register_profile(app);
-  hetcim::cli::register_partition(app);
-  hetcim::cli::register_dse(app);
-  hetcim::cli::register_cluster(app);
+  hetcim::cli::register_profile(app, provenance);
+  hetcim::cli::register_partition(app, provenance);
+  hetcim::cli::register_dse(app, provenance);
+  hetcim::cli::register_cluster(app, provenance);
 #ifdef HETCIM_WITH_TRAIN
   hetcim::cli::register_torch_forwarders(app);
 #endif

@@ -1,9 +1,13 @@
-// A model named on the command line (zoo name or ONNX path) and its --batch, loaded by
-// api::load_model (api/model.h), where the rule zoo name vs. file lives.
+// A model named on the command line (zoo name or ONNX path), its --batch and its --input-shape
+// flags, loaded by api::load_model (api/model.h), where the rule zoo name vs. file lives.
 #pragma once
 
+#include <CLI/CLI.hpp>
+#include <map>
 #include <string>
+#include <vector>
 
+#include "api/model.h"
 #include "graph/graph.h"
 
 namespace hetcim::cli {
@@ -11,8 +15,15 @@ namespace hetcim::cli {
 struct ModelSource {
   std::string spec;  // as the user typed it
   int64_t batch = 1;
+  std::vector<std::string> input_shapes;  // NAME=1x3x224x224 (ONNX files only)
 };
 
+// The --input-shape flags by input name; UserError naming the flag for a malformed or repeated one.
+[[nodiscard]] std::map<std::string, graph::Shape> input_shapes(const ModelSource& src);
+[[nodiscard]] api::Model load_api_model(const ModelSource& src);
 [[nodiscard]] graph::Graph load_model(const ModelSource& src);
+
+// Adds --input-shape NAME=DIMS (repeatable) to a subcommand.
+void add_input_shape_option(CLI::App* cmd, ModelSource& src);
 
 }  // namespace hetcim::cli

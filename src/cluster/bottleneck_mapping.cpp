@@ -75,10 +75,7 @@ std::vector<Mapping> paper_mappings() {
 
 BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::BottleneckShape& s,
                                  const std::vector<Mapping>& mappings) {
-  if (s.height < 1 || s.width < 1 || s.c_in < 1 || s.c_out < 1 || s.expansion < 1)
-    throw user_error("bottleneck: height, width, c_in, c_out and expansion must be >= 1");
-  if (s.stride != 1 && s.stride != 2)
-    throw user_error("bottleneck: stride must be 1 or 2, got ", s.stride);
+  zoo::check_bottleneck_shape(s);
   if (mappings.empty()) throw user_error("bottleneck: no mapping to evaluate");
   validate(config, config.name);
 

@@ -7,7 +7,7 @@
 // The residual add (and the partial sums of point-wise layers taller than the crossbar) always
 // run on the cores. Layers run one after the other (the IMA and the DW engine share the TCDM
 // ports and are never active together). The default shape (zoo/bottleneck.h: 16x16x120,
-// expansion 5) is the one that reproduces the facts the paper states about Fig. 8.
+// expansion 5) was chosen to match the facts the paper states about Fig. 8 (a calibration).
 //
 // Energy = base_power * T + cores.power * T_cores + ima.power * T_ima + dw.power * T_dw
 //          + ima.e_job * jobs   (digital powers scaled from reference_clock to clock by f V^2)

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/files.h"
 #include "util/numbers.h"
 #include "util/units.h"
 #include "util/yaml_fields.h"
@@ -72,8 +73,10 @@ void validate(const ClusterConfig& c, const std::string& origin) {
     return user_error(origin, ": field '", field, "' ", what);
   };
   const auto check_point = [&](const OperatingPoint& p, const std::string& field) {
-    if (!(p.frequency > 0)) throw fail(field + ".frequency", "must be positive");
-    if (!(p.voltage > 0)) throw fail(field + ".voltage", "must be positive");
+    if (!(p.frequency > 0 && p.frequency <= kMaxFrequency))
+      throw fail(field + ".frequency", "must be in (0, 10 GHz]");
+    if (!(p.voltage > 0 && p.voltage <= 100))
+      throw fail(field + ".voltage", "must be in (0, 100V]");
   };
   check_point(c.clock, "clock");
   check_point(c.reference_clock, "reference_clock");
@@ -92,8 +95,10 @@ void validate(const ClusterConfig& c, const std::string& origin) {
     throw fail("cores.marshal_bytes_per_cycle", "must be positive");
   if (!(c.cores.power >= 0)) throw fail("cores.power", "must be >= 0");
   if (c.ima.rows <= 0 || c.ima.cols <= 0) throw fail("ima.crossbar", "must have positive sides");
-  if (!(c.ima.t_mvm > 0)) throw fail("ima.t_mvm", "must be positive");
-  if (c.ima.bus_width_bits < 8 || c.ima.bus_width_bits % 8 != 0)
+  if (!(c.ima.t_mvm > 0 && c.ima.t_mvm <= kMaxTmvm))
+    throw fail("ima.t_mvm", "must be in (0, 1ms] (the model counts cycles in 64-bit integers)");
+  if (c.ima.bus_width_bits < 8 || c.ima.bus_width_bits % 8 != 0 ||
+      c.ima.bus_width_bits > kMaxBusWidthBits)
     throw fail("ima.bus_width", "must be a whole number of bytes (>= 8bit), got " +
                                     std::to_string(c.ima.bus_width_bits) + "bit");
   if (c.ima.in_bytes <= 0) throw fail("ima.in_bytes", "must be positive");
@@ -244,10 +249,11 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
       if (m["bus_width"]) {
         const double bits =
             number_with_suffix(m["bus_width"], "ima.bus_width", "bit", "128bit", origin);
-        if (bits != std::floor(bits) || bits < 8 || std::fmod(bits, 8.0) != 0.0)
+        if (bits != std::floor(bits) || bits < 8 || std::fmod(bits, 8.0) != 0.0 ||
+            bits > static_cast<double>(kMaxBusWidthBits))
           throw user_error(where(origin, "ima.bus_width"),
-                           " must be a positive multiple of 8bit, got '",
-                           scalar(m["bus_width"], "ima.bus_width", origin), "'");
+                           " must be a multiple of 8bit from 8bit to ", kMaxBusWidthBits,
+                           "bit, got '", scalar(m["bus_width"], "ima.bus_width", origin), "'");
         c.ima.bus_width_bits = static_cast<int64_t>(bits);
       }
       if (m["execution"]) {
@@ -308,11 +314,7 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
 }
 
 ClusterConfig load_cluster(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw user_error(path, ": cannot open cluster description");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_cluster_yaml(ss.str(), path);
+  return parse_cluster_yaml(read_input_file(path, "cluster description"), path);
 }
 
 }  // namespace hetcim::cluster

@@ -92,6 +92,12 @@ struct ClusterConfig {
   AreaConfig area;
 };
 
+// Upper limits of validate(), far beyond any real cluster; they keep every cycle count of the
+// model (products of t_mvm x frequency, jobs and layer sizes) well inside int64.
+inline constexpr double kMaxFrequency = 10e9;         // Hz
+inline constexpr double kMaxTmvm = 1e-3;              // s
+inline constexpr int64_t kMaxBusWidthBits = 1 << 20;  // bit
+
 // Throws UserError (naming `origin` and the field) unless every figure is in range.
 void validate(const ClusterConfig& c, const std::string& origin);
 

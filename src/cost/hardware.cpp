@@ -8,6 +8,7 @@
 
 #include "cost/host_model.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/numbers.h"
 #include "util/units.h"
 #include "util/yaml_fields.h"
@@ -151,11 +152,7 @@ Hardware parse_hardware_yaml(const std::string& text, const std::string& origin)
 }
 
 Hardware load_hardware(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw user_error(path, ": cannot open hardware description");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_hardware_yaml(ss.str(), path);
+  return parse_hardware_yaml(read_input_file(path, "hardware description"), path);
 }
 
 }  // namespace hetcim::cost

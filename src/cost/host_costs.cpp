@@ -6,7 +6,7 @@ namespace hetcim::cost {
 
 HostCosts host_costs_from_model(const workload::Workload& w, const HostModel& m, bool int8) {
   HostCosts c;
-  c.source = "modelled: " + m.name;
+  c.source = "modelled by " + m.name + " (analytical host model)";
   c.modelled = true;
   for (const workload::OpWorkload& op : w.ops) c.t_host.push_back(host_latency(op, m, int8));
   return c;
@@ -20,8 +20,11 @@ HostCosts host_costs_from_profile(const workload::Workload& w, const HostProfile
                      "partitioned at ", want);
   HostCosts c;
   c.modelled = p.modelled;
-  c.source = std::string(p.modelled ? "modelled" : "measured") + ": " + origin +
-             (p.machine.empty() ? "" : " (" + p.machine + ")");
+  // "measured on <CPU> (profile <file>)" or, for a profile filled by a host model,
+  // "modelled by <machine> (profile <file>)".
+  const std::string where = p.machine.empty() ? "an unnamed machine" : p.machine;
+  c.source = std::string(p.modelled ? "modelled by " : "measured on ") + where + " (profile " +
+             origin + ")";
   for (const workload::OpWorkload& op : w.ops) {
     const HostProfileOp* row = p.find(op.name);
     if (!row)

@@ -14,7 +14,8 @@ namespace hetcim::cost {
 
 struct HostCosts {
   std::vector<double> t_host;  // seconds, one per workload operator
-  std::string source;          // "modelled: arm-cortex-a72" | "measured: host.csv (machine)"
+  // "modelled by arm-cortex-a72 (analytical host model)" | "measured on <CPU> (profile host.csv)"
+  std::string source;
   bool modelled = true;
 };
 

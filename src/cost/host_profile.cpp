@@ -108,11 +108,7 @@ void validate(const HostProfile& p, std::string_view origin) {
 }
 
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw user_error(path, ": cannot open the host profile");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_input_file(path, "host profile");
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
@@ -126,6 +122,29 @@ const HostProfileOp* HostProfile::find(std::string_view name) const {
   for (const HostProfileOp& op : ops)
     if (op.name == name) return &op;
   return nullptr;
+}
+
+ProfileQuality profile_quality(const HostProfile& p) {
+  ProfileQuality q;
+  const double spread = p.model_median_s > 0 ? p.model_p90_s / p.model_median_s : 0.0;
+  const double dev = p.model_median_s > 0 ? p.op_median_sum_s / p.model_median_s - 1.0 : 0.0;
+  char b[256];
+  const bool wide = spread > 1.5, off = std::abs(dev) > 0.10;
+  q.noisy = wide || off;
+  if (!q.noisy) {
+    std::snprintf(b, sizeof b,
+                  "steady: whole-model p90/median %.2f, sum of operator medians/whole model "
+                  "%+.1f %%",
+                  spread, dev * 100);
+  } else {
+    std::snprintf(b, sizeof b,
+                  "noisy: whole-model p90 is %.2fx the median (expected <= 1.5x), sum of operator "
+                  "medians/whole model %+.1f %% (expected within 10 %%); measure again with more "
+                  "--runs on a quieter machine",
+                  spread, dev * 100);
+  }
+  q.text = b;
+  return q;
 }
 
 std::string host_profile_csv(const HostProfile& p) {
@@ -147,6 +166,10 @@ std::string host_profile_csv(const HostProfile& p) {
   kv("machine", p.machine);
   kv("library", p.library);
   kv("tool", p.tool);
+  if (!p.date.empty()) kv("date", p.date);
+  if (!p.command.empty()) kv("command", p.command);
+  if (!p.seeds.empty()) kv("seeds", p.seeds);
+  kv("quality", profile_quality(p).text);
   kv("model_median_s", num(p.model_median_s));
   kv("model_min_s", num(p.model_min_s));
   kv("model_p90_s", num(p.model_p90_s));
@@ -211,6 +234,14 @@ HostProfile parse_host_profile_csv(std::string_view text, std::string_view origi
         p.library = value;
       else if (key == "tool")
         p.tool = value;
+      else if (key == "date")
+        p.date = value;
+      else if (key == "command")
+        p.command = value;
+      else if (key == "seeds")
+        p.seeds = value;
+      else if (key == "quality")
+        p.quality = value;
       else if (key == "model_median_s")
         p.model_median_s = parse_double(value, origin, where);
       else if (key == "model_min_s")
@@ -265,6 +296,10 @@ std::string host_profile_json(const HostProfile& p) {
   j["machine"] = p.machine;
   j["library"] = p.library;
   j["tool"] = p.tool;
+  if (!p.date.empty()) j["date"] = p.date;
+  if (!p.command.empty()) j["command"] = p.command;
+  if (!p.seeds.empty()) j["seeds"] = p.seeds;
+  j["quality"] = profile_quality(p).text;
   j["model_median_s"] = p.model_median_s;
   j["model_min_s"] = p.model_min_s;
   j["model_p90_s"] = p.model_p90_s;
@@ -319,9 +354,11 @@ HostProfile parse_host_profile_json(std::string_view text, std::string_view orig
     throw user_error(origin, ": 'format' must be \"hetcim-host-profile\"");
   if (integer(j, "version") != 1) throw user_error(origin, ": unsupported 'version' (expected 1)");
   static const std::set<std::string> known = {
-      "format",         "version",     "model",       "precision",       "batch",   "threads",
-      "warmup",         "runs",        "source",      "machine",         "library", "tool",
-      "model_median_s", "model_min_s", "model_p90_s", "op_median_sum_s", "ops"};
+      "format",  "version",        "model",       "precision",   "batch",
+      "threads", "warmup",         "runs",        "source",      "machine",
+      "library", "tool",           "date",        "command",     "seeds",
+      "quality", "model_median_s", "model_min_s", "model_p90_s", "op_median_sum_s",
+      "ops"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!known.count(it.key())) throw user_error(origin, ": unknown member '", it.key(), "'");
   HostProfile p;
@@ -338,6 +375,10 @@ HostProfile parse_host_profile_json(std::string_view text, std::string_view orig
   if (j.contains("machine")) p.machine = str(j, "machine");
   if (j.contains("library")) p.library = str(j, "library");
   if (j.contains("tool")) p.tool = str(j, "tool");
+  if (j.contains("date")) p.date = str(j, "date");
+  if (j.contains("command")) p.command = str(j, "command");
+  if (j.contains("seeds")) p.seeds = str(j, "seeds");
+  if (j.contains("quality")) p.quality = str(j, "quality");
   p.model_median_s = number(j, "model_median_s");
   p.model_min_s = number(j, "model_min_s");
   p.model_p90_s = number(j, "model_p90_s");
@@ -368,15 +409,14 @@ HostProfile read_host_profile(const std::string& path) {
   throw user_error(path, ": a host profile must end in .csv or .json");
 }
 
+std::string host_profile_text(const std::string& path, const HostProfile& p) {
+  if (ends_with(path, ".csv")) return host_profile_csv(p);
+  if (ends_with(path, ".json")) return host_profile_json(p);
+  throw user_error(path, ": a host profile must end in .csv or .json");
+}
+
 void write_host_profile(const std::string& path, const HostProfile& p) {
-  std::string text;
-  if (ends_with(path, ".csv"))
-    text = host_profile_csv(p);
-  else if (ends_with(path, ".json"))
-    text = host_profile_json(p);
-  else
-    throw user_error(path, ": a host profile must end in .csv or .json");
-  write_file_atomically(path, text);
+  write_file_atomically(path, host_profile_text(path, p));
 }
 
 }  // namespace hetcim::cost

@@ -12,8 +12,10 @@
 //   /layer1/layer1.0/conv1/Conv,QLinearConv,...,1.234e-05,1.2e-05,1.3e-05,115605504,9368.4
 //   ...one row per operator, in execution (topological) order
 // Header keys: model, precision (fp32 | int8), batch, threads, warmup, runs, source (measured |
-// modelled), machine, library, tool, model_median_s, model_min_s, model_p90_s, op_median_sum_s.
-// Unknown keys are an error; all keys are required except machine/library/tool (free text).
+// modelled), machine, library, tool, date, command, seeds, quality, model_median_s, model_min_s,
+// model_p90_s, op_median_sum_s. Unknown keys are an error; all keys are required except
+// machine/library/tool/date/command/seeds/quality (free text). `quality` is written from
+// profile_quality() below ("steady: ..." or "noisy: ..."); reading keeps it as text.
 // Fields are RFC 4180 (a field with a comma, quote or newline is quoted, quotes doubled);
 // numbers are plain decimal or exponent notation; gmacs = macs / median_s / 1e9 (0 when
 // macs = 0).
@@ -55,12 +57,25 @@ struct HostProfile {
   std::string machine;
   std::string library;
   std::string tool;
+  std::string date, command, seeds;  // provenance of a measurement (free text, optional)
+  std::string quality;               // as read; writers use profile_quality()
   double model_median_s = 0, model_min_s = 0, model_p90_s = 0;  // whole model, measured apart
   double op_median_sum_s = 0;                                   // sum of the operator medians
   std::vector<HostProfileOp> ops;
 
   [[nodiscard]] const HostProfileOp* find(std::string_view name) const;
 };
+
+// Is the measurement steady enough to trust its medians? Noisy when the whole-model p90 exceeds
+// 1.5x its median, or when the sum of the operator medians is more than 10 % off the whole-model
+// median (they time the same work). `text` says which and by how much:
+// "steady: whole-model p90/median 1.04, sum of operator medians/whole model +2.1 %" or
+// "noisy: whole-model p90 is 7.3x the median; ...".
+struct ProfileQuality {
+  bool noisy = false;
+  std::string text;
+};
+[[nodiscard]] ProfileQuality profile_quality(const HostProfile& p);
 
 [[nodiscard]] std::string host_profile_csv(const HostProfile& p);
 [[nodiscard]] std::string host_profile_json(const HostProfile& p);
@@ -71,5 +86,7 @@ struct HostProfile {
 // file atomically (temporary file + rename).
 [[nodiscard]] HostProfile read_host_profile(const std::string& path);
 void write_host_profile(const std::string& path, const HostProfile& p);
+// The text write_host_profile writes to `path` (CSV or JSON by its extension).
+[[nodiscard]] std::string host_profile_text(const std::string& path, const HostProfile& p);
 
 }  // namespace hetcim::cost

@@ -4,6 +4,8 @@
 #include <fstream>
 
 #include "util/error.h"
+#include "util/files.h"
+#include "util/limits.h"
 
 namespace hetcim::data {
 namespace {
@@ -14,10 +16,8 @@ constexpr int64_t kRecord = 1 + kPixels;
 }  // namespace
 
 ImageDataset read_cifar10_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw user_error(path, ": cannot open the CIFAR-10 batch file (missing or unreadable)");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+  const std::string text = read_input_file(path, "CIFAR-10 batch", kMaxDataFileBytes);
+  const std::vector<uint8_t> bytes(text.begin(), text.end());
   const auto size = static_cast<int64_t>(bytes.size());
   if (size == 0 || size % kRecord != 0)
     throw user_error(path,

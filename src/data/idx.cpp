@@ -2,10 +2,12 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 
 #include "util/error.h"
+#include "util/limits.h"
 
 namespace hetcim::data {
 namespace {
@@ -48,19 +50,24 @@ IdxArray read_idx(const std::string& path) {
   const int rank = magic[3];
   if (rank < 1 || rank > 4) throw user_error(path, ": IDX rank ", rank, " is not in [1, 4]");
   IdxArray a;
-  int64_t total = 1;
   for (int i = 0; i < rank; ++i) {
     std::array<uint8_t, 4> d{};
     if (!read_exact(f.get(), d.data(), 4, path)) throw user_error(path, ": truncated IDX header");
-    const int64_t dim = (int64_t{d[0]} << 24) | (int64_t{d[1]} << 16) | (int64_t{d[2]} << 8) | d[3];
-    a.dims.push_back(dim);
-    total *= dim;
-    if (total > (int64_t{1} << 34))
-      throw user_error(path, ": IDX dimensions are implausibly large");
+    a.dims.push_back((int64_t{d[0]} << 24) | (int64_t{d[1]} << 16) | (int64_t{d[2]} << 8) | d[3]);
   }
-  a.data.resize(static_cast<size_t>(total));
-  if (!read_exact(f.get(), a.data.data(), a.data.size(), path))
-    throw user_error(path, ": truncated IDX data (expected ", total, " bytes after the header)");
+  const int64_t total =
+      checked_elements(a.dims, kMaxDataFileBytes, path + ": IDX header dimensions");
+  // Read in chunks, so a header that promises more than the file holds fails at the truncation
+  // after allocating only what the file has.
+  constexpr int64_t kChunk = int64_t{1} << 26;
+  for (int64_t done = 0; done < total;) {
+    const int64_t n = std::min(kChunk, total - done);
+    a.data.resize(static_cast<size_t>(done + n));
+    if (!read_exact(f.get(), a.data.data() + done, static_cast<size_t>(n), path))
+      throw user_error(path, ": truncated IDX data (the header promises ", total,
+                       " bytes after it)");
+    done += n;
+  }
   uint8_t extra = 0;
   if (read_exact(f.get(), &extra, 1, path))
     throw user_error(path, ": unexpected bytes after the ", total, " data bytes of the IDX file");

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "hetcim/version.h"
 #include "partition/energy.h"
 #include "partition/exact.h"
 #include "partition/milp.h"
@@ -20,6 +22,12 @@
 
 namespace hetcim::dse {
 namespace {
+
+partition::MilpOptions milp_options(const DseOptions& o) {
+  partition::MilpOptions mo;
+  mo.time_limit_seconds = o.milp_time_limit;
+  return mo;
+}
 
 // FNV-1a over everything that determines a point's result.
 struct Hasher : Fnv1a {
@@ -32,9 +40,13 @@ struct Hasher : Fnv1a {
   }
 };
 
-std::string cache_key(const partition::Problem& p, const DseOptions& o) {
+}  // namespace
+
+std::string dse_cache_key(const partition::Problem& p, const DseOptions& o) {
   Hasher h;
-  h.str("hetcim-dse-v2");
+  h.str("hetcim-dse-v3");
+  // The code that solves: a new commit (or a dirty tree's commit) never reads older results.
+  h.str(HETCIM_GIT_COMMIT);
   h.num(static_cast<int64_t>(p.size()));
   for (auto [u, v] : p.dag.edges) {
     h.num(static_cast<int64_t>(u));
@@ -61,15 +73,28 @@ std::string cache_key(const partition::Problem& p, const DseOptions& o) {
   for (double e : p.e_out) h.num(e);
   h.num(p.p_cim_static);
   h.num(p.p_host_idle);
+  // Every solver option: the exact solver's limit, whether the MILP runs and with which options.
+  h.num(o.exact_time_limit);
   h.num(static_cast<int64_t>(o.run_milp));
-  if (o.run_milp) h.num(o.milp_time_limit);
+  if (o.run_milp) {
+    const partition::MilpOptions mo = milp_options(o);
+    h.num(mo.time_limit_seconds);
+    h.num(mo.relative_gap);
+    h.num(static_cast<int64_t>(mo.threads));
+    h.num(static_cast<int64_t>(mo.seed));
+    h.num(static_cast<int64_t>(mo.binary_z));
+    h.num(mo.time_unit_seconds);
+  }
   char buf[32];
   std::snprintf(buf, sizeof buf, "%016" PRIx64, h.h);
   return buf;
 }
 
+namespace {
+
 nlohmann::json to_json(const DsePoint& d) {
-  return {{"status", d.status},
+  return {{"commit", HETCIM_GIT_COMMIT},
+          {"status", d.status},
           {"latency", d.latency},
           {"cpu_only", d.cpu_only},
           {"speedup", d.speedup},
@@ -91,9 +116,46 @@ nlohmann::json to_json(const DsePoint& d) {
           {"milp_seconds", d.milp_seconds}};
 }
 
-bool from_cache(const std::string& path, DsePoint& d) {
+// Why a cache entry's content cannot be a solution of this point ("" when it can). Checked:
+// finite non-negative numbers, a known status, the operator split, the crossbar budget, busy
+// times and the bound within the latency, the speedup equal to CPU-only / latency.
+std::string implausible_entry(const DsePoint& d) {
+  const auto finite_nonneg = [](double v) { return std::isfinite(v) && v >= 0; };
+  if (d.status != "optimal" && d.status != "time-limit")
+    return "status '" + d.status + "' (expected optimal or time-limit)";
+  for (const auto& [v, name] :
+       {std::pair{d.latency, "latency"}, std::pair{d.cpu_only, "cpu_only"},
+        std::pair{d.speedup, "speedup"}, std::pair{d.bound, "bound"},
+        std::pair{d.seconds, "seconds"}, std::pair{d.host_busy, "host_busy"},
+        std::pair{d.cim_busy, "cim_busy"}, std::pair{d.energy, "energy"},
+        std::pair{d.cpu_only_energy, "cpu_only_energy"}})
+    if (!finite_nonneg(v)) return std::string(name) + " " + std::to_string(v) + " (expected >= 0)";
+  if (!(d.latency > 0) || !(d.cpu_only > 0)) return "a latency of 0";
+  const double tol = 1e-9 * d.latency;
+  if (d.bound > d.latency + tol) return "a bound above the latency";
+  if (d.host_busy > d.latency + tol || d.cim_busy > d.latency + tol)
+    return "a busy time above the latency";
+  if (d.latency > d.cpu_only * (1 + 1e-9)) return "a latency above the CPU-only latency";
+  if (std::fabs(d.speedup - d.cpu_only / d.latency) > 1e-6 * d.speedup)
+    return "a speedup that is not cpu_only / latency";
+  if (d.host_ops < 0 || d.cim_ops < 0 || d.host_ops + d.cim_ops != d.operators)
+    return "host_ops + cim_ops != " + std::to_string(d.operators) + " operators";
+  if (d.crossbars_used < 0 || d.crossbars_used > d.crossbars)
+    return "crossbars_used outside [0, " + std::to_string(d.crossbars) + "]";
+  if (d.nodes < 0) return "a negative node count";
+  if (d.milp_run && !(std::isfinite(d.milp_seconds) && d.milp_seconds >= 0))
+    return "negative MILP seconds";
+  return "";
+}
+
+bool from_cache(const std::string& path, DsePoint& d, const DseOptions& o) {
   std::ifstream in(path);
   if (!in) return false;
+  const auto reject = [&](const std::string& why) {
+    if (o.on_cache_warning)
+      o.on_cache_warning("cache entry '" + path + "' ignored (" + why + "); solving again");
+    return false;
+  };
   try {
     const nlohmann::json j = nlohmann::json::parse(in);
     d.status = j.at("status");
@@ -116,9 +178,10 @@ bool from_cache(const std::string& path, DsePoint& d) {
     d.milp_bound = j.at("milp_bound");
     d.milp_gap = j.at("milp_gap");
     d.milp_seconds = j.at("milp_seconds");
-  } catch (const nlohmann::json::exception&) {
-    return false;  // a damaged cache entry is solved again and overwritten
+  } catch (const nlohmann::json::exception& e) {
+    return reject(e.what());  // a damaged cache entry is solved again and overwritten
   }
+  if (const std::string why = implausible_entry(d); !why.empty()) return reject(why);
   d.cached = true;
   return true;
 }
@@ -147,9 +210,7 @@ void solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) 
             .total;
   }
   if (o.run_milp) {
-    partition::MilpOptions mo;
-    mo.time_limit_seconds = o.milp_time_limit;
-    const partition::MilpResult m = partition::solve_milp(p, mo);
+    const partition::MilpResult m = partition::solve_milp(p, milp_options(o));
     d.milp_run = true;
     d.milp_status = m.call == partition::CallStatus::Ok ? partition::solve_status_name(m.status)
                                                         : "solver-failed";
@@ -183,6 +244,14 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
       for (int64_t c : o.crossbars)
         for (double t : o.t_mvm) jobs.push_back({m, h, c, t});
   std::vector<DsePoint> points(jobs.size());
+  // Warnings from the workers, one at a time.
+  std::mutex warning_mutex;
+  DseOptions locked_options = o;
+  if (o.on_cache_warning)
+    locked_options.on_cache_warning = [&](const std::string& w) {
+      std::lock_guard lock(warning_mutex);
+      o.on_cache_warning(w);
+    };
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
   std::exception_ptr failure;
@@ -201,6 +270,7 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
         DsePoint& d = points[i];
         d.model = model.name;
         d.host = host.name;
+        d.host_source = host.source.empty() ? host.costs[j.model].source : host.source;
         d.crossbars = j.crossbars;
         d.t_mvm = j.t_mvm;
         const workload::Totals& t = model.workload.totals;
@@ -211,8 +281,8 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
         d.milp_binaries = t.milp_variables;
         d.milp_constraints = t.milp_constraints;
         const std::string path =
-            o.cache_dir.empty() ? "" : o.cache_dir + "/" + cache_key(p, o) + ".json";
-        if (path.empty() || !from_cache(path, d)) {
+            o.cache_dir.empty() ? "" : o.cache_dir + "/" + dse_cache_key(p, o) + ".json";
+        if (path.empty() || !from_cache(path, d, locked_options)) {
           solve_point(p, o, d);
           if (!path.empty()) write_file_atomically(path, to_json(d).dump() + "\n");
         }

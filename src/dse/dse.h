@@ -22,7 +22,9 @@ struct DseModel {
 };
 
 struct DseHost {
-  std::string name;                    // "arm", "x86", "this", ...
+  std::string name;  // "arm", "x86", "this", ...
+  // Overrides the source of `costs` in the points when set (e.g. "measured on <CPU> in this run").
+  std::string source;
   cost::Hardware hardware;             // bus, B_cim, crossbar geometry (budget and T_mvm are swept)
   std::vector<cost::HostCosts> costs;  // one per DseModel, same order
 };
@@ -36,10 +38,14 @@ struct DseOptions {
   double exact_time_limit = 600.0;  // seconds, wall clock
   int threads = 1;                  // worker threads over grid points (>= 1)
   std::string cache_dir;            // "" = no cache
+  // Told why a cache entry was not used (damaged or implausible content; it is solved again and
+  // overwritten), e.g. to print a warning; called from worker threads, one call at a time.
+  std::function<void(const std::string&)> on_cache_warning;
 };
 
 struct DsePoint {
   std::string model, host;
+  std::string host_source;  // cost::HostCosts::source: "modelled by ..." | "measured on ..."
   int64_t crossbars = 0;
   double t_mvm = 0;
   // problem
@@ -59,8 +65,15 @@ struct DsePoint {
   bool milp_run = false;
   std::string milp_status;
   double milp_objective = 0, milp_bound = 0, milp_gap = 0, milp_seconds = 0;
-  bool cached = false;  // read from the cache instead of solved in this run
+  // Read from the cache instead of solved in this run. A cached point was solved by the same code
+  // (the cache key holds the commit) with the same solver options; `seconds` and `status` are
+  // those of that earlier solve.
+  bool cached = false;
 };
+
+// The key of a point's cache entry: FNV-1a over the problem's content, the code version (git
+// commit of this build) and every solver option of `options`.
+[[nodiscard]] std::string dse_cache_key(const partition::Problem& p, const DseOptions& options);
 
 using Progress = std::function<void(size_t done, size_t total)>;
 

@@ -9,6 +9,7 @@
 #include "exec/op_params.h"
 #include "exec/quantize.h"
 #include "exec/weights.h"
+#include "graph/node_errors.h"
 #include "passes/quantized_ops.h"
 #include "passes/rewrite.h"
 #include "util/error.h"
@@ -19,7 +20,7 @@ namespace {
 using graph::DType;
 
 [[noreturn]] void fail(const graph::Node& n, const std::string& what) {
-  throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
+  throw graph::node_error(n, what);
 }
 
 graph::Initializer scalar_float(float v) {
@@ -334,22 +335,51 @@ bool needs_calibration(const graph::Graph& g) {
 
 }  // namespace
 
+std::string_view calibration_method_name(CalibrationMethod m) {
+  return m == CalibrationMethod::MinMax ? "min/max" : "percentile";
+}
+
 Ranges calibrate(const graph::Graph& fp32, const CalibrationOptions& o) {
-  if (o.samples < 1) throw user_error("calibration samples must be >= 1, got ", o.samples);
+  const bool user_data = !o.data.empty();
+  if (!user_data && o.samples < 1)
+    throw user_error("calibration samples must be >= 1, got ", o.samples);
+  const bool percentile = o.method == CalibrationMethod::Percentile;
+  if (percentile && !(o.percentile > 50.0 && o.percentile <= 100.0))
+    throw user_error("calibration percentile must be in (50, 100], got ", o.percentile);
+  const int samples = user_data ? static_cast<int>(o.data.size()) : o.samples;
   Engine e(fp32, {1});
   std::vector<std::string> tensors(fp32.inputs.begin(), fp32.inputs.end());
   for (const graph::Node& n : fp32.nodes)
     for (const std::string& t : n.outputs)
       if (!t.empty()) tensors.push_back(t);
   Ranges r;
-  for (int s = 0; s < o.samples; ++s) {
-    e.set_inputs(random_inputs(fp32, o.seed + static_cast<uint64_t>(s)));
+  std::map<std::string, std::pair<double, double>> sums;  // percentile: sums of per-sample bounds
+  for (int s = 0; s < samples; ++s) {
+    if (user_data) {
+      e.set_inputs(o.data[static_cast<size_t>(s)]);
+    } else {
+      e.set_inputs(random_inputs(fp32, o.seed + static_cast<uint64_t>(s)));
+    }
     e.execute();
     for (const std::string& t : tensors) {
       const graph::TensorInfo* ti = fp32.info(t);
       if (!ti || ti->dtype != DType::Float32) continue;
       const Tensor v = e.read(t);
       const float* p = v.data<float>();
+      if (percentile && v.numel() > 0) {
+        std::vector<float> sorted(p, p + v.numel());
+        const auto n = static_cast<double>(sorted.size() - 1);
+        auto at = [&](double q) {
+          const auto k = static_cast<size_t>(std::llround(q / 100.0 * n));
+          std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(k),
+                           sorted.end());
+          return static_cast<double>(sorted[k]);
+        };
+        auto& sum = sums[t];
+        sum.first += at(100.0 - o.percentile);
+        sum.second += at(o.percentile);
+        continue;
+      }
       float lo = std::numeric_limits<float>::infinity(), hi = -lo;
       for (int64_t i = 0; i < v.numel(); ++i) {
         lo = std::min(lo, p[i]);
@@ -361,6 +391,10 @@ Ranges calibrate(const graph::Graph& fp32, const CalibrationOptions& o) {
         it->second.hi = std::max(it->second.hi, hi);
       }
     }
+  }
+  for (const auto& [t, sum] : sums) {
+    r[t] = TensorRange{static_cast<float>(sum.first / samples),
+                       static_cast<float>(sum.second / samples)};
   }
   return r;
 }

@@ -4,9 +4,11 @@
 // int8 follows ONNX Runtime's static quantization (quantize_static, MinMax calibration, QDQ
 // format, per-channel weights): passes::quantize_int8 decides which operators run in int8 and
 // where the float/int8 boundaries are, with shape-only scales; calibration fills them:
-//   1. the fp32 lowering of the same model runs on `samples` seeded random inputs
-//      (exec::random_inputs, seed = CalibrationOptions::seed + sample) in the oneDNN engine, and
-//      every float tensor's min and max over all samples is recorded;
+//   1. the fp32 lowering of the same model runs on the user's calibration inputs
+//      (CalibrationOptions::data), or on `samples` seeded random inputs (exec::random_inputs,
+//      seed = CalibrationOptions::seed + sample), in the oneDNN engine, and every float tensor's
+//      range is recorded: min and max over all samples (MinMax), or the mean over samples of the
+//      per-sample [100 - p, p] percentiles (Percentile);
 //   2. activations get asymmetric uint8 parameters from their range (quantize.h:
 //      activation_params); data-movement operators (MaxPool, Resize, Reshape, Transpose, Slice,
 //      Split, ...) and layout Transposes pass their input's parameters on, so they stay exact;
@@ -24,16 +26,31 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "exec/tensor.h"
 #include "graph/graph.h"
 #include "passes/pipeline.h"
 
 namespace hetcim::exec {
 
-struct CalibrationOptions {
-  uint64_t seed = 1;  // calibration inputs
-  int samples = 2;    // >= 1
+enum class CalibrationMethod {
+  MinMax,     // the range of every value seen (ORT's MinMax)
+  Percentile  // per sample the [100 - p, p] percentiles of the values, averaged over samples
 };
+
+struct CalibrationOptions {
+  uint64_t seed = 1;  // seeded random calibration inputs (exec::random_inputs, seed + sample)
+  int samples = 2;    // >= 1; number of random inputs
+  // The user's calibration inputs (one TensorMap per sample, one tensor per graph input, shapes
+  // as declared). When non-empty they replace the random inputs and `seed`/`samples` are unused.
+  std::vector<std::map<std::string, Tensor>> data;
+  CalibrationMethod method = CalibrationMethod::MinMax;
+  double percentile = 99.99;  // Percentile only: in (50, 100]
+};
+
+[[nodiscard]] std::string_view calibration_method_name(CalibrationMethod m);
 
 struct TensorRange {
   float lo = 0, hi = 0;

@@ -13,9 +13,12 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #include <unordered_map>
 
+#include "exec/host_kernels/registry.h"
 #include "exec/kernels.h"
 #include "exec/op_params.h"
 #include "exec/quantize.h"
+#include "graph/node_errors.h"
+#include "graph/qlinear_operands.h"
 #include "util/error.h"
 
 namespace hetcim::exec {
@@ -28,7 +31,7 @@ using dt = memory::data_type;
 using tag = memory::format_tag;
 
 [[noreturn]] void fail(const graph::Node& n, const std::string& what) {
-  throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
+  throw graph::node_error(n, what);
 }
 
 dt dnnl_type(DType t, const graph::Node* n = nullptr) {
@@ -290,42 +293,82 @@ struct Engine::Impl {
   }
 
   // ---- operators ----------------------------------------------------------------------------
+  // The engine's operators, one row each (the host-kernel families come from exec/host_kernels).
+  using CompileFn = void (*)(Impl&);
+  struct KernelRow {
+    std::string_view op;
+    CompileFn compile;
+  };
+  static const std::vector<KernelRow>& kernel_table() {
+    static const std::vector<KernelRow> kTable = {
+        {"Conv", [](Impl& e) { e.conv(false); }},
+        {"QLinearConv", [](Impl& e) { e.conv(true); }},
+        {"Gemm", [](Impl& e) { e.gemm(false); }},
+        {"QGemm", [](Impl& e) { e.gemm(true); }},
+        {"MatMul", [](Impl& e) { e.matmul(false); }},
+        {"QLinearMatMul", [](Impl& e) { e.matmul(true); }},
+        {"Add", [](Impl& e) { e.binary(); }},
+        {"Sub", [](Impl& e) { e.binary(); }},
+        {"Mul", [](Impl& e) { e.binary(); }},
+        {"Div", [](Impl& e) { e.binary(); }},
+        {"Pow", [](Impl& e) { e.binary(); }},
+        {"QLinearAdd", [](Impl& e) { e.qbinary(); }},
+        {"QLinearMul", [](Impl& e) { e.qbinary(); }},
+        {"Relu", [](Impl& e) { e.eltwise(); }},
+        {"LeakyRelu", [](Impl& e) { e.eltwise(); }},
+        {"Sigmoid", [](Impl& e) { e.eltwise(); }},
+        {"Tanh", [](Impl& e) { e.eltwise(); }},
+        {"Clip", [](Impl& e) { e.eltwise(); }},
+        {"HardSigmoid", [](Impl& e) { e.eltwise(); }},
+        {"HardSwish", [](Impl& e) { e.eltwise(); }},
+        {"QLinearSigmoid", [](Impl& e) { e.qunary(); }},
+        {"QLinearLeakyRelu", [](Impl& e) { e.qunary(); }},
+        {"MaxPool", [](Impl& e) { e.pool(); }},
+        {"AveragePool", [](Impl& e) { e.pool(); }},
+        {"GlobalAveragePool", [](Impl& e) { e.pool(); }},
+        {"GlobalMaxPool", [](Impl& e) { e.pool(); }},
+        {"QLinearGlobalAveragePool", [](Impl& e) { e.qgap(); }},
+        {"QLinearAveragePool", [](Impl& e) { e.qavgpool(); }},
+        {"Concat", [](Impl& e) { e.concat(); }},
+        {"QLinearConcat", [](Impl& e) { e.qconcat(); }},
+        {"Split", [](Impl& e) { e.slice_split(); }},
+        {"Slice", [](Impl& e) { e.slice_split(); }},
+        {"Resize", [](Impl& e) { e.resize(); }},
+        {"Upsample", [](Impl& e) { e.resize(); }},
+        {"Reshape", [](Impl& e) { e.reshape(); }},
+        {"Flatten", [](Impl& e) { e.reshape(); }},
+        {"Squeeze", [](Impl& e) { e.reshape(); }},
+        {"Unsqueeze", [](Impl& e) { e.reshape(); }},
+        {"Identity", [](Impl& e) { e.reshape(); }},
+        {"Dropout", [](Impl& e) { e.reshape(); }},
+        {"Transpose", [](Impl& e) { e.transpose(); }},
+        {"Softmax", [](Impl& e) { e.softmax(); }},
+        {"QuantizeLinear", [](Impl& e) { e.quantize(); }},
+        {"DequantizeLinear", [](Impl& e) { e.dequantize(); }},
+    };
+    return kTable;
+  }
+  static const KernelRow* find_kernel(std::string_view op) {
+    for (const KernelRow& r : kernel_table())
+      if (r.op == op) return &r;
+    return nullptr;
+  }
+
   void compile_node() {
     const std::string& op = node->op_type;
-    if (op == "Conv") return conv(false);
-    if (op == "QLinearConv") return conv(true);
-    if (op == "Gemm" || op == "QGemm") return gemm(op == "QGemm");
-    if (op == "MatMul" || op == "QLinearMatMul") return matmul(op == "QLinearMatMul");
-    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow") return binary();
-    if (op == "QLinearAdd" || op == "QLinearMul") return qbinary();
-    if (op == "Relu" || op == "LeakyRelu" || op == "Sigmoid" || op == "Tanh" || op == "Clip" ||
-        op == "HardSigmoid" || op == "HardSwish")
-      return eltwise();
-    if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu") return qunary();
-    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
-        op == "GlobalMaxPool")
-      return pool();
-    if (op == "QLinearGlobalAveragePool") return qgap();
-    if (op == "QLinearAveragePool") return qavgpool();
-    if (op == "Concat") return concat();
-    if (op == "QLinearConcat") return qconcat();
-    if (op == "Split" || op == "Slice") return slice_split();
-    if (op == "Resize" || op == "Upsample") return resize();
-    if (op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" ||
-        op == "Identity" || op == "Dropout")
-      return reshape();
-    if (op == "Transpose") return transpose();
-    if (op == "Softmax") return softmax();
-    if (op == "QuantizeLinear") return quantize();
-    if (op == "DequantizeLinear") return dequantize();
+    if (node->domain.empty()) {
+      if (const host::Family* f = host::find(op)) return host_kernel(*f);
+    }
+    if (const KernelRow* r = find_kernel(op)) return r->compile(*this);
     fail(*node, "unsupported operator '" + op + "'" +
-                    (node->domain.empty() ? "" : " (domain " + node->domain + ")"));
+                    (node->domain.empty() ? "" : " (domain " + node->domain + ")") + " at opset " +
+                    std::to_string(g->opset) + " (hetcim run cannot execute it)");
   }
 
   void conv(bool q) {
     const graph::Node& n = *node;
     const std::string& x = n.inputs.at(0);
-    const std::string& wname = n.inputs.at(q ? 3 : 1);
+    const std::string& wname = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     const std::string& y = n.outputs.at(0);
     const Window2d w = conv_window(*g, n, x, wname, y);
     if (w.pb < 0 || w.pr < 0) fail(n, "negative padding");
@@ -427,7 +470,7 @@ struct Engine::Impl {
   void gemm(bool q) {
     const graph::Node& n = *node;
     const std::string& a = n.inputs.at(0);
-    const std::string& bname = n.inputs.at(q ? 3 : 1);
+    const std::string& bname = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     const std::string& y = n.outputs.at(0);
     const Shape& as = shape(a);
     const Shape& bs = shape(bname);
@@ -529,7 +572,7 @@ struct Engine::Impl {
   void matmul(bool q) {
     const graph::Node& n = *node;
     const std::string& a = n.inputs.at(0);
-    const std::string& b = n.inputs.at(q ? 3 : 1);
+    const std::string& b = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     const std::string& y = n.outputs.at(0);
     Shape as = shape(a), bs = shape(b);
     const Shape ys = shape(y);
@@ -907,6 +950,61 @@ struct Engine::Impl {
     args[DNNL_ARG_SRC] = memory(md, eng, in.get_data_handle());
     args[DNNL_ARG_DST] = memory(md, eng, out.get_data_handle());
     add_primitive(dnnl::softmax_forward(pd), args, pd);
+  }
+
+  // ---- host kernels (exec/host_kernels: one table, one file per operator family) --------------
+  std::vector<std::unique_ptr<Tensor>> host_constants;  // constant operands the kernels captured
+
+  void host_kernel(const host::Family& f) {
+    const graph::Node& n = *node;
+    host::KernelInput k{n, g->opset, {}, {}, {}};
+    std::vector<bool> activation(n.inputs.size(), false);
+    for (size_t i : f.activations)
+      if (i < activation.size()) activation[i] = true;
+    std::vector<memory> in_mem(n.inputs.size());
+    std::vector<bool> has_in(n.inputs.size(), false);
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      const std::string& t = n.inputs[i];
+      if (t.empty()) {
+        k.shapes.emplace_back();
+        k.constants.push_back(nullptr);
+        continue;
+      }
+      k.shapes.push_back(shape(t));
+      if (init(t)) {
+        host_constants.push_back(std::make_unique<Tensor>(constant(t)));
+        k.constants.push_back(host_constants.back().get());
+      } else {
+        k.constants.push_back(nullptr);
+        if (!activation[i])
+          fail(n, "input " + std::to_string(i) + " '" + t + "' must be a constant");
+      }
+      if (!activation[i]) continue;
+      if (dtype(t) != DType::Float32)
+        fail(n, "input '" + t + "' is " + std::string(graph::dtype_name(dtype(t))) +
+                    "; hetcim executes " + n.op_type + " on float32");
+      in_mem[i] = get_plain(t);
+      has_in[i] = true;
+    }
+    for (const std::string& t : n.outputs) k.out_shapes.push_back(t.empty() ? Shape{} : shape(t));
+    host::Run run = f.compile(k);
+    std::vector<memory> out_mem(n.outputs.size());
+    std::vector<bool> has_out(n.outputs.size(), false);
+    for (size_t o = 0; o < n.outputs.size(); ++o) {
+      if (n.outputs[o].empty()) continue;
+      out_mem[o] = output(n.outputs[o], plain_md(shape(n.outputs[o]), dt::f32), DType::Float32);
+      has_out[o] = true;
+    }
+    cur->steps.push_back([run, in_mem, has_in, out_mem, has_out] {
+      std::vector<const float*> in(in_mem.size(), nullptr);
+      for (size_t i = 0; i < in_mem.size(); ++i)
+        if (has_in[i]) in[i] = static_cast<const float*>(in_mem[i].get_data_handle());
+      std::vector<float*> out(out_mem.size(), nullptr);
+      for (size_t o = 0; o < out_mem.size(); ++o)
+        if (has_out[o]) out[o] = static_cast<float*>(out_mem[o].get_data_handle());
+      run(in, out);
+    });
+    cur->info.impl = "hetcim:" + std::string(f.op);
   }
 
   // ---- hand-written kernels -----------------------------------------------------------------
@@ -1515,6 +1613,21 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
 
 Engine::~Engine() = default;
 Engine::Engine(Engine&&) noexcept = default;
+
+bool Engine::executes(const graph::Node& n) {
+  if (n.domain.empty() && host::find(n.op_type)) return true;
+  return Impl::find_kernel(n.op_type) != nullptr;
+}
+
+std::vector<std::string> unsupported_operators(const graph::Graph& g) {
+  std::vector<std::string> out;
+  for (const graph::Node& n : g.nodes) {
+    if (Engine::executes(n)) continue;
+    out.push_back("node '" + n.name + "' (" + (n.domain.empty() ? "" : n.domain + ".") + n.op_type +
+                  ", opset " + std::to_string(g.opset) + ")");
+  }
+  return out;
+}
 Engine& Engine::operator=(Engine&&) noexcept = default;
 
 void Engine::set_inputs(const TensorMap& inputs) {

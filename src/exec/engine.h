@@ -64,10 +64,18 @@ class Engine {
   [[nodiscard]] const std::vector<OpInfo>& ops() const;
   [[nodiscard]] int threads() const;
 
+  // Whether the engine has a kernel for n's operator (its attributes are checked only when the
+  // engine is built).
+  [[nodiscard]] static bool executes(const graph::Node& n);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The nodes of g the engine has no kernel for, as "node 'NAME' (OP, opset N)", in graph order:
+// what `hetcim inspect` lists and why `hetcim run` would refuse the model.
+[[nodiscard]] std::vector<std::string> unsupported_operators(const graph::Graph& g);
 
 // "oneDNN 2.6.3 (OpenMP runtime, ISA avx512_core_vnni)", for profile headers.
 [[nodiscard]] std::string onednn_description();

@@ -8,6 +8,7 @@
 
 #include "util/error.h"
 #include "util/files.h"
+#include "util/limits.h"
 
 namespace hetcim::exec {
 namespace {
@@ -214,11 +215,7 @@ Tensor parse_npy(std::string_view bytes, std::string_view origin) {
 }
 
 Tensor read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw user_error(path, ": cannot open the input file (does it exist?)");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_npy(ss.str(), path);
+  return parse_npy(read_input_file(path, ".npy array", kMaxDataFileBytes), path);
 }
 
 std::string npy_bytes(const Tensor& t) {

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "graph/node_errors.h"
 #include "util/error.h"
 
 namespace hetcim::exec {
 namespace {
 
 [[noreturn]] void fail(const graph::Node& n, const std::string& what) {
-  throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
+  throw graph::node_error(n, what);
 }
 
 // Pads for one spatial axis given the output size (auto_pad SAME_* and VALID resolved).
@@ -180,10 +181,7 @@ Activation clip_bounds(const graph::Graph& g, const graph::Node& n) {
 }
 
 int64_t norm_axis(const graph::Node& n, int64_t axis, int64_t rank) {
-  const int64_t a = axis < 0 ? axis + rank : axis;
-  if (a < 0 || a >= rank)
-    fail(n, "axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
-  return a;
+  return graph::normalize_axis(n, axis, rank);
 }
 
 SliceParams slice_params(const graph::Graph& g, const graph::Node& n, const graph::Shape& x) {

@@ -37,11 +37,20 @@ Stats summarize(std::vector<double> s) {
   return r;
 }
 
-ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOptions& o) {
+ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOptions& o,
+                      const ProfileProgress& progress) {
   if (o.warmup < 0) throw user_error("--warmup must be >= 0, got ", o.warmup);
   if (o.runs < 1) throw user_error("--runs must be >= 1, got ", o.runs);
   engine.set_inputs(inputs);
-  for (int i = 0; i < o.warmup; ++i) engine.execute();
+  const size_t total = static_cast<size_t>(o.warmup) + static_cast<size_t>(o.runs);
+  size_t done = 0;
+  auto step = [&] {
+    if (progress) progress(++done, total);
+  };
+  for (int i = 0; i < o.warmup; ++i) {
+    engine.execute();
+    step();
+  }
   const size_t nops = engine.ops().size();
   std::vector<std::vector<double>> per_op(nops);
   std::vector<double> whole, seconds;
@@ -52,6 +61,7 @@ ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOpti
     const auto t0 = clock::now();
     engine.execute();
     whole.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    step();
   }
   ProfileResult res;
   res.threads = engine.threads();

@@ -5,6 +5,7 @@
 // medians should lie within 10 % of the whole-model median; both are reported.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ struct ProfileOptions {
   int warmup = 10;  // >= 0
   int runs = 50;    // >= 1
 };
+
+// Called after every warm-up and timed round with (rounds done, warmup + runs).
+using ProfileProgress = std::function<void(size_t done, size_t total)>;
 
 struct Stats {
   double median = 0, min = 0, p90 = 0;  // seconds
@@ -42,6 +46,7 @@ struct ProfileResult {
 // Sets `inputs`, runs the warm-up, then `runs` rounds of (one per-operator-timed run, one
 // whole-model run).
 [[nodiscard]] ProfileResult profile(Engine& engine, const TensorMap& inputs,
-                                    const ProfileOptions& options);
+                                    const ProfileOptions& options,
+                                    const ProfileProgress& progress = {});
 
 }  // namespace hetcim::exec

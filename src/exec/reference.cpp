@@ -6,6 +6,8 @@
 
 #include "exec/op_params.h"
 #include "exec/quantize.h"
+#include "graph/node_errors.h"
+#include "graph/qlinear_operands.h"
 #include "util/error.h"
 
 namespace hetcim::exec {
@@ -15,7 +17,7 @@ using graph::DType;
 using graph::Shape;
 
 [[noreturn]] void fail(const graph::Node& n, const std::string& what) {
-  throw user_error("node '", n.name, "' (", n.op_type, "): ", what);
+  throw graph::node_error(n, what);
 }
 
 float sigmoidf(float v) {
@@ -114,9 +116,12 @@ class Interpreter {
     std::vector<int32_t> out(static_cast<size_t>(count), 0);
     if (!has_input(*node_, i)) return out;
     const Tensor& t = in(i);
+    // Length first: a shorter zero point must not be read past its end.
+    if (t.numel() != 1 && t.numel() != count)
+      fail(*node_, "input " + std::to_string(i) + " (zero point) has " + std::to_string(t.numel()) +
+                       " values, expected 1 or " + std::to_string(count));
     for (int64_t k = 0; k < count; ++k)
       out[static_cast<size_t>(k)] = static_cast<int32_t>(t.at(t.numel() == 1 ? 0 : k));
-    if (t.numel() != 1 && t.numel() != count) fail(*node_, "zero point has the wrong length");
     return out;
   }
 
@@ -150,8 +155,195 @@ class Interpreter {
     if (op == "Softmax") return softmax();
     if (op == "QuantizeLinear") return quantize_linear();
     if (op == "DequantizeLinear") return dequantize_linear();
+    if (n.domain.empty()) {
+      if (op == "ReduceMean") return reduce_mean();
+      if (op == "BatchNormalization") return batch_normalization();
+      if (op == "LayerNormalization") return layer_normalization();
+      if (op == "Pad") return pad();
+      if (op == "Erf" || op == "Sqrt") return unary_math();
+      if (op == "Gather") return gather();
+    }
     fail(n, "unsupported operator '" + op + "'" +
-                (n.domain.empty() ? "" : " (domain " + n.domain + ")"));
+                (n.domain.empty() ? "" : " (domain " + n.domain + ")") + " at opset " +
+                std::to_string(g_.opset));
+  }
+
+  // ---- operators of the engine's host-kernel table, written independently ------------------
+  // Row-major multi-index of flat index i.
+  static std::vector<int64_t> unravel(int64_t i, const Shape& s) {
+    std::vector<int64_t> idx(s.size());
+    for (size_t d = s.size(); d-- > 0;) {
+      idx[d] = s[d] == 0 ? 0 : i % s[d];
+      i = s[d] == 0 ? 0 : i / s[d];
+    }
+    return idx;
+  }
+  static int64_t ravel(const std::vector<int64_t>& idx, const Shape& s) {
+    int64_t f = 0;
+    for (size_t d = 0; d < s.size(); ++d) f = f * s[d] + idx[d];
+    return f;
+  }
+  std::vector<int64_t> const_ints(size_t i) {
+    const Tensor& t = in(i);
+    std::vector<int64_t> v;
+    for (int64_t k = 0; k < t.numel(); ++k) v.push_back(static_cast<int64_t>(t.at(k)));
+    return v;
+  }
+  const Tensor& float_in(size_t i) {
+    const Tensor& t = in(i);
+    if (t.dtype != DType::Float32) fail(*node_, "input " + std::to_string(i) + " must be float32");
+    return t;
+  }
+
+  void reduce_mean() {
+    const graph::Node& n = *node_;
+    const Tensor& x = float_in(0);
+    const auto r = static_cast<int64_t>(x.shape.size());
+    std::vector<int64_t> axes = n.attr_ints("axes", {});
+    if (has_input(n, 1)) axes = const_ints(1);
+    std::vector<bool> red(x.shape.size(),
+                          axes.empty() && n.attr_int("noop_with_empty_axes", 0) == 0);
+    for (int64_t a : axes) red[static_cast<size_t>(norm_axis(n, a, r))] = true;
+    Shape kept = x.shape;
+    for (size_t d = 0; d < kept.size(); ++d)
+      if (red[d]) kept[d] = 1;
+    std::vector<double> sum(static_cast<size_t>(graph::element_count(kept)), 0.0);
+    const int64_t count = x.numel() / std::max<int64_t>(1, graph::element_count(kept));
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      std::vector<int64_t> idx = unravel(i, x.shape);
+      for (size_t d = 0; d < idx.size(); ++d)
+        if (red[d]) idx[d] = 0;
+      sum[static_cast<size_t>(ravel(idx, kept))] += x.data<float>()[i];
+    }
+    Shape out = kept;
+    if (n.attr_int("keepdims", 1) == 0) {
+      out.clear();
+      for (size_t d = 0; d < kept.size(); ++d)
+        if (!red[d]) out.push_back(kept[d]);
+    }
+    Tensor y = Tensor::zeros(DType::Float32, out);
+    for (size_t j = 0; j < sum.size(); ++j)
+      y.data<float>()[j] = static_cast<float>(sum[j] / static_cast<double>(count));
+    set(0, std::move(y));
+  }
+
+  void batch_normalization() {
+    const graph::Node& n = *node_;
+    const Tensor& x = float_in(0);
+    const Tensor &scale = in(1), &b = in(2), &mean = in(3), &var = in(4);
+    const double eps = n.attr_float("epsilon", 1e-5);
+    const int64_t c = x.shape.at(1);
+    for (const Tensor* t : {&scale, &b, &mean, &var})
+      if (t->numel() != c) fail(n, "statistics must have one value per channel");
+    Tensor y = Tensor::zeros(DType::Float32, x.shape);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const int64_t ch = unravel(i, x.shape)[1];
+      const double v = (x.data<float>()[i] - mean.at(ch)) / std::sqrt(var.at(ch) + eps);
+      y.data<float>()[i] = static_cast<float>(v * scale.at(ch) + b.at(ch));
+    }
+    set(0, std::move(y));
+  }
+
+  void layer_normalization() {
+    const graph::Node& n = *node_;
+    const Tensor& x = float_in(0);
+    const auto r = static_cast<int64_t>(x.shape.size());
+    const int64_t axis = norm_axis(n, n.attr_int("axis", -1), r);
+    int64_t inner = 1;
+    for (int64_t d = axis; d < r; ++d) inner *= x.shape[static_cast<size_t>(d)];
+    const Tensor& scale = in(1);
+    const double eps = n.attr_float("epsilon", 1e-5);
+    Tensor y = Tensor::zeros(DType::Float32, x.shape);
+    for (int64_t o = 0; o < x.numel() / inner; ++o) {
+      double mean = 0, sq = 0;
+      for (int64_t i = 0; i < inner; ++i) mean += x.data<float>()[o * inner + i];
+      mean /= static_cast<double>(inner);
+      for (int64_t i = 0; i < inner; ++i) {
+        const double d = x.data<float>()[o * inner + i] - mean;
+        sq += d * d;
+      }
+      const double sd = std::sqrt(sq / static_cast<double>(inner) + eps);
+      for (int64_t i = 0; i < inner; ++i) {
+        const double g = scale.at(scale.numel() == 1 ? 0 : i);
+        const double b = has_input(n, 2) ? in(2).at(in(2).numel() == 1 ? 0 : i) : 0.0;
+        y.data<float>()[o * inner + i] =
+            static_cast<float>((x.data<float>()[o * inner + i] - mean) / sd * g + b);
+      }
+    }
+    set(0, std::move(y));
+  }
+
+  void pad() {
+    const graph::Node& n = *node_;
+    if (n.attr_string("mode", "constant") != "constant")
+      fail(n, "only mode 'constant' is supported");
+    const Tensor& x = float_in(0);
+    const auto r = static_cast<int64_t>(x.shape.size());
+    std::vector<int64_t> pads = has_input(n, 1) ? const_ints(1) : n.attr_ints("pads", {});
+    const double value = has_input(n, 2) ? in(2).at(0) : n.attr_float("value", 0.0);
+    std::vector<int64_t> axes;
+    if (has_input(n, 3)) {
+      for (int64_t a : const_ints(3)) axes.push_back(norm_axis(n, a, r));
+    } else {
+      for (int64_t d = 0; d < r; ++d) axes.push_back(d);
+    }
+    if (pads.size() != 2 * axes.size()) fail(n, "pads has the wrong length");
+    std::vector<int64_t> lo(x.shape.size(), 0), hi(x.shape.size(), 0);
+    for (size_t k = 0; k < axes.size(); ++k) {
+      lo[static_cast<size_t>(axes[k])] = pads[k];
+      hi[static_cast<size_t>(axes[k])] = pads[k + axes.size()];
+    }
+    Shape ys = x.shape;
+    for (size_t d = 0; d < ys.size(); ++d) ys[d] += lo[d] + hi[d];
+    Tensor y = Tensor::zeros(DType::Float32, ys);
+    for (int64_t o = 0; o < y.numel(); ++o) {
+      std::vector<int64_t> idx = unravel(o, ys);
+      bool inside = true;
+      for (size_t d = 0; d < idx.size(); ++d) {
+        idx[d] -= lo[d];
+        inside = inside && idx[d] >= 0 && idx[d] < x.shape[d];
+      }
+      y.data<float>()[o] =
+          inside ? x.data<float>()[ravel(idx, x.shape)] : static_cast<float>(value);
+    }
+    set(0, std::move(y));
+  }
+
+  void unary_math() {
+    const Tensor& x = float_in(0);
+    const bool erf = node_->op_type == "Erf";
+    Tensor y = Tensor::zeros(DType::Float32, x.shape);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const double v = x.data<float>()[i];
+      y.data<float>()[i] = static_cast<float>(erf ? std::erf(v) : std::sqrt(v));
+    }
+    set(0, std::move(y));
+  }
+
+  void gather() {
+    const graph::Node& n = *node_;
+    const Tensor& x = float_in(0);
+    const Tensor& ind = in(1);
+    const auto r = static_cast<int64_t>(x.shape.size());
+    const auto axis = static_cast<size_t>(norm_axis(n, n.attr_int("axis", 0), r));
+    Shape ys(x.shape.begin(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis));
+    ys.insert(ys.end(), ind.shape.begin(), ind.shape.end());
+    ys.insert(ys.end(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis) + 1, x.shape.end());
+    Tensor y = Tensor::zeros(DType::Float32, ys);
+    for (int64_t o = 0; o < y.numel(); ++o) {
+      const std::vector<int64_t> oi = unravel(o, ys);
+      std::vector<int64_t> ii = unravel(0, ind.shape);
+      for (size_t d = 0; d < ind.shape.size(); ++d) ii[d] = oi[axis + d];
+      int64_t k = static_cast<int64_t>(ind.at(ravel(ii, ind.shape)));
+      if (k < -x.shape[axis] || k >= x.shape[axis]) fail(n, "index out of range");
+      if (k < 0) k += x.shape[axis];
+      std::vector<int64_t> xi(oi.begin(), oi.begin() + static_cast<std::ptrdiff_t>(axis));
+      xi.push_back(k);
+      xi.insert(xi.end(), oi.begin() + static_cast<std::ptrdiff_t>(axis + ind.shape.size()),
+                oi.end());
+      y.data<float>()[o] = x.data<float>()[ravel(xi, x.shape)];
+    }
+    set(0, std::move(y));
   }
 
   // ---- float compute -----------------------------------------------------------------------
@@ -233,7 +425,7 @@ class Interpreter {
   void matmul(bool quantized) {
     const graph::Node& n = *node_;
     const Tensor& a = in(0);
-    const Tensor& b = in(quantized ? 3 : 1);
+    const Tensor& b = in(graph::weighted_operands(n.op_type).value().w);
     Shape as = a.shape, bs = b.shape;
     if (as.empty() || bs.empty()) fail(n, "MatMul operands must have rank >= 1");
     const bool a1 = as.size() == 1, b1 = bs.size() == 1;

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "graph/constant_values.h"
 #include "util/error.h"
 
 namespace hetcim::graph {
@@ -52,32 +53,6 @@ std::string list_str(const std::vector<int64_t>& v) {
     s += std::to_string(v[i]);
   }
   return s + "]";
-}
-
-// ONNX TensorProto.DataType codes of the dtypes hetcim represents.
-std::optional<DType> dtype_from_onnx_code(int64_t code) {
-  switch (code) {
-    case 1:
-      return DType::Float32;
-    case 2:
-      return DType::UInt8;
-    case 3:
-      return DType::Int8;
-    case 6:
-      return DType::Int32;
-    case 7:
-      return DType::Int64;
-    case 9:
-      return DType::Bool;
-    case 11:
-      return DType::Float64;
-    default:
-      return std::nullopt;
-  }
-}
-
-bool is_integer(DType t) {
-  return t == DType::Int8 || t == DType::UInt8 || t == DType::Int32 || t == DType::Int64;
 }
 
 // Everything an op's inference needs: the node, its input infos, and constant operand values.
@@ -268,6 +243,20 @@ Infos cast(const Ctx& c) {
   return {{*t, c.shape(0)}};
 }
 
+// ConstantOfShape: the importer turns the one-element `value` tensor into `value` and
+// `value_dtype` (onnxio/import.cpp); the default is a float 0.
+Infos constant_of_shape(const Ctx& c) {
+  c.arity(1, 1, 1, 1);
+  const int64_t code = c.node().attr_int("value_dtype", 1);
+  auto t = dtype_from_onnx_code(code);
+  if (!t) c.fail("value of ONNX data type ", code, " is not supported");
+  const std::vector<int64_t> dims = c.const_ints(0, "shape");
+  for (int64_t d : dims) {
+    if (d < 0) c.fail("shape operand has a negative dimension ", d);
+  }
+  return {{*t, Shape(dims.begin(), dims.end())}};
+}
+
 // ---------------------------------------------------------------------------------------------
 // Convolution and pooling
 
@@ -456,6 +445,63 @@ Infos batch_norm(const Ctx& c) {
   Infos out = {c.info(0)};
   for (size_t i = 1; i < c.node().outputs.size(); ++i) out.push_back({c.dtype(3), Shape{x[1]}});
   return out;
+}
+
+Infos layer_norm(const Ctx& c) {
+  c.arity(2, 3, 1, 3);
+  const Shape& x = c.shape(0);
+  const int64_t axis = c.axis(c.node().attr_int("axis", -1), c.rank(0));
+  Shape stat(x.begin(), x.begin() + axis);
+  stat.resize(x.size(), 1);
+  Infos out = {c.info(0)};
+  for (size_t i = 1; i < c.node().outputs.size(); ++i) out.push_back({DType::Float32, stat});
+  return out;
+}
+
+// ReduceMean (and the other Reduce* shape rule): constant axes (attribute, or input 1 from
+// opset 18), keepdims, noop_with_empty_axes.
+Infos reduce(const Ctx& c) {
+  c.arity(1, 2, 1, 1);
+  const Shape& x = c.shape(0);
+  std::vector<int64_t> axes = c.node().attr_ints("axes", {});
+  if (c.has(1)) axes = c.const_ints(1, "axes");
+  std::vector<bool> red(x.size(),
+                        axes.empty() && c.node().attr_int("noop_with_empty_axes", 0) == 0);
+  for (int64_t a : axes) red[static_cast<size_t>(c.axis(a, c.rank(0)))] = true;
+  const bool keep = c.node().attr_int("keepdims", 1) != 0;
+  Shape out;
+  for (size_t d = 0; d < x.size(); ++d) {
+    if (!red[d]) {
+      out.push_back(x[d]);
+    } else if (keep) {
+      out.push_back(1);
+    }
+  }
+  return {{c.dtype(0), out}};
+}
+
+// Pad: pads as an attribute (opset < 11) or a constant input; optional axes (opset 18).
+Infos pad(const Ctx& c) {
+  c.arity(1, 4, 1, 1);
+  const Shape& x = c.shape(0);
+  std::vector<int64_t> pads = c.node().attr_ints("pads", {});
+  if (c.has(1)) pads = c.const_ints(1, "pads");
+  std::vector<int64_t> axes;
+  if (c.has(3)) {
+    for (int64_t a : c.const_ints(3, "axes")) axes.push_back(c.axis(a, c.rank(0)));
+  } else {
+    for (int64_t d = 0; d < c.rank(0); ++d) axes.push_back(d);
+  }
+  if (pads.size() != 2 * axes.size())
+    c.fail("pads has ", pads.size(), " values, expected ", 2 * axes.size());
+  Shape out = x;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t& d = out[static_cast<size_t>(axes[k])];
+    if (d < 0) continue;
+    d += pads[k] + pads[k + axes.size()];
+    if (d < 0) c.fail("pads crop axis ", axes[k], " below zero");
+  }
+  return {{c.dtype(0), out}};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -940,11 +986,13 @@ constexpr OpEntry kOps[] = {
     {"Cast", cast},
     {"Clip", clip},
     {"Concat", concat},
+    {"ConstantOfShape", constant_of_shape},
     {"Conv", conv},
     {"ConvTranspose", conv_transpose},
     {"DequantizeLinear", dequantize_linear},
     {"Div", binary_elementwise},
     {"Dropout", dropout},
+    {"Erf", unary},
     {"Flatten", flatten},
     {"Gather", gather},
     {"Gemm", gemm},
@@ -953,17 +1001,21 @@ constexpr OpEntry kOps[] = {
     {"HardSigmoid", unary},
     {"HardSwish", unary},
     {"Identity", unary},
+    {"LayerNormalization", layer_norm},
     {"LeakyRelu", unary},
     {"MatMul", matmul},
     {"MaxPool", pool},
     {"Mul", binary_elementwise},
+    {"Pad", pad},
     {"Pow", binary_elementwise},
     {"QuantizeLinear", quantize_linear},
+    {"ReduceMean", reduce},
     {"Relu", unary},
     {"Reshape", reshape},
     {"Resize", resize},
     {"Shape", shape_op},
     {"Sigmoid", unary},
+    {"Sqrt", unary},
     {"Slice", slice},
     {"Softmax", softmax},
     {"Split", split},
@@ -1127,6 +1179,29 @@ TensorInfo merge_declared(const Node& n, const std::string& tensor, const Tensor
 
 std::vector<TensorInfo> infer_outputs(const Graph& g, const Node& n) {
   return infer(g, n, nullptr);
+}
+
+std::optional<Initializer> fold_shape_arithmetic(const Graph& g, const Node& n) {
+  static const std::set<std::string_view> kFoldable = {
+      "Shape",  "Identity", "Cast",  "Squeeze", "Unsqueeze", "Reshape", "Flatten",
+      "Concat", "Gather",   "Slice", "Add",     "Sub",       "Mul",     "Div"};
+  if (!(n.domain.empty() || n.domain == "ai.onnx") || n.outputs.size() != 1 ||
+      !kFoldable.count(n.op_type)) {
+    return std::nullopt;
+  }
+  // Only constants (initializers) and static shapes: nothing is tracked.
+  const KnownValues known;
+  Infos outs;
+  try {
+    outs = infer(g, n, &known);
+  } catch (const UserError&) {
+    return std::nullopt;  // an operand whose shape is not known: nothing to fold
+  }
+  const std::optional<ConstValue> v = fold(g, n, known, outs);
+  if (!v || !v->is_int) return std::nullopt;
+  Initializer r = Initializer::from_ints(*outs[0].shape, v->ints);
+  if (outs[0].dtype != DType::Int64) r = cast_to(r, outs[0].dtype);
+  return r;
 }
 
 Shape infer_output_shape(const Graph& g, const Node& n) {

@@ -7,7 +7,8 @@
 // HardSigmoid, HardSwish, Identity, Dropout, Cast, Softmax, Mul, Add, Sub, Div, Pow (numpy
 // broadcasting), MaxPool, AveragePool (auto_pad, ceil_mode), GlobalAveragePool, GlobalMaxPool,
 // Flatten, Gemm, MatMul, Concat, Split, Slice, Resize, Upsample, Reshape, Transpose, Squeeze,
-// Unsqueeze, Shape, Gather, QuantizeLinear, DequantizeLinear. Every other op is a UserError
+// Unsqueeze, Shape, Gather, QuantizeLinear, DequantizeLinear, ConstantOfShape, Erf, Sqrt,
+// ReduceMean, LayerNormalization, Pad. Every other op is a UserError
 // "unsupported op 'X' at node 'n'".
 //
 // Operands that decide a shape (Reshape's shape, Slice's bounds, Resize's scales or sizes, Split's
@@ -16,6 +17,7 @@
 // (Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains as exporters emit them).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "graph/graph.h"
@@ -30,6 +32,13 @@ namespace hetcim::graph {
 
 // Shape of the first output of `n` (use infer_outputs for Split and other multi-output ops).
 [[nodiscard]] Shape infer_output_shape(const Graph& g, const Node& n);
+
+// Shape arithmetic over constants, with the evaluator infer_shapes uses: the value of n's single
+// output when n is Shape (of a static shape), or Identity, Cast, Squeeze, Unsqueeze, Reshape,
+// Flatten, Concat, Gather, Slice, Add, Sub, Mul, Div over small integer constants (initializers
+// with values, at most 4096 elements); nullopt when n is none of these or cannot be evaluated
+// (an operand that is not constant, an unknown dimension). The result has n's output dtype.
+[[nodiscard]] std::optional<Initializer> fold_shape_arithmetic(const Graph& g, const Node& n);
 
 // Validates g (which puts the nodes in topological order), then fills g.values for every node
 // output in that order. Graph inputs must already have an entry in g.values with a shape. Infos

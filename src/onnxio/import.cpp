@@ -170,6 +170,13 @@ graph::Initializer constant_value(const onnx::NodeProto& n, const std::string& l
   return std::move(*value);
 }
 
+// ConstantOfShape's `value` is a one-element TENSOR attribute; the IR has no tensor attributes,
+// so it becomes two scalar attributes: `value` (double for float types, int64 for integer and
+// bool types) and `value_dtype` (the ONNX TensorProto.DataType code of the output).
+bool is_constant_of_shape_value(const onnx::NodeProto& n, const onnx::AttributeProto& a) {
+  return is_default_domain(n.domain()) && n.op_type() == "ConstantOfShape" && a.name() == "value";
+}
+
 void check_attributes(const onnx::NodeProto& n, const std::string& label, bool is_constant) {
   std::set<std::string> names;
   for (const auto& a : n.attribute()) {
@@ -191,6 +198,14 @@ void check_attributes(const onnx::NodeProto& n, const std::string& label, bool i
         break;
       case onnx::AttributeProto::TENSOR:
         if (is_constant) break;  // converted (and checked) by constant_value
+        if (is_constant_of_shape_value(n, a)) {
+          const graph::Initializer v = initializer_from_proto(a.t(), label + ": attribute 'value'");
+          if (graph::element_count(*v.info.shape) != 1) {
+            throw user_error(label, ": attribute 'value' has ", graph::element_count(*v.info.shape),
+                             " elements (ConstantOfShape needs exactly one)");
+          }
+          break;
+        }
         throw user_error(label, ": attribute '", a.name(),
                          "' is a TENSOR; hetcim accepts tensor attributes on Constant nodes only");
       case onnx::AttributeProto::GRAPH:
@@ -321,6 +336,45 @@ void set_batch(onnx::ModelProto& m, const Prepared& p, int64_t batch) {
   for (auto& vi : *gp->mutable_input()) replace(vi);
   for (auto& vi : *gp->mutable_output()) replace(vi);
   for (auto& vi : *gp->mutable_value_info()) replace(vi);
+}
+
+void set_input_shapes(onnx::ModelProto& m, const Prepared& p,
+                      const std::map<std::string, Shape>& shapes) {
+  onnx::GraphProto* gp = m.mutable_graph();
+  for (const auto& [name, shape] : shapes) {
+    onnx::ValueInfoProto* found = nullptr;
+    std::string names;
+    for (auto& vi : *gp->mutable_input()) {
+      if (p.initializer_names.count(vi.name())) continue;
+      names += (names.empty() ? "" : ", ") + vi.name();
+      if (vi.name() == name) found = &vi;
+    }
+    if (!found)
+      throw user_error("input shape for '", name,
+                       "': the model has no input of that name (inputs: ", names, ")");
+    for (int64_t d : shape)
+      if (d < 1)
+        throw user_error("input shape for '", name, "': dimensions must be >= 1, got ",
+                         graph::shape_str(shape));
+    auto* tt = found->mutable_type()->mutable_tensor_type();
+    if (tt->has_shape() && tt->shape().dim_size() != static_cast<int>(shape.size())) {
+      throw user_error("input shape for '", name, "': ", graph::shape_str(shape), " has rank ",
+                       shape.size(), " but the model declares rank ", tt->shape().dim_size());
+    }
+    if (tt->has_shape()) {
+      for (int i = 0; i < tt->shape().dim_size(); ++i) {
+        const auto& d = tt->shape().dim(i);
+        if (d.has_dim_value() && d.dim_value() != shape[static_cast<size_t>(i)]) {
+          throw user_error("input shape for '", name, "': dimension ", i, " is ",
+                           shape[static_cast<size_t>(i)], " but the model declares ",
+                           d.dim_value());
+        }
+      }
+    }
+    auto* sp = tt->mutable_shape();
+    sp->clear_dim();
+    for (int64_t d : shape) sp->add_dim()->set_dim_value(d);
+  }
 }
 
 void run_onnx_checks(onnx::ModelProto& m) {
@@ -487,7 +541,21 @@ graph::Graph convert(const onnx::ModelProto& m, Prepared&& p) {
     node.domain = is_default_domain(n.domain()) ? std::string() : n.domain();
     node.inputs.assign(n.input().begin(), n.input().end());
     node.outputs.assign(n.output().begin(), n.output().end());
-    for (const auto& a : n.attribute()) node.attrs.emplace(a.name(), convert_attribute(a));
+    for (const auto& a : n.attribute()) {
+      if (is_constant_of_shape_value(n, a)) {
+        // Checked in check_attributes: one element of a supported type.
+        const graph::Initializer v = initializer_from_proto(a.t(), node.name);
+        const bool is_float = v.info.dtype == DType::Float32 || v.info.dtype == DType::Float64;
+        if (is_float) {
+          node.attrs.emplace("value", static_cast<double>(v.floats().at(0)));
+        } else {
+          node.attrs.emplace("value", v.ints().at(0));
+        }
+        node.attrs.emplace("value_dtype", static_cast<int64_t>(dtype_to_onnx(v.info.dtype)));
+        continue;
+      }
+      node.attrs.emplace(a.name(), convert_attribute(a));
+    }
     g.nodes.push_back(std::move(node));
   }
   check_weight_shapes(g);
@@ -513,6 +581,7 @@ graph::Graph import_onnx_bytes(std::string_view bytes, std::string_view origin,
           "ModelProto)");
     }
     Prepared p = prepare(m);
+    set_input_shapes(m, p, options.input_shapes);
     set_batch(m, p, options.batch);
     run_onnx_checks(m);
     return convert(m, std::move(p));

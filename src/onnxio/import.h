@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,11 @@ namespace hetcim::onnxio {
 struct ImportOptions {
   // Substituted for symbolic or missing leading dims of graph inputs (and their symbol). >= 1.
   int64_t batch = 1;
+  // Whole shapes of named graph inputs (the CLI's --input-shape NAME=1x3x224x224), applied before
+  // ONNX shape inference; they take precedence over `batch` for those inputs. A name the model
+  // does not have as an input, a rank or a known dimension that disagrees with the model's
+  // declaration is a UserError.
+  std::map<std::string, graph::Shape> input_shapes;
 };
 
 inline constexpr int64_t kMinOpset = 11;

@@ -1,22 +1,32 @@
 #include "partition/milp.h"
 
+#include <unistd.h>
+
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
+#include <CoinMpsIO.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <CoinPackedVector.hpp>
 #include <OsiClpSolverInterface.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <queue>
+#include <sstream>
 #include <string>
 
 #include "graph/dag.h"
 #include "partition/energy.h"
 #include "partition/milp_model.h"
 #include "util/error.h"
+#include "util/files.h"
+#include "util/interrupt_cleanup.h"
 
 namespace hetcim::partition {
 namespace {
@@ -209,23 +219,61 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   return r;
 }
 
-void write_milp(const Problem& p, const std::string& path, MilpFileFormat format,
-                const MilpOptions& opt) {
+std::string milp_file_text(const Problem& p, MilpFileFormat format, const MilpOptions& opt) {
   const MilpModel m = build_milp_model(p, opt);
   OsiClpSolverInterface solver;
   load(m, solver);
   std::vector<const char*> rows, cols;
   for (const std::string& s : m.row_names) rows.push_back(s.c_str());
   for (const std::string& s : m.col_names) cols.push_back(s.c_str());
+  // COIN writes to a name of its own choosing (Osi's native MPS writer gzips and appends .gz), so
+  // it writes an uncompressed scratch file (registered for removal on an interrupt); hetcim reads
+  // it back and puts the time unit in a comment at the top.
+  char scratch[] = "/tmp/hetcim-milp-XXXXXX";
+  const int fd = ::mkstemp(scratch);
+  if (fd < 0) throw user_error("cannot write the MILP: no scratch file in /tmp");
+  ::close(fd);
+  with_cleanup_lock([&] { register_temp_file_locked(scratch); });
+  struct Remove {
+    const char* f;
+    ~Remove() {
+      std::remove(f);
+      unregister_temp_file(f);
+    }
+  } remove_scratch{scratch};
   int rc = 0;
   if (format == MilpFileFormat::Mps) {
-    rc = solver.writeMpsNative(path.c_str(), rows.data(), cols.data(), 1, 2, 1.0);
+    CoinMpsIO writer;
+    std::vector<char> integrality(m.is_int.begin(), m.is_int.end());
+    writer.setMpsData(*solver.getMatrixByCol(), solver.getInfinity(), solver.getColLower(),
+                      solver.getColUpper(), solver.getObjCoefficients(), integrality.data(),
+                      solver.getRowLower(), solver.getRowUpper(), cols.data(), rows.data());
+    writer.setProblemName("hetcim");
+    rc = writer.writeMps(scratch, /*compression=*/0, /*formatType=*/1, /*numberAcross=*/2);
   } else {
     const std::string objective = "makespan";
     rows.push_back(objective.c_str());  // writeLpNative wants the objective name last
-    rc = solver.writeLpNative(path.c_str(), rows.data(), cols.data(), 1e-12, 6, 15, 1.0, true);
+    rc = solver.writeLpNative(scratch, rows.data(), cols.data(), 1e-12, 6, 15, 1.0, true);
   }
-  if (rc != 0) throw user_error("cannot write the MILP to '", path, "'");
+  if (rc != 0) throw user_error("cannot write the MILP: COIN's writer failed (", rc, ")");
+  std::ifstream in(scratch, std::ios::binary);
+  std::stringstream body;
+  body << in.rdbuf();
+  char unit[64];
+  std::snprintf(unit, sizeof unit, "%.17g", m.unit);
+  const std::string c = format == MilpFileFormat::Mps ? "* " : "\\ ";
+  const std::string header =
+      c + "hetcim: seed 000's partitioning MILP (partition/milp.h)\n" + c +
+      "time unit: every time column and coefficient (s, f, C_max, latencies, big-M) is in units "
+      "of " +
+      unit + " s\n" + c + "(chosen per instance; the objective value times " + unit +
+      " is the makespan in seconds)\n";
+  return header + body.str();
+}
+
+void write_milp(const Problem& p, const std::string& path, MilpFileFormat format,
+                const MilpOptions& opt) {
+  write_file_atomically(path, milp_file_text(p, format, opt));
 }
 
 }  // namespace hetcim::partition

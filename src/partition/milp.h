@@ -85,8 +85,12 @@ struct MilpResult {
 
 enum class MilpFileFormat { Mps, Lp };
 
-// Writes the model (time columns in MilpStats::time_unit_seconds) for use with another solver.
-// Throws UserError if the file cannot be written.
+// The model as an MPS or LP file (time columns in MilpStats::time_unit_seconds, stated in a
+// comment at the top) for use with another solver.
+[[nodiscard]] std::string milp_file_text(const Problem& p, MilpFileFormat format,
+                                         const MilpOptions& opt = {});
+
+// Writes milp_file_text() to exactly `path`. Throws UserError if the file cannot be written.
 void write_milp(const Problem& p, const std::string& path, MilpFileFormat format,
                 const MilpOptions& opt = {});
 

@@ -2,8 +2,12 @@
 #include "graph/graph.h"
 
 namespace hetcim::passes {
-// Evaluates the shape arithmetic PyTorch exports around Reshape/Resize (Shape, Gather, Unsqueeze,
-// Squeeze, Concat, Cast, Slice, Add/Sub/Mul/Div on integer constants) into int64 initializers, so
-// that only operators that do work on data remain. Nodes it cannot evaluate are left unchanged.
+// Evaluates constant subgraphs into initializers, so that only operators that do work on data
+// remain: the shape arithmetic PyTorch exports around Reshape/Resize/Slice (Shape, Gather,
+// Unsqueeze, Squeeze, Concat, Slice, Add/Sub/Mul/Div on integer constants; graph::
+// fold_shape_arithmetic, the evaluator shape inference uses), Cast of any constant and
+// ConstantOfShape of a constant shape (the torch.ao exporter's zero points). Output shapes ONNX's
+// inference left open are refined with graph::infer_outputs on the way. Nodes it cannot evaluate
+// are left unchanged.
 [[nodiscard]] graph::Graph fold_constants(const graph::Graph& g);
 }  // namespace hetcim::passes

@@ -12,8 +12,8 @@ namespace hetcim::passes {
 
 const std::vector<std::string>& pipeline_steps() {
   static const std::vector<std::string> steps = {
-      "fold-constants", "remove-identity", "fold-batchnorm", "fuse-activation",
-      "fold-qdq",       "quantize-int8",   "layout-nhwc"};
+      "fold-constants", "remove-identity",           "fold-batchnorm", "fuse-activation",
+      "fold-qdq",       "fuse-quantized-activation", "quantize-int8",  "layout-nhwc"};
   return steps;
 }
 
@@ -30,6 +30,10 @@ graph::Graph lower(const graph::Graph& input, const PipelineOptions& o, const Du
   step("fold-batchnorm", o.fold_batchnorm, fold_batchnorm);
   step("fuse-activation", o.fuse_activations, fuse_activation);
   step("fold-qdq", true, fold_qdq);
+  // A Relu/Clip between DequantizeLinear and QuantizeLinear with the same quantization on both
+  // sides (torch.ao FX mode's ReLU6) became a Clip on the quantized tensor in fold-qdq; it is
+  // exactly a clamp of its producer's quantized output, so it fuses like a float activation.
+  step("fuse-quantized-activation", o.fuse_activations, fuse_activation);
   step("quantize-int8", int8, quantize_int8);
   step("layout-nhwc", int8, layout_nhwc);
   return g;

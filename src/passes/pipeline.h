@@ -23,7 +23,7 @@ struct PipelineOptions {
 using DumpHook = std::function<void(const std::string& step, const graph::Graph&)>;
 
 // Step names, in order: fold-constants, remove-identity, fold-batchnorm, fuse-activation,
-// fold-qdq, quantize-int8, layout-nhwc.
+// fold-qdq, fuse-quantized-activation, quantize-int8, layout-nhwc.
 [[nodiscard]] const std::vector<std::string>& pipeline_steps();
 
 [[nodiscard]] graph::Graph lower(const graph::Graph& g, const PipelineOptions& options = {},

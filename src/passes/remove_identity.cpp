@@ -1,5 +1,6 @@
 #include "passes/remove_identity.h"
 
+#include "graph/constant_values.h"
 #include "passes/rewrite.h"
 #include "util/error.h"
 
@@ -10,7 +11,15 @@ graph::Graph remove_identity(const graph::Graph& in) {
   std::set<size_t> dead;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const graph::Node& n = g.nodes[i];
-    if (n.op_type != "Identity" && n.op_type != "Dropout") continue;
+    // A Cast to the dtype its input already has (the torch.ao exporter's Cast(to=UINT8) after
+    // every uint8 QuantizeLinear) is an identity too.
+    bool identity_cast = false;
+    if (n.op_type == "Cast" && n.domain.empty() && n.inputs.size() == 1) {
+      const graph::TensorInfo* ti = g.info(n.inputs[0]);
+      const auto to = graph::dtype_from_onnx_code(n.attr_int("to", -1));
+      identity_cast = ti && to && ti->dtype == *to;
+    }
+    if (n.op_type != "Identity" && n.op_type != "Dropout" && !identity_cast) continue;
     if (n.inputs.empty() || n.inputs[0].empty()) {
       throw user_error("node '", n.name, "' (", n.op_type, ") has no input");
     }

@@ -21,9 +21,11 @@ std::string mhz(double f) {
 
 }  // namespace
 
-std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePoint>& points,
-                                           const std::string& dir) {
-  std::filesystem::create_directories(dir);
+std::vector<Figure> write_roofline_figures(OutputSet& outputs,
+                                           const std::vector<cluster::RooflinePoint>& points,
+                                           const std::string& dir, const std::string& footer) {
+  const std::string foot = footer.empty() ? "" : gnuplot_footer(footer);
+  outputs.make_directory(dir);
   // Panels: (frequency, execution) in first-seen order; lines: bus widths, then the compute roof.
   std::vector<std::pair<double, cluster::ImaExecution>> panels;
   std::vector<int64_t> widths;
@@ -42,8 +44,8 @@ std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePo
   const size_t cols = panels.size() <= 2 ? panels.size() : 2;
   const size_t rows = (panels.size() + cols - 1) / std::max<size_t>(cols, 1);
   std::string body =
-      "set multiplot layout " + std::to_string(rows) + "," + std::to_string(cols) + " title '" +
-      f.title +
+      foot + "set multiplot layout " + std::to_string(rows) + "," + std::to_string(cols) +
+      " title '" + f.title +
       "' font ',10'\n"
       "set logscale xy\nset xlabel 'op/B' font ',8'\nset ylabel 'GOPS' font ',8'\n"
       "set key top left font ',7'\nset grid\nset tics font ',7'\nset yrange [10:5000]\n";
@@ -74,13 +76,15 @@ std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePo
               " bit'";
     body += ", $roof using 1:2 with lines dt 2 lc rgb 'black' title 'compute roof'\n";
   }
-  plot(dir, f, body + "unset multiplot\n");
+  plot(outputs, dir, f, body + "unset multiplot\n");
   return {f};
 }
 
-std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& study,
-                                             const std::string& dir) {
-  std::filesystem::create_directories(dir);
+std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
+                                             const cluster::BottleneckStudy& study,
+                                             const std::string& dir, const std::string& footer) {
+  const std::string foot = footer.empty() ? "" : gnuplot_footer(footer);
+  outputs.make_directory(dir);
   std::vector<Figure> figs;
   const std::string base =
       study.results.empty() ? "" : cluster::mapping_name(study.results.front().mapping);
@@ -94,8 +98,8 @@ std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& stu
       data += "\"" + cluster::mapping_name(r.mapping) + "\" " + num(r.speedup) + " " +
               num(r.energy_gain) + " " + num(r.area_gain) + "\n";
     data += "EOD\n";
-    plot(dir, f,
-         data +
+    plot(outputs, dir, f,
+         foot + data +
              "set style data histograms\nset style histogram clustered gap 1\n"
              "set style fill solid 0.8 border -1\nset logscale y\nset yrange [0.1:*]\n"
              "set ylabel 'x over " +
@@ -127,7 +131,7 @@ std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& stu
     }
     data += "EOD\n";
     std::string body =
-        data +
+        foot + data +
         "set style data histograms\nset style histogram rowstacked\n"
         "set style fill solid 0.8 border -1\nset boxwidth 0.7\n"
         "set ylabel 'kcycles'\nset grid ytics\nset key outside right font ',8'\nplot ";
@@ -137,7 +141,7 @@ std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& stu
       body += (i ? ", " : "") + std::string(i ? "''" : "$d") + " using " + std::to_string(i + 2) +
               (i ? "" : ":xtic(1)") + " title '" + title + "'";
     }
-    plot(dir, f, body + "\n");
+    plot(outputs, dir, f, body + "\n");
     figs.push_back(f);
   }
   return figs;

@@ -12,12 +12,19 @@
 
 namespace hetcim::report {
 
-// Writes <dir>/cluster_roofline.{svg,png}; creates `dir`.
-std::vector<Figure> write_roofline_figures(const std::vector<cluster::RooflinePoint>& points,
-                                           const std::string& dir);
+// `footer` is printed at the foot of every figure (where the numbers come from: "modelled by the
+// seed001 preset ...", version); may be empty.
 
-// Writes <dir>/cluster_gains.{svg,png} and <dir>/cluster_breakdown.{svg,png}; creates `dir`.
-std::vector<Figure> write_bottleneck_figures(const cluster::BottleneckStudy& study,
-                                             const std::string& dir);
+// Stages <dir>/cluster_roofline.{svg,png} in `outputs`; creates `dir`.
+std::vector<Figure> write_roofline_figures(OutputSet& outputs,
+                                           const std::vector<cluster::RooflinePoint>& points,
+                                           const std::string& dir, const std::string& footer = "");
+
+// Stages <dir>/cluster_gains.{svg,png} and <dir>/cluster_breakdown.{svg,png} in `outputs`;
+// creates `dir`.
+std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
+                                             const cluster::BottleneckStudy& study,
+                                             const std::string& dir,
+                                             const std::string& footer = "");
 
 }  // namespace hetcim::report

@@ -8,16 +8,40 @@
 
 #include "dse/dse.h"
 #include "report/gnuplot.h"
+#include "util/provenance.h"
 
 namespace hetcim::report {
 
-[[nodiscard]] std::string dse_csv(const std::vector<dse::DsePoint>& points);
-[[nodiscard]] std::string dse_json(const std::vector<dse::DsePoint>& points);
+// What a set of points claims, counted: the report's sentences come from here.
+struct DseSummary {
+  size_t points = 0, cached = 0, optimal = 0, milp_run = 0, milp_optimal = 0;
+  double solve_seconds = 0;  // exact solver time spent in this run (cached points excluded)
+  std::vector<std::string> host_sources;  // "<host> = <source>", one per distinct (host, source)
+};
+[[nodiscard]] DseSummary summarize_dse(const std::vector<dse::DsePoint>& points);
+// "64 grid points; all 64 solved to proven optimality by hetcim's exact solver (60 in this run, 4
+// read from the cache, their status recorded when solved)" or, when not all are proven, how many
+// are and which statuses the others have.
+[[nodiscard]] std::string dse_claim(const std::vector<dse::DsePoint>& points);
 
-// Writes <out>/figures/<name>.svg and .png for every figure it can draw from the points, and
-// <out>/report.html embedding the SVGs inline. Needs gnuplot (Debian: gnuplot-nox); a missing
-// gnuplot or a failed plot is a UserError naming the figure. Returns the figures written.
-std::vector<Figure> write_dse_report(const std::vector<dse::DsePoint>& points,
-                                     const std::string& out);
+// CSV: "# key: value" provenance lines, then a header and one row per point (with its host
+// source, solver, status and whether it came from the cache). Readers skip lines starting "#".
+[[nodiscard]] std::string dse_csv(const std::vector<dse::DsePoint>& points,
+                                  const Provenance& provenance);
+// JSON: {"provenance": {...}, "summary": {...}, "points": [...]}.
+[[nodiscard]] std::string dse_json(const std::vector<dse::DsePoint>& points,
+                                   const Provenance& provenance);
+
+// The figure files a DSE report owns in <out>/figures (fig3_*, fig4_*, fig5_*, energy_models,
+// table1_solver as .svg, .png and leftover .gp) and <out>/report.html: removed when a run writes
+// a new report (just before its outputs are committed) or none, so a directory never mixes runs.
+void remove_dse_report(const std::string& out);
+
+// Stages <out>/figures/<name>.svg and .png for every figure it can draw from the points, and
+// <out>/report.html embedding the SVGs inline with the provenance and every point's host source
+// and cache flag, in `outputs` (creates <out>/figures). Needs gnuplot (Debian: gnuplot-nox); a
+// missing gnuplot or a failed plot is a UserError naming the figure. Returns the figures staged.
+std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::DsePoint>& points,
+                                     const std::string& out, const Provenance& provenance);
 
 }  // namespace hetcim::report

@@ -5,6 +5,7 @@
 
 #include "graph/dag.h"
 #include "partition/energy.h"
+#include "report/provenance.h"
 #include "util/units.h"
 
 namespace hetcim::report {
@@ -65,7 +66,49 @@ nlohmann::json energy_json(const partition::EnergyBreakdown& e) {
           {"total", e.total}};
 }
 
+// A provenance caption at the foot of an SVG of width `w` whose content ends at `y`.
+std::string svg_provenance(const Provenance& prov, double w, double y) {
+  std::string cap = provenance_caption(prov);
+  std::string out;
+  // Wrapped at ~170 characters a line (11 px sans ~ 6 px a character).
+  const size_t width = static_cast<size_t>(std::max(40.0, (w - 8) / 6.2));
+  int line = 0;
+  while (!cap.empty()) {
+    size_t cut = cap.size() <= width ? cap.size() : cap.rfind(' ', width);
+    if (cut == std::string::npos || cut == 0) cut = std::min(width, cap.size());
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\" font-size=\"9\" fill=\"#555\">",
+                  y + 12.0 * line);
+    out += buf + xml_escape(cap.substr(0, cut)) + "</text>\n";
+    cap.erase(0, cut);
+    if (!cap.empty() && cap[0] == ' ') cap.erase(0, 1);
+    ++line;
+  }
+  return out;
+}
+
+int svg_provenance_lines(const Provenance& prov, double w) {
+  const size_t width = static_cast<size_t>(std::max(40.0, (w - 8) / 6.2));
+  return static_cast<int>(provenance_caption(prov).size() / width) + 2;
+}
+
 }  // namespace
+
+Provenance partition_provenance(const PartitionRun& r) {
+  Provenance p = r.provenance;
+  p.set("host source", r.host_source);
+  if (r.status == partition::SolveStatus::Replayed) {
+    p.set("solver", r.solver + " (no optimality claim)");
+  } else {
+    p.set("solver", r.solver == "exact" ? "exact (hetcim)" : "the paper's MILP on CBC");
+    p.set("status",
+          std::string(partition::solve_status_name(r.status)) +
+              (r.status == partition::SolveStatus::Optimal ? " (proven)" : " (not proven)"));
+  }
+  p.set("cache", "none (solved in this run)");
+  if (!p.find("seeds")) p.set("seeds", "none (deterministic)");
+  return p;
+}
 
 std::string partition_text(const PartitionRun& r, const partition::Problem& p,
                            const partition::Schedule& s) {
@@ -136,6 +179,11 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
       row("MILP serial bus", line);
     }
   }
+  const Provenance prov = partition_provenance(r);
+  row("version", "hetcim " + prov.version + " (commit " + prov.commit + "), " + prov.date_utc);
+  row("machine", prov.machine);
+  for (const char* k : {"cache", "seeds"})
+    if (const std::string* v = prov.find(k)) row(k, *v);
   return out;
 }
 
@@ -205,7 +253,9 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
                  {"rows", r.milp->rows},
                  {"big_m_s", r.milp->big_m_seconds},
                  {"bus_jobs", r.milp->bus_jobs},
-                 {"bus_pairs", r.milp->bus_pairs}};
+                 {"bus_pairs", r.milp->bus_pairs},
+                 {"time_unit_s", r.milp->time_unit_seconds}};
+  j["provenance"] = provenance_json(partition_provenance(r));
   return j;
 }
 
@@ -230,7 +280,8 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
   const double span = s.makespan > 0 ? s.makespan : 1;
   const double scale = (W - left - right) / span;
   const int lanes = 2 + cim_lanes;
-  const double H = top + lanes * (lane_h + 4) + 40;
+  const Provenance prov = partition_provenance(r);
+  const double H = top + lanes * (lane_h + 4) + 40 + 12.0 * svg_provenance_lines(prov, W);
   std::string o = svg_open(W, H);
   char buf[512];
   std::snprintf(buf, sizeof buf,
@@ -273,11 +324,13 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
                   x, axis_y + 16, t(span * k / 5.0).c_str());
     o += buf;
   }
+  o += svg_provenance(prov, W, axis_y + 36);
   o += "</svg>\n";
   return o;
 }
 
-std::string front_text(const partition::Problem& p, const partition::FrontResult& f) {
+std::string front_text(const partition::Problem& p, const partition::FrontResult& f,
+                       const Provenance& prov) {
   std::string out;
   char line[512];
   std::snprintf(line, sizeof line,
@@ -298,10 +351,11 @@ std::string front_text(const partition::Problem& p, const partition::FrontResult
                   static_cast<long long>(s.crossbars_used));
     out += line;
   }
-  return out;
+  return out + provenance_text(prov, "  ");
 }
 
-nlohmann::json front_json(const partition::Problem& p, const partition::FrontResult& f) {
+nlohmann::json front_json(const partition::Problem& p, const partition::FrontResult& f,
+                          const Provenance& prov) {
   nlohmann::json pts = nlohmann::json::array();
   for (const partition::FrontPoint& q : f.points) {
     const partition::Summary s = partition::summarize(p, q.schedule);
@@ -315,17 +369,16 @@ nlohmann::json front_json(const partition::Problem& p, const partition::FrontRes
                    {"crossbars_used", s.crossbars_used},
                    {"modes", modes}});
   }
-  return {{"points", pts},
-          {"solves", f.solves},
-          {"complete", f.complete},
-          {"seconds", f.seconds},
-          {"operators", p.names}};
+  return {{"points", pts},        {"solves", f.solves},   {"complete", f.complete},
+          {"seconds", f.seconds}, {"operators", p.names}, {"provenance", provenance_json(prov)}};
 }
 
 std::string front_svg(const std::string& title, const partition::Problem& p,
-                      const partition::FrontResult& f) {
+                      const partition::FrontResult& f, const Provenance& prov) {
   (void)p;
-  const double W = 640, H = 420, left = 80, right = 40, top = 40, bottom = 50;
+  const double W = 640, left = 80, right = 40, top = 40;
+  const double foot = 12.0 * svg_provenance_lines(prov, W);
+  const double bottom = 50 + foot, H = 420 + foot;
   double l0 = 1e300, l1 = -1e300, e0 = 1e300, e1 = -1e300;
   for (const partition::FrontPoint& q : f.points) {
     l0 = std::min(l0, q.makespan);
@@ -364,7 +417,8 @@ std::string front_svg(const std::string& title, const partition::Problem& p,
                 "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">latency</text>\n"
                 "<text x=\"14\" y=\"%.0f\" transform=\"rotate(-90 14 %.0f)\" "
                 "text-anchor=\"middle\">energy per inference</text>\n",
-                (left + W - right) / 2, H - 12, (top + H - bottom) / 2, (top + H - bottom) / 2);
+                (left + W - right) / 2, H - foot - 12, (top + H - bottom) / 2,
+                (top + H - bottom) / 2);
   o += buf;
   std::string path;
   for (const partition::FrontPoint& q : f.points) {
@@ -382,6 +436,7 @@ std::string front_svg(const std::string& title, const partition::Problem& p,
                   j(q.energy.total).c_str(), q.weight);
     o += buf;
   }
+  o += svg_provenance(prov, W, H - foot + 8);
   o += "</svg>\n";
   return o;
 }

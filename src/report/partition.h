@@ -12,13 +12,14 @@
 #include "partition/schedule.h"
 #include "partition/status.h"
 #include "partition/summary.h"
+#include "util/provenance.h"
 
 namespace hetcim::report {
 
 struct PartitionRun {
   std::string model;
   std::string hardware;     // preset or file
-  std::string host_source;  // "modelled: ..." | "measured: ..."
+  std::string host_source;  // "modelled by ..." | "measured on ..." (cost::HostCosts::source)
   double t_mvm = 0;
   std::string solver;  // "exact" | "milp"
   partition::SolveStatus status = partition::SolveStatus::NoSolution;
@@ -26,18 +27,26 @@ struct PartitionRun {
   int64_t nodes = 0;
   std::optional<partition::MilpStats> milp;  // the MILP's size (always reported, also for exact)
   double energy_weight = 0;  // s/J: the objective was latency + energy_weight * total energy
+  // Command line, version, date, machine; the reports add the host source, solver and status.
+  Provenance provenance;
 };
+
+// The run's provenance with its facts: host source, solver and status, cache ("none"), seeds.
+[[nodiscard]] Provenance partition_provenance(const PartitionRun& r);
 
 [[nodiscard]] std::string partition_text(const PartitionRun& r, const partition::Problem& p,
                                          const partition::Schedule& s);
 [[nodiscard]] nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p,
                                             const partition::Schedule& s);
 // The latency-energy front (partition/energy_front.h): a table, JSON, and an SVG plot.
-[[nodiscard]] std::string front_text(const partition::Problem& p, const partition::FrontResult& f);
+// `provenance` carries the facts (host source, solver...) the caller sets.
+[[nodiscard]] std::string front_text(const partition::Problem& p, const partition::FrontResult& f,
+                                     const Provenance& provenance);
 [[nodiscard]] nlohmann::json front_json(const partition::Problem& p,
-                                        const partition::FrontResult& f);
+                                        const partition::FrontResult& f,
+                                        const Provenance& provenance);
 [[nodiscard]] std::string front_svg(const std::string& title, const partition::Problem& p,
-                                    const partition::FrontResult& f);
+                                    const partition::FrontResult& f, const Provenance& provenance);
 
 [[nodiscard]] std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
                                     const partition::Schedule& s);

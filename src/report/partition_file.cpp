@@ -10,11 +10,10 @@
 namespace hetcim::report {
 
 partition::Schedule read_partition_file(const std::string& path, const partition::Problem& p) {
-  std::ifstream in(path);
-  if (!in) throw user_error("cannot open assignment file '", path, "'");
+  const std::string text = read_input_file(path, "assignment file");
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw user_error(path, ": not valid JSON: ", e.what());
   }
@@ -88,9 +87,14 @@ partition::Schedule read_partition_file(const std::string& path, const partition
   return s;
 }
 
+std::string partition_file_text(const PartitionRun& r, const partition::Problem& p,
+                                const partition::Schedule& s) {
+  return partition_json(r, p, s).dump(1) + "\n";
+}
+
 void write_partition_file(const std::string& path, const PartitionRun& r,
                           const partition::Problem& p, const partition::Schedule& s) {
-  write_file_atomically(path, partition_json(r, p, s).dump(1) + "\n");
+  write_file_atomically(path, partition_file_text(r, p, s));
 }
 
 }  // namespace hetcim::report

@@ -23,7 +23,11 @@ namespace hetcim::report {
 [[nodiscard]] partition::Schedule read_partition_file(const std::string& path,
                                                       const partition::Problem& p);
 
-// partition_json(r, p, s) written atomically to `path`.
+// partition_json(r, p, s) as the file's text (what an OutputSet stages).
+[[nodiscard]] std::string partition_file_text(const PartitionRun& r, const partition::Problem& p,
+                                              const partition::Schedule& s);
+
+// partition_file_text(r, p, s) written atomically to `path`.
 void write_partition_file(const std::string& path, const PartitionRun& r,
                           const partition::Problem& p, const partition::Schedule& s);
 

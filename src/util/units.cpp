@@ -102,7 +102,45 @@ std::string_view quantity_name(Quantity q) {
   return "quantity";
 }
 
+static double parse_any_quantity(std::string_view text, Quantity q, std::string_view field);
+
+double max_magnitude(Quantity q) {
+  switch (q) {
+    case Quantity::Time:
+      return 1e6;  // 11.6 days
+    case Quantity::Bytes:
+      return 0x1p60;  // 1 EiB
+    case Quantity::Bandwidth:
+      return 1e15;  // 1 PB/s
+    case Quantity::Energy:
+      return 1e6;  // 1 MJ
+    case Quantity::Conductance:
+      return 1.0;  // 1 S
+    case Quantity::Frequency:
+      return 1e12;  // 1 THz
+    case Quantity::Power:
+      return 1e6;  // 1 MW
+  }
+  return 0;
+}
+
 double parse_quantity(std::string_view text, Quantity q, std::string_view field) {
+  const double v = parse_any_quantity(text, q, field);
+  if (std::fabs(v) > max_magnitude(q))
+    throw user_error(field, ": '", text, "' is outside the range hetcim accepts for a ",
+                     quantity_name(q), " (at most ", format_quantity(max_magnitude(q), q),
+                     " in magnitude)");
+  return v;
+}
+
+double parse_positive_quantity(std::string_view text, Quantity q, std::string_view field) {
+  const double v = parse_quantity(text, q, field);
+  if (!(v > 0))
+    throw user_error(field, ": expected a positive ", quantity_name(q), ", got '", text, "'");
+  return v;
+}
+
+static double parse_any_quantity(std::string_view text, Quantity q, std::string_view field) {
   const std::string_view s = trim(text);
   auto fail = [&](std::string_view why) {
     return user_error(field, ": cannot read '", text, "' as a ", quantity_name(q), " (", why, "; ",

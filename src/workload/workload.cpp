@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "graph/qlinear_operands.h"
 #include "util/error.h"
 
 namespace hetcim::workload {
@@ -35,7 +36,7 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
   const std::string who = "node '" + n.name + "' (" + n.op_type + ")";
   const bool qconv = n.op_type == "QLinearConv";
   if (n.op_type == "Conv" || qconv) {
-    const std::string& w = n.inputs.at(qconv ? 3 : 1);
+    const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     if (!g.is_initializer(w)) return std::nullopt;
     const graph::Shape& ws = g.shape_of(w, who);
     const graph::Shape& os = g.shape_of(n.outputs.at(0), who);
@@ -51,7 +52,7 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
   }
   const bool qgemm = n.op_type == "QGemm";
   if (n.op_type == "Gemm" || qgemm) {
-    const std::string& w = n.inputs.at(qgemm ? 3 : 1);
+    const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     if (!g.is_initializer(w)) return std::nullopt;
     const graph::Shape& ws = g.shape_of(w, who);
     if (ws.size() != 2)
@@ -63,7 +64,7 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
   }
   const bool qmm = n.op_type == "QLinearMatMul";
   if (n.op_type == "MatMul" || qmm) {
-    const std::string& w = n.inputs.at(qmm ? 3 : 1);
+    const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
     if (!g.is_initializer(w)) return std::nullopt;
     const graph::Shape& ws = g.shape_of(w, who);
     if (ws.size() != 2) return std::nullopt;  // batched weights are not a single crossbar matrix
@@ -72,6 +73,18 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
     return GemmView{w, ws[0], ws[1], vectors, vectors * ws[0] * ws[1]};
   }
   return std::nullopt;
+}
+
+// Shapes are never silently wrong: a tensor of unknown shape would count as 0 bytes.
+int64_t known_elements(const graph::Graph& g, const graph::Node& n, const std::string& t) {
+  const graph::TensorInfo* ti = g.info(t);
+  if (!ti || !ti->shape || graph::element_count(*ti->shape) < 0) {
+    throw user_error("node '", n.name, "' (", n.op_type, "): the shape of tensor '", t, "' is ",
+                     ti && ti->shape ? graph::shape_str(*ti->shape) : std::string("not known"),
+                     " after shape inference; its bytes and crossbar need cannot be counted "
+                     "(give the model inputs' shapes with --input-shape NAME=1x3x224x224)");
+  }
+  return graph::element_count(*ti->shape);
 }
 
 }  // namespace
@@ -108,12 +121,11 @@ Workload analyze(const graph::Graph& g, const WorkloadOptions& o) {
                    n.attr_string("precision", "") == "int8";
     for (const std::string& t : n.inputs) {
       if (t.empty() || g.is_initializer(t)) continue;
-      const graph::TensorInfo* ti = g.info(t);
-      if (ti && ti->shape) op.in_elems += std::max<int64_t>(0, graph::element_count(*ti->shape));
+      op.in_elems += known_elements(g, n, t);
     }
     for (const std::string& t : n.outputs) {
-      const graph::TensorInfo* ti = t.empty() ? nullptr : g.info(t);
-      if (ti && ti->shape) op.out_elems += std::max<int64_t>(0, graph::element_count(*ti->shape));
+      if (t.empty()) continue;
+      op.out_elems += known_elements(g, n, t);
     }
     op.in_bytes = op.in_elems * o.elem_bytes;
     op.out_bytes = op.out_elems * o.elem_bytes;

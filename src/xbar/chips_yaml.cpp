@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/files.h"
 #include "util/numbers.h"
 #include "util/units.h"
 
@@ -172,11 +173,7 @@ std::vector<ChipProfile> parse_chip_profiles(std::string_view yaml_text, std::st
 }
 
 std::vector<ChipProfile> load_chip_profiles(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw user_error(path, ": cannot open the chip profile file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_chip_profiles(ss.str(), path);
+  return parse_chip_profiles(read_input_file(path, "chip profile"), path);
 }
 
 ChipProfile load_chip_profile(std::string_view spec) {

@@ -4,7 +4,8 @@
 // InvertedResidual, module paths conv.0 ... conv.3 and add).
 //
 // The block's shape is in the paper's Fig. 8, which our copy of the paper lacks. The default
-// below is the shape that reproduces every figure the text does state about the block:
+// below is the shape chosen so that it matches every figure the text does state about the block
+// (a calibration of the unknown shape on those figures, not an independent reproduction):
 //   * a residual connection exists -> stride 1 and C_in = C_out = C;
 //   * weights W = C*E (expand) + 9*E (depthwise) + E*C (project), with E = t*C hidden channels;
 //   * "cjob8 / cjob16 add 25 % / 54 % devices": mapping the depthwise layer as dense jobs of
@@ -34,6 +35,11 @@ struct BottleneckShape {
   int64_t c_out = 120;    // output channels, >= 1; residual Add iff stride 1 and c_out == c_in
   int64_t stride = 1;     // of the depthwise convolution: 1 or 2
 };
+
+// Throws UserError naming the layer unless every size is >= 1, the stride is 1 or 2, and every
+// tensor of the block (input, hidden, output activations and weights, times `batch`) has at most
+// kMaxTensorElements elements (util/limits.h); then every MAC and cycle count fits in int64.
+void check_bottleneck_shape(const BottleneckShape& shape, int64_t batch = 1);
 
 [[nodiscard]] graph::Graph bottleneck(int64_t batch = 1, const BottleneckShape& shape = {});
 

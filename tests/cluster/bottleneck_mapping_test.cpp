@@ -106,7 +106,11 @@ TEST(Bottleneck, DeviceOverheadsOfCjobAreThePapers25And54Percent) {
             54);
 }
 
-TEST(Bottleneck, PaperStatementsTheModelIsNotFittedTo) {
+// Seed 001's qualitative statements about Fig. 9 and Fig. 10 (orderings, which layer dominates)
+// and the cjob16 / cjob8 ratio. The model's constants are partly calibrated on the same paper
+// (src/cluster/README.md: depth-wise throughput, job overhead), so these are consistency checks of
+// the calibrated model, not independent reproductions.
+TEST(Bottleneck, CalibratedModelKeepsSeed001OrderingsAndLayerShares) {
   const BottleneckStudy st = bottleneck_study(cluster_preset("seed001"), {}, paper_mappings());
   ASSERT_EQ(st.results.size(), 5u);
   const MappingResult &cores = st.results[0], &cj8 = st.results[1], &cj16 = st.results[2],

@@ -98,7 +98,7 @@ TEST(HostCosts, ProfileRowsAreMatchedByName) {
   const HostCosts c = host_costs_from_profile(two_op_workload(), p, "p.csv", true);
   EXPECT_EQ(c.t_host, (std::vector<double>{1e-3, 3e-5}));
   EXPECT_FALSE(c.modelled);
-  EXPECT_EQ(c.source, "measured: p.csv (test box)");
+  EXPECT_EQ(c.source, "measured on test box (profile p.csv)");
 }
 
 TEST(HostCosts, MissingOperatorOrPrecisionIsAnError) {
@@ -118,7 +118,7 @@ TEST(HostCosts, MissingOperatorOrPrecisionIsAnError) {
 TEST(HostCosts, ModelledCostsAreLabelled) {
   const HostCosts c = host_costs(two_op_workload(), HostSpec{}, true);
   EXPECT_TRUE(c.modelled);
-  EXPECT_EQ(c.source, "modelled: arm-cortex-a72");
+  EXPECT_EQ(c.source, "modelled by arm-cortex-a72 (analytical host model)");
   // The Add streams 602,112 B at 4 GB/s plus 10 us.
   EXPECT_NEAR(c.t_host[1], 602112 / 4e9 + 10e-6, 1e-12);
 }

@@ -23,6 +23,9 @@ HostProfile sample() {
   p.machine = "ARM Cortex-A72 (4 logical CPUs)";
   p.library = "oneDNN 2.6.3 (OpenMP runtime, ISA asimd)";
   p.tool = "hetcim 0.1.0";
+  p.date = "2026-12-01T14:44:52Z";
+  p.command = "hetcim profile resnet18 --csv 'a, b.csv'";
+  p.seeds = "weight 1, input 7, calibration 1 (2 samples)";
   p.model_median_s = 0.0123456789;
   p.model_min_s = 0.012;
   p.model_p90_s = 0.013;
@@ -45,6 +48,9 @@ void expect_same(const HostProfile& a, const HostProfile& b) {
   EXPECT_EQ(a.machine, b.machine);
   EXPECT_EQ(a.library, b.library);
   EXPECT_EQ(a.tool, b.tool);
+  EXPECT_EQ(a.date, b.date);
+  EXPECT_EQ(a.command, b.command);
+  EXPECT_EQ(a.seeds, b.seeds);
   EXPECT_DOUBLE_EQ(a.model_median_s, b.model_median_s);
   EXPECT_DOUBLE_EQ(a.model_min_s, b.model_min_s);
   EXPECT_DOUBLE_EQ(a.model_p90_s, b.model_p90_s);
@@ -86,6 +92,36 @@ TEST(HostProfile, JsonRoundTripAndFiles) {
     std::filesystem::remove(path);
   }
   EXPECT_THROW(write_host_profile((dir / "x.txt").string(), p), UserError);
+}
+
+// The quality line: p90/median and the sum of operator medians against the whole model, by hand.
+TEST(HostProfile, QualityFlagsANoisyMeasurementInBothEncodings) {
+  HostProfile p = sample();  // p90/median 0.013/0.0123456789 = 1.053; sum/model -1.99 %
+  ProfileQuality q = profile_quality(p);
+  EXPECT_FALSE(q.noisy) << q.text;
+  EXPECT_EQ(q.text,
+            "steady: whole-model p90/median 1.05, sum of operator medians/whole model -2.0 %");
+  EXPECT_NE(host_profile_csv(p).find("\n# quality: steady: "), std::string::npos);
+  // The case: p90 at 7x the median and the operators' sum 62.5 % below the whole model.
+  p.model_min_s = 0.007;
+  p.model_median_s = 0.008;
+  p.model_p90_s = 0.056;
+  p.op_median_sum_s = 0.003;
+  q = profile_quality(p);
+  EXPECT_TRUE(q.noisy);
+  EXPECT_EQ(q.text.rfind("noisy: whole-model p90 is 7.00x the median", 0), 0u) << q.text;
+  EXPECT_NE(q.text.find("-62.5 %"), std::string::npos) << q.text;
+  // Either symptom alone is enough.
+  p.model_p90_s = 0.009;
+  EXPECT_TRUE(profile_quality(p).noisy);
+  p.op_median_sum_s = 0.0079;
+  EXPECT_FALSE(profile_quality(p).noisy);
+  p.model_p90_s = 0.0121;  // 1.5125x
+  EXPECT_TRUE(profile_quality(p).noisy);
+  // Written into both encodings and read back as text.
+  const HostProfile back = parse_host_profile_json(host_profile_json(p), "p.json");
+  EXPECT_EQ(back.quality, profile_quality(p).text);
+  EXPECT_EQ(parse_host_profile_csv(host_profile_csv(p), "p.csv").quality, profile_quality(p).text);
 }
 
 void expect_csv_error(const std::string& text, const std::string& fragment) {

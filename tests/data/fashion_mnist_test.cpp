@@ -7,12 +7,15 @@
 #include <array>
 #include <filesystem>
 
+#include "require_data.h"
+
 namespace hetcim::data {
 namespace {
 
 TEST(FashionMnist, PublishedSizesAndBalance) {
-  if (!std::filesystem::exists(std::string(kFashionMnistDir) + "/t10k-images-idx3-ubyte.gz"))
-    GTEST_SKIP() << "dataset-fashion-mnist is not installed";
+  HETCIM_REQUIRE_DATA_OR_SKIP(
+      std::filesystem::exists(std::string(kFashionMnistDir) + "/t10k-images-idx3-ubyte.gz"),
+      "dataset-fashion-mnist");
   for (Split s : {Split::Test, Split::Train}) {
     const ImageDataset d = load_fashion_mnist(s);
     const int64_t n = s == Split::Train ? 60000 : 10000;

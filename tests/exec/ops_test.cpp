@@ -75,6 +75,134 @@ TEST(Reference, QLinearConvByHand) {
   EXPECT_EQ(Engine(g).run({{"x", x}}).at("y").at(0), 47);
 }
 
+TEST(Reference, QLinearConvWithFewerZeroPointsThanChannelsIsAUserError) {
+  // 4 output channels, a weight zero point with 2 values: neither per-tensor nor per-channel. The
+  // reference interpreter used to read zw[2] and zw[3] past the end of the tensor.
+  Builder b;
+  b.input("x", DType::UInt8, {1, 1, 2, 2});
+  b.constant("sx", testing::scalar_f(0.5f)).constant("zx", testing::scalar_u8(10));
+  b.constant("w", Tensor::zeros(DType::Int8, {4, 1, 1, 1}));
+  b.constant("sw", testing::scalar_f(0.25f)).constant("zw", Tensor::zeros(DType::Int8, {2}));
+  b.constant("sy", testing::scalar_f(0.1f)).constant("zy", testing::scalar_u8(5));
+  b.node("QLinearConv", {"x", "sx", "zx", "w", "sw", "zw", "sy", "zy"}, {"y"}, {}, "",
+         {{DType::UInt8, graph::Shape{1, 4, 2, 2}}});
+  const graph::Graph g = b.done({"y"});
+  const TensorMap in{{"x", Tensor::zeros(DType::UInt8, {1, 1, 2, 2})}};
+  try {
+    (void)run_reference(g, in);
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("(zero point) has 2 values, expected 1 or 4"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW((void)Engine(g), UserError);
+}
+
+// Four uint8 elements as a 1x4 tensor.
+Tensor u8x4(uint8_t a, uint8_t b, uint8_t c, uint8_t d) {
+  Tensor t = Tensor::zeros(DType::UInt8, {1, 4});
+  const uint8_t v[4] = {a, b, c, d};
+  std::memcpy(t.bytes.data(), v, 4);
+  return t;
+}
+
+std::vector<int> ints_of(const Tensor& t) {
+  std::vector<int> v;
+  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(static_cast<int>(t.at(i)));
+  return v;
+}
+
+// Scales are powers of two, so every value below is exact in float and the ties are true ties.
+TEST(Reference, QLinearAddAndMulByHand) {
+  Builder b;
+  b.input("a", DType::UInt8, {1, 4});
+  b.input("b", DType::UInt8, {1, 4});
+  b.constant("sa", testing::scalar_f(0.5f)).constant("za", testing::scalar_u8(10));
+  b.constant("sb", testing::scalar_f(0.25f)).constant("zb", testing::scalar_u8(20));
+  b.constant("sy", testing::scalar_f(0.5f)).constant("zy", testing::scalar_u8(5));
+  const graph::TensorInfo out{DType::UInt8, graph::Shape{1, 4}};
+  b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"add"}, {}, "com.microsoft",
+         {out});
+  b.node("QLinearMul", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"mul"}, {}, "com.microsoft",
+         {out});
+  const graph::Graph g = b.done({"add", "mul"});
+  // a = 0.5 * (a_q - 10): {0, 1.5, 122.5, -5}; b = 0.25 * (b_q - 20): {0.25, 0.5, 58.75, 58.75}.
+  const TensorMap in{{"a", u8x4(10, 13, 255, 0)}, {"b", u8x4(21, 22, 255, 255)}};
+  // add: {0.25, 2, 181.25, 53.75} / 0.5 = {0.5, 4, 362.5, 107.5}
+  //   -> round half to even {0, 4, 362, 108} + 5 = {5, 9, 367 -> 255 (saturated), 113}
+  // mul: {0, 0.75, 7196.875, -293.75} / 0.5 = {0, 1.5, 14393.75, -587.5}
+  //   -> {0, 2, 14394, -588} + 5 = {5, 7, 255 (saturated), 0 (saturated)}
+  const std::vector<int> add{5, 9, 255, 113}, mul{5, 7, 255, 0};
+  const TensorMap ref = run_reference(g, in);
+  EXPECT_EQ(ints_of(ref.at("add")), add);
+  EXPECT_EQ(ints_of(ref.at("mul")), mul);
+  const TensorMap eng = Engine(g).run(in);
+  EXPECT_EQ(ints_of(eng.at("add")), add);
+  EXPECT_EQ(ints_of(eng.at("mul")), mul);
+  // A tie that rounds down under half-to-even and up under half-away-from-zero: 2.5 * 0.5 / 0.5.
+  const TensorMap tie =
+      run_reference(g, {{"a", u8x4(15, 10, 10, 10)}, {"b", u8x4(22, 20, 20, 20)}});
+  EXPECT_EQ(ints_of(tie.at("mul"))[0], 2 + 5);
+}
+
+TEST(Reference, QLinearSigmoidByHand) {
+  Builder b;
+  b.input("x", DType::UInt8, {1, 4});
+  b.constant("sx", testing::scalar_f(0.5f)).constant("zx", testing::scalar_u8(128));
+  b.constant("sy", testing::scalar_f(1.0f / 256.0f)).constant("zy", testing::scalar_u8(0));
+  b.node("QLinearSigmoid", {"x", "sx", "zx", "sy", "zy"}, {"y"}, {}, "com.microsoft",
+         {{DType::UInt8, graph::Shape{1, 4}}});
+  const graph::Graph g = b.done({"y"});
+  // x = {0, 1, 63.5, -64}: sigmoid * 256 = {128, 187.15, 256 - 4.5e-26, 4.1e-26}
+  //   -> {128, 187, 255 (256 saturated), 0}
+  const TensorMap in{{"x", u8x4(128, 130, 255, 0)}};
+  const std::vector<int> want{128, 187, 255, 0};
+  EXPECT_EQ(ints_of(run_reference(g, in).at("y")), want);
+  EXPECT_EQ(ints_of(Engine(g).run(in).at("y")), want);
+}
+
+// The operators of the engine's host-kernel table (exec/host_kernels), by hand, in both engines.
+TEST(Reference, HostKernelOperatorsByHand) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 2, 1, 2});  // {1, 3 | 4, 6}: channel 0 = {1, 3}, 1 = {4, 6}
+  b.constant("scale", Tensor::from_floats({2}, {1, 2}))
+      .constant("bias", Tensor::from_floats({2}, {0, 1}))
+      .constant("mean", Tensor::from_floats({2}, {2, 2}))
+      .constant("var", Tensor::from_floats({2}, {4, 1}));
+  b.constant("ln_scale", Tensor::from_floats({2}, {2, 2}))
+      .constant("ln_bias", Tensor::from_floats({2}, {1, 1}));
+  Tensor pads = Tensor::zeros(DType::Int64, {8});
+  pads.data<int64_t>()[3] = 1;  // one before and two after on the last axis
+  pads.data<int64_t>()[7] = 2;
+  b.constant("pads", pads).constant("pad_value", testing::scalar_f(9.0f));
+  Tensor idx = Tensor::zeros(DType::Int64, {});
+  idx.data<int64_t>()[0] = 1;
+  b.constant("idx", idx);
+  b.node("ReduceMean", {"x"}, {"rm"}, A{{"axes", Ints{3}}});
+  b.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"bn"}, A{{"epsilon", 0.0}});
+  b.node("LayerNormalization", {"x", "ln_scale", "ln_bias"}, {"ln"}, A{{"epsilon", 0.0}});
+  b.node("Pad", {"x", "pads", "pad_value"}, {"pad"});
+  b.node("Gather", {"x", "idx"}, {"gather"}, A{{"axis", int64_t{1}}});
+  b.node("Erf", {"x"}, {"erf"});
+  b.node("Sqrt", {"x"}, {"sqrt"});
+  const graph::Graph g = b.done({"rm", "bn", "ln", "pad", "gather", "erf", "sqrt"});
+  const TensorMap in{{"x", Tensor::from_floats({1, 2, 1, 2}, {1, 3, 4, 6})}};
+  for (const TensorMap& out : {run_reference(g, in), Engine(g).run(in)}) {
+    EXPECT_EQ(out.at("rm").floats(), (std::vector<float>{2, 5}));
+    // (x - mean) / sqrt(var) * scale + B: (1-2)/2, (3-2)/2; ((4-2)/1, (6-2)/1) * 2 + 1
+    EXPECT_EQ(out.at("bn").floats(), (std::vector<float>{-0.5f, 0.5f, 5, 9}));
+    // rows {1, 3} and {4, 6}: mean 2 / 5, variance 1: {-1, 1} * 2 + 1
+    EXPECT_EQ(out.at("ln").floats(), (std::vector<float>{-1, 3, -1, 3}));
+    EXPECT_EQ(out.at("pad").floats(), (std::vector<float>{9, 1, 3, 9, 9, 9, 4, 6, 9, 9}));
+    EXPECT_EQ(out.at("pad").shape, (graph::Shape{1, 2, 1, 5}));
+    EXPECT_EQ(out.at("gather").floats(), (std::vector<float>{4, 6}));
+    EXPECT_EQ(out.at("gather").shape, (graph::Shape{1, 1, 2}));
+    EXPECT_NEAR(out.at("erf").floats()[0], 0.8427008f, 1e-6);   // erf(1)
+    EXPECT_NEAR(out.at("sqrt").floats()[3], 2.4494897f, 1e-6);  // sqrt(6)
+  }
+}
+
 TEST(Reference, PoolingByHand) {
   Builder b;
   b.input("x", DType::Float32, {1, 1, 2, 2});
@@ -139,6 +267,36 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ConvF32,
                                            ConvCase{"grouped", 16, 32, 7, 3, 2, 1, 1, 4, ""},
                                            ConvCase{"dilated", 8, 8, 11, 3, 1, 2, 2, 1, ""}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+TEST(EngineF32, HostKernelOperatorsMatchReference) {
+  Builder b;
+  b.input("x", DType::Float32, {2, 6, 5, 7});
+  b.constant("scale", random_tensor(DType::Float32, {6}, 21))
+      .constant("bias", random_tensor(DType::Float32, {6}, 22))
+      .constant("mean", random_tensor(DType::Float32, {6}, 23))
+      .constant("var", random_tensor(DType::Float32, {6}, 24, 0.5, 2));
+  b.constant("ln_scale", random_tensor(DType::Float32, {5, 7}, 25))
+      .constant("ln_bias", random_tensor(DType::Float32, {5, 7}, 26));
+  Tensor pads = Tensor::zeros(DType::Int64, {8});
+  pads.data<int64_t>()[2] = 1;
+  pads.data<int64_t>()[3] = 2;
+  pads.data<int64_t>()[6] = 3;
+  pads.data<int64_t>()[7] = -1;  // a negative pad crops
+  b.constant("pads", pads);
+  Tensor idx = Tensor::zeros(DType::Int64, {2});
+  idx.data<int64_t>()[0] = 3;
+  idx.data<int64_t>()[1] = -1;
+  b.constant("idx", idx);
+  b.node("ReduceMean", {"x"}, {"rm"}, A{{"axes", Ints{1, 3}}, {"keepdims", int64_t{0}}});
+  b.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"bn"});
+  b.node("LayerNormalization", {"x", "ln_scale", "ln_bias"}, {"ln"}, A{{"axis", int64_t{-2}}});
+  b.node("Pad", {"x", "pads"}, {"pad"});
+  b.node("Gather", {"x", "idx"}, {"gather"}, A{{"axis", int64_t{1}}});
+  b.node("Erf", {"x"}, {"erf"});
+  b.node("Mul", {"x", "x"}, {"sq"});
+  b.node("Sqrt", {"sq"}, {"sqrt"});
+  both_thread_counts(b.done({"rm", "bn", "ln", "pad", "gather", "erf", "sqrt"}));
+}
 
 TEST(EngineF32, GemmMatMulAndBinaryOps) {
   Builder b;
@@ -359,16 +517,21 @@ TEST(EngineErrors, UnsupportedOperatorNamesTheNode) {
   b.input("x", DType::Float32, {1, 4});
   b.node("Relu", {"x"}, {"y"});
   graph::Graph g = b.done({"y"});
-  g.nodes[0].op_type = "Erf";
-  g.nodes[0].name = "my_erf";
+  g.nodes[0].op_type = "Einsum";
+  g.nodes[0].name = "my_einsum";
+  g.opset = 13;
   try {
     Engine e(g);
     FAIL() << "no error";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("node 'my_erf' (Erf): unsupported operator 'Erf'"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "node 'my_einsum' (Einsum): unsupported operator 'Einsum' at opset 13"),
               std::string::npos)
         << e.what();
   }
+  // The same table answers before any engine is built (what `hetcim inspect` lists).
+  EXPECT_EQ(unsupported_operators(g),
+            (std::vector<std::string>{"node 'my_einsum' (Einsum, opset 13)"}));
   EXPECT_THROW((void)run_reference(g, {{"x", Tensor::zeros(DType::Float32, {1, 4})}}), UserError);
 }
 

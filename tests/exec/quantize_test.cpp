@@ -7,9 +7,11 @@
 #include <cmath>
 #include <limits>
 
+#include "exec/calibration.h"
 #include "exec/engine.h"
 #include "exec/reference.h"
 #include "test_util.h"
+#include "util/error.h"
 
 namespace hetcim::exec {
 namespace {
@@ -132,6 +134,36 @@ TEST(Quantize, PerAxisByHand) {
   const std::vector<float> want = {9, 4.5f, 18, 12, 6, 24};
   EXPECT_EQ(run_reference(g, {{"q", q}}).at("d").floats(), want);
   EXPECT_EQ(Engine(g).run({{"q", q}}).at("d").floats(), want);
+}
+
+// Calibration on the user's data: min/max is the range of the values given; the percentile method
+// takes, per sample, the [100 - p, p] percentiles (nearest rank over the sorted values) and
+// averages them over the samples.
+TEST(Calibration, UserDataMinMaxAndPercentile) {
+  testing::Builder b;
+  b.input("x", DType::Float32, {1, 101});
+  b.node("Relu", {"x"}, {"y"});
+  const graph::Graph g = b.done({"y"});
+  std::vector<float> v(101), w(101);
+  for (int i = 0; i <= 100; ++i) {
+    v[static_cast<size_t>(i)] = static_cast<float>(i - 50);        // -50 .. 50
+    w[static_cast<size_t>(i)] = static_cast<float>(2 * (i - 50));  // -100 .. 100
+  }
+  CalibrationOptions o;
+  o.data = {{{"x", Tensor::from_floats({1, 101}, v)}}, {{"x", Tensor::from_floats({1, 101}, w)}}};
+  const Ranges mm = calibrate(g, o);
+  EXPECT_EQ(mm.at("x").lo, -100.0f);
+  EXPECT_EQ(mm.at("x").hi, 100.0f);
+  EXPECT_EQ(mm.at("y").lo, 0.0f);
+  EXPECT_EQ(mm.at("y").hi, 100.0f);
+  o.method = CalibrationMethod::Percentile;
+  o.percentile = 90.0;
+  const Ranges pc = calibrate(g, o);
+  // Sample 1: the 10th and 90th percentiles of -50..50 are -40 and 40; sample 2: -80 and 80.
+  EXPECT_FLOAT_EQ(pc.at("x").lo, -60.0f);
+  EXPECT_FLOAT_EQ(pc.at("x").hi, 60.0f);
+  o.percentile = 40.0;
+  EXPECT_THROW((void)calibrate(g, o), UserError);
 }
 
 }  // namespace

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "graph/constant_values.h"
 #include "util/error.h"
 
 namespace hetcim::graph {
@@ -70,6 +73,24 @@ TEST(Graph, AttributeTypesAreChecked) {
   EXPECT_EQ(n.attr_int("group", 1), 2);
   EXPECT_EQ(n.attr_int("missing", 7), 7);
   EXPECT_THROW((void)n.attr_int("auto_pad", 0), UserError);
+}
+
+// Cast of constants as ONNX Cast: float -> integer truncates toward zero, out-of-range values
+// saturate and NaN gives 0 (both undefined in ONNX; hetcim's choice), integer narrowing wraps.
+TEST(ConstantValues, CastAndFill) {
+  const Initializer f =
+      Initializer::from_floats({5}, {-1.7f, 2.9f, 300.0f, -300.0f, std::nanf("")});
+  EXPECT_EQ(cast_to(f, DType::Int8).ints(), (std::vector<int64_t>{-1, 2, 127, -128, 0}));
+  EXPECT_EQ(cast_to(f, DType::UInt8).ints(), (std::vector<int64_t>{0, 2, 255, 0, 0}));
+  EXPECT_EQ(cast_to(f, DType::Bool).ints(), (std::vector<int64_t>{1, 1, 1, 1, 1}));
+  const Initializer i = Initializer::from_ints({3}, {300, -1, 7});
+  EXPECT_EQ(cast_to(i, DType::Int8).ints(), (std::vector<int64_t>{44, -1, 7}));  // 300 - 256
+  EXPECT_EQ(cast_to(i, DType::Float32).floats(), (std::vector<float>{300, -1, 7}));
+  const Initializer z = filled(DType::Int32, {2, 2}, 7.0);
+  EXPECT_EQ(z.info.dtype, DType::Int32);
+  EXPECT_EQ(z.ints(), (std::vector<int64_t>{7, 7, 7, 7}));
+  EXPECT_EQ(dtype_from_onnx_code(6), DType::Int32);
+  EXPECT_FALSE(dtype_from_onnx_code(10).has_value());  // FLOAT16: not represented
 }
 
 }  // namespace

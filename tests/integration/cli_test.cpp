@@ -290,7 +290,13 @@ TEST(Cli, PartitionOnThisMachineUsesAMeasuredProfile) {
   const CliRun r = run("partition mobilenetv2 --host this --crossbars 50 --json " + json.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = read_json(json);
-  EXPECT_EQ(j["host"].get<std::string>().rfind("measured: this machine", 0), 0u) << j["host"];
+  // Measured here, and named so: not the preset's host.
+  EXPECT_EQ(j["host"].get<std::string>().rfind("measured on ", 0), 0u) << j["host"];
+  EXPECT_NE(j["host"].get<std::string>().find("in this run"), std::string::npos) << j["host"];
+  EXPECT_EQ(j["hardware"].get<std::string>().rfind("this machine as host", 0), 0u) << j["hardware"];
+  EXPECT_EQ(r.out.find("partition of mobilenetv2 on seed000-arm\n"), std::string::npos) << r.out;
+  EXPECT_NE(j["provenance"]["facts"]["seeds"].get<std::string>().find("input seed 7"),
+            std::string::npos);
   EXPECT_EQ(j["solver"]["status"], "optimal");
   // Every operator of the int8 graph got a measured, positive host latency.
   ASSERT_EQ(j["operators"].size(), 71u);

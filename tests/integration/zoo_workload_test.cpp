@@ -42,11 +42,28 @@ INSTANTIATE_TEST_SUITE_P(
         // Table I: 38 / 79 / 71 operators; 44/204, 91/412, 71/331. Eq. (1): ResNet-18 201.
         Expect{"resnet18", 38, 6, 44, 204, 201, 11689512, -1, 1814073344},
         Expect{"resnet50", 79, 12, 91, 412, -1, 25557032, -1, 4089184256},
-        Expect{"mobilenetv2", 71, 0, 71, 331, -1, 3504872, -1, 300774272},
-        // YOLOv5n: eq. (1) gives 95 crossbars; 1,867,405 parameters with BatchNorm folded. Its
-        // operator count (paper: 251) depends on Detect's export form; see the closing notes.
-        Expect{"yolov5n", 248, 2064, 2312, 5568, 95, 1872157, 1867405, 2234060800}),
+        Expect{"mobilenetv2", 71, 0, 71, 331, -1, 3504872, -1, 300774272}),
     [](const auto& info) { return std::string(info.param.model); });
+
+// YOLOv5n is not a Table I row we can check: the paper counts 251 operators (3,041 variables,
+// 7,035 constraints) where our export form of Detect gives 248, so the graph-level counts below are
+// a snapshot of our own output (a regression guard), not a reproduction. Only the parameter
+// counts are independent: Ultralytics' model summary prints 1,872,157 parameters for yolov5n.yaml
+// and 1,867,405 after fusing BatchNorm; its 4.5 GFLOPs at 640x640 is 2 x 2.234 G MACs, rounded.
+TEST(TableI, YoloV5nParamsMatchUltralyticsOperatorCountsAreOurSnapshot) {
+  const graph::Graph g = zoo::build_model("yolov5n", {});
+  EXPECT_EQ(workload::count_params(g), 1872157);  // independent (Ultralytics)
+  const workload::Workload w = workload::analyze(passes::lower(g));
+  EXPECT_EQ(w.totals.params, 1867405);  // independent (Ultralytics, fused)
+  EXPECT_NEAR(2.0 * static_cast<double>(w.totals.macs) / 1e9, 4.5, 0.05);  // independent, rounded
+  // Snapshot of our own output (paper: 251 / 3,041 / 7,035); eq. (1) on our shapes: 95 crossbars.
+  EXPECT_EQ(w.totals.operators, 248);
+  EXPECT_EQ(w.totals.parallel_pairs, 2064);
+  EXPECT_EQ(w.totals.milp_variables, 2312);
+  EXPECT_EQ(w.totals.milp_constraints, 5568);
+  EXPECT_EQ(w.totals.crossbars, 95);
+  EXPECT_EQ(w.totals.macs, 2234060800);
+}
 
 TEST(TableI, Fp32LoweringHasNoQuantizeOrLayoutNodes) {
   passes::PipelineOptions o;

@@ -49,6 +49,54 @@ int64_t param_count(const Graph& g) {
   return n;
 }
 
+// torch.ao's exporter writes zero points as ConstantOfShape with a one-element TENSOR attribute.
+TEST(ImportTorchAo, ConstantOfShapeValueBecomesScalarAttributes) {
+  fixtures::ModelBuilder b(13, "g");
+  b.input("x", onnx::TensorProto::FLOAT, {1, 4});
+  b.output("y", onnx::TensorProto::FLOAT, {1, 4});
+  b.init_int64("shape", {1}, {4});
+  onnx::TensorProto v;
+  v.set_data_type(onnx::TensorProto::INT32);
+  v.add_dims(1);
+  v.add_int32_data(3);
+  fixtures::attr_tensor(b.node("ConstantOfShape", {"shape"}, {"c"}, "zeros"), "value", v);
+  fixtures::attr_int(b.node("Cast", {"c"}, {"cf"}, "cast"), "to", onnx::TensorProto::FLOAT);
+  b.node("Add", {"x", "cf"}, {"y"}, "add");
+  const Graph g = import_model(b.model());
+  const graph::Node& n = node(g, "zeros");
+  EXPECT_EQ(n.attr_int("value", -1), 3);
+  EXPECT_EQ(n.attr_int("value_dtype", -1), onnx::TensorProto::INT32);
+  EXPECT_EQ(g.info("c")->dtype, DType::Int32);
+}
+
+TEST(ImportOptions, InputShapesResolveOpenDimensions) {
+  fixtures::ModelBuilder b(13, "g");
+  b.input("x", onnx::TensorProto::FLOAT, {std::string("n"), 3, std::string("h"), std::string("w")});
+  b.output("y", onnx::TensorProto::FLOAT,
+           {std::string("n"), 3, std::string("h"), std::string("w")});
+  b.node("Relu", {"x"}, {"y"}, "relu");
+  ImportOptions o;
+  o.input_shapes["x"] = {2, 3, 8, 6};
+  EXPECT_EQ(shape(import_model(b.model(), o), "y"), (Shape{2, 3, 8, 6}));
+  // Without them the spatial dims stay open (-1): inspect and partition then stop with an error.
+  EXPECT_EQ(shape(import_model(b.model()), "y"), (Shape{1, 3, -1, -1}));
+  ImportOptions wrong_name;
+  wrong_name.input_shapes["image"] = {1, 3, 8, 8};
+  try {
+    (void)import_model(b.model(), wrong_name);
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("no input of that name (inputs: x)"), std::string::npos)
+        << e.what();
+  }
+  ImportOptions wrong_rank;
+  wrong_rank.input_shapes["x"] = {1, 3, 8};
+  EXPECT_THROW((void)import_model(b.model(), wrong_rank), UserError);
+  ImportOptions wrong_dim;
+  wrong_dim.input_shapes["x"] = {1, 4, 8, 8};  // the model declares 3 channels
+  EXPECT_THROW((void)import_model(b.model(), wrong_dim), UserError);
+}
+
 TEST(ImportTorchCnn, FlattenVariantAtEveryOpset) {
   for (int64_t opset = 13; opset <= 17; ++opset) {
     SCOPED_TRACE("opset " + std::to_string(opset));

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include "model_shapes.h"
@@ -190,7 +192,22 @@ TEST(MilpExport, MpsAndLpReadBackAndSolveToTheSameOptimum) {
   for (auto [format, name] :
        {std::pair{MilpFileFormat::Mps, "model.mps"}, std::pair{MilpFileFormat::Lp, "model.lp"}}) {
     const std::string path = (dir / name).string();
+    std::filesystem::remove(path);
+    std::filesystem::remove(path + ".gz");
     write_milp(p, path, format);
+    // Exactly the named file, uncompressed, with its time unit stated at the top.
+    ASSERT_TRUE(std::filesystem::is_regular_file(path)) << path;
+    EXPECT_FALSE(std::filesystem::exists(path + ".gz")) << path;
+    {
+      std::ifstream in(path);
+      std::string first, second;
+      std::getline(in, first);
+      std::getline(in, second);
+      char unit[64];
+      std::snprintf(unit, sizeof unit, "%.17g s", st.time_unit_seconds);
+      EXPECT_NE(second.find("time unit"), std::string::npos) << second;
+      EXPECT_NE(second.find(unit), std::string::npos) << second << " vs " << unit;
+    }
     Cbc_Model* m = Cbc_newModel();
     Cbc_setLogLevel(m, 0);
     const int rc =
@@ -225,6 +242,16 @@ TEST(MilpSolve, WallClockTimeLimitIsAResult) {
     EXPECT_NEAR(r.gap, (r.objective - r.bound) / r.objective, 1e-12);
   } else if (r.status == SolveStatus::NoSolution) {
     EXPECT_TRUE(r.schedule.start.empty());
+  } else {
+    // Solved within the second (a fast machine): then it must be the exact solver's optimum,
+    // with a valid schedule and a closed gap.
+    ASSERT_EQ(r.status, SolveStatus::Optimal);
+    EXPECT_TRUE(check(p, r.schedule).empty());
+    const ExactResult e = solve_exact(p);
+    ASSERT_EQ(e.status, SolveStatus::Optimal);
+    EXPECT_NEAR(r.objective, e.makespan, 1e-6 * e.makespan);
+    EXPECT_EQ(r.bound, r.objective);
+    EXPECT_EQ(r.gap, 0.0);
   }
 }
 

@@ -123,6 +123,50 @@ TEST(RemoveIdentity, RewiresReadersAndGraphOutputs) {
   EXPECT_EQ(g.outputs[0], "b");
 }
 
+// torch.ao's zero-point chain: ConstantOfShape (value 3 as int32, as the importer decodes it) ->
+// Cast(to=FLOAT) folds to a float32 initializer {3, 3, 3, 3}; only the Add is left.
+TEST(FoldConstants, ConstantOfShapeAndCastOfConstants) {
+  Graph g;
+  g.inputs = {"x"};
+  g.values["x"] = {DType::Float32, Shape{4}};
+  g.initializers["shape"] = Initializer::from_ints({1}, {4});
+  g.nodes.push_back({"fill",
+                     "ConstantOfShape",
+                     "",
+                     {"shape"},
+                     {"c"},
+                     {{"value", int64_t{3}}, {"value_dtype", int64_t{6}}}});
+  g.nodes.push_back({"cast", "Cast", "", {"c"}, {"cf"}, {{"to", int64_t{1}}}});
+  g.nodes.push_back({"add", "Add", "", {"x", "cf"}, {"y"}, {}});
+  g.values["y"] = {DType::Float32, Shape{4}};
+  g.outputs = {"y"};
+  graph::validate(g);
+  const Graph f = fold_constants(g);
+  ASSERT_EQ(f.nodes.size(), 1u);
+  EXPECT_EQ(f.nodes[0].op_type, "Add");
+  const Initializer& cf = f.initializers.at("cf");
+  EXPECT_EQ(cf.info.dtype, DType::Float32);
+  EXPECT_EQ(cf.floats(), (std::vector<float>{3, 3, 3, 3}));
+  EXPECT_FALSE(f.initializers.count("c"));  // read by nobody any more
+}
+
+// The exporter's Cast(to=UINT8) after a uint8 QuantizeLinear is an identity; a real Cast stays.
+TEST(RemoveIdentity, CastToTheDtypeItAlreadyHasGoes) {
+  Graph g;
+  g.inputs = {"x"};
+  g.values["x"] = {DType::UInt8, Shape{4}};
+  g.nodes.push_back({"same", "Cast", "", {"x"}, {"a"}, {{"to", int64_t{2}}}});
+  g.values["a"] = {DType::UInt8, Shape{4}};
+  g.nodes.push_back({"real", "Cast", "", {"a"}, {"b"}, {{"to", int64_t{1}}}});
+  g.values["b"] = {DType::Float32, Shape{4}};
+  g.outputs = {"b"};
+  graph::validate(g);
+  const Graph r = remove_identity(g);
+  ASSERT_EQ(r.nodes.size(), 1u);
+  EXPECT_EQ(r.nodes[0].name, "real");
+  EXPECT_EQ(r.nodes[0].inputs, (std::vector<std::string>{"x"}));
+}
+
 TEST(FoldConstants, EvaluatesTorchFlattenShapeArithmetic) {
   // Shape(x)[0] unsqueezed and concatenated with -1: the Reshape target [1, -1].
   Graph g;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include "data/fashion_mnist.h"
 #include "onnxio/export.h"
 #include "onnxio/import.h"
+#include "require_data.h"
 #include "train/evaluate.h"
 #include "util/error.h"
 #include "xbar/rng.h"
@@ -63,18 +65,19 @@ std::vector<float> param(const graph::Graph& g, const std::string& name) {
   return g.initializers.at(name).floats();
 }
 
-// The acceptance: a tiny training run on real Fashion-MNIST beats chance (10 %) by a wide
-// margin.
-TEST(Train, TinyFashionMnistRunBeatsChance) {
-  if (!std::filesystem::exists(std::string(data::kFashionMnistDir) + "/t10k-images-idx3-ubyte.gz"))
-    GTEST_SKIP() << "dataset-fashion-mnist is not installed";
+// A tiny training run on real Fashion-MNIST beats a classifier computed independently on the same
+// images (nearest centroid), not just chance.
+TEST(Train, TinyFashionMnistRunBeatsNearestCentroid) {
+  HETCIM_REQUIRE_DATA_OR_SKIP(
+      std::filesystem::exists(std::string(data::kFashionMnistDir) + "/t10k-images-idx3-ubyte.gz"),
+      "dataset-fashion-mnist");
   const data::ImageDataset test = data::load_fashion_mnist(data::Split::Test);
   // 1024 test images as training data keep the test fast (the train file is 6x larger to read);
   // accuracy is measured on the disjoint remainder.
   const data::ImageDataset train_part = data::slice(test, 0, 1024);
   const data::ImageDataset held_out = data::slice(test, 2000, 500);
   TrainOptions o;
-  o.epochs = 2;
+  o.epochs = 6;
   o.batch_size = 64;
   o.seed = 3;
   o.threads = kThreads;
@@ -90,11 +93,53 @@ TEST(Train, TinyFashionMnistRunBeatsChance) {
     EXPECT_GT(e.seconds, 0.0);
   };
   const TrainResult r = train_race_cnn(train_part, held_out, o);
-  EXPECT_EQ(epochs_done, (std::vector<int>{1, 2}));
-  EXPECT_EQ(calls, 2 * 16);  // 1024 / 64 batches per epoch
-  ASSERT_EQ(r.epochs.size(), 2u);
+  EXPECT_EQ(epochs_done, (std::vector<int>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(calls, 6 * 16);  // 1024 / 64 batches per epoch
+  ASSERT_EQ(r.epochs.size(), 6u);
   RecordProperty("test_accuracy", std::to_string(r.test_accuracy));
-  EXPECT_GT(r.test_accuracy, 0.40) << "chance is 0.10";
+  // The bound is an independent baseline computed here on the same images: the nearest-centroid
+  // classifier (class means of the 1024 training images, Euclidean distance), which needs no
+  // training. A CNN that learned anything beyond pixel averages must beat it. Measured here
+  // (seed 3, 1 thread): CNN 0.740 after 6 epochs (2 epochs: 0.54, not enough), nearest centroid
+  // 0.704.
+  const int64_t px = train_part.image_size();
+  std::vector<double> centroid(static_cast<size_t>(10 * px), 0.0);
+  std::vector<int64_t> members(10, 0);
+  for (int64_t i = 0; i < train_part.count; ++i) {
+    const int c = train_part.labels[static_cast<size_t>(i)];
+    ++members[static_cast<size_t>(c)];
+    for (int64_t k = 0; k < px; ++k)
+      centroid[static_cast<size_t>(c * px + k)] +=
+          train_part.images[static_cast<size_t>(i * px + k)];
+  }
+  for (int c = 0; c < 10; ++c)
+    for (int64_t k = 0; k < px; ++k)
+      centroid[static_cast<size_t>(c * px + k)] /=
+          std::max<int64_t>(members[static_cast<size_t>(c)], 1);
+  int64_t correct = 0;
+  for (int64_t i = 0; i < held_out.count; ++i) {
+    int best = 0;
+    double best_d = 1e300;
+    for (int c = 0; c < 10; ++c) {
+      double d = 0;
+      for (int64_t k = 0; k < px; ++k) {
+        const double diff = held_out.images[static_cast<size_t>(i * px + k)] -
+                            centroid[static_cast<size_t>(c * px + k)];
+        d += diff * diff;
+      }
+      if (d < best_d) {
+        best_d = d;
+        best = c;
+      }
+    }
+    correct += best == held_out.labels[static_cast<size_t>(i)];
+  }
+  const double centroid_accuracy =
+      static_cast<double>(correct) / static_cast<double>(held_out.count);
+  RecordProperty("nearest_centroid_accuracy", std::to_string(centroid_accuracy));
+  EXPECT_GT(centroid_accuracy, 0.5) << "the baseline itself (Fashion-MNIST: about 0.68)";
+  EXPECT_GT(r.test_accuracy, centroid_accuracy)
+      << "the CNN does not beat the nearest-centroid classifier";
   EXPECT_LT(r.epochs[1].train_loss, r.epochs[0].train_loss);
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "util/error.h"
+
 namespace hetcim::workload {
 namespace {
 
@@ -27,6 +29,47 @@ Graph two_ops() {
   g.values["y"] = {DType::Float32, Shape{1, 1000}};
   graph::validate(g);
   return g;
+}
+
+TEST(Workload, TensorOfUnknownShapeIsAnErrorNamingNodeAndTensor) {
+  Graph g = two_ops();
+  g.nodes.push_back({"act", "Relu", "", {"c"}, {"r"}, {}});
+  g.values["r"] = {DType::Float32, Shape{1, -1, 56, 56}};  // a dimension inference left open
+  g.outputs.push_back("r");
+  graph::validate(g);
+  try {
+    (void)analyze(g);
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("node 'act' (Relu): the shape of tensor 'r' is 1x?x56x56"),
+              std::string::npos)
+        << e.what();
+  }
+  g.values.erase("r");  // nothing known at all
+  EXPECT_THROW((void)analyze(g), UserError);
+}
+
+// A MatMul of two activations (attention's Q x K^T) holds no stationary weights: not offloadable.
+// A MatMul with a constant 2-D weight is a crossbar GeMM.
+TEST(Workload, AttentionMatMulIsNotOffloadableWeightMatMulIs) {
+  Graph g;
+  g.inputs = {"q", "k"};
+  g.values["q"] = {DType::Float32, Shape{1, 4, 16, 8}};
+  g.values["k"] = {DType::Float32, Shape{1, 4, 8, 16}};
+  g.initializers["w"] = Initializer::shape_only(DType::Float32, {16, 32});
+  g.nodes.push_back({"scores", "MatMul", "", {"q", "k"}, {"s"}, {}});
+  g.values["s"] = {DType::Float32, Shape{1, 4, 16, 16}};
+  g.nodes.push_back({"proj", "MatMul", "", {"s", "w"}, {"y"}, {}});
+  g.values["y"] = {DType::Float32, Shape{1, 4, 16, 32}};
+  g.outputs = {"y"};
+  graph::validate(g);
+  const Workload w = analyze(g);
+  EXPECT_FALSE(w.ops[0].offloadable);
+  EXPECT_EQ(w.ops[0].crossbars, 0);
+  EXPECT_TRUE(w.ops[1].offloadable);
+  EXPECT_EQ(w.ops[1].rows, 16);
+  EXPECT_EQ(w.ops[1].n_mvm, 4 * 16);  // one input vector per row of the 64 rows of s
+  EXPECT_EQ(w.totals.offloadable, 1);
 }
 
 TEST(Workload, ConvAsIm2colGemm) {

@@ -1,0 +1,70 @@
+// Pad, mode "constant" (pads as an attribute before opset 11, as a constant input from 11 on;
+// optional constant_value; optional axes from opset 18). Negative pads crop.
+#include "exec/host_kernels/families.h"
+#include "graph/node_errors.h"
+
+namespace hetcim::exec::host {
+
+Run compile_pad(const KernelInput& k) {
+  const graph::Node& n = k.node;
+  const std::string mode = n.attr_string("mode", "constant");
+  if (mode != "constant")
+    throw graph::node_error(n, "mode '", mode, "' is not supported (hetcim pads with a constant)");
+  const graph::Shape x = k.shapes.at(0);
+  const auto rank = static_cast<int64_t>(x.size());
+  std::vector<int64_t> pads = n.attr_ints("pads", {});
+  if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
+    if (!k.constants[1]) throw graph::node_error(n, "pads (input 1) must be a constant");
+    pads.clear();
+    for (int64_t i = 0; i < k.constants[1]->numel(); ++i)
+      pads.push_back(static_cast<int64_t>(k.constants[1]->at(i)));
+  }
+  float value = static_cast<float>(n.attr_float("value", 0.0));
+  if (n.inputs.size() > 2 && !n.inputs[2].empty()) {
+    if (!k.constants[2]) throw graph::node_error(n, "constant_value (input 2) must be a constant");
+    value = static_cast<float>(k.constants[2]->at(0));
+  }
+  std::vector<int64_t> axes;
+  if (n.inputs.size() > 3 && !n.inputs[3].empty()) {
+    if (!k.constants[3]) throw graph::node_error(n, "axes (input 3) must be a constant");
+    for (int64_t i = 0; i < k.constants[3]->numel(); ++i)
+      axes.push_back(graph::normalize_axis(n, static_cast<int64_t>(k.constants[3]->at(i)), rank));
+  } else {
+    for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
+  }
+  if (pads.size() != 2 * axes.size())
+    throw graph::node_error(n, "pads has ", pads.size(), " values, expected ", 2 * axes.size());
+  std::vector<int64_t> begin(x.size(), 0);
+  graph::Shape y = x;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const auto d = static_cast<size_t>(axes[i]);
+    begin[d] = pads[i];
+    y[d] = x[d] + pads[i] + pads[i + axes.size()];
+    if (y[d] < 0) throw graph::node_error(n, "pads crop axis ", d, " below zero");
+  }
+  const int64_t out_n = graph::element_count(y);
+  return [x, y, begin, value, out_n](const std::vector<const float*>& in,
+                                     const std::vector<float*>& out) {
+    std::vector<int64_t> idx(y.size(), 0);
+    for (int64_t o = 0; o < out_n; ++o) {
+      // Source index of output element `idx`, or the pad value outside the input.
+      int64_t src = 0;
+      bool inside = true;
+      for (size_t d = 0; d < y.size(); ++d) {
+        const int64_t s = idx[d] - begin[d];
+        if (s < 0 || s >= x[d]) {
+          inside = false;
+          break;
+        }
+        src = src * x[d] + s;
+      }
+      out[0][o] = inside ? in[0][src] : value;
+      for (size_t d = y.size(); d-- > 0;) {
+        if (++idx[d] < y[d]) break;
+        idx[d] = 0;
+      }
+    }
+  };
+}
+
+}  // namespace hetcim::exec::host
