@@ -27,6 +27,8 @@ PACKAGES=(
   # corpus (tests/corpus/make_corpus.py): PyTorch-exported ONNX files made with Debian's Python,
   # torch and torchvision (random weights, nothing downloaded)
   python3 python3-onnx python3-numpy python3-torch python3-torchvision
+  # the Python package (pybind11 binding of the api module) and its pytest suite
+  pybind11-dev python3-dev python3-pytest
 )
 # The ORT benchmark peer comes from npm: Node.js with npm is needed; Debian's npm only when the
 # machine has no npm of its own (a nodesource nodejs ships npm and conflicts with Debian's).

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "api/cluster.h"
+#include "api/common.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
-#include "cluster/bottleneck_mapping.h"
 #include "cluster/cluster_config.h"
 #include "cluster/cluster_report.h"
-#include "cluster/roofline.h"
 #include "report/cluster.h"
 #include "report/provenance.h"
 #include "util/error.h"
@@ -32,27 +32,19 @@ struct ClusterSource {
 
 struct RooflineArgs {
   ClusterSource src;
-  std::vector<int64_t> bus_widths = {32, 64, 128, 256, 512};
-  std::vector<double> utilizations = {0.05, 0.10, 0.25, 0.50, 0.75, 1.00};
-  std::vector<std::string> executions = {"sequential", "pipelined"};
-  int64_t vectors = 256;
+  api::RooflineRequest request;
 };
 
 struct BottleneckArgs {
   ClusterSource src;
-  zoo::BottleneckShape shape;
-  std::vector<std::string> mappings = {"cores", "ima-cjob8", "ima-cjob16", "hybrid", "ima+dw"};
+  api::BottleneckRequest request;
 };
 
-cluster::ImaExecution parse_execution(const std::string& s, const std::string& flag) {
-  if (s == "sequential") return cluster::ImaExecution::Sequential;
-  if (s == "pipelined") return cluster::ImaExecution::Pipelined;
-  throw user_error(flag, ": expected sequential or pipelined, got '", s, "'");
-}
-
-cluster::ClusterConfig load(const ClusterSource& s) {
-  cluster::ClusterConfig c =
-      s.config.empty() ? cluster::cluster_preset(s.preset) : cluster::load_cluster(s.config);
+// The cluster flags into the request: the preset or file, "--bus-width 128bit", "--execution".
+api::ClusterRequest cluster_request(const ClusterSource& s) {
+  api::ClusterRequest r;
+  r.preset = s.preset;
+  r.config = s.config;
   if (!s.bus_width.empty()) {
     std::string w = s.bus_width;
     if (w.ends_with("bit")) w.resize(w.size() - 3);
@@ -60,10 +52,10 @@ cluster::ClusterConfig load(const ClusterSource& s) {
     if (!bits || *bits < 8 || *bits % 8 != 0 || *bits > cluster::kMaxBusWidthBits)
       throw user_error("--bus-width: expected a multiple of 8 from 8bit to ",
                        cluster::kMaxBusWidthBits, "bit such as 128bit, got '", s.bus_width, "'");
-    c.ima.bus_width_bits = *bits;
+    r.bus_width_bits = *bits;
   }
-  if (!s.execution.empty()) c.ima.execution = parse_execution(s.execution, "--execution");
-  return c;
+  r.execution = s.execution;
+  return r;
 }
 
 // The tables (CSV, JSON) and the figures of one study, committed together after the last check.
@@ -81,19 +73,6 @@ void write_outputs(const ClusterSource& s, const std::string& csv, const std::st
   for (const report::Figure& f : figures)
     std::printf("wrote %s.svg and .png\n",
                 (std::filesystem::path(s.figures) / f.name).string().c_str());
-}
-
-// Where every number of a cluster study comes from: seed 001's cluster as an analytical model.
-Provenance cluster_provenance(const Provenance& base, const ClusterSource& s) {
-  Provenance p = base;
-  p.set("source",
-        "modelled by " +
-            (s.config.empty() ? "the " + s.preset + " preset" : "the cluster file " + s.config) +
-            " (analytical model of seed 001's cluster, cluster/README.md; nothing measured)");
-  p.set("solver", "none (closed-form cycle counts)");
-  p.set("cache", "none");
-  p.set("seeds", "none (deterministic)");
-  return p;
 }
 
 // The outputs with their provenance: text and CSV get "# key: value" header lines, JSON a
@@ -124,40 +103,33 @@ void add_source_options(CLI::App* cmd, ClusterSource& s) {
                   "Draw the figures (SVG and PNG, gnuplot) into this directory");
 }
 
-void run_roofline(const RooflineArgs& a, const Provenance& base) {
-  const cluster::ClusterConfig c = load(a.src);
-  cluster::RooflineOptions o;
-  o.bus_widths_bits = a.bus_widths;
-  o.utilizations = a.utilizations;
-  o.executions.clear();
-  for (const std::string& e : a.executions)
-    o.executions.push_back(parse_execution(e, "--executions"));
-  o.vectors = a.vectors;
-  const auto points = cluster::roofline(c, o);
-  const Provenance prov = cluster_provenance(base, a.src);
-  const std::string text = with_provenance_text(cluster::roofline_text(c, points), prov);
+void run_roofline(RooflineArgs a, const Provenance& base) {
+  a.request.cluster = cluster_request(a.src);
+  const api::RooflineResult r = api::cluster_roofline(a.request);
+  const Provenance prov = api::with_caller(r.provenance, base);
+  const std::string text = with_provenance_text(cluster::roofline_text(r.config, r.points), prov);
   write_outputs(
-      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::roofline_csv(points), prov),
-      a.src.json.empty() ? "" : with_provenance_json(cluster::roofline_json(c, points), prov),
+      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::roofline_csv(r.points), prov),
+      a.src.json.empty() ? ""
+                         : with_provenance_json(cluster::roofline_json(r.config, r.points), prov),
       [&](OutputSet& out, const std::string& dir) {
-        return report::write_roofline_figures(out, points, dir, {}, "cluster_roofline",
+        return report::write_roofline_figures(out, r.points, dir, {}, "cluster_roofline",
                                               footer(prov));
       });
   std::fputs(text.c_str(), stdout);
 }
 
-void run_bottleneck(const BottleneckArgs& a, const Provenance& base) {
-  const cluster::ClusterConfig c = load(a.src);
-  std::vector<cluster::Mapping> mappings;
-  for (const std::string& m : a.mappings) mappings.push_back(cluster::parse_mapping(m));
-  const cluster::BottleneckStudy s = cluster::bottleneck_study(c, a.shape, mappings);
-  const Provenance prov = cluster_provenance(base, a.src);
-  const std::string text = with_provenance_text(cluster::bottleneck_text(c, s), prov);
+void run_bottleneck(BottleneckArgs a, const Provenance& base) {
+  a.request.cluster = cluster_request(a.src);
+  const api::BottleneckResult r = api::cluster_bottleneck(a.request);
+  const Provenance prov = api::with_caller(r.provenance, base);
+  const std::string text = with_provenance_text(cluster::bottleneck_text(r.config, r.study), prov);
   write_outputs(
-      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::bottleneck_csv(s), prov),
-      a.src.json.empty() ? "" : with_provenance_json(cluster::bottleneck_json(c, s), prov),
+      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::bottleneck_csv(r.study), prov),
+      a.src.json.empty() ? ""
+                         : with_provenance_json(cluster::bottleneck_json(r.config, r.study), prov),
       [&](OutputSet& out, const std::string& dir) {
-        return report::write_bottleneck_figures(out, s, dir, {}, footer(prov));
+        return report::write_bottleneck_figures(out, r.study, dir, {}, footer(prov));
       });
   std::fputs(text.c_str(), stdout);
 }
@@ -177,20 +149,20 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
                           "Fig. 7: IMA throughput vs operational intensity for bus widths, "
                           "operating points and sequential / pipelined execution");
   add_source_options(roof, r->src);
-  roof->add_option("--bus-widths", r->bus_widths, "IMA data-interface widths in bits")
+  roof->add_option("--bus-widths", r->request.bus_widths, "IMA data-interface widths in bits")
       ->delimiter(',')
       ->check(CLI::Range(int64_t{8}, int64_t{1} << 20))
       ->capture_default_str();
-  roof->add_option("--utilizations", r->utilizations,
+  roof->add_option("--utilizations", r->request.utilizations,
                    "Crossbar shares used by the synthetic layers, in (0, 1]")
       ->delimiter(',')
       ->check(finite_range(1e-9, 1.0))
       ->capture_default_str();
-  roof->add_option("--executions", r->executions, "sequential and/or pipelined")
+  roof->add_option("--executions", r->request.executions, "sequential and/or pipelined")
       ->delimiter(',')
       ->check(CLI::IsMember({"sequential", "pipelined"}))
       ->capture_default_str();
-  roof->add_option("--vectors", r->vectors, "Jobs per synthetic layer")
+  roof->add_option("--vectors", r->request.vectors, "Jobs per synthetic layer")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 24))
       ->capture_default_str();
   roof->callback([r, &provenance] { run_roofline(*r, provenance); });
@@ -206,22 +178,28 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
                  "Override the IMA data-interface width, e.g. 128bit");
   bn->add_option("--execution", b->src.execution, "Override the IMA execution model")
       ->check(CLI::IsMember({"sequential", "pipelined"}));
-  bn->add_option("--mappings", b->mappings, "Mappings, the first is the reference of the ratios")
+  bn->add_option("--mappings", b->request.mappings,
+                 "Mappings, the first is the reference of the ratios")
       ->delimiter(',')
       ->capture_default_str();
   const auto range = CLI::Range(int64_t{1}, int64_t{1} << 20);
-  bn->add_option("--height", b->shape.height, "Input feature map height")
+  bn->add_option("--height", b->request.shape.height, "Input feature map height")
       ->check(range)
       ->capture_default_str();
-  bn->add_option("--width", b->shape.width, "Input feature map width")
+  bn->add_option("--width", b->request.shape.width, "Input feature map width")
       ->check(range)
       ->capture_default_str();
-  bn->add_option("--c-in", b->shape.c_in, "Input channels")->check(range)->capture_default_str();
-  bn->add_option("--expansion", b->shape.expansion, "Expansion factor t (hidden = t * c_in)")
+  bn->add_option("--c-in", b->request.shape.c_in, "Input channels")
       ->check(range)
       ->capture_default_str();
-  bn->add_option("--c-out", b->shape.c_out, "Output channels")->check(range)->capture_default_str();
-  bn->add_option("--stride", b->shape.stride, "Depth-wise stride")
+  bn->add_option("--expansion", b->request.shape.expansion,
+                 "Expansion factor t (hidden = t * c_in)")
+      ->check(range)
+      ->capture_default_str();
+  bn->add_option("--c-out", b->request.shape.c_out, "Output channels")
+      ->check(range)
+      ->capture_default_str();
+  bn->add_option("--stride", b->request.shape.stride, "Depth-wise stride")
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str();
   bn->callback([b, &provenance] { run_bottleneck(*b, provenance); });

@@ -3,15 +3,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <sstream>
 #include <thread>
 
+#include "api/common.h"
+#include "api/dse.h"
 #include "cli/commands.h"
-#include "cli/host_choice.h"
-#include "cli/measure_host.h"
-#include "cli/model_source.h"
-#include "dse/dse.h"
-#include "passes/pipeline.h"
 #include "report/dse.h"
 #include "report/provenance.h"
 #include "util/error.h"
@@ -24,119 +20,60 @@ namespace hetcim::cli {
 namespace {
 
 struct DseArgs {
-  std::vector<std::string> models = {"resnet18", "resnet50", "mobilenetv2", "yolov5n"};
-  std::vector<int64_t> crossbars = {25, 50, 100, 200};
+  api::DseRequest request;
   std::vector<std::string> t_mvm = {"50ns", "100ns", "500ns", "1000ns"};
-  std::vector<std::string> hosts = {"arm", "x86"};
   std::string bus;  // "": the seed-000 bus of the host (10.24 GB/s ARM, 20.48 GB/s otherwise)
   std::string out = "results";
-  bool milp = false;
   std::string milp_time_limit = "60s";
-  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  int64_t replicas = 1;
-  std::string transfers = "per-edge";
-  std::string bus_model = "parallel";
   bool no_cache = false;
   bool no_figures = false;
   bool quiet = false;
 };
 
-void run(const DseArgs& a, const Provenance& provenance) {
-  dse::DseOptions o;
-  o.crossbars = a.crossbars;
-  o.t_mvm.clear();
+void run(DseArgs a, const Provenance& provenance) {
+  api::DseRequest& q = a.request;
+  q.t_mvm.clear();
   for (const std::string& t : a.t_mvm)
-    o.t_mvm.push_back(parse_positive_quantity(t, Quantity::Time, "--t-mvm"));
-  o.run_milp = a.milp;
-  o.milp_time_limit =
+    q.t_mvm.push_back(parse_positive_quantity(t, Quantity::Time, "--t-mvm"));
+  if (!a.bus.empty()) q.bus = parse_positive_quantity(a.bus, Quantity::Bandwidth, "--bus");
+  q.milp_time_limit =
       parse_positive_quantity(a.milp_time_limit, Quantity::Time, "--milp-time-limit");
-  o.threads = a.threads;
-  o.build.max_replicas = a.replicas;
-  o.build.transfer_model = a.transfers == "per-edge" ? partition::TransferModel::PerEdge
-                                                     : partition::TransferModel::PerTensorDirection;
-  o.build.bus_model =
-      a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   namespace fs = std::filesystem;
   const auto in_out = [&](const std::string& name) { return (fs::path(a.out) / name).string(); };
-  o.cache_dir = a.no_cache ? "" : in_out("cache");
-  o.on_cache_warning = [](const std::string& w) {
-    std::fprintf(stderr, "\nhetcim: warning: %s\n", w.c_str());
-  };
-
-  std::vector<dse::DseModel> models;
-  for (const std::string& m : a.models) {
-    const graph::Graph lowered = passes::lower(load_model({m, 1, {}}), {});
-    models.push_back({std::filesystem::path(m).stem().string(), workload::analyze(lowered)});
-  }
-  std::vector<dse::DseHost> hosts;
-  for (const std::string& h : a.hosts) {
-    dse::DseHost host;
-    host.name = h.ends_with(".csv") || h.ends_with(".json")
-                    ? "profile:" + std::filesystem::path(h).filename().string()
-                    : h;
-    host.hardware =
-        cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm" : "seed000-x86");
-    if (!a.bus.empty()) {
-      host.hardware.bus_bandwidth = parse_positive_quantity(a.bus, Quantity::Bandwidth, "--bus");
-      host.hardware.cim.bandwidth = host.hardware.bus_bandwidth;
-    }
-    if (h == "this") {
-      // Measured now, model by model, on the oneDNN engine; the x86 bus of seed 000.
-      MeasureOptions mo;
-      mo.progress = !a.quiet;
-      for (size_t k = 0; k < models.size(); ++k)
-        host.costs.push_back(cost::host_costs_from_profile(
-            models[k].workload, measure_host_profile({a.models[k], 1, {}}, mo), "this run", true));
-      host.source = "measured on " + machine_description() + " in this run (" + describe(mo) +
-                    "), seed 000's x86 bus";
-      hosts.push_back(std::move(host));
-      continue;
-    }
-    apply_host_choice(h, host.hardware);
-    // A profile host names one file per model with "{model}" in its path.
-    for (size_t k = 0; k < models.size(); ++k) {
-      cost::HostSpec spec = host.hardware.host;
-      if (const auto pos = spec.profile.find("{model}"); pos != std::string::npos) {
-        spec.profile.replace(pos, 7, models[k].name);
-      } else if (!spec.profile.empty() && models.size() > 1) {
-        throw user_error("--hosts: profile '", spec.profile, "' holds one model; with several ",
-                         "models write the path with {model}, e.g. profiles/{model}.csv");
-      }
-      host.costs.push_back(cost::host_costs(models[k].workload, spec, true));
-    }
-    hosts.push_back(std::move(host));
-  }
-  // Created only now that every model and host has been read: a bad one leaves no directory.
+  q.cache_dir = a.no_cache ? "" : in_out("cache");
+  q.validate();
+  // The directory is created now (the cache lives in it); a DSE that fails (a bad model or host)
+  // removes it again if it is still empty (util/output_set.h).
   OutputSet out;
   out.make_directory(a.out);
-  std::vector<dse::DsePoint> points;
-  {
-    Progress progress(a.milp ? "DSE (exact solver + MILP)" : "DSE (exact solver)", "points",
-                      models.size() * hosts.size() * o.crossbars.size() * o.t_mvm.size(), !a.quiet);
-    points =
-        dse::run_dse(models, hosts, o, [&progress](size_t done, size_t) { progress.update(done); });
-  }
-  const report::DseSummary sum = report::summarize_dse(points);
-  Provenance prov = provenance;
-  std::string sources;
-  for (const std::string& hs : sum.host_sources) sources += (sources.empty() ? "" : "; ") + hs;
-  prov.set("host source", sources);
-  prov.set("solver", std::string("exact (hetcim, time limit ") +
-                         format_quantity(o.exact_time_limit, Quantity::Time) + ")" +
-                         (a.milp ? "; the paper's MILP on CBC (time limit " +
-                                       format_quantity(o.milp_time_limit, Quantity::Time) + ")"
-                                 : ""));
-  prov.set("status", report::dse_claim(points));
-  prov.set("cache", a.no_cache ? "off (--no-cache): every point solved in this run"
-                               : o.cache_dir + ": " + std::to_string(sum.cached) + " of " +
-                                     std::to_string(sum.points) +
-                                     " points read from it (key: problem content, commit " +
-                                     provenance.commit + ", solver options)");
-  prov.set("seeds",
-           "none (the DSE is deterministic)" +
-               std::string(std::find(a.hosts.begin(), a.hosts.end(), "this") != a.hosts.end()
-                               ? "; host 'this' measured with " + describe(MeasureOptions{})
-                               : std::string()));
+  api::DseCallbacks callbacks;
+  std::unique_ptr<Progress> measuring;
+  callbacks.measuring = [&](const std::string& m) {
+    measuring = std::make_unique<Progress>(
+        "measuring " + m + " on this CPU", "runs",
+        static_cast<size_t>(q.host_measurement.warmup + q.host_measurement.runs), !a.quiet);
+  };
+  q.host_measurement.progress = [&](size_t done, size_t) {
+    if (measuring) measuring->update(done);
+  };
+  callbacks.cache_warning = [](const std::string& w) {
+    std::fprintf(stderr, "\nhetcim: warning: %s\n", w.c_str());
+  };
+  std::unique_ptr<Progress> grid;
+  callbacks.solving = [&](size_t total) {
+    measuring.reset();
+    grid = std::make_unique<Progress>(q.milp ? "DSE (exact solver + MILP)" : "DSE (exact solver)",
+                                      "points", total, !a.quiet);
+  };
+  callbacks.progress = [&](size_t done, size_t) {
+    if (grid) grid->update(done);
+  };
+  const api::DseResult r = api::run_dse(q, callbacks);
+  measuring.reset();
+  grid.reset();
+  const auto& points = r.points;
+  Provenance prov = api::with_caller(r.provenance, provenance);
+  if (a.no_cache) prov.set("cache", "off (--no-cache): every point solved in this run");
   out.add(in_out("dse.csv"), report::dse_csv(points, prov));
   out.add(in_out("dse.json"), report::dse_json(points, prov));
   if (!a.no_figures) (void)report::write_dse_report(out, points, a.out, prov);
@@ -144,9 +81,9 @@ void run(const DseArgs& a, const Provenance& provenance) {
   // mixes runs (and with --no-figures it holds no report of an earlier run).
   report::remove_dse_report(a.out);
   out.commit();
-  std::printf("%s\n", report::dse_claim(points).c_str());
-  std::printf("%.3f s in the exact solver in this run; hosts: %s\n", sum.solve_seconds,
-              sources.c_str());
+  std::printf("%s\n", r.claim.c_str());
+  std::printf("%.3f s in the exact solver in this run; hosts: %s\n", r.solve_seconds,
+              r.host_sources.c_str());
   std::printf("%s", report::provenance_text(provenance).c_str());
   std::printf("%-12s %-6s %9s %8s %10s %8s %8s %5s %-10s %s\n", "model", "host", "crossbars",
               "T_mvm", "latency", "speedup", "host/cim", "xbars", "status", "cached");
@@ -165,19 +102,20 @@ void run(const DseArgs& a, const Provenance& provenance) {
 
 void register_dse(CLI::App& app, const Provenance& provenance) {
   auto a = std::make_shared<DseArgs>();
+  a->request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   CLI::App* cmd = app.add_subcommand(
       "dse",
       "Design-space exploration of seed 000: partition every model on every host for every "
       "crossbar budget and MVM latency; CSV, JSON, figures and an HTML report");
-  cmd->add_option("--models", a->models, "Zoo models or ONNX files")
+  cmd->add_option("--models", a->request.models, "Zoo models or ONNX files")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--crossbars", a->crossbars, "Crossbar budgets")
+  cmd->add_option("--crossbars", a->request.crossbars, "Crossbar budgets")
       ->delimiter(',')
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
       ->capture_default_str();
   cmd->add_option("--t-mvm", a->t_mvm, "MVM latencies")->delimiter(',')->capture_default_str();
-  cmd->add_option("--hosts", a->hosts,
+  cmd->add_option("--hosts", a->request.hosts,
                   "Hosts: arm, x86, host model names, profile files (.csv/.json, {model} in the "
                   "path), or this "
                   "(measure this CPU now)")
@@ -187,20 +125,20 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
       "--bus", a->bus,
       "Shared bus bandwidth for every host (default: 10.24GB/s for arm, 20.48GB/s otherwise)");
   cmd->add_option("--out", a->out, "Output directory")->capture_default_str();
-  cmd->add_flag("--milp", a->milp, "Also solve the paper's MILP (CBC) on every point");
+  cmd->add_flag("--milp", a->request.milp, "Also solve the paper's MILP (CBC) on every point");
   cmd->add_option("--milp-time-limit", a->milp_time_limit, "Wall-clock limit per MILP")
       ->capture_default_str();
-  cmd->add_option("--threads", a->threads, "Grid points solved in parallel")
+  cmd->add_option("--threads", a->request.threads, "Grid points solved in parallel")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  cmd->add_option("--replicas", a->replicas,
+  cmd->add_option("--replicas", a->request.replicas,
                   "Allow up to R weight copies per operator (beyond the paper)")
       ->check(CLI::Range(int64_t{1}, int64_t{64}))
       ->capture_default_str();
-  cmd->add_option("--transfers", a->transfers, "per-edge (the paper) or per-tensor")
+  cmd->add_option("--transfers", a->request.transfers, "per-edge (the paper) or per-tensor")
       ->check(CLI::IsMember({"per-edge", "per-tensor"}))
       ->capture_default_str();
-  cmd->add_option("--bus-model", a->bus_model,
+  cmd->add_option("--bus-model", a->request.bus_model,
                   "parallel (the paper: transfers overlap) or serial (the shared bus carries one "
                   "transfer at a time)")
       ->check(CLI::IsMember({"parallel", "serial"}))

@@ -4,56 +4,44 @@
 #include <cstdio>
 #include <memory>
 
+#include "api/profile.h"
 #include "cli/commands.h"
-#include "cli/measure_host.h"
 #include "cli/model_source.h"
 #include "cost/host_profile.h"
 #include "report/provenance.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/output_set.h"
+#include "util/progress.h"
 
 namespace hetcim::cli {
 namespace {
 
 struct ProfileArgs {
   ModelSource model;
-  std::string precision = "int8";
-  int threads = 1;
-  int warmup = 10;
-  int runs = 50;
+  api::ProfileRequest request;
   std::string csv, json;
-  uint64_t seed = 1;
-  uint64_t input_seed = 7;
-  uint64_t calibration_seed = 1;
-  int calibration_samples = 2;
   bool quiet = false;
 };
 
-void run(const ProfileArgs& a, const Provenance& prov) {
-  MeasureOptions m;
-  m.precision = a.precision;
-  m.threads = a.threads;
-  m.warmup = a.warmup;
-  m.runs = a.runs;
-  m.weight_seed = a.seed;
-  m.input_seed = a.input_seed;
-  m.calibration_seed = a.calibration_seed;
-  m.calibration_samples = a.calibration_samples;
-  m.progress = !a.quiet;
+void run(ProfileArgs a, const Provenance& prov) {
+  a.request.validate();
   // Output paths and formats are checked before the measurement, and written together after it.
   for (const std::string* path : {&a.csv, &a.json})
     if (!path->empty()) {
       (void)resolve_output_path(*path);
       (void)cost::host_profile_text(*path, {});
     }
-  cost::HostProfile p = measure_host_profile(a.model, m);
+  const api::Model model = load_api_model(a.model);
+  Progress progress("measuring " + model.spec + " on this CPU", "runs",
+                    static_cast<size_t>(a.request.warmup + a.request.runs), !a.quiet);
+  a.request.progress = [&](size_t done, size_t) { progress.update(done); };
+  const api::ProfileResult r = api::profile(model, a.request);
+  progress.finish();
+  cost::HostProfile p = r.profile;
   p.date = prov.date_utc;
   p.command = prov.command_line;
-  p.seeds = "weight " + std::to_string(a.seed) + ", input " + std::to_string(a.input_seed) +
-            ", calibration " + std::to_string(a.calibration_seed) + " (" +
-            std::to_string(a.calibration_samples) + " samples)";
-  const cost::ProfileQuality quality = cost::profile_quality(p);
+  const cost::ProfileQuality& quality = r.quality;
   // A noisy measurement is a result, not an error: it is written, flagged in the file, and
   // warned about on stderr (also with --quiet).
   if (quality.noisy) std::fprintf(stderr, "hetcim: warning: %s\n", quality.text.c_str());
@@ -94,27 +82,29 @@ void register_profile(CLI::App& app, const Provenance& provenance) {
       "Per-operator host latency on this CPU (median/min/p90 after warm-up) and the "
       "whole-model latency; writes a host profile (CSV or JSON) for the partitioner");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  cmd->add_option("--precision", a->precision, "fp32, or int8 (calibrated static quantization)")
+  cmd->add_option("--precision", a->request.precision,
+                  "fp32, or int8 (calibrated static quantization)")
       ->check(CLI::IsMember({"int8", "fp32"}))
       ->capture_default_str();
-  cmd->add_option("--threads", a->threads, "CPU threads")
+  cmd->add_option("--threads", a->request.threads, "CPU threads")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  cmd->add_option("--warmup", a->warmup, "Warm-up runs")
+  cmd->add_option("--warmup", a->request.warmup, "Warm-up runs")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
-  cmd->add_option("--runs", a->runs, "Timed runs")
+  cmd->add_option("--runs", a->request.runs, "Timed runs")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_option("--csv", a->csv, "Write the host profile as CSV");
   cmd->add_option("--json", a->json, "Write the host profile as JSON");
-  cmd->add_option("--seed", a->seed, "Seed for weights the model does not carry")
+  cmd->add_option("--seed", a->request.weight_seed, "Seed for weights the model does not carry")
       ->capture_default_str();
-  cmd->add_option("--input-seed", a->input_seed, "Seed for the random input")
+  cmd->add_option("--input-seed", a->request.input_seed, "Seed for the random input")
       ->capture_default_str();
-  cmd->add_option("--calibration-seed", a->calibration_seed, "Seed for int8 calibration inputs")
+  cmd->add_option("--calibration-seed", a->request.calibration_seed,
+                  "Seed for int8 calibration inputs")
       ->capture_default_str();
-  cmd->add_option("--calibration-samples", a->calibration_samples,
+  cmd->add_option("--calibration-samples", a->request.calibration_samples,
                   "Random inputs for int8 calibration")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

@@ -9,8 +9,8 @@
 #include <memory>
 #include <thread>
 
+#include "api/hardware.h"
 #include "cli/commands.h"
-#include "cli/host_choice.h"
 #include "cli/model_source.h"
 #include "cluster/bottleneck_mapping.h"
 #include "cluster/cluster_config.h"
@@ -89,7 +89,7 @@ void reproduce_seed000(OutputSet& outputs, const ReproduceArgs& a, const std::st
                     ? "profile:" + fs::path(h).filename().string()
                     : h;
     host.hardware = cost::hardware_preset(h == "x86" ? "seed000-x86" : "seed000-arm");
-    apply_host_choice(h, host.hardware);
+    api::apply_host_choice(h, host.hardware, "--hosts");
     for (const dse::DseModel& m : models) {
       cost::HostSpec spec = host.hardware.host;
       if (const auto pos = spec.profile.find("{model}"); pos != std::string::npos)

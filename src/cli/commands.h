@@ -19,10 +19,12 @@ void register_partition(CLI::App& app, const Provenance& provenance);
 void register_dse(CLI::App& app, const Provenance& provenance);
 void register_cluster(CLI::App& app, const Provenance& provenance);
 void register_reproduce(CLI::App& app, const Provenance& provenance);
-// Built with hetcim_train (libtorch), HETCIM_WITH_TRAIN:
+// In hetcim-torch (libtorch), built with hetcim_train:
 void register_train(CLI::App& app, const Provenance& provenance);
 void register_analog(CLI::App& app, const Provenance& provenance);
 void register_analog_study(CLI::App& analog);  // under `analog`, from register_analog
 void register_analog_serve(CLI::App& analog);
+// In hetcim when hetcim-torch is built: `train` and `analog` that exec hetcim-torch.
+void register_torch_forwarders(CLI::App& app);
 
 }  // namespace hetcim::cli

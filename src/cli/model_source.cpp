@@ -1,11 +1,8 @@
 #include "cli/model_source.h"
 
-#include <filesystem>
-
-#include "onnxio/import.h"
+#include "api/model.h"
 #include "util/error.h"
 #include "util/numbers.h"
-#include "zoo/zoo.h"
 
 namespace hetcim::cli {
 
@@ -42,24 +39,22 @@ void add_input_shape_option(CLI::App* cmd, ModelSource& src) {
                   "dimensions the ONNX file leaves open)");
 }
 
-graph::Graph load_model(const ModelSource& src) {
-  const bool looks_like_file = src.spec.find('/') != std::string::npos ||
-                               src.spec.ends_with(".onnx") || std::filesystem::exists(src.spec);
-  if (looks_like_file) {
-    onnxio::ImportOptions o;
-    o.batch = src.batch;
-    for (const std::string& spec : src.input_shapes) {
-      auto [name, shape] = parse_input_shape(spec);
-      if (!o.input_shapes.emplace(name, shape).second)
-        throw user_error("--input-shape: input '", name, "' given twice");
-    }
-    return onnxio::import_onnx(src.spec, o);
+std::map<std::string, graph::Shape> input_shapes(const ModelSource& src) {
+  std::map<std::string, graph::Shape> out;
+  for (const std::string& spec : src.input_shapes) {
+    auto [name, shape] = parse_input_shape(spec);
+    if (!out.emplace(name, shape).second)
+      throw user_error("--input-shape: input '", name, "' given twice");
   }
-  if (!src.input_shapes.empty())
-    throw user_error("--input-shape applies to ONNX files; '", src.spec, "' is a zoo model");
-  zoo::ModelOptions o;
-  o.batch = src.batch;
-  return zoo::build_model(src.spec, o);
+  return out;
+}
+
+api::Model load_api_model(const ModelSource& src) {
+  return api::load_model(src.spec, src.batch, input_shapes(src));
+}
+
+graph::Graph load_model(const ModelSource& src) {
+  return load_api_model(src).graph;
 }
 
 }  // namespace hetcim::cli

@@ -1,10 +1,13 @@
-// Where a model comes from: a zoo name ("resnet18") or an ONNX file path.
+// A model named on the command line (zoo name or ONNX path), its --batch and its --input-shape
+// flags, loaded by api::load_model (api/model.h), where the rule zoo name vs. file lives.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "api/model.h"
 #include "graph/graph.h"
 #include "util/error.h"
 
@@ -16,6 +19,9 @@ struct ModelSource {
   std::vector<std::string> input_shapes;  // NAME=1x3x224x224 (ONNX files only)
 };
 
+// The --input-shape flags by input name; UserError naming the flag for a malformed or repeated one.
+[[nodiscard]] std::map<std::string, graph::Shape> input_shapes(const ModelSource& src);
+[[nodiscard]] api::Model load_api_model(const ModelSource& src);
 [[nodiscard]] graph::Graph load_model(const ModelSource& src);
 
 // Adds --input-shape NAME=DIMS (repeatable) to a subcommand.

@@ -4,6 +4,14 @@
 
 namespace hetcim::cost {
 
+workload::WorkloadOptions workload_options(const CimConfig& cim) {
+  workload::WorkloadOptions o;
+  o.xbar_rows = cim.xbar_rows;
+  o.xbar_cols = cim.xbar_cols;
+  o.elem_bytes = cim.elem_bytes;
+  return o;
+}
+
 double cim_latency(const workload::OpWorkload& op, const CimConfig& cim, int64_t replicas) {
   HETCIM_ASSERT(op.offloadable, "operator ", op.name, " cannot run on a crossbar");
   HETCIM_ASSERT(replicas >= 1);

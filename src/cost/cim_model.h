@@ -34,6 +34,11 @@ struct CimConfig {
   double static_power = 0.1;  // W, drawn for the whole makespan
 };
 
+// The workload options a CIM configuration implies: its crossbar geometry and element width (one
+// column per weight). The configuration is the one source of truth; partition::build_problem
+// checks that a workload was analysed with it.
+[[nodiscard]] workload::WorkloadOptions workload_options(const CimConfig& cim);
+
 // T_acc,v = b_elem*N_in/B_cim + ceil(N_mvm / replicas)*T_mvm + b_elem*N_out/B_cim (eq. 2-3).
 // All crossbars of an operator work in parallel; `replicas` copies of the weights split the input
 // vectors between them (replicas = 1 is the paper's model).

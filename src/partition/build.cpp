@@ -10,6 +10,14 @@ Problem build_problem(const workload::Workload& w, const cost::HostCosts& host,
                       const cost::Hardware& hw, const BuildOptions& o) {
   if (o.max_replicas < 1) throw user_error("replication: the number of copies must be >= 1");
   HETCIM_ASSERT(host.t_host.size() == w.ops.size());
+  // One source of truth for the crossbar geometry and the element width: the hardware's.
+  if (w.options.xbar_rows != hw.cim.xbar_rows || w.options.xbar_cols != hw.cim.xbar_cols ||
+      w.options.elem_bytes != hw.cim.elem_bytes)
+    throw user_error("hardware '", hw.name, "': crossbar ", hw.cim.xbar_rows, "x", hw.cim.xbar_cols,
+                     " with ", hw.cim.elem_bytes,
+                     "-byte elements, but the workload was analysed for ", w.options.xbar_rows, "x",
+                     w.options.xbar_cols, " with ", w.options.elem_bytes,
+                     "-byte elements (analyse it with cost::workload_options(hw.cim))");
   Problem p;
   p.dag = w.dag;
   p.t_host = host.t_host;

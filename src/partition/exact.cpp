@@ -68,7 +68,7 @@ class Solver {
         allowed_(allowed),
         budget_(budget),
         fallback_(fallback),
-        deadline_(opt.time_limit_seconds) {}
+        deadline_(opt.time_limit_seconds, opt.node_limit) {}
 
   ExactResult run() {
     const std::vector<DynBitset> reach = graph::transitive_closure(p_.dag);
@@ -301,7 +301,7 @@ class Solver {
   }
 
   ExactResult timed_out() {
-    r_.status = SolveStatus::TimeLimit;
+    r_.status = deadline_.node_limited() ? SolveStatus::NodeLimit : SolveStatus::TimeLimit;
     r_.schedule = simulate_in_topological_order(p_, fallback_);
     r_.makespan = r_.schedule.makespan;
     r_.objective = objective_value(p_, r_.schedule);
@@ -337,6 +337,8 @@ ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
   p.validate();
   if (!(opt.time_limit_seconds > 0.0))
     throw user_error("exact solver: time limit ", opt.time_limit_seconds, " s, expected > 0");
+  if (opt.node_limit < 0)
+    throw user_error("exact solver: node limit ", opt.node_limit, ", expected >= 0 (0 = none)");
   // Allowed modes: the host, then the accelerator modes that fit the budget and are not
   // dominated by another mode (no more crossbars, no slower and, with an energy weight, no more
   // energy): makespans are monotone in latencies, so a dominated mode never helps.

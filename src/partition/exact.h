@@ -25,6 +25,11 @@ struct ExactOptions {
   // Wall-clock limit in seconds (> 0; infinity = none). When it strikes the result is
   // TimeLimit with the all-host incumbent and the root lower bound.
   double time_limit_seconds = std::numeric_limits<double>::infinity();
+  // Deterministic work limit: search nodes charged, ExactResult::nodes + seq_nodes (segment
+  // branch-and-bound and exact sequencing); 0 = none. When it strikes the result is NodeLimit,
+  // as TimeLimit otherwise (all-host incumbent, root bound); unlike the wall clock it stops every
+  // run of the same problem at the same point on any machine.
+  int64_t node_limit = 0;
 };
 
 struct ExactSegmentStats {

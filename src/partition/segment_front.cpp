@@ -406,7 +406,7 @@ class FrontSearch {
   void dfs(size_t depth, int64_t crossbars) {
     if (out_.timed_out) return;
     ++out_.nodes;
-    if (in_.deadline && (out_.nodes & 255) == 0 && in_.deadline->expired()) {
+    if (in_.deadline && in_.deadline->charge()) {
       out_.timed_out = true;
       return;
     }

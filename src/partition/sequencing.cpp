@@ -139,7 +139,7 @@ class Search {
     if (stopped_) return;
     ++out_.nodes;
     if ((opt_.max_nodes >= 0 && out_.nodes > opt_.max_nodes) ||
-        (opt_.deadline && (out_.nodes & 1023) == 0 && opt_.deadline->expired())) {
+        (opt_.deadline && opt_.deadline->charge())) {
       stopped_ = true;
       return;
     }

@@ -36,7 +36,7 @@ struct SeqOptions {
   // report found = false (no such schedule exists).
   double cutoff = std::numeric_limits<double>::infinity();
   int64_t max_nodes = -1;  // < 0: unlimited; otherwise stop after that many nodes (proven = false)
-  const Deadline* deadline = nullptr;  // checked every 1024 nodes; stops with proven = false
+  const Deadline* deadline = nullptr;  // charged every node; stops with proven = false
 };
 
 struct SeqOutput {

@@ -8,6 +8,7 @@ namespace hetcim::partition {
 enum class SolveStatus {
   Optimal,     // incumbent proven optimal (bound == incumbent, up to the solver's tolerances)
   TimeLimit,   // stopped by the time limit; an incumbent exists (all-host is always feasible)
+  NodeLimit,   // stopped by the deterministic node limit (exact solver); an incumbent exists
   Infeasible,  // proven infeasible (cannot happen for a validated problem: all-host is feasible)
   NoSolution,  // stopped without an incumbent
   Replayed,    // not solved: a given partition replayed by the simulator (no optimality claim)
@@ -24,6 +25,8 @@ enum class CallStatus {
       return "optimal";
     case SolveStatus::TimeLimit:
       return "time-limit";
+    case SolveStatus::NodeLimit:
+      return "node-limit";
     case SolveStatus::Infeasible:
       return "infeasible";
     case SolveStatus::NoSolution:

@@ -108,6 +108,7 @@ Workload analyze(const graph::Graph& g, const WorkloadOptions& o) {
     throw user_error(
         "workload options: crossbar size, columns per weight and element size must be positive");
   Workload w;
+  w.options = o;
   w.dag = graph::dag_of(g);
   std::set<std::string> counted;
   for (const graph::Node& n : g.nodes) {

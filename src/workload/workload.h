@@ -51,6 +51,7 @@ struct Workload {
   std::vector<OpWorkload> ops;  // one per graph node, in the graph's (topological) order
   graph::Dag dag;
   Totals totals;
+  WorkloadOptions options;  // the geometry the crossbar counts and byte sizes assume
 };
 
 [[nodiscard]] Workload analyze(const graph::Graph& g, const WorkloadOptions& options = {});

@@ -48,6 +48,14 @@ TEST(Cli, InspectPrintsTheTotals) {
   EXPECT_NE(r.out.find("crossbars (eq. 1)                  201"), std::string::npos);
 }
 
+TEST(Cli, VersionNamesTheCommitAndTheLibraries) {
+  const CliRun r = run("--version");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("hetcim ", 0), 0u) << r.out;
+  for (const char* lib : {"(commit ", "\n  oneDNN 2.", "\n  CBC 2.", "\n  ONNX 1."})
+    EXPECT_NE(r.out.find(lib), std::string::npos) << lib << " in " << r.out;
+}
+
 TEST(Cli, UnknownModelNamesTheZoo) {
   const CliRun r = run("inspect resnet19");
   EXPECT_EQ(r.status, 1);
@@ -258,7 +266,14 @@ TEST(Cli, PartitionRejectsBadHardwareFlags) {
   EXPECT_NE(r.err.find("--t-mvm"), std::string::npos) << r.err;
   r = run("partition resnet18 --host pentium");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("--host"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("host: expected arm, x86"), std::string::npos) << r.err;
+  r = run("partition resnet18 --preset seed999");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("preset: unknown hardware preset 'seed999'"), std::string::npos) << r.err;
+  r = run("partition resnet18 --crossbars=-3");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("crossbars: expected a whole number >= 1, got -3"), std::string::npos)
+      << r.err;
   const fs::path hw = scratch("bad.yaml");
   std::ofstream(hw) << "cim: {t_mvm: 50ns, crossbarz: 3}\n";
   r = run("partition resnet18 --hw " + hw.string());

@@ -1,18 +1,26 @@
-#include "cli/measure_host.h"
+#include "api/profile.h"
 
 #include <map>
 
+#include "api/common.h"
 #include "exec/calibration.h"
 #include "exec/engine.h"
 #include "exec/inputs.h"
 #include "exec/profile.h"
-#include "util/progress.h"
-#include "util/provenance.h"
+#include "util/error.h"
 #include "workload/workload.h"
 
-namespace hetcim::cli {
+namespace hetcim::api {
 
-std::string describe(const MeasureOptions& a) {
+void ProfileRequest::validate() const {
+  (void)parse_precision(precision);
+  check_range("threads", threads, 1, 1024);
+  check_range("warmup", warmup, 0, 100000);
+  check_range("runs", runs, 1, 100000);
+  check_range("calibration_samples", calibration_samples, 1, 1000);
+}
+
+std::string describe(const ProfileRequest& a) {
   return a.precision + ", " + std::to_string(a.threads) + " thread" + (a.threads == 1 ? "" : "s") +
          ", " + std::to_string(a.warmup) + " warm-up + " + std::to_string(a.runs) +
          " timed runs on oneDNN, weight seed " + std::to_string(a.weight_seed) + ", input seed " +
@@ -20,25 +28,26 @@ std::string describe(const MeasureOptions& a) {
          " (" + std::to_string(a.calibration_samples) + " samples)";
 }
 
-cost::HostProfile measure_host_profile(const ModelSource& model, const MeasureOptions& a) {
+ProfileResult profile(const Model& model, const ProfileRequest& a) {
+  a.validate();
   exec::PrepareOptions po;
-  po.precision = a.precision == "int8" ? passes::Precision::Int8 : passes::Precision::Fp32;
+  po.precision = parse_precision(a.precision);
   po.weight_seed = a.weight_seed;
   po.calibration.seed = a.calibration_seed;
   po.calibration.samples = a.calibration_samples;
-  const graph::Graph g =
-      with_model_named(model, [&] { return exec::prepare(load_model(model), po); });
-  exec::Engine engine = with_model_named(model, [&] { return exec::Engine(g, {a.threads}); });
-  Progress progress("measuring " + model.spec + " on this CPU", "runs",
-                    static_cast<size_t>(a.warmup + a.runs), a.progress);
-  const exec::ProfileResult r =
-      exec::profile(engine, exec::random_inputs(g, a.input_seed), {a.warmup, a.runs},
-                    [&](size_t done, size_t) { progress.update(done); });
-  progress.finish();
+  const graph::Graph g = exec::prepare(model.graph, po);
+  exec::Engine engine(g, {a.threads});
+  const exec::ProfileResult r = exec::profile(engine, exec::random_inputs(g, a.input_seed),
+                                              {a.warmup, a.runs}, [&](size_t done, size_t total) {
+                                                if (a.progress) a.progress(done, total);
+                                              });
   const workload::Workload w = workload::analyze(g);
   std::map<std::string, int64_t> macs;
   for (const auto& op : w.ops) macs[op.name] = op.macs;
-  cost::HostProfile p;
+  ProfileResult out;
+  out.status.origin = Origin::Measured;
+  out.provenance = library_provenance();
+  cost::HostProfile& p = out.profile;
   p.model = model.spec;
   p.precision = a.precision;
   p.batch = model.batch;
@@ -47,7 +56,12 @@ cost::HostProfile measure_host_profile(const ModelSource& model, const MeasureOp
   p.runs = r.runs;
   p.machine = exec::machine_description();
   p.library = exec::onednn_description();
-  p.tool = version_string();
+  p.tool = version_string();  // "hetcim 0.1.0 (commit ...)"
+  p.date = out.provenance.date_utc;
+  p.command = out.provenance.command_line;
+  p.seeds = "weight " + std::to_string(a.weight_seed) + ", input " + std::to_string(a.input_seed) +
+            ", calibration " + std::to_string(a.calibration_seed) + " (" +
+            std::to_string(a.calibration_samples) + " samples)";
   p.model_median_s = r.model.median;
   p.model_min_s = r.model.min;
   p.model_p90_s = r.model.p90;
@@ -64,7 +78,8 @@ cost::HostProfile measure_host_profile(const ModelSource& model, const MeasureOp
     o.gmacs = o.macs > 0 && o.median_s > 0 ? static_cast<double>(o.macs) / o.median_s / 1e9 : 0.0;
     p.ops.push_back(o);
   }
-  return p;
+  out.quality = cost::profile_quality(p);
+  return out;
 }
 
-}  // namespace hetcim::cli
+}  // namespace hetcim::api

@@ -1,4 +1,4 @@
-#include "cli/assignment_file.h"
+#include "report/partition_file.h"
 
 #include <fstream>
 #include <map>
@@ -7,9 +7,9 @@
 #include "util/error.h"
 #include "util/files.h"
 
-namespace hetcim::cli {
+namespace hetcim::report {
 
-partition::Schedule replay_assignment_file(const std::string& path, const partition::Problem& p) {
+partition::Schedule read_partition_file(const std::string& path, const partition::Problem& p) {
   const std::string text = read_input_file(path, "assignment file");
   nlohmann::json j;
   try {
@@ -87,4 +87,14 @@ partition::Schedule replay_assignment_file(const std::string& path, const partit
   return s;
 }
 
-}  // namespace hetcim::cli
+std::string partition_file_text(const PartitionRun& r, const partition::Problem& p,
+                                const partition::Schedule& s) {
+  return partition_json(r, p, s).dump(1) + "\n";
+}
+
+void write_partition_file(const std::string& path, const PartitionRun& r,
+                          const partition::Problem& p, const partition::Schedule& s) {
+  write_file_atomically(path, partition_file_text(r, p, s));
+}
+
+}  // namespace hetcim::report

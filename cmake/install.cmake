@@ -1,0 +1,28 @@
+# Install rules: the hetcim and hetcim-torch programs, libhetcim.so (the api module and what it
+# uses) as the imported target hetcim::hetcim, the headers under include/hetcim/, and the CMake
+# package files (hetcimConfig.cmake, hetcimConfigVersion.cmake, hetcimTargets.cmake).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS hetcim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET hetcim-torch)
+  install(TARGETS hetcim-torch RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+install(TARGETS hetcim_shared EXPORT hetcimTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+set(HETCIM_PUBLIC_MODULES util graph onnxio zoo passes workload cost cluster partition dse exec xbar report api)
+install(CODE "
+  set(SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")
+  set(GENERATED_DIR \"${PROJECT_BINARY_DIR}/generated\")
+  set(MODULES \"${HETCIM_PUBLIC_MODULES}\")
+  include(\"${PROJECT_SOURCE_DIR}/cmake/install_headers.cmake\")
+")
+set(HETCIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hetcim)
+install(EXPORT hetcimTargets NAMESPACE hetcim:: DESTINATION ${HETCIM_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/hetcimConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/hetcimConfig.cmake INSTALL_DESTINATION ${HETCIM_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/hetcimConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/hetcimConfig.cmake ${PROJECT_BINARY_DIR}/hetcimConfigVersion.cmake
+        DESTINATION ${HETCIM_CMAKE_DIR})

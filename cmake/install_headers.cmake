@@ -1,0 +1,31 @@
+# Installs the public headers under <prefix>/include/hetcim/: src/<module>/*.h as
+# hetcim/<module>/*.h with their project includes rewritten ("graph/graph.h" ->
+# "hetcim/graph/graph.h"), api/hetcim.h as the umbrella <hetcim/hetcim.h>, and the generated
+# hetcim/version.h. Run by `cmake --install` (install(CODE) in CMakeLists.txt) with SOURCE_DIR,
+# GENERATED_DIR and MODULES set.
+set(dest "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}/include/hetcim")
+string(REPLACE ";" "|" alternatives "${MODULES}")
+foreach(m ${MODULES})
+  file(GLOB headers "${SOURCE_DIR}/src/${m}/*.h")
+  foreach(h ${headers})
+    get_filename_component(name "${h}" NAME)
+    file(READ "${h}" text)
+    string(REGEX REPLACE "#include \"(${alternatives})/" "#include \"hetcim/\\1/" text "${text}")
+    set(out "${dest}/${m}/${name}")
+    if(m STREQUAL "api" AND name STREQUAL "hetcim.h")
+      set(out "${dest}/hetcim.h")
+    endif()
+    if(EXISTS "${out}")
+      file(READ "${out}" old)
+    else()
+      set(old "")
+    endif()
+    if(NOT old STREQUAL text)
+      message(STATUS "Installing: ${out}")
+      file(WRITE "${out}" "${text}")
+    else()
+      message(STATUS "Up-to-date: ${out}")
+    endif()
+  endforeach()
+endforeach()
+file(INSTALL "${GENERATED_DIR}/hetcim/version.h" DESTINATION "${dest}")

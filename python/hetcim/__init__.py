@@ -1,0 +1,129 @@
+"""hetcim: put neural networks on host CPUs plus in-memory-computing (CIM) accelerators.
+
+The same front door as the C++ library (``#include <hetcim/hetcim.h>``) and the ``hetcim``
+command: every function here is one call of the api module. Bad input raises
+:class:`hetcim.UserError` (a ``ValueError``) with the message the command line prints.
+
+>>> import hetcim
+>>> m = hetcim.load_model("resnet18")
+>>> plan = hetcim.partition(m, preset="seed000-arm", crossbars=100, t_mvm="50ns")
+>>> plan.latency_s, plan.status
+"""
+
+import json as _json
+
+from ._hetcim import (  # noqa: F401  (re-exported)
+    InternalError,
+    Model,
+    PartitionResult,
+    RunResult,
+    UserError,
+    build_info,
+    list_models,
+    load_model,
+)
+from . import _hetcim
+
+__version__ = _hetcim.build_info()["version"]
+
+
+def _model(model, batch=1):
+    return model if isinstance(model, Model) else load_model(model, batch)
+
+
+def inspect(model, precision="int8", crossbar="256x256", differential=False):
+    """What a network asks of a crossbar system, per operator and in total.
+
+    ``model`` is a :class:`Model` or a zoo name / ONNX path. Returns the dict that
+    ``hetcim inspect --json`` writes: ``{"model", "precision", "operators": [...], "totals": {...}, ...}``.
+    """
+    return _json.loads(_hetcim.inspect_json(_model(model), precision=precision,
+                                            crossbar=crossbar, differential=differential))
+
+
+def inspect_table(model, precision="int8"):
+    """The table ``hetcim inspect`` prints, as text."""
+    return _hetcim.inspect_table(_model(model), precision)
+
+
+def run(model, inputs=None, **options):
+    """Execute a model on this CPU with the oneDNN engine.
+
+    ``inputs``: a NumPy array (one-input models) or a dict ``{name: array}``; missing inputs are
+    seeded random (``input_seed``). Options: precision ("fp32" | "int8"), threads, weight_seed,
+    input_seed, calibration_seed, calibration_samples, calibration_data (a .npy file or a
+    directory of them, int8), calibration_method ("minmax" | "percentile"), calibration_percentile,
+    warmup, runs. Returns a dict of output
+    arrays by name (views of the engine's results, no copy).
+    """
+    return _hetcim.run(_model(model), inputs, **options)[0]
+
+
+def run_timed(model, inputs=None, **options):
+    """As :func:`run`, returning ``(outputs, timing)``: ``timing.latency_s`` (median wall time
+    per run, measured on this machine), ``latency_min_s``, ``cpu_s``, ``operators``."""
+    return tuple(_hetcim.run(_model(model), inputs, **options))
+
+
+def profile(model, **options):
+    """Measure this CPU as a host, per operator (median / min / p90 after warm-up).
+
+    Options as :func:`run` (warmup 10, runs 50 by default). Returns the host profile as the dict
+    ``hetcim profile --json`` writes; the partitioner reads it back from a file (``host=path``).
+    """
+    return _json.loads(_hetcim.profile_json(_model(model), **options))
+
+
+def partition(model, **options):
+    """Partition a network between the host and the crossbar accelerator (seed 000).
+
+    Options: preset, hw (YAML file), crossbars, t_mvm ("50ns" or seconds), host (arm, x86, a
+    profile file, "this"), solver ("exact" | "milp"), time_limit, node_limit (exact solver:
+    deterministic limit on search nodes), gap, threads, replicas,
+    transfers, bus_model, energy_weight, replay (a partition file to replay instead of solving).
+    Returns a :class:`PartitionResult`: ``latency_s``, ``status``, ``json`` (the file
+    ``--json`` writes), ``text()``, ``gantt_svg()``, ``save(path)``; ``assignment(plan)`` gives
+    ``{operator: "host" | "cim"}``.
+    """
+    return _hetcim.partition(_model(model), **options)
+
+
+def assignment(plan):
+    """``{operator name: "host" | "cim"}`` of a :class:`PartitionResult`."""
+    return {op["name"]: op["device"] for op in _json.loads(plan.json)["operators"]}
+
+
+def partition_front(model, **options):
+    """The latency-energy Pareto front (exact solver over every weight).
+
+    Options as :func:`partition` (no solver, replay or energy_weight). Returns ``(front, svg)``:
+    the dict ``hetcim partition --pareto`` writes and the SVG plot.
+    """
+    text, svg = _hetcim.partition_front(_model(model), **options)
+    return _json.loads(text), svg
+
+
+def dse(**options):
+    """Seed 000's design-space exploration; returns the list of points of ``dse.json`` (each with
+    its host source, status and cached flag; the whole document, with its provenance and summary,
+    is ``json.loads(hetcim._hetcim.dse_json(**options))``).
+
+    Options: models, crossbars, t_mvm (list of "50ns" or seconds), hosts, bus, milp,
+    milp_time_limit, threads, replicas, transfers, bus_model, cache_dir.
+    """
+    return _json.loads(_hetcim.dse_json(**options))["points"]
+
+
+class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofline | bottleneck)
+    """Seed 001's heterogeneous cluster as an analytical model."""
+
+    @staticmethod
+    def roofline(**options):
+        """Fig. 7: options preset, config, bus_widths, utilizations, executions, vectors."""
+        return _json.loads(_hetcim.cluster_roofline_json(**options))
+
+    @staticmethod
+    def bottleneck(**options):
+        """Fig. 8-10: options preset, config, bus_width, execution, mappings, height, width,
+        c_in, expansion, c_out, stride."""
+        return _json.loads(_hetcim.cluster_bottleneck_json(**options))

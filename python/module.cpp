@@ -1,0 +1,499 @@
+// hetcim._hetcim: the Python binding of the api module (src/api), the same calls the CLI makes.
+// Keyword arguments fill the request structs field by field (defaults are the structs' own), the
+// requests validate themselves, hetcim::UserError becomes hetcim.UserError (a ValueError) with the
+// message the CLI prints, and long calls release the GIL. Results that the CLI writes as JSON are
+// handed over as that same JSON text (hetcim/__init__.py parses it): one field list per result.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "api/hetcim.h"
+#include "cluster/cluster_report.h"
+#include "cost/host_profile.h"
+#include "report/dse.h"
+#include "report/inspect.h"
+#include "report/partition.h"
+#include "report/partition_file.h"
+#include "report/provenance.h"
+#include "util/units.h"
+#include "zoo/zoo.h"
+
+namespace py = pybind11;
+using namespace hetcim;
+
+namespace {
+
+// ---- keyword arguments -> request fields
+// ---------------------------------------------------------
+
+template <typename R>
+using Setter = std::function<void(R&, const py::handle&)>;
+
+// Applies kwargs to `r` through `fields`; an unknown keyword is a UserError listing the known ones.
+template <typename R>
+void apply_kwargs(const char* job, R& r, const py::kwargs& kwargs,
+                  const std::map<std::string, Setter<R>>& fields) {
+  for (const auto& [key, value] : kwargs) {
+    const std::string k = py::cast<std::string>(key);
+    const auto it = fields.find(k);
+    if (it == fields.end()) {
+      std::string known;
+      for (const auto& [name, _] : fields) known += (known.empty() ? "" : ", ") + name;
+      throw user_error(job, ": unknown keyword '", k, "' (known: ", known, ")");
+    }
+    if (value.is_none()) continue;  // None: the request's default
+    try {
+      it->second(r, value);
+    } catch (const py::cast_error&) {
+      throw user_error(k, ": wrong type ",
+                       std::string(py::str(py::type::of(value).attr("__name__"))));
+    }
+  }
+}
+
+template <typename R, typename T>
+Setter<R> field(T R::*member) {
+  return [member](R& r, const py::handle& v) { r.*member = py::cast<T>(v); };
+}
+
+// A time in seconds, or a string with a unit ("50ns").
+double time_of(const py::handle& v, const char* name) {
+  if (py::isinstance<py::str>(v))
+    return parse_quantity(py::cast<std::string>(v), Quantity::Time, name);
+  return py::cast<double>(v);
+}
+
+// ---- tensors <-> NumPy
+// ----------------------------------------------------------------------------
+
+graph::DType dtype_of(const py::array& a, const std::string& name) {
+  const py::dtype d = a.dtype();
+  if (d.is(py::dtype::of<float>())) return graph::DType::Float32;
+  if (d.is(py::dtype::of<double>())) return graph::DType::Float64;
+  if (d.is(py::dtype::of<int8_t>())) return graph::DType::Int8;
+  if (d.is(py::dtype::of<uint8_t>())) return graph::DType::UInt8;
+  if (d.is(py::dtype::of<int32_t>())) return graph::DType::Int32;
+  if (d.is(py::dtype::of<int64_t>())) return graph::DType::Int64;
+  if (d.is(py::dtype::of<bool>())) return graph::DType::Bool;
+  throw user_error("inputs: '", name, "' has dtype ", py::cast<std::string>(py::str(py::handle(d))),
+                   "; expected float32, float64, int8, uint8, int32, int64 or bool");
+}
+
+// Copies a NumPy array (any strides) into a row-major tensor; the engine checks dtype and shape.
+exec::Tensor tensor_of(const py::array& a, const std::string& name) {
+  exec::Tensor t;
+  t.dtype = dtype_of(a, name);
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) t.shape.push_back(static_cast<int64_t>(a.shape(i)));
+  const py::array c = py::array::ensure(a, py::array::c_style);
+  t.bytes.resize(static_cast<size_t>(c.nbytes()));
+  if (!t.bytes.empty()) std::memcpy(t.bytes.data(), c.data(), t.bytes.size());
+  return t;
+}
+
+const char* numpy_format(graph::DType d) {
+  switch (d) {
+    case graph::DType::Float32:
+      return "float32";
+    case graph::DType::Float64:
+      return "float64";
+    case graph::DType::Int8:
+      return "int8";
+    case graph::DType::UInt8:
+      return "uint8";
+    case graph::DType::Int32:
+      return "int32";
+    case graph::DType::Int64:
+      return "int64";
+    case graph::DType::Bool:
+      return "bool";
+  }
+  return "float32";
+}
+
+// Without a copy: the array views the tensor's bytes and keeps the tensor alive.
+py::array array_of(exec::Tensor&& t) {
+  auto* owned = new exec::Tensor(std::move(t));
+  py::capsule keep(owned, [](void* p) { delete static_cast<exec::Tensor*>(p); });
+  std::vector<py::ssize_t> shape(owned->shape.begin(), owned->shape.end());
+  return py::array(py::dtype(numpy_format(owned->dtype)), shape, owned->bytes.data(), keep);
+}
+
+// ---- requests from kwargs
+// --------------------------------------------------------------------------
+
+void set_hardware(api::HardwareRequest& h, const std::string& k, const py::handle& v) {
+  if (k == "hw") h.file = py::cast<std::string>(v);
+  if (k == "preset") h.preset = py::cast<std::string>(v);
+  if (k == "crossbars") h.crossbars = py::cast<int64_t>(v);
+  if (k == "t_mvm") h.t_mvm = time_of(v, "t_mvm");
+  if (k == "host") h.host = py::cast<std::string>(v);
+}
+
+api::PartitionRequest partition_request(const py::kwargs& kw, const char* job) {
+  using R = api::PartitionRequest;
+  std::map<std::string, Setter<R>> f{
+      {"solver", field(&R::solver)},
+      {"time_limit", [](R& r, const py::handle& v) { r.time_limit = time_of(v, "time_limit"); }},
+      {"gap", field(&R::gap)},
+      {"node_limit", field(&R::node_limit)},
+      {"threads", field(&R::threads)},
+      {"replicas", field(&R::replicas)},
+      {"transfers", field(&R::transfers)},
+      {"bus_model", field(&R::bus_model)},
+      {"energy_weight", field(&R::energy_weight)},
+      {"replay", field(&R::replay)}};
+  for (const char* k : {"hw", "preset", "crossbars", "t_mvm", "host"})
+    f[k] = [k = std::string(k)](R& r, const py::handle& v) { set_hardware(r.hardware, k, v); };
+  R r;
+  apply_kwargs(job, r, kw, f);
+  r.validate();
+  return r;
+}
+
+std::string partition_json_text(const api::PartitionResult& r) {
+  return report::partition_json(r.run, r.problem, r.schedule).dump(1);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_hetcim, m) {
+  m.doc() = "hetcim: neural networks on heterogeneous CPU + in-memory-computing systems (C++ core)";
+
+  static py::exception<UserError> user_exc(m, "UserError", PyExc_ValueError);
+  static py::exception<InternalError> internal_exc(m, "InternalError", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const UserError& e) {
+      user_exc(e.what());
+    } catch (const InternalError& e) {
+      internal_exc(e.what());
+    }
+  });
+
+  m.def(
+      "build_info",
+      [] {
+        const api::BuildInfo b = api::build_info();
+        py::dict d;
+        d["version"] = b.version;
+        d["commit"] = b.commit;
+        py::dict deps;
+        for (const auto& [k, v] : b.dependencies) deps[py::str(k)] = v;
+        d["dependencies"] = deps;
+        return d;
+      },
+      "Version, commit and the versions of the libraries this build uses.");
+
+  m.def(
+      "list_models",
+      [] {
+        py::list out;
+        for (const zoo::ModelInfo& i : zoo::list_models()) {
+          py::dict d;
+          d["name"] = i.name;
+          d["description"] = i.description;
+          d["input"] = i.input;
+          d["source"] = i.source;
+          out.append(d);
+        }
+        return out;
+      },
+      "The built-in model zoo: name, description, input shape (batch 1), source.");
+
+  py::class_<api::Model>(m, "Model",
+                         "A network: a zoo model or an imported ONNX file, before lowering.")
+      .def_readonly("spec", &api::Model::spec, "Zoo name or path, as given")
+      .def_readonly("batch", &api::Model::batch)
+      .def_property_readonly(
+          "nodes", [](const api::Model& x) { return x.graph.nodes.size(); },
+          "Nodes of the graph as imported")
+      .def_property_readonly("inputs", [](const api::Model& x) { return x.graph.inputs; })
+      .def_property_readonly("outputs", [](const api::Model& x) { return x.graph.outputs; })
+      .def("__repr__", [](const api::Model& x) {
+        return "<hetcim.Model " + x.spec + " batch " + std::to_string(x.batch) + ", " +
+               std::to_string(x.graph.nodes.size()) + " nodes>";
+      });
+
+  m.def(
+      "load_model",
+      [](const std::string& spec, int64_t batch,
+         const std::map<std::string, std::vector<int64_t>>& input_shapes) {
+        std::map<std::string, graph::Shape> shapes;
+        for (const auto& [name, dims] : input_shapes) shapes[name] = dims;
+        return api::load_model(spec, batch, shapes);
+      },
+      py::arg("spec"), py::arg("batch") = 1,
+      py::arg("input_shapes") = std::map<std::string, std::vector<int64_t>>{},
+      py::call_guard<py::gil_scoped_release>(),
+      "Load a zoo model by name or an ONNX file by path; input_shapes fixes the shapes of ONNX "
+      "inputs the file leaves open, e.g. {'x': [1, 16]} (UserError naming what is wrong).");
+
+  m.def(
+      "inspect_json",
+      [](const api::Model& model, const py::kwargs& kw) {
+        using R = api::InspectRequest;
+        std::map<std::string, Setter<R>> f{
+            {"precision", field(&R::precision)},
+            {"differential", field(&R::differential)},
+            {"crossbar", [](R& r, const py::handle& v) {
+               if (py::isinstance<py::str>(v)) {
+                 const std::string s = py::cast<std::string>(v);
+                 const auto x = s.find('x');
+                 if (x == std::string::npos)
+                   throw user_error("crossbar: expected ROWSxCOLS, got '", s, "'");
+                 r.xbar_rows = std::stoll(s.substr(0, x));
+                 r.xbar_cols = std::stoll(s.substr(x + 1));
+               } else {
+                 const auto t = py::cast<std::pair<int64_t, int64_t>>(v);
+                 r.xbar_rows = t.first;
+                 r.xbar_cols = t.second;
+               }
+             }}};
+        R r;
+        apply_kwargs("inspect", r, kw, f);
+        r.validate();
+        py::gil_scoped_release release;
+        const api::InspectResult x = api::inspect(model, r);
+        const report::InspectHeader h{x.model, x.precision, x.params_before_lowering};
+        nlohmann::json j = report::inspect_json(h, x.workload, x.options);
+        j["run_cannot_execute"] = x.run_cannot_execute;
+        return j.dump(1);
+      },
+      py::arg("model"),
+      "inspect(model, precision='int8', crossbar='256x256', differential=False): JSON text");
+
+  m.def(
+      "inspect_table",
+      [](const api::Model& model, const std::string& precision) {
+        api::InspectRequest r;
+        r.precision = precision;
+        r.validate();
+        py::gil_scoped_release release;
+        const api::InspectResult x = api::inspect(model, r);
+        const report::InspectHeader h{x.model, x.precision, x.params_before_lowering};
+        return report::inspect_table(h, x.workload, x.options);
+      },
+      py::arg("model"), py::arg("precision") = "int8", "The table `hetcim inspect` prints.");
+
+  py::class_<api::RunResult>(m, "RunResult", "Outputs and timings of hetcim.run")
+      .def_property_readonly(
+          "latency_s", [](const api::RunResult& r) { return r.wall.median; },
+          "Median wall time per run, measured on this machine")
+      .def_property_readonly("latency_min_s", [](const api::RunResult& r) { return r.wall.min; })
+      .def_property_readonly("cpu_s", [](const api::RunResult& r) { return r.cpu.median; })
+      .def_readonly("operators", &api::RunResult::operators)
+      .def_readonly("output_names", &api::RunResult::output_names);
+
+  m.def(
+      "run",
+      [](const api::Model& model, const py::object& inputs, const py::kwargs& kw) {
+        using R = api::RunRequest;
+        std::map<std::string, Setter<R>> f{
+            {"precision", field(&R::precision)},
+            {"threads", field(&R::threads)},
+            {"weight_seed", field(&R::weight_seed)},
+            {"input_seed", field(&R::input_seed)},
+            {"calibration_seed", field(&R::calibration_seed)},
+            {"calibration_samples", field(&R::calibration_samples)},
+            {"calibration_data", field(&R::calibration_data)},
+            {"calibration_method", field(&R::calibration_method)},
+            {"calibration_percentile", field(&R::calibration_percentile)},
+            {"warmup", field(&R::warmup)},
+            {"runs", field(&R::runs)}};
+        R r;
+        apply_kwargs("run", r, kw, f);
+        if (py::isinstance<py::dict>(inputs)) {
+          for (const auto& [k, v] : py::cast<py::dict>(inputs)) {
+            const std::string name = py::cast<std::string>(k);
+            if (!py::isinstance<py::array>(v))
+              throw user_error("inputs: '", name, "' is not a NumPy array");
+            r.inputs[name] = tensor_of(py::cast<py::array>(v), name);
+          }
+        } else if (!inputs.is_none()) {
+          if (!py::isinstance<py::array>(inputs))
+            throw user_error("inputs: expected a NumPy array or a dict of them");
+          r.inputs[""] = tensor_of(py::cast<py::array>(inputs), "input");
+        }
+        r.validate();
+        api::RunResult res;
+        {
+          py::gil_scoped_release release;
+          res = api::run(model, r);
+        }
+        py::dict outs;
+        for (auto& [name, t] : res.outputs) outs[py::str(name)] = array_of(std::move(t));
+        res.outputs.clear();
+        return py::make_tuple(outs, std::move(res));
+      },
+      py::arg("model"), py::arg("inputs") = py::none(),
+      "Execute on this CPU (oneDNN). Returns (outputs by name as NumPy arrays, RunResult).");
+
+  m.def(
+      "profile_json",
+      [](const api::Model& model, const py::kwargs& kw) {
+        using R = api::ProfileRequest;
+        std::map<std::string, Setter<R>> f{{"precision", field(&R::precision)},
+                                           {"threads", field(&R::threads)},
+                                           {"weight_seed", field(&R::weight_seed)},
+                                           {"input_seed", field(&R::input_seed)},
+                                           {"calibration_seed", field(&R::calibration_seed)},
+                                           {"calibration_samples", field(&R::calibration_samples)},
+                                           {"warmup", field(&R::warmup)},
+                                           {"runs", field(&R::runs)}};
+        R r;
+        apply_kwargs("profile", r, kw, f);
+        r.validate();
+        py::gil_scoped_release release;
+        return cost::host_profile_json(api::profile(model, r).profile);
+      },
+      py::arg("model"), "Measure this CPU as a host: the host profile as JSON text.");
+
+  py::class_<api::PartitionResult>(m, "PartitionResult", "A partition: the schedule and the run")
+      .def_readonly("latency_s", &api::PartitionResult::latency_s)
+      .def_property_readonly(
+          "status", [](const api::PartitionResult& r) { return api::status_text(r.status); })
+      .def_property_readonly("json", &partition_json_text,
+                             "The JSON `hetcim partition --json` writes")
+      .def("text",
+           [](const api::PartitionResult& r) {
+             return report::partition_text(r.run, r.problem, r.schedule);
+           })
+      .def("gantt_svg",
+           [](const api::PartitionResult& r) {
+             return report::gantt_svg(r.run, r.problem, r.schedule);
+           })
+      .def(
+          "save",
+          [](const api::PartitionResult& r, const std::string& path) {
+            report::write_partition_file(path, r.run, r.problem, r.schedule);
+          },
+          py::arg("path"), "Write the partition file (replayable with replay=path)");
+
+  m.def(
+      "partition",
+      [](const api::Model& model, const py::kwargs& kw) {
+        const api::PartitionRequest r = partition_request(kw, "partition");
+        py::gil_scoped_release release;
+        api::PartitionResult res = api::partition(model, r);
+        if (res.status.call != partition::CallStatus::Ok)
+          throw user_error("CBC failed: ", res.status.message);
+        return res;
+      },
+      py::arg("model"),
+      "partition(model, preset='seed000-arm', hw=None, crossbars=None, t_mvm=None ('50ns' or "
+      "seconds), host=None, solver='exact', time_limit=600, gap=0, threads=1, replicas=1, "
+      "transfers='per-edge', bus_model='parallel', energy_weight=0, replay=None)");
+
+  m.def(
+      "partition_front",
+      [](const api::Model& model, const py::kwargs& kw) {
+        const api::PartitionRequest r = partition_request(kw, "partition_front");
+        std::string json, svg;
+        {
+          py::gil_scoped_release release;
+          const api::FrontResult f =
+              api::partition_front(api::build_partition_problem(model, r), r);
+          json = report::front_json(f.problem, f.front, f.provenance).dump(1);
+          svg = report::front_svg(f.title, f.problem, f.front, f.provenance);
+        }
+        return py::make_tuple(json, svg);
+      },
+      py::arg("model"), "The latency-energy front: (JSON text, SVG text).");
+
+  m.def(
+      "dse_json",
+      [](const py::kwargs& kw) {
+        using R = api::DseRequest;
+        std::map<std::string, Setter<R>> f{
+            {"models", field(&R::models)},
+            {"crossbars", field(&R::crossbars)},
+            {"hosts", field(&R::hosts)},
+            {"milp", field(&R::milp)},
+            {"threads", field(&R::threads)},
+            {"replicas", field(&R::replicas)},
+            {"transfers", field(&R::transfers)},
+            {"bus_model", field(&R::bus_model)},
+            {"cache_dir", field(&R::cache_dir)},
+            {"milp_time_limit",
+             [](R& r, const py::handle& v) { r.milp_time_limit = time_of(v, "milp_time_limit"); }},
+            {"bus",
+             [](R& r, const py::handle& v) {
+               r.bus = py::isinstance<py::str>(v)
+                           ? parse_quantity(py::cast<std::string>(v), Quantity::Bandwidth, "bus")
+                           : py::cast<double>(v);
+             }},
+            {"t_mvm", [](R& r, const py::handle& v) {
+               r.t_mvm.clear();
+               for (const auto& t : py::cast<py::sequence>(v))
+                 r.t_mvm.push_back(time_of(t, "t_mvm"));
+             }}};
+        R r;
+        apply_kwargs("dse", r, kw, f);
+        r.validate();
+        py::gil_scoped_release release;
+        const api::DseResult x = api::run_dse(r);
+        return report::dse_json(x.points, x.provenance);
+      },
+      "Seed 000's design-space exploration: the points as JSON text (the CLI's dse.json).");
+
+  m.def(
+      "cluster_roofline_json",
+      [](const py::kwargs& kw) {
+        using R = api::RooflineRequest;
+        std::map<std::string, Setter<R>> f{
+            {"preset",
+             [](R& r, const py::handle& v) { r.cluster.preset = py::cast<std::string>(v); }},
+            {"config",
+             [](R& r, const py::handle& v) { r.cluster.config = py::cast<std::string>(v); }},
+            {"bus_widths", field(&R::bus_widths)},
+            {"utilizations", field(&R::utilizations)},
+            {"executions", field(&R::executions)},
+            {"vectors", field(&R::vectors)}};
+        R r;
+        apply_kwargs("cluster_roofline", r, kw, f);
+        r.validate();
+        const api::RooflineResult x = api::cluster_roofline(r);
+        nlohmann::json j = nlohmann::json::parse(cluster::roofline_json(x.config, x.points));
+        j["provenance"] = report::provenance_json(x.provenance);
+        return j.dump(1) + "\n";
+      },
+      "Seed 001's Fig. 7 roofline as JSON text (the CLI's --json).");
+
+  m.def(
+      "cluster_bottleneck_json",
+      [](const py::kwargs& kw) {
+        using R = api::BottleneckRequest;
+        std::map<std::string, Setter<R>> f{
+            {"preset",
+             [](R& r, const py::handle& v) { r.cluster.preset = py::cast<std::string>(v); }},
+            {"config",
+             [](R& r, const py::handle& v) { r.cluster.config = py::cast<std::string>(v); }},
+            {"bus_width",
+             [](R& r, const py::handle& v) { r.cluster.bus_width_bits = py::cast<int64_t>(v); }},
+            {"execution",
+             [](R& r, const py::handle& v) { r.cluster.execution = py::cast<std::string>(v); }},
+            {"mappings", field(&R::mappings)},
+            {"height", [](R& r, const py::handle& v) { r.shape.height = py::cast<int64_t>(v); }},
+            {"width", [](R& r, const py::handle& v) { r.shape.width = py::cast<int64_t>(v); }},
+            {"c_in", [](R& r, const py::handle& v) { r.shape.c_in = py::cast<int64_t>(v); }},
+            {"expansion",
+             [](R& r, const py::handle& v) { r.shape.expansion = py::cast<int64_t>(v); }},
+            {"c_out", [](R& r, const py::handle& v) { r.shape.c_out = py::cast<int64_t>(v); }},
+            {"stride", [](R& r, const py::handle& v) { r.shape.stride = py::cast<int64_t>(v); }}};
+        R r;
+        apply_kwargs("cluster_bottleneck", r, kw, f);
+        r.validate();
+        const api::BottleneckResult x = api::cluster_bottleneck(r);
+        nlohmann::json j = nlohmann::json::parse(cluster::bottleneck_json(x.config, x.study));
+        j["provenance"] = report::provenance_json(x.provenance);
+        return j.dump(1) + "\n";
+      },
+      "Seed 001's Bottleneck study (Fig. 8-10) as JSON text (the CLI's --json).");
+}

@@ -1,0 +1,231 @@
+"""The Python package against independent figures: the numbers `hetcim` (the CLI) prints and
+writes for the same input, published model facts, and exact determinism. One test per job."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import hetcim
+
+BIN = os.environ.get("HETCIM_BIN", "")
+
+
+def cli(*args, check=True):
+    r = subprocess.run([BIN, *args], capture_output=True, text=True)
+    if check:
+        assert r.returncode == 0, r.stderr
+    return r
+
+
+def cli_json(tmp_path, *args):
+    out = tmp_path / "cli.json"
+    cli(*args, "--json", str(out), "--quiet")
+    return json.loads(out.read_text())
+
+
+@pytest.fixture(scope="module")
+def resnet18():
+    return hetcim.load_model("resnet18")
+
+
+def test_build_info_names_the_libraries():
+    b = hetcim.build_info()
+    assert b["version"] == hetcim.__version__
+    assert {"oneDNN", "CBC", "ONNX"} <= set(b["dependencies"])
+
+
+def test_zoo_lists_resnet18_with_its_input():
+    zoo = {m["name"]: m for m in hetcim.list_models()}
+    assert zoo["resnet18"]["input"] == [1, 3, 224, 224]
+
+
+def test_inspect_matches_the_cli_and_the_published_parameter_count(resnet18, tmp_path):
+    r = hetcim.inspect(resnet18)
+    # torchvision's ResNet-18 has 11,689,512 parameters (published); 38 operators and 201
+    # crossbars of 256x256 are what `hetcim inspect resnet18` prints (tests/integration/cli_test).
+    assert r["totals"]["params_published"] == 11689512
+    assert r["totals"]["operators"] == 38
+    assert r["totals"]["crossbars"] == 201
+    assert r == cli_json(tmp_path, "inspect", "resnet18")
+    small = hetcim.inspect("resnet18", crossbar="128x128")
+    assert small["totals"]["crossbars"] > 201
+    assert "crossbars (eq. 1)" in hetcim.inspect_table(resnet18)
+
+
+def test_run_is_deterministic_zero_copy_and_matches_the_cli(resnet18, tmp_path):
+    y1 = hetcim.run(resnet18, warmup=0, runs=1)
+    y2 = hetcim.run(resnet18, warmup=0, runs=1)
+    (name,) = y1
+    out = y1[name]
+    assert out.dtype == np.float32 and out.shape == (1, 1000)
+    assert not out.flags["OWNDATA"]  # a view of the engine's tensor
+    np.testing.assert_array_equal(out, y2[name])
+    npy = tmp_path / "out.npy"
+    cli("run", "resnet18", "--warmup", "0", "--runs", "1", "--output", str(npy))
+    np.testing.assert_array_equal(out, np.load(npy))
+    # The same input given explicitly gives the same output as the seeded one read back by the CLI.
+    x = np.random.default_rng(3).random((1, 3, 224, 224), dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    cli("run", "resnet18", "--warmup", "0", "--runs", "1", "--input", str(tmp_path / "x.npy"),
+        "--output", str(npy))
+    np.testing.assert_array_equal(hetcim.run(resnet18, x, warmup=0, runs=1)[name], np.load(npy))
+    outputs, timing = hetcim.run_timed(resnet18, x, warmup=0, runs=2)
+    assert timing.latency_s > 0 and timing.operators > 0
+
+
+def test_run_rejects_wrong_dtype_and_shape_with_the_clis_message(resnet18, tmp_path):
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.run(resnet18, np.zeros((1, 3, 224, 224), dtype=np.float64), runs=1, warmup=0)
+    bad = tmp_path / "bad.npy"
+    np.save(bad, np.zeros((1, 3, 224, 224), dtype=np.float64))
+    r = cli("run", "resnet18", "--runs", "1", "--warmup", "0", "--input", str(bad), check=False)
+    assert r.returncode == 1
+    assert r.stderr == f"hetcim: error: {e.value}\n"
+    with pytest.raises(ValueError, match="input"):
+        hetcim.run(resnet18, np.zeros((1, 3, 32, 32), dtype=np.float32), runs=1, warmup=0)
+    with pytest.raises(hetcim.UserError, match="complex"):
+        hetcim.run(resnet18, np.zeros((1, 3, 224, 224), dtype=np.complex64), runs=1, warmup=0)
+
+
+def test_profile_measures_every_operator_the_partitioner_reads(resnet18, tmp_path):
+    p = hetcim.profile(resnet18, warmup=0, runs=1)
+    assert p["precision"] == "int8"
+    names = {op["name"] for op in hetcim.inspect(resnet18)["operators"]}
+    assert {op["name"] for op in p["ops"]} == names
+    path = tmp_path / "host.json"
+    path.write_text(json.dumps(p))
+    plan = hetcim.partition(resnet18, host=str(path))
+    assert "measured" in json.loads(plan.json)["host"]
+
+
+def test_partition_matches_the_cli_and_replays(resnet18, tmp_path):
+    plan = hetcim.partition(resnet18, preset="seed000-arm", crossbars=100, t_mvm="50ns")
+    assert plan.status == "ok, optimal, solved"
+    doc = json.loads(plan.json)
+    ref = cli_json(tmp_path, "partition", "resnet18", "--preset", "seed000-arm", "--crossbars",
+                   "100", "--t-mvm", "50ns")
+    assert doc["latency_s"] == ref["latency_s"]
+    assert doc["operators"] == ref["operators"]
+    assert plan.latency_s == doc["latency_s"]
+    a = hetcim.assignment(plan)
+    assert len(a) == 38 and set(a.values()) <= {"host", "cim"}
+    path = tmp_path / "plan.json"
+    plan.save(str(path))
+    again = hetcim.partition(resnet18, crossbars=100, t_mvm=50e-9, replay=str(path))
+    assert again.status == "ok, replayed"
+    assert again.latency_s == pytest.approx(plan.latency_s, rel=1e-12)
+    assert plan.gantt_svg().startswith("<svg") or "<svg" in plan.gantt_svg()[:400]
+
+
+def test_node_limit_is_reproducible_and_matches_the_cli(tmp_path):
+    # YOLOv5n needs more than 100 search nodes to prove optimality (tests/api/api_test.cpp).
+    a = hetcim.partition("yolov5n", node_limit=100)
+    b = hetcim.partition("yolov5n", node_limit=100)
+    assert a.status == "ok, node-limit, solved"
+    assert json.loads(a.json)["operators"] == json.loads(b.json)["operators"]
+    assert a.latency_s == b.latency_s
+    ref = cli_json(tmp_path, "partition", "yolov5n", "--node-limit", "100")
+    assert ref["solver"]["status"] == "node-limit"
+    assert ref["latency_s"] == a.latency_s
+
+
+def test_partition_front_is_a_front(resnet18):
+    front, svg = hetcim.partition_front(resnet18, preset="seed000-x86", t_mvm="500ns")
+    points = front["points"]
+    assert len(points) >= 2
+    lat = [p["latency_s"] for p in points]
+    energy = [p["energy_j"]["total"] for p in points]
+    assert lat == sorted(lat) and energy == sorted(energy, reverse=True)
+    assert "<svg" in svg
+
+
+def test_dse_point_equals_the_single_partition(resnet18):
+    points = hetcim.dse(models=["resnet18"], crossbars=[100], t_mvm=["50ns"], hosts=["arm"])
+    assert len(points) == 1
+    plan = hetcim.partition(resnet18, preset="seed000-arm", crossbars=100, t_mvm="50ns")
+    assert points[0]["latency_s"] == pytest.approx(plan.latency_s, rel=1e-12)
+
+
+def test_cluster_studies_match_the_cli(tmp_path):
+    # The same figures and the same provenance facts (source, solver, cache, seeds); the command
+    # line and date of the provenance are the caller's.
+    roof = hetcim.cluster.roofline(bus_widths=[128], executions=["pipelined"])
+    out = tmp_path / "roof.json"
+    cli("cluster", "roofline", "--bus-widths", "128", "--executions", "pipelined", "--json", str(out))
+    ref = json.loads(out.read_text())
+    assert roof.pop("provenance")["facts"] == ref.pop("provenance")["facts"]
+    assert roof == ref
+    bn = hetcim.cluster.bottleneck(mappings=["cores", "ima+dw"])
+    cli("cluster", "bottleneck", "--mappings", "cores,ima+dw", "--json", str(out))
+    ref = json.loads(out.read_text())
+    assert bn.pop("provenance")["facts"] == ref.pop("provenance")["facts"]
+    assert bn == ref
+
+
+@pytest.mark.parametrize("kwargs, flags", [
+    ({"preset": "seed999"}, ["--preset", "seed999"]),
+    ({"crossbars": -3}, ["--crossbars=-3"]),
+    ({"t_mvm": "50"}, None),
+    ({"solver": "simplex"}, None),
+])
+def test_bad_partition_input_raises_the_clis_message(resnet18, kwargs, flags):
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.partition(resnet18, **kwargs)
+    assert str(e.value)
+    if flags:
+        r = cli("partition", "resnet18", *flags, check=False)
+        assert r.returncode == 1
+        assert r.stderr == f"hetcim: error: {e.value}\n"
+
+
+def test_unknown_keyword_and_model_are_user_errors(resnet18):
+    with pytest.raises(hetcim.UserError, match="unknown keyword 'crossbar'"):
+        hetcim.partition(resnet18, crossbar=3)
+    with pytest.raises(hetcim.UserError, match="unknown model 'resnet19'"):
+        hetcim.load_model("resnet19")
+    with pytest.raises(hetcim.UserError, match="crossbars: wrong type"):
+        hetcim.partition(resnet18, crossbars="many")
+
+
+GIL_CHECK = r"""
+import os, sys, threading, time, hetcim
+m = hetcim.load_model("resnet18")
+plan = hetcim.partition(m)
+# A partition file must be a regular file (util/files.h: a FIFO would block the reader forever),
+# so a FIFO replay is refused by name before anything is opened.
+fifo = os.path.join(sys.argv[1], "plan.fifo")
+os.mkfifo(fifo)
+try:
+    hetcim.partition(m, replay=fifo)
+    print("FIFO accepted")
+except hetcim.UserError as e:
+    print("refused" if "a FIFO (named pipe)" in str(e) and "plan.fifo" in str(e) else str(e))
+# A long call in another thread: while it runs, this thread keeps executing Python only if the
+# call released the GIL. Holding it, this thread could run at most the few bytecodes between
+# `started` and the call (one switch interval), never dozens of 1 ms sleeps; the call takes
+# hundreds of milliseconds (20 timed runs of ResNet-18 in fp32).
+out, started = {}, threading.Event()
+def call():
+    started.set()
+    out["outputs"] = hetcim.run(m, runs=20, warmup=0)
+t = threading.Thread(target=call)
+t.start()
+started.wait()
+ticks = 0
+while t.is_alive():
+    ticks += 1
+    time.sleep(0.001)
+t.join()
+print("released" if ticks >= 20 else "held (%d ticks)" % ticks, len(out["outputs"]))
+"""
+
+
+def test_long_calls_release_the_gil(tmp_path):
+    r = subprocess.run([sys.executable, "-c", GIL_CHECK, str(tmp_path)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == ["refused", "released 1"], r.stdout

@@ -1,0 +1,99 @@
+#include "api/cluster.h"
+
+#include "api/common.h"
+#include "util/error.h"
+
+namespace hetcim::api {
+namespace {
+
+cluster::ImaExecution parse_execution(const std::string& s, const char* field) {
+  if (s == "sequential") return cluster::ImaExecution::Sequential;
+  if (s == "pipelined") return cluster::ImaExecution::Pipelined;
+  throw user_error(field, ": expected sequential or pipelined, got '", s, "'");
+}
+
+// Where every number of a cluster study comes from: seed 001's cluster as an analytical model.
+Provenance cluster_provenance(const ClusterRequest& s) {
+  Provenance p = library_provenance();
+  p.set("source",
+        "modelled by " +
+            (s.config.empty() ? "the " + s.preset + " preset" : "the cluster file " + s.config) +
+            " (analytical model of seed 001's cluster, cluster/README.md; nothing measured)");
+  p.set("solver", "none (closed-form cycle counts)");
+  p.set("cache", "none");
+  p.set("seeds", "none (deterministic)");
+  return p;
+}
+
+}  // namespace
+
+void ClusterRequest::validate() const {
+  if (bus_width_bits && (*bus_width_bits < 8 || *bus_width_bits % 8 != 0 ||
+                         *bus_width_bits > cluster::kMaxBusWidthBits))
+    throw user_error("bus_width: expected a multiple of 8 from 8 to ", cluster::kMaxBusWidthBits,
+                     " bits such as 128, got ", *bus_width_bits);
+  if (!execution.empty()) (void)parse_execution(execution, "execution");
+}
+
+cluster::ClusterConfig load_cluster(const ClusterRequest& r) {
+  r.validate();
+  cluster::ClusterConfig c =
+      r.config.empty() ? cluster::cluster_preset(r.preset) : cluster::load_cluster(r.config);
+  if (r.bus_width_bits) c.ima.bus_width_bits = *r.bus_width_bits;
+  if (!r.execution.empty()) c.ima.execution = parse_execution(r.execution, "execution");
+  return c;
+}
+
+void RooflineRequest::validate() const {
+  cluster.validate();
+  for (const int64_t w : bus_widths)
+    if (w < 8 || w % 8 != 0 || w > cluster::kMaxBusWidthBits)
+      throw user_error("bus_widths: expected multiples of 8 from 8 to ", cluster::kMaxBusWidthBits,
+                       " bits, got ", w);
+  for (const double u : utilizations) check_range("utilizations", u, 1e-12, 1.0);
+  for (const std::string& e : executions) (void)parse_execution(e, "executions");
+  check_range("vectors", vectors, int64_t{1}, int64_t{1} << 24);
+}
+
+void BottleneckRequest::validate() const {
+  cluster.validate();
+  const int64_t big = int64_t{1} << 20;
+  check_range("height", shape.height, int64_t{1}, big);
+  check_range("width", shape.width, int64_t{1}, big);
+  check_range("c_in", shape.c_in, int64_t{1}, big);
+  check_range("expansion", shape.expansion, int64_t{1}, big);
+  check_range("c_out", shape.c_out, int64_t{1}, big);
+  if (shape.stride != 1 && shape.stride != 2)
+    throw user_error("stride: expected 1 or 2, got ", shape.stride);
+  if (mappings.empty()) throw user_error("mappings: expected at least one mapping");
+  for (const std::string& m : mappings) (void)cluster::parse_mapping(m);
+}
+
+RooflineResult cluster_roofline(const RooflineRequest& request) {
+  request.validate();
+  RooflineResult r;
+  r.config = load_cluster(request.cluster);
+  cluster::RooflineOptions o;
+  o.bus_widths_bits = request.bus_widths;
+  o.utilizations = request.utilizations;
+  o.executions.clear();
+  for (const std::string& e : request.executions)
+    o.executions.push_back(parse_execution(e, "executions"));
+  o.vectors = request.vectors;
+  r.points = cluster::roofline(r.config, o);
+  r.provenance = cluster_provenance(request.cluster);
+  return r;
+}
+
+BottleneckResult cluster_bottleneck(const BottleneckRequest& request) {
+  request.validate();
+  BottleneckResult r;
+  r.config = load_cluster(request.cluster);
+  std::vector<cluster::Mapping> mappings;
+  for (const std::string& m : request.mappings) mappings.push_back(cluster::parse_mapping(m));
+  r.study = cluster::bottleneck_study(r.config, request.shape, mappings);
+  r.provenance = cluster_provenance(request.cluster);
+  return r;
+}
+
+}  // namespace hetcim::api

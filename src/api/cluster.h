@@ -1,0 +1,67 @@
+// cluster: seed 001's heterogeneous PULP cluster as an analytical model: the Fig. 7 roofline of
+// the IMA and the Fig. 8-10 study of a MobileNetV2 Bottleneck under several mappings.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/status.h"
+#include "cluster/bottleneck_mapping.h"
+#include "cluster/cluster_config.h"
+#include "cluster/roofline.h"
+#include "util/provenance.h"
+#include "zoo/bottleneck.h"
+
+namespace hetcim::api {
+
+struct ClusterRequest {
+  std::string preset = "seed001";         // cluster::cluster_preset_names(), when config is empty
+  std::string config;                     // a YAML cluster description (cluster/cluster_config.h)
+  std::optional<int64_t> bus_width_bits;  // override of the IMA data interface: a multiple of 8
+  std::string execution;  // override of the IMA execution: "" | "sequential" | "pipelined"
+
+  void validate() const;  // UserError naming the field
+};
+
+// The description with the overrides applied.
+[[nodiscard]] cluster::ClusterConfig load_cluster(const ClusterRequest& request);
+
+struct RooflineRequest {
+  ClusterRequest cluster;
+  std::vector<int64_t> bus_widths = {32, 64, 128, 256, 512};                // bits, multiples of 8
+  std::vector<double> utilizations = {0.05, 0.10, 0.25, 0.50, 0.75, 1.00};  // in (0, 1]
+  std::vector<std::string> executions = {"sequential", "pipelined"};
+  int64_t vectors = 256;  // jobs per synthetic layer, >= 1
+
+  void validate() const;
+};
+
+struct RooflineResult {
+  Status status;  // origin: computed (an analytical model)
+  Provenance provenance;
+  cluster::ClusterConfig config;
+  std::vector<cluster::RooflinePoint> points;
+};
+
+struct BottleneckRequest {
+  ClusterRequest cluster;
+  zoo::BottleneckShape shape;
+  // cores, ima-cjobN, hybrid, ima+dw; the first is the reference of the ratios.
+  std::vector<std::string> mappings = {"cores", "ima-cjob8", "ima-cjob16", "hybrid", "ima+dw"};
+
+  void validate() const;
+};
+
+struct BottleneckResult {
+  Status status;  // origin: computed (an analytical model)
+  Provenance provenance;
+  cluster::ClusterConfig config;
+  cluster::BottleneckStudy study;
+};
+
+[[nodiscard]] RooflineResult cluster_roofline(const RooflineRequest& request = {});
+[[nodiscard]] BottleneckResult cluster_bottleneck(const BottleneckRequest& request = {});
+
+}  // namespace hetcim::api

@@ -1,0 +1,64 @@
+#include "api/hardware.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cost/host_model.h"
+#include "util/error.h"
+
+namespace hetcim::api {
+
+void apply_host_choice(const std::string& choice, cost::Hardware& hw, const std::string& field) {
+  if (choice.ends_with(".csv") || choice.ends_with(".json")) {
+    hw.host.profile = choice;
+    return;
+  }
+  hw.host.profile.clear();
+  if (choice == "arm") {
+    hw.host.model = "arm-cortex-a72";
+  } else if (choice == "x86") {
+    hw.host.model = "ryzen9-3900x";
+  } else {
+    for (const cost::HostModel& m : cost::host_model_presets()) {
+      if (m.name == choice) {
+        hw.host.model = choice;
+        return;
+      }
+    }
+    throw user_error(field,
+                     ": expected arm, x86, a host model (arm-cortex-a72, ryzen9-3900x) or a "
+                     "profile file ending in .csv or .json, got '",
+                     choice, "'");
+  }
+}
+
+void HardwareRequest::validate() const {
+  if (file.empty()) {
+    const auto names = cost::hardware_preset_names();
+    if (std::find(names.begin(), names.end(), preset) == names.end()) {
+      std::string known;
+      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      throw user_error("preset: unknown hardware preset '", preset, "' (presets: ", known, ")");
+    }
+  }
+  if (crossbars && *crossbars < 1)
+    throw user_error("crossbars: expected a whole number >= 1, got ", *crossbars);
+  if (t_mvm && !(std::isfinite(*t_mvm) && *t_mvm > 0))
+    throw user_error("t_mvm: expected a positive time such as 50ns, got ", *t_mvm, " s");
+  if (!host.empty() && host != "this") {
+    cost::Hardware probe;
+    apply_host_choice(host, probe);
+  }
+}
+
+cost::Hardware resolve_hardware(const HardwareRequest& r) {
+  r.validate();
+  cost::Hardware hw =
+      r.file.empty() ? cost::hardware_preset(r.preset) : cost::load_hardware(r.file);
+  if (!r.host.empty() && r.host != "this") apply_host_choice(r.host, hw);
+  if (r.crossbars) hw.cim.crossbars = *r.crossbars;
+  if (r.t_mvm) hw.cim.t_mvm = *r.t_mvm;
+  return hw;
+}
+
+}  // namespace hetcim::api

@@ -1,0 +1,48 @@
+#include "api/inspect.h"
+
+#include <algorithm>
+
+#include "api/common.h"
+#include "exec/engine.h"
+#include "passes/pipeline.h"
+#include "util/error.h"
+
+namespace hetcim::api {
+
+void InspectRequest::validate() const {
+  (void)parse_precision(precision);
+  if (xbar_rows <= 0 || xbar_cols <= 0)
+    throw user_error("crossbar: rows and columns must be positive, got ", xbar_rows, "x",
+                     xbar_cols);
+  const auto& steps = passes::pipeline_steps();
+  if (!dump_after.empty() && std::find(steps.begin(), steps.end(), dump_after) == steps.end()) {
+    std::string known;
+    for (const auto& s : steps) known += (known.empty() ? "" : ", ") + s;
+    throw user_error("dump_after: unknown step '", dump_after, "' (steps: ", known, ")");
+  }
+}
+
+InspectResult inspect(const Model& model, const InspectRequest& request) {
+  request.validate();
+  InspectResult r;
+  r.provenance = library_provenance();
+  r.model = model.spec;
+  r.precision = request.precision;
+  r.options.xbar_rows = request.xbar_rows;
+  r.options.xbar_cols = request.xbar_cols;
+  r.options.columns_per_weight = request.differential ? 2 : 1;
+  passes::PipelineOptions po;
+  po.precision = parse_precision(request.precision);
+  r.options.elem_bytes = po.precision == passes::Precision::Int8 ? 1 : 4;
+  const graph::Graph lowered =
+      passes::lower(model.graph, po, [&](const std::string& step, const graph::Graph& x) {
+        if (step == request.dump_after) r.dumped = x;
+      });
+  r.workload = workload::analyze(lowered, r.options);
+  // What `run` would refuse (it checks the same table before executing anything).
+  r.run_cannot_execute = exec::unsupported_operators(lowered);
+  r.params_before_lowering = workload::count_params(model.graph);
+  return r;
+}
+
+}  // namespace hetcim::api

@@ -1,0 +1,25 @@
+// Where a model comes from: a zoo name ("resnet18") or an ONNX file path, as the user typed it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "graph/graph.h"
+
+namespace hetcim::api {
+
+struct Model {
+  std::string spec;    // as given: zoo name or path
+  int64_t batch = 1;   // zoo models and symbolic batch dimensions
+  graph::Graph graph;  // as imported or built, before lowering
+};
+
+// A path (contains '/', ends in .onnx, or names an existing file) is imported as ONNX, anything
+// else is a zoo name. `input_shapes` fixes the shapes of ONNX inputs whose dimensions the file
+// leaves open (onnxio::ImportOptions::input_shapes; the CLI's --input-shape NAME=DIMS). UserError
+// for an unknown zoo name, a bad file, batch < 1, or input shapes given for a zoo model.
+[[nodiscard]] Model load_model(const std::string& spec, int64_t batch = 1,
+                               const std::map<std::string, graph::Shape>& input_shapes = {});
+
+}  // namespace hetcim::api

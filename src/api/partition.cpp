@@ -1,0 +1,175 @@
+#include "api/partition.h"
+
+#include "api/common.h"
+#include "api/profile.h"
+#include "cost/host_costs.h"
+#include "partition/build.h"
+#include "partition/exact.h"
+#include "passes/pipeline.h"
+#include "report/partition_file.h"
+#include "util/error.h"
+#include "util/provenance.h"
+#include "workload/workload.h"
+
+namespace hetcim::api {
+
+void PartitionRequest::validate() const {
+  hardware.validate();
+  if (solver != "exact" && solver != "milp")
+    throw user_error("solver: expected exact or milp, got '", solver, "'");
+  check_range("time_limit", time_limit, 1e-9, 1e9);
+  check_range("node_limit", node_limit, int64_t{0}, int64_t{1} << 62);
+  check_range("gap", gap, 0.0, 1.0);
+  check_range("threads", threads, 1, 256);
+  check_range("replicas", replicas, int64_t{1}, int64_t{64});
+  if (transfers != "per-edge" && transfers != "per-tensor")
+    throw user_error("transfers: expected per-edge or per-tensor, got '", transfers, "'");
+  if (bus_model != "parallel" && bus_model != "serial")
+    throw user_error("bus_model: expected parallel or serial, got '", bus_model, "'");
+  check_range("energy_weight", energy_weight, 0.0, 1e12);
+}
+
+PartitionProblem build_partition_problem(const Model& model, const PartitionRequest& request) {
+  request.validate();
+  PartitionProblem pp;
+  pp.provenance = library_provenance();
+  pp.model = model.spec;
+  pp.hardware = request.hardware.label();
+  pp.resolved = resolve_hardware(request.hardware);
+  const cost::Hardware& hw = pp.resolved;
+
+  const graph::Graph lowered = passes::lower(model.graph, {});
+  const workload::Workload w = workload::analyze(lowered, cost::workload_options(hw.cim));
+  cost::HostCosts host;
+  if (request.hardware.host == "this") {
+    host = cost::host_costs_from_profile(w, profile(model, request.host_measurement).profile,
+                                         "this run", true);
+    host.source = "measured on " + machine_description() + " in this run (" +
+                  describe(request.host_measurement) + ")";
+    // The hardware as a reader should name it: the host is this machine and only the accelerator
+    // and the bus come from the preset or file.
+    pp.hardware = "this machine as host + the CIM accelerator and bus of " + pp.hardware;
+    pp.provenance.set("seeds", describe(request.host_measurement));
+  } else {
+    host = cost::host_costs(w, hw.host, /*int8=*/true);
+  }
+  pp.host_source = host.source;
+  partition::BuildOptions bo;
+  bo.max_replicas = request.replicas;
+  bo.transfer_model = request.transfers == "per-edge"
+                          ? partition::TransferModel::PerEdge
+                          : partition::TransferModel::PerTensorDirection;
+  bo.bus_model =
+      request.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
+  pp.problem = partition::build_problem(w, host, hw, bo);
+  // What the solvers minimise: latency, or latency + weight * total energy folded into their
+  // weighted dynamic objective (partition/energy_front.h); reports use `problem` as built.
+  pp.energy_weight = request.energy_weight;
+  pp.objective = request.energy_weight > 0
+                     ? partition::with_total_energy_weight(pp.problem, request.energy_weight)
+                     : pp.problem;
+  pp.scale = 1 + request.energy_weight * (pp.problem.p_cim_static + pp.problem.p_host_idle);
+  return pp;
+}
+
+PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& request) {
+  request.validate();
+  PartitionResult r;
+  r.run = report::PartitionRun{pp.model,
+                               pp.hardware,
+                               pp.host_source,
+                               pp.resolved.cim.t_mvm,
+                               request.solver,
+                               {},
+                               0,
+                               0,
+                               0,
+                               partition::milp_stats(pp.objective),
+                               pp.energy_weight,
+                               pp.provenance};
+  r.problem = pp.problem;
+  if (!request.replay.empty()) {
+    r.schedule = report::read_partition_file(request.replay, pp.problem);
+    r.run.solver = "replay of " + request.replay;
+    r.run.status = partition::SolveStatus::Replayed;
+    r.run.bound = 0;
+    r.status.origin = Origin::Replayed;
+  } else if (request.solver == "exact") {
+    partition::ExactOptions eo;
+    eo.time_limit_seconds = request.time_limit;
+    eo.node_limit = request.node_limit;
+    const partition::ExactResult e = partition::solve_exact(pp.objective, eo);
+    r.run.status = e.status;
+    r.run.bound = e.bound * pp.scale;
+    r.run.seconds = e.seconds;
+    r.run.nodes = e.nodes;
+    r.schedule = e.schedule;
+    r.status.origin = Origin::Solved;
+    r.status.conclusion = e.status;
+  } else {
+    partition::MilpOptions mo;
+    mo.time_limit_seconds = request.time_limit;
+    mo.relative_gap = request.gap;
+    mo.threads = request.threads;
+    const partition::MilpResult m = partition::solve_milp(pp.objective, mo);
+    r.status.origin = Origin::Solved;
+    r.status.call = m.call;
+    if (m.call != partition::CallStatus::Ok) {
+      r.status.message = m.message;
+      r.provenance = pp.provenance;
+      return r;
+    }
+    r.run.status = m.status;
+    r.run.bound = m.bound * pp.scale;
+    r.run.seconds = m.seconds;
+    r.run.nodes = m.nodes;
+    r.schedule = m.schedule;
+    r.status.conclusion = m.status;
+  }
+  r.latency_s = r.schedule.makespan;
+  // The facts the reports print: host source, solver, status, cache, seeds.
+  r.provenance = report::partition_provenance(r.run);
+  r.provenance.set("hardware", pp.hardware);
+  return r;
+}
+
+PartitionResult partition(const Model& model, const PartitionRequest& request) {
+  return partition(build_partition_problem(model, request), request);
+}
+
+FrontResult partition_front(const PartitionProblem& pp, const PartitionRequest& request) {
+  request.validate();
+  if (request.solver != "exact" || !request.replay.empty() || request.energy_weight > 0)
+    throw user_error(
+        "pareto: the front is computed by the exact solver over every weight; drop the MILP "
+        "solver, the replay and the energy weight");
+  partition::FrontOptions fo;
+  fo.time_limit_seconds = request.time_limit;
+  FrontResult f;
+  f.title = pp.model + " on " + pp.hardware + ": latency-energy front";
+  f.problem = pp.problem;
+  f.front = partition::latency_energy_front(pp.problem, fo);
+  f.provenance = pp.provenance;
+  f.provenance.set("host source", pp.host_source);
+  f.provenance.set("solver", "exact (hetcim), one solve per weight");
+  f.provenance.set("status", f.front.complete
+                                 ? "complete front (every supported point proven optimal)"
+                                 : "incomplete front (point cap or time limit)");
+  f.provenance.set("cache", "none (solved in this run)");
+  if (!f.provenance.find("seeds")) f.provenance.set("seeds", "none (deterministic)");
+  f.status.origin = Origin::Solved;
+  f.status.conclusion =
+      f.front.complete ? partition::SolveStatus::Optimal : partition::SolveStatus::TimeLimit;
+  return f;
+}
+
+std::string partition_milp_text(const PartitionProblem& pp, partition::MilpFileFormat format) {
+  return partition::milp_file_text(pp.objective, format);
+}
+
+void write_partition_milp(const PartitionProblem& pp, const std::string& path,
+                          partition::MilpFileFormat format) {
+  partition::write_milp(pp.objective, path, format);
+}
+
+}  // namespace hetcim::api

@@ -1,0 +1,91 @@
+// partition: seed 000's CPU-CIM partitioning of one network on one hardware point. The model is
+// lowered, analysed with the crossbar geometry and element width of the hardware (the one source
+// of truth: cost::CimConfig), costed (host measured, from a profile, or modelled) and built into a
+// partition::Problem; then solved (exact solver or the paper's MILP), or a partition file is
+// replayed through the simulator and the checker, or the latency-energy front is computed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "api/hardware.h"
+#include "api/model.h"
+#include "api/profile.h"
+#include "api/status.h"
+#include "partition/energy_front.h"
+#include "partition/milp.h"
+#include "partition/problem.h"
+#include "partition/schedule.h"
+#include "report/partition.h"
+#include "util/provenance.h"
+
+namespace hetcim::api {
+
+struct PartitionRequest {
+  HardwareRequest hardware;
+  std::string solver = "exact";  // "exact" (proves optimality) | "milp" (the paper's MILP, CBC)
+  double time_limit = 600.0;     // seconds, wall clock, per solve (> 0)
+  int64_t node_limit = 0;        // exact: deterministic limit on search nodes (>= 0; 0 = none)
+  double gap = 0.0;              // MILP: stop at this relative gap, [0, 1]
+  int threads = 1;               // MILP: CBC threads (1 is deterministic), 1..256
+  int64_t replicas = 1;          // beyond the paper: up to R weight copies per operator, 1..64
+  std::string transfers = "per-edge";  // "per-edge" (the paper) | "per-tensor"
+  std::string bus_model = "parallel";  // "parallel" (the paper) | "serial"
+  double energy_weight = 0.0;          // s/J: minimise latency + W x energy; 0 = latency (>= 0)
+  std::string replay;                  // a partition file to replay instead of solving
+  // How host "this" is measured (api::profile); its progress callback reports the runs.
+  ProfileRequest host_measurement;
+
+  // UserError naming the field.
+  void validate() const;
+};
+
+// The problem as built for a request, before any solve: what the MILP export and every solve use.
+struct PartitionProblem {
+  std::string model;     // the model's spec
+  std::string hardware;  // preset name or file; host "this": "this machine as host + the CIM ..."
+  cost::Hardware resolved;       // the hardware after the overrides
+  std::string host_source;       // "modelled: ..." | "measured: ..."
+  partition::Problem problem;    // as built: reports use it
+  partition::Problem objective;  // what the solvers minimise (energy folded in when weighted)
+  double energy_weight = 0.0;
+  double scale = 1.0;  // objective bound -> latency + weight x energy bound
+  // The library's provenance with "seeds" set when host "this" was measured (how: describe()).
+  Provenance provenance;
+};
+
+struct PartitionResult {
+  Status status;
+  Provenance provenance;
+  report::PartitionRun run;  // what the reports print: model, hardware, solver, bound, nodes...
+  partition::Problem problem;
+  partition::Schedule schedule;
+  double latency_s = 0.0;  // the schedule's makespan
+};
+
+struct FrontResult {
+  Status status;
+  Provenance provenance;
+  std::string title;
+  partition::Problem problem;
+  partition::FrontResult front;
+};
+
+[[nodiscard]] PartitionProblem build_partition_problem(const Model& model,
+                                                       const PartitionRequest& request);
+// Solves (or replays) the problem as the request says.
+[[nodiscard]] PartitionResult partition(const PartitionProblem& problem,
+                                        const PartitionRequest& request);
+[[nodiscard]] PartitionResult partition(const Model& model, const PartitionRequest& request = {});
+// The latency-energy Pareto front (exact solver over every weight); UserError with a MILP solver,
+// a replay or an energy weight.
+[[nodiscard]] FrontResult partition_front(const PartitionProblem& problem,
+                                          const PartitionRequest& request);
+// The paper's MILP of the problem (its objective) as the text of an MPS or LP file (its header
+// states the time unit), and that text written to `path`.
+[[nodiscard]] std::string partition_milp_text(const PartitionProblem& problem,
+                                              partition::MilpFileFormat format);
+void write_partition_milp(const PartitionProblem& problem, const std::string& path,
+                          partition::MilpFileFormat format);
+
+}  // namespace hetcim::api

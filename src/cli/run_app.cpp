@@ -1,0 +1,91 @@
+#include "cli/run_app.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "util/error.h"
+#include "util/files.h"
+#include "util/interrupt_cleanup.h"
+
+namespace hetcim::cli {
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// CLI11 reports a misspelled subcommand only as "A subcommand is required": walk the words before
+// the first option down the subcommand tree and name the first unknown one with the closest
+// known name.
+void check_subcommand_words(CLI::App& app, int argc, char** argv) {
+  CLI::App* cur = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') return;
+    const auto subs = cur->get_subcommands([](CLI::App*) { return true; });
+    if (subs.empty()) return;
+    CLI::App* next = nullptr;
+    for (CLI::App* s : subs)
+      if (s->get_name() == word) next = s;
+    if (next) {
+      cur = next;
+      continue;
+    }
+    if (cur->get_require_subcommand_min() == 0) return;
+    std::string best, names;
+    size_t best_d = std::string::npos;
+    for (CLI::App* s : subs) {
+      names += (names.empty() ? "" : ", ") + s->get_name();
+      const size_t d = edit_distance(word, s->get_name());
+      if (d < best_d) best_d = d, best = s->get_name();
+    }
+    std::string msg = "unknown subcommand '" + word + "'";
+    if (best_d <= std::max<size_t>(2, best.size() / 3)) msg += "; did you mean '" + best + "'?";
+    throw hetcim::user_error(msg, " (",
+                             cur == &app ? "commands" : "subcommands of '" + cur->get_name() + "'",
+                             ": ", names, ")");
+  }
+}
+
+}  // namespace
+
+int run_app(CLI::App& app, int argc, char** argv) {
+  try {
+    // Before any thread exists, so that every thread inherits the blocked signals.
+    hetcim::install_interrupt_cleanup();
+    check_subcommand_words(app, argc, argv);
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const hetcim::Error& e) {
+    std::fprintf(stderr, "hetcim: error: %s\n", e.what());
+    return e.kind() == hetcim::ErrorKind::User ? 1 : 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A file-system call outside the checked paths: the user's path and the system's reason.
+    std::fprintf(stderr, "hetcim: error: %s%s%s\n",
+                 e.path1().empty() ? "" : hetcim::shown_path(e.path1().string()).c_str(),
+                 e.path1().empty() ? "" : ": ", e.code().message().c_str());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hetcim: internal error: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace hetcim::cli
