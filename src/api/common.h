@@ -5,6 +5,7 @@
 #include <string>
 
 #include "passes/pipeline.h"
+#include "util/error.h"
 #include "util/provenance.h"
 
 namespace hetcim::api {
@@ -28,5 +29,17 @@ inline void check_range(const char* field, int v, int lo, int hi) {
 // date and machine (the CLI's, from argv) with the result's facts (host source, solver, status,
 // cache, seeds) added in the result's order.
 [[nodiscard]] Provenance with_caller(const Provenance& result, const Provenance& caller);
+
+// Runs f(); a UserError that does not name the model yet is rethrown prefixed with
+// "<model>: ", so an error from deep inside an execution names the file (or zoo name) and the node.
+template <typename F>
+auto with_model_named(const std::string& model, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const UserError& e) {
+    if (std::string(e.what()).find(model) != std::string::npos) throw;
+    throw UserError(model + ": " + e.what());
+  }
+}
 
 }  // namespace hetcim::api

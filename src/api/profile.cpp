@@ -28,7 +28,9 @@ std::string describe(const ProfileRequest& a) {
          " (" + std::to_string(a.calibration_samples) + " samples)";
 }
 
-ProfileResult profile(const Model& model, const ProfileRequest& a) {
+namespace {
+
+ProfileResult profile_unnamed(const Model& model, const ProfileRequest& a) {
   a.validate();
   exec::PrepareOptions po;
   po.precision = parse_precision(a.precision);
@@ -80,6 +82,12 @@ ProfileResult profile(const Model& model, const ProfileRequest& a) {
   }
   out.quality = cost::profile_quality(p);
   return out;
+}
+
+}  // namespace
+
+ProfileResult profile(const Model& model, const ProfileRequest& a) {
+  return with_model_named(model.spec, [&] { return profile_unnamed(model, a); });
 }
 
 }  // namespace hetcim::api

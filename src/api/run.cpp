@@ -87,7 +87,9 @@ void RunRequest::validate() const {
   check_range("calibration_percentile", calibration_percentile, 50.0, 100.0);
 }
 
-RunResult run(const Model& model, const RunRequest& a) {
+namespace {
+
+RunResult run_unnamed(const Model& model, const RunRequest& a) {
   a.validate();
   exec::PrepareOptions po;
   po.precision = parse_precision(a.precision);
@@ -156,6 +158,12 @@ RunResult run(const Model& model, const RunRequest& a) {
   r.output_names = g.outputs;
   for (auto& [name, t] : engine.outputs()) r.outputs[name] = t;
   return r;
+}
+
+}  // namespace
+
+RunResult run(const Model& model, const RunRequest& a) {
+  return with_model_named(model.spec, [&] { return run_unnamed(model, a); });
 }
 
 }  // namespace hetcim::api

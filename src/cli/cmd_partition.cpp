@@ -121,8 +121,9 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
                   "Hardware preset when --hw is not given: " + preset_list())
       ->capture_default_str();
   cmd->add_option_function<int64_t>(
-      "--crossbars", [a](const int64_t& c) { a->request.hardware.crossbars = c; },
-      "Crossbar budget C (overrides the hardware)");
+         "--crossbars", [a](const int64_t& c) { a->request.hardware.crossbars = c; },
+         "Crossbar budget C (overrides the hardware)")
+      ->check(whole_number());
   cmd->add_option("--t-mvm", a->t_mvm, "Latency of one MVM, e.g. 50ns (overrides the hardware)");
   cmd->add_option(
       "--host", a->request.hardware.host,

@@ -37,9 +37,7 @@ void run(RunArgs a) {
     a.request.inputs[name] = exec::read_npy(file);
   }
   a.request.validate();
-  // Execution errors name the model file as well as the node.
-  const api::RunResult r =
-      with_model_named(a.model, [&] { return api::run(load_api_model(a.model), a.request); });
+  const api::RunResult r = api::run(load_api_model(a.model), a.request);
   const api::RunRequest& q = a.request;
   std::printf("model %s, %s, %d thread%s, %zu operators\n", a.model.spec.c_str(),
               q.precision.c_str(), q.threads, q.threads == 1 ? "" : "s", r.operators);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include "util/numbers.h"
+
 namespace hetcim::cli {
 
 // A finite number in [lo, hi].
@@ -21,6 +23,17 @@ inline CLI::Validator finite_range(double lo, double hi) {
         return "";
       },
       "FINITE in [" + CLI::detail::to_string(lo) + " - " + CLI::detail::to_string(hi) + "]");
+}
+
+// A whole number that fits int64 (whole string, util/numbers.h); the range is the api's to check,
+// so the CLI and the Python binding give the same message for a value out of range.
+inline CLI::Validator whole_number() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (!parse_integer(s)) return "expected a whole number that fits 64 bits, got '" + s + "'";
+        return "";
+      },
+      "INT");
 }
 
 }  // namespace hetcim::cli
