@@ -16,27 +16,9 @@ std::string t(double seconds) {
   return format_quantity(seconds, Quantity::Time);
 }
 
+// SVG text and attributes escape like HTML (report/provenance.h).
 std::string xml_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '&':
-        o += "&amp;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
+  return html_escape(s);
 }
 
 // An SVG document's opening: size, font and a white background.
