@@ -90,7 +90,9 @@ std::string record_mismatch(const nlohmann::json& rec, const TrainJob& job) {
   for (const char* k :
        {"epochs", "lr", "batch_size", "weight_decay", "flip", "seed", "train_limit"})
     want[std::string("options.") + k] = opts.at(k);
-  for (const auto& [field, value] : want.items()) {
+  for (const auto& item : want.items()) {
+    const std::string field = item.key();  // a plain name: the lambda below captures it
+    const nlohmann::json& value = item.value();
     const nlohmann::json::json_pointer ptr("/" + [&] {
       std::string p = field;
       for (char& c : p)

@@ -412,7 +412,8 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
     const std::string arm = std::find(g.hosts.begin(), g.hosts.end(), "arm") != g.hosts.end()
                                 ? "arm"
                                 : (g.hosts.empty() ? "" : g.hosts.front());
-    for (const auto& [model, values] : pt.rows) {
+    for (const auto& row : pt.rows) {
+      const std::string& model = row.first;  // a plain name: lambdas below capture it
       const auto mi = run.models.find(model);
       if (mi == run.models.end()) continue;
       const Seed000ModelInfo& m = mi->second;
