@@ -34,4 +34,11 @@ namespace hetcim::report {
 [[nodiscard]] nlohmann::json differences_json(const std::vector<Difference>& rows);
 [[nodiscard]] nlohmann::json figures_json(const std::vector<Figure>& figures);
 
+// Stages a paper's <out>/report.html (page_html) and <out>/reproduce.json (paper, seed,
+// provenance, figures, differences) in `outputs`.
+void stage_reproduce_report(OutputSet& outputs, const std::string& out, const PaperData& paper,
+                            const std::string& title, const std::string& intro,
+                            const std::string& body, const Provenance& provenance,
+                            const ReproduceOutput& res);
+
 }  // namespace hetcim::report

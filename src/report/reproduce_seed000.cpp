@@ -518,14 +518,8 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
     intro +=
         "<p><strong>Quick run:</strong> a reduced grid (see provenance); run without "
         "--quick for every point of the paper.</p>\n";
-  outputs.add(out + "/report.html", page_html("Seed 000 reproduced: CPU-CIM workload partitioning",
-                                              paper.paper, intro, body, provenance));
-  nlohmann::json j = {{"paper", paper.paper},
-                      {"seed", paper.seed},
-                      {"provenance", provenance_json(provenance)},
-                      {"figures", figures_json(res.figures)},
-                      {"differences", differences_json(res.differences)}};
-  outputs.add(out + "/reproduce.json", j.dump(1) + "\n");
+  stage_reproduce_report(outputs, out, paper, "Seed 000 reproduced: CPU-CIM workload partitioning",
+                         intro, body, provenance, res);
   return res;
 }
 

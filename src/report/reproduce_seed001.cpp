@@ -253,14 +253,8 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const Seed001Run& run,
       "(8 RISC-V cores, PCM IMA, depth-wise engine, 512 kB TCDM) and drawn beside the values the "
       "paper states (black diamonds; the <em>paper</em> columns). The copy of the paper has no "
       "figure labels, so the published values are the ones its text gives.</p>\n";
-  outputs.add(out + "/report.html", page_html("Seed 001 reproduced: heterogeneous IMC cluster",
-                                              paper.paper, intro, body, provenance));
-  nlohmann::json j = {{"paper", paper.paper},
-                      {"seed", paper.seed},
-                      {"provenance", provenance_json(provenance)},
-                      {"figures", figures_json(res.figures)},
-                      {"differences", differences_json(res.differences)}};
-  outputs.add(out + "/reproduce.json", j.dump(1) + "\n");
+  stage_reproduce_report(outputs, out, paper, "Seed 001 reproduced: heterogeneous IMC cluster",
+                         intro, body, provenance, res);
   return res;
 }
 

@@ -132,14 +132,8 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,
       "arithmetic of Sec. V-D beside the published values. Table II, Table III and Fig. 2 a-c "
       "need the certified-selection study over trained networks and noisy chips and are not "
       "reproduced on this page yet.</p>\n";
-  outputs.add(out + "/report.html", page_html("Seed 002 reproduced (Table I and energy): RACE-AIMC",
-                                              paper.paper, intro, body, provenance));
-  nlohmann::json j = {{"paper", paper.paper},
-                      {"seed", paper.seed},
-                      {"provenance", provenance_json(provenance)},
-                      {"figures", figures_json(res.figures)},
-                      {"differences", differences_json(res.differences)}};
-  outputs.add(out + "/reproduce.json", j.dump(1) + "\n");
+  stage_reproduce_report(outputs, out, paper, "Seed 002 reproduced (Table I and energy): RACE-AIMC",
+                         intro, body, provenance, res);
   return res;
 }
 
