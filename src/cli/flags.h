@@ -33,7 +33,25 @@ inline CLI::Validator whole_number() {
         if (!parse_integer(s)) return "expected a whole number that fits 64 bits, got '" + s + "'";
         return "";
       },
-      "INT");
+      "");  // the type name (INT) already says it
 }
+
+// A whole number in [0, 2^64 - 1], for unsigned flags (seeds): CLI11 alone would wrap "-1" to
+// 2^64 - 1 and saturate "99999999999999999999999".
+inline CLI::Validator unsigned_number() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (!parse_unsigned(s))
+          return "expected a whole number from 0 to 18446744073709551615, got '" + s + "'";
+        return "";
+      },
+      "");  // the type name (UINT) already says it
+}
+
+// Gives every integer flag of `app` and its subcommands (type INT or UINT) the strict check above:
+// decimal digits only (CLI11 also takes 0x/0o/0b prefixes and converts "1.5" to a bare "Could not
+// convert"), fitting 64 bits, and no sign for an unsigned flag. The range stays the command's or
+// the api's. run_app calls it once, so no flag can be declared without it.
+void check_integer_flags(CLI::App& app);
 
 }  // namespace hetcim::cli

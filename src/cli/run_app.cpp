@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/flags.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/interrupt_cleanup.h"
@@ -64,11 +65,28 @@ void check_subcommand_words(CLI::App& app, int argc, char** argv) {
 
 }  // namespace
 
+void check_integer_flags(CLI::App& app) {
+  const auto starts = [](const std::string& t, const std::string& name) {
+    return t.rfind(name, 0) == 0 && (t.size() == name.size() || t[name.size()] == ':');
+  };
+  for (CLI::Option* o : app.get_options()) {
+    const std::string t = o->get_type_name();
+    // transform() puts the check first, before a CLI::Range that would call "1e2" out of range.
+    if (starts(t, "UINT"))
+      o->transform(unsigned_number());
+    else if (starts(t, "INT"))
+      o->transform(whole_number());
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    check_integer_flags(*sub);
+}
+
 int run_app(CLI::App& app, int argc, char** argv) {
   try {
     // Before any thread exists, so that every thread inherits the blocked signals.
     hetcim::install_interrupt_cleanup();
     check_subcommand_words(app, argc, argv);
+    check_integer_flags(app);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);

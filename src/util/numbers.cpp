@@ -13,6 +13,14 @@ std::optional<int64_t> parse_integer(std::string_view s) {
   return v;
 }
 
+std::optional<uint64_t> parse_unsigned(std::string_view s) {
+  uint64_t v = 0;
+  const char* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+  if (s.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return v;
+}
+
 std::optional<double> parse_finite(std::string_view s) {
   double v = 0;
   const char* end = s.data() + s.size();

@@ -10,6 +10,8 @@
 namespace hetcim {
 
 [[nodiscard]] std::optional<int64_t> parse_integer(std::string_view s);
+// A whole number in [0, 2^64 - 1] (seeds); no sign at all.
+[[nodiscard]] std::optional<uint64_t> parse_unsigned(std::string_view s);
 // Finite values only (no inf or nan).
 [[nodiscard]] std::optional<double> parse_finite(std::string_view s);
 
