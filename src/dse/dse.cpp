@@ -300,15 +300,17 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
         const partition::Problem p = problem_of(jobs[i]);
         DsePoint d;
         solve_point(p, o, d);
-        return dse_cache_key(p, o) + "\n" + to_json(d).dump();
+        return dse_cache_key(p, o) + " " + std::to_string(dist::rank()) + "\n" +
+               to_json(d).dump();
       },
       [&](size_t i, std::string&& result) {
-        const size_t newline = result.find('\n');
-        if (result.compare(0, newline, keys[i]) != 0)
+        const size_t space = result.find(' '), newline = result.find('\n');
+        if (result.compare(0, space, keys[i]) != 0)
           throw user_error("dse: point ", i, " (", points[i].model, ", ", points[i].host, ", ",
                            points[i].crossbars, " crossbars) was solved for a different problem ",
                            "than rank 0 built: every rank must read the same model and host files");
         read_point(nlohmann::json::parse(result.substr(newline + 1)), points[i]);
+        points[i].rank = std::stoi(result.substr(space + 1, newline - space - 1));
         if (!o.cache_dir.empty())
           write_file_atomically(o.cache_dir + "/" + keys[i] + ".json",
                                 result.substr(newline + 1) + "\n");

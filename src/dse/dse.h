@@ -71,6 +71,9 @@ struct DsePoint {
   // (the cache key holds the commit) with the same solver options; `seconds` and `status` are
   // those of that earlier solve.
   bool cached = false;
+  // The MPI rank that solved it (dist/dist.h; 0 in a run of one process and for cached points).
+  // Not written to any output: the files of an N-rank run equal those of one process.
+  int rank = 0;
 };
 
 // The key of a point's cache entry: FNV-1a over the problem's content, the code version (git
