@@ -39,6 +39,9 @@ same_masked() {  # same_masked A B
   cmp -s <(mask "$1") <(mask "$2") || { diff <(mask "$1") <(mask "$2") | head -20; fail "$1 != $2"; }
 }
 
+# The example Slurm script at least parses (there is no Slurm here to run it).
+bash -n "$(dirname "$0")/../../examples/slurm/dse.sbatch" || fail "examples/slurm/dse.sbatch"
+
 echo "== 1. cold: 1 process vs 2 ranks"
 mkdir -p "$work/one" "$work/two"
 (cd "$work/one" && "$hetcim" "${grid[@]}" --no-figures > stdout)
