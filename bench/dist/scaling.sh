@@ -30,6 +30,22 @@ for r in $(seq 1 "$ROUNDS"); do
     echo "$n,$r,$(python3 -c "print(round($end - $start, 3))"),$load" >> "$OUT/runs.csv"
   done
 done
+# Rank 0's own work per point (building each problem for its cache key, reading the cache):
+# runs of the whole grid and of 4 points, all read from a warm cache, in one process.
+echo "points,wall_s" > "$OUT/warm.csv"
+"$HETCIM" dse --no-figures --quiet --threads 1 --out "$OUT/warm" > /dev/null
+"$HETCIM" dse --no-figures --quiet --threads 1 --crossbars 25 --t-mvm 50ns --hosts arm \
+  --out "$OUT/warm" > /dev/null
+for r in $(seq 1 "$ROUNDS"); do
+  for grid in 128 4; do
+    extra=()
+    if [ "$grid" = 4 ]; then extra=(--crossbars 25 --t-mvm 50ns --hosts arm); fi
+    start=$(now)
+    "$HETCIM" dse --no-figures --quiet --threads 1 "${extra[@]}" --out "$OUT/warm" > /dev/null
+    end=$(now)
+    echo "$grid,$(python3 -c "print(round($end - $start, 3))")" >> "$OUT/warm.csv"
+  done
+done
 # A run of MPI's startup alone (hetcim --version is not an MPI program; `true` on 2 ranks).
 start=$(now); "${mpi[@]}" -np 2 true; end=$(now)
 echo "mpirun -np 2 true: $(python3 -c "print(round($end - $start, 3))") s"

@@ -58,6 +58,7 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
       a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   o.cache_dir = a.cache_dir;
   o.on_cache_warning = callbacks.cache_warning;
+  o.over_ranks = true;
 
   // Every rank of an MPI run loads the models and hosts itself; a rank that cannot (a model file
   // missing or different on its node) ends every rank with its message (dist::agree).
@@ -83,8 +84,8 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
       host.name = h.ends_with(".csv") || h.ends_with(".json")
                       ? "profile:" + std::filesystem::path(h).filename().string()
                       : h;
-      host.hardware =
-          cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm" : "seed000-x86");
+      host.hardware = cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm"
+                                                                                : "seed000-x86");
       if (a.bus) {
         host.hardware.bus_bandwidth = *a.bus;
         host.hardware.cim.bandwidth = *a.bus;
@@ -94,7 +95,8 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
         for (size_t k = 0; k < models.size(); ++k) {
           if (callbacks.measuring) callbacks.measuring(a.models[k]);
           host.costs.push_back(cost::host_costs_from_profile(
-              models[k].workload, profile(loaded[k], a.host_measurement).profile, "this run", true));
+              models[k].workload, profile(loaded[k], a.host_measurement).profile, "this run",
+              true));
         }
         host.source = "measured on " + machine_description() + " in this run (" +
                       describe(a.host_measurement) + "), seed 000's x86 bus";

@@ -96,9 +96,10 @@ void run(DseArgs a, const Provenance& provenance) {
       if (!p.cached) ++per_rank[static_cast<size_t>(p.rank)];
     std::string counts;
     for (const size_t n : per_rank) counts += (counts.empty() ? "" : ", ") + std::to_string(n);
-    std::printf("solved on %s x %d threads (points solved per rank: %s); rank 0 read the cache "
-                "and wrote the files\n",
-                dist::describe().c_str(), q.threads, counts.c_str());
+    std::printf(
+        "solved on %s x %d threads (points solved per rank: %s); rank 0 read the cache "
+        "and wrote the files\n",
+        dist::describe().c_str(), q.threads, counts.c_str());
   }
   std::printf("%s", report::provenance_text(provenance).c_str());
   std::printf("%-12s %-6s %9s %8s %10s %8s %8s %5s %-10s %s\n", "model", "host", "crossbars",

@@ -71,11 +71,12 @@ void local_worker(Queue& q, int rank, const std::function<std::string(size_t)>& 
   }
 }
 
-std::vector<std::thread> start_local_workers(Queue& q, int threads, int rank,
-                                             const std::function<std::string(size_t)>& work,
-                                             const std::function<void(size_t, std::string&&)>& done) {
+std::vector<std::thread> start_local_workers(
+    Queue& q, int threads, int rank, const std::function<std::string(size_t)>& work,
+    const std::function<void(size_t, std::string&&)>& done) {
   std::vector<std::thread> pool;
-  for (int k = 0; k < threads; ++k) pool.emplace_back([&, rank] { local_worker(q, rank, work, done); });
+  for (int k = 0; k < threads; ++k)
+    pool.emplace_back([&, rank] { local_worker(q, rank, work, done); });
   return pool;
 }
 
@@ -318,6 +319,13 @@ void run_queue(const std::vector<Task>& tasks, int threads,
     return;
   }
 #endif
+  run_local(tasks, threads, work, done);
+}
+
+void run_local(const std::vector<Task>& tasks, int threads,
+               const std::function<std::string(size_t)>& work,
+               const std::function<void(size_t, std::string&&)>& done) {
+  if (threads < 1) throw internal_error("dist::run_local: threads must be >= 1");
   Queue q(tasks);
   std::vector<std::thread> pool = start_local_workers(
       q, std::min<int>(threads, static_cast<int>(std::max<size_t>(1, tasks.size()))), 0, work,

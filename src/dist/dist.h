@@ -24,7 +24,9 @@ namespace hetcim::dist {
 
 [[nodiscard]] int rank();
 [[nodiscard]] int size();
-[[nodiscard]] inline bool is_root() { return rank() == 0; }
+[[nodiscard]] inline bool is_root() {
+  return rank() == 0;
+}
 
 // A failure that every rank knows of (thrown on every rank by agree() and run_queue()). Rank 0
 // reports it; the other ranks end with the same exit code without repeating it.
@@ -56,6 +58,12 @@ void run_queue(const std::vector<Task>& tasks, int threads,
 
 // Whether this process is one of several MPI ranks, without initialising MPI (for error paths).
 [[nodiscard]] bool distributed_now();
+
+// The one-process queue (what run_queue does without MPI or with one rank), whatever the
+// launcher: never touches MPI. For work that each process does whole.
+void run_local(const std::vector<Task>& tasks, int threads,
+               const std::function<std::string(size_t id)>& work,
+               const std::function<void(size_t id, std::string&& result)>& done);
 
 // After an error that only this rank knows of (so that the others would wait for it forever):
 // ends every rank of the run (MPI_Abort) with `exit_code`. Does nothing in a run of one process.

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "dist/dist.h"
 #include "hetcim/version.h"
 #include "partition/energy.h"
 #include "partition/exact.h"
@@ -16,7 +17,6 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/hash.h"
-#include "dist/dist.h"
 
 namespace hetcim::dse {
 namespace {
@@ -240,7 +240,7 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
   for (const DseHost& h : hosts)
     HETCIM_ASSERT(h.costs.size() == models.size(), "host ", h.name, " has costs for ",
                   h.costs.size(), " of ", models.size(), " models");
-  const bool root = dist::is_root();
+  const bool root = !o.over_ranks || dist::is_root();
   if (root && !o.cache_dir.empty()) std::filesystem::create_directories(o.cache_dir);
   // The grid in output order: model, host, crossbars, t_mvm. Every rank builds the same grid.
   struct Job {
@@ -292,16 +292,16 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
     }
     // The exact solver's work grows with the operators and the pairs that may run in parallel
     // (YOLOv5n's points cost about 100x ResNet-18's): the largest first.
-    tasks.push_back({i, static_cast<double>(t.operators) * static_cast<double>(1 + t.parallel_pairs)});
+    tasks.push_back(
+        {i, static_cast<double>(t.operators) * static_cast<double>(1 + t.parallel_pairs)});
   }
-  dist::run_queue(
+  (o.over_ranks ? dist::run_queue : dist::run_local)(
       tasks, o.threads,
       [&](size_t i) {
         const partition::Problem p = problem_of(jobs[i]);
         DsePoint d;
         solve_point(p, o, d);
-        return dse_cache_key(p, o) + " " + std::to_string(dist::rank()) + "\n" +
-               to_json(d).dump();
+        return dse_cache_key(p, o) + " " + std::to_string(o.over_ranks ? dist::rank() : 0) + "\n" + to_json(d).dump();
       },
       [&](size_t i, std::string&& result) {
         const size_t space = result.find(' '), newline = result.find('\n');

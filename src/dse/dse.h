@@ -40,6 +40,10 @@ struct DseOptions {
   double exact_time_limit = 600.0;  // seconds, wall clock
   int threads = 1;                  // worker threads over grid points (>= 1), in every rank
   std::string cache_dir;            // "" = no cache
+  // Split the grid over the MPI ranks of this run (dist/dist.h) when it was started by an MPI
+  // launcher: every rank must then call run_dse. Off: this process solves the whole grid alone
+  // and never touches MPI (`hetcim reproduce`).
+  bool over_ranks = false;
   // Told why a cache entry was not used (damaged or implausible content; it is solved again and
   // overwritten), e.g. to print a warning; called on rank 0 before any point is solved.
   std::function<void(const std::string&)> on_cache_warning;
@@ -83,9 +87,9 @@ struct DsePoint {
 // Called on rank 0 only, one call at a time.
 using Progress = std::function<void(size_t done, size_t total)>;
 
-// Every rank of an MPI run (dist/dist.h) calls run_dse with the same models, hosts and options;
-// rank 0 returns the points (and alone reads and writes the cache), the other ranks an empty
-// vector. A point that fails on any rank ends every rank with dist::SharedFailure.
+// With `over_ranks` in an MPI run (dist/dist.h), every rank calls run_dse with the same models,
+// hosts and options; rank 0 returns the points (and alone reads and writes the cache), the other
+// ranks an empty vector. A point that fails on any rank ends every rank with dist::SharedFailure.
 
 [[nodiscard]] std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
                                             const std::vector<DseHost>& hosts,

@@ -131,9 +131,9 @@ TEST(DistAgree, EveryRankThrowsTheLowestFailingRanksMessage) {
     FAIL() << "no exception on rank " << rank();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::User);
-    const std::string expected = size() == 1 ? "m.onnx: not a model"
-                                             : "rank " + std::to_string(size() - 1) +
-                                                   ": m.onnx: not a model";
+    const std::string expected =
+        size() == 1 ? "m.onnx: not a model"
+                    : "rank " + std::to_string(size() - 1) + ": m.onnx: not a model";
     EXPECT_EQ(std::string(e.what()), expected);
     EXPECT_EQ(dynamic_cast<const SharedFailure*>(&e) != nullptr, size() > 1);
   }
