@@ -55,7 +55,7 @@ def main(out):
     print("| model | points | median | max | sum |")
     print("|---|---|---|---|---|")
     for m, ts in by_model.items():
-        print(f"| {m} | {len(ts)} | {statistics.median(ts):.4f} | {max(ts):.3f} | {sum(ts):.3f} |")
+        print(f"| {m} | {len(ts)} | {statistics.median(ts):.4f} | {max(ts):.4f} | {sum(ts):.3f} |")
     serial = wall["1"] - total
     print(f"\nsum of solve times {total:.2f} s; the rest of the 1-process wall time "
           f"({serial:.2f} s: loading and lowering the models, building problems, writing) is "
