@@ -59,7 +59,7 @@ struct Queue {
 // A worker thread of this process taking from `q` directly (every thread of a single process,
 // and rank 0's own threads beside its coordinator).
 inline void local_worker(Queue& q, int rank, const std::function<std::string(size_t)>& work,
-                  const std::function<void(size_t, std::string&&)>& done) {
+                         const std::function<void(size_t, std::string&&)>& done) {
   while (const std::optional<size_t> id = q.take()) {
     std::string result;
     try {

@@ -76,9 +76,13 @@ bool built_with_mpi() {
 #endif
 }
 
-int rank() { return backend() ? backend()->rank() : 0; }
+int rank() {
+  return backend() ? backend()->rank() : 0;
+}
 
-int size() { return backend() ? backend()->size() : 1; }
+int size() {
+  return backend() ? backend()->size() : 1;
+}
 
 std::string describe() {
   return size() == 1 ? "1 process" : std::to_string(size()) + " MPI ranks";

@@ -56,7 +56,8 @@ void run_queue(const std::vector<Task>& tasks, int threads,
                const std::function<std::string(size_t id)>& work,
                const std::function<void(size_t id, std::string&& result)>& done);
 
-// Whether this process is one of several MPI ranks, without initialising MPI (for error paths).
+// Whether this process is one of several MPI ranks (for error paths: false unless an MPI launcher
+// started it; then MPI is initialised if it was not yet, so that abort_all can reach every rank).
 [[nodiscard]] bool distributed_now();
 
 // The one-process queue (what run_queue does without MPI or with one rank), whatever the

@@ -47,17 +47,34 @@ struct Header {
   int64_t id = -1;
 };
 
-// Waits for a message without spinning a core (other ranks and threads share the machine):
-// probes, then sleeps 20 us doubling up to 1 ms.
+// Waiting without spinning a core (other ranks and threads may share the machine): test, then
+// sleep 20 us doubling up to 1 ms. Blocking MPI calls would poll at full speed.
+class Pause {
+ public:
+  void operator()() {
+    std::this_thread::sleep_for(pause_);
+    pause_ = std::min(pause_ * 2, std::chrono::microseconds(1000));
+  }
+
+ private:
+  std::chrono::microseconds pause_{20};
+};
+
 MPI_Status wait_for(int source, int tag) {
-  auto pause = std::chrono::microseconds(20);
-  for (;;) {
+  for (Pause pause;; pause()) {
     int flag = 0;
     MPI_Status st;
     MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, &st);
     if (flag) return st;
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+}
+
+// A collective started with its nonblocking form, finished without spinning.
+void finish(MPI_Request request) {
+  for (Pause pause;; pause()) {
+    int flag = 0;
+    MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
+    if (flag) return;
   }
 }
 
@@ -70,9 +87,12 @@ void send_request(const Header& h, const std::string& payload) {
 
 std::string broadcast_from(int root, std::string text) {
   int64_t n = static_cast<int64_t>(text.size());
-  MPI_Bcast(&n, 1, MPI_INT64_T, root, MPI_COMM_WORLD);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibcast(&n, 1, MPI_INT64_T, root, MPI_COMM_WORLD, &request);
+  finish(request);
   text.resize(static_cast<size_t>(n));
-  MPI_Bcast(text.data(), static_cast<int>(n), MPI_BYTE, root, MPI_COMM_WORLD);
+  MPI_Ibcast(text.data(), static_cast<int>(n), MPI_BYTE, root, MPI_COMM_WORLD, &request);
+  finish(request);
   return text;
 }
 
@@ -85,7 +105,9 @@ void broadcast_failure(const Queue* q) {
     kind = k == ErrorKind::User ? 1 : 2;
     text = "rank " + std::to_string(q->failure_rank) + ": " + what;
   }
-  MPI_Bcast(&kind, 1, MPI_INT32_T, 0, MPI_COMM_WORLD);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibcast(&kind, 1, MPI_INT32_T, 0, MPI_COMM_WORLD, &request);
+  finish(request);
   if (kind == 0) return;
   text = broadcast_from(0, text);
   throw SharedFailure(kind == 1 ? ErrorKind::User : ErrorKind::Internal, text);
@@ -96,7 +118,9 @@ void run_root(Queue& q, int threads, const std::function<std::string(size_t)>& w
   const World& w = world();
   int mine = 0;
   std::vector<int> slots(static_cast<size_t>(w.size));
-  MPI_Gather(&mine, 1, MPI_INT, slots.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Igather(&mine, 1, MPI_INT, slots.data(), 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
+  finish(request);
   int remote = 0;
   for (int s : slots) remote += s;
   std::vector<std::thread> pool = start_local_workers(q, threads, 0, work, done);
@@ -131,7 +155,9 @@ void run_worker(int threads, const std::function<std::string(size_t)>& work) {
   const World& w = world();
   // Several threads of one rank talk to rank 0 only when MPI allows it.
   int mine = w.thread_level >= MPI_THREAD_MULTIPLE ? threads : 1;
-  MPI_Gather(&mine, 1, MPI_INT, nullptr, 0, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Igather(&mine, 1, MPI_INT, nullptr, 0, MPI_INT, 0, MPI_COMM_WORLD, &request);
+  finish(request);
   const auto slot_loop = [&](int slot) {
     Header h;
     h.slot = slot;
@@ -173,7 +199,9 @@ class MpiBackend final : public Backend {
       text = what;
     }
     std::vector<int32_t> codes(static_cast<size_t>(size()));
-    MPI_Allgather(&code, 1, MPI_INT32_T, codes.data(), 1, MPI_INT32_T, MPI_COMM_WORLD);
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Iallgather(&code, 1, MPI_INT32_T, codes.data(), 1, MPI_INT32_T, MPI_COMM_WORLD, &request);
+    finish(request);
     const auto first = std::find_if(codes.begin(), codes.end(), [](int32_t c) { return c != 0; });
     if (first == codes.end()) return;
     const int r = static_cast<int>(first - codes.begin());
