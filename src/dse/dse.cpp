@@ -301,7 +301,8 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
         const partition::Problem p = problem_of(jobs[i]);
         DsePoint d;
         solve_point(p, o, d);
-        return dse_cache_key(p, o) + " " + std::to_string(o.over_ranks ? dist::rank() : 0) + "\n" + to_json(d).dump();
+        return dse_cache_key(p, o) + " " + std::to_string(o.over_ranks ? dist::rank() : 0) + "\n" +
+               to_json(d).dump();
       },
       [&](size_t i, std::string&& result) {
         const size_t space = result.find(' '), newline = result.find('\n');
