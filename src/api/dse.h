@@ -48,11 +48,11 @@ struct DseResult {
   // run_dse with the same request and the grid is split over the ranks (dse/dse.h, dist/dist.h):
   // rank 0 gets the points, the other ranks an empty result.
   std::vector<dse::DsePoint> points;
-  size_t cached = 0;                  // points read from the cache
-  size_t optimal = 0;                 // points proven optimal
-  double solve_seconds = 0.0;         // in the exact solver, points solved in this run
-  std::string claim;                  // report::dse_claim: what the points prove
-  std::string host_sources;           // "<host> = <source>; ..."
+  size_t cached = 0;           // points read from the cache
+  size_t optimal = 0;          // points proven optimal
+  double solve_seconds = 0.0;  // in the exact solver, points solved in this run
+  std::string claim;           // report::dse_claim: what the points prove
+  std::string host_sources;    // "<host> = <source>; ..."
 };
 
 struct DseCallbacks {
