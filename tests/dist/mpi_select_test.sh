@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mpirun -np 2 hetcim analog select` against one process: a tiny model trained here, a two-chip
-# pool (3 simulations: the digital model and two chips, on the first 800 test images), with
+# pool (3 simulations: the digital model and two chips, on the first 500 test images), with
 # a logit cache. The JSON, stdout and every cache entry rank 0 wrote are the same bytes (the
 # simulations are seeded per unit; SOURCE_DATE_EPOCH fixes the provenance date), and rank 1 ran
 # some of the simulations. Needs Fashion-MNIST (Debian's dataset-fashion-mnist): skipped without
@@ -28,8 +28,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$hetcim" train race-cnn --dataset fashion-mnist --epochs 1 --train-limit 1000 --batch-size 64 \
   --eval-limit 128 --seed 5 --quiet --out "$work/tiny.onnx"
 args=(analog select "$work/tiny.onnx" --chips "$(dirname "$0")/../../data/chips.yaml"
-      --pool A0,A5 --calibration test --limit 800 --hardware 200 --policy 200 --certificate 250
-      --test 150 --split-seed 3 --seed 11 --read-seed 4 --threads 1 --cache cache --json select.json)
+      --pool A0,A5 --calibration test --limit 500 --hardware 150 --policy 150 --certificate 150
+      --test 50 --split-seed 3 --seed 11 --read-seed 4 --threads 1 --cache cache --json select.json)
 mkdir -p "$work/one" "$work/two"
 (cd "$work/one" && "$hetcim" "${args[@]}" > stdout 2> stderr)
 (cd "$work/two" && "${mpi[@]}" -np 2 "$hetcim" "${args[@]}" > stdout.tagged 2> stderr)
