@@ -8,6 +8,10 @@ install(TARGETS hetcim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET hetcim-torch)
   install(TARGETS hetcim-torch RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# MPI support, loaded by hetcim from ../<libdir> when an MPI launcher starts it (src/dist).
+if(TARGET hetcim_mpi)
+  install(TARGETS hetcim_mpi LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(TARGETS hetcim_shared EXPORT hetcimTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

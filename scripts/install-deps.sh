@@ -29,6 +29,8 @@ PACKAGES=(
   python3 python3-onnx python3-numpy python3-torch python3-torchvision
   # the Python package (pybind11 binding of the api module) and its pytest suite
   pybind11-dev python3-dev python3-pytest
+  # optional MPI (src/dist): `mpirun -np N hetcim dse` over ranks; hetcim builds without it
+  libopenmpi-dev openmpi-bin
 )
 # The ORT benchmark peer comes from npm: Node.js with npm is needed; Debian's npm only when the
 # machine has no npm of its own (a nodesource nodejs ships npm and conflicts with Debian's).

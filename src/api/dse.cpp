@@ -9,6 +9,7 @@
 #include "api/model.h"
 #include "api/profile.h"
 #include "cost/host_costs.h"
+#include "dist/dist.h"
 #include "passes/pipeline.h"
 #include "report/dse.h"
 #include "util/error.h"
@@ -57,61 +58,76 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
       a.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   o.cache_dir = a.cache_dir;
   o.on_cache_warning = callbacks.cache_warning;
+  o.over_ranks = true;
 
+  // Every rank of an MPI run loads the models and hosts itself; a rank that cannot (a model file
+  // missing or different on its node) ends every rank with its message (dist::agree).
   std::vector<Model> loaded;
   std::vector<dse::DseModel> models;
-  for (const std::string& m : a.models) {
-    loaded.push_back(load_model(m, 1));
-    // Every host below is a seed 000 preset: one crossbar geometry and element width, theirs.
-    const cost::Hardware geometry = cost::hardware_preset("seed000-arm");
-    const graph::Graph lowered = passes::lower(loaded.back().graph, {});
-    models.push_back({std::filesystem::path(m).stem().string(),
-                      workload::analyze(lowered, cost::workload_options(geometry.cim))});
-  }
   std::vector<dse::DseHost> hosts;
-  for (const std::string& h : a.hosts) {
-    dse::DseHost host;
-    host.name = h.ends_with(".csv") || h.ends_with(".json")
-                    ? "profile:" + std::filesystem::path(h).filename().string()
-                    : h;
-    host.hardware =
-        cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm" : "seed000-x86");
-    if (a.bus) {
-      host.hardware.bus_bandwidth = *a.bus;
-      host.hardware.cim.bandwidth = *a.bus;
+  std::exception_ptr setup_failure;
+  try {
+    if (dist::size() > 1 && std::find(a.hosts.begin(), a.hosts.end(), "this") != a.hosts.end())
+      throw user_error("hosts: 'this' would measure a different CPU on every MPI rank; measure ",
+                       "once with `hetcim profile MODEL --csv FILE.csv` and pass the files as a ",
+                       "host (the path with {model} for several models)");
+    for (const std::string& m : a.models) {
+      loaded.push_back(load_model(m, 1));
+      // Every host below is a seed 000 preset: one crossbar geometry and element width, theirs.
+      const cost::Hardware geometry = cost::hardware_preset("seed000-arm");
+      const graph::Graph lowered = passes::lower(loaded.back().graph, {});
+      models.push_back({std::filesystem::path(m).stem().string(),
+                        workload::analyze(lowered, cost::workload_options(geometry.cim))});
     }
-    if (h == "this") {
-      // Measured now, model by model, on the oneDNN engine; the x86 bus of seed 000.
+    for (const std::string& h : a.hosts) {
+      dse::DseHost host;
+      host.name = h.ends_with(".csv") || h.ends_with(".json")
+                      ? "profile:" + std::filesystem::path(h).filename().string()
+                      : h;
+      host.hardware = cost::hardware_preset(h == "arm" || h == "arm-cortex-a72" ? "seed000-arm"
+                                                                                : "seed000-x86");
+      if (a.bus) {
+        host.hardware.bus_bandwidth = *a.bus;
+        host.hardware.cim.bandwidth = *a.bus;
+      }
+      if (h == "this") {
+        // Measured now, model by model, on the oneDNN engine; the x86 bus of seed 000.
+        for (size_t k = 0; k < models.size(); ++k) {
+          if (callbacks.measuring) callbacks.measuring(a.models[k]);
+          host.costs.push_back(cost::host_costs_from_profile(
+              models[k].workload, profile(loaded[k], a.host_measurement).profile, "this run",
+              true));
+        }
+        host.source = "measured on " + machine_description() + " in this run (" +
+                      describe(a.host_measurement) + "), seed 000's x86 bus";
+        hosts.push_back(std::move(host));
+        continue;
+      }
+      apply_host_choice(h, host.hardware, "hosts");
+      // A profile host names one file per model with "{model}" in its path.
       for (size_t k = 0; k < models.size(); ++k) {
-        if (callbacks.measuring) callbacks.measuring(a.models[k]);
-        host.costs.push_back(cost::host_costs_from_profile(
-            models[k].workload, profile(loaded[k], a.host_measurement).profile, "this run", true));
+        cost::HostSpec spec = host.hardware.host;
+        if (const auto pos = spec.profile.find("{model}"); pos != std::string::npos) {
+          spec.profile.replace(pos, 7, models[k].name);
+        } else if (!spec.profile.empty() && models.size() > 1) {
+          throw user_error("hosts: profile '", spec.profile, "' holds one model; with several ",
+                           "models write the path with {model}, e.g. profiles/{model}.csv");
+        }
+        host.costs.push_back(cost::host_costs(models[k].workload, spec, true));
       }
-      host.source = "measured on " + machine_description() + " in this run (" +
-                    describe(a.host_measurement) + "), seed 000's x86 bus";
       hosts.push_back(std::move(host));
-      continue;
     }
-    apply_host_choice(h, host.hardware, "hosts");
-    // A profile host names one file per model with "{model}" in its path.
-    for (size_t k = 0; k < models.size(); ++k) {
-      cost::HostSpec spec = host.hardware.host;
-      if (const auto pos = spec.profile.find("{model}"); pos != std::string::npos) {
-        spec.profile.replace(pos, 7, models[k].name);
-      } else if (!spec.profile.empty() && models.size() > 1) {
-        throw user_error("hosts: profile '", spec.profile, "' holds one model; with several ",
-                         "models write the path with {model}, e.g. profiles/{model}.csv");
-      }
-      host.costs.push_back(cost::host_costs(models[k].workload, spec, true));
-    }
-    hosts.push_back(std::move(host));
+  } catch (...) {
+    setup_failure = std::current_exception();
   }
+  dist::agree(setup_failure);
   DseResult r;
   r.provenance = library_provenance();
   r.status.origin = Origin::Solved;
   if (callbacks.solving)
     callbacks.solving(models.size() * hosts.size() * o.crossbars.size() * o.t_mvm.size());
   r.points = dse::run_dse(models, hosts, o, callbacks.progress);
+  if (!dist::is_root()) return r;  // rank 0 holds the points and writes the outputs
   const report::DseSummary sum = report::summarize_dse(r.points);
   r.cached = sum.cached;
   r.optimal = sum.optimal;

@@ -44,12 +44,15 @@ struct DseResult {
   // Facts: host source (every host), solver (with time limits), status (report::dse_claim), cache
   // (directory, points read from it, the key), seeds.
   Provenance provenance;
-  std::vector<dse::DsePoint> points;  // grid order
-  size_t cached = 0;                  // points read from the cache
-  size_t optimal = 0;                 // points proven optimal
-  double solve_seconds = 0.0;         // in the exact solver, points solved in this run
-  std::string claim;                  // report::dse_claim: what the points prove
-  std::string host_sources;           // "<host> = <source>; ..."
+  // Grid order. In a run started by an MPI launcher (`mpirun -np N`, `srun`) every rank calls
+  // run_dse with the same request and the grid is split over the ranks (dse/dse.h, dist/dist.h):
+  // rank 0 gets the points, the other ranks an empty result.
+  std::vector<dse::DsePoint> points;
+  size_t cached = 0;           // points read from the cache
+  size_t optimal = 0;          // points proven optimal
+  double solve_seconds = 0.0;  // in the exact solver, points solved in this run
+  std::string claim;           // report::dse_claim: what the points prove
+  std::string host_sources;    // "<host> = <source>; ..."
 };
 
 struct DseCallbacks {

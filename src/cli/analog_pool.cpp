@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "data/holdout.h"
+#include "dist/dist.h"
 #include "onnxio/import.h"
 #include "select/logit_cache.h"
 #include "util/error.h"
@@ -191,16 +193,35 @@ uint64_t test_read_seed(uint64_t read_seed) {
 }
 
 PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
+  const bool root = !r.over_ranks || dist::is_root();
   const std::string model_hash = file_hash(r.model);
   const graph::Graph model = onnxio::import_onnx(r.model);
   const int64_t K = d.calibration.classes;
   PoolResult out;
   select::PoolLogits& p = out.logits;
   p.classes = K;
-  // One cache entry per (unit, part): the calibration rows with the unit's read seed, the test rows
-  // with test_read_seed(read seed), each from its first row, so that `analog serve` on the same
-  // test images reproduces the test part exactly.
-  auto get = [&](const PoolUnit* u, const data::ImageDataset& images, bool test_part) {
+  p.labels = d.calibration.labels;
+  if (d.test) p.test_labels = d.test->labels;
+  for (const PoolUnit& u : r.units) {
+    select::AcceleratorLogits a;
+    a.name = u.name;
+    a.energy = *u.profile.energy;
+    p.accelerators.push_back(std::move(a));
+  }
+  // One simulation per (unit or the digital model, part), one cache entry each: the calibration
+  // rows with the unit's read seed, the test rows with test_read_seed(read seed), each from its
+  // first row, so that `analog serve` on the same test images reproduces the test part exactly.
+  struct Simulation {
+    const PoolUnit* unit;  // null: the digital model
+    const data::ImageDataset* images;
+    bool test_part;
+    std::vector<float>* logits;
+    train::EvalOptions eval;
+    std::string key;
+  };
+  std::vector<Simulation> sims;
+  const auto add = [&](const PoolUnit* u, const data::ImageDataset& images, bool test_part,
+                       std::vector<float>& logits) {
     train::EvalOptions e = r.eval;
     e.limit = 0;
     e.chip.reset();
@@ -211,57 +232,86 @@ PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
     }
     const std::string key =
         entry_key(model_hash, d, u, e) + (test_part ? "part test\n" : "part calibration\n");
-    const char* who = u ? u->name.c_str() : "digital";
-    if (!r.cache_dir.empty())
-      if (auto c = select::load_logits(r.cache_dir, key)) {
-        if (c->labels != images.labels || c->classes != K)
-          throw user_error(r.cache_dir, "/", select::logit_file_name(key),
-                           ": cached labels differ from the data set's; delete the entry");
-        ++out.cached;
-        return std::move(c->logits);
-      }
-    if (r.replay_only) {
-      std::vector<std::string> keys;
-      std::error_code ec;
-      if (fs::is_directory(r.cache_dir, ec)) keys = select::cached_keys(r.cache_dir);
-      if (keys.empty())
-        throw user_error("--logits ", r.cache_dir,
-                         ": no logit cache there (write one with "
-                         "`hetcim analog select --cache DIR` or `hetcim analog study`)");
-      bool same_model = false;
-      for (const std::string& k : keys) same_model |= model_line(k) == "model " + model_hash;
-      if (!same_model)
-        throw user_error("--logits ", r.cache_dir, ": the cache holds logits of another model (",
-                         model_line(keys.front()), "), not of ", r.model, " (model ", model_hash,
-                         ")");
-      throw user_error("--logits ", r.cache_dir, ": no cached logits of '", who,
-                       "' for these data, seeds and options (", keys.size(),
-                       " entries there); drop --logits or use --cache DIR to simulate them");
-    }
-    if (!r.quiet) {
-      std::fprintf(stderr, "simulating %s on %lld %s images...\n", who,
-                   static_cast<long long>(images.count), test_part ? "test" : "calibration");
-      std::fflush(stderr);
-    }
-    train::EvalResult ev = train::evaluate_race_cnn(model, images, e);
-    ++out.simulated;
-    if (!r.cache_dir.empty()) select::store_logits(r.cache_dir, {key, K, images.labels, ev.logits});
-    return std::move(ev.logits);
+    sims.push_back({u, &images, test_part, &logits, e, key});
   };
-  p.labels = d.calibration.labels;
-  p.reference_logits = get(nullptr, d.calibration, false);
-  if (d.test) {
-    p.test_labels = d.test->labels;
-    p.test_reference_logits = get(nullptr, *d.test, true);
+  add(nullptr, d.calibration, false, p.reference_logits);
+  if (d.test) add(nullptr, *d.test, true, p.test_reference_logits);
+  for (size_t i = 0; i < r.units.size(); ++i) {
+    add(&r.units[i], d.calibration, false, p.accelerators[i].logits);
+    if (d.test) add(&r.units[i], *d.test, true, p.accelerators[i].test_logits);
   }
-  for (const PoolUnit& u : r.units) {
-    select::AcceleratorLogits a;
-    a.name = u.name;
-    a.energy = *u.profile.energy;
-    a.logits = get(&u, d.calibration, false);
-    if (d.test) a.test_logits = get(&u, *d.test, true);
-    p.accelerators.push_back(std::move(a));
+  // Rank 0 (the only process without MPI) reads the cache and queues what it lacks.
+  std::vector<dist::Task> tasks;
+  std::exception_ptr failure;
+  try {
+    for (size_t i = 0; root && i < sims.size(); ++i) {
+      const Simulation& s = sims[i];
+      const char* who = s.unit ? s.unit->name.c_str() : "digital";
+      if (!r.cache_dir.empty())
+        if (auto c = select::load_logits(r.cache_dir, s.key)) {
+          if (c->labels != s.images->labels || c->classes != K)
+            throw user_error(r.cache_dir, "/", select::logit_file_name(s.key),
+                             ": cached labels differ from the data set's; delete the entry");
+          ++out.cached;
+          *s.logits = std::move(c->logits);
+          continue;
+        }
+      if (r.replay_only) {
+        std::vector<std::string> keys;
+        std::error_code ec;
+        if (fs::is_directory(r.cache_dir, ec)) keys = select::cached_keys(r.cache_dir);
+        if (keys.empty())
+          throw user_error("--logits ", r.cache_dir,
+                           ": no logit cache there (write one with "
+                           "`hetcim analog select --cache DIR` or `hetcim analog study`)");
+        bool same_model = false;
+        for (const std::string& k : keys) same_model |= model_line(k) == "model " + model_hash;
+        if (!same_model)
+          throw user_error("--logits ", r.cache_dir, ": the cache holds logits of another model (",
+                           model_line(keys.front()), "), not of ", r.model, " (model ", model_hash,
+                           ")");
+        throw user_error("--logits ", r.cache_dir, ": no cached logits of '", who,
+                         "' for these data, seeds and options (", keys.size(),
+                         " entries there); drop --logits or use --cache DIR to simulate them");
+      }
+      // A chip costs a few times the digital model; images in proportion.
+      tasks.push_back({i, static_cast<double>(s.images->count) * (s.unit ? 4.0 : 1.0)});
+    }
+  } catch (...) {
+    failure = std::current_exception();
   }
+  if (r.over_ranks) {
+    dist::agree(failure);
+  } else if (failure) {
+    std::rethrow_exception(failure);
+  }
+  // The simulations, over the MPI ranks of the run with `over_ranks`; each returns its logits as
+  // bytes (the same bits on every rank of one build).
+  (r.over_ranks ? dist::run_queue : dist::run_local)(
+      tasks, 1,
+      [&](size_t i) {
+        const Simulation& s = sims[i];
+        if (!r.quiet) {
+          std::fprintf(stderr, "simulating %s on %lld %s images...\n",
+                       s.unit ? s.unit->name.c_str() : "digital",
+                       static_cast<long long>(s.images->count),
+                       s.test_part ? "test" : "calibration");
+          std::fflush(stderr);
+        }
+        const train::EvalResult ev = train::evaluate_race_cnn(model, *s.images, s.eval);
+        return std::string(reinterpret_cast<const char*>(ev.logits.data()),
+                           ev.logits.size() * sizeof(float));
+      },
+      [&](size_t i, std::string&& bytes) {
+        const Simulation& s = sims[i];
+        HETCIM_ASSERT(bytes.size() == static_cast<size_t>(s.images->count * K) * sizeof(float),
+                      "logits of ", bytes.size(), " bytes");
+        s.logits->resize(bytes.size() / sizeof(float));
+        std::memcpy(s.logits->data(), bytes.data(), bytes.size());
+        ++out.simulated;
+        if (!r.cache_dir.empty())
+          select::store_logits(r.cache_dir, {s.key, K, s.images->labels, *s.logits});
+      });
   return out;
 }
 

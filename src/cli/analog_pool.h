@@ -84,6 +84,10 @@ struct PoolRequest {
   std::string cache_dir;     // "" : no cache
   bool replay_only = false;  // true: every entry must be in the cache (no simulation)
   bool quiet = false;        // no progress lines on stderr
+  // Split the simulations over the MPI ranks of this run (dist/dist.h) when an MPI launcher
+  // started it: every rank calls pool_logits with the same request and data; rank 0 reads and
+  // writes the cache and alone gets the logits (the other ranks an empty result).
+  bool over_ranks = false;
 };
 
 struct PoolResult {

@@ -15,6 +15,7 @@
 #include "cli/flags.h"
 #include "cli/model_source.h"
 #include "data/dataset.h"
+#include "dist/dist.h"
 #include "exec/inputs.h"
 #include "exec/npy.h"
 #include "exec/weights.h"
@@ -608,7 +609,11 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
     pr.cache_dir = a->logits.empty() ? a->cache : a->logits;
     pr.replay_only = !a->logits.empty();
     pr.quiet = a->quiet;
+    // Under MPI (`mpirun -np N hetcim analog select ...`) the simulations are split over the
+    // ranks; rank 0 alone reads and writes the cache, runs the protocol and writes the outputs.
+    pr.over_ranks = true;
     const PoolResult pool = pool_logits(pr, d);
+    if (!dist::is_root()) return;
     const select::RaceResult r = select::run_race(pool.logits, o);
     std::printf("data: %s\n", d.description.c_str());
     if (!pr.cache_dir.empty())

@@ -15,6 +15,7 @@
 #include "cli/analog_pool.h"
 #include "cli/commands.h"
 #include "cli/race_training.h"
+#include "dist/dist.h"
 #include "report/race_study.h"
 #include "select/study.h"
 #include "util/error.h"
@@ -174,6 +175,10 @@ void register_analog_study(CLI::App& analog) {
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->callback([a] {
     // Every check before the first minute of training.
+    if (dist::size() > 1)
+      throw user_error("analog study runs as one process (its training and simulations are not ",
+                       "split over MPI ranks yet; `analog select` and `dse` are): run it without ",
+                       "mpirun/srun");
     select::StudyOptions so;
     so.race = a->race;
     so.race.energy.fallback = parse_quantity(a->fallback, Quantity::Energy, "--fallback-energy");

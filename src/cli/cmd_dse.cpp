@@ -8,6 +8,7 @@
 #include "api/common.h"
 #include "api/dse.h"
 #include "cli/commands.h"
+#include "dist/dist.h"
 #include "report/dse.h"
 #include "report/provenance.h"
 #include "util/error.h"
@@ -42,10 +43,14 @@ void run(DseArgs a, const Provenance& provenance) {
   const auto in_out = [&](const std::string& name) { return (fs::path(a.out) / name).string(); };
   q.cache_dir = a.no_cache ? "" : in_out("cache");
   q.validate();
+  // Under MPI (`mpirun -np N hetcim dse ...`) every rank runs this command; rank 0 alone shows
+  // progress, writes the cache and the outputs and prints (dist/dist.h).
+  const bool root = dist::is_root();
+  if (!root) a.quiet = true;
   // The directory is created now (the cache lives in it); a DSE that fails (a bad model or host)
   // removes it again if it is still empty (util/output_set.h).
   OutputSet out;
-  out.make_directory(a.out);
+  if (root) out.make_directory(a.out);
   api::DseCallbacks callbacks;
   std::unique_ptr<Progress> measuring;
   callbacks.measuring = [&](const std::string& m) {
@@ -71,6 +76,7 @@ void run(DseArgs a, const Provenance& provenance) {
   const api::DseResult r = api::run_dse(q, callbacks);
   measuring.reset();
   grid.reset();
+  if (!root) return;
   const auto& points = r.points;
   Provenance prov = api::with_caller(r.provenance, provenance);
   if (a.no_cache) prov.set("cache", "off (--no-cache): every point solved in this run");
@@ -84,6 +90,17 @@ void run(DseArgs a, const Provenance& provenance) {
   std::printf("%s\n", r.claim.c_str());
   std::printf("%.3f s in the exact solver in this run; hosts: %s\n", r.solve_seconds,
               r.host_sources.c_str());
+  if (dist::size() > 1) {
+    std::vector<size_t> per_rank(static_cast<size_t>(dist::size()));
+    for (const auto& p : points)
+      if (!p.cached) ++per_rank[static_cast<size_t>(p.rank)];
+    std::string counts;
+    for (const size_t n : per_rank) counts += (counts.empty() ? "" : ", ") + std::to_string(n);
+    std::printf(
+        "solved on %s x %d threads (points solved per rank: %s); rank 0 read the cache "
+        "and wrote the files\n",
+        dist::describe().c_str(), q.threads, counts.c_str());
+  }
   std::printf("%s", report::provenance_text(provenance).c_str());
   std::printf("%-12s %-6s %9s %8s %10s %8s %8s %5s %-10s %s\n", "model", "host", "crossbars",
               "T_mvm", "latency", "speedup", "host/cim", "xbars", "status", "cached");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/flags.h"
+#include "dist/dist.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/interrupt_cleanup.h"
@@ -63,6 +64,20 @@ void check_subcommand_words(CLI::App& app, int argc, char** argv) {
   }
 }
 
+// " (rank 1 of 4)" when this process is one rank of an MPI run, else "".
+std::string rank_note() {
+  if (!hetcim::dist::distributed_now()) return "";
+  return " (rank " + std::to_string(hetcim::dist::rank()) + " of " +
+         std::to_string(hetcim::dist::size()) + ")";
+}
+
+// An error only this rank knows of: the other ranks would wait for it forever, so the whole run
+// ends now (MPI_Abort) with this exit code; a run of one process just returns it.
+int end_other_ranks(int code) {
+  hetcim::dist::abort_all(code);
+  return code;
+}
+
 }  // namespace
 
 void check_integer_flags(CLI::App& app) {
@@ -90,18 +105,22 @@ int run_app(CLI::App& app, int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
-  } catch (const hetcim::Error& e) {
-    std::fprintf(stderr, "hetcim: error: %s\n", e.what());
+  } catch (const hetcim::dist::SharedFailure& e) {
+    // Every rank of an MPI run knows this failure: rank 0 reports it, every rank ends with it.
+    if (hetcim::dist::is_root()) std::fprintf(stderr, "hetcim: error: %s\n", e.what());
     return e.kind() == hetcim::ErrorKind::User ? 1 : 2;
+  } catch (const hetcim::Error& e) {
+    std::fprintf(stderr, "hetcim: error%s: %s\n", rank_note().c_str(), e.what());
+    return end_other_ranks(e.kind() == hetcim::ErrorKind::User ? 1 : 2);
   } catch (const std::filesystem::filesystem_error& e) {
     // A file-system call outside the checked paths: the user's path and the system's reason.
-    std::fprintf(stderr, "hetcim: error: %s%s%s\n",
+    std::fprintf(stderr, "hetcim: error%s: %s%s%s\n", rank_note().c_str(),
                  e.path1().empty() ? "" : hetcim::shown_path(e.path1().string()).c_str(),
                  e.path1().empty() ? "" : ": ", e.code().message().c_str());
-    return 1;
+    return end_other_ranks(1);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "hetcim: internal error: %s\n", e.what());
-    return 2;
+    std::fprintf(stderr, "hetcim: internal error%s: %s\n", rank_note().c_str(), e.what());
+    return end_other_ranks(2);
   }
   return 0;
 }

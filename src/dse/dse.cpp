@@ -1,16 +1,14 @@
 #include "dse/dse.h"
 
-#include <atomic>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <thread>
 
+#include "dist/dist.h"
 #include "hetcim/version.h"
 #include "partition/energy.h"
 #include "partition/exact.h"
@@ -148,6 +146,37 @@ std::string implausible_entry(const DsePoint& d) {
   return "";
 }
 
+// The solver's fields of a point from its cache entry's JSON (nlohmann::json::exception when a
+// field is missing or of the wrong type). Doubles go through JSON exactly (shortest round-trip
+// digits), so a point read back equals the point written.
+void read_point(const nlohmann::json& j, DsePoint& d) {
+  d.status = j.at("status");
+  d.latency = j.at("latency");
+  d.cpu_only = j.at("cpu_only");
+  d.speedup = j.at("speedup");
+  d.bound = j.at("bound");
+  d.seconds = j.at("seconds");
+  d.host_ops = j.at("host_ops");
+  d.cim_ops = j.at("cim_ops");
+  d.crossbars_used = j.at("crossbars_used");
+  d.host_busy = j.at("host_busy");
+  d.cim_busy = j.at("cim_busy");
+  d.nodes = j.at("nodes");
+  d.energy = j.at("energy");
+  d.cpu_only_energy = j.at("cpu_only_energy");
+  d.milp_run = j.at("milp_run");
+  d.milp_status = j.at("milp_status");
+  // A MILP without a solution has no objective, bound or gap: JSON writes NaN as null.
+  const auto maybe_nan = [&](const char* key) {
+    const nlohmann::json& v = j.at(key);
+    return v.is_null() ? std::nan("") : v.get<double>();
+  };
+  d.milp_objective = maybe_nan("milp_objective");
+  d.milp_bound = maybe_nan("milp_bound");
+  d.milp_gap = maybe_nan("milp_gap");
+  d.milp_seconds = j.at("milp_seconds");
+}
+
 bool from_cache(const std::string& path, DsePoint& d, const DseOptions& o) {
   std::ifstream in(path);
   if (!in) return false;
@@ -157,32 +186,7 @@ bool from_cache(const std::string& path, DsePoint& d, const DseOptions& o) {
     return false;
   };
   try {
-    const nlohmann::json j = nlohmann::json::parse(in);
-    d.status = j.at("status");
-    d.latency = j.at("latency");
-    d.cpu_only = j.at("cpu_only");
-    d.speedup = j.at("speedup");
-    d.bound = j.at("bound");
-    d.seconds = j.at("seconds");
-    d.host_ops = j.at("host_ops");
-    d.cim_ops = j.at("cim_ops");
-    d.crossbars_used = j.at("crossbars_used");
-    d.host_busy = j.at("host_busy");
-    d.cim_busy = j.at("cim_busy");
-    d.nodes = j.at("nodes");
-    d.energy = j.at("energy");
-    d.cpu_only_energy = j.at("cpu_only_energy");
-    d.milp_run = j.at("milp_run");
-    d.milp_status = j.at("milp_status");
-    // A MILP without a solution has no objective, bound or gap: JSON writes NaN as null.
-    const auto maybe_nan = [&](const char* key) {
-      const nlohmann::json& v = j.at(key);
-      return v.is_null() ? std::nan("") : v.get<double>();
-    };
-    d.milp_objective = maybe_nan("milp_objective");
-    d.milp_bound = maybe_nan("milp_bound");
-    d.milp_gap = maybe_nan("milp_gap");
-    d.milp_seconds = j.at("milp_seconds");
+    read_point(nlohmann::json::parse(in), d);
   } catch (const nlohmann::json::exception& e) {
     return reject(e.what());  // a damaged cache entry is solved again and overwritten
   }
@@ -236,8 +240,9 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
   for (const DseHost& h : hosts)
     HETCIM_ASSERT(h.costs.size() == models.size(), "host ", h.name, " has costs for ",
                   h.costs.size(), " of ", models.size(), " models");
-  if (!o.cache_dir.empty()) std::filesystem::create_directories(o.cache_dir);
-  // The grid in output order: model, host, crossbars, t_mvm.
+  const bool root = !o.over_ranks || dist::is_root();
+  if (root && !o.cache_dir.empty()) std::filesystem::create_directories(o.cache_dir);
+  // The grid in output order: model, host, crossbars, t_mvm. Every rank builds the same grid.
   struct Job {
     size_t model, host;
     int64_t crossbars;
@@ -248,66 +253,70 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
     for (size_t h = 0; h < hosts.size(); ++h)
       for (int64_t c : o.crossbars)
         for (double t : o.t_mvm) jobs.push_back({m, h, c, t});
-  std::vector<DsePoint> points(jobs.size());
-  // Warnings from the workers, one at a time.
-  std::mutex warning_mutex;
-  DseOptions locked_options = o;
-  if (o.on_cache_warning)
-    locked_options.on_cache_warning = [&](const std::string& w) {
-      std::lock_guard lock(warning_mutex);
-      o.on_cache_warning(w);
-    };
-  std::atomic<size_t> next{0}, done{0};
-  std::mutex progress_mutex;
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto worker = [&] {
-    for (size_t i = next++; i < jobs.size(); i = next++) {
-      try {
-        const Job& j = jobs[i];
-        const DseModel& model = models[j.model];
-        const DseHost& host = hosts[j.host];
-        cost::Hardware hw = host.hardware;
-        hw.cim.crossbars = j.crossbars;
-        hw.cim.t_mvm = j.t_mvm;
-        const partition::Problem p =
-            partition::build_problem(model.workload, host.costs[j.model], hw, o.build);
-        DsePoint& d = points[i];
-        d.model = model.name;
-        d.host = host.name;
-        d.host_source = host.source.empty() ? host.costs[j.model].source : host.source;
-        d.crossbars = j.crossbars;
-        d.t_mvm = j.t_mvm;
-        const workload::Totals& t = model.workload.totals;
-        d.operators = t.operators;
-        d.edges = t.edges;
-        d.parallel_pairs = t.parallel_pairs;
-        d.offloadable = t.offloadable;
-        d.milp_binaries = t.milp_variables;
-        d.milp_constraints = t.milp_constraints;
-        const std::string path =
-            o.cache_dir.empty() ? "" : o.cache_dir + "/" + dse_cache_key(p, o) + ".json";
-        if (path.empty() || !from_cache(path, d, locked_options)) {
-          solve_point(p, o, d);
-          if (!path.empty()) write_file_atomically(path, to_json(d).dump() + "\n");
-        }
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = jobs.size();
-      }
-      const size_t n = ++done;
-      if (progress) {
-        std::lock_guard lock(progress_mutex);
-        progress(n, jobs.size());
-      }
-    }
+  const auto problem_of = [&](const Job& j) {
+    cost::Hardware hw = hosts[j.host].hardware;
+    hw.cim.crossbars = j.crossbars;
+    hw.cim.t_mvm = j.t_mvm;
+    return partition::build_problem(models[j.model].workload, hosts[j.host].costs[j.model], hw,
+                                    o.build);
   };
-  std::vector<std::thread> pool;
-  for (int k = 0; k < std::min<int>(o.threads, static_cast<int>(jobs.size())); ++k)
-    pool.emplace_back(worker);
-  for (std::thread& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  // Rank 0 (the only process of a run without MPI) describes every point, reads the cache and
+  // queues the points it lacks; a point's result comes back as its cache entry's JSON after the
+  // key of the problem that was solved, so that a rank that read different files (a model that
+  // differs on its node) cannot slip a wrong point in.
+  std::vector<DsePoint> points(root ? jobs.size() : 0);
+  std::vector<std::string> keys(points.size());
+  std::vector<dist::Task> tasks;
+  size_t done = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const Job& j = jobs[i];
+    const DseModel& model = models[j.model];
+    const DseHost& host = hosts[j.host];
+    DsePoint& d = points[i];
+    d.model = model.name;
+    d.host = host.name;
+    d.host_source = host.source.empty() ? host.costs[j.model].source : host.source;
+    d.crossbars = j.crossbars;
+    d.t_mvm = j.t_mvm;
+    const workload::Totals& t = model.workload.totals;
+    d.operators = t.operators;
+    d.edges = t.edges;
+    d.parallel_pairs = t.parallel_pairs;
+    d.offloadable = t.offloadable;
+    d.milp_binaries = t.milp_variables;
+    d.milp_constraints = t.milp_constraints;
+    keys[i] = dse_cache_key(problem_of(j), o);
+    if (!o.cache_dir.empty() && from_cache(o.cache_dir + "/" + keys[i] + ".json", d, o)) {
+      if (progress) progress(++done, jobs.size());
+      continue;
+    }
+    // The exact solver's work grows with the operators and the pairs that may run in parallel
+    // (YOLOv5n's points cost about 100x ResNet-18's): the largest first.
+    tasks.push_back(
+        {i, static_cast<double>(t.operators) * static_cast<double>(1 + t.parallel_pairs)});
+  }
+  (o.over_ranks ? dist::run_queue : dist::run_local)(
+      tasks, o.threads,
+      [&](size_t i) {
+        const partition::Problem p = problem_of(jobs[i]);
+        DsePoint d;
+        solve_point(p, o, d);
+        return dse_cache_key(p, o) + " " + std::to_string(o.over_ranks ? dist::rank() : 0) + "\n" +
+               to_json(d).dump();
+      },
+      [&](size_t i, std::string&& result) {
+        const size_t space = result.find(' '), newline = result.find('\n');
+        if (result.compare(0, space, keys[i]) != 0)
+          throw user_error("dse: point ", i, " (", points[i].model, ", ", points[i].host, ", ",
+                           points[i].crossbars, " crossbars) was solved for a different problem ",
+                           "than rank 0 built: every rank must read the same model and host files");
+        read_point(nlohmann::json::parse(result.substr(newline + 1)), points[i]);
+        points[i].rank = std::stoi(result.substr(space + 1, newline - space - 1));
+        if (!o.cache_dir.empty())
+          write_file_atomically(o.cache_dir + "/" + keys[i] + ".json",
+                                result.substr(newline + 1) + "\n");
+        if (progress) progress(++done, jobs.size());
+      });
   return points;
 }
 

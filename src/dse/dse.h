@@ -1,7 +1,9 @@
 // Design-space exploration of seed 000: every (model, host, crossbar budget, MVM latency) point
 // partitioned by the exact solver (and optionally by the paper's MILP for comparison), in
-// parallel over cores, with a result cache so that re-running a grid only solves new points.
-// Output order is the grid order whatever the thread count.
+// parallel over cores and, under MPI, over ranks (dist/dist.h: rank 0 reads the cache, hands the
+// other points out costliest first and gathers the results), with a result cache so that
+// re-running a grid only solves new points. Output order is the grid order whatever the thread
+// and rank count, and every field but the measured solve times is the same.
 #pragma once
 
 #include <cstdint>
@@ -36,10 +38,14 @@ struct DseOptions {
   bool run_milp = false;            // also solve the paper's MILP on every point
   double milp_time_limit = 60.0;    // seconds, wall clock
   double exact_time_limit = 600.0;  // seconds, wall clock
-  int threads = 1;                  // worker threads over grid points (>= 1)
+  int threads = 1;                  // worker threads over grid points (>= 1), in every rank
   std::string cache_dir;            // "" = no cache
+  // Split the grid over the MPI ranks of this run (dist/dist.h) when it was started by an MPI
+  // launcher: every rank must then call run_dse. Off: this process solves the whole grid alone
+  // and never touches MPI (`hetcim reproduce`).
+  bool over_ranks = false;
   // Told why a cache entry was not used (damaged or implausible content; it is solved again and
-  // overwritten), e.g. to print a warning; called from worker threads, one call at a time.
+  // overwritten), e.g. to print a warning; called on rank 0 before any point is solved.
   std::function<void(const std::string&)> on_cache_warning;
 };
 
@@ -69,13 +75,21 @@ struct DsePoint {
   // (the cache key holds the commit) with the same solver options; `seconds` and `status` are
   // those of that earlier solve.
   bool cached = false;
+  // The MPI rank that solved it (dist/dist.h; 0 in a run of one process and for cached points).
+  // Not written to any output: the files of an N-rank run equal those of one process.
+  int rank = 0;
 };
 
 // The key of a point's cache entry: FNV-1a over the problem's content, the code version (git
 // commit of this build) and every solver option of `options`.
 [[nodiscard]] std::string dse_cache_key(const partition::Problem& p, const DseOptions& options);
 
+// Called on rank 0 only, one call at a time.
 using Progress = std::function<void(size_t done, size_t total)>;
+
+// With `over_ranks` in an MPI run (dist/dist.h), every rank calls run_dse with the same models,
+// hosts and options; rank 0 returns the points (and alone reads and writes the cache), the other
+// ranks an empty vector. A point that fails on any rank ends every rank with dist::SharedFailure.
 
 [[nodiscard]] std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
                                             const std::vector<DseHost>& hosts,
