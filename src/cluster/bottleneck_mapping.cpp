@@ -11,10 +11,6 @@
 namespace hetcim::cluster {
 namespace {
 
-int64_t cycles_at(double work, double per_cycle) {
-  return static_cast<int64_t>(std::ceil(work / per_cycle - 1e-9));
-}
-
 struct Context {
   const ClusterConfig& config;
   double f;
@@ -22,7 +18,7 @@ struct Context {
 };
 
 LayerCost on_cores(const Context& cx, const std::string& layer, int64_t work, double per_cycle) {
-  LayerCost c{layer, "cores", cycles_at(static_cast<double>(work), per_cycle), work, 0, 0.0};
+  LayerCost c{layer, "cores", cores_cycles(work, per_cycle), work, 0, 0.0};
   c.energy = cx.p_cores * static_cast<double>(c.cycles) / cx.f;
   return c;
 }
@@ -37,6 +33,10 @@ LayerCost on_ima(const Context& cx, const std::string& layer, const ImaLayer& l,
 }
 
 }  // namespace
+
+int64_t cores_cycles(int64_t work, double per_cycle) {
+  return static_cast<int64_t>(std::ceil(static_cast<double>(work) / per_cycle - 1e-9));
+}
 
 Mapping parse_mapping(const std::string& name) {
   if (name == "cores") return {Mapping::Kind::Cores, 0};

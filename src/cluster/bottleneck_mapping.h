@@ -69,6 +69,10 @@ struct BottleneckStudy {
   std::vector<MappingResult> results;
 };
 
+// Cycles of `work` units on the cores at `per_cycle` units per cycle: ceil(work / per_cycle),
+// the rounding every cores layer of bottleneck_study uses (calibration.h evaluates it too).
+[[nodiscard]] int64_t cores_cycles(int64_t work, double per_cycle);
+
 // Runs each mapping on `shape` at config.clock. UserError for a shape the model cannot map
 // (no expansion layer, a depth-wise slice larger than the crossbar).
 [[nodiscard]] BottleneckStudy bottleneck_study(const ClusterConfig& config,

@@ -1,5 +1,6 @@
 #include "cluster/cluster_report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -204,6 +205,155 @@ std::string bottleneck_json(const ClusterConfig& c, const BottleneckStudy& s) {
                              {"energy_j", l.energy}});
     j["mappings"].push_back(std::move(m));
   }
+  return j.dump(1) + "\n";
+}
+
+}  // namespace hetcim::cluster
+
+namespace hetcim::cluster {
+namespace {
+
+const char* const kCalibrationLabel =
+    "CALIBRATION (not a reproduction): constants fitted to seed 001's Fig. 9 speedups";
+
+// The full-crossbar points of a roofline (100 % utilization), in sweep order.
+std::vector<const RooflinePoint*> full_crossbar(const std::vector<RooflinePoint>& points) {
+  std::vector<const RooflinePoint*> v;
+  for (const RooflinePoint& p : points)
+    if (p.utilization >= 0.999) v.push_back(&p);
+  return v;
+}
+
+std::string method_text(const Fig9Calibration& cal) {
+  const Fig9FitOptions& o = cal.options;
+  return fmt(
+      "method: exhaustive grid search, residual = rms over the targets of ln(model / paper);\n"
+      "  ima.job_overhead_cycles every integer in [%lld, %lld]; cores.pointwise_mac_per_cycle "
+      "%lld geometric points in [%g, %g];\n  cores.depthwise_mac_per_cycle %lld geometric points "
+      "in [%g, %g]; %lld grid points evaluated\n",
+      static_cast<long long>(o.overhead_min), static_cast<long long>(o.overhead_max),
+      static_cast<long long>(o.rate_points), o.pointwise_min, o.pointwise_max,
+      static_cast<long long>(o.rate_points), o.depthwise_min, o.depthwise_max,
+      static_cast<long long>(cal.fit.evaluated));
+}
+
+}  // namespace
+
+std::string calibration_text(const ClusterConfig& c, const Fig9Calibration& cal) {
+  const Fig9Fit& f = cal.fit;
+  std::ostringstream os;
+  os << kCalibrationLabel << "\n" << config_text(c) << method_text(cal);
+  os << fmt(
+      "fitted: ima.job_overhead_cycles %lld (given %lld), cores.pointwise_mac_per_cycle %.4g "
+      "(given %.4g), cores.depthwise_mac_per_cycle %.4g (given %.4g)\n",
+      static_cast<long long>(f.job_overhead_cycles),
+      static_cast<long long>(c.ima.job_overhead_cycles), f.pointwise_mac_per_cycle,
+      c.cores.pointwise_mac_per_cycle, f.depthwise_mac_per_cycle,
+      c.cores.depthwise_mac_per_cycle);
+  for (const std::string& b : f.at_bound)
+    os << "warning: " << b << " sits on an end of its range; the optimum may lie outside it\n";
+  os << "\nFig. 9 speedup over the cores (the fit targets)\n";
+  os << fmt("%-12s %8s %8s %8s\n", "mapping", "paper", "given", "fitted");
+  for (size_t t = 0; t < cal.options.targets.size(); ++t)
+    os << fmt("%-12s %7.3gx %7.3fx %7.3fx\n", cal.options.targets[t].mapping.c_str(),
+              cal.options.targets[t].speedup, f.start_speedups[t], f.speedups[t]);
+  os << fmt("%-12s %8s %8.4f %8.4f   (0.01 = 1 %% rms)\n", "residual", "", f.start_residual,
+            f.residual);
+  os << "\nwhat the fitted constants do to the rest of Fig. 9 (energy and area efficiency "
+        "over the cores; power figures are assumptions)\n";
+  os << fmt("%-12s %10s %10s %10s %10s\n", "mapping", "E given", "E fitted", "A given",
+            "A fitted");
+  for (size_t i = 0; i < cal.before.results.size(); ++i) {
+    const MappingResult &b = cal.before.results[i], &a = cal.after.results[i];
+    os << fmt("%-12s %9.2fx %9.2fx %9.2fx %9.2fx\n", mapping_name(b.mapping).c_str(),
+              b.energy_gain, a.energy_gain, b.area_gain, a.area_gain);
+  }
+  os << fmt(
+      "\nthe depth-wise engine over the cores' software (paper 26x): given %.1fx, fitted %.1fx "
+      "(%.2f MAC/cycle of the engine on the Bottleneck's depth-wise layer)\n",
+      cal.dw_over_software_before, cal.dw_over_software_after, cal.dw.macs_per_cycle());
+  os << "\nwhat the fitted constants do to Fig. 7 (the roofline, full 256x256 crossbar, GOPS; "
+        "paper: 958 GOPS at 250 MHz, pipelined, 128 bit)\n";
+  os << fmt("%-8s %-10s %5s %9s %9s %9s %8s\n", "f", "execution", "bus", "roof", "given",
+            "fitted", "change");
+  const auto before = full_crossbar(cal.roofline_before), after = full_crossbar(cal.roofline_after);
+  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
+    const RooflinePoint &b = *before[i], &a = *after[i];
+    os << fmt("%-8s %-10s %5lld %9.1f %9.1f %9.1f %7.1f%%\n",
+              (fmt("%.0f", b.frequency / 1e6) + "MHz").c_str(), execution_name(b.execution),
+              static_cast<long long>(b.bus_width_bits),
+              std::min(b.compute_roof, b.memory_roof) / 1e9, b.attained / 1e9, a.attained / 1e9,
+              100.0 * (a.attained / b.attained - 1));
+  }
+  // Fig. 7(c)'s one printed throughput: 958 GOPS at 250 MHz, pipelined, 128 bit, full crossbar.
+  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
+    const RooflinePoint &b = *before[i], &a = *after[i];
+    if (b.frequency != 250e6 || b.execution != ImaExecution::Pipelined || b.bus_width_bits != 128)
+      continue;
+    const double paper = 958e9;
+    os << fmt(
+        "Fig. 7(c) peak (250 MHz, pipelined, 128 bit): paper 958 GOPS, given %.0f GOPS (%+.1f %%), "
+        "fitted %.0f GOPS (%+.1f %%)\n",
+        b.attained / 1e9, 100 * (b.attained / paper - 1), a.attained / 1e9,
+        100 * (a.attained / paper - 1));
+    if (std::fabs(a.attained / paper - 1) > 0.10 && f.residual < f.start_residual)
+      os << "The constants that fit Fig. 9 miss Fig. 7 by more than 10 %: with these model "
+            "parameters no single set fits both figures.\n";
+  }
+  return os.str();
+}
+
+std::string calibration_json(const ClusterConfig& c, const Fig9Calibration& cal) {
+  const Fig9Fit& f = cal.fit;
+  nlohmann::json j;
+  j["kind"] = "calibration";
+  j["label"] = kCalibrationLabel;
+  j["config"] = config_json(c);
+  const Fig9FitOptions& o = cal.options;
+  j["method"] = {{"search", "exhaustive grid"},
+                 {"residual", "rms over the targets of ln(model / paper)"},
+                 {"job_overhead_cycles", {{"min", o.overhead_min}, {"max", o.overhead_max}}},
+                 {"pointwise_mac_per_cycle",
+                  {{"min", o.pointwise_min}, {"max", o.pointwise_max}, {"points", o.rate_points}}},
+                 {"depthwise_mac_per_cycle",
+                  {{"min", o.depthwise_min}, {"max", o.depthwise_max}, {"points", o.rate_points}}},
+                 {"evaluated", f.evaluated}};
+  j["fitted"] = {{"job_overhead_cycles", f.job_overhead_cycles},
+                 {"pointwise_mac_per_cycle", f.pointwise_mac_per_cycle},
+                 {"depthwise_mac_per_cycle", f.depthwise_mac_per_cycle},
+                 {"at_bound", f.at_bound}};
+  j["residual"] = {{"given", f.start_residual}, {"fitted", f.residual}};
+  j["targets"] = nlohmann::json::array();
+  for (size_t t = 0; t < o.targets.size(); ++t)
+    j["targets"].push_back({{"mapping", o.targets[t].mapping},
+                            {"paper_speedup", o.targets[t].speedup},
+                            {"given_speedup", f.start_speedups[t]},
+                            {"fitted_speedup", f.speedups[t]}});
+  j["fig9"] = nlohmann::json::array();
+  for (size_t i = 0; i < cal.before.results.size(); ++i) {
+    const MappingResult &b = cal.before.results[i], &a = cal.after.results[i];
+    j["fig9"].push_back({{"mapping", mapping_name(b.mapping)},
+                         {"given", {{"speedup", b.speedup},
+                                    {"energy_gain", b.energy_gain},
+                                    {"area_gain", b.area_gain}}},
+                         {"fitted",
+                          {{"speedup", a.speedup},
+                           {"energy_gain", a.energy_gain},
+                           {"area_gain", a.area_gain}}}});
+  }
+  j["dw_over_software"] = {{"paper", 26.0},
+                           {"given", cal.dw_over_software_before},
+                           {"fitted", cal.dw_over_software_after}};
+  j["fig7_full_crossbar"] = nlohmann::json::array();
+  const auto before = full_crossbar(cal.roofline_before), after = full_crossbar(cal.roofline_after);
+  for (size_t i = 0; i < before.size() && i < after.size(); ++i)
+    j["fig7_full_crossbar"].push_back(
+        {{"frequency_hz", before[i]->frequency},
+         {"execution", execution_name(before[i]->execution)},
+         {"bus_width_bits", before[i]->bus_width_bits},
+         {"roof_gops", std::min(before[i]->compute_roof, before[i]->memory_roof) / 1e9},
+         {"given_gops", before[i]->attained / 1e9},
+         {"fitted_gops", after[i]->attained / 1e9}});
   return j.dump(1) + "\n";
 }
 

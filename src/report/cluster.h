@@ -30,7 +30,8 @@ std::vector<Figure> write_roofline_figures(OutputSet& outputs,
                                            const std::string& dir,
                                            const std::vector<RooflinePaperPoint>& paper = {},
                                            const std::string& name = "cluster_roofline",
-                                           const std::string& caption = "");
+                                           const std::string& caption = "",
+                                           const std::string& footnote = "");
 
 // Published Fig. 9 gains: mapping name -> {performance, energy efficiency, area efficiency}, NaN
 // where the paper prints none.
