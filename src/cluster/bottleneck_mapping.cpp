@@ -96,6 +96,18 @@ BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::Bottlen
   study.activation_bytes =
       in_px * s.c_in + (expand ? in_px * hidden : 0) + out_px * hidden + out_px * s.c_out;
   study.fits_tcdm = study.weights + study.activation_bytes <= config.tcdm_bytes;
+  const zoo::BottleneckShape d;
+  study.default_shape = s.height == d.height && s.width == d.width && s.c_in == d.c_in &&
+                        s.expansion == d.expansion && s.c_out == d.c_out && s.stride == d.stride;
+  auto footprint = [&](const std::string& name, int64_t rows, int64_t cols) {
+    const int64_t tiles = ((rows + config.ima.rows - 1) / config.ima.rows) *
+                          ((cols + config.ima.cols - 1) / config.ima.cols);
+    study.pointwise.push_back({name, rows, cols, tiles, rows * cols,
+                               static_cast<double>(rows * cols) /
+                                   static_cast<double>(config.ima.rows * config.ima.cols)});
+  };
+  if (expand) footprint("pw_expand", s.c_in, hidden);
+  footprint("pw_project", hidden, s.c_out);
 
   const Context cx{config,
                    config.clock.frequency,
