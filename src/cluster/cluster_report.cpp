@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cluster/area.h"
 #include "cluster/dw_engine.h"
 #include "cluster/ima_model.h"
 #include "util/units.h"
@@ -29,6 +30,9 @@ nlohmann::json config_json(const ClusterConfig& c) {
                 {"marshal_bytes_per_cycle", c.cores.marshal_bytes_per_cycle},
                 {"power_w", c.cores.power}};
   j["tcdm_bytes"] = c.tcdm_bytes;
+  j["tcdm_banks"] = c.tcdm_banks;
+  j["tcdm_contention"] = c.tcdm_contention;
+  j["node_m"] = c.node;
   j["ima"] = {{"rows", c.ima.rows},
               {"cols", c.ima.cols},
               {"t_mvm_s", c.ima.t_mvm},
@@ -37,6 +41,9 @@ nlohmann::json config_json(const ClusterConfig& c) {
               {"config_cycles", c.ima.config_cycles},
               {"job_overhead_cycles", c.ima.job_overhead_cycles},
               {"e_job_j", c.ima.e_job},
+              {"e_job_node_m", c.ima.e_job_node},
+              {"e_job_voltage_v", c.ima.e_job_voltage},
+              {"e_job_at_node_j", ima_job_energy(c)},
               {"power_w", c.ima.power},
               {"peak_ops", ima_peak_ops(c.ima)}};
   j["dw"] = {{"channels", c.dw.channels},
@@ -49,7 +56,16 @@ nlohmann::json config_json(const ClusterConfig& c) {
   j["area"] = {{"total_mm2", c.area.total * 1e6},
                {"ima_share", c.area.ima_share},
                {"tcdm_share", c.area.tcdm_share},
-               {"dw_share", c.area.dw_share}};
+               {"dw_share", c.area.dw_share},
+               {"interconnect_share", c.area.interconnect_share},
+               {"reference_bus_width_bits", c.area.reference_bus_width_bits},
+               {"pipeline_digital_overhead", c.area.pipeline_digital_overhead},
+               {"pipeline_ima_overhead", c.area.pipeline_ima_overhead}};
+  const AreaBreakdown a = cluster_area(c);
+  j["area_breakdown_mm2"] = {{"ima", a.ima * 1e6},           {"ima_digital", a.ima_digital * 1e6},
+                             {"ima_analog", a.ima_analog * 1e6}, {"tcdm", a.tcdm * 1e6},
+                             {"dw", a.dw * 1e6},             {"interconnect", a.interconnect * 1e6},
+                             {"rest", a.rest * 1e6},         {"total", a.total * 1e6}};
   return j;
 }
 
@@ -62,6 +78,16 @@ std::string config_text(const ClusterConfig& c) {
      << c.ima.rows << "x" << c.ima.cols << ", " << format_quantity(c.ima.t_mvm, Quantity::Time)
      << " per MVM, peak " << fmt("%.4g", ima_peak_ops(c.ima) / 1e12) << " TOPS; DW "
      << c.dw.channels << " ch " << c.dw.kernel << "x" << c.dw.kernel << "\n";
+  const AreaBreakdown a = cluster_area(c);
+  os << fmt(
+      "IMA job energy %.3g nJ at %.0f nm (%.3g nJ at %.0f nm, x %.3g: seed 001's a b^2 scaling); "
+      "area %.3f mm2 (%s IMA %.3f, TCDM %.3f, DW %.3f, LIC %.3f at %lld bit, rest %.3f)%s\n",
+      ima_job_energy(c) * 1e9, c.node * 1e9, c.ima.e_job * 1e9, c.ima.e_job_node * 1e9,
+      ima_job_energy(c) / c.ima.e_job, a.total * 1e6, execution_name(c.ima.execution),
+      a.ima * 1e6, a.tcdm * 1e6, a.dw * 1e6, a.interconnect * 1e6,
+      static_cast<long long>(c.ima.bus_width_bits), a.rest * 1e6,
+      c.tcdm_contention > 0 ? fmt("; TCDM contention %.3g per core-cycle", c.tcdm_contention).c_str()
+                            : "");
   return os.str();
 }
 
@@ -79,6 +105,27 @@ std::string roofline_text(const ClusterConfig& c, const std::vector<RooflinePoin
               std::min(p.compute_roof, p.memory_roof) / 1e9, p.attained / 1e9, 100 * p.stream_share,
               p.memory_bound ? "memory" : "compute");
   }
+  // The paper picks the narrowest bus that sustains the IMA (the interconnect grows with it): per
+  // clock and execution, the full-crossbar throughput per mm^2 of cluster at each width.
+  os << "\nbus width choice (full crossbar; area of the whole cluster at that width, "
+        "cluster/area.h)\n";
+  os << fmt("%-8s %-10s %5s %9s %8s %9s %s\n", "f", "execution", "bus", "attained", "mm2",
+            "GOPS/mm2", "");
+  std::vector<const RooflinePoint*> full;
+  for (const RooflinePoint& p : points)
+    if (p.utilization >= 0.999) full.push_back(&p);
+  for (size_t i = 0; i < full.size(); ++i) {
+    const RooflinePoint& p = *full[i];
+    double best = 0;
+    for (const RooflinePoint* q : full)
+      if (q->frequency == p.frequency && q->execution == p.execution)
+        best = std::max(best, q->attained / q->area);
+    os << fmt("%-8s %-10s %5lld %9.1f %8.3f %9.1f %s\n",
+              (fmt("%.0f", p.frequency / 1e6) + "MHz").c_str(), execution_name(p.execution),
+              static_cast<long long>(p.bus_width_bits), p.attained / 1e9, p.area * 1e6,
+              p.attained / 1e9 / (p.area * 1e6),
+              p.attained / p.area >= best ? "<- best per area" : "");
+  }
   return os.str();
 }
 
@@ -86,14 +133,14 @@ std::string roofline_csv(const std::vector<RooflinePoint>& points) {
   std::ostringstream os;
   os << "frequency_hz,voltage_v,execution,bus_width_bits,rows_used,cols_used,utilization,intensity_"
         "op_per_b,"
-        "compute_roof_gops,memory_roof_gops,attained_gops,cycles,stream_share,memory_bound\n";
+        "compute_roof_gops,memory_roof_gops,attained_gops,cycles,stream_share,memory_bound,area_mm2\n";
   for (const RooflinePoint& p : points)
-    os << fmt("%.6g,%.6g,%s,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%.6g,%d\n", p.frequency,
+    os << fmt("%.6g,%.6g,%s,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%.6g,%d,%.6g\n", p.frequency,
               p.voltage, execution_name(p.execution), static_cast<long long>(p.bus_width_bits),
               static_cast<long long>(p.rows_used), static_cast<long long>(p.cols_used),
               p.utilization, p.intensity, p.compute_roof / 1e9, p.memory_roof / 1e9,
               p.attained / 1e9, static_cast<long long>(p.cycles), p.stream_share,
-              p.memory_bound ? 1 : 0);
+              p.memory_bound ? 1 : 0, p.area * 1e6);
   return os.str();
 }
 
@@ -115,7 +162,8 @@ std::string roofline_json(const ClusterConfig& c, const std::vector<RooflinePoin
                            {"attained_gops", p.attained / 1e9},
                            {"cycles", p.cycles},
                            {"stream_share", p.stream_share},
-                           {"memory_bound", p.memory_bound}});
+                           {"memory_bound", p.memory_bound},
+                           {"area_mm2", p.area * 1e6}});
   return j.dump(1) + "\n";
 }
 
