@@ -44,6 +44,7 @@ void ClusterRequest::validate() const {
     throw user_error("bus_width: expected a multiple of 8 from 8 to ", cluster::kMaxBusWidthBits,
                      " bits such as 128, got ", *bus_width_bits);
   if (!execution.empty()) (void)parse_execution(execution, "execution");
+  if (tcdm_contention) check_range("tcdm_contention", *tcdm_contention, 0.0, 1.0);
 }
 
 cluster::ClusterConfig load_cluster(const ClusterRequest& r) {
@@ -52,6 +53,7 @@ cluster::ClusterConfig load_cluster(const ClusterRequest& r) {
       r.config.empty() ? cluster::cluster_preset(r.preset) : cluster::load_cluster(r.config);
   if (r.bus_width_bits) c.ima.bus_width_bits = *r.bus_width_bits;
   if (!r.execution.empty()) c.ima.execution = parse_execution(r.execution, "execution");
+  if (r.tcdm_contention) c.tcdm_contention = *r.tcdm_contention;
   return c;
 }
 

@@ -22,6 +22,7 @@ struct ClusterRequest {
   std::string config;                     // a YAML cluster description (cluster/cluster_config.h)
   std::optional<int64_t> bus_width_bits;  // override of the IMA data interface: a multiple of 8
   std::string execution;  // override of the IMA execution: "" | "sequential" | "pipelined"
+  std::optional<double> tcdm_contention;  // override of tcdm.contention: in [0, 1]
 
   void validate() const;  // UserError naming the field
 };

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "cli/flags.h"
 #include "cluster/cluster_config.h"
 #include "cluster/cluster_report.h"
+#include "cluster/constants.h"
 #include "report/cluster.h"
 #include "report/figure_style.h"
 #include "report/provenance.h"
@@ -29,6 +31,7 @@ struct ClusterSource {
   std::string csv, json, figures;
   std::string bus_width;  // "" = the configuration's
   std::string execution;  // "" = the configuration's
+  std::optional<double> tcdm_contention;  // unset = the configuration's
 };
 
 struct RooflineArgs {
@@ -62,6 +65,7 @@ api::ClusterRequest cluster_request(const ClusterSource& s) {
     r.bus_width_bits = *bits;
   }
   r.execution = s.execution;
+  r.tcdm_contention = s.tcdm_contention;
   return r;
 }
 
@@ -108,6 +112,10 @@ void add_source_options(CLI::App* cmd, ClusterSource& s) {
   cmd->add_option("--json", s.json, "Write the result as JSON");
   cmd->add_option("--figures", s.figures,
                   "Draw the figures (SVG and PNG, gnuplot) into this directory");
+  cmd->add_option("--tcdm-contention", s.tcdm_contention,
+                  "TCDM bank conflicts: probability that each core accesses the TCDM in a cycle "
+                  "while an accelerator streams (0 = none, the default; cluster/area.h)")
+      ->check(finite_range(0.0, 1.0));
 }
 
 void run_roofline(RooflineArgs a, const Provenance& base) {
@@ -266,6 +274,26 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str();
   bn->callback([b, &provenance] { run_bottleneck(*b, provenance); });
+
+  auto t = std::make_shared<ClusterSource>();
+  CLI::App* con = cmd->add_subcommand(
+      "constants",
+      "Every constant of the cluster model with its value and source: the paper, derived, the "
+      "literature (cited), assumed or calibrated");
+  auto* tp = con->add_option("--preset", t->preset, "Built-in cluster: seed001")
+                 ->capture_default_str();
+  auto* tc = con->add_option("--config", t->config,
+                             "Cluster description (YAML, see src/cluster/cluster_config.h)");
+  tp->excludes(tc);
+  tc->excludes(tp);
+  con->callback([t, &provenance] {
+    const cluster::ClusterConfig c = api::load_cluster(cluster_request(*t));
+    Provenance p = provenance;
+    p.set("source", "the constants of " +
+                        (t->config.empty() ? "the " + t->preset + " preset" : t->config) +
+                        " and where the preset's values come from (cluster/constants.h)");
+    std::fputs(with_provenance_text(cluster::constant_table_text(c), p).c_str(), stdout);
+  });
 
   auto k = std::make_shared<CalibrateArgs>();
   CLI::App* cal = cmd->add_subcommand(

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cluster/area.h"
+#include "cluster/constants.h"
 #include "cluster/dw_engine.h"
 #include "cluster/ima_model.h"
 #include "util/units.h"
@@ -61,6 +62,12 @@ nlohmann::json config_json(const ClusterConfig& c) {
                {"reference_bus_width_bits", c.area.reference_bus_width_bits},
                {"pipeline_digital_overhead", c.area.pipeline_digital_overhead},
                {"pipeline_ima_overhead", c.area.pipeline_ima_overhead}};
+  j["constants"] = nlohmann::json::array();
+  for (const ConstantRow& r : constant_table(c))
+    j["constants"].push_back({{"field", r.field},
+                              {"value", r.value},
+                              {"source", r.as_preset ? constant_source_name(r.source) : "given"},
+                              {"reference", r.reference}});
   const AreaBreakdown a = cluster_area(c);
   j["area_breakdown_mm2"] = {{"ima", a.ima * 1e6},           {"ima_digital", a.ima_digital * 1e6},
                              {"ima_analog", a.ima_analog * 1e6}, {"tcdm", a.tcdm * 1e6},
