@@ -78,7 +78,8 @@ void BottleneckRequest::validate() const {
 void CalibrateRequest::validate() const {
   cluster.validate();
   check_shape(shape);
-  if (fit != "fig9") throw user_error("fit: expected fig9 (the only figure fitted), got '", fit, "'");
+  if (fit != "fig9")
+    throw user_error("fit: expected fig9 (the only figure fitted), got '", fit, "'");
   const cluster::Fig9FitOptions& o = options;
   check_range("overhead_min", o.overhead_min, int64_t{0}, int64_t{1'000'000});
   check_range("overhead_max", o.overhead_max, o.overhead_min, int64_t{1'000'000});

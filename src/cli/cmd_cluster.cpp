@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +29,8 @@ struct ClusterSource {
   std::string preset = "seed001";
   std::string config;
   std::string csv, json, figures;
-  std::string bus_width;  // "" = the configuration's
-  std::string execution;  // "" = the configuration's
+  std::string bus_width;                  // "" = the configuration's
+  std::string execution;                  // "" = the configuration's
   std::optional<double> tcdm_contention;  // unset = the configuration's
 };
 
@@ -154,8 +154,7 @@ void run_calibrate(CalibrateArgs a, const Provenance& base) {
   const api::CalibrateResult r = api::cluster_calibrate(a.request);
   const Provenance prov = api::with_caller(r.provenance, base);
   const cluster::Fig9Calibration& cal = r.calibration;
-  const std::string text =
-      with_provenance_text(cluster::calibration_text(r.config, cal), prov);
+  const std::string text = with_provenance_text(cluster::calibration_text(r.config, cal), prov);
   OutputSet out;
   if (!a.src.json.empty())
     out.add(a.src.json, with_provenance_json(cluster::calibration_json(r.config, cal), prov));
@@ -185,7 +184,8 @@ void run_calibrate(CalibrateArgs a, const Provenance& base) {
         "Seed 001 Fig. 7 as the model gives it with the constants fitted to Fig. 9 "
         "(a CALIBRATION): synthetic point-wise layers, one colour per IMA bus width, solid the "
         "attained throughput, dashed the memory roof, black the compute roof; the diamond is the "
-        "paper's 958 GOPS. " + note,
+        "paper's 958 GOPS. " +
+            note,
         note);
     report::BottleneckPaperGains gains;
     for (const cluster::FitTarget& t : a.request.options.targets)
@@ -280,8 +280,8 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
       "constants",
       "Every constant of the cluster model with its value and source: the paper, derived, the "
       "literature (cited), assumed or calibrated");
-  auto* tp = con->add_option("--preset", t->preset, "Built-in cluster: seed001")
-                 ->capture_default_str();
+  auto* tp =
+      con->add_option("--preset", t->preset, "Built-in cluster: seed001")->capture_default_str();
   auto* tc = con->add_option("--config", t->config,
                              "Cluster description (YAML, see src/cluster/cluster_config.h)");
   tp->excludes(tc);

@@ -10,9 +10,9 @@ namespace {
 
 // A mapping's cycles split into what the fitted rates change and what they do not.
 struct Split {
-  int64_t fixed = 0;                 // IMA, DW engine, element-wise and marshaling layers
-  std::vector<int64_t> pointwise;    // MACs of point-wise layers on the cores
-  int64_t depthwise = 0;             // MACs of the depth-wise layer on the cores (0: none)
+  int64_t fixed = 0;               // IMA, DW engine, element-wise and marshaling layers
+  std::vector<int64_t> pointwise;  // MACs of point-wise layers on the cores
+  int64_t depthwise = 0;           // MACs of the depth-wise layer on the cores (0: none)
 };
 
 Split split(const MappingResult& r) {
@@ -39,8 +39,8 @@ std::vector<double> geometric(double lo, double hi, int64_t n) {
 
 void check_range(const char* field, double lo, double hi) {
   if (!(lo > 0 && hi >= lo && std::isfinite(hi)))
-    throw user_error("fig9 fit: ", field, " range must satisfy 0 < min <= max, got [", lo, ", ",
-                     hi, "]");
+    throw user_error("fig9 fit: ", field, " range must satisfy 0 < min <= max, got [", lo, ", ", hi,
+                     "]");
 }
 
 }  // namespace
@@ -87,7 +87,8 @@ Fig9Fit fit_fig9(const ClusterConfig& config, const zoo::BottleneckShape& shape,
   Fig9Fit fit;
   {
     const BottleneckStudy st = bottleneck_study(config, shape, mappings);
-    for (size_t t = 0; t < o.targets.size(); ++t) fit.start_speedups.push_back(st.results[t + 1].speedup);
+    for (size_t t = 0; t < o.targets.size(); ++t)
+      fit.start_speedups.push_back(st.results[t + 1].speedup);
     fit.start_residual = fit_residual(fit.start_speedups, o.targets);
   }
   const std::vector<double> pw = geometric(o.pointwise_min, o.pointwise_max, o.rate_points);
@@ -113,8 +114,8 @@ Fig9Fit fit_fig9(const ClusterConfig& config, const zoo::BottleneckShape& shape,
       }
       for (size_t j = 0; j < dw.size(); ++j) {
         for (size_t m = 0; m <= n; ++m)
-          cycles[m] = pw_cycles[m] +
-                      (parts[m].depthwise > 0 ? cores_cycles(parts[m].depthwise, dw[j]) : 0);
+          cycles[m] =
+              pw_cycles[m] + (parts[m].depthwise > 0 ? cores_cycles(parts[m].depthwise, dw[j]) : 0);
         double sum = 0;
         const double log_base = std::log(static_cast<double>(cycles[0]));
         for (size_t t = 0; t < n; ++t) {
@@ -143,8 +144,10 @@ Fig9Fit fit_fig9(const ClusterConfig& config, const zoo::BottleneckShape& shape,
   fit.residual = fit_residual(fit.speedups, o.targets);
   if (o.overhead_max > o.overhead_min && (best_o == o.overhead_min || best_o == o.overhead_max))
     fit.at_bound.push_back("ima.job_overhead_cycles");
-  if (best_i == 0 || best_i + 1 == pw.size()) fit.at_bound.push_back("cores.pointwise_mac_per_cycle");
-  if (best_j == 0 || best_j + 1 == dw.size()) fit.at_bound.push_back("cores.depthwise_mac_per_cycle");
+  if (best_i == 0 || best_i + 1 == pw.size())
+    fit.at_bound.push_back("cores.pointwise_mac_per_cycle");
+  if (best_j == 0 || best_j + 1 == dw.size())
+    fit.at_bound.push_back("cores.depthwise_mac_per_cycle");
   return fit;
 }
 

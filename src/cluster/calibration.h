@@ -36,7 +36,7 @@ struct FitTarget {
 
 struct Fig9FitOptions {
   std::vector<FitTarget> targets = fig9_speedup_targets();
-  int64_t overhead_min = 0, overhead_max = 600;  // cycles per IMA job
+  int64_t overhead_min = 0, overhead_max = 600;      // cycles per IMA job
   double pointwise_min = 2.0, pointwise_max = 32.0;  // MAC/cycle of the 8 cores
   double depthwise_min = 0.25, depthwise_max = 8.0;  // MAC/cycle of the 8 cores
   int64_t rate_points = 241;  // per rate axis, >= 2 (241 over 16x: 1.16 % steps)
@@ -47,13 +47,13 @@ struct Fig9Fit {
   int64_t job_overhead_cycles = 0;
   double pointwise_mac_per_cycle = 0;
   double depthwise_mac_per_cycle = 0;
-  double residual = 0;                // of the fitted constants
-  std::vector<double> speedups;       // per target, with the fitted constants
-  double start_residual = 0;          // of the configuration as given
+  double residual = 0;                 // of the fitted constants
+  std::vector<double> speedups;        // per target, with the fitted constants
+  double start_residual = 0;           // of the configuration as given
   std::vector<double> start_speedups;  // per target, as given
-  std::vector<std::string> at_bound;  // fitted parameters that sit on an end of their range
-  int64_t evaluated = 0;              // grid points
-  ClusterConfig fitted;               // the configuration with the three constants replaced
+  std::vector<std::string> at_bound;   // fitted parameters that sit on an end of their range
+  int64_t evaluated = 0;               // grid points
+  ClusterConfig fitted;                // the configuration with the three constants replaced
 };
 
 // rms of ln(model / target) over the targets (speedups[i] belongs to targets[i]).

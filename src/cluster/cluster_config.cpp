@@ -274,11 +274,11 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
         c.cores.power = nonneg_quantity(k["power"], "cores.power", Quantity::Power, origin);
     }
     if (const YAML::Node m = root["ima"]) {
-      check_keys(m, "ima",
-                 {"crossbar", "t_mvm", "bus_width", "execution", "in_bytes", "out_bytes",
-                  "config_cycles", "job_overhead_cycles", "e_job", "e_job_node", "e_job_voltage",
-                  "power"},
-                 origin);
+      check_keys(
+          m, "ima",
+          {"crossbar", "t_mvm", "bus_width", "execution", "in_bytes", "out_bytes", "config_cycles",
+           "job_overhead_cycles", "e_job", "e_job_node", "e_job_voltage", "power"},
+          origin);
       if (m["crossbar"]) {
         const std::string s = scalar(m["crossbar"], "ima.crossbar", origin);
         const std::optional<Dims> d = parse_dims(s);
@@ -374,10 +374,10 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
                                "%", "40%", origin) /
             100.0;
       if (a["pipeline_ima_overhead"])
-        c.area.pipeline_ima_overhead = number_with_suffix(a["pipeline_ima_overhead"],
-                                                          "area.pipeline_ima_overhead", "%", "5%",
-                                                          origin) /
-                                       100.0;
+        c.area.pipeline_ima_overhead =
+            number_with_suffix(a["pipeline_ima_overhead"], "area.pipeline_ima_overhead", "%", "5%",
+                               origin) /
+            100.0;
     }
   } catch (const YAML::Exception& e) {
     throw user_error(origin, ": line ", e.mark.line + 1, ": ", e.msg);

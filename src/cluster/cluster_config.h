@@ -69,7 +69,7 @@ struct ImaConfig {
   double e_job = 12.5e-9;
   double e_job_node = 14e-9;   // m, the node of the measurement ([27]: 14 nm)
   double e_job_voltage = 0.8;  // V of the measurement (assumed equal to the cluster's 0.8 V)
-  double power = 4e-3;              // W, digital IMA subsystem (streamer, buffers, FSM) while busy
+  double power = 4e-3;         // W, digital IMA subsystem (streamer, buffers, FSM) while busy
   // Share of stream cycles that win their TCDM banks: 1 = no bank conflicts. Not a YAML field:
   // the cluster's models set it from the TCDM (area.h ima_with_tcdm).
   double stream_efficiency = 1.0;
@@ -87,12 +87,12 @@ struct DwConfig {
 // The area of the built design (seed 001 Fig. 6: pipelined IMA, reference_bus_width_bits, a
 // 512 kB TCDM) and how its parts scale away from it (cluster/area.h).
 struct AreaConfig {
-  double total = 2.5e-6;          // m^2 (2.5 mm^2, seed 001 Fig. 6)
-  double ima_share = 1.0 / 3.0;   // ~1/3 (seed 001), the pipelined IMA subsystem
-  double tcdm_share = 1.0 / 3.0;  // ~1/3 (seed 001) for 512 kB; scales with the TCDM size
-  double dw_share = 0.021;        // 2.1 % (seed 001)
-  double interconnect_share = 0.05;        // assumed: the logarithmic interconnect (LIC)
-  int64_t reference_bus_width_bits = 128;  // the IMA data interface of the built design
+  double total = 2.5e-6;                    // m^2 (2.5 mm^2, seed 001 Fig. 6)
+  double ima_share = 1.0 / 3.0;             // ~1/3 (seed 001), the pipelined IMA subsystem
+  double tcdm_share = 1.0 / 3.0;            // ~1/3 (seed 001) for 512 kB; scales with the TCDM size
+  double dw_share = 0.021;                  // 2.1 % (seed 001)
+  double interconnect_share = 0.05;         // assumed: the logarithmic interconnect (LIC)
+  int64_t reference_bus_width_bits = 128;   // the IMA data interface of the built design
   double pipeline_digital_overhead = 0.40;  // seed 001 Sec. IV-B: +40 % of the digital logic
   double pipeline_ima_overhead = 0.05;      // seed 001 Sec. IV-B: +5 % of the IMA subsystem
 };

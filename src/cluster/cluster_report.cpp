@@ -69,10 +69,14 @@ nlohmann::json config_json(const ClusterConfig& c) {
                               {"source", r.as_preset ? constant_source_name(r.source) : "given"},
                               {"reference", r.reference}});
   const AreaBreakdown a = cluster_area(c);
-  j["area_breakdown_mm2"] = {{"ima", a.ima * 1e6},           {"ima_digital", a.ima_digital * 1e6},
-                             {"ima_analog", a.ima_analog * 1e6}, {"tcdm", a.tcdm * 1e6},
-                             {"dw", a.dw * 1e6},             {"interconnect", a.interconnect * 1e6},
-                             {"rest", a.rest * 1e6},         {"total", a.total * 1e6}};
+  j["area_breakdown_mm2"] = {{"ima", a.ima * 1e6},
+                             {"ima_digital", a.ima_digital * 1e6},
+                             {"ima_analog", a.ima_analog * 1e6},
+                             {"tcdm", a.tcdm * 1e6},
+                             {"dw", a.dw * 1e6},
+                             {"interconnect", a.interconnect * 1e6},
+                             {"rest", a.rest * 1e6},
+                             {"total", a.total * 1e6}};
   return j;
 }
 
@@ -90,11 +94,12 @@ std::string config_text(const ClusterConfig& c) {
       "IMA job energy %.3g nJ at %.0f nm (%.3g nJ at %.0f nm, x %.3g: seed 001's a b^2 scaling); "
       "area %.3f mm2 (%s IMA %.3f, TCDM %.3f, DW %.3f, LIC %.3f at %lld bit, rest %.3f)%s\n",
       ima_job_energy(c) * 1e9, c.node * 1e9, c.ima.e_job * 1e9, c.ima.e_job_node * 1e9,
-      ima_job_energy(c) / c.ima.e_job, a.total * 1e6, execution_name(c.ima.execution),
-      a.ima * 1e6, a.tcdm * 1e6, a.dw * 1e6, a.interconnect * 1e6,
-      static_cast<long long>(c.ima.bus_width_bits), a.rest * 1e6,
-      c.tcdm_contention > 0 ? fmt("; TCDM contention %.3g per core-cycle", c.tcdm_contention).c_str()
-                            : "");
+      ima_job_energy(c) / c.ima.e_job, a.total * 1e6, execution_name(c.ima.execution), a.ima * 1e6,
+      a.tcdm * 1e6, a.dw * 1e6, a.interconnect * 1e6, static_cast<long long>(c.ima.bus_width_bits),
+      a.rest * 1e6,
+      c.tcdm_contention > 0
+          ? fmt("; TCDM contention %.3g per core-cycle", c.tcdm_contention).c_str()
+          : "");
   return os.str();
 }
 
@@ -140,14 +145,15 @@ std::string roofline_csv(const std::vector<RooflinePoint>& points) {
   std::ostringstream os;
   os << "frequency_hz,voltage_v,execution,bus_width_bits,rows_used,cols_used,utilization,intensity_"
         "op_per_b,"
-        "compute_roof_gops,memory_roof_gops,attained_gops,cycles,stream_share,memory_bound,area_mm2\n";
+        "compute_roof_gops,memory_roof_gops,attained_gops,cycles,stream_share,memory_bound,area_"
+        "mm2\n";
   for (const RooflinePoint& p : points)
-    os << fmt("%.6g,%.6g,%s,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%.6g,%d,%.6g\n", p.frequency,
-              p.voltage, execution_name(p.execution), static_cast<long long>(p.bus_width_bits),
-              static_cast<long long>(p.rows_used), static_cast<long long>(p.cols_used),
-              p.utilization, p.intensity, p.compute_roof / 1e9, p.memory_roof / 1e9,
-              p.attained / 1e9, static_cast<long long>(p.cycles), p.stream_share,
-              p.memory_bound ? 1 : 0, p.area * 1e6);
+    os << fmt("%.6g,%.6g,%s,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%.6g,%d,%.6g\n",
+              p.frequency, p.voltage, execution_name(p.execution),
+              static_cast<long long>(p.bus_width_bits), static_cast<long long>(p.rows_used),
+              static_cast<long long>(p.cols_used), p.utilization, p.intensity, p.compute_roof / 1e9,
+              p.memory_roof / 1e9, p.attained / 1e9, static_cast<long long>(p.cycles),
+              p.stream_share, p.memory_bound ? 1 : 0, p.area * 1e6);
   return os.str();
 }
 
@@ -196,8 +202,9 @@ std::string bottleneck_text(const ClusterConfig& c, const BottleneckStudy& s) {
     os << "shape: CHOSEN (a calibration, zoo/bottleneck.h), not read from the paper: the paper's "
           "Fig. 8 shape is not in our copy; this one matches its +25 % / +54 % devices, ~4 % "
           "depth-wise weights, 23x dense cells and the 512 kB fit\n";
-  os << fmt("point-wise layers on a %lldx%lld crossbar (the paper: the layer fits the one array):\n",
-            static_cast<long long>(c.ima.rows), static_cast<long long>(c.ima.cols));
+  os << fmt(
+      "point-wise layers on a %lldx%lld crossbar (the paper: the layer fits the one array):\n",
+      static_cast<long long>(c.ima.rows), static_cast<long long>(c.ima.cols));
   for (const PointwiseFootprint& p : s.pointwise)
     os << fmt("  %-10s %lldx%lld: %lld cells = %.2f crossbars of cells, %lld crossbar tiles\n",
               p.layer.c_str(), static_cast<long long>(p.rows), static_cast<long long>(p.cols),
@@ -212,9 +219,10 @@ std::string bottleneck_text(const ClusterConfig& c, const BottleneckStudy& s) {
       any = true;
     }
     if (any && hi > 1.0)
-      os << fmt("  the IMA mappings need %.2f to %.2f crossbars of cells in all; hetcim adds the "
-                "crossbars and charges their area (the \"xbars\" column)\n",
-                lo, hi);
+      os << fmt(
+          "  the IMA mappings need %.2f to %.2f crossbars of cells in all; hetcim adds the "
+          "crossbars and charges their area (the \"xbars\" column)\n",
+          lo, hi);
   }
   os << "\nper-layer cycles (Fig. 10)\n";
   os << fmt("%-10s %-24s %-6s %10s %8s\n", "mapping", "layer", "engine", "cycles", "share");
@@ -341,8 +349,7 @@ std::string calibration_text(const ClusterConfig& c, const Fig9Calibration& cal)
       "(given %.4g), cores.depthwise_mac_per_cycle %.4g (given %.4g)\n",
       static_cast<long long>(f.job_overhead_cycles),
       static_cast<long long>(c.ima.job_overhead_cycles), f.pointwise_mac_per_cycle,
-      c.cores.pointwise_mac_per_cycle, f.depthwise_mac_per_cycle,
-      c.cores.depthwise_mac_per_cycle);
+      c.cores.pointwise_mac_per_cycle, f.depthwise_mac_per_cycle, c.cores.depthwise_mac_per_cycle);
   for (const std::string& b : f.at_bound)
     os << "warning: " << b << " sits on an end of its range; the optimum may lie outside it\n";
   os << "\nFig. 9 speedup over the cores (the fit targets)\n";
@@ -354,12 +361,11 @@ std::string calibration_text(const ClusterConfig& c, const Fig9Calibration& cal)
             f.residual);
   os << "\nwhat the fitted constants do to the rest of Fig. 9 (energy and area efficiency "
         "over the cores; power figures are assumptions)\n";
-  os << fmt("%-12s %10s %10s %10s %10s\n", "mapping", "E given", "E fitted", "A given",
-            "A fitted");
+  os << fmt("%-12s %10s %10s %10s %10s\n", "mapping", "E given", "E fitted", "A given", "A fitted");
   for (size_t i = 0; i < cal.before.results.size(); ++i) {
     const MappingResult &b = cal.before.results[i], &a = cal.after.results[i];
-    os << fmt("%-12s %9.2fx %9.2fx %9.2fx %9.2fx\n", mapping_name(b.mapping).c_str(),
-              b.energy_gain, a.energy_gain, b.area_gain, a.area_gain);
+    os << fmt("%-12s %9.2fx %9.2fx %9.2fx %9.2fx\n", mapping_name(b.mapping).c_str(), b.energy_gain,
+              a.energy_gain, b.area_gain, a.area_gain);
   }
   os << fmt(
       "\nthe depth-wise engine over the cores' software (paper 26x): given %.1fx, fitted %.1fx "
@@ -367,8 +373,8 @@ std::string calibration_text(const ClusterConfig& c, const Fig9Calibration& cal)
       cal.dw_over_software_before, cal.dw_over_software_after, cal.dw.macs_per_cycle());
   os << "\nwhat the fitted constants do to Fig. 7 (the roofline, full 256x256 crossbar, GOPS; "
         "paper: 958 GOPS at 250 MHz, pipelined, 128 bit)\n";
-  os << fmt("%-8s %-10s %5s %9s %9s %9s %8s\n", "f", "execution", "bus", "roof", "given",
-            "fitted", "change");
+  os << fmt("%-8s %-10s %5s %9s %9s %9s %8s\n", "f", "execution", "bus", "roof", "given", "fitted",
+            "change");
   const auto before = full_crossbar(cal.roofline_before), after = full_crossbar(cal.roofline_after);
   for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
     const RooflinePoint &b = *before[i], &a = *after[i];
@@ -425,14 +431,12 @@ std::string calibration_json(const ClusterConfig& c, const Fig9Calibration& cal)
   j["fig9"] = nlohmann::json::array();
   for (size_t i = 0; i < cal.before.results.size(); ++i) {
     const MappingResult &b = cal.before.results[i], &a = cal.after.results[i];
-    j["fig9"].push_back({{"mapping", mapping_name(b.mapping)},
-                         {"given", {{"speedup", b.speedup},
-                                    {"energy_gain", b.energy_gain},
-                                    {"area_gain", b.area_gain}}},
-                         {"fitted",
-                          {{"speedup", a.speedup},
-                           {"energy_gain", a.energy_gain},
-                           {"area_gain", a.area_gain}}}});
+    j["fig9"].push_back(
+        {{"mapping", mapping_name(b.mapping)},
+         {"given",
+          {{"speedup", b.speedup}, {"energy_gain", b.energy_gain}, {"area_gain", b.area_gain}}},
+         {"fitted",
+          {{"speedup", a.speedup}, {"energy_gain", a.energy_gain}, {"area_gain", a.area_gain}}}});
   }
   j["dw_over_software"] = {{"paper", 26.0},
                            {"given", cal.dw_over_software_before},

@@ -49,8 +49,8 @@ std::vector<ConstantRow> constant_table(const ClusterConfig& c) {
   for (const OperatingPoint& o : p.operating_points)
     ops_p += (ops_p.empty() ? "" : ", ") + d(o.frequency / 1e6, "MHz@") + d(o.voltage, "V");
   row("operating_points", ops, ops_p, S::Paper, "Sec. V-B: 500 MHz at 0.8 V, 250 MHz at 0.65 V");
-  row("reference_clock", d(c.reference_clock.frequency / 1e6, "MHz") + " / " +
-                             d(c.reference_clock.voltage, "V"),
+  row("reference_clock",
+      d(c.reference_clock.frequency / 1e6, "MHz") + " / " + d(c.reference_clock.voltage, "V"),
       d(p.reference_clock.frequency / 1e6, "MHz") + " / " + d(p.reference_clock.voltage, "V"),
       S::Assumed, "the operating point the digital powers below hold at (f V^2 scaling)");
   row("node", d(c.node * 1e9, "nm"), d(p.node * 1e9, "nm"), S::Paper,
@@ -70,14 +70,15 @@ std::vector<ConstantRow> constant_table(const ClusterConfig& c) {
   row("cores.depthwise_mac_per_cycle", d(c.cores.depthwise_mac_per_cycle, ""),
       d(p.cores.depthwise_mac_per_cycle, ""), S::Calibrated,
       "29.7 / 26: the paper's DW engine MAC/cycle over its 26x; the 26x is not a prediction");
-  row("cores.eltwise_per_cycle", d(c.cores.eltwise_per_cycle, ""),
-      d(p.cores.eltwise_per_cycle, ""), S::Assumed,
-      "~8 cycles per 4 int8 adds per core (2 loads, SIMD add, clip, store)");
+  row("cores.eltwise_per_cycle", d(c.cores.eltwise_per_cycle, ""), d(p.cores.eltwise_per_cycle, ""),
+      S::Assumed, "~8 cycles per 4 int8 adds per core (2 loads, SIMD add, clip, store)");
   row("cores.marshal_bytes_per_cycle", d(c.cores.marshal_bytes_per_cycle, ""),
-      d(p.cores.marshal_bytes_per_cycle, ""), S::Assumed, "one byte per core per cycle, HWC -> CHW");
+      d(p.cores.marshal_bytes_per_cycle, ""), S::Assumed,
+      "one byte per core per cycle, HWC -> CHW");
   row("cores.power", d(c.cores.power * 1e3, "mW"), d(p.cores.power * 1e3, "mW"), S::Assumed,
       "~10 pJ per core-cycle incl. I$ and TCDM at 0.8 V, 22 nm");
-  row("ima.crossbar", d(static_cast<double>(c.ima.rows), "x") + d(static_cast<double>(c.ima.cols), ""),
+  row("ima.crossbar",
+      d(static_cast<double>(c.ima.rows), "x") + d(static_cast<double>(c.ima.cols), ""),
       d(static_cast<double>(p.ima.rows), "x") + d(static_cast<double>(p.ima.cols), ""), S::Paper,
       "Sec. V-B: 256x256 PCM array of [27]");
   row("ima.t_mvm", d(c.ima.t_mvm * 1e9, "ns"), d(p.ima.t_mvm * 1e9, "ns"), S::Paper,
@@ -87,8 +88,8 @@ std::vector<ConstantRow> constant_table(const ClusterConfig& c) {
       "Sec. V-B/C: 128 bit chosen, 32..512 bit swept");
   row("ima.execution", execution_name(c.ima.execution), execution_name(p.ima.execution), S::Paper,
       "Sec. V-C: pipelined for the Bottleneck");
-  row("ima.in_bytes / out_bytes", d(static_cast<double>(c.ima.in_bytes), " / ") +
-                                       d(static_cast<double>(c.ima.out_bytes), ""),
+  row("ima.in_bytes / out_bytes",
+      d(static_cast<double>(c.ima.in_bytes), " / ") + d(static_cast<double>(c.ima.out_bytes), ""),
       d(static_cast<double>(p.ima.in_bytes), " / ") + d(static_cast<double>(p.ima.out_bytes), ""),
       S::Paper, "Sec. III: 8-bit DACs and ADCs (row-tile partial sums at 8 bit: a simplification)");
   row("ima.config_cycles", d(static_cast<double>(c.ima.config_cycles), ""),
@@ -106,8 +107,8 @@ std::vector<ConstantRow> constant_table(const ClusterConfig& c) {
       "taken equal to the cluster's 0.8 V (b = 1)");
   row("ima.power", d(c.ima.power * 1e3, "mW"), d(p.ima.power * 1e3, "mW"), S::Assumed,
       "digital streamer, buffers and FSM while busy");
-  row("dw.channels / kernel", d(static_cast<double>(c.dw.channels), " / ") +
-                                  d(static_cast<double>(c.dw.kernel), ""),
+  row("dw.channels / kernel",
+      d(static_cast<double>(c.dw.channels), " / ") + d(static_cast<double>(c.dw.kernel), ""),
       d(static_cast<double>(p.dw.channels), " / ") + d(static_cast<double>(p.dw.kernel), ""),
       S::Paper, "Sec. IV-C: 3x3x16 weight buffer");
   row("dw.inner_loop_cycles", d(static_cast<double>(c.dw.inner_loop_cycles), ""),

@@ -37,8 +37,8 @@ DwDatapathRun dw_datapath_run(const DwConfig& dw, const DwLayer& l, std::span<co
                      rq.clip_lo, ", ", rq.clip_hi, "]");
   const int64_t h = l.height, w = l.width, c = l.channels, k = l.kernel, s = l.stride;
   if (static_cast<int64_t>(input.size()) != h * w * c)
-    throw user_error("depth-wise datapath: input has ", input.size(), " values, expected ", h,
-                     "x", w, "x", c, " = ", h * w * c, " (HWC)");
+    throw user_error("depth-wise datapath: input has ", input.size(), " values, expected ", h, "x",
+                     w, "x", c, " = ", h * w * c, " (HWC)");
   if (static_cast<int64_t>(weights.size()) != k * k * c)
     throw user_error("depth-wise datapath: weights have ", weights.size(), " values, expected ", k,
                      "x", k, "x", c, " = ", k * k * c, " (K x K x C)");
@@ -47,7 +47,7 @@ DwDatapathRun dw_datapath_run(const DwConfig& dw, const DwLayer& l, std::span<co
   run.out_height = shape.out_height;
   run.out_width = shape.out_width;
   run.output.assign(static_cast<size_t>(run.out_height * run.out_width * c), 0);
-  const int64_t lanes = dw.channels;                     // channels of one block (16)
+  const int64_t lanes = dw.channels;  // channels of one block (16)
   // K x K pixels (or weights) of one block through the streamer at bytes_per_cycle.
   const int64_t window_cycles = (k * k * lanes + dw.bytes_per_cycle - 1) / dw.bytes_per_cycle;
   const int64_t loop = std::max(dw.inner_loop_cycles, s * k + 1);
@@ -56,15 +56,14 @@ DwDatapathRun dw_datapath_run(const DwConfig& dw, const DwLayer& l, std::span<co
   // The input pixel (y, x) of one block as the streamer delivers it: zeros outside the map.
   auto pixel = [&](int64_t y, int64_t x, int64_t c0, std::span<int8_t> to) {
     for (int64_t j = 0; j < lanes; ++j)
-      to[static_cast<size_t>(j)] =
-          (y < 0 || y >= h || x < 0 || x >= w || c0 + j >= c)
-              ? int8_t{0}
-              : input[static_cast<size_t>((y * w + x) * c + c0 + j)];
+      to[static_cast<size_t>(j)] = (y < 0 || y >= h || x < 0 || x >= w || c0 + j >= c)
+                                       ? int8_t{0}
+                                       : input[static_cast<size_t>((y * w + x) * c + c0 + j)];
   };
 
   run.cycles = dw.config_cycles;
-  std::vector<int32_t> wbuf(static_cast<size_t>(k * k * lanes));           // sign-extended
-  std::vector<int8_t> win(static_cast<size_t>((k + s) * k * lanes));      // rows x cols x lanes
+  std::vector<int32_t> wbuf(static_cast<size_t>(k * k * lanes));      // sign-extended
+  std::vector<int8_t> win(static_cast<size_t>((k + s) * k * lanes));  // rows x cols x lanes
   std::vector<int32_t> acc(static_cast<size_t>(lanes));
   auto at = [&](int64_t row, int64_t col) {
     return std::span<int8_t>(win).subspan(static_cast<size_t>((row * k + col) * lanes),

@@ -37,10 +37,10 @@ namespace hetcim::cluster {
 enum class ShiftRounding { HalfEven, HalfUp, Truncate };
 
 struct DwRequant {
-  int shift = 0;                 // right shift of the 32-bit accumulator, 0..31
-  bool relu = true;              // ReLU before the shift
-  int32_t clip_lo = -128;        // clip after the shift, within int8: -128 <= lo <= hi <= 127
-  int32_t clip_hi = 127;         //   (ReLU6 in int8: clip_hi = round(6 / output scale))
+  int shift = 0;           // right shift of the 32-bit accumulator, 0..31
+  bool relu = true;        // ReLU before the shift
+  int32_t clip_lo = -128;  // clip after the shift, within int8: -128 <= lo <= hi <= 127
+  int32_t clip_hi = 127;   //   (ReLU6 in int8: clip_hi = round(6 / output scale))
   ShiftRounding rounding = ShiftRounding::HalfEven;
 };
 

@@ -37,8 +37,7 @@ JobPhases job_phases(const ImaConfig& ima, double frequency, const JobShape& job
     return static_cast<int64_t>(
         std::ceil(static_cast<double>(beats) / ima.stream_efficiency - 1e-9));
   };
-  return {stream(job.rows * ima.in_bytes),
-          compute_cycles(ima, frequency) + ima.job_overhead_cycles,
+  return {stream(job.rows * ima.in_bytes), compute_cycles(ima, frequency) + ima.job_overhead_cycles,
           stream(job.cols * ima.out_bytes)};
 }
 

@@ -176,10 +176,10 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const Seed001Run& run,
                   "22 nm as the paper does",
                   r.speedup, cfg.cores.power * 1e3, cluster::ima_job_energy(cfg) * 1e9);
         } else {
-          reason = fmt(
-              "follows the speedup (%.2fx ours) and the crossbars programmed (%.2f: the chosen "
-              "Bottleneck shape does not fit one crossbar)",
-              r.speedup, r.ima_crossbars);
+          reason =
+              fmt("follows the speedup (%.2fx ours) and the crossbars programmed (%.2f: the chosen "
+                  "Bottleneck shape does not fit one crossbar)",
+                  r.speedup, r.ima_crossbars);
         }
         d9.push_back({"fig9", name + ": " + t9.columns[m], ours[m], v->text(), v->value, reason});
       }

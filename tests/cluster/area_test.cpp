@@ -100,8 +100,7 @@ double exact_efficiency(int cores, int banks, int beat_banks, double p) {
 TEST(Tcdm, ConflictEfficiencyMatchesAnExactEnumeration) {
   ClusterConfig c = cluster_preset("seed001");
   EXPECT_EQ(tcdm_bus_efficiency(c, 128), 1.0);  // off by default
-  for (const auto& [cores, banks, width, p] :
-       std::vector<std::tuple<int, int, int64_t, double>>{
+  for (const auto& [cores, banks, width, p] : std::vector<std::tuple<int, int, int64_t, double>>{
            {2, 4, 64, 0.5}, {3, 8, 128, 0.3}, {4, 4, 256, 0.2}, {3, 2, 512, 0.1}}) {
     c.cores.count = cores;
     c.tcdm_banks = banks;

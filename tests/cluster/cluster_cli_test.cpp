@@ -132,8 +132,8 @@ TEST(ClusterCli, BadInputNamesTheFieldAndWritesNothing) {
 TEST(ClusterCli, CalibrateWritesAReportLabelledCalibration) {
   const fs::path dir = scratch("calibration");
   fs::remove_all(dir);
-  const CliRun r = run("cluster calibrate --fit fig9 --rate-points 31 --max-overhead 100 --report " +
-                       dir.string());
+  const CliRun r = run(
+      "cluster calibrate --fit fig9 --rate-points 31 --max-overhead 100 --report " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("CALIBRATION (not a reproduction)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("# calibration: CALIBRATION, not a reproduction"), std::string::npos);

@@ -42,8 +42,9 @@ TEST(Constants, CalibratedAndGivenValuesAreNamed) {
       EXPECT_EQ(r.value, "31");
     }
   }
-  EXPECT_NE(constant_table_text(c).find("ima.job_overhead_cycles          31                     given"),
-            std::string::npos)
+  EXPECT_NE(
+      constant_table_text(c).find("ima.job_overhead_cycles          31                     given"),
+      std::string::npos)
       << constant_table_text(c);
 }
 

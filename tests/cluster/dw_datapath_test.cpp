@@ -37,10 +37,11 @@ graph::Graph depthwise_graph(const Case& k, const Tensor& w) {
   b.constant("w", w);
   b.constant("sw", exec::testing::scalar_f(1.0f)).constant("zw", exec::testing::scalar_i8(0));
   b.constant("sy", exec::testing::scalar_f(1.0f)).constant("zy", exec::testing::scalar_i8(0));
-  std::map<std::string, graph::Attribute> attrs{{"group", k.c},
-                                                {"kernel_shape", std::vector<int64_t>{3, 3}},
-                                                {"pads", std::vector<int64_t>{1, 1, 1, 1}},
-                                                {"strides", std::vector<int64_t>{k.stride, k.stride}}};
+  std::map<std::string, graph::Attribute> attrs{
+      {"group", k.c},
+      {"kernel_shape", std::vector<int64_t>{3, 3}},
+      {"pads", std::vector<int64_t>{1, 1, 1, 1}},
+      {"strides", std::vector<int64_t>{k.stride, k.stride}}};
   if (k.relu && k.clip_hi == 127) attrs["activation"] = std::string("Relu");
   if (k.relu && k.clip_hi < 127) {
     attrs["activation"] = std::string("Clip");
@@ -63,7 +64,8 @@ TEST(DwDatapath, BitExactAgainstTheHostEnginesDepthwiseQLinearConv) {
   for (const Case& k : cases) {
     SCOPED_TRACE(std::to_string(k.h) + "x" + std::to_string(k.w) + "x" + std::to_string(k.c) +
                  " stride " + std::to_string(k.stride) + " shift " + std::to_string(k.shift));
-    const Tensor x = exec::testing::random_tensor(DType::Int8, {1, k.c, k.h, k.w}, ++seed, -128, 127);
+    const Tensor x =
+        exec::testing::random_tensor(DType::Int8, {1, k.c, k.h, k.w}, ++seed, -128, 127);
     const Tensor w = exec::testing::random_tensor(DType::Int8, {k.c, 1, 3, 3}, ++seed, -128, 127);
     const graph::Graph g = depthwise_graph(k, w);
     exec::Engine engine(g);
@@ -115,8 +117,8 @@ TEST(DwDatapath, WalkedCyclesMatchTheClosedFormForOtherEngines) {
       dw.bytes_per_cycle = bw;
       dw.inner_loop_cycles = loop;
       dw.config_cycles = 7;
-      for (const DwLayer l : {DwLayer{5, 4, 20, 3, 1, 1}, DwLayer{6, 7, 16, 3, 2, 1},
-                              DwLayer{4, 4, 3, 3, 1, 0}}) {
+      for (const DwLayer l :
+           {DwLayer{5, 4, 20, 3, 1, 1}, DwLayer{6, 7, 16, 3, 2, 1}, DwLayer{4, 4, 3, 3, 1, 0}}) {
         in.assign(static_cast<size_t>(l.height * l.width * l.channels), 1);
         wt.assign(static_cast<size_t>(9 * l.channels), 1);
         const DwDatapathRun r = dw_datapath_run(dw, l, in, wt, {});
