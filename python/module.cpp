@@ -496,4 +496,31 @@ PYBIND11_MODULE(_hetcim, m) {
         return j.dump(1) + "\n";
       },
       "Seed 001's Bottleneck study (Fig. 8-10) as JSON text (the CLI's --json).");
+
+  m.def(
+      "cluster_calibrate_json",
+      [](const py::kwargs& kw) {
+        using R = api::CalibrateRequest;
+        std::map<std::string, Setter<R>> f{
+            {"preset",
+             [](R& r, const py::handle& v) { r.cluster.preset = py::cast<std::string>(v); }},
+            {"config",
+             [](R& r, const py::handle& v) { r.cluster.config = py::cast<std::string>(v); }},
+            {"fit", field(&R::fit)},
+            {"max_overhead",
+             [](R& r, const py::handle& v) { r.options.overhead_max = py::cast<int64_t>(v); }},
+            {"rate_points",
+             [](R& r, const py::handle& v) { r.options.rate_points = py::cast<int64_t>(v); }}};
+        R r;
+        apply_kwargs("cluster_calibrate", r, kw, f);
+        r.validate();
+        py::gil_scoped_release release;
+        const api::CalibrateResult x = api::cluster_calibrate(r);
+        nlohmann::json j =
+            nlohmann::json::parse(cluster::calibration_json(x.config, x.calibration));
+        j["provenance"] = report::provenance_json(x.provenance);
+        return j.dump(1) + "\n";
+      },
+      "A CALIBRATION of seed 001's cluster model to Fig. 9, and Fig. 7 with the fitted constants, "
+      "as JSON text (the CLI's cluster calibrate --json).");
 }

@@ -127,3 +127,10 @@ class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofli
         """Fig. 8-10: options preset, config, bus_width, execution, mappings, height, width,
         c_in, expansion, c_out, stride."""
         return _json.loads(_hetcim.cluster_bottleneck_json(**options))
+
+    @staticmethod
+    def calibrate(**options):
+        """A CALIBRATION, not a reproduction: the per-job overhead and the cores' rates fitted
+        to Fig. 9, and Fig. 7 with them; options preset, config, fit ("fig9"), max_overhead,
+        rate_points."""
+        return _json.loads(_hetcim.cluster_calibrate_json(**options))

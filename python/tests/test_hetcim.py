@@ -164,6 +164,12 @@ def test_cluster_studies_match_the_cli(tmp_path):
     ref = json.loads(out.read_text())
     assert bn.pop("provenance")["facts"] == ref.pop("provenance")["facts"]
     assert bn == ref
+    cal = hetcim.cluster.calibrate(max_overhead=20, rate_points=7)
+    cli("cluster", "calibrate", "--max-overhead", "20", "--rate-points", "7", "--json", str(out))
+    ref = json.loads(out.read_text())
+    assert cal["kind"] == "calibration"
+    assert cal.pop("provenance")["facts"] == ref.pop("provenance")["facts"]
+    assert cal == ref
 
 
 @pytest.mark.parametrize("kwargs, flags", [

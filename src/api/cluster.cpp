@@ -25,6 +25,17 @@ Provenance cluster_provenance(const ClusterRequest& s) {
   return p;
 }
 
+void check_shape(const zoo::BottleneckShape& shape) {
+  const int64_t big = int64_t{1} << 20;
+  check_range("height", shape.height, int64_t{1}, big);
+  check_range("width", shape.width, int64_t{1}, big);
+  check_range("c_in", shape.c_in, int64_t{1}, big);
+  check_range("expansion", shape.expansion, int64_t{1}, big);
+  check_range("c_out", shape.c_out, int64_t{1}, big);
+  if (shape.stride != 1 && shape.stride != 2)
+    throw user_error("stride: expected 1 or 2, got ", shape.stride);
+}
+
 }  // namespace
 
 void ClusterRequest::validate() const {
@@ -33,6 +44,7 @@ void ClusterRequest::validate() const {
     throw user_error("bus_width: expected a multiple of 8 from 8 to ", cluster::kMaxBusWidthBits,
                      " bits such as 128, got ", *bus_width_bits);
   if (!execution.empty()) (void)parse_execution(execution, "execution");
+  if (tcdm_contention) check_range("tcdm_contention", *tcdm_contention, 0.0, 1.0);
 }
 
 cluster::ClusterConfig load_cluster(const ClusterRequest& r) {
@@ -41,6 +53,7 @@ cluster::ClusterConfig load_cluster(const ClusterRequest& r) {
       r.config.empty() ? cluster::cluster_preset(r.preset) : cluster::load_cluster(r.config);
   if (r.bus_width_bits) c.ima.bus_width_bits = *r.bus_width_bits;
   if (!r.execution.empty()) c.ima.execution = parse_execution(r.execution, "execution");
+  if (r.tcdm_contention) c.tcdm_contention = *r.tcdm_contention;
   return c;
 }
 
@@ -57,16 +70,29 @@ void RooflineRequest::validate() const {
 
 void BottleneckRequest::validate() const {
   cluster.validate();
-  const int64_t big = int64_t{1} << 20;
-  check_range("height", shape.height, int64_t{1}, big);
-  check_range("width", shape.width, int64_t{1}, big);
-  check_range("c_in", shape.c_in, int64_t{1}, big);
-  check_range("expansion", shape.expansion, int64_t{1}, big);
-  check_range("c_out", shape.c_out, int64_t{1}, big);
-  if (shape.stride != 1 && shape.stride != 2)
-    throw user_error("stride: expected 1 or 2, got ", shape.stride);
+  check_shape(shape);
   if (mappings.empty()) throw user_error("mappings: expected at least one mapping");
   for (const std::string& m : mappings) (void)cluster::parse_mapping(m);
+}
+
+void CalibrateRequest::validate() const {
+  cluster.validate();
+  check_shape(shape);
+  if (fit != "fig9")
+    throw user_error("fit: expected fig9 (the only figure fitted), got '", fit, "'");
+  const cluster::Fig9FitOptions& o = options;
+  check_range("overhead_min", o.overhead_min, int64_t{0}, int64_t{1'000'000});
+  check_range("overhead_max", o.overhead_max, o.overhead_min, int64_t{1'000'000});
+  check_range("pointwise_min", o.pointwise_min, 1e-6, 1e6);
+  check_range("pointwise_max", o.pointwise_max, o.pointwise_min, 1e6);
+  check_range("depthwise_min", o.depthwise_min, 1e-6, 1e6);
+  check_range("depthwise_max", o.depthwise_max, o.depthwise_min, 1e6);
+  check_range("rate_points", o.rate_points, int64_t{2}, int64_t{100'000});
+  const double points = static_cast<double>(o.overhead_max - o.overhead_min + 1) *
+                        static_cast<double>(o.rate_points) * static_cast<double>(o.rate_points);
+  if (points > 2e9)
+    throw user_error("rate_points: the grid has ", points,
+                     " points (overheads x rate_points^2); at most 2e9");
 }
 
 RooflineResult cluster_roofline(const RooflineRequest& request) {
@@ -93,6 +119,20 @@ BottleneckResult cluster_bottleneck(const BottleneckRequest& request) {
   for (const std::string& m : request.mappings) mappings.push_back(cluster::parse_mapping(m));
   r.study = cluster::bottleneck_study(r.config, request.shape, mappings);
   r.provenance = cluster_provenance(request.cluster);
+  return r;
+}
+
+CalibrateResult cluster_calibrate(const CalibrateRequest& request) {
+  request.validate();
+  CalibrateResult r;
+  r.config = load_cluster(request.cluster);
+  r.calibration = cluster::calibrate_fig9(r.config, request.shape, request.options);
+  r.provenance = cluster_provenance(request.cluster);
+  r.provenance.set("calibration",
+                   "CALIBRATION, not a reproduction: ima.job_overhead_cycles and the cores' "
+                   "point-wise / depth-wise rates fitted to seed 001's Fig. 9 speedups (typed from "
+                   "the paper) by an exhaustive grid search");
+  r.provenance.set("solver", "exhaustive grid search (deterministic)");
   return r;
 }
 

@@ -9,6 +9,7 @@
 
 #include "api/status.h"
 #include "cluster/bottleneck_mapping.h"
+#include "cluster/calibration.h"
 #include "cluster/cluster_config.h"
 #include "cluster/roofline.h"
 #include "util/provenance.h"
@@ -21,6 +22,7 @@ struct ClusterRequest {
   std::string config;                     // a YAML cluster description (cluster/cluster_config.h)
   std::optional<int64_t> bus_width_bits;  // override of the IMA data interface: a multiple of 8
   std::string execution;  // override of the IMA execution: "" | "sequential" | "pipelined"
+  std::optional<double> tcdm_contention;  // override of tcdm.contention: in [0, 1]
 
   void validate() const;  // UserError naming the field
 };
@@ -61,7 +63,27 @@ struct BottleneckResult {
   cluster::BottleneckStudy study;
 };
 
+// A CALIBRATION of the model to a figure of seed 001 (cluster/calibration.h): `fit` names the
+// figure ("fig9": the per-job overhead and the cores' point-wise / depth-wise rates fitted to the
+// four Bottleneck speedups); the result shows what the fitted constants do to Fig. 7.
+struct CalibrateRequest {
+  ClusterRequest cluster;
+  zoo::BottleneckShape shape;
+  std::string fit = "fig9";
+  cluster::Fig9FitOptions options;  // ranges and grid of the search; targets: the paper's
+
+  void validate() const;
+};
+
+struct CalibrateResult {
+  Status status;  // origin: computed (an exhaustive search over an analytical model)
+  Provenance provenance;
+  cluster::ClusterConfig config;  // as given
+  cluster::Fig9Calibration calibration;
+};
+
 [[nodiscard]] RooflineResult cluster_roofline(const RooflineRequest& request = {});
 [[nodiscard]] BottleneckResult cluster_bottleneck(const BottleneckRequest& request = {});
+[[nodiscard]] CalibrateResult cluster_calibrate(const CalibrateRequest& request = {});
 
 }  // namespace hetcim::api

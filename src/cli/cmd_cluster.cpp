@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,9 @@
 #include "cli/flags.h"
 #include "cluster/cluster_config.h"
 #include "cluster/cluster_report.h"
+#include "cluster/constants.h"
 #include "report/cluster.h"
+#include "report/figure_style.h"
 #include "report/provenance.h"
 #include "util/error.h"
 #include "util/numbers.h"
@@ -26,8 +29,9 @@ struct ClusterSource {
   std::string preset = "seed001";
   std::string config;
   std::string csv, json, figures;
-  std::string bus_width;  // "" = the configuration's
-  std::string execution;  // "" = the configuration's
+  std::string bus_width;                  // "" = the configuration's
+  std::string execution;                  // "" = the configuration's
+  std::optional<double> tcdm_contention;  // unset = the configuration's
 };
 
 struct RooflineArgs {
@@ -38,6 +42,12 @@ struct RooflineArgs {
 struct BottleneckArgs {
   ClusterSource src;
   api::BottleneckRequest request;
+};
+
+struct CalibrateArgs {
+  ClusterSource src;
+  std::string report;  // directory: calibration.txt, calibration.json, figures
+  api::CalibrateRequest request;
 };
 
 // The cluster flags into the request: the preset or file, "--bus-width 128bit", "--execution".
@@ -55,6 +65,7 @@ api::ClusterRequest cluster_request(const ClusterSource& s) {
     r.bus_width_bits = *bits;
   }
   r.execution = s.execution;
+  r.tcdm_contention = s.tcdm_contention;
   return r;
 }
 
@@ -101,6 +112,10 @@ void add_source_options(CLI::App* cmd, ClusterSource& s) {
   cmd->add_option("--json", s.json, "Write the result as JSON");
   cmd->add_option("--figures", s.figures,
                   "Draw the figures (SVG and PNG, gnuplot) into this directory");
+  cmd->add_option("--tcdm-contention", s.tcdm_contention,
+                  "TCDM bank conflicts: probability that each core accesses the TCDM in a cycle "
+                  "while an accelerator streams (0 = none, the default; cluster/area.h)")
+      ->check(finite_range(0.0, 1.0));
 }
 
 void run_roofline(RooflineArgs a, const Provenance& base) {
@@ -131,6 +146,62 @@ void run_bottleneck(BottleneckArgs a, const Provenance& base) {
       [&](OutputSet& out, const std::string& dir) {
         return report::write_bottleneck_figures(out, r.study, dir, {}, footer(prov));
       });
+  std::fputs(text.c_str(), stdout);
+}
+
+void run_calibrate(CalibrateArgs a, const Provenance& base) {
+  a.request.cluster = cluster_request(a.src);
+  const api::CalibrateResult r = api::cluster_calibrate(a.request);
+  const Provenance prov = api::with_caller(r.provenance, base);
+  const cluster::Fig9Calibration& cal = r.calibration;
+  const std::string text = with_provenance_text(cluster::calibration_text(r.config, cal), prov);
+  OutputSet out;
+  if (!a.src.json.empty())
+    out.add(a.src.json, with_provenance_json(cluster::calibration_json(r.config, cal), prov));
+  std::vector<report::Figure> figures;
+  if (!a.report.empty()) {
+    const std::string dir = a.report;
+    out.make_directory(dir);
+    out.add(dir + "/calibration.txt", text);
+    out.add(dir + "/calibration.json",
+            with_provenance_json(cluster::calibration_json(r.config, cal), prov));
+    char note_buf[320];
+    std::snprintf(note_buf, sizeof note_buf,
+                  "CALIBRATION, not a reproduction: constants fitted to seed 001's Fig. 9 "
+                  "speedups (job overhead %lld cycles, cores %.3g / %.3g MAC/cycle point-wise / "
+                  "depth-wise); diamonds: the paper.",
+                  static_cast<long long>(cal.fit.job_overhead_cycles),
+                  cal.fit.pointwise_mac_per_cycle, cal.fit.depthwise_mac_per_cycle);
+    const std::string note = note_buf;
+    double full_intensity = 0;
+    for (const cluster::RooflinePoint& p : cal.roofline_after)
+      if (p.utilization >= 0.999) full_intensity = p.intensity;
+    const std::vector<report::RooflinePaperPoint> paper7 = {
+        {250e6, cluster::ImaExecution::Pipelined, full_intensity, 958.0,
+         "paper: 958 GOPS (250 MHz, 128 bit)"}};
+    figures = report::write_roofline_figures(
+        out, cal.roofline_after, dir, paper7, "calibrated_roofline",
+        "Seed 001 Fig. 7 as the model gives it with the constants fitted to Fig. 9 "
+        "(a CALIBRATION): synthetic point-wise layers, one colour per IMA bus width, solid the "
+        "attained throughput, dashed the memory roof, black the compute roof; the diamond is the "
+        "paper's 958 GOPS. " +
+            note,
+        note);
+    report::BottleneckPaperGains gains;
+    for (const cluster::FitTarget& t : a.request.options.targets)
+      gains[t.mapping] = {t.speedup, report::kNoValue, report::kNoValue};
+    gains["cores"] = {1.0, report::kNoValue, report::kNoValue};
+    const auto more = report::write_bottleneck_figures(out, cal.after, dir, gains, note);
+    figures.insert(figures.end(), more.begin(), more.end());
+  }
+  out.commit();
+  if (!a.src.json.empty()) std::printf("wrote %s\n", a.src.json.c_str());
+  if (!a.report.empty()) {
+    std::printf("wrote %s/calibration.txt and calibration.json\n", a.report.c_str());
+    for (const report::Figure& f : figures)
+      std::printf("wrote %s.svg and .png\n",
+                  (std::filesystem::path(a.report) / f.name).string().c_str());
+  }
   std::fputs(text.c_str(), stdout);
 }
 
@@ -203,6 +274,55 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str();
   bn->callback([b, &provenance] { run_bottleneck(*b, provenance); });
+
+  auto t = std::make_shared<ClusterSource>();
+  CLI::App* con = cmd->add_subcommand(
+      "constants",
+      "Every constant of the cluster model with its value and source: the paper, derived, the "
+      "literature (cited), assumed or calibrated");
+  auto* tp =
+      con->add_option("--preset", t->preset, "Built-in cluster: seed001")->capture_default_str();
+  auto* tc = con->add_option("--config", t->config,
+                             "Cluster description (YAML, see src/cluster/cluster_config.h)");
+  tp->excludes(tc);
+  tc->excludes(tp);
+  con->callback([t, &provenance] {
+    const cluster::ClusterConfig c = api::load_cluster(cluster_request(*t));
+    Provenance p = provenance;
+    p.set("source", "the constants of " +
+                        (t->config.empty() ? "the " + t->preset + " preset" : t->config) +
+                        " and where the preset's values come from (cluster/constants.h)");
+    std::fputs(with_provenance_text(cluster::constant_table_text(c), p).c_str(), stdout);
+  });
+
+  auto k = std::make_shared<CalibrateArgs>();
+  CLI::App* cal = cmd->add_subcommand(
+      "calibrate",
+      "A CALIBRATION, not a reproduction: fit the IMA's per-job overhead and the cores' "
+      "point-wise / depth-wise rates to Fig. 9's Bottleneck speedups (exhaustive grid search) and "
+      "show what Fig. 7 becomes with them");
+  auto* preset = cal->add_option("--preset", k->src.preset, "Built-in cluster: seed001")
+                     ->capture_default_str();
+  auto* config = cal->add_option("--config", k->src.config,
+                                 "Cluster description (YAML, see src/cluster/cluster_config.h)");
+  preset->excludes(config);
+  config->excludes(preset);
+  cal->add_option("--fit", k->request.fit, "The figure to fit: fig9")
+      ->check(CLI::IsMember({"fig9"}))
+      ->capture_default_str();
+  cal->add_option("--report", k->report,
+                  "Write calibration.txt, calibration.json and the figures (fitted Fig. 7, 9, 10) "
+                  "into this directory");
+  cal->add_option("--json", k->src.json, "Write the result as JSON");
+  cal->add_option("--max-overhead", k->request.options.overhead_max,
+                  "Largest per-job overhead searched (cycles; every integer from 0)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1'000'000}))
+      ->capture_default_str();
+  cal->add_option("--rate-points", k->request.options.rate_points,
+                  "Grid points per cores' rate axis (geometric)")
+      ->check(CLI::Range(int64_t{2}, int64_t{100'000}))
+      ->capture_default_str();
+  cal->callback([k, &provenance] { run_calibrate(*k, provenance); });
 }
 
 }  // namespace hetcim::cli

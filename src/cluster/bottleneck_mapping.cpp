@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cluster/area.h"
 #include "cluster/dw_engine.h"
 #include "cluster/ima_model.h"
 #include "util/error.h"
@@ -11,32 +12,33 @@
 namespace hetcim::cluster {
 namespace {
 
-int64_t cycles_at(double work, double per_cycle) {
-  return static_cast<int64_t>(std::ceil(work / per_cycle - 1e-9));
-}
-
 struct Context {
   const ClusterConfig& config;
+  ImaConfig ima;  // config.ima with the TCDM's stream efficiency
   double f;
   double p_cores, p_ima, p_dw, p_base;
 };
 
 LayerCost on_cores(const Context& cx, const std::string& layer, int64_t work, double per_cycle) {
-  LayerCost c{layer, "cores", cycles_at(static_cast<double>(work), per_cycle), work, 0, 0.0};
+  LayerCost c{layer, "cores", cores_cycles(work, per_cycle), work, 0, 0.0};
   c.energy = cx.p_cores * static_cast<double>(c.cycles) / cx.f;
   return c;
 }
 
 LayerCost on_ima(const Context& cx, const std::string& layer, const ImaLayer& l, int64_t& devices) {
-  const ImaLayerCost k = ima_layer_cost(cx.config.ima, cx.f, l);
+  const ImaLayerCost k = ima_layer_cost(cx.ima, cx.f, l);
   LayerCost c{layer, "ima", k.cycles, l.macs, k.jobs, 0.0};
   c.energy = cx.p_ima * static_cast<double>(k.cycles) / cx.f +
-             cx.config.ima.e_job * static_cast<double>(k.jobs);
+             ima_job_energy(cx.config) * static_cast<double>(k.jobs);
   devices += l.devices;
   return c;
 }
 
 }  // namespace
+
+int64_t cores_cycles(int64_t work, double per_cycle) {
+  return static_cast<int64_t>(std::ceil(static_cast<double>(work) / per_cycle - 1e-9));
+}
 
 Mapping parse_mapping(const std::string& name) {
   if (name == "cores") return {Mapping::Kind::Cores, 0};
@@ -96,14 +98,28 @@ BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::Bottlen
   study.activation_bytes =
       in_px * s.c_in + (expand ? in_px * hidden : 0) + out_px * hidden + out_px * s.c_out;
   study.fits_tcdm = study.weights + study.activation_bytes <= config.tcdm_bytes;
+  const zoo::BottleneckShape d;
+  study.default_shape = s.height == d.height && s.width == d.width && s.c_in == d.c_in &&
+                        s.expansion == d.expansion && s.c_out == d.c_out && s.stride == d.stride;
+  auto footprint = [&](const std::string& name, int64_t rows, int64_t cols) {
+    const int64_t tiles = ((rows + config.ima.rows - 1) / config.ima.rows) *
+                          ((cols + config.ima.cols - 1) / config.ima.cols);
+    study.pointwise.push_back({name, rows, cols, tiles, rows * cols,
+                               static_cast<double>(rows * cols) /
+                                   static_cast<double>(config.ima.rows * config.ima.cols)});
+  };
+  if (expand) footprint("pw_expand", s.c_in, hidden);
+  footprint("pw_project", hidden, s.c_out);
 
   const Context cx{config,
+                   ima_with_tcdm(config, config.ima),
                    config.clock.frequency,
                    scale_power(config.cores.power, config, config.clock),
                    scale_power(config.ima.power, config, config.clock),
                    scale_power(config.dw.power, config, config.clock),
                    scale_power(config.base_power, config, config.clock)};
   const double cells = static_cast<double>(config.ima.rows * config.ima.cols);
+  const AreaBreakdown area = cluster_area(config);
   const double ops =
       2.0 * static_cast<double>(pw1_macs + dw_macs + pw2_macs) + static_cast<double>(res_adds);
 
@@ -118,7 +134,7 @@ BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::Bottlen
             on_cores(cx, name, rows * cols * vectors, config.cores.pointwise_mac_per_cycle));
         return;
       }
-      const ImaLayer l = dense_ima_layer(config.ima, rows, cols, vectors);
+      const ImaLayer l = dense_ima_layer(cx.ima, rows, cols, vectors);
       r.layers.push_back(on_ima(cx, name, l, devices));
       if (l.partial_sum_adds > 0)
         r.layers.push_back(on_cores(cx, name + "_partial_sums", l.partial_sum_adds,
@@ -136,7 +152,7 @@ BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::Bottlen
         r.layers.push_back(on_cores(cx, "dw", dw_macs, config.cores.depthwise_mac_per_cycle));
         break;
       case Mapping::Kind::ImaOnly: {
-        const ImaLayer l = depthwise_ima_layer(config.ima, hidden, 3, m.c_job, out_px);
+        const ImaLayer l = depthwise_ima_layer(cx.ima, hidden, 3, m.c_job, out_px);
         r.layers.push_back(on_ima(cx, "dw", l, devices));
         break;
       }
@@ -164,8 +180,7 @@ BottleneckStudy bottleneck_study(const ClusterConfig& config, const zoo::Bottlen
     r.gops_per_watt = ops / r.energy / 1e9;
     r.ima_devices = devices;
     r.ima_crossbars = static_cast<double>(devices) / cells;
-    const double ima_area = config.area.total * config.area.ima_share;
-    r.area = config.area.total + ima_area * std::max(0.0, r.ima_crossbars - 1.0);
+    r.area = area.total + area.ima * std::max(0.0, r.ima_crossbars - 1.0);
     r.gops_per_mm2 = r.gops / (r.area * 1e6);
     study.results.push_back(std::move(r));
   }

@@ -61,13 +61,31 @@ struct MappingResult {
   double speedup = 0, energy_gain = 0, area_gain = 0;
 };
 
+// A point-wise layer of the block on the IMA: what it needs of crossbars.
+struct PointwiseFootprint {
+  std::string layer;     // pw_expand, pw_project
+  int64_t rows = 0;      // GeMM inputs (crossbar rows needed)
+  int64_t cols = 0;      // GeMM outputs
+  int64_t tiles = 0;     // ceil(rows / R) x ceil(cols / C) crossbar tiles of the tiling
+  int64_t cells = 0;     // rows x cols
+  double crossbars = 0;  // cells / (R x C): crossbars' worth at ideal packing (what is charged)
+};
+
 struct BottleneckStudy {
   zoo::BottleneckShape shape;
-  int64_t weights = 0;           // int8 parameters of the three convolutions
-  int64_t activation_bytes = 0;  // input + expanded + depth-wise output + output, int8
-  bool fits_tcdm = false;        // weights + activations <= tcdm_bytes
+  // true when the shape is zoo/bottleneck.h's default, the one CHOSEN to match the paper's 25 % /
+  // 54 % / ~4 % / 23x / 512 kB statements (a calibration of the unknown Fig. 8 shape).
+  bool default_shape = false;
+  std::vector<PointwiseFootprint> pointwise;  // the point-wise layers on the crossbar
+  int64_t weights = 0;                        // int8 parameters of the three convolutions
+  int64_t activation_bytes = 0;               // input + expanded + depth-wise output + output, int8
+  bool fits_tcdm = false;                     // weights + activations <= tcdm_bytes
   std::vector<MappingResult> results;
 };
+
+// Cycles of `work` units on the cores at `per_cycle` units per cycle: ceil(work / per_cycle),
+// the rounding every cores layer of bottleneck_study uses (calibration.h evaluates it too).
+[[nodiscard]] int64_t cores_cycles(int64_t work, double per_cycle);
 
 // Runs each mapping on `shape` at config.clock. UserError for a shape the model cannot map
 // (no expansion layer, a depth-wise slice larger than the crossbar).

@@ -58,6 +58,14 @@ OperatingPoint operating_point(const YAML::Node& n, const std::string& field,
   return p;
 }
 
+double nanometres(const YAML::Node& n, const std::string& field, const std::string& origin) {
+  const double nm = number_with_suffix(n, field, "nm", "22nm", origin);
+  if (!(nm >= 1 && nm <= 1000))
+    throw user_error(where(origin, field), " must be from 1nm to 1000nm, got '",
+                     scalar(n, field, origin), "'");
+  return nm * 1e-9;
+}
+
 double share(const YAML::Node& n, const std::string& field, const std::string& origin) {
   return number_with_suffix(n, field, "%", "33.3%", origin) / 100.0;
 }
@@ -120,8 +128,28 @@ void validate(const ClusterConfig& c, const std::string& origin) {
         std::pair{c.area.dw_share, "area.dw"}}) {
     if (!(v >= 0 && v <= 1)) throw fail(f, "must be a share between 0% and 100%");
   }
-  if (c.area.ima_share + c.area.tcdm_share + c.area.dw_share > 1.0 + 1e-12)
-    throw fail("area", "shares of ima, tcdm and dw add up to more than 100%");
+  if (!(c.area.interconnect_share >= 0 && c.area.interconnect_share <= 1))
+    throw fail("area.interconnect", "must be a share between 0% and 100%");
+  if (c.area.ima_share + c.area.tcdm_share + c.area.dw_share + c.area.interconnect_share >
+      1.0 + 1e-12)
+    throw fail("area", "shares of ima, tcdm, dw and interconnect add up to more than 100%");
+  if (c.area.reference_bus_width_bits < 8 || c.area.reference_bus_width_bits % 8 != 0 ||
+      c.area.reference_bus_width_bits > kMaxBusWidthBits)
+    throw fail("area.reference_bus_width", "must be a whole number of bytes (>= 8bit)");
+  if (!(c.area.pipeline_digital_overhead > 0 && c.area.pipeline_digital_overhead <= 10))
+    throw fail("area.pipeline_digital_overhead", "must be in (0%, 1000%]");
+  if (!(c.area.pipeline_ima_overhead >= 0 &&
+        c.area.pipeline_ima_overhead <= c.area.pipeline_digital_overhead))
+    throw fail("area.pipeline_ima_overhead",
+               "must be between 0% and area.pipeline_digital_overhead (the digital logic is part "
+               "of the IMA)");
+  if (!(c.tcdm_contention >= 0 && c.tcdm_contention <= 1))
+    throw fail("tcdm.contention", "must be a probability in [0, 1]");
+  if (!(c.node >= 1e-9 && c.node <= 1e-6)) throw fail("node", "must be in [1nm, 1000nm]");
+  if (!(c.ima.e_job_node >= 1e-9 && c.ima.e_job_node <= 1e-6))
+    throw fail("ima.e_job_node", "must be in [1nm, 1000nm]");
+  if (!(c.ima.e_job_voltage > 0 && c.ima.e_job_voltage <= 10))
+    throw fail("ima.e_job_voltage", "must be in (0V, 10V]");
 }
 
 std::vector<std::string> cluster_preset_names() {
@@ -161,6 +189,12 @@ ClusterConfig cluster_preset(const std::string& name) {
   return c;
 }
 
+double ima_job_energy(const ClusterConfig& c) {
+  const double a = c.node / c.ima.e_job_node;
+  const double b = c.reference_clock.voltage / c.ima.e_job_voltage;
+  return c.ima.e_job * a * b * b;
+}
+
 double scale_power(double power_at_reference, const ClusterConfig& c, const OperatingPoint& at) {
   const double f = at.frequency / c.reference_clock.frequency;
   const double v = at.voltage / c.reference_clock.voltage;
@@ -179,8 +213,8 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
   try {
     if (!root || root.IsNull()) throw user_error(origin, ": the file is empty");
     check_keys(root, "",
-               {"preset", "name", "clock", "reference_clock", "operating_points", "tcdm", "cores",
-                "ima", "dw", "base_power", "area"},
+               {"preset", "name", "node", "clock", "reference_clock", "operating_points", "tcdm",
+                "cores", "ima", "dw", "base_power", "area"},
                origin);
     if (root["preset"]) {
       const std::string preset = scalar(root["preset"], "preset", origin);
@@ -191,6 +225,7 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
       c = cluster_preset(preset);
     }
     if (root["name"]) c.name = scalar(root["name"], "name", origin);
+    if (root["node"]) c.node = nanometres(root["node"], "node", origin);
     if (root["clock"]) c.clock = operating_point(root["clock"], "clock", origin);
     if (root["reference_clock"])
       c.reference_clock = operating_point(root["reference_clock"], "reference_clock", origin);
@@ -202,7 +237,15 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
             operating_point(ops[i], "operating_points[" + std::to_string(i) + "]", origin));
     }
     if (const YAML::Node t = root["tcdm"]) {
-      check_keys(t, "tcdm", {"size", "banks"}, origin);
+      check_keys(t, "tcdm", {"size", "banks", "contention"}, origin);
+      if (t["contention"]) {
+        const std::string v = scalar(t["contention"], "tcdm.contention", origin);
+        const std::optional<double> p = parse_finite(v);
+        if (!p || *p < 0 || *p > 1)
+          throw user_error(where(origin, "tcdm.contention"),
+                           " must be a probability from 0 to 1, got '", v, "'");
+        c.tcdm_contention = *p;
+      }
       if (t["size"]) {
         const double b = positive_quantity(t["size"], "tcdm.size", Quantity::Bytes, origin);
         c.tcdm_bytes = static_cast<int64_t>(std::llround(b));
@@ -231,10 +274,11 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
         c.cores.power = nonneg_quantity(k["power"], "cores.power", Quantity::Power, origin);
     }
     if (const YAML::Node m = root["ima"]) {
-      check_keys(m, "ima",
-                 {"crossbar", "t_mvm", "bus_width", "execution", "in_bytes", "out_bytes",
-                  "config_cycles", "job_overhead_cycles", "e_job", "power"},
-                 origin);
+      check_keys(
+          m, "ima",
+          {"crossbar", "t_mvm", "bus_width", "execution", "in_bytes", "out_bytes", "config_cycles",
+           "job_overhead_cycles", "e_job", "e_job_node", "e_job_voltage", "power"},
+          origin);
       if (m["crossbar"]) {
         const std::string s = scalar(m["crossbar"], "ima.crossbar", origin);
         const std::optional<Dims> d = parse_dims(s);
@@ -275,6 +319,11 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
             integer(m["job_overhead_cycles"], "ima.job_overhead_cycles", 0, origin);
       if (m["e_job"])
         c.ima.e_job = nonneg_quantity(m["e_job"], "ima.e_job", Quantity::Energy, origin);
+      if (m["e_job_node"]) c.ima.e_job_node = nanometres(m["e_job_node"], "ima.e_job_node", origin);
+      if (m["e_job_voltage"]) {
+        c.ima.e_job_voltage =
+            number_with_suffix(m["e_job_voltage"], "ima.e_job_voltage", "V", "0.8V", origin);
+      }
       if (m["power"])
         c.ima.power = nonneg_quantity(m["power"], "ima.power", Quantity::Power, origin);
     }
@@ -296,7 +345,10 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
     if (root["base_power"])
       c.base_power = nonneg_quantity(root["base_power"], "base_power", Quantity::Power, origin);
     if (const YAML::Node a = root["area"]) {
-      check_keys(a, "area", {"total", "ima", "tcdm", "dw"}, origin);
+      check_keys(a, "area",
+                 {"total", "ima", "tcdm", "dw", "interconnect", "reference_bus_width",
+                  "pipeline_digital_overhead", "pipeline_ima_overhead"},
+                 origin);
       if (a["total"]) {
         const double mm2 = number_with_suffix(a["total"], "area.total", "mm2", "2.5mm2", origin);
         if (!(mm2 > 0)) throw user_error(where(origin, "area.total"), " must be positive");
@@ -305,6 +357,27 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
       if (a["ima"]) c.area.ima_share = share(a["ima"], "area.ima", origin);
       if (a["tcdm"]) c.area.tcdm_share = share(a["tcdm"], "area.tcdm", origin);
       if (a["dw"]) c.area.dw_share = share(a["dw"], "area.dw", origin);
+      if (a["interconnect"])
+        c.area.interconnect_share = share(a["interconnect"], "area.interconnect", origin);
+      if (a["reference_bus_width"]) {
+        const double bits = number_with_suffix(a["reference_bus_width"], "area.reference_bus_width",
+                                               "bit", "128bit", origin);
+        if (bits != std::floor(bits) || bits < 8 || std::fmod(bits, 8.0) != 0.0 ||
+            bits > static_cast<double>(kMaxBusWidthBits))
+          throw user_error(where(origin, "area.reference_bus_width"),
+                           " must be a multiple of 8bit from 8bit to ", kMaxBusWidthBits, "bit");
+        c.area.reference_bus_width_bits = static_cast<int64_t>(bits);
+      }
+      if (a["pipeline_digital_overhead"])
+        c.area.pipeline_digital_overhead =
+            number_with_suffix(a["pipeline_digital_overhead"], "area.pipeline_digital_overhead",
+                               "%", "40%", origin) /
+            100.0;
+      if (a["pipeline_ima_overhead"])
+        c.area.pipeline_ima_overhead =
+            number_with_suffix(a["pipeline_ima_overhead"], "area.pipeline_ima_overhead", "%", "5%",
+                               origin) /
+            100.0;
     }
   } catch (const YAML::Exception& e) {
     throw user_error(origin, ": line ", e.mark.line + 1, ": ", e.msg);

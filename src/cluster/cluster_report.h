@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cluster/bottleneck_mapping.h"
+#include "cluster/calibration.h"
 #include "cluster/roofline.h"
 
 namespace hetcim::cluster {
@@ -22,5 +23,10 @@ namespace hetcim::cluster {
 [[nodiscard]] std::string bottleneck_csv(
     const BottleneckStudy& s);  // one row per mapping and layer
 [[nodiscard]] std::string bottleneck_json(const ClusterConfig& c, const BottleneckStudy& s);
+
+// The Fig. 9 calibration (calibration.h), labelled CALIBRATION in the first line and in the JSON's
+// "kind": the fit, the speedups before and after beside the paper's, and Fig. 7 before and after.
+[[nodiscard]] std::string calibration_text(const ClusterConfig& c, const Fig9Calibration& cal);
+[[nodiscard]] std::string calibration_json(const ClusterConfig& c, const Fig9Calibration& cal);
 
 }  // namespace hetcim::cluster

@@ -28,10 +28,17 @@ int64_t compute_cycles(const ImaConfig& ima, double frequency) {
 JobPhases job_phases(const ImaConfig& ima, double frequency, const JobShape& job) {
   HETCIM_ASSERT(job.rows > 0 && job.cols > 0 && job.rows <= ima.rows && job.cols <= ima.cols,
                 "job ", job.rows, "x", job.cols);
+  HETCIM_ASSERT(ima.stream_efficiency > 0 && ima.stream_efficiency <= 1);
   const int64_t bus = bus_bytes_per_cycle(ima);
-  return {ceil_div(job.rows * ima.in_bytes, bus),
-          compute_cycles(ima, frequency) + ima.job_overhead_cycles,
-          ceil_div(job.cols * ima.out_bytes, bus)};
+  // Beats of the data interface, each retried until it wins its TCDM banks (area.h).
+  const auto stream = [&](int64_t bytes) {
+    const int64_t beats = ceil_div(bytes, bus);
+    if (ima.stream_efficiency >= 1.0) return beats;
+    return static_cast<int64_t>(
+        std::ceil(static_cast<double>(beats) / ima.stream_efficiency - 1e-9));
+  };
+  return {stream(job.rows * ima.in_bytes), compute_cycles(ima, frequency) + ima.job_overhead_cycles,
+          stream(job.cols * ima.out_bytes)};
 }
 
 int64_t sequential_cycles(const JobPhases& p, int64_t jobs) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cluster/area.h"
 #include "cluster/ima_model.h"
 #include "util/error.h"
 
@@ -24,15 +25,18 @@ std::vector<RooflinePoint> roofline(const ClusterConfig& config, const RooflineO
   for (const OperatingPoint& op : points) {
     for (const ImaExecution e : o.executions) {
       for (const int64_t width : o.bus_widths_bits) {
-        ImaConfig ima = config.ima;
-        ima.bus_width_bits = width;
-        ima.execution = e;
+        ClusterConfig at = config;
+        at.ima.bus_width_bits = width;
+        at.ima.execution = e;
+        const ImaConfig ima = ima_with_tcdm(at, at.ima);
+        const double area = cluster_area(at).total;
         for (const double u : o.utilizations) {
           RooflinePoint p;
           p.frequency = op.frequency;
           p.voltage = op.voltage;
           p.bus_width_bits = width;
           p.execution = e;
+          p.area = area;
           const double side = std::sqrt(u);
           p.rows_used =
               std::clamp<int64_t>(std::llround(static_cast<double>(ima.rows) * side), 1, ima.rows);

@@ -37,6 +37,7 @@ struct RooflinePoint {
   int64_t cycles = 0;         // of the synthetic layer
   double stream_share = 0;    // stream-in + stream-out cycles / (all phase cycles) of a job
   bool memory_bound = false;  // memory roof below compute roof
+  double area = 0;            // m^2, the cluster at this bus width and execution (area.h)
 };
 
 // Throws UserError for a bus width that is not a positive multiple of 8 bits, a utilization

@@ -24,7 +24,8 @@ std::vector<Figure> write_roofline_figures(OutputSet& outputs,
                                            const std::vector<cluster::RooflinePoint>& points,
                                            const std::string& dir,
                                            const std::vector<RooflinePaperPoint>& paper,
-                                           const std::string& name, const std::string& caption) {
+                                           const std::string& name, const std::string& caption,
+                                           const std::string& footnote) {
   outputs.make_directory(dir);
   // Panels: (frequency, execution) in first-seen order; lines: bus widths.
   std::vector<std::pair<double, cluster::ImaExecution>> panels;
@@ -39,9 +40,11 @@ std::vector<Figure> write_roofline_figures(OutputSet& outputs,
   std::sort(widths.begin(), widths.end());
   Chart c;
   c.title = "IMA roofline: attained throughput vs operational intensity";
-  c.footnote =
-      "Modelled: hetcim cluster model (seed001 preset), synthetic point-wise layers; solid: "
-      "attained, dashed: memory roof of the same width, black: compute roof.";
+  c.footnote = !footnote.empty()
+                   ? footnote
+                   : "Modelled: hetcim cluster model (seed001 preset), synthetic point-wise "
+                     "layers; solid: attained, dashed: memory roof of the same width, black: "
+                     "compute roof.";
   for (const auto& [freq, exec] : panels) {
     std::vector<const cluster::RooflinePoint*> sel;
     for (const auto& p : points)

@@ -25,12 +25,10 @@ struct RooflinePaperPoint {
 };
 
 // Stages in `outputs` <dir>/<name>.{svg,pdf,png} (default name cluster_roofline); creates `dir`.
-std::vector<Figure> write_roofline_figures(OutputSet& outputs,
-                                           const std::vector<cluster::RooflinePoint>& points,
-                                           const std::string& dir,
-                                           const std::vector<RooflinePaperPoint>& paper = {},
-                                           const std::string& name = "cluster_roofline",
-                                           const std::string& caption = "");
+std::vector<Figure> write_roofline_figures(
+    OutputSet& outputs, const std::vector<cluster::RooflinePoint>& points, const std::string& dir,
+    const std::vector<RooflinePaperPoint>& paper = {}, const std::string& name = "cluster_roofline",
+    const std::string& caption = "", const std::string& footnote = "");
 
 // Published Fig. 9 gains: mapping name -> {performance, energy efficiency, area efficiency}, NaN
 // where the paper prints none.

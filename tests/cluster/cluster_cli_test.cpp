@@ -129,4 +129,38 @@ TEST(ClusterCli, BadInputNamesTheFieldAndWritesNothing) {
   EXPECT_FALSE(fs::exists(csv));
 }
 
+TEST(ClusterCli, CalibrateWritesAReportLabelledCalibration) {
+  const fs::path dir = scratch("calibration");
+  fs::remove_all(dir);
+  const CliRun r = run(
+      "cluster calibrate --fit fig9 --rate-points 31 --max-overhead 100 --report " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("CALIBRATION (not a reproduction)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# calibration: CALIBRATION, not a reproduction"), std::string::npos);
+  for (const char* f : {"calibration.txt", "calibration.json", "calibrated_roofline.svg",
+                        "cluster_gains.svg", "cluster_breakdown.svg"})
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+  const auto j = nlohmann::json::parse(slurp(dir / "calibration.json"));
+  EXPECT_EQ(j["kind"], "calibration");
+  EXPECT_NE(j["provenance"].dump().find("CALIBRATION"), std::string::npos);
+  // The fit improves on the model as given, which is far from Fig. 9.
+  EXPECT_LT(j["residual"]["fitted"].get<double>(), j["residual"]["given"].get<double>());
+  std::ifstream in(dir / "calibrated_roofline.svg");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("CALIBRATION"), std::string::npos);
+}
+
+TEST(ClusterCli, ConstantsNameTheirSourceAndOverridesAreGiven) {
+  const fs::path cfg = scratch("power.yaml");
+  std::ofstream(cfg) << "cores: {power: 50mW}\n";
+  CliRun r = run("cluster constants --config " + cfg.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("cores.depthwise_mac_per_cycle    1.142"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CALIBRATED"), std::string::npos);
+  EXPECT_NE(r.out.find("cores.power                      50mW                   given"),
+            std::string::npos)
+      << r.out;
+}
+
 }  // namespace

@@ -116,6 +116,16 @@ TEST(ClusterConfig, ErrorsNameTheFileAndField) {
       {"preset: seed999", "unknown cluster preset 'seed999'"},
       {"ima: [1, 2", "not valid YAML"},
       {"", "the file is empty"},
+      {"node: 22", "field 'node'"},
+      {"node: 5000nm", "field 'node' must be from 1nm to 1000nm"},
+      {"ima: {e_job_node: 0.1nm}", "ima.e_job_node"},
+      {"ima: {e_job_voltage: 0.8}", "ima.e_job_voltage"},
+      {"tcdm: {contention: 2}", "tcdm.contention' must be a probability"},
+      {"tcdm: {contention: nan}", "tcdm.contention"},
+      {"area: {interconnect: 40%}", "ima, tcdm, dw and interconnect add up to more than 100%"},
+      {"area: {reference_bus_width: 100bit}", "area.reference_bus_width"},
+      {"area: {pipeline_ima_overhead: 50%}", "area.pipeline_ima_overhead"},
+      {"area: {pipeline_digital_overhead: 0%}", "area.pipeline_digital_overhead"},
   };
   for (const Case& c : cases) {
     const std::string err = error_of(c.yaml);
@@ -123,6 +133,26 @@ TEST(ClusterConfig, ErrorsNameTheFileAndField) {
     EXPECT_NE(err.find(c.expect), std::string::npos) << c.yaml << " -> " << err;
   }
   EXPECT_THROW((void)load_cluster("/nonexistent/cluster.yaml"), UserError);
+}
+
+TEST(ClusterConfig, YamlReadsTheAreaEnergyAndTcdmFields) {
+  const ClusterConfig c = parse_cluster_yaml(R"(
+node: 28nm
+tcdm: {contention: 0.25}
+ima: {e_job: 10nJ, e_job_node: 14nm, e_job_voltage: 0.9V}
+area: {interconnect: 8%, reference_bus_width: 64bit, pipeline_digital_overhead: 50%,
+       pipeline_ima_overhead: 4%}
+)",
+                                             "c.yaml");
+  EXPECT_DOUBLE_EQ(c.node, 28e-9);
+  EXPECT_DOUBLE_EQ(c.tcdm_contention, 0.25);
+  EXPECT_DOUBLE_EQ(c.ima.e_job_voltage, 0.9);
+  EXPECT_DOUBLE_EQ(c.area.interconnect_share, 0.08);
+  EXPECT_EQ(c.area.reference_bus_width_bits, 64);
+  EXPECT_DOUBLE_EQ(c.area.pipeline_digital_overhead, 0.5);
+  EXPECT_DOUBLE_EQ(c.area.pipeline_ima_overhead, 0.04);
+  // 10 nJ x (28 / 14) x (0.8 / 0.9)^2.
+  EXPECT_NEAR(ima_job_energy(c), 10e-9 * 2.0 * (0.8 / 0.9) * (0.8 / 0.9), 1e-20);
 }
 
 TEST(ClusterConfig, PowerScalesWithFrequencyAndVoltageSquared) {
