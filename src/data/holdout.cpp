@@ -1,35 +1,19 @@
 #include "data/holdout.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "util/error.h"
 #include "util/hash.h"
 
 namespace hetcim::data {
-namespace {
-
-// Uniform in [0, bound) by rejection (no modulo bias).
-uint64_t below(SplitMix64& g, uint64_t bound) {
-  const uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-  for (;;) {
-    const uint64_t x = g.next();
-    if (x < limit) return x % bound;
-  }
-}
-
-}  // namespace
 
 Holdout make_holdout(int64_t count, int64_t held_out, uint64_t seed) {
   if (count < 0) throw internal_error("make_holdout: negative count ", count);
   if (held_out < 0 || held_out > count)
     throw user_error("--holdout: ", held_out, " images held out, but the data set has ", count,
                      " (expected 0 .. ", count, ")");
-  std::vector<int64_t> perm(static_cast<size_t>(count));
-  std::iota(perm.begin(), perm.end(), int64_t{0});
-  SplitMix64 g{seed ^ 0x686f6c646f7574ull};  // "holdout": a stream apart from other seed uses
-  for (int64_t i = count - 1; i > 0; --i)
-    std::swap(perm[static_cast<size_t>(i)], perm[below(g, static_cast<uint64_t>(i + 1))]);
+  // "holdout" xor'ed in: a stream apart from other uses of the same seed.
+  const std::vector<int64_t> perm = seeded_permutation(count, seed ^ 0x686f6c646f7574ull);
   Holdout h;
   h.held_out.assign(perm.begin(), perm.begin() + held_out);
   h.train.assign(perm.begin() + held_out, perm.end());

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "report/dse_grid.h"
 #include "report/figure_style.h"
 #include "report/gnuplot.h"
 #include "report/provenance.h"
@@ -23,20 +24,6 @@ namespace fs = std::filesystem;
 
 std::string num(double v) {
   return gnuplot_number(v);
-}
-
-std::string ns(double t) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.0f", t * 1e9);
-  return b;
-}
-
-template <typename T>
-std::vector<T> distinct(const std::vector<dse::DsePoint>& pts, T dse::DsePoint::*field) {
-  std::vector<T> out;
-  for (const auto& p : pts)
-    if (std::find(out.begin(), out.end(), p.*field) == out.end()) out.push_back(p.*field);
-  return out;
 }
 
 // A CSV field: quoted when it holds a comma, a quote or a newline.
@@ -202,15 +189,13 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
   sources += ". Exact solver (hetcim); " + std::to_string(sum.optimal) + " of " +
              std::to_string(sum.points) + " points proven optimal, " + std::to_string(sum.cached) +
              " from the cache. " + "hetcim " + prov.version + " (commit " + prov.commit + ").";
-  const auto models = distinct(pts, &dse::DsePoint::model);
-  const auto hosts = distinct(pts, &dse::DsePoint::host);
-  const auto xbars = distinct(pts, &dse::DsePoint::crossbars);
-  const auto tmvms = distinct(pts, &dse::DsePoint::t_mvm);
-  auto find = [&](const std::string& m, const std::string& h, int64_t c,
-                  double t) -> const dse::DsePoint* {
-    for (const auto& p : pts)
-      if (p.model == m && p.host == h && p.crossbars == c && p.t_mvm == t) return &p;
-    return nullptr;
+  const DseGrid grid(pts);
+  const auto& models = grid.models;
+  const auto& hosts = grid.hosts;
+  const auto& xbars = grid.xbars;
+  const auto& tmvms = grid.tmvms;
+  auto find = [&grid](const std::string& m, const std::string& h, int64_t c, double t) {
+    return grid.find(m, h, c, t);
   };
   std::vector<Figure> figs;
   // Where the host latencies come from, said in every figure (hosts named arm / x86 / a model
@@ -224,11 +209,6 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
   std::string footnote = "Data: hetcim's exact partitioning solver; CIM and bus: eq. (1)-(3).";
   if (!modelled.empty()) footnote += " Host MODELLED, not measured: " + modelled + ".";
   if (!measured.empty()) footnote += " Host measured: " + measured + ".";
-  auto host_title = [](const std::string& h) {
-    return h == "arm"   ? std::string("ARM host")
-           : h == "x86" ? std::string("x86 host")
-                        : h + " host";
-  };
   // Grouped bars per host panel: groups are the crossbar budgets, one series per `series` entry.
   auto bars_figure = [&](const Figure& f, const std::vector<std::string>& series,
                          const std::function<const dse::DsePoint*(const std::string&, int64_t,
@@ -259,7 +239,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
 
   // Fig. 3: speedup per crossbar budget and MVM latency, one panel per host, per model.
   std::vector<std::string> tmvm_labels;
-  for (double t : tmvms) tmvm_labels.push_back(ns(t) + " ns");
+  for (double t : tmvms) tmvm_labels.push_back(ns_label(t) + " ns");
   for (const std::string& m : models)
     bars_figure(
         {"fig3_" + m, m + ": speedup over CPU-only per crossbar budget and MVM latency",
@@ -273,7 +253,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
   // Fig. 4: speedup per model at the smallest T_mvm.
   const double t_min = *std::min_element(tmvms.begin(), tmvms.end());
   bars_figure(
-      {"fig4_models", "Speedup per model at " + ns(t_min) + " ns MVM latency",
+      {"fig4_models", "Speedup per model at " + ns_label(t_min) + " ns MVM latency",
        "Like seed 000 Fig. 4: speedup per model (colours) and crossbar budget (groups). " +
            footnote},
       models,
@@ -283,7 +263,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
   // Beyond the paper: energy per inference of the latency-optimal partitions, relative to the host
   // alone (modelled energies, cost/energy_model.h).
   bars_figure(
-      {"energy_models", "Energy saving per model at " + ns(t_min) + " ns MVM latency",
+      {"energy_models", "Energy saving per model at " + ns_label(t_min) + " ns MVM latency",
        "Beyond seed 000: energy per inference of the host alone divided by that of the "
        "latency-optimal partition (modelled energies: cost/hardware.h, assumptions). " +
            footnote},
@@ -303,7 +283,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
       StackSegment idle{
           "host idle, CIM or bus busy (label: CIM operators)", figure_style().accel, {}, {}};
       for (size_t k = 0; k < tmvms.size(); ++k) {
-        st.groups.push_back(ns(tmvms[k]) + " ns");
+        st.groups.push_back(ns_label(tmvms[k]) + " ns");
         for (int64_t x : xbars) {
           const dse::DsePoint* p = find(m, h, x, tmvms[k]);
           st.bars.push_back(std::to_string(x));
@@ -401,7 +381,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
         "</tr>\n",
         html_escape(p.model).c_str(), html_escape(p.host).c_str(),
         html_escape(p.host_source).c_str(), static_cast<long long>(p.crossbars),
-        ns(p.t_mvm).c_str(), html_escape(p.status).c_str(), p.cached ? "yes" : "no",
+        ns_label(p.t_mvm).c_str(), html_escape(p.status).c_str(), p.cached ? "yes" : "no",
         p.latency * 1e3, p.cpu_only * 1e3, p.speedup, p.host_ops, p.cim_ops,
         static_cast<long long>(p.crossbars_used), p.seconds);
     html += row;

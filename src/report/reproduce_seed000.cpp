@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "report/dse_grid.h"
 #include "report/figure_style.h"
 #include "report/provenance.h"
 #include "report/reproduce.h"
@@ -14,43 +15,10 @@
 namespace hetcim::report {
 namespace {
 
-std::string ns(double t) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.0f", t * 1e9);
-  return b;
-}
-
-template <typename T>
-std::vector<T> distinct(const std::vector<dse::DsePoint>& pts, T dse::DsePoint::*field) {
-  std::vector<T> out;
-  for (const auto& p : pts)
-    if (std::find(out.begin(), out.end(), p.*field) == out.end()) out.push_back(p.*field);
-  return out;
-}
-
-const char* host_title(const std::string& h) {
-  return h == "arm" ? "ARM host" : h == "x86" ? "x86 host" : nullptr;
-}
-
-struct Grid {
+// The DSE grid of the run, with the run itself (its models' workloads, its host sources).
+struct Grid : DseGrid {
   const Seed000Run& run;
-  std::vector<std::string> models, hosts;
-  std::vector<int64_t> xbars;
-  std::vector<double> tmvms;
-  explicit Grid(const Seed000Run& r)
-      : run(r),
-        models(distinct(r.points, &dse::DsePoint::model)),
-        hosts(distinct(r.points, &dse::DsePoint::host)),
-        xbars(distinct(r.points, &dse::DsePoint::crossbars)),
-        tmvms(distinct(r.points, &dse::DsePoint::t_mvm)) {
-    std::sort(xbars.begin(), xbars.end());
-    std::sort(tmvms.begin(), tmvms.end());
-  }
-  const dse::DsePoint* find(const std::string& m, const std::string& h, int64_t c, double t) const {
-    for (const auto& p : run.points)
-      if (p.model == m && p.host == h && p.crossbars == c && p.t_mvm == t) return &p;
-    return nullptr;
-  }
+  explicit Grid(const Seed000Run& r) : DseGrid(r.points), run(r) {}
 };
 
 double paper_cell(const PaperTable& t, const std::string& row, int64_t crossbars) {
@@ -178,8 +146,8 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
       Bars b;
       for (int64_t x : g.xbars) b.groups.push_back(std::to_string(x));
       for (double t : g.tmvms) {
-        BarSeries s{ns(t) + " ns", {}, {}};
-        const std::string row = h + " " + ns(t) + "ns";
+        BarSeries s{ns_label(t) + " ns", {}, {}};
+        const std::string row = h + " " + ns_label(t) + "ns";
         for (int64_t x : g.xbars) {
           const dse::DsePoint* p = g.find(fig3_model, h, x, t);
           s.values.push_back(p ? p->speedup : kNoValue);
@@ -188,15 +156,15 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
         for (size_t i = 0; i < g.xbars.size(); ++i)
           if (std::isfinite(s.values[i]) && std::isfinite(s.paper[i]))
             diffs.push_back(
-                {"fig3", h + ", " + ns(t) + " ns, " + std::to_string(g.xbars[i]) + " crossbars",
+                {"fig3",
+                 h + ", " + ns_label(t) + " ns, " + std::to_string(g.xbars[i]) + " crossbars",
                  s.values[i], pt.find(row, std::to_string(g.xbars[i]))->text(), s.paper[i],
                  speedup_reason(g, paper, fig3_model, h, t, g.xbars[i], s.values[i], s.paper[i],
                                 s.values, s.paper)});
         b.series.push_back(std::move(s));
       }
-      const char* ht = host_title(h);
-      c.panels.push_back({ht ? ht : h, "crossbars", "speedup over CPU-only (x)", kNoValue, kNoValue,
-                          std::move(b)});
+      c.panels.push_back({host_title(h), "crossbars", "speedup over CPU-only (x)", kNoValue,
+                          kNoValue, std::move(b)});
     }
     const Figure f{"fig3", c.title,
                    "Fig. 3 analogue (seed 000): ResNet-18 speedup per crossbar budget (groups) and "
@@ -214,7 +182,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
   {
     const PaperTable& pt = paper.need_table("fig4");
     Chart c;
-    c.title = "Speedup per model at " + ns(t_min) + " ns MVM latency";
+    c.title = "Speedup per model at " + ns_label(t_min) + " ns MVM latency";
     c.footnote = host_footnote(run, g.hosts);
     std::vector<Difference> diffs;
     for (const std::string& h : g.hosts) {
@@ -237,14 +205,13 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
                                 s.values, s.paper)});
         b.series.push_back(std::move(s));
       }
-      const char* ht = host_title(h);
-      c.panels.push_back({ht ? ht : h, "crossbars", "speedup over CPU-only (x)", kNoValue, kNoValue,
-                          std::move(b)});
+      c.panels.push_back({host_title(h), "crossbars", "speedup over CPU-only (x)", kNoValue,
+                          kNoValue, std::move(b)});
     }
     const Figure f{"fig4", c.title,
                    "Fig. 4 analogue (seed 000): speedup per model (colours) and crossbar budget "
                    "(groups) at " +
-                       ns(t_min) + " ns; labels: ours; diamonds: the paper's bar labels. " +
+                       ns_label(t_min) + " ns; labels: ours; diamonds: the paper's bar labels. " +
                        data_source,
                    7.16, 3.1};
     plot_chart(outputs, dir, f, c);
@@ -270,8 +237,8 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
           "host idle, CIM or bus busy (label: CIM operators)", figure_style().accel, {}, {}};
       Marker pm{"paper latency (stated in the text)", {}, true};
       for (size_t k = 0; k < g.tmvms.size(); ++k) {
-        st.groups.push_back(ns(g.tmvms[k]) + " ns");
-        const std::string row = h + " " + ns(g.tmvms[k]) + "ns";
+        st.groups.push_back(ns_label(g.tmvms[k]) + " ns");
+        const std::string row = h + " " + ns_label(g.tmvms[k]) + "ns";
         for (int64_t x : g.xbars) {
           const dse::DsePoint* p = g.find(fig5_model, h, x, g.tmvms[k]);
           st.bars.push_back(std::to_string(x));
@@ -302,7 +269,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
               }
             }
             diffs.push_back({"fig5",
-                             h + ", " + ns(g.tmvms[k]) + " ns, " + std::to_string(x) +
+                             h + ", " + ns_label(g.tmvms[k]) + " ns, " + std::to_string(x) +
                                  " crossbars: operators on CIM",
                              static_cast<double>(p->cim_ops),
                              pc.find(row, std::to_string(x))->text(), pcim, reason});
@@ -310,7 +277,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
           if (p && std::isfinite(pm.values.back())) {
             const double ours = p->latency * 1e3;
             diffs.push_back({"fig5",
-                             h + ", " + ns(g.tmvms[k]) + " ns, " + std::to_string(x) +
+                             h + ", " + ns_label(g.tmvms[k]) + " ns, " + std::to_string(x) +
                                  " crossbars: latency (ms)",
                              ours, pl.find(row, std::to_string(x))->text(), pm.values.back(),
                              std::fabs(ours / pm.values.back() - 1) <= 0.1
@@ -323,8 +290,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
       if (std::any_of(pm.values.begin(), pm.values.end(),
                       [](double v) { return std::isfinite(v); }))
         st.markers.push_back(pm);
-      const char* ht = host_title(h);
-      c.panels.push_back({ht ? ht : h, "crossbars, per MVM latency", "latency (ms)", kNoValue,
+      c.panels.push_back({host_title(h), "crossbars, per MVM latency", "latency (ms)", kNoValue,
                           kNoValue, std::move(st)});
     }
     c.key_columns = 2;
@@ -387,7 +353,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
     const double lanes = static_cast<double>(g.lanes.size());
     Chart c;
     c.title = gt.model + " on the " + gt.host + " host, " + std::to_string(gt.crossbars) +
-              " crossbars, " + ns(gt.t_mvm) + " ns: the optimal schedule";
+              " crossbars, " + ns_label(gt.t_mvm) + " ns: the optimal schedule";
     c.footnote = host_footnote(run, {gt.host});
     if (const size_t at = c.footnote.find(" Diamonds: paper."); at != std::string::npos)
       c.footnote.erase(at);
