@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstring>
 #include <memory>
 
@@ -16,6 +17,12 @@ namespace hetcim::hybrid {
 namespace {
 
 using clock = std::chrono::steady_clock;
+
+double cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 double since(clock::time_point t0) {
   return std::chrono::duration<double>(clock::now() - t0).count();
@@ -70,6 +77,7 @@ EvaluateResult evaluate(const graph::Graph& model, const data::ImageDataset& d,
   r.build_seconds = since(t0);
 
   const auto t1 = clock::now();
+  const double c1 = cpu_now();
   const int64_t count = o.limit > 0 ? std::min(o.limit, d.count) : d.count;
   const int64_t image = d.image_size();
   r.count = count;
@@ -98,6 +106,7 @@ EvaluateResult evaluate(const graph::Graph& model, const data::ImageDataset& d,
     }
   }
   r.run_seconds = since(t1);
+  r.run_cpu_seconds = cpu_now() - c1;
   r.accuracy = count > 0 ? static_cast<double>(r.correct) / static_cast<double>(count) : 0.0;
   if (backend) r.conversions = backend->stats();
   return r;

@@ -58,6 +58,7 @@ struct EvaluateResult {
   xbar::ForwardStats conversions;          // DAC / ADC conversions of the whole evaluation
   double build_seconds = 0.0;  // lowering, engine compilation and chip programming, wall
   double run_seconds = 0.0;    // the batches, wall (input conversion included)
+  double run_cpu_seconds = 0.0;  // the batches, CPU time of the process (all threads)
 };
 
 // UserError naming the model or the data set when the input or output shapes do not fit, an
