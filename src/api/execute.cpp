@@ -183,6 +183,7 @@ ExecuteResult execute(const std::string& model_spec, const ExecuteRequest& q) {
                      "', a plan for another model than '", model_spec, "'");
   PartitionRequest pr;
   pr.hardware = q.hardware ? *q.hardware : hardware_of_plan(q.plan, header);
+  if (!q.host.empty()) pr.hardware.host = q.host;
   if (header.transfer_model == "per-tensor-direction") pr.transfers = "per-tensor";
   if (header.bus_model == "serial") pr.bus_model = "serial";
   pr.replay = q.plan;

@@ -103,9 +103,9 @@ void register_execute(CLI::App& app, const Provenance& provenance) {
          "Crossbar budget C (with the hardware flags; default: the plan's)")
       ->check(whole_number());
   cmd->add_option("--t-mvm", a->t_mvm, "Latency of one MVM (with the hardware flags)");
-  cmd->add_option("--host", a->hardware.host,
-                  "Host of the partition problem: arm, x86, a host model or a profile file")
-      ->each(given);
+  cmd->add_option("--host", a->request.host,
+                  "Host of the partition problem (default: the hardware's): arm, x86, a host "
+                  "model or a profile file");
   cmd->add_flag("--certify", a->request.certify,
                 "Seed 002's certified fallback: bias correction, score, Clopper-Pearson "
                 "threshold and certificate on the plan's logits, the all-host run as fallback");
