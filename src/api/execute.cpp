@@ -230,8 +230,8 @@ ExecuteResult execute(const std::string& model_spec, const ExecuteRequest& q) {
   }
 
   // 3. The data set, then the network on the chip and all on the host.
-  const data::ImageDataset d = data::load_dataset(q.dataset, data::parse_split(q.split),
-                                                  q.dataset_dir);
+  const data::ImageDataset d =
+      data::load_dataset(q.dataset, data::parse_split(q.split), q.dataset_dir);
   hybrid::EvaluateOptions eo;
   eo.chip = chip;
   eo.analog_nodes = e.cim_operators;

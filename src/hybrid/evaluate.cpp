@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 #include <memory>
 
 #include "exec/engine.h"
@@ -48,22 +48,23 @@ EvaluateResult evaluate(const graph::Graph& model, const data::ImageDataset& d,
   const std::string& in = g.inputs[0];
   const graph::TensorInfo* ti = g.info(in);
   const graph::Shape want{-1, d.channels, d.height, d.width};
-  if (ti == nullptr || ti->dtype != graph::DType::Float32 || !ti->shape ||
-      ti->shape->size() != 4 || (*ti->shape)[0] < 1 ||
+  if (ti == nullptr || ti->dtype != graph::DType::Float32 || !ti->shape || ti->shape->size() != 4 ||
+      (*ti->shape)[0] < 1 ||
       !std::equal(ti->shape->begin() + 1, ti->shape->end(), want.begin() + 1))
-    throw user_error("model '", model.name, "': input '", in, "' is ",
-                     ti && ti->shape ? graph::shape_str(*ti->shape) : std::string("of unknown shape"),
-                     "; data set ", d.name, " has images of ", d.channels, "x", d.height, "x",
-                     d.width, " (float32 N x ", d.channels, " x ", d.height, " x ", d.width,
-                     " expected)");
+    throw user_error(
+        "model '", model.name, "': input '", in, "' is ",
+        ti && ti->shape ? graph::shape_str(*ti->shape) : std::string("of unknown shape"),
+        "; data set ", d.name, " has images of ", d.channels, "x", d.height, "x", d.width,
+        " (float32 N x ", d.channels, " x ", d.height, " x ", d.width, " expected)");
   const int64_t batch = (*ti->shape)[0];
   const std::string& out = g.outputs[0];
   const graph::TensorInfo* to = g.info(out);
   if (to == nullptr || !to->shape || *to->shape != graph::Shape{batch, d.classes})
-    throw user_error("model '", model.name, "': output '", out, "' is ",
-                     to && to->shape ? graph::shape_str(*to->shape) : std::string("of unknown shape"),
-                     "; data set ", d.name, " has ", d.classes, " classes (", batch, " x ",
-                     d.classes, " expected)");
+    throw user_error(
+        "model '", model.name, "': output '", out, "' is ",
+        to && to->shape ? graph::shape_str(*to->shape) : std::string("of unknown shape"),
+        "; data set ", d.name, " has ", d.classes, " classes (", batch, " x ", d.classes,
+        " expected)");
   exec::EngineOptions eo;
   eo.threads = o.threads;
   std::shared_ptr<xbar::CrossbarBackend> backend;

@@ -49,15 +49,15 @@ struct EvaluateResult {
   int64_t correct = 0;
   double accuracy = 0.0;  // correct / count
   int64_t classes = 0;
-  int64_t batch = 0;                // the engine's batch (the model's N)
-  std::vector<float> logits;        // count x classes
-  std::vector<uint8_t> labels;      // count
-  std::vector<uint8_t> prediction;  // count, argmax of the logits (first maximum)
-  size_t seeded_weights = 0;        // initializers filled from weight_seed
+  int64_t batch = 0;                       // the engine's batch (the model's N)
+  std::vector<float> logits;               // count x classes
+  std::vector<uint8_t> labels;             // count
+  std::vector<uint8_t> prediction;         // count, argmax of the logits (first maximum)
+  size_t seeded_weights = 0;               // initializers filled from weight_seed
   std::vector<xbar::MappingAudit> audits;  // analog layers, graph order
   xbar::ForwardStats conversions;          // DAC / ADC conversions of the whole evaluation
-  double build_seconds = 0.0;  // lowering, engine compilation and chip programming, wall
-  double run_seconds = 0.0;    // the batches, wall (input conversion included)
+  double build_seconds = 0.0;    // lowering, engine compilation and chip programming, wall
+  double run_seconds = 0.0;      // the batches, wall (input conversion included)
   double run_cpu_seconds = 0.0;  // the batches, CPU time of the process (all threads)
 };
 

@@ -34,8 +34,9 @@ nlohmann::json execution_json(const Execution& e) {
       {"cim_operators", e.cim_operators},
       {"host_operators", e.host_operators},
       {"accuracy",
-       {{"source", "measured: top-1 over the data set, host operators on oneDNN (fp32), CIM "
-                   "operators on the simulated chip"},
+       {{"source",
+         "measured: top-1 over the data set, host operators on oneDNN (fp32), CIM "
+         "operators on the simulated chip"},
         {"plan", e.accuracy},
         {"plan_correct", e.correct},
         {"digital", e.digital_accuracy},
@@ -103,13 +104,12 @@ std::string execution_text(const Execution& e) {
   std::string ops;
   for (const std::string& o : e.cim_operators) ops += (ops.empty() ? "" : ", ") + o;
   row("CIM operators", ops.empty() ? "none" : ops);
-  row("data set", e.dataset + ", " + std::to_string(e.images) + " images, batch " +
-                      std::to_string(e.batch));
+  row("data set",
+      e.dataset + ", " + std::to_string(e.images) + " images, batch " + std::to_string(e.batch));
   row("weights", e.weights);
   row("accuracy (measured)", fmt("%.2f %%", 100 * e.accuracy) + " on the chip, " +
                                  fmt("%.2f %%", 100 * e.digital_accuracy) + " all digital (drop " +
-                                 fmt("%.2f", 100 * (e.digital_accuracy - e.accuracy)) +
-                                 " points)");
+                                 fmt("%.2f", 100 * (e.digital_accuracy - e.accuracy)) + " points)");
   row("latency (modelled)", fmt("%.4g us", e.plan_cost.latency_s * 1e6) + " (all host " +
                                 fmt("%.4g us", e.host_only_cost.latency_s * 1e6) + ")");
   row("energy (modelled)", fmt("%.4g uJ", e.plan_cost.energy_j * 1e6) + " (all host " +

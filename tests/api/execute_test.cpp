@@ -88,8 +88,8 @@ TEST(Execute, APlanReplayedTwiceGivesTheSameAccuracy) {
   const report::PathCost& plan_cost = c.execution.plan_cost;
   const report::PathCost& host_cost = c.execution.host_only_cost;
   EXPECT_DOUBLE_EQ(k.worst_latency_s, plan_cost.latency_s + host_cost.latency_s);
-  EXPECT_NEAR(k.expected_energy_j,
-              plan_cost.energy_j + (1 - k.test_coverage) * host_cost.energy_j, 1e-15);
+  EXPECT_NEAR(k.expected_energy_j, plan_cost.energy_j + (1 - k.test_coverage) * host_cost.energy_j,
+              1e-15);
   if (!k.feasible) {
     // Nothing accepted: every query falls back, the hybrid answers are the digital ones.
     EXPECT_EQ(k.test_coverage, 0.0);
