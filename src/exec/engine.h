@@ -34,6 +34,10 @@
 namespace hetcim::exec {
 
 struct EngineOptions {
+  // Not an aggregate: `Engine(g, {2})` names the thread count and leaves the backend null.
+  EngineOptions(int threads_ = 1, std::shared_ptr<Backend> backend_ = nullptr)  // NOLINT
+      : threads(threads_), backend(std::move(backend_)) {}
+
   int threads = 1;  // >= 1; OpenMP threads for oneDNN and the hand-written kernels
   // Another device for the nodes it takes (backend.h); null: every node on the host. The engine
   // keeps it alive; its kernels run in the engine's graph order, on the engine's buffers.
