@@ -17,6 +17,7 @@
 #include "api/build_info.h"
 #include "api/cluster.h"
 #include "api/dse.h"
+#include "api/execute.h"
 #include "api/hardware.h"
 #include "api/inspect.h"
 #include "api/model.h"

@@ -38,7 +38,9 @@ ProfileResult profile_unnamed(const Model& model, const ProfileRequest& a) {
   po.calibration.seed = a.calibration_seed;
   po.calibration.samples = a.calibration_samples;
   const graph::Graph g = exec::prepare(model.graph, po);
-  exec::Engine engine(g, {a.threads});
+  exec::EngineOptions engine_options;
+  engine_options.threads = a.threads;
+  exec::Engine engine(g, engine_options);
   const exec::ProfileResult r = exec::profile(engine, exec::random_inputs(g, a.input_seed),
                                               {a.warmup, a.runs}, [&](size_t done, size_t total) {
                                                 if (a.progress) a.progress(done, total);

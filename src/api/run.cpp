@@ -135,7 +135,9 @@ RunResult run_unnamed(const Model& model, const RunRequest& a) {
       throw user_error("inputs: the model has no input '", name, "'");
     inputs[name] = t;
   }
-  exec::Engine engine(g, {a.threads});
+  exec::EngineOptions engine_options;
+  engine_options.threads = a.threads;
+  exec::Engine engine(g, engine_options);
   engine.set_inputs(inputs);  // checks dtype and shape, naming the input
   for (int i = 0; i < a.warmup; ++i) engine.execute();
   // Wall time, and the process CPU time (all threads) of each run: on a loaded machine the CPU

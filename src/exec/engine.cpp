@@ -11,6 +11,7 @@
 #include <memory>
 #include <numeric>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <set>
 #include <unordered_map>
 
 #include "exec/host_kernels/registry.h"
@@ -364,6 +365,36 @@ struct Engine::Impl {
     fail(*node, "unsupported operator '" + op + "'" +
                     (node->domain.empty() ? "" : " (domain " + node->domain + ")") + " at opset " +
                     std::to_string(g->opset) + " (hetcim run cannot execute it)");
+  }
+
+  // A node a backend takes: its kernel on the engine's buffers, input and output in the layouts
+  // it asks for (reorders as for any primitive).
+  void backend_node(Backend& backend) {
+    const graph::Node& n = *node;
+    if (n.inputs.empty() || n.inputs[0].empty() || n.outputs.empty() || n.outputs[0].empty())
+      fail(n, "a backend node needs an input 0 and an output 0");
+    const std::string& x = n.inputs[0];
+    const std::string& y = n.outputs[0];
+    if (dtype(x) != DType::Float32 || dtype(y) != DType::Float32)
+      fail(n, "a backend node reads and writes float32 tensors");
+    BackendKernel k = backend.compile(*g, n);
+    if (!k.run) fail(n, "the backend returned no kernel");
+    const auto md_of = [&](const std::string& t, BackendLayout l) {
+      const Shape& s = shape(t);
+      if (l == BackendLayout::ChannelsLast) {
+        if (s.size() != 4) fail(n, "channels-last layout for tensor '" + t + "' of rank != 4");
+        return nhwc_md(s, dt::f32);
+      }
+      return plain_md(s, dt::f32);
+    };
+    memory in = get(x, md_of(x, k.input_layout));
+    memory out = output(y, md_of(y, k.output_layout), DType::Float32);
+    auto run = std::move(k.run);
+    cur->steps.push_back([run, in, out] {
+      run(static_cast<const float*>(in.get_data_handle()),
+          static_cast<float*>(out.get_data_handle()));
+    });
+    cur->info.impl = k.impl + cur->info.impl;
   }
 
   void conv(bool q) {
@@ -1592,13 +1623,24 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
     b.mem = m.alloc(b.md);
     m.bufs[in] = b;
   }
+  std::set<std::string> taken;
+  if (options.backend) {
+    for (std::string& name : options.backend->capability(g)) {
+      if (g.node_index(name) < 0)
+        throw internal_error("the backend takes node '", name, "', which the graph does not have");
+      taken.insert(std::move(name));
+    }
+  }
   m.ops.reserve(g.nodes.size());
   for (const graph::Node& n : g.nodes) {
     m.ops.push_back({{n.name, n.op_type, ""}, {}});
     m.cur = &m.ops.back();
     m.node = &n;
     try {
-      m.compile_node();
+      if (taken.count(n.name))
+        m.backend_node(*options.backend);
+      else
+        m.compile_node();
     } catch (const dnnl::error& e) {
       throw user_error("node '", n.name, "' (", n.op_type,
                        "): oneDNN cannot create a kernel: ", e.what());

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/backend.h"
 #include "exec/reference.h"
 #include "exec/tensor.h"
 #include "graph/graph.h"
@@ -33,14 +34,22 @@
 namespace hetcim::exec {
 
 struct EngineOptions {
+  // Not an aggregate: `Engine(g, {2})` names the thread count and leaves the backend null.
+  EngineOptions(int threads_ = 1, std::shared_ptr<Backend> backend_ = nullptr)  // NOLINT
+      : threads(threads_), backend(std::move(backend_)) {}
+
   int threads = 1;  // >= 1; OpenMP threads for oneDNN and the hand-written kernels
+  // Another device for the nodes it takes (backend.h); null: every node on the host. The engine
+  // keeps it alive; its kernels run in the engine's graph order, on the engine's buffers.
+  std::shared_ptr<Backend> backend;
 };
 
 struct OpInfo {
   std::string name;     // node name (the operator the partitioner and `inspect` see)
   std::string op_type;  // as executed (QLinearConv for an int8 Conv)
-  std::string impl;     // the kernels run: oneDNN implementation names, "hetcim:<kernel>",
-                        // "+reorder" when an input is converted to another layout first
+  std::string impl;     // the kernels run: oneDNN implementation names, "hetcim:<kernel>", a
+                        // backend's name ("xbar:A3"), "+reorder" when an input is converted to
+                        // another layout first
 };
 
 class Engine {

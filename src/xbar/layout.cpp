@@ -69,6 +69,35 @@ std::vector<float> im2col(const float* x, const Conv2dGeometry& g) {
   return cols;
 }
 
+void im2col_nhwc(const float* x, const Conv2dGeometry& g, float* cols) {
+  check_geometry(g);
+  const int64_t ho = g.out_height();
+  const int64_t wo = g.out_width();
+  const int64_t patch = g.patch_size();
+  const int64_t C = g.channels;
+  const int64_t kk = g.kernel_h * g.kernel_w;
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t oh = 0; oh < ho; ++oh) {
+      for (int64_t ow = 0; ow < wo; ++ow) {
+        float* row = cols + ((n * ho + oh) * wo + ow) * patch;
+        for (int64_t i = 0; i < g.kernel_h; ++i) {
+          const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
+          for (int64_t j = 0; j < g.kernel_w; ++j) {
+            const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
+            float* dst = row + i * g.kernel_w + j;
+            if (ih < 0 || ih >= g.height || iw < 0 || iw >= g.width) {
+              for (int64_t c = 0; c < C; ++c) dst[c * kk] = 0.0f;
+              continue;
+            }
+            const float* src = x + ((n * g.height + ih) * g.width + iw) * C;
+            for (int64_t c = 0; c < C; ++c) dst[c * kk] = src[c];
+          }
+        }
+      }
+    }
+  }
+}
+
 std::vector<float> rows_to_nchw(const float* rows, int64_t batch, int64_t c_out, int64_t h_out,
                                 int64_t w_out) {
   std::vector<float> out(static_cast<size_t>(batch * c_out * h_out * w_out));

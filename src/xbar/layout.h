@@ -43,6 +43,10 @@ void check_geometry(const Conv2dGeometry& g);
 // x: NCHW -> (N * H_out * W_out) x (C K_h K_w), zero padding.
 [[nodiscard]] std::vector<float> im2col(const float* x, const Conv2dGeometry& g);
 
+// x: NHWC (a channels-last tensor) -> the same matrix as im2col, written to `cols` (N * H_out *
+// W_out rows of C K_h K_w, columns in (c, i, j) order; padding positions set to zero).
+void im2col_nhwc(const float* x, const Conv2dGeometry& g, float* cols);
+
 // (N * H_out * W_out) x C_out rows (the GEMM result) -> NCHW.
 [[nodiscard]] std::vector<float> rows_to_nchw(const float* rows, int64_t batch, int64_t c_out,
                                               int64_t h_out, int64_t w_out);

@@ -14,7 +14,7 @@ namespace {
 constexpr int64_t kParallelWork = 1 << 20;
 
 // Input vectors per work item: DAC, product and ADC of a chunk run on one thread.
-constexpr int64_t kChunkRows = 64;
+constexpr int64_t kChunkRows = 512;
 
 // Grow-only scratch buffers of the calling thread: fresh multi-megabyte vectors on every call
 // would page-fault their memory in again each time (glibc hands large blocks back to the OS).

@@ -143,7 +143,9 @@ inline double rel_error(const Tensor& a, const Tensor& b) {
 inline void expect_engine_matches_reference(const graph::Graph& g, const TensorMap& inputs,
                                             double tol = 1e-4, int threads = 1) {
   const TensorMap ref = run_reference(g, inputs);
-  Engine e(g, {threads});
+  EngineOptions options;
+  options.threads = threads;
+  Engine e(g, options);
   const TensorMap got = e.run(inputs);
   for (const auto& [name, r] : ref) {
     SCOPED_TRACE("output " + name);

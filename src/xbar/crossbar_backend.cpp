@@ -1,0 +1,153 @@
+#include "xbar/crossbar_backend.h"
+
+#include <algorithm>
+
+#include "exec/op_params.h"
+#include "util/error.h"
+#include "xbar/layout.h"
+
+namespace hetcim::xbar {
+namespace {
+
+// The digital periphery of one analog node: bias (Gemm: times beta) and the fused activation,
+// with AnalogGraph's arithmetic (v + scale * bias, then the activation) so both give equal bytes.
+struct Epilogue {
+  std::vector<float> bias;  // per output column (empty: none)
+  float bias_scale = 1.0f;
+  exec::Activation act;
+
+  // Hoisted into locals and split by activation so the loops vectorize (the output rows could
+  // alias the members otherwise; a scalar Relu branch mispredicts on every other output); per
+  // element the same two operations in the same order, so the bytes do not change.
+  void apply(float* rows, int64_t count, int64_t cols) const {
+    const float* b = bias.empty() ? nullptr : bias.data();
+    const float scale = bias_scale;
+    const exec::Activation a = act;
+    for (int64_t r = 0; r < count; ++r) {
+      float* __restrict row = rows + r * cols;
+      if (b != nullptr) {
+#pragma omp simd
+        for (int64_t c = 0; c < cols; ++c) row[c] += scale * b[c];
+      }
+      if (a.kind == exec::Activation::Relu) {
+#pragma omp simd
+        for (int64_t c = 0; c < cols; ++c) row[c] = row[c] > 0 ? row[c] : 0;
+      } else if (a.kind == exec::Activation::Clip) {
+        for (int64_t c = 0; c < cols; ++c) row[c] = a.apply(row[c]);
+      }
+    }
+  }
+};
+
+Epilogue epilogue_of(const graph::Graph& g, const graph::Node& n, int64_t cols) {
+  Epilogue e;
+  e.act = exec::fused_activation(n);
+  if (n.op_type == "MatMul" || !exec::has_input(n, 2)) return e;
+  e.bias = exec::const_floats(g, n, 2, "bias");
+  if (n.op_type == "Gemm") e.bias_scale = static_cast<float>(n.attr_float("beta", 1.0));
+  if (e.bias.size() == 1) e.bias.assign(static_cast<size_t>(cols), e.bias[0]);
+  if (static_cast<int64_t>(e.bias.size()) != cols)
+    throw user_error("node '", n.name, "': analog execution supports a bias of ", cols,
+                     " values (one per output) or a scalar, got ", e.bias.size());
+  return e;
+}
+
+}  // namespace
+
+CrossbarBackend::CrossbarBackend(Chip chip, std::vector<std::string> nodes, uint64_t read_seed)
+    : chip_(std::move(chip)), nodes_(std::move(nodes)), read_rng_(read_seed) {}
+
+std::vector<std::string> CrossbarBackend::capability(const graph::Graph& g) {
+  ModelLayers layers = crossbar_layers(g);
+  std::map<std::string, CrossbarMatrix> mappable;
+  for (CrossbarMatrix& m : layers.mapped) mappable.emplace(m.node, std::move(m));
+  pending_.clear();
+  std::vector<std::string> out;
+  for (const std::string& name : nodes_) {
+    const int index = g.node_index(name);
+    if (index < 0)
+      throw user_error("model '", g.name, "': no node '", name, "' to run on the chip");
+    const graph::Node& n = g.nodes[static_cast<size_t>(index)];
+    auto it = mappable.find(name);
+    if (it == mappable.end())
+      throw user_error("model '", g.name, "': node '", name, "' (", n.op_type,
+                       ") cannot run on a crossbar: expected a Conv (groups = 1), Gemm or MatMul "
+                       "with constant weights");
+    if (n.op_type == "Gemm" && n.attr_int("transA", 0) != 0)
+      throw user_error("node '", name, "': analog Gemm needs transA = 0");
+    if (pending_.count(name)) continue;
+    pending_.emplace(name, std::move(it->second));
+    mappable.erase(it);
+    out.push_back(name);
+  }
+  return out;
+}
+
+exec::BackendKernel CrossbarBackend::compile(const graph::Graph& g, const graph::Node& n) {
+  auto it = pending_.find(n.name);
+  HETCIM_ASSERT(it != pending_.end(), "compile of node '", n.name, "' outside the capability");
+  const CrossbarMatrix m = std::move(it->second);
+  pending_.erase(it);
+  auto layer = std::make_shared<const ProgrammedLayer>(
+      chip_.program(n.name, m.weights.data(), m.rows, m.cols));
+  layers_.push_back(layer);
+  const int64_t K = m.rows, N = m.cols;
+  const Epilogue epi = epilogue_of(g, n, N);
+  exec::BackendKernel k;
+  k.impl = "xbar:" + chip_.profile().name;
+  Rng* rng = &read_rng_;
+  ForwardStats* stats = &stats_;
+  if (n.op_type == "Conv") {
+    const exec::Window2d w = exec::conv_window(g, n, n.inputs[0], n.inputs[1], n.outputs[0]);
+    Conv2dGeometry geo;
+    geo.batch = w.n;
+    geo.channels = w.c;
+    geo.height = w.h;
+    geo.width = w.w;
+    geo.kernel_h = w.kh;
+    geo.kernel_w = w.kw;
+    geo.stride_h = w.sh;
+    geo.stride_w = w.sw;
+    geo.pad_top = w.pt;
+    geo.pad_left = w.pl;
+    geo.pad_bottom = w.pb;
+    geo.pad_right = w.pr;
+    geo.dilation_h = w.dh;
+    geo.dilation_w = w.dw;
+    check_geometry(geo);
+    HETCIM_ASSERT(geo.patch_size() == K && w.oc == N, "conv crossbar shape of ", n.name);
+    const int64_t rows = w.n * w.oh * w.ow;
+    auto cols = std::make_shared<std::vector<float>>(static_cast<size_t>(rows * K));
+    k.input_layout = exec::BackendLayout::ChannelsLast;
+    k.output_layout = exec::BackendLayout::ChannelsLast;
+    k.run = [layer, epi, geo, rows, N, cols, rng, stats](const float* x, float* y) {
+      im2col_nhwc(x, geo, cols->data());
+      layer->forward(cols->data(), rows, y, *rng, stats);
+      epi.apply(y, rows, N);
+    };
+    return k;
+  }
+  const graph::TensorInfo* xi = g.info(n.inputs[0]);
+  if (xi == nullptr || !xi->shape || graph::element_count(*xi->shape) < 0)
+    throw user_error("node '", n.name, "': the shape of its input '", n.inputs[0],
+                     "' is not known");
+  const graph::Shape& xs = *xi->shape;
+  if (xs.size() < 2 || xs.back() != K)
+    throw user_error("node '", n.name, "': input ", graph::shape_str(xs), " does not end in ", K,
+                     " (the crossbar's rows)");
+  const int64_t rows = graph::element_count(xs) / K;
+  k.run = [layer, epi, rows, N, rng, stats](const float* x, float* y) {
+    layer->forward(x, rows, y, *rng, stats);
+    epi.apply(y, rows, N);
+  };
+  return k;
+}
+
+std::vector<MappingAudit> CrossbarBackend::audits() const {
+  std::vector<MappingAudit> out;
+  out.reserve(layers_.size());
+  for (const auto& l : layers_) out.push_back(l->audit());
+  return out;
+}
+
+}  // namespace hetcim::xbar
