@@ -389,6 +389,26 @@ TEST(CliSelect, StudyWritesTablesFiguresAndMatchesAReplay) {
   EXPECT_EQ(run1["certified_coverage"], sel["certificate"]["split"]["coverage"]);
   EXPECT_EQ(run1["hybrid_accuracy"], sel["test"]["hybrid_accuracy"]);
 
+  // `hetcim reproduce seed002 --study`: reads study.json back; Table II's means are the means of
+  // the per-run values the study wrote, and Fig. 2 a-c join Fig. 2d.
+  const fs::path repro = scratch("repro");
+  r = run("reproduce seed002 --study " + out.string() + " --out " + repro.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json rj = nlohmann::json::parse(slurp(repro / "reproduce.json"));
+  EXPECT_EQ(rj["figures"].size(), 4u);
+  double mean_cov = 0;
+  for (const auto& run_j : st["base"]["runs"]) mean_cov += run_j["certified_coverage"].get<double>();
+  mean_cov /= static_cast<double>(st["base"]["runs"].size());
+  bool found = false;
+  for (const auto& d : rj["differences"])
+    if (d["figure"] == "table2" && d["cell"] == "mean cert_coverage (%)") {
+      EXPECT_NEAR(d["ours"].get<double>(), 100 * mean_cov, 1e-9);
+      EXPECT_EQ(d["paper_value"].get<double>(), 70.88);  // Table II, typed in data/paper
+      found = true;
+    }
+  EXPECT_TRUE(found) << rj["differences"].dump();
+  EXPECT_NE(slurp(repro / "report.html").find("Table III"), std::string::npos);
+
   // Rerun: everything from the models directory and the cache.
   r = run(args);
   ASSERT_EQ(r.status, 0) << r.err;
