@@ -200,7 +200,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
       const MeanSd m = v.over(&RunFigures::test_coverage);
       ours.x.push_back(rd);
       ours.y.push_back(m.n > 0 ? 100 * m.mean : kNoValue);
-      passes.groups.push_back(fixed(rd, 0) + " %");
+      passes.groups.push_back(fixed(rd, 0));
       pass.values.push_back(100.0 * v.passes / static_cast<double>(v.runs.size()));
       const std::string row = fixed(rd, 0) + "%";
       const double pc = paper_or_nan(t, row, "certificates_passing_of_5");
@@ -228,7 +228,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
     c.footnote = data_note;
     c.panels.push_back({"(b) coverage", "design risk r_d (%)", "mean test coverage (%)", kNoValue,
                         kNoValue, Lines{{ours, pub}, false, false}});
-    c.panels.push_back({"(b) certificates", "design risk r_d", "passing (% of runs)", 0, 110,
+    c.panels.push_back({"(b) certificates", "design risk r_d (%)", "passing (% of runs)", 0, 110,
                         passes});
     const Figure fig{"fig2b", c.title,
                      "Fig. 2(b) analogue (seed 002): mean test coverage and the share of runs "
