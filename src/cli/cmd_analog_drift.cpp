@@ -96,7 +96,8 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
       ->capture_default_str();
   cmd->add_option("--read-seed", a->read_seed, "Seed of the read noise (the same at every time)")
       ->capture_default_str();
-  cmd->add_option("--batch-size", a->options.batch_size, "Images per analog read")
+  cmd->add_option("--batch-size", a->options.batch_size,
+                  "Images per analog read (default with --policy: the policy's)")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--threads", a->options.threads, "libtorch threads (0: libtorch's default)")
@@ -140,6 +141,9 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
         throw user_error("--seed: the policy fixes the chip seed; leave out --seed");
       chip_seed = lp->chip_seed;
       if (cmd->count("--read-seed") == 0) read_seed = lp->test_read_seed;
+      // Reads as the policy's evaluation read (the read-noise streams follow the batches).
+      if (cmd->count("--batch-size") == 0)
+        a->options.batch_size = policy_get<int64_t>(lp->json, "eval.batch_size", a->policy);
     }
     const xbar::ChipProfile profile = lp ? *lp->profile : xbar::load_chip_profile(a->chip);
     if (!profile.drifts())
@@ -206,7 +210,7 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
     Provenance prov = provenance;
     prov.set("source",
              "accuracy measured on " + r.dataset + " with the classifier layers on a simulated "
-             "chip (hetcim's crossbar simulator, profile " + a->chip +
+             "chip (hetcim's crossbar simulator, profile " + chip_spec +
              "); the convolutions run digitally (libtorch)" +
                  (lp ? "; policy " + a->policy + " (threshold, bias and score frozen at t0)"
                      : std::string()));
