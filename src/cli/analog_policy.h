@@ -32,7 +32,7 @@ struct LoadedPolicy {
   std::string file;
   nlohmann::json json;
   select::FrozenPolicy frozen;
-  std::string model;  // the model file, hashing as the policy says
+  std::string model;                         // the model file, hashing as the policy says
   std::optional<xbar::ChipProfile> profile;  // the selected unit's profile; nullopt: none selected
   uint64_t chip_seed = 0, test_read_seed = 0;
 };

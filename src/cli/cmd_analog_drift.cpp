@@ -5,11 +5,11 @@
 // state (programming noise, stuck devices, drift exponents) and the read-noise stream are the same
 // at every time, so the differences between times are the drift's alone.
 #include <cmath>
-#include <limits>
-#include <span>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,15 +33,15 @@ namespace {
 // unit, > 0.
 double parse_age(const std::string& text) {
   static const std::pair<const char*, double> units[] = {
-      {"min", 60.0},        {"mo", 30.436875 * 86400}, {"s", 1.0},
-      {"h", 3600.0},        {"d", 86400.0},            {"w", 7 * 86400.0},
-      {"y", 365.25 * 86400}};
+      {"min", 60.0},  {"mo", 30.436875 * 86400}, {"s", 1.0},           {"h", 3600.0},
+      {"d", 86400.0}, {"w", 7 * 86400.0},        {"y", 365.25 * 86400}};
   for (const auto& [u, scale] : units) {
     const std::string unit = u;
-    if (text.size() > unit.size() && text.compare(text.size() - unit.size(), unit.size(), unit) == 0) {
+    if (text.size() > unit.size() &&
+        text.compare(text.size() - unit.size(), unit.size(), unit) == 0) {
       const std::string number = text.substr(0, text.size() - unit.size());
-      if (!number.empty() && (std::isdigit(static_cast<unsigned char>(number.back())) != 0 ||
-                              number.back() == '.')) {
+      if (!number.empty() &&
+          (std::isdigit(static_cast<unsigned char>(number.back())) != 0 || number.back() == '.')) {
         const std::optional<double> v = parse_finite(number);
         if (v && *v > 0 && *v * scale <= 1e12) return *v * scale;
         if (v)
@@ -60,7 +60,7 @@ double parse_age(const std::string& text) {
 void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
   struct Args {
     std::string model, chip, policy, times = "1s,1h,1d,1mo,1y", dataset = "fashion-mnist", data_dir,
-                       split = "test", compensation = "both", out;
+                                     split = "test", compensation = "both", out;
     uint64_t seed = 1, read_seed = 1;
     bool quiet = false;
     train::EvalOptions options;
@@ -73,7 +73,8 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
   cmd->add_option("model", a->model, "ONNX model (race_cnn with weights, e.g. from `hetcim train`)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--chip", a->chip, "FILE:PROFILE, a profile with drift fields (not with --policy)");
+  cmd->add_option("--chip", a->chip,
+                  "FILE:PROFILE, a profile with drift fields (not with --policy)");
   cmd->add_option("--policy", a->policy,
                   "A frozen policy (`analog select --policy-out`) for this model: its chip and "
                   "seeds, and its coverage and accepted error rate at each time");
@@ -127,13 +128,15 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
     }
     std::optional<LoadedPolicy> lp;
     if (a->chip.empty() == a->policy.empty())
-      throw user_error("analog drift: give --chip FILE:PROFILE or --policy FILE (which names its chip)");
+      throw user_error(
+          "analog drift: give --chip FILE:PROFILE or --policy FILE (which names its chip)");
     uint64_t chip_seed = a->seed, read_seed = a->read_seed;
     std::string chip_spec = a->chip;
     if (!a->policy.empty()) {
       lp = load_policy(a->policy, a->model, "");
       if (!lp->profile)
-        throw user_error(a->policy, ": field 'chips.unit' is null: the policy selected no chip, "
+        throw user_error(a->policy,
+                         ": field 'chips.unit' is null: the policy selected no chip, "
                          "so nothing drifts");
       chip_spec = policy_get<std::string>(lp->json, "chips.file", a->policy) + ":" +
                   lp->profile->name + " (unit " + lp->frozen.unit + " of " + a->policy + ")";
@@ -209,22 +212,24 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
 
     Provenance prov = provenance;
     prov.set("source",
-             "accuracy measured on " + r.dataset + " with the classifier layers on a simulated "
-             "chip (hetcim's crossbar simulator, profile " + chip_spec +
-             "); the convolutions run digitally (libtorch)" +
+             "accuracy measured on " + r.dataset +
+                 " with the classifier layers on a simulated "
+                 "chip (hetcim's crossbar simulator, profile " +
+                 chip_spec + "); the convolutions run digitally (libtorch)" +
                  (lp ? "; policy " + a->policy + " (threshold, bias and score frozen at t0)"
                      : std::string()));
     prov.set("drift model",
              "modelled: G(t) = G(t0) (t/t0)^-nu per device, nu ~ N(" +
                  report::gnuplot_number(profile.drift_nu) + ", " +
-                 report::gnuplot_number(profile.drift_nu_sd) + "^2) floored at 0, t0 = " +
-                 report::gnuplot_number(profile.drift_t0) +
+                 report::gnuplot_number(profile.drift_nu_sd) +
+                 "^2) floored at 0, t0 = " + report::gnuplot_number(profile.drift_t0) +
                  " s (chips file; literature values and assumptions in src/xbar/README.md); "
                  "stuck devices do not drift; global drift compensation: one output scale per "
                  "layer from a noise-free all-ones calibration read at t0 and at t");
-    prov.set("seeds", "chip " + std::to_string(chip_seed) + " (programming, stuck devices, drift "
-                      "exponents), read noise " + std::to_string(read_seed) +
-                      " (the same stream at every time)");
+    prov.set("seeds", "chip " + std::to_string(chip_seed) +
+                          " (programming, stuck devices, drift "
+                          "exponents), read noise " +
+                          std::to_string(read_seed) + " (the same stream at every time)");
     OutputSet outputs;
     outputs.make_directory(a->out);
     const report::Figure f = report::write_drift_figure(outputs, a->out, "drift", r, prov);

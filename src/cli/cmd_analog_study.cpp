@@ -255,28 +255,27 @@ void register_analog_study(CLI::App& analog) {
     report::write_race_study_html(outputs, st, info, figs, a->out);
     nlohmann::json pool_json = nlohmann::json::array();
     for (const PoolUnit& u : units0) pool_json.push_back(u.name);
-    const nlohmann::json options = {
-        {"dataset", a->dataset},
-        {"models", jobs.size()},
-        {"epochs", o0.epochs},
-        {"lr", o0.lr},
-        {"seed", a->seed},
-        {"holdout", a->holdout},
-        {"pool", pool_json},
-        {"mode", a->mode.empty() ? "profiles" : a->mode},
-        {"risk", so.race.risk},
-        {"certificate_delta", so.race.certificate_delta},
-        {"design_risk", so.race.design_risk},
-        {"design_delta", so.race.design_delta},
-        {"splits",
-         {{"hardware", so.race.splits.hardware},
-          {"policy", so.race.splits.policy},
-          {"certificate", so.race.splits.certificate},
-          {"test", d.test ? d.test->count : int64_t{0}}}},
-        {"split_seed", so.race.split_seed},
-        {"design_risks", so.design_risks},
-        {"availability", so.availability_drops},
-        {"fallback_uJ", so.race.energy.fallback * 1e6}};
+    const nlohmann::json options = {{"dataset", a->dataset},
+                                    {"models", jobs.size()},
+                                    {"epochs", o0.epochs},
+                                    {"lr", o0.lr},
+                                    {"seed", a->seed},
+                                    {"holdout", a->holdout},
+                                    {"pool", pool_json},
+                                    {"mode", a->mode.empty() ? "profiles" : a->mode},
+                                    {"risk", so.race.risk},
+                                    {"certificate_delta", so.race.certificate_delta},
+                                    {"design_risk", so.race.design_risk},
+                                    {"design_delta", so.race.design_delta},
+                                    {"splits",
+                                     {{"hardware", so.race.splits.hardware},
+                                      {"policy", so.race.splits.policy},
+                                      {"certificate", so.race.splits.certificate},
+                                      {"test", d.test ? d.test->count : int64_t{0}}}},
+                                    {"split_seed", so.race.split_seed},
+                                    {"design_risks", so.design_risks},
+                                    {"availability", so.availability_drops},
+                                    {"fallback_uJ", so.race.energy.fallback * 1e6}};
     const nlohmann::json j = report::race_study_json(st, info, options);
     outputs.add(a->out + "/study.json", j.dump(1) + "\n");
     outputs.add(a->out + "/study.txt", text);

@@ -264,7 +264,8 @@ void reproduce_seed002(OutputSet& outputs, const ReproduceArgs& a, const std::st
       throw user_error("--study ", a.study,
                        ": not a directory (expected the --out directory of `hetcim analog study`)");
     if (!fs::exists(file))
-      throw user_error("--study ", a.study, ": no study.json in it (expected the --out directory "
+      throw user_error("--study ", a.study,
+                       ": no study.json in it (expected the --out directory "
                        "of a finished `hetcim analog study`)");
     report::RaceStudyFile f = report::read_race_study(file);
     for (const auto& [field, paper_id] :
@@ -297,8 +298,8 @@ void reproduce_seed002(OutputSet& outputs, const ReproduceArgs& a, const std::st
   prov.set("coverage", "energy section: 70.88 % typed from the paper's Table II");
   prov.set("seeds", run.study ? "those of the study (study seeds above); none here"
                               : "none needed: arithmetic on typed and configured values");
-  prov.set("cache", run.study ? "the study's figures as written in " + run.study->origin
-                              : "not used");
+  prov.set("cache",
+           run.study ? "the study's figures as written in " + run.study->origin : "not used");
   prov.set("published numbers", paper.origin);
   const report::ReproduceOutput r = report::write_seed002_report(outputs, run, paper, prov, out);
   std::printf("seed002: %zu figures, %zu compared values, %.2f s -> %s/report.html\n",

@@ -23,13 +23,13 @@ struct DriftPolicyPoint {
 struct DriftPoint {
   std::string label;   // as given ("1h"), or "t0" for the read right after programming
   double seconds = 0;  // read time after programming (0: at t0)
-  std::optional<double> accuracy, accuracy_compensated;          // [0, 1]
-  std::optional<DriftPolicyPoint> policy, policy_compensated;    // with --policy
+  std::optional<double> accuracy, accuracy_compensated;        // [0, 1]
+  std::optional<DriftPolicyPoint> policy, policy_compensated;  // with --policy
 };
 
 struct DriftReport {
-  std::string chip;   // "data/chips.yaml:A3"
-  double t0 = 20;     // s, the profile's drift_t0
+  std::string chip;  // "data/chips.yaml:A3"
+  double t0 = 20;    // s, the profile's drift_t0
   double nu = 0, nu_sd = 0;
   std::string dataset;  // "fashion-mnist test (10000 images)"
   std::vector<DriftPoint> points;

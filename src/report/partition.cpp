@@ -430,16 +430,15 @@ std::string front_svg(const std::string& title, const partition::Problem& p,
   Chart c;
   c.title = title;
   c.footnote = provenance_caption(prov);
-  c.panels.push_back(
-      {"", "latency (" + ln + ")", "energy per inference (" + en + ")", kNoValue, kNoValue,
-       Lines{{front}, false, false}});
+  c.panels.push_back({"", "latency (" + ln + ")", "energy per inference (" + en + ")", kNoValue,
+                      kNoValue, Lines{{front}, false, false}});
   const Figure fig{"front", title, "", figure_style().double_column_in * 0.75, 3.4};
   namespace fs = std::filesystem;
   static std::atomic<int> counter{0};
-  const std::string dir = (fs::temp_directory_path() /
-                           ("hetcim-front-" + std::to_string(::getpid()) + "-" +
-                            std::to_string(counter++)))
-                              .string();
+  const std::string dir =
+      (fs::temp_directory_path() /
+       ("hetcim-front-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+          .string();
   OutputSet staging;
   staging.make_directory(dir);
   plot_chart(staging, dir, fig, c);

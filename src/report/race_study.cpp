@@ -370,7 +370,8 @@ struct Reader {
   }
   const nlohmann::json& at(const nlohmann::json& j, const std::string& field,
                            const std::string& key) const {
-    if (!j.is_object() || !j.contains(key)) fail(field + (field.empty() ? "" : ".") + key, "missing");
+    if (!j.is_object() || !j.contains(key))
+      fail(field + (field.empty() ? "" : ".") + key, "missing");
     return j.at(key);
   }
   double number(const nlohmann::json& j, const std::string& field, const std::string& key,
@@ -438,8 +439,8 @@ struct Reader {
     }
     const nlohmann::json& passes = at(j, field, "passes");
     if (!passes.is_number_integer() || passes.get<int64_t>() != v.passes)
-      fail(field + ".passes", "expected the number of certified runs (" +
-                                  std::to_string(v.passes) + ")");
+      fail(field + ".passes",
+           "expected the number of certified runs (" + std::to_string(v.passes) + ")");
     return v;
   }
   std::vector<Variant> variants(const nlohmann::json& j, const std::string& key) const {
@@ -477,7 +478,8 @@ RaceStudyFile read_race_study(const std::string& path) {
   f.origin = path;
   const nlohmann::json j = nlohmann::json::parse(read_input_file(path, "study"), nullptr, false);
   if (j.is_discarded() || !j.is_object())
-    throw user_error(path, ": not a JSON object (expected the study.json of `hetcim analog study`)");
+    throw user_error(path,
+                     ": not a JSON object (expected the study.json of `hetcim analog study`)");
   const Reader r{f.origin};
   const nlohmann::json& format = r.at(j, "", "format");
   if (!format.is_number_integer() || format.get<int64_t>() != kRaceStudyFormat)
@@ -501,8 +503,8 @@ RaceStudyFile read_race_study(const std::string& path) {
        {&f.study.design_risk, &f.study.availability, &f.study.scores, &f.study.bias})
     for (const Variant& v : *vs)
       if (v.runs.size() != n)
-        r.fail(v.label, "has " + std::to_string(v.runs.size()) + " runs, base has " +
-                            std::to_string(n));
+        r.fail(v.label,
+               "has " + std::to_string(v.runs.size()) + " runs, base has " + std::to_string(n));
   f.study.break_even = f.study.base.over(&RunFigures::break_even);
   f.info.risk_target = r.number(f.options, "options", "risk");
   f.info.fallback = r.number(f.options, "options", "fallback_uJ", 1e-6);

@@ -42,7 +42,7 @@ inline constexpr int kRaceStudyFormat = 1;
                                              const nlohmann::json& options);
 
 struct RaceStudyFile {
-  std::string origin;  // the file read
+  std::string origin;         // the file read
   select::StudyResult study;  // every variant's runs (the fallback sweep is not stored)
   RaceStudyInfo info;         // provenance lines as written
   nlohmann::json options;

@@ -25,7 +25,8 @@ std::string option_text(const nlohmann::json& o, const std::string& key) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_array()) {
     std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ",") + (x.is_string() ? x.get<std::string>() : x.dump());
+    for (const auto& x : v)
+      s += (s.empty() ? "" : ",") + (x.is_string() ? x.get<std::string>() : x.dump());
     return s;
   }
   return v.dump();
@@ -33,9 +34,10 @@ std::string option_text(const nlohmann::json& o, const std::string& key) {
 
 // Why a study's figure differs from the paper's, from the study's own options.
 std::string study_reason(const RaceStudyFile& f) {
-  return "ours: " + option_text(f.options, "dataset") + ", " + std::to_string(f.study.base.runs.size()) +
-         " model(s) of " + option_text(f.options, "epochs") + " epochs, pool " +
-         option_text(f.options, "pool") + " (hetcim xbar); paper: CIFAR-10, 5 models, A0-A5 (XBTorch)";
+  return "ours: " + option_text(f.options, "dataset") + ", " +
+         std::to_string(f.study.base.runs.size()) + " model(s) of " +
+         option_text(f.options, "epochs") + " epochs, pool " + option_text(f.options, "pool") +
+         " (hetcim xbar); paper: CIFAR-10, 5 models, A0-A5 (XBTorch)";
 }
 
 std::string pct_pm(const MeanSd& m) {
@@ -92,11 +94,11 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
         rows += "<td class=\"paper\">" + (v ? v->text() : std::string()) + "</td><td>" +
                 (i < n ? fixed(100 * (s.base.runs[i].*fields[c]), 2) : std::string()) + "</td>";
       }
-      rows += "<td class=\"l\">" +
-              (i < n ? html_escape(s.base.runs[i].selected.empty() ? "none"
-                                                                   : s.base.runs[i].selected)
-                     : std::string()) +
-              "</td></tr>\n";
+      rows +=
+          "<td class=\"l\">" +
+          (i < n ? html_escape(s.base.runs[i].selected.empty() ? "none" : s.base.runs[i].selected)
+                 : std::string()) +
+          "</td></tr>\n";
     }
     std::vector<Difference> diffs;
     rows += "<tr><td class=\"l\">mean &plusmn; sd</td>";
@@ -106,8 +108,8 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
       rows += "<td class=\"paper\">" + (v ? v->text() : std::string()) + "</td><td>" + pct_pm(m) +
               "</td>";
       if (v && m.n > 0)
-        diffs.push_back({"table2", std::string("mean ") + cols[c] + " (%)", 100 * m.mean,
-                         v->text(), v->value, why});
+        diffs.push_back({"table2", std::string("mean ") + cols[c] + " (%)", 100 * m.mean, v->text(),
+                         v->value, why});
     }
     rows += "<td class=\"l\">" + std::to_string(s.base.passes) + "/" + std::to_string(n) +
             " certified</td></tr>\n";
@@ -228,8 +230,8 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
     c.footnote = data_note;
     c.panels.push_back({"(b) coverage", "design risk r_d (%)", "mean test coverage (%)", kNoValue,
                         kNoValue, Lines{{ours, pub}, false, false}});
-    c.panels.push_back({"(b) certificates", "design risk r_d (%)", "passing (% of runs)", 0, 110,
-                        passes});
+    c.panels.push_back(
+        {"(b) certificates", "design risk r_d (%)", "passing (% of runs)", 0, 110, passes});
     const Figure fig{"fig2b", c.title,
                      "Fig. 2(b) analogue (seed 002): mean test coverage and the share of runs "
                      "whose certificate passes (r = 10 %) as the design risk r_d is swept; "
@@ -268,8 +270,8 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
         diffs.push_back({"fig2c", v.label + ": mean certified coverage (%)", 100 * m.mean,
                          fixed(pc, 2), pc, why});
       if (std::isfinite(pp))
-        diffs.push_back({"fig2c", v.label + ": certificates passing (% of runs)",
-                         ps.values.back(), fixed(100 * pp / 5, 0), 100 * pp / 5,
+        diffs.push_back({"fig2c", v.label + ": certificates passing (% of runs)", ps.values.back(),
+                         fixed(100 * pp / 5, 0), 100 * pp / 5,
                          std::to_string(v.passes) + " of " + std::to_string(v.runs.size()) +
                              " runs (ours) vs " + fixed(pp, 0) + " of 5 (paper); " + why});
     }
@@ -299,8 +301,9 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
 ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,
                                      const PaperData& paper, const Provenance& provenance,
                                      const std::string& out) {
-  paper.require({"table1", "table2", "table3", "fig2b", "fig2c"}, {"activation_reduction", "break_even_fallback", "e_always_on",
-                             "e_selected_activation", "e_selective", "energy_reduction"});
+  paper.require({"table1", "table2", "table3", "fig2b", "fig2c"},
+                {"activation_reduction", "break_even_fallback", "e_always_on",
+                 "e_selected_activation", "e_selective", "energy_reduction"});
   const std::string dir = out + "/figures";
   outputs.make_directory(dir);
   ReproduceOutput res;
@@ -426,7 +429,8 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,
         "paper's sizes) and pass its directory:</p>\n<pre>" +
         html_escape(run.study_command) + "</pre>\n";
   }
-  stage_reproduce_report(outputs, out, paper, run.study ? "Seed 002 reproduced: RACE-AIMC"
+  stage_reproduce_report(outputs, out, paper,
+                         run.study ? "Seed 002 reproduced: RACE-AIMC"
                                    : "Seed 002 reproduced (Table I and energy): RACE-AIMC",
                          intro, body, provenance, res);
   return res;

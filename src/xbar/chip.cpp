@@ -30,7 +30,8 @@ ProgrammedLayer Chip::program(std::string_view layer_id, const float* w, int64_t
   if (!(options.gamma <= 0.0 || std::isfinite(options.gamma)))
     throw user_error("layer '", layer_id, "': gamma must be finite, got ", options.gamma);
   if (!std::isfinite(options.read_time) || options.read_time < 0.0)
-    throw user_error("layer '", layer_id, "': the read time must be a finite number of seconds >= 0, got ",
+    throw user_error("layer '", layer_id,
+                     "': the read time must be a finite number of seconds >= 0, got ",
                      options.read_time);
 
   const LevelMapping m = map_levels(w, rows, cols, p.device_bits, options.gamma);

@@ -47,10 +47,9 @@ class ReproduceReport : public ::testing::Test {
   static void SetUpTestSuite() {
     out_ = fs::temp_directory_path() / ("hetcim_reproduce_" + std::to_string(::getpid()));
     fs::remove_all(out_);
-    log_ =
-        capture(std::string(HETCIM_BIN) + " reproduce all --quick --study " + HETCIM_SOURCE_DIR +
-                    "/examples/seed002-study --out " + out_.string() + " 2>&1",
-                status_);
+    log_ = capture(std::string(HETCIM_BIN) + " reproduce all --quick --study " + HETCIM_SOURCE_DIR +
+                       "/examples/seed002-study --out " + out_.string() + " 2>&1",
+                   status_);
   }
   static void TearDownTestSuite() { fs::remove_all(out_); }
 

@@ -52,7 +52,8 @@ select::Variant variant(const std::string& label, std::vector<select::RunFigures
 }
 
 fs::path write(const std::string& name, const std::string& text) {
-  const fs::path p = fs::temp_directory_path() / ("hetcim_race_study_" + std::to_string(::getpid()) + name);
+  const fs::path p =
+      fs::temp_directory_path() / ("hetcim_race_study_" + std::to_string(::getpid()) + name);
   std::ofstream(p) << text;
   return p;
 }
@@ -61,9 +62,11 @@ TEST(RaceStudyJson, ReadsBackWhatItWrites) {
   select::StudyResult s;
   s.base = variant("base", {run(0.709, 0.0573, true, "A0"), run(0.6944, 0.0714, false, "A1")});
   s.design_risk = {variant("r_d = 0.05", {run(0.5, 0.04, true, "A0"), run(0.6, 0.05, true, "A0")})};
-  s.availability = {variant("without A0", {run(0.59, 0.07, true, "A1"), run(0.6, 0.08, true, "A1")})};
+  s.availability = {
+      variant("without A0", {run(0.59, 0.07, true, "A1"), run(0.6, 0.08, true, "A1")})};
   s.scores = {variant("max_softmax", {run(0.717, 0.07, true, "A0"), run(0.7, 0.07, true, "A0")})};
-  s.bias = {variant("bias correction on", {run(0.7, 0.07, true, "A0"), run(0.7, 0.07, true, "A0")})};
+  s.bias = {
+      variant("bias correction on", {run(0.7, 0.07, true, "A0"), run(0.7, 0.07, true, "A0")})};
   RaceStudyInfo info;
   info.provenance = {{"data", "fashion-mnist"}, {"version", "hetcim test"}};
   const nlohmann::json options = {{"risk", 0.10}, {"design_risk", 0.08}, {"fallback_uJ", 4.0}};
@@ -115,11 +118,11 @@ TEST(RaceStudyJson, BrokenFilesNameTheField) {
   EXPECT_NE(error_of(head + "\"base\": {\"label\": \"base\", \"passes\": 0, \"runs\": []}}")
                 .find("field 'base.runs': expected a non-empty array"),
             std::string::npos);
-  EXPECT_NE(error_of(head +
-                     "\"base\": {\"label\": \"base\", \"passes\": 0, \"runs\": [{\"selected\": "
-                     "\"A0\", \"certified\": true, \"certified_coverage\": 1.5}]}}")
-                .find("field 'base.runs[0].certified_coverage': expected a fraction"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(head + "\"base\": {\"label\": \"base\", \"passes\": 0, \"runs\": [{\"selected\": "
+                      "\"A0\", \"certified\": true, \"certified_coverage\": 1.5}]}}")
+          .find("field 'base.runs[0].certified_coverage': expected a fraction"),
+      std::string::npos);
 }
 
 }  // namespace

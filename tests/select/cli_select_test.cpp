@@ -427,7 +427,8 @@ TEST(CliSelect, StudyWritesTablesFiguresAndMatchesAReplay) {
   const nlohmann::json rj = nlohmann::json::parse(slurp(repro / "reproduce.json"));
   EXPECT_EQ(rj["figures"].size(), 4u);
   double mean_cov = 0;
-  for (const auto& run_j : st["base"]["runs"]) mean_cov += run_j["certified_coverage"].get<double>();
+  for (const auto& run_j : st["base"]["runs"])
+    mean_cov += run_j["certified_coverage"].get<double>();
   mean_cov /= static_cast<double>(st["base"]["runs"].size());
   bool found = false;
   for (const auto& d : rj["differences"])

@@ -85,7 +85,8 @@ TEST(Drift, WithoutSpreadEveryDeviceFollowsThePowerLaw) {
   const ProgrammedLayer at0 = chip.program("fc", w.data(), 50, 30);
   ProgramOptions early;
   early.read_time = 20;  // t = t0: no drift yet
-  EXPECT_TRUE(same_bytes(vec(at0.g_plus()), vec(chip.program("fc", w.data(), 50, 30, early).g_plus())));
+  EXPECT_TRUE(
+      same_bytes(vec(at0.g_plus()), vec(chip.program("fc", w.data(), 50, 30, early).g_plus())));
   ProgramOptions o;
   o.read_time = 86400;
   const ProgrammedLayer day = chip.program("fc", w.data(), 50, 30, o);
@@ -202,9 +203,8 @@ TEST(Drift, BadFieldsAndTimesAreNamed) {
             std::string::npos);
   EXPECT_NE(err("profiles: {P: {drift_t0: 20}}").find("field 'drift_t0'"), std::string::npos);
   EXPECT_NE(err("profiles: {P: {drift_t0: 0s}}").find("field 'drift_t0'"), std::string::npos);
-  const std::vector<ChipProfile> ok =
-      parse_chip_profiles("profiles: {P: {drift_nu: 0.05, drift_nu_sd: 0.015, drift_t0: 60s}}",
-                          "c.yaml");
+  const std::vector<ChipProfile> ok = parse_chip_profiles(
+      "profiles: {P: {drift_nu: 0.05, drift_nu_sd: 0.015, drift_t0: 60s}}", "c.yaml");
   EXPECT_EQ(ok[0].drift_nu, 0.05);
   EXPECT_EQ(ok[0].drift_nu_sd, 0.015);
   EXPECT_EQ(ok[0].drift_t0, 60.0);
