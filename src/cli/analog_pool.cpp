@@ -77,6 +77,11 @@ std::string entry_key(const std::string& model_hash, const ProtocolData& d, cons
     k << "unit digital\n";
   k << "eval batch=" << e.batch_size << " threads=" << e.threads
     << " analog_layers=" << join(e.analog_layers, ",") << "\n";
+  // Drift (read after t0) changes the logits; at t0 (every pool command) the key is unchanged.
+  if (u && u->profile.drifts() && e.read_time > u->profile.drift_t0)
+    k << "read_time=" << g17(e.read_time) << " compensation=" << e.drift_compensation
+      << " drift_nu=" << g17(u->profile.drift_nu) << " drift_nu_sd=" << g17(u->profile.drift_nu_sd)
+      << " drift_t0=" << g17(u->profile.drift_t0) << "\n";
   return k.str();
 }
 

@@ -700,6 +700,7 @@ void register_analog(CLI::App& app, const Provenance& provenance) {
   register_analog_select(*analog, provenance);
   register_analog_study(*analog);
   register_analog_serve(*analog);
+  register_analog_drift(*analog, provenance);
 }
 
 }  // namespace hetcim::cli

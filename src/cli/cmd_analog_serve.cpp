@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/analog_policy.h"
 #include "cli/analog_pool.h"
 #include "cli/commands.h"
 #include "data/dataset.h"
@@ -27,25 +28,9 @@
 namespace hetcim::cli {
 namespace {
 
-// A field of the policy file by dotted path, with a message naming the file and the field.
-const nlohmann::json& field(const nlohmann::json& j, const std::string& path,
-                            const std::string& file) {
-  std::string ptr = "/" + path;
-  for (char& c : ptr)
-    if (c == '.') c = '/';
-  const nlohmann::json::json_pointer p(ptr);
-  if (!j.contains(p)) throw user_error(file, ": field '", path, "' is missing");
-  return j.at(p);
-}
-
 template <typename T>
 T get(const nlohmann::json& j, const std::string& path, const std::string& file) {
-  const nlohmann::json& v = field(j, path, file);
-  try {
-    return v.get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw user_error(file, ": field '", path, "' has the wrong type (", v.dump(), ")");
-  }
+  return policy_get<T>(j, path, file);
 }
 
 // Queries from an .npy of uint8 images, N x H x W or N x C x H x W.
@@ -125,59 +110,16 @@ void register_analog_serve(CLI::App& analog) {
   cmd->add_option("--json", a->json, "Write the counts, coverage and energy as JSON");
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->callback([a, cmd] {
-    const std::string& pf = a->policy;
-    nlohmann::json pol;
-    {
-      std::ifstream in(pf);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      pol = nlohmann::json::parse(ss.str(), nullptr, false);
-      if (pol.is_discarded() || !pol.is_object())
-        throw user_error(pf,
-                         ": not a JSON policy file (write one with `analog select --policy-out`)");
-    }
-    if (get<std::string>(pol, "kind", pf) != "hetcim frozen policy (seed 002)")
-      throw user_error(pf, ": field 'kind' is not 'hetcim frozen policy (seed 002)'");
     if (a->input.empty() == a->dataset.empty())
       throw user_error("analog serve: give the queries as --input FILE.npy or --dataset NAME");
-
-    select::FrozenPolicy fp;
-    fp.classes = get<int64_t>(pol, "classes", pf);
-    fp.bias = get<std::vector<double>>(pol, "bias", pf);
-    fp.score = select::parse_confidence_score(get<std::string>(pol, "score", pf));
-    const nlohmann::json& th = field(pol, "threshold", pf);
-    fp.threshold = th.is_null() ? INFINITY : get<double>(pol, "threshold", pf);
-    fp.activation_energy = get<double>(pol, "energy_uJ.activation", pf) * 1e-6;
-    fp.fallback_energy = get<double>(pol, "energy_uJ.fallback", pf) * 1e-6;
-    const nlohmann::json& unit = field(pol, "chips.unit", pf);
-
-    // The model and the chip must be the ones the policy was certified for.
-    const std::string model = a->model.empty() ? get<std::string>(pol, "model.file", pf) : a->model;
-    const std::string want_hash = get<std::string>(pol, "model.hash", pf);
-    const std::string hash = file_hash(model);
-    if (hash != want_hash)
-      throw user_error(pf, ": field 'model.hash' = ", want_hash, ", but ", model, " hashes to ",
-                       hash, ": the policy was certified for another model");
-    std::optional<xbar::ChipProfile> profile;
-    uint64_t chip_seed = 0, read_seed = 0;
-    if (!unit.is_null()) {
-      fp.unit = get<std::string>(pol, "chips.unit.name", pf);
-      const std::string chips =
-          a->chips.empty() ? get<std::string>(pol, "chips.file", pf) : a->chips;
-      const std::string pname = get<std::string>(pol, "chips.unit.profile", pf);
-      for (const xbar::ChipProfile& c : xbar::load_chip_profiles(chips))
-        if (c.name == pname) profile = c;
-      if (!profile)
-        throw user_error(chips, " has no profile '", pname, "' (", pf,
-                         ": field 'chips.unit.profile')");
-      if (profile_fingerprint(*profile) != get<std::string>(pol, "chips.unit.fingerprint", pf))
-        throw user_error(pf, ": field 'chips.unit.fingerprint' differs from profile '", pname,
-                         "' of ", chips, ": the policy was certified for another chip set");
-      chip_seed = get<uint64_t>(pol, "chips.unit.chip_seed", pf);
-      read_seed = cmd->count("--read-seed") > 0
-                      ? a->read_seed
-                      : get<uint64_t>(pol, "chips.unit.test_read_seed", pf);
-    }
+    const LoadedPolicy lp = load_policy(a->policy, a->model, a->chips);
+    const std::string& pf = lp.file;
+    const nlohmann::json& pol = lp.json;
+    const select::FrozenPolicy& fp = lp.frozen;
+    const std::string& model = lp.model;
+    const std::optional<xbar::ChipProfile>& profile = lp.profile;
+    const uint64_t chip_seed = lp.chip_seed;
+    const uint64_t read_seed = cmd->count("--read-seed") > 0 ? a->read_seed : lp.test_read_seed;
     select::Controller controller(fp, a->abstain);  // checks the policy's consistency
 
     data::ImageDataset q =

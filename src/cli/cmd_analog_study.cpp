@@ -48,47 +48,6 @@ std::vector<double> parse_list(const std::string& text, const char* flag) {
   return out;
 }
 
-nlohmann::json mean_sd_json(const select::MeanSd& m) {
-  if (m.n == 0) return nullptr;
-  return {{"n", m.n}, {"mean", m.mean}, {"sd", m.sd}, {"min", m.min}, {"max", m.max}};
-}
-
-nlohmann::json run_json(const select::RunFigures& f) {
-  auto num = [](double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-  };
-  return {{"selected", f.selected},
-          {"certified", f.certified},
-          {"certified_coverage", f.certified_coverage},
-          {"certified_risk", f.certified_risk},
-          {"upper_bound", f.upper_bound},
-          {"test_coverage", f.test_coverage},
-          {"test_risk", f.test_risk},
-          {"hybrid_accuracy", f.hybrid_accuracy},
-          {"digital_accuracy", f.digital_accuracy},
-          {"forced_accuracy", f.forced_accuracy},
-          {"ensemble_accuracy", f.ensemble_accuracy},
-          {"selective_energy_uJ", num(f.selective_energy * 1e6)},
-          {"reduction", num(f.reduction)},
-          {"break_even_uJ", num(f.break_even * 1e6)},
-          {"selective_energy_certificate_uJ", f.selective_energy_certificate * 1e6},
-          {"break_even_certificate_uJ", num(f.break_even_certificate * 1e6)}};
-}
-
-nlohmann::json variant_json(const select::Variant& v) {
-  using select::RunFigures;
-  nlohmann::json runs = nlohmann::json::array();
-  for (const auto& f : v.runs) runs.push_back(run_json(f));
-  return {{"label", v.label},
-          {"passes", v.passes},
-          {"runs", runs},
-          {"certified_coverage", mean_sd_json(v.over(&RunFigures::certified_coverage))},
-          {"upper_bound", mean_sd_json(v.over(&RunFigures::upper_bound))},
-          {"test_coverage", mean_sd_json(v.over(&RunFigures::test_coverage))},
-          {"test_risk", mean_sd_json(v.over(&RunFigures::test_risk))},
-          {"hybrid_accuracy", mean_sd_json(v.over(&RunFigures::hybrid_accuracy))}};
-}
-
 }  // namespace
 
 void register_analog_study(CLI::App& analog) {
@@ -299,17 +258,30 @@ void register_analog_study(CLI::App& analog) {
     const std::vector<report::Figure> figs =
         report::write_race_study_figures(outputs, st, info, a->out);
     report::write_race_study_html(outputs, st, info, figs, a->out);
-    nlohmann::json j = {{"provenance", nlohmann::json::object()},
-                        {"base", variant_json(st.base)},
-                        {"break_even_uJ", mean_sd_json(st.break_even)}};
-    for (const auto& [k, v] : info.provenance) j["provenance"][k] = v;
-    for (const auto& [name, vs] :
-         {std::pair{"design_risk", &st.design_risk}, std::pair{"availability", &st.availability},
-          std::pair{"scores", &st.scores}, std::pair{"bias", &st.bias}}) {
-      nlohmann::json arr = nlohmann::json::array();
-      for (const auto& v : *vs) arr.push_back(variant_json(v));
-      j[name] = arr;
-    }
+    nlohmann::json pool_json = nlohmann::json::array();
+    for (const PoolUnit& u : units0) pool_json.push_back(u.name);
+    const nlohmann::json options = {{"dataset", a->dataset},
+                                    {"models", jobs.size()},
+                                    {"epochs", o0.epochs},
+                                    {"lr", o0.lr},
+                                    {"seed", a->seed},
+                                    {"holdout", a->holdout},
+                                    {"pool", pool_json},
+                                    {"mode", a->mode.empty() ? "profiles" : a->mode},
+                                    {"risk", so.race.risk},
+                                    {"certificate_delta", so.race.certificate_delta},
+                                    {"design_risk", so.race.design_risk},
+                                    {"design_delta", so.race.design_delta},
+                                    {"splits",
+                                     {{"hardware", so.race.splits.hardware},
+                                      {"policy", so.race.splits.policy},
+                                      {"certificate", so.race.splits.certificate},
+                                      {"test", d.test ? d.test->count : int64_t{0}}}},
+                                    {"split_seed", so.race.split_seed},
+                                    {"design_risks", so.design_risks},
+                                    {"availability", so.availability_drops},
+                                    {"fallback_uJ", so.race.energy.fallback * 1e6}};
+    const nlohmann::json j = report::race_study_json(st, info, options);
     outputs.add(a->out + "/study.json", j.dump(1) + "\n");
     outputs.add(a->out + "/study.txt", text);
     outputs.commit();

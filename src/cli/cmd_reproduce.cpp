@@ -3,6 +3,7 @@
 // library calls as `hetcim dse` and `hetcim cluster`; report/reproduce.h renders.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -37,6 +38,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
 struct ReproduceArgs {
   std::string which;
   std::string out = "repro";
@@ -46,6 +49,7 @@ struct ReproduceArgs {
   std::string milp_time_limit;  // "" = 5s (2s with --quick)
   std::string cluster_config;   // "" = the seed001 preset
   std::string chips = HETCIM_DEFAULT_DATA_DIR "/chips.yaml";
+  std::string study;  // seed002: a finished `hetcim analog study` directory
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool no_cache = false;
   Provenance provenance;
@@ -253,12 +257,49 @@ void reproduce_seed002(OutputSet& outputs, const ReproduceArgs& a, const std::st
     run.sweep_fallback.push_back(s.fallback);
     run.sweep_selective.push_back(select::selective_energy(run.activation, run.coverage, s));
   }
+  // Table II / III and Fig. 2 a-c: a finished study, checked against the paper's protocol.
+  if (!a.study.empty()) {
+    const std::string file = (fs::path(a.study) / "study.json").string();
+    if (!fs::is_directory(a.study))
+      throw user_error("--study ", a.study,
+                       ": not a directory (expected the --out directory of `hetcim analog study`)");
+    if (!fs::exists(file))
+      throw user_error("--study ", a.study,
+                       ": no study.json in it (expected the --out directory "
+                       "of a finished `hetcim analog study`)");
+    report::RaceStudyFile f = report::read_race_study(file);
+    for (const auto& [field, paper_id] :
+         {std::pair{"risk", "risk_target"}, std::pair{"design_risk", "design_risk"}}) {
+      const nlohmann::json* v = f.options.contains(field) ? &f.options.at(field) : nullptr;
+      if (v == nullptr || !v->is_number())
+        throw user_error(file, ": field 'options.", field, "': missing or not a number");
+      const double want = paper.need_value(paper_id) / 100;
+      if (!(std::fabs(v->get<double>() - want) < 1e-9))
+        throw user_error(file, ": field 'options.", field, "' is ", v->get<double>(),
+                         "; seed 002's Table II is at ", want, " (", paper.origin, ": ", paper_id,
+                         "): run `hetcim analog study` with the paper's protocol");
+    }
+    run.study = std::move(f);
+  }
+  run.study_command =
+      "hetcim analog study --dataset fashion-mnist --chips " + a.chips +
+      " --models 5 --pool A0,A1,A2,A3,A4,A5 --out study/\nhetcim reproduce seed002 --study study/";
   Provenance prov = a.provenance;
   prov.set("chip profiles", a.chips);
+  if (run.study) {
+    for (const auto& [k, v] : run.study->info.provenance)
+      if (k != "version" && k != "machine") prov.set("study " + k, v);
+    std::string version = "an unknown version";
+    for (const auto& [k, v] : run.study->info.provenance)
+      if (k == "version") version = v;
+    prov.set("study", run.study->origin + " (written by " + version + ")");
+  }
   prov.set("energy model", "select/energy.h with Sec. IV-C's costs (typed from the paper)");
-  prov.set("coverage", "70.88 % typed from the paper's Table II (no hetcim study in this report)");
-  prov.set("seeds", "none needed: arithmetic on typed and configured values");
-  prov.set("cache", "not used");
+  prov.set("coverage", "energy section: 70.88 % typed from the paper's Table II");
+  prov.set("seeds", run.study ? "those of the study (study seeds above); none here"
+                              : "none needed: arithmetic on typed and configured values");
+  prov.set("cache",
+           run.study ? "the study's figures as written in " + run.study->origin : "not used");
   prov.set("published numbers", paper.origin);
   const report::ReproduceOutput r = report::write_seed002_report(outputs, run, paper, prov, out);
   std::printf("seed002: %zu figures, %zu compared values, %.2f s -> %s/report.html\n",
@@ -299,7 +340,8 @@ void register_reproduce(CLI::App& app, const Provenance& provenance) {
       "reproduce",
       "Regenerate a paper's tables and figures and put them beside the published numbers: "
       "seed000 (Table I, Fig. 3-5), seed001 (Fig. 7, 9, 10, the DW engine and the IMA peak), "
-      "seed002 (Table I and the energy arithmetic; the study-based tables come later) or all; "
+      "seed002 (Table I, the energy arithmetic, and with --study Table II, III and Fig. 2 a-c) or "
+      "all; "
       "report.html, reproduce.json and figures (SVG, PDF, PNG) per paper");
   cmd->add_option("which", a->which, "seed000, seed001, seed002 or all")
       ->required()
@@ -321,6 +363,9 @@ void register_reproduce(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--cluster-config", a->cluster_config,
                   "seed001 cluster description (YAML); default: the seed001 preset");
   cmd->add_option("--chips", a->chips, "seed002 chip profiles (YAML)")->capture_default_str();
+  cmd->add_option("--study", a->study,
+                  "seed002: the --out directory of a finished `hetcim analog study` (Table II, "
+                  "III and Fig. 2 a-c beside the paper's)");
   cmd->add_option("--threads", a->threads, "Grid points solved in parallel")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();

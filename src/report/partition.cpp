@@ -1,12 +1,18 @@
 #include "report/partition.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <filesystem>
 
 #include "graph/dag.h"
 #include "partition/energy.h"
 #include "report/figure_style.h"
 #include "report/provenance.h"
+#include "util/files.h"
+#include "util/output_set.h"
 #include "util/units.h"
 
 namespace hetcim::report {
@@ -393,72 +399,50 @@ nlohmann::json front_json(const partition::Problem& p, const partition::FrontRes
           {"seconds", f.seconds}, {"operators", p.names}, {"provenance", provenance_json(prov)}};
 }
 
+// The front in the shared figure style (report/figure_style.h): one Lines panel, latency against
+// energy per inference, each point a marker joined by a line, the provenance as the footnote.
+// gnuplot draws into a staging directory under the temporary directory; the SVG text is read back
+// and the staging removed with the set.
 std::string front_svg(const std::string& title, const partition::Problem& p,
                       const partition::FrontResult& f, const Provenance& prov) {
   (void)p;
-  const double W = 640, left = 80, right = 40, top = 40;
-  const double foot = 12.0 * svg_provenance_lines(prov, W);
-  const double bottom = 50 + foot, H = 420 + foot;
-  double l0 = 1e300, l1 = -1e300, e0 = 1e300, e1 = -1e300;
+  double l_max = 0, e_max = 0;
   for (const partition::FrontPoint& q : f.points) {
-    l0 = std::min(l0, q.makespan);
-    l1 = std::max(l1, q.makespan);
-    e0 = std::min(e0, q.energy.total);
-    e1 = std::max(e1, q.energy.total);
+    l_max = std::max(l_max, q.makespan);
+    e_max = std::max(e_max, q.energy.total);
   }
-  if (f.points.empty()) l0 = l1 = e0 = e1 = 0;
-  const double lpad = std::max((l1 - l0) * 0.05, 1e-12 + l0 * 0.01),
-               epad = std::max((e1 - e0) * 0.05, 1e-15 + e0 * 0.01);
-  l0 -= lpad;
-  l1 += lpad;
-  e0 -= epad;
-  e1 += epad;
-  const auto X = [&](double l) { return left + (l - l0) / (l1 - l0) * (W - left - right); };
-  const auto Y = [&](double e) { return H - bottom - (e - e0) / (e1 - e0) * (H - top - bottom); };
-  std::string o = svg_open(W, H);
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s</text>\n", left,
-                xml_escape(title).c_str());
-  o += buf;
-  std::snprintf(buf, sizeof buf,
-                "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n"
-                "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
-                left, H - bottom, W - right, H - bottom, left, top, left, H - bottom);
-  o += buf;
-  for (int k = 0; k <= 4; ++k) {
-    const double l = l0 + (l1 - l0) * k / 4, e = e0 + (e1 - e0) * k / 4;
-    std::snprintf(buf, sizeof buf,
-                  "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n"
-                  "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                  X(l), H - bottom + 16, t(l).c_str(), left - 6, Y(e) + 4, j(e).c_str());
-    o += buf;
-  }
-  std::snprintf(buf, sizeof buf,
-                "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">latency</text>\n"
-                "<text x=\"14\" y=\"%.0f\" transform=\"rotate(-90 14 %.0f)\" "
-                "text-anchor=\"middle\">energy per inference</text>\n",
-                (left + W - right) / 2, H - foot - 12, (top + H - bottom) / 2,
-                (top + H - bottom) / 2);
-  o += buf;
-  std::string path;
+  // Axis units: the largest value between 1 and 1000 of its unit.
+  const auto unit = [](double v, const char* const names[4]) {
+    const double scales[4] = {1e-9, 1e-6, 1e-3, 1.0};
+    int k = 0;
+    while (k < 3 && v >= 1000 * scales[k]) ++k;
+    return std::pair<double, std::string>{scales[k], names[k]};
+  };
+  const char* const time_units[4] = {"ns", "us", "ms", "s"};
+  const char* const energy_units[4] = {"nJ", "uJ", "mJ", "J"};
+  const auto [ls, ln] = unit(l_max, time_units);
+  const auto [es, en] = unit(e_max, energy_units);
+  LineSeries front{"latency-energy front (exact solver)", {}, {}, false, true};
   for (const partition::FrontPoint& q : f.points) {
-    std::snprintf(buf, sizeof buf, "%s%.2f,%.2f", path.empty() ? "" : " ", X(q.makespan),
-                  Y(q.energy.total));
-    path += buf;
+    front.x.push_back(q.makespan / ls);
+    front.y.push_back(q.energy.total / es);
   }
-  if (f.points.size() > 1)
-    o += "<polyline fill=\"none\" stroke=\"#4e79a7\" points=\"" + path + "\"/>\n";
-  for (const partition::FrontPoint& q : f.points) {
-    std::snprintf(buf, sizeof buf,
-                  "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"#f28e2b\"><title>%s, %s (weight "
-                  "%.4g s/J)</title></circle>\n",
-                  X(q.makespan), Y(q.energy.total), t(q.makespan).c_str(),
-                  j(q.energy.total).c_str(), q.weight);
-    o += buf;
-  }
-  o += svg_provenance(prov, W, H - foot + 8);
-  o += "</svg>\n";
-  return o;
+  Chart c;
+  c.title = title;
+  c.footnote = provenance_caption(prov);
+  c.panels.push_back({"", "latency (" + ln + ")", "energy per inference (" + en + ")", kNoValue,
+                      kNoValue, Lines{{front}, false, false}});
+  const Figure fig{"front", title, "", figure_style().double_column_in * 0.75, 3.4};
+  namespace fs = std::filesystem;
+  static std::atomic<int> counter{0};
+  const std::string dir =
+      (fs::temp_directory_path() /
+       ("hetcim-front-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+          .string();
+  OutputSet staging;
+  staging.make_directory(dir);
+  plot_chart(staging, dir, fig, c);
+  return read_input_file(staging.staged_file(dir + "/front.svg"), "staged figure");
 }
 
 }  // namespace hetcim::report

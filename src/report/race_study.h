@@ -4,6 +4,7 @@
 // lines: data, models, chips, seeds, logit cache, energy model).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,5 +31,25 @@ std::vector<Figure> write_race_study_figures(OutputSet& out, const select::Study
 // from their staged files).
 void write_race_study_html(OutputSet& out, const select::StudyResult& s, const RaceStudyInfo& info,
                            const std::vector<Figure>& figures, const std::string& dir);
+
+// study.json: format version, the options the study ran with (`options`, written by the caller:
+// risk, design_risk, dataset, pool, ...), the provenance lines, the base protocol, the ablations
+// (per run and mean +- sd) and the break-even. Written by `hetcim analog study`, read back by
+// `hetcim reproduce seed002 --study DIR`.
+inline constexpr int kRaceStudyFormat = 1;
+[[nodiscard]] nlohmann::json race_study_json(const select::StudyResult& s,
+                                             const RaceStudyInfo& info,
+                                             const nlohmann::json& options);
+
+struct RaceStudyFile {
+  std::string origin;         // the file read
+  select::StudyResult study;  // every variant's runs (the fallback sweep is not stored)
+  RaceStudyInfo info;         // provenance lines as written
+  nlohmann::json options;
+};
+
+// Reads a study.json; UserError naming the file and the field that is missing, of the wrong type
+// or from another format version.
+[[nodiscard]] RaceStudyFile read_race_study(const std::string& path);
 
 }  // namespace hetcim::report

@@ -21,6 +21,7 @@
 #include "partition/schedule.h"
 #include "report/gnuplot.h"
 #include "report/paper_data.h"
+#include "report/race_study.h"
 #include "util/provenance.h"
 
 namespace hetcim::report {
@@ -91,8 +92,9 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const Seed001Run& run,
                                      const PaperData& paper, const Provenance& provenance,
                                      const std::string& out);
 
-// Seed 002 before its study: Table I (the chip profiles hetcim simulates, data/chips.yaml, beside
-// the paper's) and the Sec. V-D energy arithmetic (select/energy.h) at the paper's coverage.
+// Seed 002: Table I (the chip profiles hetcim simulates, data/chips.yaml, beside the paper's), the
+// Sec. V-D energy arithmetic (select/energy.h) at the paper's coverage, and with a study
+// (`hetcim analog study`, read from its study.json) Table II, Table III and Fig. 2 a-c.
 struct Seed002Chip {
   std::string name;
   double read_noise = 0, write_noise = 0;  // S
@@ -111,6 +113,10 @@ struct Seed002Run {
   double selective = 0;   // J at `fallback`
   double break_even = 0;  // J
   std::vector<double> sweep_fallback, sweep_selective;  // J, Fig. 2(d)-style sweep
+  // Table II, Table III and Fig. 2 a-c: a finished `hetcim analog study` (its study.json), or
+  // none, and then the page names `study_command`, the command that produces one.
+  std::optional<RaceStudyFile> study;
+  std::string study_command;
 };
 
 ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,

@@ -1,8 +1,10 @@
 // `hetcim reproduce seed002`: Table I (the chip profiles) and the energy arithmetic of Sec. V-D of
-// Yousuf and Lueker-Boden beside the published values. Table II/III and Fig. 2 a-c need the study
-// (`hetcim analog study`) and are not drawn here.
+// Yousuf and Lueker-Boden beside the published values; with a finished study (`hetcim analog
+// study`, its study.json) also Table II, Table III and Fig. 2 a-c, ours beside the paper's.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <string>
 
 #include "report/figure_style.h"
 #include "report/provenance.h"
@@ -11,12 +13,301 @@
 #include "util/files.h"
 
 namespace hetcim::report {
+namespace {
+
+using select::MeanSd;
+using select::RunFigures;
+using select::Variant;
+
+std::string option_text(const nlohmann::json& o, const std::string& key) {
+  if (!o.contains(key)) return "?";
+  const nlohmann::json& v = o.at(key);
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_array()) {
+    std::string s;
+    for (const auto& x : v)
+      s += (s.empty() ? "" : ",") + (x.is_string() ? x.get<std::string>() : x.dump());
+    return s;
+  }
+  return v.dump();
+}
+
+// Why a study's figure differs from the paper's, from the study's own options.
+std::string study_reason(const RaceStudyFile& f) {
+  return "ours: " + option_text(f.options, "dataset") + ", " +
+         std::to_string(f.study.base.runs.size()) + " model(s) of " +
+         option_text(f.options, "epochs") + " epochs, pool " + option_text(f.options, "pool") +
+         " (hetcim xbar); paper: CIFAR-10, 5 models, A0-A5 (XBTorch)";
+}
+
+std::string pct_pm(const MeanSd& m) {
+  if (m.n == 0) return "n/a";
+  return fixed(100 * m.mean, 2) + " &plusmn; " + fixed(100 * m.sd, 2);
+}
+
+// The design risk of a sweep label "r_d = 0.05", as a percentage.
+double design_risk_percent(const std::string& label) {
+  const auto eq = label.find('=');
+  if (eq == std::string::npos) return kNoValue;
+  try {
+    return 100 * std::stod(label.substr(eq + 1));
+  } catch (const std::exception&) {
+    return kNoValue;
+  }
+}
+
+const PaperValue* paper_cell(const PaperTable& t, const std::string& row, const std::string& col) {
+  const PaperValue* v = t.find(row, col);
+  return v && v->present ? v : nullptr;
+}
+
+double paper_or_nan(const PaperTable& t, const std::string& row, const std::string& col) {
+  const PaperValue* v = paper_cell(t, row, col);
+  return v ? v->value : kNoValue;
+}
+
+// Table II, Table III and Fig. 2 a-c from a study beside the paper's values.
+void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyFile& f,
+                    const PaperData& paper, ReproduceOutput& res, std::string& body) {
+  const select::StudyResult& s = f.study;
+  const std::string why = study_reason(f);
+  const size_t n = s.base.runs.size();
+  const std::string data_note = "Data: hetcim analog study, " + f.origin + " (" +
+                                option_text(f.options, "dataset") + ", " + std::to_string(n) +
+                                " run(s)); paper values typed from " + paper.origin + ".";
+
+  // Table II: per run and mean, paper | ours.
+  {
+    const PaperTable& t = paper.need_table("table2");
+    const char* cols[] = {"cert_coverage", "cert_risk", "upper_95", "test_coverage",
+                          "hybrid_accuracy"};
+    double RunFigures::*fields[] = {&RunFigures::certified_coverage, &RunFigures::certified_risk,
+                                    &RunFigures::upper_bound, &RunFigures::test_coverage,
+                                    &RunFigures::hybrid_accuracy};
+    std::string rows;
+    const size_t shown = std::max<size_t>(n, 5);
+    for (size_t i = 0; i < shown; ++i) {
+      const std::string name = "run " + std::to_string(i + 1);
+      rows += "<tr><td class=\"l\">" + name + "</td>";
+      for (size_t c = 0; c < 5; ++c) {
+        const PaperValue* v = paper_cell(t, name, cols[c]);
+        rows += "<td class=\"paper\">" + (v ? v->text() : std::string()) + "</td><td>" +
+                (i < n ? fixed(100 * (s.base.runs[i].*fields[c]), 2) : std::string()) + "</td>";
+      }
+      rows +=
+          "<td class=\"l\">" +
+          (i < n ? html_escape(s.base.runs[i].selected.empty() ? "none" : s.base.runs[i].selected)
+                 : std::string()) +
+          "</td></tr>\n";
+    }
+    std::vector<Difference> diffs;
+    rows += "<tr><td class=\"l\">mean &plusmn; sd</td>";
+    for (size_t c = 0; c < 5; ++c) {
+      const PaperValue* v = paper_cell(t, "mean", cols[c]);
+      const MeanSd m = s.base.over(fields[c]);
+      rows += "<td class=\"paper\">" + (v ? v->text() : std::string()) + "</td><td>" + pct_pm(m) +
+              "</td>";
+      if (v && m.n > 0)
+        diffs.push_back({"table2", std::string("mean ") + cols[c] + " (%)", 100 * m.mean, v->text(),
+                         v->value, why});
+    }
+    rows += "<td class=\"l\">" + std::to_string(s.base.passes) + "/" + std::to_string(n) +
+            " certified</td></tr>\n";
+    body +=
+        "<h2>Table II: certified selection, five frozen runs</h2>\n<table class=\"table2\">"
+        "<caption>Table II (%): per run and mean, the paper (CIFAR-10) beside hetcim's study (" +
+        html_escape(f.origin) +
+        ")</caption>\n<tr><th class=\"l\" rowspan=\"2\">run</th><th colspan=\"2\">cert. "
+        "coverage</th><th colspan=\"2\">cert. risk</th><th colspan=\"2\">95% upper</th><th "
+        "colspan=\"2\">test coverage</th><th colspan=\"2\">hybrid accuracy</th><th class=\"l\" "
+        "rowspan=\"2\">selected (ours)</th></tr>\n<tr>";
+    for (int i = 0; i < 5; ++i) body += "<th class=\"paper\">paper</th><th>ours</th>";
+    body += "</tr>\n" + rows + "</table>\n" +
+            difference_table_html("Table II: ours vs paper (means)", diffs, 0.05, true);
+    res.differences.insert(res.differences.end(), diffs.begin(), diffs.end());
+
+    // Fig. 2(a): per-run certificates.
+    Chart c;
+    c.title = "Per-run certificates";
+    c.footnote = data_note + " Target r = " + fixed(100 * f.info.risk_target, 0) + " %.";
+    Bars b;
+    b.label_format = "%.1f";
+    BarSeries risk{"empirical risk on C (ours)", {}, {}};
+    BarSeries bound{"one-sided 95% bound (ours)", {}, {}};
+    for (size_t i = 0; i < shown; ++i) {
+      const std::string name = "run " + std::to_string(i + 1);
+      b.groups.push_back(name);
+      risk.values.push_back(i < n ? 100 * s.base.runs[i].certified_risk : kNoValue);
+      bound.values.push_back(i < n ? 100 * s.base.runs[i].upper_bound : kNoValue);
+      risk.paper.push_back(paper_or_nan(t, name, "cert_risk"));
+      bound.paper.push_back(paper_or_nan(t, name, "upper_95"));
+    }
+    b.series = {risk, bound};
+    c.panels.push_back({"", "run", "selective risk on C (%)", 0, kNoValue, b});
+    const Figure fig{"fig2a", c.title,
+                     "Fig. 2(a) analogue (seed 002): per run, the empirical selective risk on "
+                     "the certificate split C and its one-sided 95 % Clopper-Pearson bound; "
+                     "diamonds: the paper's Table II rows. " +
+                         data_note,
+                     5.0, 3.2};
+    plot_chart(outputs, dir, fig, c);
+    res.figures.push_back(fig);
+    body += figure_html(fig);
+  }
+
+  // Table III: the five confidence scores, mean over runs.
+  {
+    const PaperTable& t = paper.need_table("table3");
+    const char* cols[] = {"cert_coverage", "upper_95", "test_coverage", "test_risk"};
+    double RunFigures::*fields[] = {&RunFigures::certified_coverage, &RunFigures::upper_bound,
+                                    &RunFigures::test_coverage, &RunFigures::test_risk};
+    std::vector<Difference> diffs;
+    std::string rows;
+    for (const Variant& v : s.scores) {
+      rows += "<tr><td class=\"l\">" + html_escape(v.label) + "</td>";
+      for (size_t c = 0; c < 4; ++c) {
+        const PaperValue* pv = paper_cell(t, v.label, cols[c]);
+        const MeanSd m = v.over(fields[c]);
+        rows += "<td class=\"paper\">" + (pv ? pv->text() : std::string()) + "</td><td>" +
+                pct_pm(m) + "</td>";
+        if (pv && m.n > 0)
+          diffs.push_back({"table3", v.label + ": " + cols[c] + " (%)", 100 * m.mean, pv->text(),
+                           pv->value, why});
+      }
+      rows += "</tr>\n";
+    }
+    body +=
+        "<h2>Table III: confidence-score replay</h2>\n<table class=\"table3\"><caption>Table "
+        "III (%, mean over runs): the same logits and splits, only the score changes</caption>\n"
+        "<tr><th class=\"l\" rowspan=\"2\">score</th><th colspan=\"2\">cert. coverage</th><th "
+        "colspan=\"2\">95% upper</th><th colspan=\"2\">test coverage</th><th colspan=\"2\">test "
+        "risk</th></tr>\n<tr>";
+    for (int i = 0; i < 4; ++i) body += "<th class=\"paper\">paper</th><th>ours</th>";
+    body += "</tr>\n" + rows + "</table>\n" +
+            difference_table_html("Table III: ours vs paper", diffs, 0.05, true);
+    res.differences.insert(res.differences.end(), diffs.begin(), diffs.end());
+  }
+
+  // Fig. 2(b): the design-risk sweep.
+  {
+    const PaperTable& t = paper.need_table("fig2b");
+    std::vector<Difference> diffs;
+    LineSeries ours{"test coverage (ours, mean)", {}, {}, false, true};
+    LineSeries pub{"paper", {}, {}, false, true, true};
+    Bars passes;
+    passes.label_format = "%.0f";
+    BarSeries pass{"certificates passing (ours, % of runs)", {}, {}};
+    for (const Variant& v : s.design_risk) {
+      const double rd = design_risk_percent(v.label);
+      const MeanSd m = v.over(&RunFigures::test_coverage);
+      ours.x.push_back(rd);
+      ours.y.push_back(m.n > 0 ? 100 * m.mean : kNoValue);
+      passes.groups.push_back(fixed(rd, 0));
+      pass.values.push_back(100.0 * v.passes / static_cast<double>(v.runs.size()));
+      const std::string row = fixed(rd, 0) + "%";
+      const double pc = paper_or_nan(t, row, "certificates_passing_of_5");
+      pass.paper.push_back(std::isfinite(pc) ? 100 * pc / 5 : kNoValue);
+      if (const PaperValue* pv = paper_cell(t, row, "test_coverage_percent"); pv && m.n > 0)
+        diffs.push_back({"fig2b", "r_d = " + row + ": mean test coverage (%)", 100 * m.mean,
+                         pv->text(), pv->value, why});
+      if (std::isfinite(pc))
+        diffs.push_back({"fig2b", "r_d = " + row + ": certificates passing (% of runs)",
+                         pass.values.back(), fixed(100 * pc / 5, 0), 100 * pc / 5,
+                         std::to_string(v.passes) + " of " + std::to_string(v.runs.size()) +
+                             " runs (ours) vs " + fixed(pc, 0) + " of 5 (paper); " + why});
+    }
+    for (const auto& [row, values] : t.rows) {
+      const PaperValue* pv = paper_cell(t, row, "test_coverage_percent");
+      const double rd = design_risk_percent("=" + row.substr(0, row.find('%'))) / 100;
+      if (pv && std::isfinite(rd)) {
+        pub.x.push_back(rd);
+        pub.y.push_back(pv->value);
+      }
+    }
+    passes.series = {pass};
+    Chart c;
+    c.title = "Design-risk sweep";
+    c.footnote = data_note;
+    c.panels.push_back({"(b) coverage", "design risk r_d (%)", "mean test coverage (%)", kNoValue,
+                        kNoValue, Lines{{ours, pub}, false, false}});
+    c.panels.push_back(
+        {"(b) certificates", "design risk r_d (%)", "passing (% of runs)", 0, 110, passes});
+    const Figure fig{"fig2b", c.title,
+                     "Fig. 2(b) analogue (seed 002): mean test coverage and the share of runs "
+                     "whose certificate passes (r = 10 %) as the design risk r_d is swept; "
+                     "diamonds: the paper's values (Fig. 2(b) and Sec. V-C text). " +
+                         data_note,
+                     7.16, 3.2};
+    plot_chart(outputs, dir, fig, c);
+    res.figures.push_back(fig);
+    body += "<h2>Fig. 2(b): design-risk sweep</h2>\n" + figure_html(fig) +
+            difference_table_html("Fig. 2(b): ours vs paper", diffs, 0.05, true);
+    res.differences.insert(res.differences.end(), diffs.begin(), diffs.end());
+  }
+
+  // Fig. 2(c): availability.
+  {
+    const PaperTable& t = paper.need_table("fig2c");
+    std::vector<Variant> avail = {s.base};
+    avail[0].label = "full pool";
+    avail.insert(avail.end(), s.availability.begin(), s.availability.end());
+    std::vector<Difference> diffs;
+    Bars cov, passes;
+    passes.label_format = "%.0f";
+    BarSeries cs{"certified coverage (ours, mean)", {}, {}};
+    BarSeries ps{"certificates passing (ours, % of runs)", {}, {}};
+    for (const Variant& v : avail) {
+      const MeanSd m = v.over(&RunFigures::certified_coverage);
+      // Short tick labels ("all", "no A0", "no A0-A1") fit four groups in a panel.
+      const std::string tick =
+          v.label.rfind("without ", 0) == 0 ? "no " + v.label.substr(8) : std::string("all");
+      cov.groups.push_back(tick);
+      passes.groups.push_back(tick);
+      cs.values.push_back(m.n > 0 ? 100 * m.mean : kNoValue);
+      ps.values.push_back(100.0 * v.passes / static_cast<double>(v.runs.size()));
+      const double pc = paper_or_nan(t, v.label, "cert_coverage_percent");
+      const double pp = paper_or_nan(t, v.label, "certificates_passing_of_5");
+      cs.paper.push_back(pc);
+      ps.paper.push_back(std::isfinite(pp) ? 100 * pp / 5 : kNoValue);
+      if (std::isfinite(pc) && m.n > 0)
+        diffs.push_back({"fig2c", v.label + ": mean certified coverage (%)", 100 * m.mean,
+                         fixed(pc, 2), pc, why});
+      if (std::isfinite(pp))
+        diffs.push_back({"fig2c", v.label + ": certificates passing (% of runs)", ps.values.back(),
+                         fixed(100 * pp / 5, 0), 100 * pp / 5,
+                         std::to_string(v.passes) + " of " + std::to_string(v.runs.size()) +
+                             " runs (ours) vs " + fixed(pp, 0) + " of 5 (paper); " + why});
+    }
+    cov.series = {cs};
+    passes.series = {ps};
+    Chart c;
+    c.title = "Availability";
+    c.footnote = data_note;
+    c.panels.push_back({"(c) coverage", "", "mean certified coverage (%)", 0, kNoValue, cov});
+    c.panels.push_back({"(c) certificates", "", "passing (% of runs)", 0, 110, passes});
+    const Figure fig{"fig2c", c.title,
+                     "Fig. 2(c) analogue (seed 002): mean certified coverage and the share of "
+                     "runs whose certificate passes when the mildest units of the pool are "
+                     "unavailable (all: the full pool; no A0: without A0, ...); diamonds: the "
+                     "paper's values. " +
+                         data_note,
+                     7.16, 3.2};
+    plot_chart(outputs, dir, fig, c);
+    res.figures.push_back(fig);
+    body += "<h2>Fig. 2(c): availability</h2>\n" + figure_html(fig) +
+            difference_table_html("Fig. 2(c): ours vs paper", diffs, 0.05, true);
+    res.differences.insert(res.differences.end(), diffs.begin(), diffs.end());
+  }
+}
+
+}  // namespace
 
 ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,
                                      const PaperData& paper, const Provenance& provenance,
                                      const std::string& out) {
-  paper.require({"table1"}, {"activation_reduction", "break_even_fallback", "e_always_on",
-                             "e_selected_activation", "e_selective", "energy_reduction"});
+  paper.require({"table1", "table2", "table3", "fig2b", "fig2c"},
+                {"activation_reduction", "break_even_fallback", "e_always_on",
+                 "e_selected_activation", "e_selective", "energy_reduction"});
   const std::string dir = out + "/figures";
   outputs.make_directory(dir);
   ReproduceOutput res;
@@ -127,12 +418,24 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,
     res.differences.insert(res.differences.end(), diffs.begin(), diffs.end());
   }
 
-  const std::string intro =
-      "<p>Seed 002 before its study: Table I (the chip profiles hetcim simulates) and the energy "
-      "arithmetic of Sec. V-D beside the published values. Table II, Table III and Fig. 2 a-c "
-      "need the certified-selection study over trained networks and noisy chips and are not "
-      "reproduced on this page yet.</p>\n";
-  stage_reproduce_report(outputs, out, paper, "Seed 002 reproduced (Table I and energy): RACE-AIMC",
+  std::string intro =
+      "<p>Seed 002: Table I (the chip profiles hetcim simulates) and the energy arithmetic of "
+      "Sec. V-D beside the published values";
+  if (run.study) {
+    intro += "; Table II, Table III and Fig. 2 a-c from the study " +
+             html_escape(run.study->origin) +
+             " (its provenance is in the block at the end of the page).</p>\n";
+    study_sections(outputs, dir, *run.study, paper, res, body);
+  } else {
+    intro +=
+        ". Table II, Table III and Fig. 2 a-c need a study over trained networks and noisy chips, "
+        "which this run was not given. Produce one (it trains and simulates; hours at the "
+        "paper's sizes) and pass its directory:</p>\n<pre>" +
+        html_escape(run.study_command) + "</pre>\n";
+  }
+  stage_reproduce_report(outputs, out, paper,
+                         run.study ? "Seed 002 reproduced: RACE-AIMC"
+                                   : "Seed 002 reproduced (Table I and energy): RACE-AIMC",
                          intro, body, provenance, res);
   return res;
 }

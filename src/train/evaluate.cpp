@@ -50,7 +50,10 @@ EvalResult evaluate_race_cnn(const graph::Graph& model, const data::ImageDataset
       const torch::Tensor w = linear_of(net, name)->weight.detach().contiguous();
       const std::vector<float> xbar_w =
           xbar::linear_to_crossbar(w.data_ptr<float>(), w.size(0), w.size(1));
-      analog.emplace(name, chip.program(name, xbar_w.data(), w.size(1), w.size(0)));
+      xbar::ProgramOptions po;
+      po.read_time = o.read_time;
+      po.drift_compensation = o.drift_compensation;
+      analog.emplace(name, chip.program(name, xbar_w.data(), w.size(1), w.size(0), po));
     }
   }
 

@@ -25,6 +25,10 @@ struct EvalOptions {
   uint64_t chip_seed = 1;
   uint64_t read_seed = 1;
   std::vector<std::string> analog_layers = {"classifier.0", "classifier.2"};
+  // Seconds after programming at which the chip is read, and global drift compensation
+  // (xbar::ProgramOptions; no effect for a profile without drift or at read_time <= its t0).
+  double read_time = 0.0;
+  bool drift_compensation = false;
 };
 
 struct EvalResult {

@@ -29,6 +29,10 @@ ProgrammedLayer Chip::program(std::string_view layer_id, const float* w, int64_t
   }
   if (!(options.gamma <= 0.0 || std::isfinite(options.gamma)))
     throw user_error("layer '", layer_id, "': gamma must be finite, got ", options.gamma);
+  if (!std::isfinite(options.read_time) || options.read_time < 0.0)
+    throw user_error("layer '", layer_id,
+                     "': the read time must be a finite number of seconds >= 0, got ",
+                     options.read_time);
 
   const LevelMapping m = map_levels(w, rows, cols, p.device_bits, options.gamma);
 
@@ -74,7 +78,19 @@ ProgrammedLayer Chip::program(std::string_view layer_id, const float* w, int64_t
   L.g_plus_.resize(static_cast<size_t>(n));
   L.g_minus_.resize(static_cast<size_t>(n));
   const double stuck_high = p.stuck_fraction * p.stuck_high_share;
+  // Drift: one exponent per device (both of a pair, in this order) from its own stream, drawn
+  // for every device so the pattern does not depend on the read time; stuck devices do not drift.
+  const bool drifting = p.drifts() && options.read_time > p.drift_t0;
+  const double log_age = drifting ? std::log(options.read_time / p.drift_t0) : 0.0;
+  Rng drift_rng(Rng::derive(seed_, "drift/" + L.layer_id_));
+  auto drift = [&](float g, bool stuck) {
+    if (!drifting) return g;
+    const double nu = std::max(0.0, p.drift_nu + p.drift_nu_sd * drift_rng.normal());
+    return stuck ? g : static_cast<float>(g * std::exp(-nu * log_age));
+  };
+  bool stuck = false;
   auto program_device = [&](double target) {
+    stuck = false;
     double g = target;
     if (p.write_noise > 0.0) g += p.write_noise * write_rng.normal();
     if (g < p.g_min || g > p.g_max) {
@@ -86,17 +102,41 @@ ProgrammedLayer Chip::program(std::string_view layer_id, const float* w, int64_t
       if (u < stuck_high) {
         ++a.stuck_high;
         g = p.g_max;
+        stuck = true;
       } else if (u < p.stuck_fraction) {
         ++a.stuck_low;
         g = p.g_min;
+        stuck = true;
       }
     }
     return static_cast<float>(g);
   };
+  // Column sums of G+ - G- at t0 and at the read time: the all-ones calibration read of the
+  // global drift compensation.
+  std::vector<double> col0(options.drift_compensation && drifting ? static_cast<size_t>(cols) : 0),
+      col_t(col0.size());
   for (int64_t i = 0; i < n; ++i) {
-    const auto [gp, gm] = pair_conductance(m.levels[static_cast<size_t>(i)], m.q, p.g_min, p.g_max);
-    L.g_plus_[static_cast<size_t>(i)] = program_device(gp);
-    L.g_minus_[static_cast<size_t>(i)] = program_device(gm);
+    const auto k = static_cast<size_t>(i);
+    const auto [gp, gm] = pair_conductance(m.levels[k], m.q, p.g_min, p.g_max);
+    const float gp0 = program_device(gp);
+    const bool gp_stuck = stuck;
+    const float gm0 = program_device(gm);
+    const bool gm_stuck = stuck;
+    L.g_plus_[k] = drift(gp0, gp_stuck);
+    L.g_minus_[k] = drift(gm0, gm_stuck);
+    if (!col0.empty()) {
+      col0[static_cast<size_t>(i % cols)] += static_cast<double>(gp0) - gm0;
+      col_t[static_cast<size_t>(i % cols)] += static_cast<double>(L.g_plus_[k]) - L.g_minus_[k];
+    }
+  }
+  if (!col0.empty()) {
+    double s0 = 0.0, st = 0.0;
+    for (size_t c = 0; c < col0.size(); ++c) {
+      s0 += std::fabs(col0[c]);
+      st += std::fabs(col_t[c]);
+    }
+    if (st > 0.0) L.drift_compensation_ = s0 / st;
+    L.gamma_ *= L.drift_compensation_;
   }
   const double inv_range = 1.0 / (p.g_max - p.g_min);
   L.dg_.resize(static_cast<size_t>(n));

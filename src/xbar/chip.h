@@ -16,6 +16,15 @@ struct ProgramOptions {
   // Per-layer scale of eq. (4); <= 0 selects gamma = max |W|. A smaller gamma clips the larger
   // weights at +/-gamma (counted in the audit).
   double gamma = 0.0;
+  // Seconds after programming at which the layer is read: with a drifting profile and read_time >
+  // drift_t0, every device holds G (read_time / t0)^(-nu) (chip_profile.h); otherwise (and by
+  // default) the conductances as programmed. Must be finite and >= 0.
+  double read_time = 0.0;
+  // Global drift compensation (Le Gallo et al. 2018; as in IBM's aihwkit): a calibration read
+  // with an all-ones input at t0 and at read_time; the ratio of the summed |column currents|
+  // (at t0 over at read_time) scales the layer's digital output. The calibration read is taken
+  // without read noise (an average of many reads, an assumption). No effect without drift.
+  bool drift_compensation = false;
 };
 
 class Chip {

@@ -74,6 +74,12 @@ void validate_profile(const ChipProfile& p, std::string_view source) {
     throw user_error(
         where, ": field 'array' must be at least 1x2 (a signed weight takes two columns), got ",
         p.array_rows, "x", p.array_cols);
+  if (!std::isfinite(p.drift_nu) || p.drift_nu < 0.0 || p.drift_nu >= 1.0)
+    throw user_error(where, ": field 'drift_nu' must be a drift exponent in [0, 1), got ",
+                     p.drift_nu);
+  finite_nonneg(p.drift_nu_sd, "drift_nu_sd", "");
+  if (!std::isfinite(p.drift_t0) || p.drift_t0 <= 0.0)
+    throw user_error(where, ": field 'drift_t0' must be a time > 0 s, got ", p.drift_t0);
   if (p.energy) finite_nonneg(*p.energy, "energy", "J");
   if (p.latency) finite_nonneg(*p.latency, "latency", "s");
 }

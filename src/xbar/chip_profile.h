@@ -16,6 +16,12 @@
 // and layer, and the programmed conductance is clamped to [G_min, G_max]; then a fraction
 // stuck_fraction of the devices is stuck, a share stuck_high_share of those at G_max, the rest at
 // G_min.
+//
+// Optional conductance drift (PCM; beyond seed 002, src/xbar/README.md "Drift"): a device read at
+// a time t > drift_t0 after programming holds G(t) = G(t0) (t / t0)^(-nu), with its own exponent
+// nu ~ N(drift_nu, drift_nu_sd^2) (floored at 0) drawn once per chip and layer. Drift acts only
+// when a caller reads at a later time (ProgramOptions::read_time); at t0 (every command but
+// `hetcim analog drift`) the conductances are the programmed ones.
 #pragma once
 
 #include <cstdint>
@@ -62,6 +68,11 @@ struct ChipProfile {
   std::optional<double> energy;   // J per activation of the accelerator (seed 002 Table I, E)
   std::optional<double> latency;  // s per activation (Table I, L); nullopt: not given
   SimMode mode = SimMode::Physical;
+  // Drift (see above); drift_nu = drift_nu_sd = 0: no drift (the default).
+  double drift_nu = 0.0;     // mean drift exponent, [0, 1)
+  double drift_nu_sd = 0.0;  // device-to-device standard deviation of the exponent, >= 0
+  double drift_t0 = 20.0;    // s, the reference time after programming (> 0)
+  [[nodiscard]] bool drifts() const { return drift_nu > 0.0 || drift_nu_sd > 0.0; }
 };
 
 // Throws UserError naming `source` (a file name or "" ), the profile and the field when a value is

@@ -108,6 +108,12 @@ void apply_fields(const YAML::Node& fields, std::string_view source, ChipProfile
       p.energy = parse_quantity(scalar(v, c), Quantity::Energy, c.where());
     } else if (key == "latency") {
       p.latency = parse_quantity(scalar(v, c), Quantity::Time, c.where());
+    } else if (key == "drift_nu") {
+      p.drift_nu = parse_number(scalar(v, c), c);
+    } else if (key == "drift_nu_sd") {
+      p.drift_nu_sd = parse_number(scalar(v, c), c);
+    } else if (key == "drift_t0") {
+      p.drift_t0 = parse_quantity(scalar(v, c), Quantity::Time, c.where());
     } else if (key == "mode") {
       const std::string s = scalar(v, c);
       if (s == "physical") {
@@ -121,7 +127,7 @@ void apply_fields(const YAML::Node& fields, std::string_view source, ChipProfile
       throw user_error(source, ": chip profile '", p.name, "': unknown field '", key,
                        "' (known: g_min, g_max, device_bits, write_noise, read_noise, stuck, "
                        "stuck_high_share, dac_bits, adc_bits, adc_ranging, adc_full_scale, array, "
-                       "energy, latency, mode)");
+                       "energy, latency, mode, drift_nu, drift_nu_sd, drift_t0)");
     }
   }
 }

@@ -43,7 +43,10 @@ class ProgrammedLayer {
   [[nodiscard]] const ChipProfile& profile() const { return profile_; }
   [[nodiscard]] int64_t rows() const { return rows_; }  // inputs
   [[nodiscard]] int64_t cols() const { return cols_; }  // outputs
+  // The digital output scale: eq. (4)'s gamma (audit().gamma) times the drift compensation.
   [[nodiscard]] double gamma() const { return gamma_; }
+  // The global drift compensation factor applied (1 without; chip.h, ProgramOptions).
+  [[nodiscard]] double drift_compensation() const { return drift_compensation_; }
   [[nodiscard]] int64_t row_tiles() const { return row_tiles_; }
   [[nodiscard]] int64_t col_tiles() const { return col_tiles_; }
   [[nodiscard]] const MappingAudit& audit() const { return audit_; }
@@ -72,6 +75,7 @@ class ProgrammedLayer {
   int64_t rows_ = 0;
   int64_t cols_ = 0;
   double gamma_ = 0.0;
+  double drift_compensation_ = 1.0;
   int64_t tile_rows_ = 0;  // rows per array (physical); rows_ in reference mode
   int64_t tile_cols_ = 0;  // weight columns per array
   int64_t row_tiles_ = 0;

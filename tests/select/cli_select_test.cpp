@@ -272,6 +272,36 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   EXPECT_EQ(sv["accepted"].get<int64_t>() + sv["fallback"].get<int64_t>(), 400);
   EXPECT_NEAR(sv["energy_uJ_per_query"].get<double>(),
               a["energy_uJ"]["at_test"]["selective"].get<double>(), 1e-9);
+  // `analog drift --policy`: at t0 (and at 1 s, before the profile's t0 = 20 s) the frozen policy
+  // takes the served decisions on the same images; a year later the chip has drifted. Same
+  // seeds and date, same bytes.
+  {
+    const fs::path dd = scratch("drift");
+    const std::string args = "analog drift " + model + " --policy " + policy +
+                             " --times 1s,1y --limit 400 --compensation none --quiet --out " +
+                             dd.string();
+    ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+    r = run(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string text = slurp(dd / "drift.json");
+    ASSERT_EQ(run(args).status, 0);
+    ::unsetenv("SOURCE_DATE_EPOCH");
+    EXPECT_EQ(text, slurp(dd / "drift.json"));
+    for (const char* f : {"drift.svg", "drift.pdf", "drift.png", "drift.txt"})
+      EXPECT_TRUE(fs::exists(dd / f)) << f;
+    const nlohmann::json dj = nlohmann::json::parse(text);
+    ASSERT_EQ(dj["points"].size(), 3u);
+    const nlohmann::json& at0 = dj["points"][0]["policy"];
+    EXPECT_NEAR(at0["coverage"].get<double>(), sv["accepted"].get<double>() / 400, 1e-12);
+    if (sv["accepted"].get<int64_t>() > 0) {
+      EXPECT_NEAR(at0["accepted_risk"].get<double>(),
+                  sv["accepted_wrong"].get<double>() / sv["accepted"].get<double>(), 1e-12);
+    }
+    EXPECT_EQ(dj["points"][1]["policy"], at0);
+    EXPECT_EQ(dj["points"][1]["accuracy"], dj["points"][0]["accuracy"]);
+    EXPECT_NE(dj["points"][2]["policy"], at0);  // drift over a year changes the decisions
+    EXPECT_EQ(dj["policy"]["certificate_upper_bound"], a["certificate"]["upper_bound"]);
+  }
   // The monitors' bounds bracket what they watch (an exact interval contains its estimate).
   const double acc = sv["accepted"].get<double>(), cov = acc / 400.0;
   EXPECT_LE(sv["coverage_monitor"]["lower"].get<double>(), cov);
@@ -388,6 +418,27 @@ TEST(CliSelect, StudyWritesTablesFiguresAndMatchesAReplay) {
   EXPECT_EQ(run1["upper_bound"], sel["certificate"]["upper_bound"]);
   EXPECT_EQ(run1["certified_coverage"], sel["certificate"]["split"]["coverage"]);
   EXPECT_EQ(run1["hybrid_accuracy"], sel["test"]["hybrid_accuracy"]);
+
+  // `hetcim reproduce seed002 --study`: reads study.json back; Table II's means are the means of
+  // the per-run values the study wrote, and Fig. 2 a-c join Fig. 2d.
+  const fs::path repro = scratch("repro");
+  r = run("reproduce seed002 --study " + out.string() + " --out " + repro.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json rj = nlohmann::json::parse(slurp(repro / "reproduce.json"));
+  EXPECT_EQ(rj["figures"].size(), 4u);
+  double mean_cov = 0;
+  for (const auto& run_j : st["base"]["runs"])
+    mean_cov += run_j["certified_coverage"].get<double>();
+  mean_cov /= static_cast<double>(st["base"]["runs"].size());
+  bool found = false;
+  for (const auto& d : rj["differences"])
+    if (d["figure"] == "table2" && d["cell"] == "mean cert_coverage (%)") {
+      EXPECT_NEAR(d["ours"].get<double>(), 100 * mean_cov, 1e-9);
+      EXPECT_EQ(d["paper_value"].get<double>(), 70.88);  // Table II, typed in data/paper
+      found = true;
+    }
+  EXPECT_TRUE(found) << rj["differences"].dump();
+  EXPECT_NE(slurp(repro / "report.html").find("Table III"), std::string::npos);
 
   // Rerun: everything from the models directory and the cache.
   r = run(args);

@@ -1,0 +1,170 @@
+#include "report/drift.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "report/figure_style.h"
+#include "report/provenance.h"
+
+namespace hetcim::report {
+namespace {
+
+std::string pct(const std::optional<double>& v) {
+  if (!v || !std::isfinite(*v)) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", 100 * *v);
+  return b;
+}
+
+nlohmann::json opt(const std::optional<double>& v) {
+  return v && std::isfinite(*v) ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json policy_json(const std::optional<DriftPolicyPoint>& p) {
+  if (!p) return nullptr;
+  return {{"coverage", p->coverage},
+          {"accepted_risk", std::isfinite(p->accepted_risk) ? nlohmann::json(p->accepted_risk)
+                                                            : nlohmann::json(nullptr)}};
+}
+
+// The x of a point on the log time axis: reads at or before t0 sit at t0.
+double x_of(const DriftPoint& p, double t0) {
+  return std::max(p.seconds, t0);
+}
+
+}  // namespace
+
+std::string drift_text(const DriftReport& r, const Provenance& provenance) {
+  std::string o = provenance_text(provenance, "# ");
+  const bool policy = !r.policy_file.empty();
+  char b[256];
+  std::snprintf(b, sizeof b, "%-8s %12s %10s %10s", "time", "seconds", "acc. (%)", "acc. GDC");
+  o += b;
+  if (policy) {
+    std::snprintf(b, sizeof b, " %9s %9s %9s %9s", "cov.", "risk", "cov. GDC", "risk GDC");
+    o += b;
+  }
+  o += "\n";
+  for (const DriftPoint& p : r.points) {
+    std::snprintf(b, sizeof b, "%-8s %12.6g %10s %10s", p.label.c_str(), p.seconds,
+                  pct(p.accuracy).c_str(), pct(p.accuracy_compensated).c_str());
+    o += b;
+    if (policy) {
+      auto cov = [](const std::optional<DriftPolicyPoint>& q) {
+        return q ? std::optional<double>(q->coverage) : std::nullopt;
+      };
+      auto risk = [](const std::optional<DriftPolicyPoint>& q) {
+        return q ? std::optional<double>(q->accepted_risk) : std::nullopt;
+      };
+      std::snprintf(b, sizeof b, " %9s %9s %9s %9s", pct(cov(p.policy)).c_str(),
+                    pct(risk(p.policy)).c_str(), pct(cov(p.policy_compensated)).c_str(),
+                    pct(risk(p.policy_compensated)).c_str());
+      o += b;
+    }
+    o += "\n";
+  }
+  if (policy) {
+    std::snprintf(b, sizeof b,
+                  "(policy %s: certificate at t0: accepted error <= %.2f %% at 95 %%, target %.2f "
+                  "%%; a later risk above the bound means the certificate no longer holds)\n",
+                  r.policy_file.c_str(), 100 * r.certificate_bound, 100 * r.risk_target);
+    o += b;
+  }
+  return o;
+}
+
+nlohmann::json drift_json(const DriftReport& r, const Provenance& provenance) {
+  nlohmann::json pts = nlohmann::json::array();
+  for (const DriftPoint& p : r.points)
+    pts.push_back({{"label", p.label},
+                   {"seconds", p.seconds},
+                   {"accuracy", opt(p.accuracy)},
+                   {"accuracy_compensated", opt(p.accuracy_compensated)},
+                   {"policy", policy_json(p.policy)},
+                   {"policy_compensated", policy_json(p.policy_compensated)}});
+  nlohmann::json j = {{"chip", r.chip},
+                      {"drift", {{"nu", r.nu}, {"nu_sd", r.nu_sd}, {"t0_s", r.t0}}},
+                      {"data", r.dataset},
+                      {"points", pts},
+                      {"provenance", provenance_json(provenance)}};
+  if (!r.policy_file.empty())
+    j["policy"] = {{"file", r.policy_file},
+                   {"certificate_upper_bound", r.certificate_bound},
+                   {"risk_target", r.risk_target}};
+  return j;
+}
+
+Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::string& name,
+                          const DriftReport& r, const Provenance& provenance) {
+  Chart c;
+  c.title = "Accuracy after programming (conductance drift)";
+  c.footnote = "Modelled drift: G(t) = G(t0) (t/t0)^-nu, nu ~ N(" + gnuplot_number(r.nu) + ", " +
+               gnuplot_number(r.nu_sd) + "^2), t0 = " + gnuplot_number(r.t0) + " s; " + r.chip +
+               "; " + r.dataset + "; seeds and version in drift.json.";
+  (void)provenance;
+  LineSeries raw{"no compensation", {}, {}, false, true};
+  LineSeries gdc{"global drift compensation", {}, {}, true, true};
+  for (const DriftPoint& p : r.points) {
+    if (p.accuracy) {
+      raw.x.push_back(x_of(p, r.t0));
+      raw.y.push_back(100 * *p.accuracy);
+    }
+    if (p.accuracy_compensated) {
+      gdc.x.push_back(x_of(p, r.t0));
+      gdc.y.push_back(100 * *p.accuracy_compensated);
+    }
+  }
+  Lines acc{{}, true, false};
+  if (!raw.x.empty()) acc.series.push_back(raw);
+  if (!gdc.x.empty()) acc.series.push_back(gdc);
+  c.panels.push_back({r.policy_file.empty() ? "" : "accuracy", "time after programming (s)",
+                      "accuracy (%)", 0, 100, acc});
+  if (!r.policy_file.empty()) {
+    Lines sel{{}, true, false};
+    LineSeries cov{"coverage", {}, {}, false, true, false, 0};
+    LineSeries risk{"accepted error", {}, {}, false, true, false, 1};
+    LineSeries cov_c{"coverage (GDC)", {}, {}, true, true, false, 0};
+    LineSeries risk_c{"accepted error (GDC)", {}, {}, true, true, false, 1};
+    LineSeries bound{"certificate bound at t0", {}, {}, true, false, false, 7};
+    for (const DriftPoint& p : r.points) {
+      const double x = x_of(p, r.t0);
+      if (p.policy) {
+        cov.x.push_back(x);
+        cov.y.push_back(100 * p.policy->coverage);
+        if (std::isfinite(p.policy->accepted_risk)) {
+          risk.x.push_back(x);
+          risk.y.push_back(100 * p.policy->accepted_risk);
+        }
+      }
+      if (p.policy_compensated) {
+        cov_c.x.push_back(x);
+        cov_c.y.push_back(100 * p.policy_compensated->coverage);
+        if (std::isfinite(p.policy_compensated->accepted_risk)) {
+          risk_c.x.push_back(x);
+          risk_c.y.push_back(100 * p.policy_compensated->accepted_risk);
+        }
+      }
+      bound.x.push_back(x);
+      bound.y.push_back(100 * r.certificate_bound);
+    }
+    for (const LineSeries* s : {&cov, &risk, &cov_c, &risk_c, &bound})
+      if (!s->x.empty()) sel.series.push_back(*s);
+    c.panels.push_back(
+        {"frozen policy", "time after programming (s)", "share of queries (%)", 0, 100, sel});
+    c.key_columns = 4;
+  }
+  const Figure f{name, c.title,
+                 "Accuracy of the model with its classifier layers on " + r.chip +
+                     " read at increasing times after programming (modelled conductance drift, "
+                     "src/xbar/README.md)" +
+                     (r.policy_file.empty()
+                          ? std::string(".")
+                          : "; right: the frozen policy's coverage and accepted error rate, the "
+                            "certificate made at t0 as a line.") +
+                     " Data: " + r.dataset + ".",
+                 r.policy_file.empty() ? 5.0 : 7.16, 3.0};
+  plot_chart(out, dir, f, c);
+  return f;
+}
+
+}  // namespace hetcim::report
