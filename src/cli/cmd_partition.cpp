@@ -13,9 +13,9 @@
 #include "cli/flags.h"
 #include "cli/model_source.h"
 #include "cost/hardware.h"
+#include "report/multi_partition.h"
 #include "report/partition.h"
 #include "report/partition_file.h"
-#include "report/multi_partition.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/output_set.h"
@@ -40,10 +40,10 @@ struct PartitionArgs {
 
 // hetcim partition MODEL --platform P: the K-engine solver on a platform (platform/platform.h).
 void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag : {"--hw", "--preset", "--crossbars", "--t-mvm", "--host", "--solver",
-                           "--gap", "--threads", "--replicas", "--transfers", "--bus-model",
-                           "--energy-weight", "--pareto", "--pareto-svg", "--replay", "--mps",
-                           "--lp"})
+  for (const char* flag :
+       {"--hw", "--preset", "--crossbars", "--t-mvm", "--host", "--solver", "--gap", "--threads",
+        "--replicas", "--transfers", "--bus-model", "--energy-weight", "--pareto", "--pareto-svg",
+        "--replay", "--mps", "--lp"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (the platform file describes the ",
                        "engines, links and costs; see docs/platforms.md)");

@@ -26,12 +26,16 @@ double multi_brute_force_work(const MultiProblem& p) {
   while (total < 1e300) {
     std::vector<double> jobs(m.machine_names.size(), 0.0);
     for (size_t v = 0; v < n; ++v) {
-      const int mm = m.engine_machine[static_cast<size_t>(p.options[v][static_cast<size_t>(option[v])].engine)];
+      const int mm = m.engine_machine[static_cast<size_t>(
+          p.options[v][static_cast<size_t>(option[v])].engine)];
       if (mm >= 0) jobs[static_cast<size_t>(mm)] += 1;
     }
     for (size_t i = 0; i < p.dag.edges.size(); ++i) {
-      const int a = p.option(p.dag.edges[i].first, option[static_cast<size_t>(p.dag.edges[i].first)]).engine;
-      const int b = p.option(p.dag.edges[i].second, option[static_cast<size_t>(p.dag.edges[i].second)]).engine;
+      const int a =
+          p.option(p.dag.edges[i].first, option[static_cast<size_t>(p.dag.edges[i].first)]).engine;
+      const int b =
+          p.option(p.dag.edges[i].second, option[static_cast<size_t>(p.dag.edges[i].second)])
+              .engine;
       if (a != b && m.link(a, b) >= 0 && m.link_machine[static_cast<size_t>(m.link(a, b))] >= 0)
         jobs[static_cast<size_t>(m.link_machine[static_cast<size_t>(m.link(a, b))])] += 1;
     }

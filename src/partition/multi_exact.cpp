@@ -39,7 +39,10 @@ class Sequencer {
  public:
   Sequencer(const std::vector<SeqJob>& jobs, const std::vector<SeqArc>& arcs, int machines,
             const Deadline& deadline, int64_t& nodes, bool& timed_out)
-      : jobs_(jobs), machines_(machines), deadline_(deadline), nodes_(nodes),
+      : jobs_(jobs),
+        machines_(machines),
+        deadline_(deadline),
+        nodes_(nodes),
         timed_out_(timed_out) {
     const size_t n = jobs.size();
     pred_.resize(n);
@@ -80,7 +83,8 @@ class Sequencer {
  private:
   double ready_time(size_t j) const {
     double t = jobs_[j].machine >= 0 ? free_[static_cast<size_t>(jobs_[j].machine)] : 0.0;
-    for (const SeqArc& a : pred_[j]) t = std::max(t, finish_[static_cast<size_t>(a.from)] + a.delay);
+    for (const SeqArc& a : pred_[j])
+      t = std::max(t, finish_[static_cast<size_t>(a.from)] + a.delay);
     return t;
   }
   bool eligible(size_t j) const {
@@ -376,7 +380,8 @@ class Solver {
       segments_[s].interior.push_back(v);
     }
     r.segments = segments_.size();
-    for (const Segment& s : segments_) r.largest_segment = std::max(r.largest_segment, s.interior.size());
+    for (const Segment& s : segments_)
+      r.largest_segment = std::max(r.largest_segment, s.interior.size());
   }
 
   // ---- one segment: the front for (engine of `in`, option of `out`) -----------------------
@@ -385,11 +390,11 @@ class Solver {
     const Segment* seg = nullptr;
     int in_engine = -1;
     int out_option = -1;
-    std::vector<int> ops;                // local index -> operator: interior then out
-    std::vector<int> local;              // operator -> local index (-1 outside)
-    std::vector<size_t> edges;           // dag edges whose consumer is in ops
+    std::vector<int> ops;                       // local index -> operator: interior then out
+    std::vector<int> local;                     // operator -> local index (-1 outside)
+    std::vector<size_t> edges;                  // dag edges whose consumer is in ops
     std::vector<std::vector<size_t>> in_edges;  // per local op
-    std::vector<int> option;             // per local op (-1 undecided)
+    std::vector<int> option;                    // per local op (-1 undecided)
     std::vector<double> min_dur, min_cost;
     std::vector<FrontPoint> front;
   };
@@ -397,7 +402,9 @@ class Solver {
   int engine_at(const SegCtx& c, int v) const {
     if (v == c.seg->in) return c.in_engine;
     const int i = c.local[static_cast<size_t>(v)];
-    return c.option[static_cast<size_t>(i)] < 0 ? -1 : p_.option(v, c.option[static_cast<size_t>(i)]).engine;
+    return c.option[static_cast<size_t>(i)] < 0
+               ? -1
+               : p_.option(v, c.option[static_cast<size_t>(i)]).engine;
   }
 
   // Transfer (link index, -1 none) of edge e under the decided engines; -2 if infeasible,
@@ -420,11 +427,13 @@ class Solver {
       double r = 0.0;
       for (size_t e : c.in_edges[i]) {
         const int u = p_.dag.edges[e].first;
-        const double fu = u == c.seg->in ? 0.0 : fin[static_cast<size_t>(c.local[static_cast<size_t>(u)])];
+        const double fu =
+            u == c.seg->in ? 0.0 : fin[static_cast<size_t>(c.local[static_cast<size_t>(u)])];
         const int l = edge_link(c, e);
         r = std::max(r, fu + (l >= 0 ? transfer_time(p_, e, l) : 0.0));
         if (l >= 0 && m_.link_machine[static_cast<size_t>(l)] >= 0)
-          load[static_cast<size_t>(m_.link_machine[static_cast<size_t>(l)])] += transfer_time(p_, e, l);
+          load[static_cast<size_t>(m_.link_machine[static_cast<size_t>(l)])] +=
+              transfer_time(p_, e, l);
       }
       double d = c.min_dur[i];
       if (c.option[i] >= 0) {
@@ -514,7 +523,8 @@ class Solver {
     for (int j : s.order)
       if (global[static_cast<size_t>(j)] >= 0) fp.order.push_back(global[static_cast<size_t>(j)]);
     // Replace the points the new one beats.
-    std::erase_if(c.front, [&](const FrontPoint& q) { return cap_le(fp.cap, q.cap) && fp.cost <= q.cost; });
+    std::erase_if(c.front,
+                  [&](const FrontPoint& q) { return cap_le(fp.cap, q.cap) && fp.cost <= q.cost; });
     c.front.push_back(std::move(fp));
   }
 
@@ -564,7 +574,8 @@ class Solver {
     c.ops = s.interior;
     if (s.out >= 0) c.ops.push_back(s.out);
     c.local.assign(p_.size(), -1);
-    for (size_t i = 0; i < c.ops.size(); ++i) c.local[static_cast<size_t>(c.ops[i])] = static_cast<int>(i);
+    for (size_t i = 0; i < c.ops.size(); ++i)
+      c.local[static_cast<size_t>(c.ops[i])] = static_cast<int>(i);
     for (size_t e = 0; e < p_.dag.edges.size(); ++e)
       if (c.local[static_cast<size_t>(p_.dag.edges[e].second)] >= 0) {
         const int u = p_.dag.edges[e].first;
@@ -574,7 +585,8 @@ class Solver {
       }
     c.in_edges.resize(c.ops.size());
     for (size_t e : c.edges)
-      c.in_edges[static_cast<size_t>(c.local[static_cast<size_t>(p_.dag.edges[e].second)])].push_back(e);
+      c.in_edges[static_cast<size_t>(c.local[static_cast<size_t>(p_.dag.edges[e].second)])]
+          .push_back(e);
     c.option.assign(c.ops.size(), -1);
     c.min_dur.assign(c.ops.size(), kInf);
     c.min_cost.assign(c.ops.size(), kInf);
@@ -592,7 +604,8 @@ class Solver {
       cap = option_cap(s.out, out_option);
       // The closing cut node must reach the entering one directly if they are joined.
       for (size_t e : c.edges)
-        if (p_.dag.edges[e].first == s.in && p_.dag.edges[e].second == s.out && edge_link(c, e) == -2)
+        if (p_.dag.edges[e].first == s.in && p_.dag.edges[e].second == s.out &&
+            edge_link(c, e) == -2)
           return {};
     }
     branch(c, 0, cap);
@@ -613,7 +626,8 @@ class Solver {
     const size_t ns = segments_.size();
     // fronts[s][(in_engine, out_option)]
     std::vector<std::map<std::pair<int, int>, std::vector<FrontPoint>>> fronts(ns);
-    const auto front = [&](size_t s, int in_engine, int out_option) -> const std::vector<FrontPoint>& {
+    const auto front = [&](size_t s, int in_engine,
+                           int out_option) -> const std::vector<FrontPoint>& {
       auto [it, fresh] = fronts[s].try_emplace({in_engine, out_option});
       if (fresh) {
         it->second = segment_front(segments_[s], in_engine, out_option);
@@ -633,7 +647,8 @@ class Solver {
         if (s == 0) {
           const std::vector<FrontPoint>& f = front(0, -1, out_option);
           for (size_t q = 0; q < f.size(); ++q)
-            if (cap_fits(f[q].cap)) cand.push_back({f[q].cap, f[q].cost, -1, -1, static_cast<int>(q)});
+            if (cap_fits(f[q].cap))
+              cand.push_back({f[q].cap, f[q].cost, -1, -1, static_cast<int>(q)});
         } else {
           for (size_t po = 0; po < states[s - 1].size(); ++po) {
             if (states[s - 1][po].empty()) continue;
@@ -693,8 +708,8 @@ class Solver {
     const double tol = 1e-9 * std::max(1.0, std::abs(claimed)) +
                        (p_.latency_weight + p_.energy_weight) * multi_time_tolerance(p_) * 10;
     if (std::abs(r.objective - claimed) > std::max(tol, 1e-9 * std::abs(claimed)))
-      throw internal_error("K-engine exact solver: the replayed schedule's objective ",
-                           r.objective, " differs from the solver's ", claimed);
+      throw internal_error("K-engine exact solver: the replayed schedule's objective ", r.objective,
+                           " differs from the solver's ", claimed);
     const std::vector<MultiViolation> v = multi_check(p_, r.schedule);
     if (!v.empty())
       throw internal_error("K-engine exact solver: the schedule violates its problem: ",

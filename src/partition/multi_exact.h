@@ -44,10 +44,10 @@ struct MultiExactResult {
   int64_t leaves = 0;     // assignments sequenced
   int64_t seq_nodes = 0;  // sequencing nodes
   double seconds = 0.0;
-  size_t cut_nodes = 0;         // cut nodes of the DAG
-  size_t segments = 0;          // after merging cut nodes that an edge jumps over
-  size_t largest_segment = 0;   // interior operators of the largest segment
-  size_t front_points = 0;      // Pareto points over all segment fronts
+  size_t cut_nodes = 0;        // cut nodes of the DAG
+  size_t segments = 0;         // after merging cut nodes that an edge jumps over
+  size_t largest_segment = 0;  // interior operators of the largest segment
+  size_t front_points = 0;     // Pareto points over all segment fronts
 };
 
 [[nodiscard]] MultiExactResult solve_multi_exact(const MultiProblem& p,

@@ -23,8 +23,8 @@ void MultiProblem::validate() const {
   if (options.size() != n)
     throw user_error("K-engine problem: ", options.size(), " option lists for ", n, " operators");
   if (edge_bytes.size() != dag.edges.size())
-    throw user_error("K-engine problem: ", edge_bytes.size(), " edge sizes for ",
-                     dag.edges.size(), " edges");
+    throw user_error("K-engine problem: ", edge_bytes.size(), " edge sizes for ", dag.edges.size(),
+                     " edges");
   if (k == 0) throw user_error("K-engine problem: no engine");
   for (size_t e = 0; e < k; ++e) {
     const MultiEngine& g = engines[e];
@@ -32,8 +32,7 @@ void MultiProblem::validate() const {
       if (engines[f].name == g.name)
         throw user_error("K-engine problem: engine '", g.name, "' is listed twice");
     if (g.capacity == 0 || g.capacity < -1)
-      throw user_error("engine '", g.name, "': capacity ", g.capacity,
-                       ", expected >= 1 (or none)");
+      throw user_error("engine '", g.name, "': capacity ", g.capacity, ", expected >= 1 (or none)");
     if (!finite_nonneg(g.static_power) || !finite_nonneg(g.idle_power))
       throw user_error("engine '", g.name, "': static and idle power must be finite and >= 0");
   }
@@ -89,8 +88,7 @@ void MultiProblem::validate() const {
     }
   }
   for (size_t v = 0; v < n; ++v) {
-    if (options[v].empty())
-      throw user_error("operator '", names[v], "': no engine supports it");
+    if (options[v].empty()) throw user_error("operator '", names[v], "': no engine supports it");
     for (size_t o = 0; o < options[v].size(); ++o) {
       const MultiOption& opt = options[v][o];
       if (opt.engine < 0 || static_cast<size_t>(opt.engine) >= k)
@@ -101,8 +99,8 @@ void MultiProblem::validate() const {
         throw user_error("operator '", names[v], "' on '", g.name,
                          "': duration and energy must be finite and >= 0");
       if (opt.capacity < 0 || (g.capacity < 0 && opt.capacity != 0))
-        throw user_error("operator '", names[v], "' on '", g.name, "': capacity use ",
-                         opt.capacity, (g.capacity < 0 ? " on an engine without a capacity" : ""));
+        throw user_error("operator '", names[v], "' on '", g.name, "': capacity use ", opt.capacity,
+                         (g.capacity < 0 ? " on an engine without a capacity" : ""));
     }
   }
   for (size_t e = 0; e < dag.edges.size(); ++e)

@@ -93,9 +93,8 @@ MultiSchedule multi_simulate(const MultiProblem& p, const std::vector<int>& opti
     link[i] = m.link(a, b);
     if (link[i] < 0)
       throw user_error("assignment: edge '", op_name(p, u), "' -> '", op_name(p, v),
-                       "' crosses from engine '", p.engines[static_cast<size_t>(a)].name,
-                       "' to '", p.engines[static_cast<size_t>(b)].name,
-                       "', which no link joins");
+                       "' crosses from engine '", p.engines[static_cast<size_t>(a)].name, "' to '",
+                       p.engines[static_cast<size_t>(b)].name, "', which no link joins");
     if (p.links[static_cast<size_t>(link[i])].serial) {
       is_job[i] = 1;
       ++jobs;
@@ -158,7 +157,8 @@ MultiSchedule multi_simulate(const MultiProblem& p, const std::vector<int>& opti
     if (mm >= 0) free_at[static_cast<size_t>(mm)] = s.finish[ju];
   }
   for (size_t i = 0; i < ne; ++i)
-    if (link[i] >= 0) s.transfers.push_back({static_cast<int>(i), link[i], t_start[i], t_finish[i]});
+    if (link[i] >= 0)
+      s.transfers.push_back({static_cast<int>(i), link[i], t_start[i], t_finish[i]});
   s.makespan = n == 0 ? 0.0 : *std::max_element(s.finish.begin(), s.finish.end());
   s.energy = multi_energy(p, option, s.makespan);
   s.objective = p.latency_weight * s.makespan + p.energy_weight * s.energy;
@@ -241,8 +241,9 @@ std::vector<MultiViolation> multi_check(const MultiProblem& p, const MultiSchedu
     if (std::abs(s.finish[v] - s.start[v] - o.duration) > tol)
       add(MultiViolationKind::Duration, "operator '", p.names[v], "' runs ",
           s.finish[v] - s.start[v], " s, its option takes ", o.duration, " s");
-    if (s.start[v] < -tol) add(MultiViolationKind::Precedence, "operator '", p.names[v],
-                               "' starts at ", s.start[v], " < 0");
+    if (s.start[v] < -tol)
+      add(MultiViolationKind::Precedence, "operator '", p.names[v], "' starts at ", s.start[v],
+          " < 0");
     const int mm = m.engine_machine[static_cast<size_t>(o.engine)];
     if (mm >= 0) busy.push_back({mm, s.start[v], s.finish[v], "operator '" + p.names[v] + "'"});
   }
@@ -271,8 +272,9 @@ std::vector<MultiViolation> multi_check(const MultiProblem& p, const MultiSchedu
     }
     const int l = m.link(a, b);
     if (l < 0) {
-      add(MultiViolationKind::NoLink, edge, " crosses from '", p.engines[static_cast<size_t>(a)].name,
-          "' to '", p.engines[static_cast<size_t>(b)].name, "', which no link joins");
+      add(MultiViolationKind::NoLink, edge, " crosses from '",
+          p.engines[static_cast<size_t>(a)].name, "' to '", p.engines[static_cast<size_t>(b)].name,
+          "', which no link joins");
       continue;
     }
     if (!t || t->link != l) {
@@ -290,8 +292,8 @@ std::vector<MultiViolation> multi_check(const MultiProblem& p, const MultiSchedu
       add(MultiViolationKind::Precedence, "operator '", p.names[v], "' starts at ", s.start[v],
           " before its input from '", p.names[u], "' arrives at ", t->finish);
     if (m.link_machine[static_cast<size_t>(l)] >= 0)
-      busy.push_back({m.link_machine[static_cast<size_t>(l)], t->start, t->finish,
-                      "the transfer of " + edge});
+      busy.push_back(
+          {m.link_machine[static_cast<size_t>(l)], t->start, t->finish, "the transfer of " + edge});
   }
   std::stable_sort(busy.begin(), busy.end(), [](const Interval& x, const Interval& y) {
     return x.machine < y.machine ||

@@ -31,7 +31,8 @@ struct Depthwise {
   int64_t out_pixels = 0;
 };
 
-Depthwise depthwise_of(const graph::Graph& g, const graph::Node& n, const workload::OpWorkload& op) {
+Depthwise depthwise_of(const graph::Graph& g, const graph::Node& n,
+                       const workload::OpWorkload& op) {
   Depthwise d;
   if (n.op_type != "Conv" && n.op_type != "QLinearConv") return d;
   const int64_t group = n.attr_int("group", 1);
@@ -62,8 +63,8 @@ std::pair<double, double> cores_work(const std::string& type, const workload::Op
   if (type.find("Pool") != std::string::npos)
     return {static_cast<double>(op.in_elems), c.eltwise_per_cycle};
   static const std::vector<std::string> eltwise = {
-      "Add", "QLinearAdd", "Mul", "QLinearMul", "Sub", "Relu", "Clip", "Sigmoid",
-      "QLinearSigmoid", "HardSigmoid", "HardSwish", "Div", "Max", "Min"};
+      "Add",     "QLinearAdd",     "Mul",         "QLinearMul", "Sub", "Relu", "Clip",
+      "Sigmoid", "QLinearSigmoid", "HardSigmoid", "HardSwish",  "Div", "Max",  "Min"};
   if (std::find(eltwise.begin(), eltwise.end(), type) != eltwise.end())
     return {static_cast<double>(op.out_elems), c.eltwise_per_cycle};
   // Data movement (quantize, layout transposes, concat, resize, ...): bytes at the marshaling rate.
@@ -96,8 +97,8 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
     uses_cluster = uses_cluster || e.cost.starts_with("seed001");
     uses_hw = uses_hw || e.cost.starts_with("seed000");
   }
-  const cluster::ClusterConfig cl = uses_cluster ? resolve_cluster(pf.cluster)
-                                                 : cluster::cluster_preset("seed001");
+  const cluster::ClusterConfig cl =
+      uses_cluster ? resolve_cluster(pf.cluster) : cluster::cluster_preset("seed001");
   cost::Hardware hw = uses_hw ? resolve_hw(pf.hardware) : cost::hardware_preset("seed000-arm");
   // One crossbar geometry for the workload: the hardware's when seed 000's costs are used (eq. 1
   // counts crossbars with it), the cluster's otherwise.
@@ -212,10 +213,10 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
           if (xbars <= *spec.crossbars) {
             const cluster::ImaLayerCost k = cluster::ima_layer_cost(cl.ima, f, l);
             // Row-tile partial sums, added by the cores after the jobs (charged to this option).
-            const int64_t psum = l.partial_sum_adds > 0
-                                     ? cycles_at(static_cast<double>(l.partial_sum_adds),
-                                                 cl.cores.eltwise_per_cycle)
-                                     : 0;
+            const int64_t psum =
+                l.partial_sum_adds > 0
+                    ? cycles_at(static_cast<double>(l.partial_sum_adds), cl.cores.eltwise_per_cycle)
+                    : 0;
             const double t = static_cast<double>(k.cycles + psum) / f;
             add(ei, t,
                 pw * static_cast<double>(k.cycles) / f + p_cores * static_cast<double>(psum) / f +
@@ -247,8 +248,7 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
                                   std::to_string(f / 1e6) + " MHz"
                             : "") +
               (uses_cluster && uses_hw ? "; " : "") +
-              (uses_hw ? "seed 000 hardware '" + hw.name + "' (cost/), host " + hw.host.model
-                       : "");
+              (uses_hw ? "seed 000 hardware '" + hw.name + "' (cost/), host " + hw.host.model : "");
   p.validate();
   return out;
 }

@@ -48,7 +48,8 @@ std::string joined(const std::vector<std::string>& v) {
 }  // namespace
 
 void validate(const Platform& p, const std::string& origin) {
-  if (p.engines.empty()) throw user_error(where(origin, "engines"), ": expected at least one engine");
+  if (p.engines.empty())
+    throw user_error(where(origin, "engines"), ": expected at least one engine");
   std::set<std::string> names;
   for (size_t i = 0; i < p.engines.size(); ++i) {
     const EngineSpec& e = p.engines[i];
@@ -74,8 +75,9 @@ void validate(const Platform& p, const std::string& origin) {
     } else if (e.crossbars) {
       throw user_error(where(origin, f + ".crossbars"), ": only crossbar engines have crossbars");
     }
-    for (const auto& [field, w] : {std::pair{"power", e.power}, std::pair{"idle_power", e.idle_power},
-                                   std::pair{"static_power", e.static_power}})
+    for (const auto& [field, w] :
+         {std::pair{"power", e.power}, std::pair{"idle_power", e.idle_power},
+          std::pair{"static_power", e.static_power}})
       if (w && !(std::isfinite(*w) && *w >= 0))
         throw user_error(where(origin, f + "." + field), ": expected a finite power >= 0");
     if (e.idle_power && *e.idle_power > 0 && e.one_at_a_time && !*e.one_at_a_time)
@@ -137,9 +139,9 @@ Platform platform_preset(const std::string& name, int64_t imas) {
     // figures come from the same preset (platform/build.cpp takes them from cost::Hardware).
     const cost::Hardware hw = cost::hardware_preset(name);
     p.hardware = name;
-    p.engines = {{"host", "cpu", "seed000-host", {}, true, {}, {}, {}},
-                 {"cim", "crossbar", "seed000-cim", imas > 0 ? imas : hw.cim.crossbars, false, {},
-                  {}, {}}};
+    p.engines = {
+        {"host", "cpu", "seed000-host", {}, true, {}, {}, {}},
+        {"cim", "crossbar", "seed000-cim", imas > 0 ? imas : hw.cim.crossbars, false, {}, {}, {}}};
     p.links = {{"bus", {"host", "cim"}, 0.0, hw.bus_bandwidth, false, hw.bus_e_byte}};
     return p;
   }
@@ -205,15 +207,15 @@ Platform parse_platform_yaml(const std::string& text, const std::string& origin)
                  origin);
       EngineSpec s;
       for (const char* required : {"name", "kind", "cost"})
-        if (!e[required])
-          throw user_error(where(origin, f + "." + required), ": missing");
+        if (!e[required]) throw user_error(where(origin, f + "." + required), ": missing");
       s.name = scalar(e["name"], f + ".name", origin);
       s.kind = scalar(e["kind"], f + ".kind", origin);
       s.cost = scalar(e["cost"], f + ".cost", origin);
-      if (e["crossbars"]) s.crossbars = yaml_fields::integer(e["crossbars"], f + ".crossbars",
-                                                             std::numeric_limits<int64_t>::min(),
-                                                             origin);
-      if (e["one_at_a_time"]) s.one_at_a_time = boolean(e["one_at_a_time"], f + ".one_at_a_time", origin);
+      if (e["crossbars"])
+        s.crossbars = yaml_fields::integer(e["crossbars"], f + ".crossbars",
+                                           std::numeric_limits<int64_t>::min(), origin);
+      if (e["one_at_a_time"])
+        s.one_at_a_time = boolean(e["one_at_a_time"], f + ".one_at_a_time", origin);
       if (e["power"]) s.power = nonneg_quantity(e["power"], f + ".power", Quantity::Power, origin);
       if (e["idle_power"])
         s.idle_power = nonneg_quantity(e["idle_power"], f + ".idle_power", Quantity::Power, origin);
@@ -223,12 +225,14 @@ Platform parse_platform_yaml(const std::string& text, const std::string& origin)
       p.engines.push_back(std::move(s));
     }
     if (const YAML::Node ex = root["exclusive"]) {
-      if (!ex.IsSequence()) throw user_error(where(origin, "exclusive"), ": expected a list of groups");
+      if (!ex.IsSequence())
+        throw user_error(where(origin, "exclusive"), ": expected a list of groups");
       for (size_t g = 0; g < ex.size(); ++g)
         p.exclusive.push_back(name_list(ex[g], "exclusive[" + std::to_string(g) + "]", origin));
     }
     if (const YAML::Node links = root["links"]) {
-      if (!links.IsSequence()) throw user_error(where(origin, "links"), ": expected a list of links");
+      if (!links.IsSequence())
+        throw user_error(where(origin, "links"), ": expected a list of links");
       for (size_t l = 0; l < links.size(); ++l) {
         const YAML::Node k = links[l];
         const std::string f = "links[" + std::to_string(l) + "]";
@@ -237,11 +241,14 @@ Platform parse_platform_yaml(const std::string& text, const std::string& origin)
         s.name = k["name"] ? scalar(k["name"], f + ".name", origin) : "link" + std::to_string(l);
         if (!k["engines"]) throw user_error(where(origin, f + ".engines"), ": missing");
         s.engines = name_list(k["engines"], f + ".engines", origin);
-        if (k["latency"]) s.latency = nonneg_quantity(k["latency"], f + ".latency", Quantity::Time, origin);
+        if (k["latency"])
+          s.latency = nonneg_quantity(k["latency"], f + ".latency", Quantity::Time, origin);
         if (k["bandwidth"])
-          s.bandwidth = positive_quantity(k["bandwidth"], f + ".bandwidth", Quantity::Bandwidth, origin);
+          s.bandwidth =
+              positive_quantity(k["bandwidth"], f + ".bandwidth", Quantity::Bandwidth, origin);
         if (k["serial"]) s.serial = boolean(k["serial"], f + ".serial", origin);
-        if (k["e_byte"]) s.e_byte = nonneg_quantity(k["e_byte"], f + ".e_byte", Quantity::Energy, origin);
+        if (k["e_byte"])
+          s.e_byte = nonneg_quantity(k["e_byte"], f + ".e_byte", Quantity::Energy, origin);
         p.links.push_back(std::move(s));
       }
     }

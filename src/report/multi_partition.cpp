@@ -30,15 +30,16 @@ std::string multi_partition_text(const MultiPartitionRun& r) {
   const partition::MultiSchedule& s = x.schedule;
   std::string o = provenance_text(r.provenance, "# ");
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%s on %s: %zu operators, %zu engines, %zu segments (largest %zu)\n",
+  std::snprintf(buf, sizeof buf,
+                "%s on %s: %zu operators, %zu engines, %zu segments (largest %zu)\n",
                 r.model.c_str(), r.platform.c_str(), p.size(), p.engines.size(), x.segments,
                 x.largest_segment);
   o += buf;
   o += "status " + std::string(partition::solve_status_name(x.status)) + ", latency " +
        t(s.makespan) + ", energy " + en(s.energy) + " (modelled), objective " +
        std::to_string(s.objective) + ", bound " + std::to_string(x.bound) + ", " +
-       std::to_string(x.nodes) + " nodes, " + std::to_string(x.seq_nodes) +
-       " sequencing nodes, " + t(x.seconds) + "\n";
+       std::to_string(x.nodes) + " nodes, " + std::to_string(x.seq_nodes) + " sequencing nodes, " +
+       t(x.seconds) + "\n";
   if (s.option.empty()) return o;
   std::snprintf(buf, sizeof buf, "\n%4s  %-36s %-8s %-16s %10s %12s %12s %12s\n", "#", "operator",
                 "engine", "option", "cycles", "start", "finish", "energy");
@@ -67,8 +68,7 @@ std::string multi_partition_text(const MultiPartitionRun& r) {
     o += (e ? "; " : "") + p.engines[e].name + " " + std::to_string(ops) + " operators, busy " +
          t(busy);
     if (p.engines[e].capacity >= 0)
-      o += ", " + std::to_string(cap) + "/" + std::to_string(p.engines[e].capacity) +
-           " crossbars";
+      o += ", " + std::to_string(cap) + "/" + std::to_string(p.engines[e].capacity) + " crossbars";
   }
   o += "\n";
   return o;
@@ -90,9 +90,8 @@ nlohmann::json multi_partition_json(const MultiPartitionRun& r) {
   j["nodes"] = x.nodes;
   j["engines"] = nlohmann::json::array();
   for (const partition::MultiEngine& e : p.engines)
-    j["engines"].push_back({{"name", e.name},
-                            {"one_at_a_time", e.one_at_a_time},
-                            {"capacity", e.capacity}});
+    j["engines"].push_back(
+        {{"name", e.name}, {"one_at_a_time", e.one_at_a_time}, {"capacity", e.capacity}});
   j["operators"] = nlohmann::json::array();
   for (size_t v = 0; v < s.option.size(); ++v) {
     const partition::MultiOption& op = p.options[v][static_cast<size_t>(s.option[v])];
@@ -152,9 +151,11 @@ std::string multi_gantt_svg(const MultiPartitionRun& r) {
     lane_names.push_back("link " + p.links[l].name);
     for (const partition::MultiTransfer& tr : s.transfers)
       if (tr.link == static_cast<int>(l))
-        bars.push_back({lane, tr.start, tr.finish,
-                        "transfer " + p.names[static_cast<size_t>(p.dag.edges[static_cast<size_t>(tr.edge)].first)],
-                        st.bus});
+        bars.push_back(
+            {lane, tr.start, tr.finish,
+             "transfer " +
+                 p.names[static_cast<size_t>(p.dag.edges[static_cast<size_t>(tr.edge)].first)],
+             st.bus});
   }
   const double W = 1100, left = 110, right = 40, lane_h = 18, top = 40;
   const double span = s.makespan > 0 ? s.makespan : 1;

@@ -69,8 +69,8 @@ MultiProblem random_multi(uint64_t seed) {
   for (size_t v = 0; v < n; ++v) {
     p.names.push_back("op" + std::to_string(v));
     std::vector<MultiOption> opts;
-    opts.push_back({0, static_cast<double>(uni(1, 20)), energy ? static_cast<double>(uni(0, 9)) : 0,
-                    0, "e0"});
+    opts.push_back(
+        {0, static_cast<double>(uni(1, 20)), energy ? static_cast<double>(uni(0, 9)) : 0, 0, "e0"});
     for (int e = 1; e < k; ++e)
       if (coin(support))
         opts.push_back({e, static_cast<double>(uni(0, 14)),

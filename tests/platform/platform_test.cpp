@@ -1,6 +1,8 @@
 // Platforms of K engines: descriptions and their errors, the cost models against the cluster's
 // own Bottleneck study, seed 000's preset against the two-device solver, and MobileNetV2 on
 // seed 001's cluster against the hand-named Bottleneck mappings.
+#include "api/platform.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 
 #include "api/model.h"
 #include "api/partition.h"
-#include "api/platform.h"
 #include "cluster/bottleneck_mapping.h"
 #include "partition/multi_exact.h"
 #include "partition/multi_schedule.h"
@@ -72,8 +73,9 @@ TEST(PlatformBuild, AnOperatorNoEngineSupportsIsNamed) {
 TEST(PlatformBuild, Seed001CostsAreTheClusterModels) {
   const graph::Graph g = passes::lower(api::load_model("bottleneck").graph, {});
   const PlatformProblem pp = build_platform_problem(g, platform_preset("seed001-cluster", 8));
-  const cluster::BottleneckStudy study = cluster::bottleneck_study(
-      cluster::cluster_preset("seed001"), zoo::BottleneckShape{}, {cluster::parse_mapping("ima+dw")});
+  const cluster::BottleneckStudy study =
+      cluster::bottleneck_study(cluster::cluster_preset("seed001"), zoo::BottleneckShape{},
+                                {cluster::parse_mapping("ima+dw")});
   std::map<std::string, int64_t> want;
   for (const cluster::LayerCost& l : study.results[0].layers) want[l.layer] += l.cycles;
   // Sum over the platform's options of the same kind, by the engine that runs them.
@@ -137,8 +139,10 @@ TEST(PlatformSeed001, MobileNetV2OptimumBeatsEveryHandMapping) {
         });
         int want = cores;
         if (in_block && mapping != "cores") {
-          if (!depthwise) want = ima;
-          else if (mapping == "ima+dw") want = find([](const std::string& l) { return l == "dw"; });
+          if (!depthwise)
+            want = ima;
+          else if (mapping == "ima+dw")
+            want = find([](const std::string& l) { return l == "dw"; });
           else if (mapping.starts_with("ima-cjob"))
             want = find([&](const std::string& l) { return l == mapping; });
         }
