@@ -16,6 +16,7 @@
 #include "passes/pipeline.h"
 #include "platform/build.h"
 #include "platform/platform.h"
+#include "report/multi_partition.h"
 #include "util/error.h"
 
 namespace hetcim::platform {
@@ -163,6 +164,27 @@ TEST(PlatformSeed001, MobileNetV2OptimumBeatsEveryHandMapping) {
     }
     EXPECT_EQ(feasible, imas == 1 ? 1 : 5);  // cores always; with 256 crossbars all five
   }
+}
+
+// The reports: the Gantt chart has one lane per engine and per serial link, the JSON one entry per
+// operator with the engine the schedule uses.
+TEST(PlatformReport, GanttLanesAndJson) {
+  api::PlatformPartitionRequest q;
+  q.platform = std::string(HETCIM_SOURCE_DIR) + "/examples/my_soc.yaml";
+  const api::PlatformPartitionResult r =
+      api::partition_on_platform(api::load_model("bottleneck"), q);
+  ASSERT_EQ(r.solve.status, partition::SolveStatus::Optimal);
+  const report::MultiPartitionRun run{r.model, r.platform, &r.problem, &r.solve, r.provenance};
+  const std::string svg = report::multi_gantt_svg(run);
+  for (const std::string lane : {">host<", ">tile0<", ">tile1<", ">dw<", ">link bus<"})
+    EXPECT_NE(svg.find(lane), std::string::npos) << lane;
+  const nlohmann::json j = report::multi_partition_json(run);
+  ASSERT_EQ(j["operators"].size(), r.problem.problem.size());
+  for (size_t v = 0; v < r.problem.problem.size(); ++v) {
+    const int e = r.problem.problem.option(static_cast<int>(v), r.solve.schedule.option[v]).engine;
+    EXPECT_EQ(j["operators"][v]["engine"], r.problem.problem.engines[static_cast<size_t>(e)].name);
+  }
+  EXPECT_EQ(j["status"], "optimal");
 }
 
 }  // namespace
