@@ -308,6 +308,12 @@ class Solver {
       }
     double power = 0.0;
     for (const MultiEngine& g : p.engines) power += g.static_power + g.idle_power;
+    for (size_t e = 0; e < k; ++e) {
+      const int mm = m_.engine_machine[e];
+      if (mm >= 0 &&
+          std::find(engine_machines_.begin(), engine_machines_.end(), mm) == engine_machines_.end())
+        engine_machines_.push_back(mm);
+    }
     kappa_ = p.latency_weight + p.energy_weight * power;
   }
 
@@ -417,7 +423,7 @@ class Solver {
     return l < 0 ? -2 : l;
   }
 
-  double segment_lower_bound(const SegCtx& c, double fixed) const {
+  double segment_lower_bound(const SegCtx& c, double fixed, const Cap& cap) const {
     const size_t k = c.ops.size();
     std::vector<double> fin(k, 0.0);
     double cp = 0.0;
@@ -446,6 +452,45 @@ class Solver {
       cp = std::max(cp, fin[i]);
     }
     for (double l : load) cp = std::max(cp, l);
+    // Per engine machine: its decided load plus every undecided operator that can leave it only
+    // by taking capacity, less what the capacity still free can take away (fractional knapsack
+    // over duration per capacity unit; all free capacity counted for every operator: a
+    // relaxation).
+    int64_t free_cap = 0;
+    for (size_t d = 0; d < cap.size(); ++d) free_cap += cap_limit_[d] - cap[d];
+    std::vector<std::pair<double, int64_t>> items;
+    for (int mm : engine_machines_) {
+      double need = load[static_cast<size_t>(mm)];
+      items.clear();
+      for (size_t i = 0; i < k; ++i) {
+        if (c.option[i] >= 0) continue;
+        double d_m = kInf;
+        bool escape = false;
+        int64_t min_cap = std::numeric_limits<int64_t>::max();
+        for (const MultiOption& x : p_.options[static_cast<size_t>(c.ops[i])]) {
+          if (m_.engine_machine[static_cast<size_t>(x.engine)] == mm)
+            d_m = std::min(d_m, x.duration);
+          else if (x.capacity == 0)
+            escape = true;
+          else
+            min_cap = std::min(min_cap, x.capacity);
+        }
+        if (escape || d_m == kInf) continue;
+        need += d_m;
+        if (min_cap < std::numeric_limits<int64_t>::max()) items.emplace_back(d_m, min_cap);
+      }
+      std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+        return a.first * static_cast<double>(b.second) > b.first * static_cast<double>(a.second);
+      });
+      int64_t left = free_cap;
+      for (const auto& [d, w] : items) {
+        if (left <= 0) break;
+        const double take = std::min(1.0, static_cast<double>(left) / static_cast<double>(w));
+        need -= d * take;
+        left -= w;
+      }
+      cp = std::max(cp, need);
+    }
     return kappa_ * cp + fixed;
   }
 
@@ -536,7 +581,7 @@ class Solver {
       return;
     }
     const size_t decided_end = c.seg->out >= 0 ? c.ops.size() - 1 : c.ops.size();
-    if (front_dominates(c, cap, segment_lower_bound(c, additive_cost(c)))) return;
+    if (front_dominates(c, cap, segment_lower_bound(c, additive_cost(c), cap))) return;
     if (i == decided_end) {
       leaf(c, cap);
       return;
@@ -742,6 +787,7 @@ class Solver {
   const MultiMachines m_;
   Deadline deadline_;
   std::vector<int> cap_index_;
+  std::vector<int> engine_machines_;  // the distinct machines of the engines
   Cap cap_limit_;
   double kappa_ = 1.0;
   std::vector<DynBitset> reach_;
