@@ -7,8 +7,9 @@
 // - Per segment and per (engine of the entering cut node, option of the closing one): the Pareto
 //   front (capacity used per engine with a capacity, cost) of its interior by depth-first
 //   branch-and-bound over the operators' options, with an admissible bound (critical path with
-//   the fastest undecided options, machine loads, cheapest undecided energies) and pruning
-//   against the front; every leaf is sequenced exactly.
+//   the fastest undecided options; per machine its decided load plus the operators that can
+//   leave it only by taking capacity, less a fractional knapsack over the free capacity;
+//   cheapest undecided energies) and pruning against the front; every leaf is sequenced exactly.
 // - Exact sequencing of a fixed assignment (jobs on machines: one-at-a-time engines, exclusive
 //   groups, serial links; precedence delays: transfers on parallel links): depth-first search
 //   over active schedules (Giffler-Thompson branching on the machine of the earliest completion),
