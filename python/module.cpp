@@ -18,6 +18,7 @@
 #include "cost/host_profile.h"
 #include "report/dse.h"
 #include "report/inspect.h"
+#include "report/multi_partition.h"
 #include "report/partition.h"
 #include "report/partition_file.h"
 #include "report/provenance.h"
@@ -442,6 +443,28 @@ PYBIND11_MODULE(_hetcim, m) {
         return report::dse_json(x.points, x.provenance);
       },
       "Seed 000's design-space exploration: the points as JSON text (the CLI's dse.json).");
+
+  m.def(
+      "partition_platform_json",
+      [](const api::Model& model, const py::kwargs& kw) {
+        using R = api::PlatformPartitionRequest;
+        std::map<std::string, Setter<R>> f{
+            {"platform", field(&R::platform)},
+            {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
+            {"objective", field(&R::objective)},
+            {"time_limit", field(&R::time_limit)},
+            {"node_limit", field(&R::node_limit)}};
+        R r;
+        apply_kwargs("partition_platform", r, kw, f);
+        r.validate();
+        py::gil_scoped_release release;
+        const api::PlatformPartitionResult x = api::partition_on_platform(model, r);
+        const report::MultiPartitionRun run{x.model, x.platform, &x.problem, &x.solve,
+                                            x.provenance};
+        return report::multi_partition_json(run).dump(1) + "\n";
+      },
+      "A network mapped across the K engines of a platform (the CLI's partition --platform "
+      "--json).");
 
   m.def(
       "cluster_roofline_json",

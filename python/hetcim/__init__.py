@@ -103,6 +103,16 @@ def partition_front(model, **options):
     return _json.loads(text), svg
 
 
+def partition_platform(model, **options):
+    """A network mapped across the K engines of a platform by the K-engine exact solver; returns
+    the dict ``hetcim partition MODEL --platform P --json`` writes.
+
+    Options: platform (seed000-arm, seed000-x86, seed001-cluster or a YAML file; default
+    seed001-cluster), imas, objective (latency | energy), time_limit (s), node_limit.
+    """
+    return _json.loads(_hetcim.partition_platform_json(_model(model), **options))
+
+
 def dse(**options):
     """Seed 000's design-space exploration; returns the list of points of ``dse.json`` (each with
     its host source, status and cached flag; the whole document, with its provenance and summary,

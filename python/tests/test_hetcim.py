@@ -172,6 +172,18 @@ def test_cluster_studies_match_the_cli(tmp_path):
     assert cal == ref
 
 
+def test_platform_partition_matches_the_cli(tmp_path):
+    # The same mapping as `hetcim partition bottleneck --platform seed001-cluster --imas 8`.
+    plan = hetcim.partition_platform("bottleneck", platform="seed001-cluster", imas=8)
+    out = tmp_path / "p.json"
+    cli("partition", "bottleneck", "--platform", "seed001-cluster", "--imas", "8", "--quiet",
+        "--json", str(out))
+    ref = json.loads(out.read_text())
+    assert plan["status"] == "optimal"
+    assert plan["latency_s"] == ref["latency_s"]
+    assert [o["engine"] for o in plan["operators"]] == [o["engine"] for o in ref["operators"]]
+
+
 @pytest.mark.parametrize("kwargs, flags", [
     ({"preset": "seed999"}, ["--preset", "seed999"]),
     ({"crossbars": -3}, ["--crossbars=-3"]),

@@ -22,6 +22,7 @@
 #include "api/inspect.h"
 #include "api/model.h"
 #include "api/partition.h"
+#include "api/platform.h"
 #include "api/profile.h"
 #include "api/run.h"
 #include "api/status.h"

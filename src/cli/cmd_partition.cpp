@@ -8,10 +8,12 @@
 
 #include "api/common.h"
 #include "api/partition.h"
+#include "api/platform.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
 #include "cli/model_source.h"
 #include "cost/hardware.h"
+#include "report/multi_partition.h"
 #include "report/partition.h"
 #include "report/partition_file.h"
 #include "util/error.h"
@@ -31,7 +33,40 @@ struct PartitionArgs {
   std::string pareto, pareto_svg;
   std::string json, gantt, mps, lp;
   bool quiet = false;
+  // K-engine platform mode (issue 12): --platform, --imas, --objective.
+  api::PlatformPartitionRequest platform;
+  bool platform_given = false;
 };
+
+// hetcim partition MODEL --platform P: the K-engine solver on a platform (platform/platform.h).
+void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
+  for (const char* flag :
+       {"--hw", "--preset", "--crossbars", "--t-mvm", "--host", "--solver", "--gap", "--threads",
+        "--replicas", "--transfers", "--bus-model", "--energy-weight", "--pareto", "--pareto-svg",
+        "--replay", "--mps", "--lp"})
+    if (cmd.count(flag) > 0)
+      throw user_error(flag, " does not apply with --platform (the platform file describes the ",
+                       "engines, links and costs; see docs/platforms.md)");
+  api::PlatformPartitionRequest& q = a.platform;
+  q.time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
+  q.node_limit = a.request.node_limit;
+  q.validate();
+  const api::Model model = load_api_model(a.model);
+  OutputSet out;
+  for (const std::string* path : {&a.json, &a.gantt})
+    if (!path->empty()) (void)resolve_output_path(*path);
+  api::PlatformPartitionResult r;
+  {
+    ProgressTicker ticker("exact K-engine solver", q.time_limit, !a.quiet);
+    r = api::partition_on_platform(model, q);
+  }
+  report::MultiPartitionRun run{r.model, r.platform, &r.problem, &r.solve,
+                                api::with_caller(r.provenance, provenance)};
+  if (!a.json.empty()) out.add(a.json, report::multi_partition_json(run).dump(1) + "\n");
+  if (!a.gantt.empty()) out.add(a.gantt, report::multi_gantt_svg(run));
+  out.commit();
+  if (!a.quiet) std::fputs(report::multi_partition_text(run).c_str(), stdout);
+}
 
 void run(PartitionArgs a, const Provenance& provenance) {
   api::PartitionRequest& q = a.request;
@@ -182,7 +217,28 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "Print nothing (no table, no progress)");
-  cmd->callback([a, &provenance] { run(*a, provenance); });
+  cmd->add_option("--platform", a->platform.platform,
+                  "Map the network across the engines of a platform with the K-engine exact "
+                  "solver: seed000-arm, seed000-x86, seed001-cluster, or a platform YAML file "
+                  "(docs/platforms.md)")
+      ->each([a](const std::string&) { a->platform_given = true; });
+  cmd->add_option_function<int64_t>(
+         "--imas", [a](const int64_t& n) { a->platform.imas = n; },
+         "With --platform: crossbars of the crossbar engine (seed001-cluster: IMA crossbars)")
+      ->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  cmd->add_option("--objective", a->platform.objective,
+                  "With --platform: latency or energy (total energy, static power included)")
+      ->check(CLI::IsMember({"latency", "energy"}))
+      ->capture_default_str();
+  cmd->callback([a, cmd, &provenance] {
+    if (a->platform_given) {
+      run_platform(*a, provenance, *cmd);
+      return;
+    }
+    if (a->platform.imas || cmd->count("--objective") > 0)
+      throw user_error("--imas and --objective apply with --platform only");
+    run(*a, provenance);
+  });
 }
 
 }  // namespace hetcim::cli

@@ -1,0 +1,42 @@
+// platform partition: one network mapped across the K engines of a platform (platform/platform.h:
+// seed 000's CPU + CIM, seed 001's cluster, or a YAML description), proven optimal by the
+// K-engine exact solver (partition/multi_exact.h) and checked by its simulator.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "api/model.h"
+#include "api/status.h"
+#include "partition/multi_exact.h"
+#include "platform/build.h"
+#include "platform/platform.h"
+#include "util/provenance.h"
+
+namespace hetcim::api {
+
+struct PlatformPartitionRequest {
+  std::string platform = "seed001-cluster";  // platform::platform_preset_names() or a .yaml file
+  std::optional<int64_t> imas;               // crossbars of the crossbar engine (>= 1, <= 4096)
+  std::string objective = "latency";         // "latency" | "energy"
+  double time_limit = 600.0;                 // seconds, wall clock (> 0)
+  int64_t node_limit = 0;                    // deterministic search-node limit (0 = none)
+
+  void validate() const;  // UserError naming the field
+};
+
+struct PlatformPartitionResult {
+  Status status;
+  Provenance provenance;
+  std::string model;
+  std::string platform;  // preset name or file
+  platform::Platform description;
+  platform::PlatformProblem problem;
+  partition::MultiExactResult solve;  // its schedule went through multi_simulate and multi_check
+};
+
+[[nodiscard]] PlatformPartitionResult partition_on_platform(const Model& model,
+                                                            const PlatformPartitionRequest& r);
+
+}  // namespace hetcim::api

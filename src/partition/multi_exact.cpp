@@ -1,0 +1,811 @@
+#include "partition/multi_exact.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+#include "graph/dag.h"
+#include "partition/deadline.h"
+#include "partition/jackson.h"
+#include "util/error.h"
+
+namespace hetcim::partition {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---------------------------------------------------------------------------------------------
+// Exact sequencing of jobs with fixed durations on machines, with delayed precedences.
+
+struct SeqJob {
+  double duration = 0.0;
+  int machine = -1;  // -1: starts as soon as its inputs allow
+};
+
+struct SeqArc {
+  int from = 0, to = 0;
+  double delay = 0.0;
+};
+
+struct SeqResult {
+  bool found = false;
+  double makespan = kInf;
+  std::vector<int> order;  // jobs in list order (by start)
+};
+
+class Sequencer {
+ public:
+  Sequencer(const std::vector<SeqJob>& jobs, const std::vector<SeqArc>& arcs, int machines,
+            const Deadline& deadline, int64_t& nodes, bool& timed_out)
+      : jobs_(jobs),
+        machines_(machines),
+        deadline_(deadline),
+        nodes_(nodes),
+        timed_out_(timed_out) {
+    const size_t n = jobs.size();
+    pred_.resize(n);
+    succ_.resize(n);
+    for (const SeqArc& a : arcs) {
+      pred_[static_cast<size_t>(a.to)].push_back(a);
+      succ_[static_cast<size_t>(a.from)].push_back(a);
+    }
+    // Topological order (Kahn) and tails.
+    std::vector<int> indeg(n, 0);
+    for (const SeqArc& a : arcs) ++indeg[static_cast<size_t>(a.to)];
+    for (size_t j = 0; j < n; ++j)
+      if (indeg[j] == 0) topo_.push_back(static_cast<int>(j));
+    for (size_t i = 0; i < topo_.size(); ++i)
+      for (const SeqArc& a : succ_[static_cast<size_t>(topo_[i])])
+        if (--indeg[static_cast<size_t>(a.to)] == 0) topo_.push_back(a.to);
+    HETCIM_ASSERT(topo_.size() == n, "sequencing: the job graph has a cycle");
+    tail_.assign(n, 0.0);
+    for (size_t i = n; i-- > 0;) {
+      const auto j = static_cast<size_t>(topo_[i]);
+      double t = 0.0;
+      for (const SeqArc& a : succ_[j]) t = std::max(t, a.delay + tail_[static_cast<size_t>(a.to)]);
+      tail_[j] = jobs[j].duration + t;
+    }
+    finish_.assign(n, kInf);
+    done_.assign(n, 0);
+    free_.assign(static_cast<size_t>(machines), 0.0);
+    jackson_.resize(static_cast<size_t>(machines));
+    words_ = (n + 63) / 64;
+  }
+
+  SeqResult run(double cutoff) {
+    best_ = cutoff;
+    dfs();
+    return result_;
+  }
+
+ private:
+  double ready_time(size_t j) const {
+    double t = jobs_[j].machine >= 0 ? free_[static_cast<size_t>(jobs_[j].machine)] : 0.0;
+    for (const SeqArc& a : pred_[j])
+      t = std::max(t, finish_[static_cast<size_t>(a.from)] + a.delay);
+    return t;
+  }
+  bool eligible(size_t j) const {
+    if (done_[j]) return false;
+    for (const SeqArc& a : pred_[j])
+      if (!done_[static_cast<size_t>(a.from)]) return false;
+    return true;
+  }
+  void place(size_t j, double start) {
+    done_[j] = 1;
+    finish_[j] = start + jobs_[j].duration;
+    if (jobs_[j].machine >= 0) free_[static_cast<size_t>(jobs_[j].machine)] = finish_[j];
+    order_.push_back(static_cast<int>(j));
+    ++count_;
+  }
+  void unplace(size_t j, double old_free) {
+    done_[j] = 0;
+    finish_[j] = kInf;
+    if (jobs_[j].machine >= 0) free_[static_cast<size_t>(jobs_[j].machine)] = old_free;
+    order_.pop_back();
+    --count_;
+  }
+
+  double lower_bound() {
+    const size_t n = jobs_.size();
+    double lb = 0.0;
+    std::vector<double> head(n, 0.0);
+    for (JacksonBound& b : jackson_) b.clear();
+    for (int ji : topo_) {
+      const auto j = static_cast<size_t>(ji);
+      if (done_[j]) {
+        lb = std::max(lb, finish_[j]);
+        continue;
+      }
+      double h = jobs_[j].machine >= 0 ? free_[static_cast<size_t>(jobs_[j].machine)] : 0.0;
+      for (const SeqArc& a : pred_[j]) {
+        const auto u = static_cast<size_t>(a.from);
+        h = std::max(h, (done_[u] ? finish_[u] : head[u] + jobs_[u].duration) + a.delay);
+      }
+      head[j] = h;
+      lb = std::max(lb, h + tail_[j]);
+      if (jobs_[j].machine >= 0)
+        jackson_[static_cast<size_t>(jobs_[j].machine)].add(h, jobs_[j].duration,
+                                                            tail_[j] - jobs_[j].duration);
+    }
+    // Each machine alone, preemptive (Jackson): a bound on every completion of this node.
+    for (JacksonBound& b : jackson_) lb = std::max(lb, b.value());
+    return lb;
+  }
+
+  // Dominance: a partial schedule with the same jobs done, no later machines and no later
+  // finishes of the done jobs that still feed undone ones, makes this one useless.
+  bool dominated() {
+    if (memo_entries_ > 400000) return false;
+    std::string key(words_ * 8, '\0');
+    for (size_t j = 0; j < jobs_.size(); ++j)
+      if (done_[j]) key[j / 8] = static_cast<char>(key[j / 8] | (1 << (j % 8)));
+    std::vector<double> state(free_);
+    for (size_t j = 0; j < jobs_.size(); ++j) {
+      if (!done_[j]) continue;
+      bool feeds = false;
+      for (const SeqArc& a : succ_[j]) feeds = feeds || !done_[static_cast<size_t>(a.to)];
+      if (feeds) state.push_back(finish_[j]);
+    }
+    std::vector<std::vector<double>>& seen = memo_[key];
+    for (const std::vector<double>& s : seen) {
+      bool le = true;
+      for (size_t i = 0; le && i < s.size(); ++i) le = s[i] <= state[i];
+      if (le) return true;
+    }
+    if (seen.size() < 16) {
+      seen.push_back(std::move(state));
+      ++memo_entries_;
+    }
+    return false;
+  }
+
+  void dfs() {
+    if (timed_out_) return;
+    ++nodes_;
+    if (deadline_.charge()) {
+      timed_out_ = true;
+      return;
+    }
+    const size_t n = jobs_.size();
+    // Jobs without a machine start as soon as they can: no decision.
+    std::vector<int> auto_placed;
+    for (bool again = true; again;) {
+      again = false;
+      for (int ji : topo_) {
+        const auto j = static_cast<size_t>(ji);
+        if (jobs_[j].machine < 0 && eligible(j)) {
+          place(j, ready_time(j));
+          auto_placed.push_back(ji);
+          again = true;
+        }
+      }
+    }
+    const auto undo_auto = [&] {
+      for (size_t i = auto_placed.size(); i-- > 0;)
+        unplace(static_cast<size_t>(auto_placed[i]), 0.0);
+    };
+    if (count_ == n) {
+      double mk = 0.0;
+      for (double f : finish_) mk = std::max(mk, f);
+      if (mk < best_) {
+        best_ = mk;
+        result_.found = true;
+        result_.makespan = mk;
+        result_.order = order_;
+      }
+      undo_auto();
+      return;
+    }
+    if (lower_bound() >= best_ || dominated()) {
+      undo_auto();
+      return;
+    }
+    // Giffler-Thompson: the machine job of the earliest completion and its conflicts.
+    double ect = kInf;
+    int star = -1;
+    for (int ji : topo_) {
+      const auto j = static_cast<size_t>(ji);
+      if (jobs_[j].machine < 0 || !eligible(j)) continue;
+      const double c = ready_time(j) + jobs_[j].duration;
+      if (c < ect) {
+        ect = c;
+        star = ji;
+      }
+    }
+    HETCIM_ASSERT(star >= 0, "sequencing: no job can start");
+    const int m = jobs_[static_cast<size_t>(star)].machine;
+    std::vector<std::pair<double, int>> branch;
+    for (int ji : topo_) {
+      const auto j = static_cast<size_t>(ji);
+      if (jobs_[j].machine != m || !eligible(j)) continue;
+      const double r = ready_time(j);
+      if (ji == star || r < ect) branch.emplace_back(r - 1e-3 * tail_[j], ji);
+    }
+    std::stable_sort(branch.begin(), branch.end());
+    for (const auto& [key, ji] : branch) {
+      const auto j = static_cast<size_t>(ji);
+      const double old = free_[static_cast<size_t>(m)];
+      place(j, ready_time(j));
+      dfs();
+      unplace(j, old);
+      if (timed_out_) break;
+    }
+    undo_auto();
+  }
+
+  const std::vector<SeqJob>& jobs_;
+  int machines_;
+  const Deadline& deadline_;
+  int64_t& nodes_;
+  bool& timed_out_;
+  std::vector<std::vector<SeqArc>> pred_, succ_;
+  std::vector<int> topo_;
+  std::vector<double> tail_, finish_, free_;
+  std::vector<char> done_;
+  std::vector<int> order_;
+  size_t count_ = 0, words_ = 0;
+  double best_ = kInf;
+  SeqResult result_;
+  std::unordered_map<std::string, std::vector<std::vector<double>>> memo_;
+  std::vector<JacksonBound> jackson_;
+  size_t memo_entries_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Capacity vectors over the engines that have a capacity.
+
+using Cap = std::vector<int64_t>;
+
+bool cap_le(const Cap& a, const Cap& b) {
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] > b[i]) return false;
+  return true;
+}
+
+struct FrontPoint {
+  Cap cap;
+  double cost = 0.0;
+  std::vector<int> options;  // per interior operator, in segment order
+  std::vector<int> order;    // global job ids (operators, n + edge for serial transfers)
+};
+
+// Keeps the points no other point beats in both capacity and cost.
+template <typename T, typename CapOf, typename CostOf>
+std::vector<T> pareto_filter(std::vector<T> pts, CapOf cap_of, CostOf cost_of) {
+  std::stable_sort(pts.begin(), pts.end(),
+                   [&](const T& a, const T& b) { return cost_of(a) < cost_of(b); });
+  std::vector<T> kept;
+  for (T& p : pts) {
+    bool dom = false;
+    for (const T& q : kept)
+      if (cap_le(cap_of(q), cap_of(p))) {
+        dom = true;
+        break;
+      }
+    if (!dom) kept.push_back(std::move(p));
+  }
+  return kept;
+}
+
+struct Segment {
+  int in = -1, out = -1;
+  std::vector<int> interior;  // topological order
+};
+
+class Solver {
+ public:
+  Solver(const MultiProblem& p, const MultiExactOptions& o)
+      : p_(p), m_(multi_machines(p)), deadline_(o.time_limit_seconds, o.node_limit) {
+    const size_t k = p.engines.size();
+    cap_index_.assign(k, -1);
+    for (size_t e = 0; e < k; ++e)
+      if (p.engines[e].capacity >= 0) {
+        cap_index_[e] = static_cast<int>(cap_limit_.size());
+        cap_limit_.push_back(p.engines[e].capacity);
+      }
+    double power = 0.0;
+    for (const MultiEngine& g : p.engines) power += g.static_power + g.idle_power;
+    for (size_t e = 0; e < k; ++e) {
+      const int mm = m_.engine_machine[e];
+      if (mm >= 0 &&
+          std::find(engine_machines_.begin(), engine_machines_.end(), mm) == engine_machines_.end())
+        engine_machines_.push_back(mm);
+    }
+    kappa_ = p.latency_weight + p.energy_weight * power;
+  }
+
+  MultiExactResult solve() {
+    MultiExactResult r;
+    decompose(r);
+    const bool complete = dp(r);
+    r.nodes = nodes_;
+    r.leaves = leaves_;
+    r.seq_nodes = seq_nodes_;
+    r.seconds = deadline_.elapsed();
+    if (!complete) {
+      r.status = deadline_.node_limited() ? SolveStatus::NodeLimit : SolveStatus::TimeLimit;
+      fallback(r);
+    }
+    return r;
+  }
+
+ private:
+  double op_cost(int v, int o) const {
+    const MultiOption& x = p_.option(v, o);
+    return p_.energy_weight *
+           (x.energy - p_.engines[static_cast<size_t>(x.engine)].idle_power * x.duration);
+  }
+  Cap option_cap(int v, int o) const {
+    Cap c(cap_limit_.size(), 0);
+    const MultiOption& x = p_.option(v, o);
+    if (cap_index_[static_cast<size_t>(x.engine)] >= 0)
+      c[static_cast<size_t>(cap_index_[static_cast<size_t>(x.engine)])] = x.capacity;
+    return c;
+  }
+  bool cap_fits(const Cap& c) const { return cap_le(c, cap_limit_); }
+
+  void decompose(MultiExactResult& r) {
+    const size_t n = p_.size();
+    reach_ = graph::transitive_closure(p_.dag);
+    const std::vector<int> cuts = graph::cut_nodes(reach_);
+    r.cut_nodes = cuts.size();
+    std::vector<int> kept;
+    for (int c : cuts) {
+      bool jumped = false;
+      for (const auto& [u, w] : p_.dag.edges)
+        if (reach_[static_cast<size_t>(u)].test(static_cast<size_t>(c)) &&
+            reach_[static_cast<size_t>(c)].test(static_cast<size_t>(w))) {
+          jumped = true;
+          break;
+        }
+      if (!jumped) kept.push_back(c);
+    }
+    // Cut nodes are totally ordered: by the number of their ancestors.
+    const auto ancestors = [&](int v) {
+      size_t a = 0;
+      for (size_t u = 0; u < n; ++u) a += reach_[u].test(static_cast<size_t>(v)) ? 1 : 0;
+      return a;
+    };
+    std::stable_sort(kept.begin(), kept.end(),
+                     [&](int a, int b) { return ancestors(a) < ancestors(b); });
+    cuts_ = kept;
+    segments_.assign(kept.size() + 1, Segment{});
+    for (size_t s = 0; s < segments_.size(); ++s) {
+      segments_[s].in = s == 0 ? -1 : kept[s - 1];
+      segments_[s].out = s < kept.size() ? kept[s] : -1;
+    }
+    std::vector<char> is_cut(n, 0);
+    for (int c : kept) is_cut[static_cast<size_t>(c)] = 1;
+    for (int v : graph::topological_order(p_.dag)) {
+      if (is_cut[static_cast<size_t>(v)]) continue;
+      size_t s = 0;
+      for (int c : kept) s += reach_[static_cast<size_t>(c)].test(static_cast<size_t>(v)) ? 1 : 0;
+      segments_[s].interior.push_back(v);
+    }
+    r.segments = segments_.size();
+    for (const Segment& s : segments_)
+      r.largest_segment = std::max(r.largest_segment, s.interior.size());
+  }
+
+  // ---- one segment: the front for (engine of `in`, option of `out`) -----------------------
+
+  struct SegCtx {
+    const Segment* seg = nullptr;
+    int in_engine = -1;
+    int out_option = -1;
+    std::vector<int> ops;                       // local index -> operator: interior then out
+    std::vector<int> local;                     // operator -> local index (-1 outside)
+    std::vector<size_t> edges;                  // dag edges whose consumer is in ops
+    std::vector<std::vector<size_t>> in_edges;  // per local op
+    std::vector<int> option;                    // per local op (-1 undecided)
+    std::vector<double> min_dur, min_cost;
+    std::vector<FrontPoint> front;
+  };
+
+  int engine_at(const SegCtx& c, int v) const {
+    if (v == c.seg->in) return c.in_engine;
+    const int i = c.local[static_cast<size_t>(v)];
+    return c.option[static_cast<size_t>(i)] < 0
+               ? -1
+               : p_.option(v, c.option[static_cast<size_t>(i)]).engine;
+  }
+
+  // Transfer (link index, -1 none) of edge e under the decided engines; -2 if infeasible,
+  // -3 if an endpoint is undecided.
+  int edge_link(const SegCtx& c, size_t e) const {
+    const int a = engine_at(c, p_.dag.edges[e].first), b = engine_at(c, p_.dag.edges[e].second);
+    if (a < 0 || b < 0) return -3;
+    if (a == b) return -1;
+    const int l = m_.link(a, b);
+    return l < 0 ? -2 : l;
+  }
+
+  double segment_lower_bound(const SegCtx& c, double fixed, const Cap& cap) const {
+    const size_t k = c.ops.size();
+    std::vector<double> fin(k, 0.0);
+    double cp = 0.0;
+    std::vector<double> load(m_.machine_names.size(), 0.0);
+    for (size_t i = 0; i < k; ++i) {
+      const int v = c.ops[i];
+      double r = 0.0;
+      for (size_t e : c.in_edges[i]) {
+        const int u = p_.dag.edges[e].first;
+        const double fu =
+            u == c.seg->in ? 0.0 : fin[static_cast<size_t>(c.local[static_cast<size_t>(u)])];
+        const int l = edge_link(c, e);
+        r = std::max(r, fu + (l >= 0 ? transfer_time(p_, e, l) : 0.0));
+        if (l >= 0 && m_.link_machine[static_cast<size_t>(l)] >= 0)
+          load[static_cast<size_t>(m_.link_machine[static_cast<size_t>(l)])] +=
+              transfer_time(p_, e, l);
+      }
+      double d = c.min_dur[i];
+      if (c.option[i] >= 0) {
+        const MultiOption& x = p_.option(v, c.option[i]);
+        d = x.duration;
+        const int mm = m_.engine_machine[static_cast<size_t>(x.engine)];
+        if (mm >= 0) load[static_cast<size_t>(mm)] += d;
+      }
+      fin[i] = r + d;
+      cp = std::max(cp, fin[i]);
+    }
+    for (double l : load) cp = std::max(cp, l);
+    // Per engine machine: its decided load plus every undecided operator that can leave it only
+    // by taking capacity, less what the capacity still free can take away (fractional knapsack
+    // over duration per capacity unit; all free capacity counted for every operator: a
+    // relaxation).
+    int64_t free_cap = 0;
+    for (size_t d = 0; d < cap.size(); ++d) free_cap += cap_limit_[d] - cap[d];
+    std::vector<std::pair<double, int64_t>> items;
+    for (int mm : engine_machines_) {
+      double need = load[static_cast<size_t>(mm)];
+      items.clear();
+      for (size_t i = 0; i < k; ++i) {
+        if (c.option[i] >= 0) continue;
+        double d_m = kInf;
+        bool escape = false;
+        int64_t min_cap = std::numeric_limits<int64_t>::max();
+        for (const MultiOption& x : p_.options[static_cast<size_t>(c.ops[i])]) {
+          if (m_.engine_machine[static_cast<size_t>(x.engine)] == mm)
+            d_m = std::min(d_m, x.duration);
+          else if (x.capacity == 0)
+            escape = true;
+          else
+            min_cap = std::min(min_cap, x.capacity);
+        }
+        if (escape || d_m == kInf) continue;
+        need += d_m;
+        if (min_cap < std::numeric_limits<int64_t>::max()) items.emplace_back(d_m, min_cap);
+      }
+      std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+        return a.first * static_cast<double>(b.second) > b.first * static_cast<double>(a.second);
+      });
+      int64_t left = free_cap;
+      for (const auto& [d, w] : items) {
+        if (left <= 0) break;
+        const double take = std::min(1.0, static_cast<double>(left) / static_cast<double>(w));
+        need -= d * take;
+        left -= w;
+      }
+      cp = std::max(cp, need);
+    }
+    return kappa_ * cp + fixed;
+  }
+
+  // Fixed (additive) cost of the decided part, plus the cheapest of the undecided.
+  double additive_cost(const SegCtx& c) const {
+    double s = 0.0;
+    for (size_t i = 0; i < c.ops.size(); ++i)
+      s += c.option[i] >= 0 ? op_cost(c.ops[i], c.option[i]) : c.min_cost[i];
+    if (p_.energy_weight > 0)
+      for (size_t e : c.edges) {
+        const int l = edge_link(c, e);
+        if (l >= 0) s += p_.energy_weight * transfer_energy(p_, e, l);
+      }
+    return s;
+  }
+
+  bool front_dominates(const SegCtx& c, const Cap& cap, double cost) const {
+    for (const FrontPoint& q : c.front)
+      if (cap_le(q.cap, cap) && q.cost <= cost) return true;
+    return false;
+  }
+
+  void leaf(SegCtx& c, const Cap& cap) {
+    ++leaves_;
+    const double add = additive_cost(c);
+    // The best cost already achievable with no more capacity: only strictly better is wanted.
+    double target = kInf;
+    for (const FrontPoint& q : c.front)
+      if (cap_le(q.cap, cap)) target = std::min(target, q.cost);
+    // Jobs: local ops, the entering cut node as a zero job, serial transfers.
+    const size_t k = c.ops.size();
+    std::vector<SeqJob> jobs(k);
+    std::vector<int> global(k);
+    for (size_t i = 0; i < k; ++i) {
+      const MultiOption& x = p_.option(c.ops[i], c.option[i]);
+      jobs[i] = {x.duration, m_.engine_machine[static_cast<size_t>(x.engine)]};
+      global[i] = c.ops[i];
+    }
+    const int in_job = static_cast<int>(jobs.size());
+    jobs.push_back({0.0, -1});
+    global.push_back(-1);
+    std::vector<SeqArc> arcs;
+    for (size_t e : c.edges) {
+      const int u = p_.dag.edges[e].first, v = p_.dag.edges[e].second;
+      const int ju = u == c.seg->in ? in_job : c.local[static_cast<size_t>(u)];
+      const int jv = c.local[static_cast<size_t>(v)];
+      const int l = edge_link(c, e);
+      if (l < 0) {
+        arcs.push_back({ju, jv, 0.0});
+      } else if (m_.link_machine[static_cast<size_t>(l)] < 0) {
+        arcs.push_back({ju, jv, transfer_time(p_, e, l)});
+      } else {
+        const int jt = static_cast<int>(jobs.size());
+        jobs.push_back({transfer_time(p_, e, l), m_.link_machine[static_cast<size_t>(l)]});
+        global.push_back(static_cast<int>(p_.size() + e));
+        arcs.push_back({ju, jt, 0.0});
+        arcs.push_back({jt, jv, 0.0});
+      }
+    }
+    double cutoff = kInf;
+    if (target < kInf) {
+      if (kappa_ <= 0) return;  // latency is free: the front already has as good a point
+      cutoff = (target - add) / kappa_;
+      if (!(cutoff > 0)) return;
+    }
+    Sequencer seq(jobs, arcs, static_cast<int>(m_.machine_names.size()), deadline_, seq_nodes_,
+                  timed_out_);
+    const SeqResult s = seq.run(cutoff);
+    if (!s.found) return;
+    FrontPoint fp;
+    fp.cap = cap;
+    fp.cost = kappa_ * s.makespan + add;
+    fp.options.assign(c.option.begin(),
+                      c.option.begin() + static_cast<std::ptrdiff_t>(c.seg->interior.size()));
+    for (int j : s.order)
+      if (global[static_cast<size_t>(j)] >= 0) fp.order.push_back(global[static_cast<size_t>(j)]);
+    // Replace the points the new one beats.
+    std::erase_if(c.front,
+                  [&](const FrontPoint& q) { return cap_le(fp.cap, q.cap) && fp.cost <= q.cost; });
+    c.front.push_back(std::move(fp));
+  }
+
+  void branch(SegCtx& c, size_t i, Cap& cap) {
+    if (timed_out_) return;
+    ++nodes_;
+    if (deadline_.charge()) {
+      timed_out_ = true;
+      return;
+    }
+    const size_t decided_end = c.seg->out >= 0 ? c.ops.size() - 1 : c.ops.size();
+    if (front_dominates(c, cap, segment_lower_bound(c, additive_cost(c), cap))) return;
+    if (i == decided_end) {
+      leaf(c, cap);
+      return;
+    }
+    const int v = c.ops[i];
+    // Options in order of duration: good incumbents first.
+    std::vector<int> order(p_.options[static_cast<size_t>(v)].size());
+    for (size_t o = 0; o < order.size(); ++o) order[o] = static_cast<int>(o);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return p_.option(v, a).duration < p_.option(v, b).duration;
+    });
+    for (int o : order) {
+      c.option[i] = o;
+      bool ok = true;
+      // Links to decided neighbours (inputs, and the closing cut node).
+      for (size_t e : c.edges) {
+        const int u = p_.dag.edges[e].first, w = p_.dag.edges[e].second;
+        if ((w == v || u == v) && edge_link(c, e) == -2) ok = false;
+      }
+      const MultiOption& x = p_.option(v, o);
+      const int ci = cap_index_[static_cast<size_t>(x.engine)];
+      if (ci >= 0) cap[static_cast<size_t>(ci)] += x.capacity;
+      if (ok && cap_fits(cap)) branch(c, i + 1, cap);
+      if (ci >= 0) cap[static_cast<size_t>(ci)] -= x.capacity;
+      if (timed_out_) break;
+    }
+    c.option[i] = -1;
+  }
+
+  std::vector<FrontPoint> segment_front(const Segment& s, int in_engine, int out_option) {
+    SegCtx c;
+    c.seg = &s;
+    c.in_engine = in_engine;
+    c.out_option = out_option;
+    c.ops = s.interior;
+    if (s.out >= 0) c.ops.push_back(s.out);
+    c.local.assign(p_.size(), -1);
+    for (size_t i = 0; i < c.ops.size(); ++i)
+      c.local[static_cast<size_t>(c.ops[i])] = static_cast<int>(i);
+    for (size_t e = 0; e < p_.dag.edges.size(); ++e)
+      if (c.local[static_cast<size_t>(p_.dag.edges[e].second)] >= 0) {
+        const int u = p_.dag.edges[e].first;
+        HETCIM_ASSERT(u == s.in || c.local[static_cast<size_t>(u)] >= 0,
+                      "segment: an edge reaches into it from outside");
+        c.edges.push_back(e);
+      }
+    c.in_edges.resize(c.ops.size());
+    for (size_t e : c.edges)
+      c.in_edges[static_cast<size_t>(c.local[static_cast<size_t>(p_.dag.edges[e].second)])]
+          .push_back(e);
+    c.option.assign(c.ops.size(), -1);
+    c.min_dur.assign(c.ops.size(), kInf);
+    c.min_cost.assign(c.ops.size(), kInf);
+    for (size_t i = 0; i < c.ops.size(); ++i)
+      for (size_t o = 0; o < p_.options[static_cast<size_t>(c.ops[i])].size(); ++o) {
+        c.min_dur[i] = std::min(c.min_dur[i], p_.option(c.ops[i], static_cast<int>(o)).duration);
+        c.min_cost[i] = std::min(c.min_cost[i], op_cost(c.ops[i], static_cast<int>(o)));
+      }
+    Cap cap(cap_limit_.size(), 0);
+    if (s.out >= 0) {
+      const size_t last = c.ops.size() - 1;
+      c.option[last] = out_option;
+      c.min_dur[last] = p_.option(s.out, out_option).duration;
+      c.min_cost[last] = op_cost(s.out, out_option);
+      cap = option_cap(s.out, out_option);
+      // The closing cut node must reach the entering one directly if they are joined.
+      for (size_t e : c.edges)
+        if (p_.dag.edges[e].first == s.in && p_.dag.edges[e].second == s.out &&
+            edge_link(c, e) == -2)
+          return {};
+    }
+    branch(c, 0, cap);
+    return std::move(c.front);
+  }
+
+  // ---- DP over segments ---------------------------------------------------------------------
+
+  struct State {
+    Cap cap;
+    double cost = 0.0;
+    int prev_option = -1;  // option of the previous cut node
+    int prev_state = -1;   // index in its state list
+    int point = -1;        // index in the segment front
+  };
+
+  bool dp(MultiExactResult& r) {
+    const size_t ns = segments_.size();
+    // fronts[s][(in_engine, out_option)]
+    std::vector<std::map<std::pair<int, int>, std::vector<FrontPoint>>> fronts(ns);
+    const auto front = [&](size_t s, int in_engine,
+                           int out_option) -> const std::vector<FrontPoint>& {
+      auto [it, fresh] = fronts[s].try_emplace({in_engine, out_option});
+      if (fresh) {
+        it->second = segment_front(segments_[s], in_engine, out_option);
+        r.front_points += it->second.size();
+      }
+      return it->second;
+    };
+    // states[s]: per option of cut s (the `out` of segment s).
+    std::vector<std::vector<std::vector<State>>> states(ns);
+    for (size_t s = 0; s < ns; ++s) {
+      const Segment& seg = segments_[s];
+      const size_t outs = seg.out >= 0 ? p_.options[static_cast<size_t>(seg.out)].size() : 1;
+      states[s].resize(outs);
+      for (size_t oo = 0; oo < outs; ++oo) {
+        const int out_option = seg.out >= 0 ? static_cast<int>(oo) : -1;
+        std::vector<State> cand;
+        if (s == 0) {
+          const std::vector<FrontPoint>& f = front(0, -1, out_option);
+          for (size_t q = 0; q < f.size(); ++q)
+            if (cap_fits(f[q].cap))
+              cand.push_back({f[q].cap, f[q].cost, -1, -1, static_cast<int>(q)});
+        } else {
+          for (size_t po = 0; po < states[s - 1].size(); ++po) {
+            if (states[s - 1][po].empty()) continue;
+            const int in_engine = p_.option(seg.in, static_cast<int>(po)).engine;
+            const std::vector<FrontPoint>& f = front(s, in_engine, out_option);
+            for (size_t si = 0; si < states[s - 1][po].size(); ++si) {
+              const State& st = states[s - 1][po][si];
+              for (size_t q = 0; q < f.size(); ++q) {
+                Cap c = st.cap;
+                for (size_t d = 0; d < c.size(); ++d) c[d] += f[q].cap[d];
+                if (!cap_fits(c)) continue;
+                cand.push_back({std::move(c), st.cost + f[q].cost, static_cast<int>(po),
+                                static_cast<int>(si), static_cast<int>(q)});
+              }
+            }
+          }
+        }
+        if (timed_out_) return false;
+        states[s][oo] = pareto_filter(
+            std::move(cand), [](const State& x) -> const Cap& { return x.cap; },
+            [](const State& x) { return x.cost; });
+      }
+    }
+    if (timed_out_) return false;
+    // The best final state.
+    int best = -1;
+    for (size_t i = 0; i < states[ns - 1][0].size(); ++i)
+      if (best < 0 || states[ns - 1][0][i].cost < states[ns - 1][0][static_cast<size_t>(best)].cost)
+        best = static_cast<int>(i);
+    if (best < 0) {
+      r.status = SolveStatus::Infeasible;
+      r.bound = kInf;
+      return true;
+    }
+    // Rebuild the assignment and the job list.
+    std::vector<int> option(p_.size(), -1);
+    std::vector<std::vector<int>> orders(ns);
+    int cur_option = 0, cur_state = best;
+    for (size_t s = ns; s-- > 0;) {
+      const Segment& seg = segments_[s];
+      const State& st = states[s][static_cast<size_t>(cur_option)][static_cast<size_t>(cur_state)];
+      const int in_engine = s == 0 ? -1 : p_.option(seg.in, st.prev_option).engine;
+      const int out_option = seg.out >= 0 ? cur_option : -1;
+      const FrontPoint& fp = fronts[s].at({in_engine, out_option})[static_cast<size_t>(st.point)];
+      for (size_t i = 0; i < seg.interior.size(); ++i)
+        option[static_cast<size_t>(seg.interior[i])] = fp.options[i];
+      if (seg.out >= 0) option[static_cast<size_t>(seg.out)] = out_option;
+      orders[s] = fp.order;
+      cur_option = std::max(st.prev_option, 0);
+      cur_state = st.prev_state;
+    }
+    std::vector<int> order;
+    for (const std::vector<int>& o : orders) order.insert(order.end(), o.begin(), o.end());
+    const double claimed = states[ns - 1][0][static_cast<size_t>(best)].cost;
+    r.schedule = multi_simulate(p_, option, order);
+    r.objective = r.schedule.objective;
+    const double tol = 1e-9 * std::max(1.0, std::abs(claimed)) +
+                       (p_.latency_weight + p_.energy_weight) * multi_time_tolerance(p_) * 10;
+    if (std::abs(r.objective - claimed) > std::max(tol, 1e-9 * std::abs(claimed)))
+      throw internal_error("K-engine exact solver: the replayed schedule's objective ", r.objective,
+                           " differs from the solver's ", claimed);
+    const std::vector<MultiViolation> v = multi_check(p_, r.schedule);
+    if (!v.empty())
+      throw internal_error("K-engine exact solver: the schedule violates its problem: ",
+                           v.front().message);
+    r.status = SolveStatus::Optimal;
+    r.bound = r.objective;
+    return true;
+  }
+
+  // Without a finished search: the cheapest capacity-free option of every operator, if those
+  // talk over links, as the incumbent; the bound stays 0.
+  void fallback(MultiExactResult& r) {
+    r.bound = 0.0;
+    std::vector<int> option(p_.size(), -1);
+    for (size_t v = 0; v < p_.size(); ++v)
+      for (size_t o = 0; o < p_.options[v].size() && option[v] < 0; ++o)
+        if (p_.options[v][o].capacity == 0) option[v] = static_cast<int>(o);
+    for (int o : option)
+      if (o < 0) return;
+    for (const auto& [u, w] : p_.dag.edges) {
+      const int a = p_.option(u, option[static_cast<size_t>(u)]).engine;
+      const int b = p_.option(w, option[static_cast<size_t>(w)]).engine;
+      if (a != b && m_.link(a, b) < 0) return;
+    }
+    r.schedule = multi_simulate(p_, option, multi_default_order(p_, option));
+    r.objective = r.schedule.objective;
+  }
+
+  const MultiProblem& p_;
+  const MultiMachines m_;
+  Deadline deadline_;
+  std::vector<int> cap_index_;
+  std::vector<int> engine_machines_;  // the distinct machines of the engines
+  Cap cap_limit_;
+  double kappa_ = 1.0;
+  std::vector<DynBitset> reach_;
+  std::vector<int> cuts_;
+  std::vector<Segment> segments_;
+  int64_t nodes_ = 0, leaves_ = 0, seq_nodes_ = 0;
+  bool timed_out_ = false;
+};
+
+}  // namespace
+
+MultiExactResult solve_multi_exact(const MultiProblem& p, const MultiExactOptions& opt) {
+  p.validate();
+  if (!(opt.time_limit_seconds > 0))
+    throw user_error("K-engine exact solver: time limit must be > 0 s");
+  if (opt.node_limit < 0) throw user_error("K-engine exact solver: node limit must be >= 0");
+  Solver s(p, opt);
+  return s.solve();
+}
+
+}  // namespace hetcim::partition

@@ -1,0 +1,57 @@
+// The exact solver of the K-engine problem (multi_problem.h), built on the ideas of the
+// two-device solver (exact.h):
+// - Cut-node segments: a cut node (comparable with every operator) that no edge jumps over splits
+//   the DAG; every machine is idle and every tensor delivered when it finishes, so the objective
+//   (makespan, energies, static and idle power) is a sum of per-segment costs given the options
+//   of the cut nodes.
+// - Per segment and per (engine of the entering cut node, option of the closing one): the Pareto
+//   front (capacity used per engine with a capacity, cost) of its interior by depth-first
+//   branch-and-bound over the operators' options, with an admissible bound (critical path with
+//   the fastest undecided options; per machine its decided load plus the operators that can
+//   leave it only by taking capacity, less a fractional knapsack over the free capacity;
+//   cheapest undecided energies) and pruning against the front; every leaf is sequenced exactly.
+// - Exact sequencing of a fixed assignment (jobs on machines: one-at-a-time engines, exclusive
+//   groups, serial links; precedence delays: transfers on parallel links): depth-first search
+//   over active schedules (Giffler-Thompson branching on the machine of the earliest completion),
+//   with head+tail and machine-load bounds and dominance between partial schedules that have
+//   scheduled the same jobs.
+// - A DP over the segments combines the fronts under the engines' capacities (a multiple-choice
+//   knapsack whose state is the option of the current cut node and the capacity spent).
+// Every step is exact, so the result is a proven optimum (bound == objective). The solution is
+// replayed by multi_simulate and checked by multi_check; a disagreement is an InternalError.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "partition/multi_problem.h"
+#include "partition/multi_schedule.h"
+#include "partition/status.h"
+
+namespace hetcim::partition {
+
+struct MultiExactOptions {
+  double time_limit_seconds = std::numeric_limits<double>::infinity();  // > 0
+  int64_t node_limit = 0;  // search nodes (assignment and sequencing); 0 = none
+};
+
+struct MultiExactResult {
+  SolveStatus status = SolveStatus::NoSolution;
+  double objective = std::numeric_limits<double>::infinity();  // of the returned schedule
+  double bound = 0.0;  // proven lower bound on the objective; == objective when Optimal
+  MultiSchedule schedule;
+  int64_t nodes = 0;      // assignment nodes
+  int64_t leaves = 0;     // assignments sequenced
+  int64_t seq_nodes = 0;  // sequencing nodes
+  double seconds = 0.0;
+  size_t cut_nodes = 0;        // cut nodes of the DAG
+  size_t segments = 0;         // after merging cut nodes that an edge jumps over
+  size_t largest_segment = 0;  // interior operators of the largest segment
+  size_t front_points = 0;     // Pareto points over all segment fronts
+};
+
+[[nodiscard]] MultiExactResult solve_multi_exact(const MultiProblem& p,
+                                                 const MultiExactOptions& opt = {});
+
+}  // namespace hetcim::partition

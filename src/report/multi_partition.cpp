@@ -1,0 +1,205 @@
+#include "report/multi_partition.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "report/figure_style.h"
+#include "report/provenance.h"
+#include "util/units.h"
+
+namespace hetcim::report {
+namespace {
+
+std::string t(double seconds) {
+  return format_quantity(seconds, Quantity::Time);
+}
+
+std::string en(double joules) {
+  return format_quantity(joules, Quantity::Energy);
+}
+
+std::string cycles_text(int64_t c) {
+  return c < 0 ? "-" : std::to_string(c);
+}
+
+}  // namespace
+
+std::string multi_partition_text(const MultiPartitionRun& r) {
+  const partition::MultiProblem& p = r.problem->problem;
+  const partition::MultiExactResult& x = *r.solve;
+  const partition::MultiSchedule& s = x.schedule;
+  std::string o = provenance_text(r.provenance, "# ");
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "%s on %s: %zu operators, %zu engines, %zu segments (largest %zu)\n",
+                r.model.c_str(), r.platform.c_str(), p.size(), p.engines.size(), x.segments,
+                x.largest_segment);
+  o += buf;
+  o += "status " + std::string(partition::solve_status_name(x.status)) + ", latency " +
+       t(s.makespan) + ", energy " + en(s.energy) + " (modelled), objective " +
+       std::to_string(s.objective) + ", bound " + std::to_string(x.bound) + ", " +
+       std::to_string(x.nodes) + " nodes, " + std::to_string(x.seq_nodes) + " sequencing nodes, " +
+       t(x.seconds) + "\n";
+  if (s.option.empty()) return o;
+  std::snprintf(buf, sizeof buf, "\n%4s  %-36s %-8s %-16s %10s %12s %12s %12s\n", "#", "operator",
+                "engine", "option", "cycles", "start", "finish", "energy");
+  o += buf;
+  for (size_t v = 0; v < p.size(); ++v) {
+    const partition::MultiOption& op = p.options[v][static_cast<size_t>(s.option[v])];
+    std::snprintf(buf, sizeof buf, "%4zu  %-36s %-8s %-16s %10s %12s %12s %12s\n", v,
+                  p.names[v].substr(0, 36).c_str(),
+                  p.engines[static_cast<size_t>(op.engine)].name.c_str(), op.label.c_str(),
+                  cycles_text(r.problem->cycles[v][static_cast<size_t>(s.option[v])]).c_str(),
+                  t(s.start[v]).c_str(), t(s.finish[v]).c_str(), en(op.energy).c_str());
+    o += buf;
+  }
+  o += "\nper engine: ";
+  for (size_t e = 0; e < p.engines.size(); ++e) {
+    double busy = 0;
+    int ops = 0;
+    int64_t cap = 0;
+    for (size_t v = 0; v < p.size(); ++v) {
+      const partition::MultiOption& op = p.options[v][static_cast<size_t>(s.option[v])];
+      if (op.engine != static_cast<int>(e)) continue;
+      busy += op.duration;
+      cap += op.capacity;
+      ++ops;
+    }
+    o += (e ? "; " : "") + p.engines[e].name + " " + std::to_string(ops) + " operators, busy " +
+         t(busy);
+    if (p.engines[e].capacity >= 0)
+      o += ", " + std::to_string(cap) + "/" + std::to_string(p.engines[e].capacity) + " crossbars";
+  }
+  o += "\n";
+  return o;
+}
+
+nlohmann::json multi_partition_json(const MultiPartitionRun& r) {
+  const partition::MultiProblem& p = r.problem->problem;
+  const partition::MultiExactResult& x = *r.solve;
+  const partition::MultiSchedule& s = x.schedule;
+  nlohmann::json j;
+  j["model"] = r.model;
+  j["platform"] = r.platform;
+  j["status"] = partition::solve_status_name(x.status);
+  j["latency_s"] = s.makespan;
+  j["energy_j"] = s.energy;
+  j["objective"] = s.objective;
+  j["bound"] = x.bound;
+  j["solve_seconds"] = x.seconds;
+  j["nodes"] = x.nodes;
+  j["engines"] = nlohmann::json::array();
+  for (const partition::MultiEngine& e : p.engines)
+    j["engines"].push_back(
+        {{"name", e.name}, {"one_at_a_time", e.one_at_a_time}, {"capacity", e.capacity}});
+  j["operators"] = nlohmann::json::array();
+  for (size_t v = 0; v < s.option.size(); ++v) {
+    const partition::MultiOption& op = p.options[v][static_cast<size_t>(s.option[v])];
+    j["operators"].push_back({{"name", p.names[v]},
+                              {"engine", p.engines[static_cast<size_t>(op.engine)].name},
+                              {"option", op.label},
+                              {"cycles", r.problem->cycles[v][static_cast<size_t>(s.option[v])]},
+                              {"start_s", s.start[v]},
+                              {"finish_s", s.finish[v]},
+                              {"energy_j", op.energy},
+                              {"capacity", op.capacity}});
+  }
+  j["job_order"] = s.order;
+  j["provenance"] = provenance_json(r.provenance);
+  return j;
+}
+
+std::string multi_gantt_svg(const MultiPartitionRun& r) {
+  const partition::MultiProblem& p = r.problem->problem;
+  const partition::MultiSchedule& s = r.solve->schedule;
+  const partition::MultiMachines m = partition::multi_machines(p);
+  // Lanes: every engine (engines that run jobs in parallel get as many lanes as overlap), then
+  // every serial link.
+  struct Bar {
+    size_t lane;
+    double a, b;
+    std::string title, colour;
+  };
+  std::vector<std::string> lane_names;
+  std::vector<Bar> bars;
+  const FigureStyle& st = figure_style();
+  const std::string palette[] = {st.host, st.accel, "#d9a441", "#8c6bb1", "#4daf4a", "#e41a1c"};
+  for (size_t e = 0; e < p.engines.size(); ++e) {
+    std::vector<size_t> ops;
+    for (size_t v = 0; v < s.option.size(); ++v)
+      if (p.options[v][static_cast<size_t>(s.option[v])].engine == static_cast<int>(e))
+        ops.push_back(v);
+    std::sort(ops.begin(), ops.end(), [&](size_t a, size_t b) { return s.start[a] < s.start[b]; });
+    std::vector<double> ends;
+    const size_t first = lane_names.size();
+    for (size_t v : ops) {
+      size_t l = 0;
+      while (l < ends.size() && ends[l] > s.start[v] + 1e-15) ++l;
+      if (l == ends.size()) ends.push_back(0);
+      ends[l] = s.finish[v];
+      const partition::MultiOption& op = p.options[v][static_cast<size_t>(s.option[v])];
+      bars.push_back({first + l, s.start[v], s.finish[v],
+                      p.names[v] + " (" + op.label + ", " + t(s.finish[v] - s.start[v]) + ")",
+                      palette[e % 6]});
+    }
+    for (size_t l = 0; l < std::max<size_t>(1, ends.size()); ++l)
+      lane_names.push_back(p.engines[e].name + (ends.size() > 1 ? " " + std::to_string(l) : ""));
+  }
+  for (size_t l = 0; l < p.links.size(); ++l) {
+    if (m.link_machine[l] < 0) continue;
+    const size_t lane = lane_names.size();
+    lane_names.push_back("link " + p.links[l].name);
+    for (const partition::MultiTransfer& tr : s.transfers)
+      if (tr.link == static_cast<int>(l))
+        bars.push_back(
+            {lane, tr.start, tr.finish,
+             "transfer " +
+                 p.names[static_cast<size_t>(p.dag.edges[static_cast<size_t>(tr.edge)].first)],
+             st.bus});
+  }
+  const double W = 1100, left = 110, right = 40, lane_h = 18, top = 40;
+  const double span = s.makespan > 0 ? s.makespan : 1;
+  const double scale = (W - left - right) / span;
+  const std::string cap = provenance_caption(r.provenance);
+  const size_t per_line = 170;
+  const size_t cap_lines = cap.size() / per_line + 1;
+  const double H = top + static_cast<double>(lane_names.size()) * (lane_h + 4) + 30 +
+                   12.0 * static_cast<double>(cap_lines);
+  char buf[768];
+  std::snprintf(buf, sizeof buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" "
+                "height=\"100%%\" fill=\"white\"/>\n",
+                W, H);
+  std::string o = buf;
+  std::snprintf(buf, sizeof buf,
+                "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s, energy %s "
+                "(modelled), %s</text>\n",
+                left, html_escape(r.model + " on " + r.platform).c_str(), t(s.makespan).c_str(),
+                en(s.energy).c_str(), partition::solve_status_name(r.solve->status));
+  o += buf;
+  for (size_t l = 0; l < lane_names.size(); ++l) {
+    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">%s</text>\n",
+                  top + static_cast<double>(l) * (lane_h + 4) + 13,
+                  html_escape(lane_names[l]).c_str());
+    o += buf;
+  }
+  for (const Bar& b : bars) {
+    std::snprintf(buf, sizeof buf,
+                  "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\" "
+                  "stroke=\"#333\" stroke-width=\"0.3\"><title>%s</title></rect>\n",
+                  left + b.a * scale, top + static_cast<double>(b.lane) * (lane_h + 4),
+                  std::max(0.5, (b.b - b.a) * scale), lane_h, b.colour.c_str(),
+                  html_escape(b.title).c_str());
+    o += buf;
+  }
+  const double y0 = top + static_cast<double>(lane_names.size()) * (lane_h + 4) + 16;
+  for (size_t i = 0; i < cap_lines; ++i) {
+    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\" font-size=\"9\" fill=\"#555\">",
+                  y0 + 12.0 * static_cast<double>(i));
+    o += buf + html_escape(cap.substr(i * per_line, per_line)) + "</text>\n";
+  }
+  return o + "</svg>\n";
+}
+
+}  // namespace hetcim::report

@@ -1,0 +1,191 @@
+// Platforms of K engines: descriptions and their errors, the cost models against the cluster's
+// own Bottleneck study, seed 000's preset against the two-device solver, and MobileNetV2 on
+// seed 001's cluster against the hand-named Bottleneck mappings.
+#include "api/platform.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "api/model.h"
+#include "api/partition.h"
+#include "cluster/bottleneck_mapping.h"
+#include "partition/multi_exact.h"
+#include "partition/multi_schedule.h"
+#include "passes/pipeline.h"
+#include "platform/build.h"
+#include "platform/platform.h"
+#include "report/multi_partition.h"
+#include "util/error.h"
+
+namespace hetcim::platform {
+namespace {
+
+std::string error_of(const std::string& yaml) {
+  try {
+    (void)parse_platform_yaml(yaml, "p.yaml");
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PlatformYaml, BadFilesNameTheField) {
+  const std::string ok = "  - {name: h, kind: cpu, cost: seed001-cores}\n";
+  EXPECT_NE(error_of("engines:\n  - {name: a, kind: gpu, cost: x}\n")
+                .find("field 'engines[0].kind': unknown engine kind 'gpu'"),
+            std::string::npos);
+  EXPECT_NE(error_of("engines:\n" + ok +
+                     "  - {name: x, kind: crossbar, cost: seed001-ima, crossbars: 0}\n")
+                .find("field 'engines[1].crossbars': zero capacity"),
+            std::string::npos);
+  EXPECT_NE(error_of("engines:\n" + ok + "links:\n  - {name: bus, engines: [h, nosuch]}\n")
+                .find("field 'links[0].engines': link 'bus' names a missing engine 'nosuch'"),
+            std::string::npos);
+  EXPECT_NE(error_of("engines:\n" + ok + "  - {name: d, kind: depthwise, cost: seed001-dw}\n" +
+                     "exclusive: [[d, d]]\n")
+                .find("field 'exclusive[0]': engine 'd' is listed twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("engines:\n" + ok + ok).find("engine 'h' is defined twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("engines:\n  - {name: h, kind: cpu, cost: seed001-ima}\n")
+                .find("field 'engines[0].cost'"),
+            std::string::npos);
+  EXPECT_NE(error_of("engines:\n" + ok + "speed: 3\n").find("speed"), std::string::npos);
+  EXPECT_EQ(error_of("engines:\n" + ok), "");
+}
+
+TEST(PlatformBuild, AnOperatorNoEngineSupportsIsNamed) {
+  const Platform p = parse_platform_yaml(
+      "engines:\n  - {name: d, kind: depthwise, cost: seed001-dw}\n", "dw-only.yaml");
+  const graph::Graph g = passes::lower(api::load_model("bottleneck").graph, {});
+  try {
+    (void)build_platform_problem(g, p);
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("no engine supports operator"), std::string::npos)
+        << e.what();
+  }
+}
+
+// The platform's cost models are the cluster's: the Bottleneck's three layers on the IMA and the
+// DW engine cost what cluster::bottleneck_study's ima+dw mapping says, cycle for cycle.
+TEST(PlatformBuild, Seed001CostsAreTheClusterModels) {
+  const graph::Graph g = passes::lower(api::load_model("bottleneck").graph, {});
+  const PlatformProblem pp = build_platform_problem(g, platform_preset("seed001-cluster", 8));
+  const cluster::BottleneckStudy study =
+      cluster::bottleneck_study(cluster::cluster_preset("seed001"), zoo::BottleneckShape{},
+                                {cluster::parse_mapping("ima+dw")});
+  std::map<std::string, int64_t> want;
+  for (const cluster::LayerCost& l : study.results[0].layers) want[l.layer] += l.cycles;
+  // Sum over the platform's options of the same kind, by the engine that runs them.
+  int64_t ima = 0, dw = 0;
+  for (size_t v = 0; v < pp.problem.size(); ++v)
+    for (size_t o = 0; o < pp.problem.options[v].size(); ++o) {
+      const std::string& label = pp.problem.options[v][o].label;
+      if (label.starts_with("ima") && !label.starts_with("ima-cjob")) ima += pp.cycles[v][o];
+      if (label == "dw") dw += pp.cycles[v][o];
+    }
+  // pw_expand, pw_project and their row-tile partial sums on the IMA option.
+  EXPECT_EQ(ima, want["pw_expand"] + want["pw_project"] + want["pw_project_partial_sums"] +
+                     want["pw_expand_partial_sums"]);
+  EXPECT_EQ(dw, want["dw"]);
+}
+
+// Seed 000's preset as a platform: the K-engine optimum equals today's two-device exact solver's.
+TEST(PlatformSeed000, SameOptimumAsTheTwoDeviceSolver) {
+  for (const std::string model : {"resnet18", "mobilenetv2"}) {
+    SCOPED_TRACE(model);
+    const api::Model m = api::load_model(model);
+    api::PartitionRequest two;
+    two.hardware.preset = "seed000-arm";
+    const api::PartitionResult r2 = api::partition(m, two);
+    ASSERT_EQ(r2.run.status, partition::SolveStatus::Optimal);
+    api::PlatformPartitionRequest k;
+    k.platform = "seed000-arm";
+    const api::PlatformPartitionResult rk = api::partition_on_platform(m, k);
+    ASSERT_EQ(rk.solve.status, partition::SolveStatus::Optimal);
+    EXPECT_NEAR(rk.solve.schedule.makespan, r2.latency_s, 1e-9 * r2.latency_s);
+  }
+}
+
+// MobileNetV2 on seed 001's cluster: the proven optimum is no slower than any of the five
+// hand-named Bottleneck mappings applied to every Bottleneck (operators outside the Bottlenecks
+// on the cores), wherever the mapping's weights fit the IMA.
+TEST(PlatformSeed001, MobileNetV2OptimumBeatsEveryHandMapping) {
+  const api::Model m = api::load_model("mobilenetv2");
+  for (int64_t imas : {1, 256}) {
+    SCOPED_TRACE("imas " + std::to_string(imas));
+    api::PlatformPartitionRequest q;
+    q.imas = imas;
+    const api::PlatformPartitionResult r = api::partition_on_platform(m, q);
+    ASSERT_EQ(r.solve.status, partition::SolveStatus::Optimal);
+    ASSERT_TRUE(partition::multi_check(r.problem.problem, r.solve.schedule).empty());
+    const partition::MultiProblem& p = r.problem.problem;
+    int feasible = 0;
+    for (const std::string mapping : {"cores", "ima-cjob8", "ima-cjob16", "hybrid", "ima+dw"}) {
+      std::vector<int> option(p.size(), -1);
+      for (size_t v = 0; v < p.size(); ++v) {
+        const auto find = [&](auto pred) {
+          for (size_t o = 0; o < p.options[v].size(); ++o)
+            if (pred(p.options[v][o].label)) return static_cast<int>(o);
+          return -1;
+        };
+        const bool depthwise = find([](const std::string& l) { return l == "dw"; }) >= 0;
+        const bool in_block = p.names[v].find(".conv.") != std::string::npos;
+        const int cores = find([](const std::string& l) { return l == "cores"; });
+        const int ima = find([](const std::string& l) {
+          return l.starts_with("ima") && !l.starts_with("ima-cjob");
+        });
+        int want = cores;
+        if (in_block && mapping != "cores") {
+          if (!depthwise)
+            want = ima;
+          else if (mapping == "ima+dw")
+            want = find([](const std::string& l) { return l == "dw"; });
+          else if (mapping.starts_with("ima-cjob"))
+            want = find([&](const std::string& l) { return l == mapping; });
+        }
+        option[v] = want;
+      }
+      bool ok = true;
+      for (int o : option) ok = ok && o >= 0;
+      if (ok) {
+        const std::vector<int64_t> used = partition::multi_capacity_used(p, option);
+        for (size_t e = 0; e < p.engines.size(); ++e)
+          ok = ok && (p.engines[e].capacity < 0 || used[e] <= p.engines[e].capacity);
+      }
+      if (!ok) continue;
+      ++feasible;
+      const partition::MultiSchedule s =
+          partition::multi_simulate(p, option, partition::multi_default_order(p, option));
+      EXPECT_LE(r.solve.schedule.makespan, s.makespan * (1 + 1e-12)) << mapping;
+    }
+    EXPECT_EQ(feasible, imas == 1 ? 1 : 5);  // cores always; with 256 crossbars all five
+  }
+}
+
+// The reports: the Gantt chart has one lane per engine and per serial link, the JSON one entry per
+// operator with the engine the schedule uses.
+TEST(PlatformReport, GanttLanesAndJson) {
+  api::PlatformPartitionRequest q;
+  q.platform = std::string(HETCIM_SOURCE_DIR) + "/examples/my_soc.yaml";
+  const api::PlatformPartitionResult r =
+      api::partition_on_platform(api::load_model("bottleneck"), q);
+  ASSERT_EQ(r.solve.status, partition::SolveStatus::Optimal);
+  const report::MultiPartitionRun run{r.model, r.platform, &r.problem, &r.solve, r.provenance};
+  const std::string svg = report::multi_gantt_svg(run);
+  for (const std::string lane : {">host<", ">tile0<", ">tile1<", ">dw<", ">link bus<"})
+    EXPECT_NE(svg.find(lane), std::string::npos) << lane;
+  const nlohmann::json j = report::multi_partition_json(run);
+  ASSERT_EQ(j["operators"].size(), r.problem.problem.size());
+  for (size_t v = 0; v < r.problem.problem.size(); ++v) {
+    const int e = r.problem.problem.option(static_cast<int>(v), r.solve.schedule.option[v]).engine;
+    EXPECT_EQ(j["operators"][v]["engine"], r.problem.problem.engines[static_cast<size_t>(e)].name);
+  }
+  EXPECT_EQ(j["status"], "optimal");
+}
+
+}  // namespace
+}  // namespace hetcim::platform
