@@ -16,6 +16,7 @@ void register_run(CLI::App& app);
 // get it from main(); it outlives the parse.
 void register_profile(CLI::App& app, const Provenance& provenance);
 void register_partition(CLI::App& app, const Provenance& provenance);
+void register_sensitivity(CLI::App& app, const Provenance& provenance);
 void register_dse(CLI::App& app, const Provenance& provenance);
 void register_cluster(CLI::App& app, const Provenance& provenance);
 void register_reproduce(CLI::App& app, const Provenance& provenance);

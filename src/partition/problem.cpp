@@ -153,9 +153,9 @@ void Problem::validate() const {
       if (drop_ppm[v] < 0 || drop_ppm[v] > kMaxDropPpm)
         throw user_error("operator '", names[v], "': accuracy cost ", drop_ppm[v],
                          " ppm, expected 0..", kMaxDropPpm);
-    if (drop_budget_ppm < 0 || drop_budget_ppm > kMaxDropPpm)
+    if (drop_budget_ppm < 0)
       throw user_error("partition problem: accuracy budget ", drop_budget_ppm,
-                       " ppm, expected 0..", kMaxDropPpm);
+                       " ppm, expected >= 0");
   }
   validate_energy(*this);
 }
