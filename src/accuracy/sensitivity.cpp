@@ -115,8 +115,10 @@ std::vector<float> chip_logits(const graph::Graph& prepared, const CalibrationSe
   for (size_t i = 0; i < low.size(); ++i) low[i] = static_cast<uint8_t>(set.labels[i] & 0xff);
   if (!o.cache_dir.empty()) {
     std::ostringstream k;
+    std::vector<std::string> sorted = analog;  // a set: the order does not change the run
+    std::sort(sorted.begin(), sorted.end());
     k << "hetcim accuracy logits 1\nmodel=" << o.model_hash << "\nset=" << set.description
-      << "\nsamples=" << set.count << "\nanalog=" << join(analog);
+      << "\nsamples=" << set.count << "\nanalog=" << join(sorted);
     if (!analog.empty())
       k << "\nchip=" << profile_text(o.chip.profile) << "\nchip_seed=" << o.chip.chip_seed
         << "\nread_seed=" << o.chip.read_seed;
