@@ -22,11 +22,17 @@ const graph::Shape& known_shape(const graph::Graph& g, const std::string& tensor
   return *t->shape;
 }
 
-const graph::Shape& input_shape(const graph::Graph& g) { return known_shape(g, g.inputs.at(0)); }
+const graph::Shape& input_shape(const graph::Graph& g) {
+  return known_shape(g, g.inputs.at(0));
+}
 
-int64_t classes_of(const graph::Graph& g) { return known_shape(g, g.outputs.at(0)).at(1); }
+int64_t classes_of(const graph::Graph& g) {
+  return known_shape(g, g.outputs.at(0)).at(1);
+}
 
-int64_t batch_of(const graph::Graph& g) { return input_shape(g).at(0); }
+int64_t batch_of(const graph::Graph& g) {
+  return input_shape(g).at(0);
+}
 
 int64_t sample_size_of(const graph::Graph& g) {
   const graph::Shape& s = input_shape(g);
@@ -92,13 +98,15 @@ CalibrationSet synthetic_set(const graph::Graph& prepared, int64_t samples, uint
   set.count = samples;
   set.sample_size = sample_size_of(prepared);
   set.classes = classes_of(prepared);
-  set.description = std::to_string(samples) + " synthetic inputs uniform in [-1, 1) (SplitMix64, seed " +
+  set.description = std::to_string(samples) +
+                    " synthetic inputs uniform in [-1, 1) (SplitMix64, seed " +
                     std::to_string(seed) + "), labelled by the fp32 model's own top-1";
   SplitMix64 rng{seed};
   set.inputs.resize(static_cast<size_t>(samples * set.sample_size));
   for (float& x : set.inputs) x = static_cast<float>(2.0 * rng.uniform01() - 1.0);
   set.labels.assign(static_cast<size_t>(samples), 0);
-  const std::vector<int64_t> top = top1(evaluate_on_chip(prepared, set, ChipRun{}, {}), set.classes);
+  const std::vector<int64_t> top =
+      top1(evaluate_on_chip(prepared, set, ChipRun{}, {}), set.classes);
   set.labels = top;
   return set;
 }

@@ -23,10 +23,10 @@ namespace hetcim::accuracy {
 
 // Images and labels the accuracy is measured on.
 struct CalibrationSet {
-  std::string description;    // "fashion-mnist/test, first 2000 images" or the synthetic rule
+  std::string description;  // "fashion-mnist/test, first 2000 images" or the synthetic rule
   int64_t count = 0;
-  int64_t sample_size = 0;    // floats per image (the model's input without its batch dimension)
-  std::vector<float> inputs;  // count x sample_size
+  int64_t sample_size = 0;      // floats per image (the model's input without its batch dimension)
+  std::vector<float> inputs;    // count x sample_size
   std::vector<int64_t> labels;  // class indices < classes
   int64_t classes = 0;
   bool synthetic = false;

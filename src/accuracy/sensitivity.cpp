@@ -102,7 +102,9 @@ std::string profile_text(const xbar::ChipProfile& p) {
   return s.str();
 }
 
-std::string profile_hash(const xbar::ChipProfile& p) { return hex_hash(fnv1a(profile_text(p))); }
+std::string profile_hash(const xbar::ChipProfile& p) {
+  return hex_hash(fnv1a(profile_text(p)));
+}
 
 std::vector<float> chip_logits(const graph::Graph& prepared, const CalibrationSet& set,
                                const SensitivityOptions& o, const std::vector<std::string>& analog,

@@ -33,7 +33,7 @@ struct SensitivityOptions {
 
 struct OperatorSensitivity {
   std::string name;
-  PairedDrop drop;        // this operator alone on the chip vs digital
+  PairedDrop drop;            // this operator alone on the chip vs digital
   double output_error = 0.0;  // relative L2 error of the logits vs digital
 };
 
@@ -50,7 +50,7 @@ struct Sensitivity {
   std::vector<OperatorSensitivity> operators;  // in graph order
   std::vector<SetCheck> greedy;                // ascending drop, prefix sets of 2 and more
   std::vector<SetCheck> pairs;
-  size_t runs = 0, cached_runs = 0;            // network evaluations, of which from the cache
+  size_t runs = 0, cached_runs = 0;  // network evaluations, of which from the cache
 };
 
 // A plan's accuracy: its operators on the chip together, the additive prediction beside the

@@ -44,7 +44,8 @@ class Reader {
     if (!j.is_object() || !j.contains(key)) fail(field, "missing");
     return j.at(key);
   }
-  std::string text(const nlohmann::json& j, const std::string& key, const std::string& field) const {
+  std::string text(const nlohmann::json& j, const std::string& key,
+                   const std::string& field) const {
     const auto& v = at(j, key, field);
     if (!v.is_string()) fail(field, "expected a string");
     return v.get<std::string>();
@@ -130,8 +131,8 @@ SensitivityFile read_sensitivity_file(const std::string& path) {
   f.id.dataset = r.text(data, "name", "dataset.name");
   f.id.samples = static_cast<int64_t>(r.whole(data, "samples", "dataset.samples"));
   f.id.input_seed = r.whole(data, "seed", "dataset.seed");
-  f.level = r.number(r.at(j, "confidence", "confidence"), "level", "confidence.level", 1e-9,
-                     1 - 1e-9);
+  f.level =
+      r.number(r.at(j, "confidence", "confidence"), "level", "confidence.level", 1e-9, 1 - 1e-9);
   f.digital_accuracy = r.number(j, "digital_accuracy", "digital_accuracy", 0, 1);
   const auto& ops = r.at(j, "operators", "operators");
   if (!ops.is_array() || ops.empty()) r.fail("operators", "expected a non-empty array");
@@ -142,8 +143,7 @@ SensitivityFile read_sensitivity_file(const std::string& path) {
     e.drop = r.number(ops[i], "drop", field + ".drop", -1, 1);
     e.lo = r.number(ops[i], "drop_lo", field + ".drop_lo", -1, 1);
     e.hi = r.number(ops[i], "drop_hi", field + ".drop_hi", -1, 1);
-    if (!(e.lo <= e.drop && e.drop <= e.hi))
-      r.fail(field, "expected drop_lo <= drop <= drop_hi");
+    if (!(e.lo <= e.drop && e.drop <= e.hi)) r.fail(field, "expected drop_lo <= drop <= drop_hi");
     if (!f.operators.emplace(name, e).second) r.fail(field + ".name", "'" + name + "' twice");
   }
   return f;

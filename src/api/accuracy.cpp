@@ -71,31 +71,36 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
   o.progress = request.progress;
   r.sensitivity = with_model_named(
       model.spec, [&] { return accuracy::measure_sensitivity(prepared, set, ops, o); });
-  r.identity = {model.spec,   o.model_hash, s.chip,      profile.name,
-                accuracy::profile_hash(profile), s.chip_seed, s.read_seed, s.dataset,
-                s.samples,    s.dataset == "synthetic" ? s.input_seed : 0};
+  r.identity = {model.spec,
+                o.model_hash,
+                s.chip,
+                profile.name,
+                accuracy::profile_hash(profile),
+                s.chip_seed,
+                s.read_seed,
+                s.dataset,
+                s.samples,
+                s.dataset == "synthetic" ? s.input_seed : 0};
   r.provenance = library_provenance();
   r.provenance.set("data", set.description);
-  r.provenance.set("simulator",
-                   "xbar crossbar simulator, chip profile " + profile.name + " of " + s.chip +
-                       "; digital operators on exec's reference interpreter (fp32)");
-  r.provenance.set("statistic",
-                   "paired drop vs the digital fp32 run, exact interval at " +
-                       std::to_string(request.level) + " conditional on discordant images");
+  r.provenance.set("simulator", "xbar crossbar simulator, chip profile " + profile.name + " of " +
+                                    s.chip +
+                                    "; digital operators on exec's reference interpreter (fp32)");
+  r.provenance.set("statistic", "paired drop vs the digital fp32 run, exact interval at " +
+                                    std::to_string(request.level) +
+                                    " conditional on discordant images");
   r.provenance.set("seeds", seeds_text(s));
-  r.provenance.set("cache", s.cache_dir.empty()
-                                ? std::string("none (computed in this run)")
-                                : std::to_string(r.sensitivity.cached_runs) + " of " +
-                                      std::to_string(r.sensitivity.runs) +
-                                      " runs from the logit cache " + s.cache_dir);
-  r.status.origin = r.sensitivity.cached_runs == r.sensitivity.runs ? Origin::Cached
-                                                                     : Origin::Computed;
+  r.provenance.set("cache", s.cache_dir.empty() ? std::string("none (computed in this run)")
+                                                : std::to_string(r.sensitivity.cached_runs) +
+                                                      " of " + std::to_string(r.sensitivity.runs) +
+                                                      " runs from the logit cache " + s.cache_dir);
+  r.status.origin =
+      r.sensitivity.cached_runs == r.sensitivity.runs ? Origin::Cached : Origin::Computed;
   return r;
 }
 
 nlohmann::json sensitivity_file_json(const SensitivityResult& r, const Provenance& provenance) {
-  return accuracy::sensitivity_json(r.sensitivity, r.identity,
-                                    report::provenance_json(provenance));
+  return accuracy::sensitivity_json(r.sensitivity, r.identity, report::provenance_json(provenance));
 }
 
 AccuracyModel load_accuracy_model(const Model& model, const std::string& path,
@@ -134,7 +139,8 @@ void apply_accuracy(partition::Problem& p, const AccuracyModel& m, double max_dr
     p.drop_ppm[v] = std::llround(std::max(0.0, it->second.drop) * 1e6);
     total += p.drop_ppm[v];
   }
-  p.drop_budget_ppm = max_drop < 0 ? total : static_cast<int64_t>(std::floor(max_drop * 1e6 + 1e-6));
+  p.drop_budget_ppm =
+      max_drop < 0 ? total : static_cast<int64_t>(std::floor(max_drop * 1e6 + 1e-6));
 }
 
 PlanEvaluator::PlanEvaluator(const AccuracyModel& m) : m_(m) {
@@ -142,18 +148,19 @@ PlanEvaluator::PlanEvaluator(const AccuracyModel& m) : m_(m) {
   set_ = calibration_set(m.prepared, m.setup.dataset, m.setup.data_dir, m.setup.samples,
                          m.setup.input_seed);
   options_ = options_for(m.setup, profile, m.file.id.model_hash);
-  digital_ = accuracy::top1(accuracy::chip_logits(m.prepared, set_, options_, {}, nullptr),
-                            set_.classes);
+  digital_ =
+      accuracy::top1(accuracy::chip_logits(m.prepared, set_, options_, {}, nullptr), set_.classes);
   ++runs_;
 }
 
-accuracy::PlanAccuracy PlanEvaluator::evaluate(const partition::Problem& p, const partition::Assignment& a) {
+accuracy::PlanAccuracy PlanEvaluator::evaluate(const partition::Problem& p,
+                                               const partition::Assignment& a) {
   accuracy::PlanAccuracy out;
   for (size_t v = 0; v < p.size(); ++v)
     if (a.mode[v] != partition::kHost) out.analog.push_back(p.names[v]);
   out.predicted = static_cast<double>(partition::drop_used(p, a)) * 1e-6;
-  const std::vector<float> logits = accuracy::chip_logits(m_.prepared, set_, options_, out.analog,
-                                                          nullptr);
+  const std::vector<float> logits =
+      accuracy::chip_logits(m_.prepared, set_, options_, out.analog, nullptr);
   ++runs_;
   out.measured = accuracy::paired_drop(digital_, accuracy::top1(logits, set_.classes), set_.labels,
                                        m_.file.level);

@@ -8,10 +8,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "accuracy/sensitivity.h"
 #include "accuracy/sensitivity_file.h"
@@ -41,9 +40,9 @@ struct AccuracySetup {
 
 struct SensitivityRequest {
   AccuracySetup setup;
-  double level = 0.95;     // confidence level of the intervals
-  size_t max_pairs = 28;   // pairwise additivity checks (0 = none)
-  bool greedy = true;      // the greedy additivity check
+  double level = 0.95;                 // confidence level of the intervals
+  size_t max_pairs = 28;               // pairwise additivity checks (0 = none)
+  bool greedy = true;                  // the greedy additivity check
   std::vector<std::string> operators;  // empty = every operator the chip can run
   std::function<void(size_t, size_t)> progress;
 
@@ -82,7 +81,8 @@ void apply_accuracy(partition::Problem& p, const AccuracyModel& m, double max_dr
 class PlanEvaluator {
  public:
   explicit PlanEvaluator(const AccuracyModel& m);
-  [[nodiscard]] accuracy::PlanAccuracy evaluate(const partition::Problem& p, const partition::Assignment& a);
+  [[nodiscard]] accuracy::PlanAccuracy evaluate(const partition::Problem& p,
+                                                const partition::Assignment& a);
   [[nodiscard]] const std::string& set_description() const { return set_.description; }
   [[nodiscard]] size_t runs() const { return runs_; }
 

@@ -31,8 +31,9 @@ void PartitionRequest::validate() const {
   check_range("energy_weight", energy_weight, 0.0, 1e12);
   if (max_accuracy_drop >= 0 || !sensitivity.empty()) {
     if (sensitivity.empty())
-      throw user_error("max_accuracy_drop: an accuracy budget needs a sensitivity file "
-                       "(hetcim sensitivity)");
+      throw user_error(
+          "max_accuracy_drop: an accuracy budget needs a sensitivity file "
+          "(hetcim sensitivity)");
     if (!(max_accuracy_drop < 0) && !(max_accuracy_drop <= 1.0))
       throw user_error("max_accuracy_drop: expected a fraction in [0, 1] (0.01 = 1 point), got ",
                        max_accuracy_drop);

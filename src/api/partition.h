@@ -72,7 +72,7 @@ struct PartitionResult {
   report::PartitionRun run;  // what the reports print: model, hardware, solver, bound, nodes...
   partition::Problem problem;
   partition::Schedule schedule;
-  double latency_s = 0.0;  // the schedule's makespan
+  double latency_s = 0.0;                          // the schedule's makespan
   std::optional<accuracy::PlanAccuracy> accuracy;  // re-evaluated on the chip
   std::string accuracy_set;                        // the images it was evaluated on
 };

@@ -106,9 +106,8 @@ void run(PartitionArgs a, const Provenance& provenance) {
                 "\n");
     out.commit();
     if (!a.quiet)
-      std::fputs(
-          report::front3d_text(f.title, f.front, f.accuracy, f.accuracy_set, prov).c_str(),
-          stdout);
+      std::fputs(report::front3d_text(f.title, f.front, f.accuracy, f.accuracy_set, prov).c_str(),
+                 stdout);
     return;
   }
   if (front) {

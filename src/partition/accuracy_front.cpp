@@ -48,9 +48,10 @@ Front3d latency_energy_accuracy_front(const Problem& p, double time_limit_second
     }
     if (!dominated) f.points.push_back(all[i]);
   }
-  std::stable_sort(f.points.begin(), f.points.end(), [](const Front3dPoint& a, const Front3dPoint& b) {
-    return a.drop_ppm < b.drop_ppm || (a.drop_ppm == b.drop_ppm && a.makespan < b.makespan);
-  });
+  std::stable_sort(
+      f.points.begin(), f.points.end(), [](const Front3dPoint& a, const Front3dPoint& b) {
+        return a.drop_ppm < b.drop_ppm || (a.drop_ppm == b.drop_ppm && a.makespan < b.makespan);
+      });
   return f;
 }
 

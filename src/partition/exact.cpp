@@ -239,8 +239,8 @@ class Solver {
         RestCost cost;
         for (size_t i = rest.size(); i-- > 0;)
           cost.add(budget_ - rest[i].crossbars, drop_budget_ - rest[i].drop, rest[i].time);
-        SegmentBestOutput b = segment_best(front_input(seg, in_modes[ji], out_modes[jo]), cost,
-                                           incumbent);
+        SegmentBestOutput b =
+            segment_best(front_input(seg, in_modes[ji], out_modes[jo]), cost, incumbent);
         st.decisions = b.decisions;
         st.fronts += 1;
         add_counts(st, b.nodes, b.leaves, b.seq_nodes);
@@ -254,8 +254,8 @@ class Solver {
         // The rest point RestCost::at picked: the fastest of those that still fit.
         double best_rest = std::numeric_limits<double>::infinity();
         for (size_t i = rest.size(); i-- > 0;)
-          if (b.crossbars <= budget_ - rest[i].crossbars &&
-              b.drop <= drop_budget_ - rest[i].drop && rest[i].time < best_rest) {
+          if (b.crossbars <= budget_ - rest[i].crossbars && b.drop <= drop_budget_ - rest[i].drop &&
+              rest[i].time < best_rest) {
             best_rest = rest[i].time;
             hard_prefix_ = rest[i].prev_mode;
             hard_suffix_ = rest[i].prev_point;
@@ -354,7 +354,8 @@ class Solver {
 
 void require_clean(const Problem& p, const ExactResult& r, bool check_budget) {
   for (const Violation& v : check(p, r.schedule)) {
-    if (!check_budget && (v.kind == ViolationKind::Budget || v.kind == ViolationKind::AccuracyBudget))
+    if (!check_budget &&
+        (v.kind == ViolationKind::Budget || v.kind == ViolationKind::AccuracyBudget))
       continue;
     throw internal_error("exact solver produced an invalid schedule: ", v.message);
   }

@@ -375,9 +375,9 @@ std::vector<Violation> check(const Problem& p, const Schedule& s) {
                      detail::concat("crossbars used ", used, " > budget ", p.crossbar_budget)});
     const int64_t drop = drop_used(p, s.assignment);
     if (p.has_accuracy() && drop > p.drop_budget_ppm)
-      out.push_back({ViolationKind::AccuracyBudget, -1, -1,
-                     detail::concat("accuracy cost ", drop, " ppm > budget ", p.drop_budget_ppm,
-                                    " ppm")});
+      out.push_back(
+          {ViolationKind::AccuracyBudget, -1, -1,
+           detail::concat("accuracy cost ", drop, " ppm > budget ", p.drop_budget_ppm, " ppm")});
   }
   for (size_t v = 0; v < n; ++v) {
     const int iv = static_cast<int>(v);

@@ -98,9 +98,8 @@ class FrontSearch {
     for (int v : s.interior) {
       std::vector<Choice> ch;
       for (int k : (*in_.allowed)[static_cast<size_t>(v)])
-        ch.push_back(
-            Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost, weighted_energy(v, k),
-                   p_.drop(v, k)});
+        ch.push_back(Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost,
+                            weighted_energy(v, k), p_.drop(v, k)});
       add(v, std::move(ch));
     }
     if (s.out >= 0)

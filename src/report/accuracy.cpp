@@ -51,8 +51,8 @@ std::string sensitivity_text(const accuracy::Sensitivity& s, const std::string& 
   const auto checks = [&](const char* title, const std::vector<accuracy::SetCheck>& v) {
     if (v.empty()) return;
     out += std::string("\nadditivity, ") + title + " (predicted = sum of single drops)\n";
-    std::snprintf(line, sizeof line, "  %-48s %9s %9s %18s\n", "operators on the chip",
-                  "predicted", "measured", "interval");
+    std::snprintf(line, sizeof line, "  %-48s %9s %9s %18s\n", "operators on the chip", "predicted",
+                  "measured", "interval");
     out += line;
     for (const auto& c : v) {
       std::string ops = join(c.operators);
@@ -156,12 +156,9 @@ nlohmann::json front3d_json(const std::string& title, const partition::Problem& 
     if (i < accuracy.size()) j["accuracy"] = plan_accuracy_json(accuracy[i], set, -1);
     pts.push_back(j);
   }
-  return {{"title", title},
-          {"points", pts},
-          {"fronts", f.fronts},
-          {"solves", f.solves},
-          {"complete", f.complete},
-          {"provenance", provenance_json(provenance)}};
+  return {{"title", title},         {"points", pts},
+          {"fronts", f.fronts},     {"solves", f.solves},
+          {"complete", f.complete}, {"provenance", provenance_json(provenance)}};
 }
 
 }  // namespace hetcim::report

@@ -2,10 +2,9 @@
 // checks, a plan's predicted vs measured drop, and the latency x energy x accuracy-drop front.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "accuracy/sensitivity.h"
 #include "partition/accuracy_front.h"
@@ -14,9 +13,8 @@
 
 namespace hetcim::report {
 
-[[nodiscard]] std::string sensitivity_text(const accuracy::Sensitivity& s,
-                                           const std::string& model, const std::string& chip,
-                                           const Provenance& provenance);
+[[nodiscard]] std::string sensitivity_text(const accuracy::Sensitivity& s, const std::string& model,
+                                           const std::string& chip, const Provenance& provenance);
 
 // "accuracy: predicted drop ... (additive), measured ... [lo, hi] at 95 % on SET".
 [[nodiscard]] std::string plan_accuracy_text(const accuracy::PlanAccuracy& a,

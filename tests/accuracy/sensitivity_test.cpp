@@ -185,7 +185,8 @@ TEST(PartitionWithAccuracy, BudgetHeldAndPlanReEvaluated) {
   EXPECT_EQ(res.accuracy->measured.n, 24);
   // Without a budget the latency-optimal plan may take any operator; its prediction is the sum.
   q.max_accuracy_drop = -1;
-  const api::PartitionResult free = api::partition(api::build_partition_problem(fixture().model, q), q);
+  const api::PartitionResult free =
+      api::partition(api::build_partition_problem(fixture().model, q), q);
   EXPECT_LE(free.latency_s, res.latency_s);
   q.accuracy.chip = kChips + ":A2";
   const std::string e = error_of([&] { (void)api::build_partition_problem(fixture().model, q); });

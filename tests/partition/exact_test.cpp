@@ -196,8 +196,8 @@ TEST(ExactSolver, AccuracyFrontKeepsSlowerPlansThatCostNoAccuracy) {
   p.drop_budget_ppm = 10;
   const ExactResult ex = solve_exact(p);
   EXPECT_DOUBLE_EQ(ex.makespan, 16.0);
-  EXPECT_EQ(ex.schedule.assignment.mode, (std::vector<int>{kHost, 0, kHost, kHost, kHost, 0,
-                                                           kHost}));
+  EXPECT_EQ(ex.schedule.assignment.mode,
+            (std::vector<int>{kHost, 0, kHost, kHost, kHost, 0, kHost}));
   EXPECT_DOUBLE_EQ(solve_brute_force(p).makespan, 16.0);
 }
 

@@ -170,7 +170,7 @@ TEST(MilpVsExactVsBruteForce, AccuracyBudgetRandomDags) {
   RandomSpec s;
   s.max_drop = 9;
   s.max_modes = 2;
-  expect_milp_equals_exact(s, 58000, 25, true);
+  expect_milp_equals_exact(s, 58000, 15, true);
 }
 
 TEST(MilpSize, AccuracyBudgetAddsOneRow) {
