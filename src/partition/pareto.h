@@ -42,16 +42,16 @@ class ParetoFront {
     if (dominates(c, d, l)) return false;
     std::vector<Point> next;
     next.reserve(points_.size() + 1);
-    bool placed = false;
-    for (Point& pt : points_) {
-      if (!placed && (pt.crossbars > c || (pt.crossbars == c && pt.drop >= d))) {
-        next.push_back(Point{c, d, l, std::move(payload)});
-        placed = true;
-      }
-      const bool dominated = pt.crossbars >= c && pt.drop >= d && pt.latency >= l;
-      if (!dominated) next.push_back(std::move(pt));
-    }
-    if (!placed) next.push_back(Point{c, d, l, std::move(payload)});
+    // The new point goes before the first point with (crossbars, drop) >= (c, d); of the rest,
+    // those it dominates go (none before it can be dominated: less crossbars or less drop).
+    const auto pos = std::find_if(points_.begin(), points_.end(), [c, d](const Point& pt) {
+      return pt.crossbars > c || (pt.crossbars == c && pt.drop >= d);
+    });
+    for (auto it = points_.begin(); it != pos; ++it) next.push_back(std::move(*it));
+    next.push_back(Point{c, d, l, std::move(payload)});
+    for (auto it = pos; it != points_.end(); ++it)
+      if (!(it->crossbars >= c && it->drop >= d && it->latency >= l))
+        next.push_back(std::move(*it));
     points_ = std::move(next);
     return true;
   }
