@@ -15,7 +15,7 @@ endif()
 install(TARGETS hetcim_shared EXPORT hetcimTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-set(HETCIM_PUBLIC_MODULES util graph onnxio zoo passes workload cost cluster partition platform dse exec xbar report api)
+set(HETCIM_PUBLIC_MODULES util graph onnxio zoo passes workload cost cluster partition platform dse exec xbar data hybrid select accuracy report api)
 install(CODE "
   set(SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")
   set(GENERATED_DIR \"${PROJECT_BINARY_DIR}/generated\")

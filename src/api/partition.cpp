@@ -1,5 +1,7 @@
 #include "api/partition.h"
 
+#include <numeric>
+
 #include "api/common.h"
 #include "api/profile.h"
 #include "cost/host_costs.h"
@@ -27,6 +29,19 @@ void PartitionRequest::validate() const {
   if (bus_model != "parallel" && bus_model != "serial")
     throw user_error("bus_model: expected parallel or serial, got '", bus_model, "'");
   check_range("energy_weight", energy_weight, 0.0, 1e12);
+  if (max_accuracy_drop >= 0 || !sensitivity.empty()) {
+    if (sensitivity.empty())
+      throw user_error(
+          "max_accuracy_drop: an accuracy budget needs a sensitivity file "
+          "(hetcim sensitivity)");
+    if (!(max_accuracy_drop < 0) && !(max_accuracy_drop <= 1.0))
+      throw user_error("max_accuracy_drop: expected a fraction in [0, 1] (0.01 = 1 point), got ",
+                       max_accuracy_drop);
+    if (accuracy.chip.empty())
+      throw user_error("chip: a sensitivity file needs the chip it was measured on (FILE:PROFILE)");
+    if (!replay.empty() && max_accuracy_drop >= 0)
+      throw user_error("max_accuracy_drop: a replayed partition is not solved; drop the budget");
+  }
 }
 
 PartitionProblem build_partition_problem(const Model& model, const PartitionRequest& request) {
@@ -62,6 +77,15 @@ PartitionProblem build_partition_problem(const Model& model, const PartitionRequ
   bo.bus_model =
       request.bus_model == "serial" ? partition::BusModel::Serial : partition::BusModel::Parallel;
   pp.problem = partition::build_problem(w, host, hw, bo);
+  if (!request.sensitivity.empty()) {
+    AccuracySetup want = request.accuracy;
+    pp.accuracy = load_accuracy_model(model, request.sensitivity, want);
+    apply_accuracy(pp.problem, *pp.accuracy, request.max_accuracy_drop);
+    pp.provenance.set("accuracy", "sensitivities of " + request.sensitivity + " (" +
+                                      pp.accuracy->file.id.profile + ", " +
+                                      std::to_string(pp.accuracy->file.id.samples) + " images of " +
+                                      pp.accuracy->file.id.dataset + ")");
+  }
   // What the solvers minimise: latency, or latency + weight * total energy folded into their
   // weighted dynamic objective (partition/energy_front.h); reports use `problem` as built.
   pp.energy_weight = request.energy_weight;
@@ -127,6 +151,11 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
     r.status.conclusion = m.status;
   }
   r.latency_s = r.schedule.makespan;
+  if (pp.accuracy && request.evaluate_plans) {
+    PlanEvaluator ev(*pp.accuracy);
+    r.accuracy = ev.evaluate(pp.problem, r.schedule.assignment);
+    r.accuracy_set = ev.set_description();
+  }
   // The facts the reports print: host source, solver, status, cache, seeds.
   r.provenance = report::partition_provenance(r.run);
   r.provenance.set("hardware", pp.hardware);
@@ -157,6 +186,39 @@ FrontResult partition_front(const PartitionProblem& pp, const PartitionRequest& 
                                  : "incomplete front (point cap or time limit)");
   f.provenance.set("cache", "none (solved in this run)");
   if (!f.provenance.find("seeds")) f.provenance.set("seeds", "none (deterministic)");
+  f.status.origin = Origin::Solved;
+  f.status.conclusion =
+      f.front.complete ? partition::SolveStatus::Optimal : partition::SolveStatus::TimeLimit;
+  return f;
+}
+
+Front3dResult partition_front_3d(const PartitionProblem& pp, const PartitionRequest& request) {
+  request.validate();
+  if (!pp.accuracy)
+    throw user_error("pareto-3d: the accuracy axis needs a sensitivity file (--sensitivity)");
+  if (request.solver != "exact" || !request.replay.empty() || request.energy_weight > 0)
+    throw user_error(
+        "pareto-3d: the front is computed by the exact solver over every weight and accuracy "
+        "budget; drop the MILP solver, the replay and the energy weight");
+  Front3dResult f;
+  f.title = pp.model + " on " + pp.hardware + ": latency x energy x accuracy-drop front";
+  f.problem = pp.problem;
+  partition::Problem p = pp.problem;
+  if (request.max_accuracy_drop < 0)
+    p.drop_budget_ppm = std::accumulate(p.drop_ppm.begin(), p.drop_ppm.end(), int64_t{0});
+  f.front = partition::latency_energy_accuracy_front(p, request.time_limit);
+  if (request.evaluate_plans) {
+    PlanEvaluator ev(*pp.accuracy);
+    for (const partition::Front3dPoint& pt : f.front.points)
+      f.accuracy.push_back(ev.evaluate(pp.problem, pt.schedule.assignment));
+    f.accuracy_set = ev.set_description();
+  }
+  f.provenance = pp.provenance;
+  f.provenance.set("host source", pp.host_source);
+  f.provenance.set("solver", "exact (hetcim), one solve per weight and accuracy budget");
+  f.provenance.set("status", f.front.complete ? "complete (every supported point of every slice)"
+                                              : "incomplete (front cap or time limit)");
+  f.provenance.set("cache", "none (solved in this run)");
   f.status.origin = Origin::Solved;
   f.status.conclusion =
       f.front.complete ? partition::SolveStatus::Optimal : partition::SolveStatus::TimeLimit;

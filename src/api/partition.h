@@ -6,12 +6,15 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "api/accuracy.h"
 #include "api/hardware.h"
 #include "api/model.h"
 #include "api/profile.h"
 #include "api/status.h"
+#include "partition/accuracy_front.h"
 #include "partition/energy_front.h"
 #include "partition/milp.h"
 #include "partition/problem.h"
@@ -35,6 +38,14 @@ struct PartitionRequest {
   std::string replay;                  // a partition file to replay instead of solving
   // How host "this" is measured (api::profile); its progress callback reports the runs.
   ProfileRequest host_measurement;
+  // Accuracy (issue 13): a sensitivity file (`hetcim sensitivity`) measured on accuracy.chip makes
+  // the accuracy drop a second budget (max_accuracy_drop, a fraction: 0.01 = 1 point; < 0 =
+  // none) and every returned plan is re-evaluated on the chip (the file's images and seeds;
+  // accuracy.dataset, when set, must be the file's).
+  std::string sensitivity;
+  double max_accuracy_drop = -1.0;
+  AccuracySetup accuracy;
+  bool evaluate_plans = true;
 
   // UserError naming the field.
   void validate() const;
@@ -52,6 +63,7 @@ struct PartitionProblem {
   double scale = 1.0;  // objective bound -> latency + weight x energy bound
   // The library's provenance with "seeds" set when host "this" was measured (how: describe()).
   Provenance provenance;
+  std::optional<AccuracyModel> accuracy;  // with a sensitivity file: its costs are in `problem`
 };
 
 struct PartitionResult {
@@ -60,7 +72,21 @@ struct PartitionResult {
   report::PartitionRun run;  // what the reports print: model, hardware, solver, bound, nodes...
   partition::Problem problem;
   partition::Schedule schedule;
-  double latency_s = 0.0;  // the schedule's makespan
+  double latency_s = 0.0;                          // the schedule's makespan
+  std::optional<accuracy::PlanAccuracy> accuracy;  // re-evaluated on the chip
+  std::string accuracy_set;                        // the images it was evaluated on
+};
+
+// The latency x energy x accuracy-drop front (partition/accuracy_front.h), each point
+// re-evaluated on the chip when the request says so.
+struct Front3dResult {
+  Status status;
+  Provenance provenance;
+  std::string title;
+  partition::Problem problem;
+  partition::Front3d front;
+  std::vector<accuracy::PlanAccuracy> accuracy;  // per point (empty: not evaluated)
+  std::string accuracy_set;
 };
 
 struct FrontResult {
@@ -81,6 +107,9 @@ struct FrontResult {
 // a replay or an energy weight.
 [[nodiscard]] FrontResult partition_front(const PartitionProblem& problem,
                                           const PartitionRequest& request);
+// UserError without a sensitivity file, with the MILP solver, a replay or an energy weight.
+[[nodiscard]] Front3dResult partition_front_3d(const PartitionProblem& problem,
+                                               const PartitionRequest& request);
 // The paper's MILP of the problem (its objective) as the text of an MPS or LP file (its header
 // states the time unit), and that text written to `path`.
 [[nodiscard]] std::string partition_milp_text(const PartitionProblem& problem,

@@ -13,6 +13,7 @@
 #include "cli/flags.h"
 #include "cli/model_source.h"
 #include "cost/hardware.h"
+#include "report/accuracy.h"
 #include "report/multi_partition.h"
 #include "report/partition.h"
 #include "report/partition_file.h"
@@ -32,6 +33,9 @@ struct PartitionArgs {
   std::string time_limit = "600s";
   std::string pareto, pareto_svg;
   std::string json, gantt, mps, lp;
+  std::string max_accuracy_drop;  // "1%"
+  std::string pareto_3d;
+  bool no_evaluate = false;
   bool quiet = false;
   // K-engine platform mode (issue 12): --platform, --imas, --objective.
   api::PlatformPartitionRequest platform;
@@ -43,7 +47,8 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
   for (const char* flag :
        {"--hw", "--preset", "--crossbars", "--t-mvm", "--host", "--solver", "--gap", "--threads",
         "--replicas", "--transfers", "--bus-model", "--energy-weight", "--pareto", "--pareto-svg",
-        "--replay", "--mps", "--lp"})
+        "--replay", "--mps", "--lp", "--chip", "--sensitivity", "--max-accuracy-drop", "--pareto-3d",
+        "--no-evaluate"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (the platform file describes the ",
                        "engines, links and costs; see docs/platforms.md)");
@@ -68,11 +73,30 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
   if (!a.quiet) std::fputs(report::multi_partition_text(run).c_str(), stdout);
 }
 
+// "1%" -> 0.01; a bare number is refused as ambiguous (points or a fraction?).
+double parse_percent(const std::string& text, const char* flag) {
+  if (text.empty() || text.back() != '%')
+    throw user_error(flag, " '", text, "': expected a percentage of accuracy, e.g. 1% or 0.5%");
+  const std::string number = text.substr(0, text.size() - 1);
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || errno != 0 || !(v >= 0) ||
+      !(v <= 100))
+    throw user_error(flag, " '", text, "': expected a percentage in [0%, 100%]");
+  return v / 100.0;
+}
+
 void run(PartitionArgs a, const Provenance& provenance) {
   api::PartitionRequest& q = a.request;
   if (!a.t_mvm.empty())
     q.hardware.t_mvm = parse_positive_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
   q.time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
+  if (!a.max_accuracy_drop.empty())
+    q.max_accuracy_drop = parse_percent(a.max_accuracy_drop, "--max-accuracy-drop");
+  q.evaluate_plans = !a.no_evaluate;
+  if (!a.pareto_3d.empty() && q.sensitivity.empty())
+    throw user_error("--pareto-3d: the accuracy axis needs --sensitivity FILE (and --chip)");
   q.validate();
   const bool front = !a.pareto.empty() || !a.pareto_svg.empty();
   if (front && (q.solver != "exact" || !q.replay.empty() || q.energy_weight > 0))
@@ -96,7 +120,7 @@ void run(PartitionArgs a, const Provenance& provenance) {
   OutputSet out;
   if (!a.mps.empty()) out.add(a.mps, api::partition_milp_text(pp, partition::MilpFileFormat::Mps));
   if (!a.lp.empty()) out.add(a.lp, api::partition_milp_text(pp, partition::MilpFileFormat::Lp));
-  for (const std::string* path : {&a.json, &a.gantt, &a.pareto, &a.pareto_svg})
+  for (const std::string* path : {&a.json, &a.gantt, &a.pareto, &a.pareto_svg, &a.pareto_3d})
     if (!path->empty()) (void)resolve_output_path(*path);
   if ((!a.mps.empty() || !a.lp.empty()) && !a.quiet)
     std::fprintf(
@@ -104,6 +128,24 @@ void run(PartitionArgs a, const Provenance& provenance) {
         format_quantity(partition::milp_stats(pp.objective).time_unit_seconds, Quantity::Time)
             .c_str());
 
+  if (!a.pareto_3d.empty()) {
+    api::Front3dResult f;
+    {
+      ProgressTicker ticker("latency x energy x accuracy front (exact solver)", q.time_limit,
+                            !a.quiet);
+      f = api::partition_front_3d(pp, q);
+    }
+    const Provenance prov = api::with_caller(f.provenance, provenance);
+    out.add(a.pareto_3d,
+            report::front3d_json(f.title, f.problem, f.front, f.accuracy, f.accuracy_set, prov)
+                    .dump(1) +
+                "\n");
+    out.commit();
+    if (!a.quiet)
+      std::fputs(report::front3d_text(f.title, f.front, f.accuracy, f.accuracy_set, prov).c_str(),
+                 stdout);
+    return;
+  }
   if (front) {
     api::FrontResult f;
     {
@@ -130,10 +172,21 @@ void run(PartitionArgs a, const Provenance& provenance) {
   if (r.status.call != partition::CallStatus::Ok)
     throw user_error("CBC failed: ", r.status.message);
   r.run.provenance = api::with_caller(pp.provenance, provenance);
-  if (!a.json.empty()) out.add(a.json, report::partition_file_text(r.run, r.problem, r.schedule));
+  if (!a.json.empty()) {
+    nlohmann::json j = report::partition_json(r.run, r.problem, r.schedule);
+    if (r.accuracy)
+      j["accuracy"] = report::plan_accuracy_json(*r.accuracy, r.accuracy_set, q.max_accuracy_drop);
+    out.add(a.json, j.dump(1) + "\n");
+  }
   if (!a.gantt.empty()) out.add(a.gantt, report::gantt_svg(r.run, r.problem, r.schedule));
   out.commit();
-  if (!a.quiet) std::fputs(report::partition_text(r.run, r.problem, r.schedule).c_str(), stdout);
+  if (!a.quiet) {
+    std::fputs(report::partition_text(r.run, r.problem, r.schedule).c_str(), stdout);
+    if (r.accuracy)
+      std::fputs(
+          report::plan_accuracy_text(*r.accuracy, r.accuracy_set, q.max_accuracy_drop).c_str(),
+          stdout);
+  }
 }
 
 std::string preset_list() {
@@ -208,6 +261,30 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
          "Replay a partition from a JSON file (as --json writes it: operator names and modes, "
          "optionally host_order/bus_order) instead of solving; checked against every constraint")
       ->check(CLI::ExistingFile);
+  api::AccuracySetup& acc = a->request.accuracy;
+  cmd->add_option("--sensitivity", a->request.sensitivity,
+                  "Accuracy: a sensitivity file from `hetcim sensitivity` (checked against the "
+                  "model, --chip and the seeds); the returned plan is re-evaluated on the chip");
+  cmd->add_option("--max-accuracy-drop", a->max_accuracy_drop,
+                  "Accuracy budget, e.g. 1% (points of top-1 accuracy, the sum of the "
+                  "operators' measured drops)");
+  cmd->add_option("--chip", acc.chip, "The chip of the sensitivity file, FILE:PROFILE");
+  cmd->add_option("--dataset", acc.dataset,
+                  "Refuse a sensitivity file measured on another data set")
+      ->check(CLI::IsMember({"fashion-mnist", "cifar10", "synthetic"}));
+  cmd->add_option("--data-dir", acc.data_dir, "Directory of the data set");
+  cmd->add_option("--chip-seed", acc.chip_seed, "Chip instance (must be the file's)")
+      ->capture_default_str();
+  cmd->add_option("--read-seed", acc.read_seed, "Read noise (must be the file's)")
+      ->capture_default_str();
+  cmd->add_option("--weight-seed", acc.weight_seed, "Weights a model does not carry")
+      ->capture_default_str();
+  cmd->add_option("--cache", acc.cache_dir, "Logit cache directory for the re-evaluations");
+  cmd->add_flag("--no-evaluate", a->no_evaluate,
+                "Do not re-evaluate the returned plans on the chip (predicted drops only)");
+  cmd->add_option("--pareto-3d", a->pareto_3d,
+                  "Compute the latency x energy x accuracy-drop front (needs --sensitivity); "
+                  "write it as JSON, every point re-evaluated on the chip");
   cmd->add_option("--json", a->json, "Write the assignment and the schedule as JSON");
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
   cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");

@@ -17,6 +17,7 @@ void register_run(CLI::App& app);
 void register_profile(CLI::App& app, const Provenance& provenance);
 void register_partition(CLI::App& app, const Provenance& provenance);
 void register_execute(CLI::App& app, const Provenance& provenance);
+void register_sensitivity(CLI::App& app, const Provenance& provenance);
 void register_dse(CLI::App& app, const Provenance& provenance);
 void register_cluster(CLI::App& app, const Provenance& provenance);
 void register_reproduce(CLI::App& app, const Provenance& provenance);

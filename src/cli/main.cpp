@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   hetcim::cli::register_profile(app, provenance);
   hetcim::cli::register_partition(app, provenance);
   hetcim::cli::register_execute(app, provenance);
+  hetcim::cli::register_sensitivity(app, provenance);
   hetcim::cli::register_dse(app, provenance);
   hetcim::cli::register_cluster(app, provenance);
   hetcim::cli::register_reproduce(app, provenance);

@@ -20,12 +20,12 @@ class Enumerator {
 
   BruteForceResult run() {
     a_.mode.assign(p_.size(), kHost);
-    assign(0, 0);
+    assign(0, 0, 0);
     return std::move(best_);
   }
 
  private:
-  void assign(size_t v, int64_t crossbars) {
+  void assign(size_t v, int64_t crossbars, int64_t drop) {
     if (v == p_.size()) {
       ++best_.assignments;
       placed_.assign(p_.size(), 0);
@@ -36,12 +36,13 @@ class Enumerator {
       return;
     }
     a_.mode[v] = kHost;
-    assign(v + 1, crossbars);
+    assign(v + 1, crossbars, drop);
+    const int64_t d = drop + p_.drop(static_cast<int>(v), 0);
     for (size_t k = 0; k < p_.acc[v].size(); ++k) {
       const int64_t c = crossbars + p_.acc[v][k].crossbars;
-      if (c > p_.crossbar_budget) continue;
+      if (c > p_.crossbar_budget || d > p_.drop_limit()) continue;
       a_.mode[v] = static_cast<int>(k);
-      assign(v + 1, c);
+      assign(v + 1, c, d);
     }
     a_.mode[v] = kHost;
   }

@@ -16,18 +16,33 @@ constexpr int kNoMode = SegmentFrontInput::kNoMode;
 
 struct DpPoint {
   int64_t crossbars;
+  int64_t drop;  // accuracy cost in ppm (0 without an accuracy model)
   double time;
   int prev_mode = -1, prev_point = -1, seg_point = -1;
 };
 using States = std::vector<std::vector<DpPoint>>;  // per mode index of a boundary cut node
 
+// The points no other point dominates (no more crossbars, drop and time), sorted by crossbars,
+// then drop, then time; of equal points the first in that order.
 void keep_pareto(std::vector<DpPoint>& pts) {
   std::sort(pts.begin(), pts.end(), [](const DpPoint& a, const DpPoint& b) {
-    return a.crossbars < b.crossbars || (a.crossbars == b.crossbars && a.time < b.time);
+    if (a.crossbars != b.crossbars) return a.crossbars < b.crossbars;
+    if (a.drop != b.drop) return a.drop < b.drop;
+    return a.time < b.time;
   });
+  const bool one_drop = std::all_of(pts.begin(), pts.end(),
+                                    [&](const DpPoint& q) { return q.drop == pts.front().drop; });
   std::vector<DpPoint> kept;
-  for (const DpPoint& q : pts)
-    if (kept.empty() || q.time < kept.back().time) kept.push_back(q);
+  for (const DpPoint& q : pts) {
+    if (one_drop) {  // the (crossbars, time) staircase
+      if (kept.empty() || q.time < kept.back().time) kept.push_back(q);
+      continue;
+    }
+    const bool dominated = std::any_of(kept.begin(), kept.end(), [&](const DpPoint& k) {
+      return k.drop <= q.drop && k.time <= q.time;  // k.crossbars <= q.crossbars by the order
+    });
+    if (!dominated) kept.push_back(q);
+  }
   pts = std::move(kept);
 }
 
@@ -63,10 +78,11 @@ double trivial_bound(const Problem& p, const std::vector<std::vector<int>>& allo
 class Solver {
  public:
   Solver(const Problem& p, const std::vector<std::vector<int>>& allowed, int64_t budget,
-         const Assignment& fallback, const ExactOptions& opt)
+         int64_t drop_budget, const Assignment& fallback, const ExactOptions& opt)
       : p_(p),
         allowed_(allowed),
         budget_(budget),
+        drop_budget_(drop_budget),
         fallback_(fallback),
         deadline_(opt.time_limit_seconds, opt.node_limit) {}
 
@@ -93,7 +109,7 @@ class Solver {
         hard = k;
       }
     }
-    const States init = {{DpPoint{0, 0.0}}};
+    const States init = {{DpPoint{0, 0, 0.0}}};
     fwd_.resize(m);
     bwd_.resize(m);
     for (size_t k = 0; k < hard; ++k) {
@@ -117,6 +133,15 @@ class Solver {
     const int out = d_.segments[k].out;
     return out >= 0 ? p_.crossbars(out, modes_of(out)[jo]) : 0;
   }
+  int64_t out_drop(size_t k, size_t jo) const {
+    const int out = d_.segments[k].out;
+    return out >= 0 ? p_.drop(out, modes_of(out)[jo]) : 0;
+  }
+  SegmentFrontInput front_input(const Segment& seg, int in_mode, int out_mode) const {
+    SegmentFrontInput fi{&p_, &seg, &allowed_, &d_.dropped, in_mode, out_mode, budget_, &deadline_};
+    fi.drop_budget = drop_budget_;
+    return fi;
+  }
 
   bool compute_fronts(size_t k) {
     const Segment& seg = d_.segments[k];
@@ -126,9 +151,7 @@ class Solver {
     fronts_[k].resize(in_modes.size());
     for (size_t ji = 0; ji < in_modes.size(); ++ji) {
       for (size_t jo = 0; jo < out_modes.size(); ++jo) {
-        const SegmentFrontInput fi{&p_,          &seg,          &allowed_, &d_.dropped,
-                                   in_modes[ji], out_modes[jo], budget_,   &deadline_};
-        fronts_[k][ji].push_back(segment_front(fi));
+        fronts_[k][ji].push_back(segment_front(front_input(seg, in_modes[ji], out_modes[jo])));
         const SegmentFrontOutput& f = fronts_[k][ji].back();
         st.decisions = f.decisions;
         st.fronts += 1;
@@ -160,9 +183,11 @@ class Solver {
         for (size_t si = 0; si < in[ji].size(); ++si)
           for (size_t q = 0; q < pts.size(); ++q) {
             const int64_t c = in[ji][si].crossbars + pts[q].crossbars + out_crossbars(k, jo);
-            if (c <= budget_)
-              next[jo].push_back(DpPoint{c, in[ji][si].time + pts[q].latency, static_cast<int>(ji),
-                                         static_cast<int>(si), static_cast<int>(q)});
+            const int64_t d = in[ji][si].drop + pts[q].drop + out_drop(k, jo);
+            if (c <= budget_ && d <= drop_budget_)
+              next[jo].push_back(DpPoint{c, d, in[ji][si].time + pts[q].latency,
+                                         static_cast<int>(ji), static_cast<int>(si),
+                                         static_cast<int>(q)});
           }
       }
     for (auto& pts : next) keep_pareto(pts);
@@ -179,9 +204,11 @@ class Solver {
         for (size_t q = 0; q < pts.size(); ++q)
           for (size_t si = 0; si < out[jo].size(); ++si) {
             const int64_t c = pts[q].crossbars + out_crossbars(k, jo) + out[jo][si].crossbars;
-            if (c <= budget_)
-              prev[ji].push_back(DpPoint{c, pts[q].latency + out[jo][si].time, static_cast<int>(jo),
-                                         static_cast<int>(si), static_cast<int>(q)});
+            const int64_t d = pts[q].drop + out_drop(k, jo) + out[jo][si].drop;
+            if (c <= budget_ && d <= drop_budget_)
+              prev[ji].push_back(DpPoint{c, d, pts[q].latency + out[jo][si].time,
+                                         static_cast<int>(jo), static_cast<int>(si),
+                                         static_cast<int>(q)});
           }
       }
     for (auto& pts : prev) keep_pareto(pts);
@@ -196,26 +223,24 @@ class Solver {
     double incumbent = std::numeric_limits<double>::infinity();
     for (size_t ji = 0; ji < in_modes.size(); ++ji) {
       for (size_t jo = 0; jo < out_modes.size(); ++jo) {
-        // The rest: prefix (ends at the in cut) + out cut crossbars + suffix, Pareto-pruned, in
-        // descending crossbars so that RestCost's thresholds (budget - c) ascend.
+        // The rest: prefix (ends at the in cut) + out cut crossbars and drop + suffix,
+        // Pareto-pruned; what it leaves (budget - c, drop budget - d) are RestCost's thresholds.
         std::vector<DpPoint> rest;
         for (size_t a = 0; a < prefix[ji].size(); ++a)
           for (size_t b = 0; b < suffix[jo].size(); ++b) {
             const int64_t c =
                 prefix[ji][a].crossbars + out_crossbars(h, jo) + suffix[jo][b].crossbars;
-            if (c <= budget_)
-              rest.push_back(DpPoint{c, prefix[ji][a].time + suffix[jo][b].time,
+            const int64_t d = prefix[ji][a].drop + out_drop(h, jo) + suffix[jo][b].drop;
+            if (c <= budget_ && d <= drop_budget_)
+              rest.push_back(DpPoint{c, d, prefix[ji][a].time + suffix[jo][b].time,
                                      static_cast<int>(a), static_cast<int>(b), -1});
           }
         keep_pareto(rest);
         RestCost cost;
-        for (size_t i = rest.size(); i-- > 0;) {
-          cost.crossbars.push_back(budget_ - rest[i].crossbars);
-          cost.latency.push_back(rest[i].time);
-        }
-        const SegmentFrontInput fi{&p_,          &seg,          &allowed_, &d_.dropped,
-                                   in_modes[ji], out_modes[jo], budget_,   &deadline_};
-        SegmentBestOutput b = segment_best(fi, cost, incumbent);
+        for (size_t i = rest.size(); i-- > 0;)
+          cost.add(budget_ - rest[i].crossbars, drop_budget_ - rest[i].drop, rest[i].time);
+        SegmentBestOutput b =
+            segment_best(front_input(seg, in_modes[ji], out_modes[jo]), cost, incumbent);
         st.decisions = b.decisions;
         st.fronts += 1;
         add_counts(st, b.nodes, b.leaves, b.seq_nodes);
@@ -226,12 +251,14 @@ class Solver {
         hard_plan_ = std::move(b.plan);
         hard_in_ = static_cast<int>(ji);
         hard_out_ = static_cast<int>(jo);
-        // The rest point RestCost::at picked: the most crossbars that still fit.
+        // The rest point RestCost::at picked: the fastest of those that still fit.
+        double best_rest = std::numeric_limits<double>::infinity();
         for (size_t i = rest.size(); i-- > 0;)
-          if (b.crossbars <= budget_ - rest[i].crossbars) {
+          if (b.crossbars <= budget_ - rest[i].crossbars && b.drop <= drop_budget_ - rest[i].drop &&
+              rest[i].time < best_rest) {
+            best_rest = rest[i].time;
             hard_prefix_ = rest[i].prev_mode;
             hard_suffix_ = rest[i].prev_point;
-            break;
           }
       }
     }
@@ -313,6 +340,7 @@ class Solver {
   const Problem& p_;
   const std::vector<std::vector<int>>& allowed_;
   int64_t budget_;
+  int64_t drop_budget_;
   const Assignment& fallback_;
   Deadline deadline_;
   Decomposition d_;
@@ -326,7 +354,9 @@ class Solver {
 
 void require_clean(const Problem& p, const ExactResult& r, bool check_budget) {
   for (const Violation& v : check(p, r.schedule)) {
-    if (!check_budget && v.kind == ViolationKind::Budget) continue;
+    if (!check_budget &&
+        (v.kind == ViolationKind::Budget || v.kind == ViolationKind::AccuracyBudget))
+      continue;
     throw internal_error("exact solver produced an invalid schedule: ", v.message);
   }
 }
@@ -348,6 +378,7 @@ ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
     const auto& modes = p.acc[v];
     for (size_t k = 0; k < modes.size(); ++k) {
       if (modes[k].crossbars > p.crossbar_budget) continue;
+      if (p.drop(static_cast<int>(v), static_cast<int>(k)) > p.drop_limit()) continue;
       bool dominated = false;
       for (size_t j = 0; j < modes.size() && !dominated; ++j) {
         if (j == k) continue;
@@ -363,7 +394,7 @@ ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
       if (!dominated) allowed[v].push_back(static_cast<int>(k));
     }
   }
-  ExactResult r = Solver(p, allowed, p.crossbar_budget, all_host(p), opt).run();
+  ExactResult r = Solver(p, allowed, p.crossbar_budget, p.drop_limit(), all_host(p), opt).run();
   require_clean(p, r, true);
   return r;
 }
@@ -379,7 +410,8 @@ ExactResult sequence_exact(const Problem& p, const Assignment& a, const ExactOpt
       throw user_error("assignment: operator '", p.names[v], "' has no mode ", m);
     allowed[v] = {m};
   }
-  ExactResult r = Solver(p, allowed, std::numeric_limits<int64_t>::max() / 4, a, opt).run();
+  constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max() / 4;
+  ExactResult r = Solver(p, allowed, kNoLimit, kNoLimit, a, opt).run();
   require_clean(p, r, false);
   return r;
 }

@@ -9,6 +9,8 @@
 // latency plus the best the rest can do with the crossbars it leaves (segment_best). Every step
 // is exact, so the result is a proven optimum (bound == makespan); it is replayed by the
 // simulator and checked, and a disagreement is an InternalError.
+// With an accuracy model (problem.h) the accuracy drop is a second knapsack resource: the fronts,
+// the DP states and rest() carry (crossbars, drop) and both budgets bound every step.
 #pragma once
 
 #include <cstdint>

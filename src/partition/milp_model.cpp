@@ -140,6 +140,20 @@ class Builder {
       }
       add_row("budget", std::move(r), -kInf, static_cast<double>(p_.crossbar_budget) - constant);
     }
+    // Beyond the paper: the accuracy budget, sum_v drop_v (1 - x_v) <= D (drops in ppm).
+    if (p_.has_accuracy()) {
+      std::vector<std::pair<int, double>> r;
+      double constant = 0.0;
+      for (size_t v = 0; v < n; ++v) {
+        if (p_.acc[v].empty() || p_.drop_ppm[v] == 0) continue;
+        const auto d = static_cast<double>(p_.drop_ppm[v]);
+        constant += d;
+        r.push_back({x(v), -d});
+      }
+      if (!r.empty())
+        add_row("accuracy", std::move(r), -kInf,
+                static_cast<double>(p_.drop_budget_ppm) - constant);
+    }
 
     MilpStats& st = m_.stats;
     st.operators = n;

@@ -1,5 +1,7 @@
-// A Pareto front over (crossbars, latency), both minimised: points sorted by crossbars ascending
-// with strictly decreasing latency. `Payload` rides along with each point.
+// A Pareto front over (crossbars, accuracy drop, latency), all minimised: points sorted by
+// crossbars, then drop, ascending; no point has both resources and the latency no larger than
+// another's. Without an accuracy model every drop is 0 and the front is the (crossbars, latency)
+// staircase: strictly decreasing latency. `Payload` rides along with each point.
 #pragma once
 
 #include <algorithm>
@@ -14,36 +16,42 @@ class ParetoFront {
  public:
   struct Point {
     int64_t crossbars;
+    int64_t drop;  // accuracy cost in ppm (problem.h), 0 without an accuracy model
     double latency;
     Payload payload;
   };
 
-  // Smallest latency among points with at most `crossbars` (infinity if none).
-  [[nodiscard]] double best_within(int64_t crossbars) const {
+  // Smallest latency among points with at most `crossbars` and at most `drop` (infinity if none).
+  [[nodiscard]] double best_within(int64_t crossbars,
+                                   int64_t drop = std::numeric_limits<int64_t>::max()) const {
     double best = std::numeric_limits<double>::infinity();
     for (const Point& pt : points_) {
       if (pt.crossbars > crossbars) break;
-      best = pt.latency;
+      if (pt.drop <= drop) best = std::min(best, pt.latency);
     }
     return best;
   }
 
-  // True if some point has crossbars <= c and latency <= l.
-  [[nodiscard]] bool dominates(int64_t c, double l) const { return best_within(c) <= l; }
+  // True if some point has crossbars <= c, drop <= d and latency <= l.
+  [[nodiscard]] bool dominates(int64_t c, int64_t d, double l) const {
+    return best_within(c, d) <= l;
+  }
 
   // Inserts unless dominated; removes the points the new one dominates. Returns whether kept.
-  bool insert(int64_t c, double l, Payload payload) {
-    if (dominates(c, l)) return false;
+  bool insert(int64_t c, int64_t d, double l, Payload payload) {
+    if (dominates(c, d, l)) return false;
     std::vector<Point> next;
     next.reserve(points_.size() + 1);
-    // Points with fewer crossbars stay; the new point goes before the first with >= c; of the
-    // rest, those it dominates go.
-    const auto pos = std::find_if(points_.begin(), points_.end(),
-                                  [c](const Point& pt) { return pt.crossbars >= c; });
+    // The new point goes before the first point with (crossbars, drop) >= (c, d); of the rest,
+    // those it dominates go (none before it can be dominated: less crossbars or less drop).
+    const auto pos = std::find_if(points_.begin(), points_.end(), [c, d](const Point& pt) {
+      return pt.crossbars > c || (pt.crossbars == c && pt.drop >= d);
+    });
     for (auto it = points_.begin(); it != pos; ++it) next.push_back(std::move(*it));
-    next.push_back(Point{c, l, std::move(payload)});
+    next.push_back(Point{c, d, l, std::move(payload)});
     for (auto it = pos; it != points_.end(); ++it)
-      if (it->latency < l) next.push_back(std::move(*it));  // else dominated by the new point
+      if (!(it->crossbars >= c && it->drop >= d && it->latency >= l))
+        next.push_back(std::move(*it));
     points_ = std::move(next);
     return true;
   }

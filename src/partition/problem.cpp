@@ -1,6 +1,7 @@
 #include "partition/problem.h"
 
 #include <cmath>
+#include <limits>
 
 #include "util/error.h"
 
@@ -144,7 +145,23 @@ void Problem::validate() const {
     throw user_error("partition problem: an energy weight needs an energy model (e_host is empty)");
   if (crossbar_budget < 0)
     throw user_error("partition problem: crossbar budget ", crossbar_budget, ", expected >= 0");
+  if (has_accuracy()) {
+    if (drop_ppm.size() != n)
+      throw user_error("partition problem: ", drop_ppm.size(), " accuracy costs for ", n,
+                       " operators");
+    for (size_t v = 0; v < n; ++v)
+      if (drop_ppm[v] < 0 || drop_ppm[v] > kMaxDropPpm)
+        throw user_error("operator '", names[v], "': accuracy cost ", drop_ppm[v],
+                         " ppm, expected 0..", kMaxDropPpm);
+    if (drop_budget_ppm < 0)
+      throw user_error("partition problem: accuracy budget ", drop_budget_ppm,
+                       " ppm, expected >= 0");
+  }
   validate_energy(*this);
+}
+
+int64_t Problem::drop_limit() const {
+  return has_accuracy() ? drop_budget_ppm : std::numeric_limits<int64_t>::max() / 4;
 }
 
 size_t Problem::num_offloadable() const {

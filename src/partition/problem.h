@@ -15,6 +15,12 @@
 // (the default) the solvers minimise the latency alone, as in the paper; otherwise they minimise
 // makespan + energy_weight * dynamic energy (partition/energy.h). A problem without an energy
 // model leaves e_host (and e_transfer / e_out) empty.
+//
+// Accuracy (optional, beyond the paper): drop_ppm[v] is the accuracy an operator costs when it
+// runs on the accelerator (any mode), in millionths of top-1 accuracy (1 ppm = 0.0001 points),
+// and a plan's total, assumed additive (the sensitivity files measure how far it is), must stay
+// within drop_budget_ppm: a second knapsack resource beside the crossbars. Integer units keep the
+// solvers' sums exact. Empty drop_ppm = no accuracy model and no such constraint.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +33,8 @@ namespace hetcim::partition {
 
 // Mode of an operator: kHost, or k >= 0 for accelerator mode k (Problem::acc[v][k]).
 inline constexpr int kHost = -1;
+// Accuracy costs and budgets are in ppm of top-1 accuracy: at most all of it.
+inline constexpr int64_t kMaxDropPpm = 1'000'000;
 
 struct AccMode {
   int64_t crossbars = 0;  // crossbars this mode occupies (eq. 1, times r for r copies), >= 0
@@ -77,6 +85,10 @@ struct Problem {
   // energy model). 0 is the paper's latency objective.
   double energy_weight = 0.0;
 
+  // Accuracy model; empty drop_ppm = none (drop_budget_ppm is then ignored).
+  std::vector<int64_t> drop_ppm;  // per vertex, >= 0, paid on the accelerator (0 for host-only)
+  int64_t drop_budget_ppm = 0;    // >= 0
+
   // Throws UserError naming the operator (or edge) and the field that is wrong.
   void validate() const;
 
@@ -90,6 +102,13 @@ struct Problem {
   [[nodiscard]] double edge_transfer(size_t e) const;
 
   [[nodiscard]] bool has_energy() const { return !e_host.empty(); }
+  [[nodiscard]] bool has_accuracy() const { return !drop_ppm.empty(); }
+  // Accuracy cost (ppm) of v in mode `mode` (-1 = host: 0); 0 without an accuracy model.
+  [[nodiscard]] int64_t drop(int v, int mode) const {
+    return mode < 0 || drop_ppm.empty() ? 0 : drop_ppm[static_cast<size_t>(v)];
+  }
+  // The budget the solvers enforce: drop_budget_ppm, or no limit without an accuracy model.
+  [[nodiscard]] int64_t drop_limit() const;
   // Dynamic energy of v in mode `mode` (-1 = host); requires has_energy().
   [[nodiscard]] double energy(int v, int mode) const;
   // Bus energy of edge dag.edges[e] when it crosses devices: e_transfer[e] (PerEdge) or e_out of

@@ -20,6 +20,12 @@ int64_t crossbars_used(const Problem& p, const Assignment& a) {
   return c;
 }
 
+int64_t drop_used(const Problem& p, const Assignment& a) {
+  int64_t d = 0;
+  for (size_t v = 0; v < p.size(); ++v) d += p.drop(static_cast<int>(v), a.mode[v]);
+  return d;
+}
+
 namespace {
 
 bool mode_ok(const Problem& p, int v, int mode) {
@@ -234,6 +240,8 @@ const char* violation_kind_name(ViolationKind k) {
       return "shape";
     case ViolationKind::UnsupportedMode:
       return "unsupported-mode";
+    case ViolationKind::AccuracyBudget:
+      return "accuracy budget";
     case ViolationKind::Budget:
       return "budget";
     case ViolationKind::Duration:
@@ -365,6 +373,11 @@ std::vector<Violation> check(const Problem& p, const Schedule& s) {
     if (used > p.crossbar_budget)
       out.push_back({ViolationKind::Budget, -1, -1,
                      detail::concat("crossbars used ", used, " > budget ", p.crossbar_budget)});
+    const int64_t drop = drop_used(p, s.assignment);
+    if (p.has_accuracy() && drop > p.drop_budget_ppm)
+      out.push_back(
+          {ViolationKind::AccuracyBudget, -1, -1,
+           detail::concat("accuracy cost ", drop, " ppm > budget ", p.drop_budget_ppm, " ppm")});
   }
   for (size_t v = 0; v < n; ++v) {
     const int iv = static_cast<int>(v);

@@ -20,6 +20,8 @@ struct Assignment {
 
 [[nodiscard]] Assignment all_host(const Problem& p);
 [[nodiscard]] int64_t crossbars_used(const Problem& p, const Assignment& a);
+// The additive accuracy cost of `a` (ppm; 0 without an accuracy model).
+[[nodiscard]] int64_t drop_used(const Problem& p, const Assignment& a);
 
 // One bus transfer. PerEdge: one per edge crossing devices (consumers = {v}). PerTensorDirection:
 // one per producer and direction (consumers = every consumer on the other device).
@@ -71,6 +73,7 @@ enum class ViolationKind {
   Shape,            // vectors of the wrong length
   UnsupportedMode,  // mode not offered by the operator (incl. offloading a host-only operator)
   Budget,           // crossbars used > budget
+  AccuracyBudget,   // accuracy cost (sum of drop_ppm) > drop_budget_ppm
   Duration,         // finish - start != latency of the chosen mode
   NegativeStart,
   Precedence,   // s_v < f_u + transfer delay

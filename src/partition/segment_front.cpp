@@ -19,6 +19,7 @@ struct Choice {
   int64_t crossbars;
   bool host;
   double energy;  // energy_weight * dynamic energy, in seconds of objective (0 without weight)
+  int64_t drop;   // accuracy cost in ppm (0 on the host and without an accuracy model)
 };
 
 struct LocalEdge {
@@ -93,17 +94,17 @@ class FrontSearch {
       choices_.push_back(std::move(ch));
     };
     if (s.in >= 0)  // already finished at time 0: duration 0, its device still sets transfers
-      add(s.in, {Choice{in_.in_mode, 0.0, 0, in_.in_mode == kHost, 0.0}});
+      add(s.in, {Choice{in_.in_mode, 0.0, 0, in_.in_mode == kHost, 0.0, 0}});
     for (int v : s.interior) {
       std::vector<Choice> ch;
       for (int k : (*in_.allowed)[static_cast<size_t>(v)])
-        ch.push_back(
-            Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost, weighted_energy(v, k)});
+        ch.push_back(Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost,
+                            weighted_energy(v, k), p_.drop(v, k)});
       add(v, std::move(ch));
     }
     if (s.out >= 0)
       add(s.out, {Choice{in_.out_mode, p_.duration(s.out, in_.out_mode), 0, in_.out_mode == kHost,
-                         weighted_energy(s.out, in_.out_mode)}});
+                         weighted_energy(s.out, in_.out_mode), 0}});
     for (size_t e = 0; e < p_.dag.edges.size(); ++e) {
       if ((*in_.dropped)[e]) continue;
       const auto [u, v] = p_.dag.edges[e];
@@ -276,9 +277,11 @@ class FrontSearch {
   }
 
   // Whether some completion of the current node, spending c >= `crossbars` in total, could beat
+  // threshold(c) at the node's drop (every completion spends at least `drop`; a point of the front
+  // or of rest() that needs less is the most a completion can be compared with).
   // threshold(c). threshold() is a step function of c and the bound only falls with c, so the
   // last c of every step is the one to try.
-  bool worth_exploring(double lb, double elb, int64_t crossbars) const {
+  bool worth_exploring(double lb, double elb, int64_t crossbars, int64_t drop) const {
     const auto try_at = [&](int64_t c, double limit) {
       return c >= crossbars && c <= in_.budget &&
              std::max(lb, load_bound(c - crossbars)) + elb < limit;
@@ -287,13 +290,13 @@ class FrontSearch {
       const auto& pts = out_.front.points();
       for (const auto& pt : pts)
         if (pt.crossbars > crossbars &&
-            try_at(pt.crossbars - 1, out_.front.best_within(pt.crossbars - 1)))
+            try_at(pt.crossbars - 1, out_.front.best_within(pt.crossbars - 1, drop)))
           return true;
-      return try_at(crossbars, out_.front.best_within(crossbars)) ||
-             try_at(in_.budget, out_.front.best_within(in_.budget));
+      return try_at(crossbars, out_.front.best_within(crossbars, drop)) ||
+             try_at(in_.budget, out_.front.best_within(in_.budget, drop));
     }
     for (size_t i = 0; i < rest_->crossbars.size(); ++i)
-      if (rest_->crossbars[i] >= crossbars &&
+      if (rest_->crossbars[i] >= crossbars && rest_->drop[i] >= drop &&
           try_at(std::min(rest_->crossbars[i], in_.budget), incumbent_ - rest_->latency[i]))
         return true;
     return false;
@@ -304,21 +307,22 @@ class FrontSearch {
     for (size_t v = 0; v < nodes_.size(); ++v)
       if (choices_[v].size() == 1) decided_[v] = 0;
     out_.decisions = vars_.size();
-    dfs(0, 0);
+    dfs(0, 0, 0);
   }
 
-  // Latencies at or above this are of no use for a plan with `crossbars` interior crossbars.
-  double threshold(int64_t crossbars) const {
-    if (!rest_) return out_.front.best_within(crossbars);
-    return incumbent_ - rest_->at(crossbars);
+  // Latencies at or above this are of no use for a plan with `crossbars` interior crossbars and
+  // an interior drop of at least `drop`.
+  double threshold(int64_t crossbars, int64_t drop) const {
+    if (!rest_) return out_.front.best_within(crossbars, drop);
+    return incumbent_ - rest_->at(crossbars, drop);
   }
 
-  void leaf(int64_t crossbars) {
+  void leaf(int64_t crossbars, int64_t drop) {
     ++out_.leaves;
     const SeqInput seq = sequencing_input();
     const double energy = energy_bound();  // exact: every operator is decided
     SeqOptions opt;
-    opt.cutoff = threshold(crossbars) - energy;
+    opt.cutoff = threshold(crossbars, drop) - energy;
     opt.deadline = in_.deadline;
     const SeqOutput r = sequence(seq, opt);
     out_.seq_nodes += r.nodes;
@@ -339,14 +343,15 @@ class FrontSearch {
     for (int job : r.bus_order) plan.bus_order.push_back(job_key_[static_cast<size_t>(job)]);
     const double cost = r.makespan + energy;
     if (!rest_) {
-      out_.front.insert(crossbars, cost, std::move(plan));
+      out_.front.insert(crossbars, drop, cost, std::move(plan));
       return;
     }
-    incumbent_ = cost + rest_->at(crossbars);
+    incumbent_ = cost + rest_->at(crossbars, drop);
     best_.improved = true;
     best_.total = incumbent_;
     best_.latency = cost;
     best_.crossbars = crossbars;
+    best_.drop = drop;
     best_.plan = std::move(plan);
   }
 
@@ -403,7 +408,7 @@ class FrontSearch {
     return seq;
   }
 
-  void dfs(size_t depth, int64_t crossbars) {
+  void dfs(size_t depth, int64_t crossbars, int64_t drop) {
     if (out_.timed_out) return;
     ++out_.nodes;
     if (in_.deadline && in_.deadline->charge()) {
@@ -411,9 +416,10 @@ class FrontSearch {
       return;
     }
     const double elb = energy_bound();
-    if (!worth_exploring(lower_bound(threshold(crossbars) - elb), elb, crossbars)) return;
+    if (!worth_exploring(lower_bound(threshold(crossbars, drop) - elb), elb, crossbars, drop))
+      return;
     if (depth == vars_.size()) {
-      leaf(crossbars);
+      leaf(crossbars, drop);
       return;
     }
     const auto v = static_cast<size_t>(vars_[depth]);
@@ -429,7 +435,7 @@ class FrontSearch {
     // slower, and the crossbars cost nothing).
     if (rest_) {
       const int64_t most = crossbars + max_crossbars_after_[depth];
-      if (most <= in_.budget && rest_->at(most) == rest_->at(crossbars)) {
+      if (most <= in_.budget && rest_->flat(crossbars, most)) {
         // (With an energy weight, only the slower modes that cost no less energy.)
         const Choice* fastest_acc = nullptr;
         std::erase_if(order, [&](size_t k) {
@@ -443,9 +449,10 @@ class FrontSearch {
     }
     for (size_t k : order) {
       const int64_t c = crossbars + choices_[v][k].crossbars;
-      if (c > in_.budget) continue;
+      const int64_t d = drop + choices_[v][k].drop;
+      if (c > in_.budget || d > in_.drop_budget) continue;
       decided_[v] = static_cast<int>(k);
-      dfs(depth + 1, c);
+      dfs(depth + 1, c, d);
       if (out_.timed_out) break;
     }
     decided_[v] = -1;

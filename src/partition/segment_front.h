@@ -6,6 +6,9 @@
 // crossbars still spendable can move away (fractional knapsack). A node is pruned when no
 // total of crossbars it may reach could give a latency below what the front already has for
 // that many crossbars. Leaves are sequenced exactly (sequencing.h) with that latency as cutoff.
+// With an accuracy model the front has a third coordinate, the accuracy drop (a second knapsack
+// resource, problem.h): a node whose drop exceeds the budget is cut, and a node is compared only
+// with the points that spend no more drop than it already has (any completion spends more).
 //
 // segment_best() searches the same tree with a single objective instead: the segment's latency
 // plus rest(c), the best latency of everything outside the segment with the crossbars the
@@ -15,6 +18,7 @@
 // fastest accelerator mode of an operator dominates its slower ones.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -41,6 +45,7 @@ struct SegmentFrontInput {
   int out_mode = kNoMode;  // mode of segment->out (ignored when out == -1)
   int64_t budget = 0;      // interior crossbars above this are not wanted
   const Deadline* deadline = nullptr;
+  int64_t drop_budget = std::numeric_limits<int64_t>::max() / 4;  // interior drop (ppm) wanted
 
   static constexpr int kNoMode = -2;
 };
@@ -58,23 +63,39 @@ struct SegmentFrontOutput {
 
 [[nodiscard]] SegmentFrontOutput segment_front(const SegmentFrontInput& in);
 
-// rest(c): the best latency outside the segment when the segment's interior uses c crossbars
-// (infinity when nothing fits). Must be non-decreasing in c.
+// rest(c, d): the best latency outside the segment when the segment's interior uses c crossbars
+// and an accuracy drop of d (infinity when nothing fits): the smallest latency[i] with
+// c <= crossbars[i] and d <= drop[i]. Non-decreasing in c and in d.
 struct RestCost {
-  std::vector<int64_t> crossbars;  // ascending thresholds: segment crossbars <= crossbars[i]
-  std::vector<double> latency;     // ... leave the rest a best latency of latency[i] (ascending)
-  [[nodiscard]] double at(int64_t c) const {
+  std::vector<int64_t> crossbars;  // segment crossbars <= crossbars[i] ...
+  std::vector<int64_t> drop;       // ... and segment drop <= drop[i] ...
+  std::vector<double> latency;     // ... leave the rest a best latency of latency[i]
+  void add(int64_t c, int64_t d, double l) {
+    crossbars.push_back(c);
+    drop.push_back(d);
+    latency.push_back(l);
+  }
+  [[nodiscard]] double at(int64_t c, int64_t d) const {
+    double best = std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < crossbars.size(); ++i)
-      if (c <= crossbars[i]) return latency[i];
-    return std::numeric_limits<double>::infinity();
+      if (c <= crossbars[i] && d <= drop[i]) best = std::min(best, latency[i]);
+    return best;
+  }
+  // True when at(c, d) == at(hi, d) for every c in [lo, hi] and every d: no crossbar threshold
+  // in [lo, hi).
+  [[nodiscard]] bool flat(int64_t lo, int64_t hi) const {
+    for (int64_t t : crossbars)
+      if (t >= lo && t < hi) return false;
+    return true;
   }
 };
 
 struct SegmentBestOutput {
   bool improved = false;  // found a plan with latency + rest < the incumbent passed in
-  double total = std::numeric_limits<double>::infinity();  // its latency + rest(crossbars)
+  double total = std::numeric_limits<double>::infinity();  // its latency + rest(crossbars, drop)
   double latency = 0.0;
   int64_t crossbars = 0;
+  int64_t drop = 0;  // interior accuracy drop (ppm)
   SegmentPlan plan;
   int64_t nodes = 0, leaves = 0, seq_nodes = 0;
   size_t decisions = 0;

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 
+#include "partition/accuracy_front.h"
 #include "partition/brute_force.h"
+#include "partition/exact.h"
 #include "test_problems.h"
 #include "util/error.h"
 
@@ -150,6 +153,42 @@ TEST(LatencyEnergyFront, HandComputedTwoPointFront) {
   EXPECT_DOUBLE_EQ(f.points[1].makespan, 10.0);
   EXPECT_DOUBLE_EQ(f.points[1].energy.total, 0.5);
   EXPECT_EQ(f.solves, 3u);  // both extremes, then the slope finds nothing below the segment
+}
+
+// The latency x energy x accuracy front (accuracy_front.h): its points are mutually
+// non-dominated, each within the budget it was found under, and its fastest point with no more
+// than the full (or a zero) accuracy drop is the exact solver's optimum under that budget.
+TEST(AccuracyFront, NonDominatedAndItsExtremesAreExactOptima) {
+  for (uint64_t seed = 61000; seed < 61030; ++seed) {
+    Problem p = energetic(seed, false);
+    std::mt19937_64 rng(seed);
+    int64_t total = 0;
+    p.drop_ppm.assign(p.size(), 0);
+    for (size_t v = 0; v < p.size(); ++v)
+      if (!p.acc[v].empty()) total += p.drop_ppm[v] = static_cast<int64_t>(rng() % 10);
+    p.drop_budget_ppm = total;
+    const Front3d f = latency_energy_accuracy_front(p);
+    ASSERT_FALSE(f.points.empty());
+    EXPECT_TRUE(f.complete);
+    double fastest = std::numeric_limits<double>::infinity(), fastest_free = fastest;
+    for (size_t i = 0; i < f.points.size(); ++i) {
+      const Front3dPoint& a = f.points[i];
+      EXPECT_EQ(drop_used(p, a.schedule.assignment), a.drop_ppm);
+      EXPECT_LE(a.drop_ppm, a.budget_ppm);
+      fastest = std::min(fastest, a.makespan);
+      if (a.drop_ppm == 0) fastest_free = std::min(fastest_free, a.makespan);
+      for (size_t j = 0; j < f.points.size(); ++j) {
+        const Front3dPoint& b = f.points[j];
+        if (i == j) continue;
+        EXPECT_FALSE(b.makespan <= a.makespan && b.energy <= a.energy && b.drop_ppm <= a.drop_ppm)
+            << "seed " << seed;
+      }
+    }
+    EXPECT_NEAR(fastest, solve_exact(p).makespan, 1e-9) << "seed " << seed;
+    Problem none = p;
+    none.drop_budget_ppm = 0;
+    EXPECT_NEAR(fastest_free, solve_exact(none).makespan, 1e-9) << "seed " << seed;
+  }
 }
 
 }  // namespace

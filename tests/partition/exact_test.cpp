@@ -133,6 +133,104 @@ TEST(ExactVsBruteForce, EnergyWeightedSerialBus) {
   expect_equal_optima(s, 31000, 200);
 }
 
+// The accuracy drop as a second knapsack resource (problem.h): exact == brute force over every
+// assignment within both budgets; `binding` counts the instances where the accuracy budget
+// changes the optimum (the same problem without it is faster), so the constraint is exercised.
+size_t expect_equal_optima_with_accuracy(const RandomSpec& spec, uint64_t first_seed, int count) {
+  size_t binding = 0;
+  expect_equal_optima(spec, first_seed, count);
+  for (int i = 0; i < count; ++i) {
+    const uint64_t seed = first_seed + static_cast<uint64_t>(i);
+    const Problem p = random_problem(seed, spec);
+    const ExactResult ex = solve_exact(p);
+    EXPECT_LE(drop_used(p, ex.schedule.assignment), p.drop_budget_ppm) << "seed " << seed;
+    Problem free = p;
+    free.drop_ppm.clear();
+    if (solve_exact(free).objective < ex.objective - 1e-9) ++binding;
+  }
+  return binding;
+}
+
+TEST(ExactVsBruteForce, AccuracyBudgetRandomDags) {
+  RandomSpec s;
+  s.max_drop = 9;
+  EXPECT_GT(expect_equal_optima_with_accuracy(s, 33000, 150), 30u);
+}
+
+TEST(ExactVsBruteForce, AccuracyBudgetBlocks) {
+  RandomSpec s;
+  s.max_drop = 9;
+  s.blocks = 3;  // segments with parallel operators: per-segment fronts over (crossbars, drop)
+  EXPECT_GT(expect_equal_optima_with_accuracy(s, 35000, 100), 20u);
+}
+
+TEST(ExactVsBruteForce, AccuracyBudgetMultiModeBlocks) {
+  RandomSpec s;
+  s.max_drop = 9;
+  s.max_modes = 3;
+  s.blocks = 2;
+  EXPECT_GT(expect_equal_optima_with_accuracy(s, 36000, 100), 20u);
+}
+
+TEST(ExactVsBruteForce, AccuracyBudgetEnergyWeightedSerialBus) {
+  RandomSpec s;
+  s.max_drop = 5;
+  s.energy_weight = 2;
+  s.serial_bus = true;
+  s.max_ops = 6;
+  EXPECT_GT(expect_equal_optima_with_accuracy(s, 37000, 100), 10u);
+}
+
+// Two diamonds 0 -> {1, 2} -> 3 -> {A = 4, B = 5} -> 6, ops 1, 2 and A at 9 ppm each, B free,
+// a drop budget of 10: one of 1, 2, A may go. The second segment's front (the first one is the
+// hard segment) must keep the plan with B offloaded and A on the host (segment latency 12 + 1)
+// although A offloaded and B on the host is faster (10 + 1) for fewer crossbars: it costs 9 ppm.
+// Hand-computed optimum: op 1 (host 20) offloaded, B offloaded: 1 + max(0.5, 1) + 1 + 12 + 1 = 16.
+TEST(ExactSolver, AccuracyFrontKeepsSlowerPlansThatCostNoAccuracy) {
+  const std::vector<std::pair<int, int>> edges = {{0, 1}, {0, 2}, {1, 3}, {2, 3},
+                                                  {3, 4}, {3, 5}, {4, 6}, {5, 6}};
+  Problem p = make_problem(7, edges, {1, 20, 1, 1, 12, 10, 1},
+                           {{}, {{1, 0.5}}, {{1, 0.5}}, {}, {{1, 1.0}}, {{3, 2.0}}, {}},
+                           std::vector<double>(edges.size(), 0.0), 10);
+  p.drop_ppm = {0, 9, 9, 0, 9, 0, 0};
+  p.drop_budget_ppm = 10;
+  const ExactResult ex = solve_exact(p);
+  EXPECT_DOUBLE_EQ(ex.makespan, 16.0);
+  EXPECT_EQ(ex.schedule.assignment.mode,
+            (std::vector<int>{kHost, 0, kHost, kHost, kHost, 0, kHost}));
+  EXPECT_DOUBLE_EQ(solve_brute_force(p).makespan, 16.0);
+}
+
+// A zero budget keeps every operator with a positive accuracy cost on the host, and the drop is
+// reported as a violation by the checker.
+TEST(ExactSolver, ZeroAccuracyBudgetKeepsCostlyOperatorsOnTheHost) {
+  RandomSpec s;
+  s.max_drop = 9;
+  s.offload_prob = 1.0;
+  for (uint64_t seed = 39000; seed < 39020; ++seed) {
+    Problem p = random_problem(seed, s);
+    p.drop_budget_ppm = 0;
+    const ExactResult ex = solve_exact(p);
+    for (size_t v = 0; v < p.size(); ++v) {
+      if (p.drop_ppm[v] > 0) {
+        EXPECT_EQ(ex.schedule.assignment.mode[v], kHost) << "seed " << seed;
+      }
+    }
+  }
+  Problem p = random_problem(39000, s);
+  p.drop_budget_ppm = 0;
+  Schedule sch = solve_exact(p).schedule;
+  for (size_t v = 0; v < p.size(); ++v)
+    if (p.drop_ppm[v] > 0) {
+      sch.assignment.mode[v] = 0;
+      const std::vector<Violation> viol = check(p, simulate_best(p, sch.assignment));
+      EXPECT_TRUE(std::any_of(viol.begin(), viol.end(), [](const Violation& x) {
+        return x.kind == ViolationKind::AccuracyBudget;
+      }));
+      break;
+    }
+}
+
 // 0 -> 1 -> 2 and 0 -> 2; op 0 may go to the accelerator (host 10, acc 1), op 1 takes t1 on the
 // host. Edge 0 -> 2 jumps over the cut node 1 and carries a transfer of 5.
 Problem jump(double t1, double t01, double t12) {

@@ -164,6 +164,25 @@ TEST(MilpVsExactVsBruteForce, EnergyWeightedPerTensorSerialBus) {
   expect_milp_equals_exact(s, 56000, 15, true);
 }
 
+// The accuracy row (sum of drops of the offloaded operators <= budget) against the exact solver
+// with the drop as its second knapsack resource and the brute force.
+TEST(MilpVsExactVsBruteForce, AccuracyBudgetRandomDags) {
+  RandomSpec s;
+  s.max_drop = 9;
+  s.max_modes = 2;
+  expect_milp_equals_exact(s, 58000, 15, true);
+}
+
+TEST(MilpSize, AccuracyBudgetAddsOneRow) {
+  RandomSpec s;
+  s.max_drop = 9;
+  s.offload_prob = 1.0;
+  const Problem with = random_problem(58100, s);
+  Problem without = with;
+  without.drop_ppm.clear();
+  EXPECT_EQ(milp_stats(with).rows, milp_stats(without).rows + 1);
+}
+
 TEST(MilpSize, SerialBusJobsAndPairs) {
   // Diamond 0 -> {1, 2} -> 3, per edge: 4 bus jobs. Pairs the DAG leaves open: (0,1) and (0,2)
   // share producer 0; (1,3) and (2,3) feed 3; (0,1) vs (2,3): 1 does not reach 2; (0,2) vs

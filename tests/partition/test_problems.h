@@ -42,19 +42,38 @@ struct RandomSpec {
   bool chain = false;       // always link v-1 -> v (many cut nodes, edges jumping over them)
   bool serial_bus = false;  // BusModel::Serial
   int energy_weight = 0;    // > 0: random integer energies and this weight (s per J)
+  int max_drop = 0;         // > 0: accuracy costs 0..max_drop ppm and a random accuracy budget
+  // > 0: instead of random edges, this many blocks in series, each 1..2 parallel operators
+  // between two cut nodes (segments with decisions inside; ops counts ignore min/max_ops)
+  int blocks = 0;
 };
 
 inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
   std::mt19937_64 rng(seed);
   const auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const auto coin = [&](double q) { return std::uniform_real_distribution<double>(0, 1)(rng) < q; };
-  const size_t n =
-      static_cast<size_t>(uni(static_cast<int>(s.min_ops), static_cast<int>(s.max_ops)));
+  size_t n = 0;
   std::vector<std::pair<int, int>> edges;
-  for (size_t v = 1; v < n; ++v)
-    for (size_t u = 0; u < v; ++u)
-      if ((s.chain && u + 1 == v) || coin(s.edge_prob))
-        edges.emplace_back(static_cast<int>(u), static_cast<int>(v));
+  if (s.blocks > 0) {
+    int cut = 0;
+    n = 1;
+    for (int b = 0; b < s.blocks; ++b) {
+      const int width = uni(1, 2);
+      const int join = cut + width + 1;
+      for (int i = 1; i <= width; ++i) {
+        edges.emplace_back(cut, cut + i);
+        edges.emplace_back(cut + i, join);
+      }
+      n += static_cast<size_t>(width) + 1;
+      cut = join;
+    }
+  } else {
+    n = static_cast<size_t>(uni(static_cast<int>(s.min_ops), static_cast<int>(s.max_ops)));
+    for (size_t v = 1; v < n; ++v)
+      for (size_t u = 0; u < v; ++u)
+        if ((s.chain && u + 1 == v) || coin(s.edge_prob))
+          edges.emplace_back(static_cast<int>(u), static_cast<int>(v));
+  }
   Problem p;
   p.dag = graph::Dag::from_edges(n, edges);
   int64_t total_cb = 0;
@@ -90,6 +109,14 @@ inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
     } else {
       for (size_t e = 0; e < p.dag.edges.size(); ++e) p.e_transfer.push_back(uni(0, 5));
     }
+  }
+  if (s.max_drop > 0) {  // drawn last: the rest of the problem stays the same
+    int64_t total = 0;
+    for (size_t v = 0; v < n; ++v) {
+      p.drop_ppm.push_back(p.acc[v].empty() ? 0 : uni(0, s.max_drop));
+      total += p.drop_ppm.back();
+    }
+    p.drop_budget_ppm = uni(0, static_cast<int>(total));
   }
   return p;
 }

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Accuracy-budgeted partitions (issue 13): for each chip, the sensitivity of MODEL (hetcim
+# sensitivity), then the latency-optimal plan and the plans at each accuracy budget (hetcim
+# partition --sensitivity --max-accuracy-drop), each re-evaluated on the chip; a table of
+# latency, energy, predicted and measured drop (table.py).
+#
+# usage: bench/accuracy/accuracy_budget.sh BUILD_DIR MODEL OUT_DIR
+# env:   DATASET (fashion-mnist | synthetic), SAMPLES, CHIPS ("A0 A1 ..."), BUDGETS ("0.5% 1% ..."),
+#        PAIRS (pairwise checks, 0 = none), PRESET (seed000-arm), JOBS (chips in parallel)
+set -eu
+build=$1
+model=$2
+out=$3
+DATASET=${DATASET:-fashion-mnist}
+SAMPLES=${SAMPLES:-1000}
+CHIPS=${CHIPS:-"A0 A1 A2 A3 A4 A5"}
+BUDGETS=${BUDGETS:-"0.5% 1% 2% 5%"}
+PAIRS=${PAIRS:-0}
+PRESET=${PRESET:-seed000-arm}
+JOBS=${JOBS:-1}
+here=$(cd "$(dirname "$0")" && pwd)
+chips="$here/../../data/chips.yaml"
+hetcim="$build/bin/hetcim"
+mkdir -p "$out/cache"
+uptime > "$out/load-start.txt"
+
+one_chip() {
+  chip=$1
+  "$hetcim" sensitivity "$model" --chip "$chips:$chip" --dataset "$DATASET" --samples "$SAMPLES" \
+    --max-pairs "$PAIRS" --cache "$out/cache" --quiet --out "$out/sens_$chip.json"
+  "$hetcim" partition "$model" --preset "$PRESET" --chip "$chips:$chip" \
+    --sensitivity "$out/sens_$chip.json" --cache "$out/cache" --quiet --json "$out/plan_${chip}_none.json"
+  for b in $BUDGETS; do
+    "$hetcim" partition "$model" --preset "$PRESET" --chip "$chips:$chip" \
+      --sensitivity "$out/sens_$chip.json" --max-accuracy-drop "$b" --cache "$out/cache" --quiet \
+      --json "$out/plan_${chip}_$b.json"
+  done
+}
+
+running=0
+for chip in $CHIPS; do
+  one_chip "$chip" &
+  running=$((running + 1))
+  if [ "$running" -ge "$JOBS" ]; then
+    wait
+    running=0
+  fi
+done
+wait
+uptime > "$out/load-end.txt"
+python3 "$here/table.py" "$out" $CHIPS > "$out/table.md"
+cat "$out/table.md"

@@ -1,0 +1,67 @@
+// Whole-network evaluation with chosen operators on a simulated chip, over a calibration set.
+//
+// evaluate_on_chip() is the one place a network runs with nodes on a chip: today it goes through
+// xbar::AnalogGraph (programs the chosen nodes once; exec's reference interpreter runs the rest;
+// slow but the reference), in chunks of the model's batch size, read noise from one stream seeded
+// by read_seed in image order. The exec engine's analog delegate (issue 13, item 1) replaces its
+// body; nothing else here changes.
+//
+// The model is lowered for fp32 (BatchNorm folded, activations fused) as AnalogGraph executes it;
+// node names are those of the partition problem's operators (passes keep them).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "graph/graph.h"
+#include "xbar/chip_profile.h"
+
+namespace hetcim::accuracy {
+
+// Images and labels the accuracy is measured on.
+struct CalibrationSet {
+  std::string description;  // "fashion-mnist/test, first 2000 images" or the synthetic rule
+  int64_t count = 0;
+  int64_t sample_size = 0;      // floats per image (the model's input without its batch dimension)
+  std::vector<float> inputs;    // count x sample_size
+  std::vector<int64_t> labels;  // class indices < classes
+  int64_t classes = 0;
+  bool synthetic = false;
+};
+
+struct ChipRun {
+  xbar::ChipProfile profile;
+  uint64_t chip_seed = 1;  // the persistent programmed state
+  uint64_t read_seed = 1;  // read noise
+};
+
+// The model lowered for fp32 with weights (seeded for initializers without values):
+// UserError when it has not exactly one input and one output of known shapes.
+[[nodiscard]] graph::Graph prepare_model(const graph::Graph& model, uint64_t weight_seed);
+
+// The first `samples` images of a data set, pixels / 255 (the convention of hetcim train's
+// models). UserError when the images do not fit the model's input or samples > the set.
+[[nodiscard]] CalibrationSet dataset_set(const graph::Graph& prepared,
+                                         const data::ImageDataset& data, int64_t samples);
+
+// `samples` inputs uniform in [-1, 1) from SplitMix64(seed), labelled by the fp32 model's own
+// top-1 (no data set: an accuracy drop is then the share of images whose top-1 the chip changes,
+// net of those it restores).
+[[nodiscard]] CalibrationSet synthetic_set(const graph::Graph& prepared, int64_t samples,
+                                           uint64_t seed);
+
+// Logits (count x classes) of the prepared model over the set with `analog_nodes` on the chip
+// (empty: everything digital; `chip` is then ignored). UserError naming a node that is not a
+// Conv / Gemm / MatMul with constant weights.
+[[nodiscard]] std::vector<float> evaluate_on_chip(const graph::Graph& prepared,
+                                                  const CalibrationSet& set, const ChipRun& chip,
+                                                  const std::vector<std::string>& analog_nodes);
+
+// The operators of `prepared` that a chip can run (Conv with one group, Gemm, MatMul with a
+// constant weight), in graph order.
+[[nodiscard]] std::vector<std::string> chip_capable_nodes(const graph::Graph& prepared);
+
+}  // namespace hetcim::accuracy

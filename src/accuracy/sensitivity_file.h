@@ -1,0 +1,57 @@
+// The sensitivity file (`hetcim sensitivity --out`), JSON: what was measured on what, and the
+// numbers. Layout:
+//   format: "hetcim-sensitivity 1"
+//   model: {spec, hash}            hash: model_hash() of the fp32-lowered graph with its weights
+//   chip: {spec, profile, hash, chip_seed, read_seed}
+//   dataset: {name, samples, synthetic, description, seed}   name "synthetic" for seeded inputs
+//   confidence: {level, method}
+//   digital_accuracy
+//   operators: [{name, accuracy, drop, drop_lo, drop_hi, output_error, discordant: {b, c}}]
+//   additivity: {greedy: [...], pairs: [...]}   each {operators, predicted, measured, lo, hi}
+//   runs, cached_runs, provenance
+// Drops are fractions of top-1 accuracy (0.01 = 1 point). Reading checks every field it uses and
+// names the file and the field in its errors; check_identity() refuses a file measured for
+// another model, chip, data set or seeds.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "accuracy/sensitivity.h"
+
+namespace hetcim::accuracy {
+
+struct SensitivityIdentity {
+  std::string model_spec, model_hash;
+  std::string chip_spec, profile, profile_hash;
+  uint64_t chip_seed = 1, read_seed = 1;
+  std::string dataset;  // "fashion-mnist", "cifar10" or "synthetic"
+  int64_t samples = 0;
+  uint64_t input_seed = 0;  // synthetic inputs (0 for a data set)
+};
+
+[[nodiscard]] nlohmann::json sensitivity_json(const Sensitivity& s, const SensitivityIdentity& id,
+                                              const nlohmann::json& provenance);
+
+struct SensitivityFile {
+  std::string path;
+  SensitivityIdentity id;
+  double level = 0.95;
+  double digital_accuracy = 0.0;
+  struct Entry {
+    double drop = 0.0, lo = 0.0, hi = 0.0;
+  };
+  std::map<std::string, Entry> operators;
+};
+
+// UserError naming `path` and the field when the file is not a sensitivity file.
+[[nodiscard]] SensitivityFile read_sensitivity_file(const std::string& path);
+
+// UserError naming the file and the field when `file` was measured for something else than
+// `want`: model hash, chip profile hash, data set, samples, seeds. Empty fields of `want` (and
+// samples 0) are not checked.
+void check_identity(const SensitivityFile& file, const SensitivityIdentity& want);
+
+}  // namespace hetcim::accuracy

@@ -1,0 +1,170 @@
+#include "api/accuracy.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "accuracy/chip_eval.h"
+#include "api/common.h"
+#include "data/dataset.h"
+#include "partition/energy.h"
+#include "report/provenance.h"
+#include "util/error.h"
+#include "xbar/chips_yaml.h"
+
+namespace hetcim::api {
+namespace {
+
+accuracy::CalibrationSet calibration_set(const graph::Graph& prepared, const std::string& dataset,
+                                         const std::string& data_dir, int64_t samples,
+                                         uint64_t input_seed) {
+  if (dataset == "synthetic") return accuracy::synthetic_set(prepared, samples, input_seed);
+  return accuracy::dataset_set(prepared, data::load_dataset(dataset, data::Split::Test, data_dir),
+                               samples);
+}
+
+accuracy::SensitivityOptions options_for(const AccuracySetup& s, const xbar::ChipProfile& profile,
+                                         const std::string& model_hash) {
+  accuracy::SensitivityOptions o;
+  o.chip = {profile, s.chip_seed, s.read_seed};
+  o.cache_dir = s.cache_dir;
+  o.model_hash = model_hash;
+  return o;
+}
+
+std::string seeds_text(const AccuracySetup& s) {
+  return "chip " + std::to_string(s.chip_seed) + ", read noise " + std::to_string(s.read_seed) +
+         (s.dataset == "synthetic" ? ", synthetic inputs " + std::to_string(s.input_seed) : "") +
+         ", weights a model lacks " + std::to_string(s.weight_seed);
+}
+
+}  // namespace
+
+void AccuracySetup::validate() const {
+  if (chip.empty()) throw user_error("chip: expected FILE:PROFILE (e.g. data/chips.yaml:A3)");
+  if (dataset != "fashion-mnist" && dataset != "cifar10" && dataset != "synthetic")
+    throw user_error("dataset: expected fashion-mnist, cifar10 or synthetic, got '", dataset, "'");
+  check_range("samples", samples, int64_t{1}, int64_t{1} << 24);
+}
+
+void SensitivityRequest::validate() const {
+  setup.validate();
+  check_range("level", level, 0.5, 0.999999);
+  check_range("max_pairs", static_cast<int64_t>(max_pairs), int64_t{0}, int64_t{100000});
+}
+
+SensitivityResult sensitivity(const Model& model, const SensitivityRequest& request) {
+  request.validate();
+  const AccuracySetup& s = request.setup;
+  SensitivityResult r;
+  const xbar::ChipProfile profile = xbar::load_chip_profile(s.chip);
+  const graph::Graph prepared = with_model_named(
+      model.spec, [&] { return accuracy::prepare_model(model.graph, s.weight_seed); });
+  const accuracy::CalibrationSet set = with_model_named(model.spec, [&] {
+    return calibration_set(prepared, s.dataset, s.data_dir, s.samples, s.input_seed);
+  });
+  const std::vector<std::string> ops =
+      request.operators.empty() ? accuracy::chip_capable_nodes(prepared) : request.operators;
+  accuracy::SensitivityOptions o = options_for(s, profile, accuracy::model_hash(prepared));
+  o.level = request.level;
+  o.max_pairs = request.max_pairs;
+  o.greedy = request.greedy;
+  o.progress = request.progress;
+  r.sensitivity = with_model_named(
+      model.spec, [&] { return accuracy::measure_sensitivity(prepared, set, ops, o); });
+  r.identity = {model.spec,
+                o.model_hash,
+                s.chip,
+                profile.name,
+                accuracy::profile_hash(profile),
+                s.chip_seed,
+                s.read_seed,
+                s.dataset,
+                s.samples,
+                s.dataset == "synthetic" ? s.input_seed : 0};
+  r.provenance = library_provenance();
+  r.provenance.set("data", set.description);
+  r.provenance.set("simulator", "xbar crossbar simulator, chip profile " + profile.name + " of " +
+                                    s.chip +
+                                    "; digital operators on exec's reference interpreter (fp32)");
+  r.provenance.set("statistic", "paired drop vs the digital fp32 run, exact interval at " +
+                                    std::to_string(request.level) +
+                                    " conditional on discordant images");
+  r.provenance.set("seeds", seeds_text(s));
+  r.provenance.set("cache", s.cache_dir.empty() ? std::string("none (computed in this run)")
+                                                : std::to_string(r.sensitivity.cached_runs) +
+                                                      " of " + std::to_string(r.sensitivity.runs) +
+                                                      " runs from the logit cache " + s.cache_dir);
+  r.status.origin =
+      r.sensitivity.cached_runs == r.sensitivity.runs ? Origin::Cached : Origin::Computed;
+  return r;
+}
+
+nlohmann::json sensitivity_file_json(const SensitivityResult& r, const Provenance& provenance) {
+  return accuracy::sensitivity_json(r.sensitivity, r.identity, report::provenance_json(provenance));
+}
+
+AccuracyModel load_accuracy_model(const Model& model, const std::string& path,
+                                  const AccuracySetup& want) {
+  AccuracyModel m;
+  m.file = accuracy::read_sensitivity_file(path);
+  m.prepared = with_model_named(
+      model.spec, [&] { return accuracy::prepare_model(model.graph, want.weight_seed); });
+  const xbar::ChipProfile profile = xbar::load_chip_profile(want.chip);
+  accuracy::SensitivityIdentity id;
+  id.model_spec = model.spec;
+  id.model_hash = accuracy::model_hash(m.prepared);
+  id.profile = profile.name;
+  id.profile_hash = accuracy::profile_hash(profile);
+  id.dataset = want.dataset;
+  id.samples = 0;  // the file's
+  id.chip_seed = want.chip_seed;
+  id.read_seed = want.read_seed;
+  accuracy::check_identity(m.file, id);
+  m.setup = want;
+  m.setup.dataset = m.file.id.dataset;
+  m.setup.samples = m.file.id.samples;
+  m.setup.input_seed = m.file.id.input_seed;
+  return m;
+}
+
+void apply_accuracy(partition::Problem& p, const AccuracyModel& m, double max_drop) {
+  p.drop_ppm.assign(p.size(), 0);
+  int64_t total = 0;
+  for (size_t v = 0; v < p.size(); ++v) {
+    if (p.acc[v].empty()) continue;
+    const auto it = m.file.operators.find(p.names[v]);
+    if (it == m.file.operators.end())
+      throw user_error("sensitivity file ", m.file.path, ": field 'operators' has no operator '",
+                       p.names[v], "', which the partition may offload");
+    p.drop_ppm[v] = std::llround(std::max(0.0, it->second.drop) * 1e6);
+    total += p.drop_ppm[v];
+  }
+  p.drop_budget_ppm =
+      max_drop < 0 ? total : static_cast<int64_t>(std::floor(max_drop * 1e6 + 1e-6));
+}
+
+PlanEvaluator::PlanEvaluator(const AccuracyModel& m) : m_(m) {
+  const xbar::ChipProfile profile = xbar::load_chip_profile(m.setup.chip);
+  set_ = calibration_set(m.prepared, m.setup.dataset, m.setup.data_dir, m.setup.samples,
+                         m.setup.input_seed);
+  options_ = options_for(m.setup, profile, m.file.id.model_hash);
+  digital_ =
+      accuracy::top1(accuracy::chip_logits(m.prepared, set_, options_, {}, nullptr), set_.classes);
+  ++runs_;
+}
+
+accuracy::PlanAccuracy PlanEvaluator::evaluate(const partition::Problem& p,
+                                               const partition::Assignment& a) {
+  accuracy::PlanAccuracy out;
+  for (size_t v = 0; v < p.size(); ++v)
+    if (a.mode[v] != partition::kHost) out.analog.push_back(p.names[v]);
+  out.predicted = static_cast<double>(partition::drop_used(p, a)) * 1e-6;
+  const std::vector<float> logits =
+      accuracy::chip_logits(m_.prepared, set_, options_, out.analog, nullptr);
+  ++runs_;
+  out.measured = accuracy::paired_drop(digital_, accuracy::top1(logits, set_.classes), set_.labels,
+                                       m_.file.level);
+  return out;
+}
+
+}  // namespace hetcim::api

@@ -1,0 +1,34 @@
+// Renderings of the accuracy analyses (issue 13): the sensitivity table with its additivity
+// checks, a plan's predicted vs measured drop, and the latency x energy x accuracy-drop front.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "accuracy/sensitivity.h"
+#include "partition/accuracy_front.h"
+#include "partition/problem.h"
+#include "util/provenance.h"
+
+namespace hetcim::report {
+
+[[nodiscard]] std::string sensitivity_text(const accuracy::Sensitivity& s, const std::string& model,
+                                           const std::string& chip, const Provenance& provenance);
+
+// "accuracy: predicted drop ... (additive), measured ... [lo, hi] at 95 % on SET".
+[[nodiscard]] std::string plan_accuracy_text(const accuracy::PlanAccuracy& a,
+                                             const std::string& set, double budget);
+[[nodiscard]] nlohmann::json plan_accuracy_json(const accuracy::PlanAccuracy& a,
+                                                const std::string& set, double budget);
+
+// `accuracy`: per point, or empty when the points were not re-evaluated.
+[[nodiscard]] std::string front3d_text(const std::string& title, const partition::Front3d& f,
+                                       const std::vector<accuracy::PlanAccuracy>& accuracy,
+                                       const std::string& set, const Provenance& provenance);
+[[nodiscard]] nlohmann::json front3d_json(const std::string& title, const partition::Problem& p,
+                                          const partition::Front3d& f,
+                                          const std::vector<accuracy::PlanAccuracy>& accuracy,
+                                          const std::string& set, const Provenance& provenance);
+
+}  // namespace hetcim::report
