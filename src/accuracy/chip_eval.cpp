@@ -1,14 +1,16 @@
 #include "accuracy/chip_eval.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "accuracy/paired.h"
+#include "exec/engine.h"
 #include "exec/weights.h"
 #include "passes/pipeline.h"
 #include "util/error.h"
 #include "util/hash.h"
-#include "xbar/analog_graph.h"
 #include "xbar/chip.h"
+#include "xbar/crossbar_backend.h"
 #include "xbar/model_layers.h"
 #include "xbar/rng.h"
 
@@ -118,21 +120,26 @@ std::vector<float> evaluate_on_chip(const graph::Graph& prepared, const Calibrat
   if (set.sample_size != size)
     throw user_error("calibration set (", set.description, "): ", set.sample_size,
                      " values per image, model '", prepared.name, "' takes ", size);
-  xbar::ChipProfile profile = chip.profile;  // a digital run programs nothing: any valid profile
-  if (analog_nodes.empty() && profile.name.empty()) profile.name = "digital";
-  const xbar::AnalogGraph ag(prepared, xbar::Chip(profile, chip.chip_seed), analog_nodes);
-  xbar::Rng read_rng(chip.read_seed);
+  // The oneDNN engine with the crossbar simulator as its delegate for the chosen nodes (issue 13,
+  // item 1); a digital run has no delegate.
+  exec::EngineOptions eo;
+  if (!analog_nodes.empty())
+    eo.backend = std::make_shared<xbar::CrossbarBackend>(xbar::Chip(chip.profile, chip.chip_seed),
+                                                         analog_nodes, chip.read_seed);
+  exec::Engine engine(prepared, eo);
   const graph::Shape in_shape = input_shape(prepared);
   const int64_t classes = classes_of(prepared);
   std::vector<float> logits(static_cast<size_t>(set.count * classes));
+  exec::Tensor x = exec::Tensor::zeros(graph::DType::Float32, in_shape);
+  float* xp = x.data<float>();
   for (int64_t first = 0; first < set.count; first += batch) {
     const int64_t n = std::min(batch, set.count - first);
-    std::vector<float> chunk(static_cast<size_t>(batch * size), 0.0f);  // the last one zero-padded
-    std::copy_n(set.inputs.begin() + first * size, n * size, chunk.begin());
-    exec::TensorMap inputs;
-    inputs[prepared.inputs[0]] = exec::Tensor::from_floats(in_shape, chunk);
-    const std::vector<float> out = ag.run(inputs, read_rng).at(prepared.outputs[0]).floats();
-    std::copy_n(out.begin(), n * classes, logits.begin() + first * classes);
+    std::copy_n(set.inputs.begin() + first * size, n * size, xp);
+    std::fill(xp + n * size, xp + batch * size, 0.0f);  // the last batch zero-padded
+    engine.set_inputs({{prepared.inputs[0], x}});
+    engine.execute();
+    const exec::Tensor y = engine.read(prepared.outputs[0]);
+    std::copy_n(y.data<float>(), n * classes, logits.begin() + first * classes);
   }
   return logits;
 }

@@ -1,12 +1,11 @@
 // Whole-network evaluation with chosen operators on a simulated chip, over a calibration set.
 //
-// evaluate_on_chip() is the one place a network runs with nodes on a chip: today it goes through
-// xbar::AnalogGraph (programs the chosen nodes once; exec's reference interpreter runs the rest;
-// slow but the reference), in chunks of the model's batch size, read noise from one stream seeded
-// by read_seed in image order. The exec engine's analog delegate (issue 13, item 1) replaces its
-// body; nothing else here changes.
+// evaluate_on_chip() is the one place a network runs with nodes on a chip: exec::Engine (oneDNN)
+// with xbar::CrossbarBackend as its delegate for the chosen nodes (programmed once; the engine runs
+// the rest), in chunks of the model's batch size, read noise from one stream seeded by read_seed
+// in image order. xbar::AnalogGraph (the reference interpreter) is its test oracle only.
 //
-// The model is lowered for fp32 (BatchNorm folded, activations fused) as AnalogGraph executes it;
+// The model is lowered for fp32 (BatchNorm folded, activations fused);
 // node names are those of the partition problem's operators (passes keep them).
 #pragma once
 
