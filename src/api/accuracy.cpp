@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "accuracy/chip_eval.h"
 #include "api/common.h"
@@ -20,6 +21,13 @@ accuracy::CalibrationSet calibration_set(const graph::Graph& prepared, const std
   if (dataset == "synthetic") return accuracy::synthetic_set(prepared, samples, input_seed);
   return accuracy::dataset_set(prepared, data::load_dataset(dataset, data::Split::Test, data_dir),
                                samples);
+}
+
+// A confidence level as text: 0.95 -> "95 %", 0.999 -> "99.9 %".
+std::string percent_text(double level) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g %%", 100 * level);
+  return b;
 }
 
 accuracy::SensitivityOptions options_for(const AccuracySetup& s, const xbar::ChipProfile& profile,
@@ -83,12 +91,12 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
                 s.dataset == "synthetic" ? s.input_seed : 0};
   r.provenance = library_provenance();
   r.provenance.set("data", set.description);
-  r.provenance.set("simulator", "xbar crossbar simulator, chip profile " + profile.name + " of " +
-                                    s.chip +
-                                    "; digital operators on exec's reference interpreter (fp32)");
-  r.provenance.set("statistic", "paired drop vs the digital fp32 run, exact interval at " +
-                                    std::to_string(request.level) +
-                                    " conditional on discordant images");
+  r.provenance.set("simulator", "the crossbar simulator (xbar, chip " + s.chip +
+                                    ") as the oneDNN engine's delegate for the chip's operators; "
+                                    "every other operator on oneDNN (fp32)");
+  r.provenance.set("statistic", "paired drop vs the digital fp32 run, exact " +
+                                    percent_text(request.level) +
+                                    " interval conditional on discordant images");
   r.provenance.set("seeds", seeds_text(s));
   r.provenance.set("cache", s.cache_dir.empty() ? std::string("none (computed in this run)")
                                                 : std::to_string(r.sensitivity.cached_runs) +
