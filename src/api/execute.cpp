@@ -205,6 +205,10 @@ ExecuteResult execute(const std::string& model_spec, const ExecuteRequest& q) {
       e.cim_operators.push_back(p.names[v]);
   }
 
+  if (q.certify && e.cim_operators.empty())
+    throw user_error(q.plan, ": --certify: the plan puts no operator on the CIM accelerator, so ",
+                     "there is no analog output to certify (the plan is the all-host fallback)");
+
   // 2. The chip holds every CIM operator of the plan (checked on the graph the engine runs).
   xbar::ChipProfile chip = xbar::load_chip_profile(q.chip);
   if (q.mode == "physical") chip.mode = xbar::SimMode::Physical;
