@@ -425,17 +425,7 @@ struct Reader {
     const nlohmann::json& runs = at(j, field, "runs");
     if (!runs.is_array() || runs.empty()) fail(field + ".runs", "expected a non-empty array");
     for (size_t i = 0; i < runs.size(); ++i) {
-      RunFigures f = run(runs[i], field + ".runs[" + std::to_string(i) + "]");
-      v.passes += f.certified;
-      if (!f.selected.empty()) {
-        auto it = std::find_if(v.selected_counts.begin(), v.selected_counts.end(),
-                               [&](const auto& p) { return p.first == f.selected; });
-        if (it == v.selected_counts.end())
-          v.selected_counts.emplace_back(f.selected, 1);
-        else
-          ++it->second;
-      }
-      v.runs.push_back(std::move(f));
+      v.add(run(runs[i], field + ".runs[" + std::to_string(i) + "]"));
     }
     const nlohmann::json& passes = at(j, field, "passes");
     if (!passes.is_number_integer() || passes.get<int64_t>() != v.passes)

@@ -57,6 +57,19 @@ MeanSd Variant::over(double RunFigures::*field) const {
   return mean_sd(v);
 }
 
+void Variant::add(RunFigures f) {
+  passes += f.certified;
+  if (!f.selected.empty()) {
+    auto it = std::find_if(selected_counts.begin(), selected_counts.end(),
+                           [&](const auto& p) { return p.first == f.selected; });
+    if (it == selected_counts.end())
+      selected_counts.emplace_back(f.selected, 1);
+    else
+      ++it->second;
+  }
+  runs.push_back(std::move(f));
+}
+
 Variant replay(const std::vector<PoolLogits>& runs, const RaceOptions& o,
                const std::string& label) {
   Variant v;
@@ -65,16 +78,7 @@ Variant replay(const std::vector<PoolLogits>& runs, const RaceOptions& o,
     RaceOptions oi = o;
     oi.split_seed = o.split_seed + i;
     const RunFigures f = figures_of(run_race(runs[i], oi));
-    v.passes += f.certified;
-    if (!f.selected.empty()) {
-      auto it = std::find_if(v.selected_counts.begin(), v.selected_counts.end(),
-                             [&](const auto& p) { return p.first == f.selected; });
-      if (it == v.selected_counts.end())
-        v.selected_counts.emplace_back(f.selected, 1);
-      else
-        ++it->second;
-    }
-    v.runs.push_back(f);
+    v.add(f);
   }
   return v;
 }

@@ -49,6 +49,8 @@ struct Variant {
   std::vector<std::pair<std::string, int>> selected_counts;  // unit -> runs selecting it
   // Mean +- sd over the runs of one field (NaN values, e.g. an infinite break-even, left out).
   [[nodiscard]] MeanSd over(double RunFigures::*field) const;
+  // Appends one run and counts its certificate and its selected unit.
+  void add(RunFigures f);
 };
 
 struct FallbackPoint {

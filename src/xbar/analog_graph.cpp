@@ -154,21 +154,7 @@ void AnalogGraph::run_analog(const AnalogOp& op, exec::TensorMap& env, Rng& read
   y.dtype = graph::DType::Float32;
   if (n.op_type == "Conv") {
     const exec::Window2d w = exec::conv_window(g_, n, n.inputs[0], n.inputs[1], n.outputs[0]);
-    Conv2dGeometry geo;
-    geo.batch = w.n;
-    geo.channels = w.c;
-    geo.height = w.h;
-    geo.width = w.w;
-    geo.kernel_h = w.kh;
-    geo.kernel_w = w.kw;
-    geo.stride_h = w.sh;
-    geo.stride_w = w.sw;
-    geo.pad_top = w.pt;
-    geo.pad_left = w.pl;
-    geo.pad_bottom = w.pb;
-    geo.pad_right = w.pr;
-    geo.dilation_h = w.dh;
-    geo.dilation_w = w.dw;
+    const Conv2dGeometry geo = conv_geometry(w);
     HETCIM_ASSERT(geo.patch_size() == K && w.oc == N, "conv crossbar shape of ", n.name);
     const std::vector<float> cols = im2col(xf.data(), geo);
     const int64_t rows = w.n * w.oh * w.ow;

@@ -99,21 +99,7 @@ exec::BackendKernel CrossbarBackend::compile(const graph::Graph& g, const graph:
   ForwardStats* stats = &stats_;
   if (n.op_type == "Conv") {
     const exec::Window2d w = exec::conv_window(g, n, n.inputs[0], n.inputs[1], n.outputs[0]);
-    Conv2dGeometry geo;
-    geo.batch = w.n;
-    geo.channels = w.c;
-    geo.height = w.h;
-    geo.width = w.w;
-    geo.kernel_h = w.kh;
-    geo.kernel_w = w.kw;
-    geo.stride_h = w.sh;
-    geo.stride_w = w.sw;
-    geo.pad_top = w.pt;
-    geo.pad_left = w.pl;
-    geo.pad_bottom = w.pb;
-    geo.pad_right = w.pr;
-    geo.dilation_h = w.dh;
-    geo.dilation_w = w.dw;
+    const Conv2dGeometry geo = conv_geometry(w);
     check_geometry(geo);
     HETCIM_ASSERT(geo.patch_size() == K && w.oc == N, "conv crossbar shape of ", n.name);
     const int64_t rows = w.n * w.oh * w.ow;

@@ -109,4 +109,23 @@ std::vector<float> rows_to_nchw(const float* rows, int64_t batch, int64_t c_out,
   return out;
 }
 
+Conv2dGeometry conv_geometry(const exec::Window2d& w) {
+  Conv2dGeometry geo;
+  geo.batch = w.n;
+  geo.channels = w.c;
+  geo.height = w.h;
+  geo.width = w.w;
+  geo.kernel_h = w.kh;
+  geo.kernel_w = w.kw;
+  geo.stride_h = w.sh;
+  geo.stride_w = w.sw;
+  geo.pad_top = w.pt;
+  geo.pad_left = w.pl;
+  geo.pad_bottom = w.pb;
+  geo.pad_right = w.pr;
+  geo.dilation_h = w.dh;
+  geo.dilation_w = w.dw;
+  return geo;
+}
+
 }  // namespace hetcim::xbar

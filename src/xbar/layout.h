@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "exec/op_params.h"
+
 namespace hetcim::xbar {
 
 [[nodiscard]] std::vector<float> linear_to_crossbar(const float* w, int64_t out_features,
@@ -36,6 +38,9 @@ struct Conv2dGeometry {
   [[nodiscard]] int64_t out_width() const;
   [[nodiscard]] int64_t patch_size() const { return channels * kernel_h * kernel_w; }
 };
+
+// The geometry of a Conv node's window as exec reads it (exec::conv_window).
+[[nodiscard]] Conv2dGeometry conv_geometry(const exec::Window2d& w);
 
 // Throws UserError for a geometry with non-positive sizes or an empty output.
 void check_geometry(const Conv2dGeometry& g);
