@@ -108,12 +108,13 @@ ProgressTicker::ProgressTicker(std::string what, double limit_seconds, bool enab
     // First line after 2 s (short solves print nothing), then every second on a terminal or
     // every 10 s in a log.
     double next = 2.0;
-    while (!stop_) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      // Woken at once by the destructor: a short command does not wait out a polling period.
+      if (wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) return;
       const double t = seconds_since(start);
       if (t < next) continue;
       next = t + (tty_ ? 1.0 : 10.0);
-      std::lock_guard lock(mutex_);
       const std::string l = line(what_, t, limit_);
       if (tty_)
         std::fprintf(out_, "\r%s\033[K", l.c_str());
@@ -126,7 +127,11 @@ ProgressTicker::ProgressTicker(std::string what, double limit_seconds, bool enab
 }
 
 ProgressTicker::~ProgressTicker() {
-  stop_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
   if (thread_.joinable()) thread_.join();
   if (printed_ && tty_) {
     std::fputc('\n', out_);

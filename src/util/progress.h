@@ -8,8 +8,8 @@
 // readable.
 #pragma once
 
-#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
@@ -65,8 +65,9 @@ class ProgressTicker {
   double limit_;
   std::FILE* out_;
   bool tty_ = false, printed_ = false;
-  std::atomic<bool> stop_{false};
+  bool stop_ = false;  // guarded by mutex_; set by the destructor, which wakes the thread
   std::mutex mutex_;
+  std::condition_variable wake_;
   std::thread thread_;
 };
 
