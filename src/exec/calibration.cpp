@@ -347,7 +347,9 @@ Ranges calibrate(const graph::Graph& fp32, const CalibrationOptions& o) {
   if (percentile && !(o.percentile > 50.0 && o.percentile <= 100.0))
     throw user_error("calibration percentile must be in (50, 100], got ", o.percentile);
   const int samples = user_data ? static_cast<int>(o.data.size()) : o.samples;
-  Engine e(fp32);
+  EngineOptions keep;
+  keep.keep_intermediates = true;  // every tensor's range is read
+  Engine e(fp32, keep);
   std::vector<std::string> tensors(fp32.inputs.begin(), fp32.inputs.end());
   for (const graph::Node& n : fp32.nodes)
     for (const std::string& t : n.outputs)

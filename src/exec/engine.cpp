@@ -5,15 +5,18 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <set>
 #include <unordered_map>
 
+#include "exec/arena.h"
 #include "exec/host_kernels/registry.h"
 #include "exec/kernels.h"
 #include "exec/op_params.h"
@@ -144,6 +147,14 @@ struct Engine::Impl {
   Op* cur = nullptr;
   const graph::Node* node = nullptr;
   std::vector<std::string> inputs_, outputs_;
+  // Activation memory by lifetime (arena.h): the arena regions each live tensor owns (its buffer
+  // and its converted copies), the node index of its last reader (graph outputs: never), the
+  // tensors that alias an owner's buffer, and the tensors whose bytes were given back.
+  Arena arena;
+  std::map<std::string, std::vector<void*>> owned;
+  std::map<std::string, int> last_read;
+  std::map<std::string, std::vector<std::string>> aliases;
+  std::set<std::string> released;
 
   // ---- compile-time helpers -----------------------------------------------------------------
   const Shape& shape(const std::string& t) { return known_shape(*g, *node, t); }
@@ -197,6 +208,32 @@ struct Engine::Impl {
     std::memset(m.get_data_handle(), 0, md.get_size());
     return m;
   }
+  // The buffer of activation t (not a constant): from the arena, given back after t's last reader.
+  memory activation(const std::string& t, const memory::desc& md) {
+    if (opt.keep_intermediates) return alloc(md);
+    void* p = arena.allocate(md.get_size());
+    owned[t].push_back(p);
+    return memory(md, eng, p);
+  }
+  int last_reader(const std::string& t) const {
+    auto it = last_read.find(t);
+    return it == last_read.end() ? -1 : it->second;  // never read: dead once produced
+  }
+  // After node i is compiled: the regions of tensors nobody reads after node i go back to the
+  // arena, so the outputs of later nodes reuse them (a node's outputs never share its inputs'
+  // bytes: these are given back only after its outputs were placed).
+  void release_dead(int i) {
+    for (auto it = owned.begin(); it != owned.end();) {
+      if (last_reader(it->first) > i) {
+        ++it;
+        continue;
+      }
+      for (void* p : it->second) arena.release(p);
+      released.insert(it->first);
+      for (const std::string& a : aliases[it->first]) released.insert(a);
+      it = owned.erase(it);
+    }
+  }
   memory const_memory(const Tensor& t, const memory::desc& md) {
     memory m = alloc(md);
     HETCIM_ASSERT(md.get_size() == t.bytes.size(), "const_memory size");
@@ -226,11 +263,28 @@ struct Engine::Impl {
   // Tensor t in layout `want`: the buffer itself, or a converted copy made by a reorder that runs
   // in the first operator that needs it.
   memory get(const std::string& t, const memory::desc& want) {
+    if (!bufs.count(t))
+      if (const graph::Initializer* i = init(t)) {
+        // A constant first wanted in another layout (a convolution's blocked weights) is
+        // converted straight from the initializer: its plain copy is made only if something
+        // asks for the plain buffer itself.
+        for (const Converted& c : converted)
+          if (c.tensor == t && c.md == want) return c.mem;
+        Tensor v = Tensor::from_initializer(*i, t);
+        const memory::desc plain = plain_md(v.shape, dnnl_type(v.dtype, node));
+        if (plain != want) {
+          memory src(plain, eng, v.bytes.data());
+          memory dst = alloc(want);
+          reorder_now(src, dst);
+          converted.push_back({t, want, dst});
+          return dst;
+        }
+      }
     Buf& b = buf(t);
     if (b.md == want) return b.mem;
     for (const Converted& c : converted)
       if (c.tensor == t && c.md == want) return c.mem;
-    memory dst = alloc(want);
+    memory dst = init(t) ? alloc(want) : activation(t, want);
     memory src = b.mem;
     dnnl::reorder r(src, dst);
     if (init(t)) {
@@ -254,10 +308,16 @@ struct Engine::Impl {
     return get(t, plain_md(b.shape, b.md.data_type()));
   }
   memory& output(const std::string& t, const memory::desc& md, DType type) {
-    Buf b{type, shape(t), md, alloc(md)};
+    Buf b{type, shape(t), md, activation(t, md)};
     return (bufs[t] = b).mem;
   }
   memory& output_alias(const std::string& t, const memory::desc& md, DType type, void* handle) {
+    // t reads the owner's bytes: the owner's region lives until t's last reader too.
+    for (auto& [owner, regions] : owned)
+      if (std::find(regions.begin(), regions.end(), handle) != regions.end()) {
+        last_read[owner] = std::max(last_reader(owner), last_reader(t));
+        aliases[owner].push_back(t);
+      }
     Buf b{type, shape(t), md, memory(md, eng, handle)};
     return (bufs[t] = b).mem;
   }
@@ -1631,7 +1691,12 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
       taken.insert(std::move(name));
     }
   }
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (const std::string& in : g.nodes[i].inputs)
+      if (!in.empty()) m.last_read[in] = static_cast<int>(i);
+  for (const std::string& o : g.outputs) m.last_read[o] = INT_MAX;
   m.ops.reserve(g.nodes.size());
+  int index = 0;
   for (const graph::Node& n : g.nodes) {
     m.ops.push_back({{n.name, n.op_type, ""}, {}});
     m.cur = &m.ops.back();
@@ -1647,6 +1712,7 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
     }
     if (m.cur->info.impl.empty()) m.cur->info.impl = "none";
     m.infos.push_back(m.cur->info);
+    m.release_dead(index++);
   }
   m.scratch_storage.assign(m.scratch_size + 64, 0);
   void* aligned = m.scratch_storage.data() +
@@ -1722,6 +1788,10 @@ Tensor Engine::read(const std::string& tensor) const {
   const Impl& m = *impl_;
   auto it = m.bufs.find(tensor);
   if (it == m.bufs.end()) throw user_error("tensor '", tensor, "' is not computed by the engine");
+  if (m.released.count(tensor))
+    throw internal_error("tensor '", tensor,
+                         "' is an intermediate whose bytes later tensors reuse; build the engine "
+                         "with EngineOptions::keep_intermediates to read it");
   const Buf& b = it->second;
   Tensor t = Tensor::zeros(b.dtype, b.shape);
   const memory::desc plain = plain_md(b.shape, b.md.data_type());

@@ -42,6 +42,10 @@ struct EngineOptions {
   // Another device for the nodes it takes (backend.h); null: every node on the host. The engine
   // keeps it alive; its kernels run in the engine's graph order, on the engine's buffers.
   std::shared_ptr<Backend> backend;
+  // Activation memory is planned by lifetime (exec/arena.h): a tensor's bytes are reused once its
+  // last reader has run, so only inputs, outputs and this flag's tensors can be read() after
+  // execute(). true: every tensor keeps its own buffer (calibration reads them all).
+  bool keep_intermediates = false;
 };
 
 struct OpInfo {

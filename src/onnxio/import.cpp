@@ -246,7 +246,9 @@ Prepared prepare(const onnx::ModelProto& m) {
     if (!p.initializer_names.insert(t.name()).second) {
       throw user_error("two initializers are named '", t.name(), "'");
     }
-    p.initializers.emplace(t.name(), initializer_from_proto(t, "initializer '" + t.name() + "'"));
+    // Checked here, with hetcim's message; converted in convert(), after libonnx's checks, where
+    // each tensor's bytes leave the proto as they enter the graph (one copy of the weights alive).
+    (void)initializer_from_proto(t, "initializer '" + t.name() + "'");
   }
   std::set<std::string> inputs;
   for (const auto& vi : gp.input()) {
@@ -303,7 +305,8 @@ Prepared prepare(const onnx::ModelProto& m) {
     }
     if (is_constant) {
       graph::Initializer c = constant_value(n, label);
-      if (!p.initializers.emplace(n.output(0), std::move(c)).second) {
+      if (p.initializer_names.count(n.output(0)) ||
+          !p.initializers.emplace(n.output(0), std::move(c)).second) {
         throw user_error(label, ": output '", n.output(0),
                          "' is also an initializer or produced by another Constant");
       }
@@ -509,12 +512,16 @@ void check_weight_shapes(const graph::Graph& g) {
   }
 }
 
-graph::Graph convert(const onnx::ModelProto& m, Prepared&& p) {
-  const onnx::GraphProto& gp = m.graph();
+graph::Graph convert(onnx::ModelProto& m, Prepared&& p) {
   graph::Graph g;
+  g.initializers = std::move(p.initializers);
+  for (onnx::TensorProto& t : *m.mutable_graph()->mutable_initializer()) {
+    g.initializers.emplace(t.name(), initializer_from_proto(t, "initializer '" + t.name() + "'"));
+    onnx::TensorProto().Swap(&t);  // frees the proto's copy of the bytes now
+  }
+  const onnx::GraphProto& gp = m.graph();
   g.name = gp.name();
   g.opset = p.opset;
-  g.initializers = std::move(p.initializers);
   for (const auto& vi : gp.input()) {
     if (p.initializer_names.count(vi.name())) continue;  // an initializer listed as an input
     g.inputs.push_back(vi.name());
@@ -565,8 +572,12 @@ graph::Graph convert(const onnx::ModelProto& m, Prepared&& p) {
 
 }  // namespace
 
-graph::Graph import_onnx_bytes(std::string_view bytes, std::string_view origin,
-                               const ImportOptions& options) {
+namespace {
+
+// `owned`: the buffer behind `bytes` when the importer owns it; freed once parsed, so the file's
+// bytes, the proto and the graph are never all alive at once.
+graph::Graph import_model(std::string_view bytes, std::string* owned, std::string_view origin,
+                          const ImportOptions& options) {
   try {
     if (options.batch < 1)
       throw user_error("ImportOptions::batch is ", options.batch, " (must be >= 1)");
@@ -580,6 +591,7 @@ graph::Graph import_onnx_bytes(std::string_view bytes, std::string_view origin,
           "not a valid ONNX model (protobuf parsing failed: truncated or not a "
           "ModelProto)");
     }
+    if (owned) std::string().swap(*owned);
     Prepared p = prepare(m);
     set_input_shapes(m, p, options.input_shapes);
     set_batch(m, p, options.batch);
@@ -588,6 +600,13 @@ graph::Graph import_onnx_bytes(std::string_view bytes, std::string_view origin,
   } catch (const UserError& e) {
     throw UserError(std::string(origin) + ": " + e.what());
   }
+}
+
+}  // namespace
+
+graph::Graph import_onnx_bytes(std::string_view bytes, std::string_view origin,
+                               const ImportOptions& options) {
+  return import_model(bytes, nullptr, origin, options);
 }
 
 graph::Graph import_onnx(const std::string& path, const ImportOptions& options) {
@@ -609,7 +628,7 @@ graph::Graph import_onnx(const std::string& path, const ImportOptions& options) 
   in.seekg(0, std::ios::beg);
   in.read(bytes.data(), size);
   if (in.gcount() != size) throw user_error(path, ": cannot read ONNX file (short read)");
-  return import_onnx_bytes(bytes, path, options);
+  return import_model(bytes, &bytes, path, options);
 }
 
 }  // namespace hetcim::onnxio

@@ -1,6 +1,7 @@
 #include "passes/fold_batchnorm.h"
 
 #include <cmath>
+#include <utility>
 
 #include "passes/rewrite.h"
 #include "util/error.h"
@@ -15,8 +16,8 @@ const graph::Initializer* constant(const graph::Graph& g, const std::string& t) 
 
 }  // namespace
 
-graph::Graph fold_batchnorm(const graph::Graph& in) {
-  graph::Graph g = in;
+graph::Graph fold_batchnorm(graph::Graph in) {
+  graph::Graph g = std::move(in);
   const auto uses = consumers(g);
   std::set<size_t> dead;
   for (size_t i = 0; i < g.nodes.size(); ++i) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 #include <variant>
 
 #include "graph/constant_values.h"
@@ -102,8 +103,8 @@ void refine_output_shapes(graph::Graph& g, const graph::Node& n) {
 
 }  // namespace
 
-graph::Graph fold_constants(const graph::Graph& in) {
-  graph::Graph g = in;
+graph::Graph fold_constants(graph::Graph in) {
+  graph::Graph g = std::move(in);
   std::set<size_t> dead;
   // One sweep in topological order: a node's operands are folded (and its inputs' shapes refined)
   // before the node itself is looked at.

@@ -9,5 +9,5 @@ namespace hetcim::passes {
 // ConstantOfShape of a constant shape (the torch.ao exporter's zero points). Output shapes ONNX's
 // inference left open are refined with graph::infer_outputs on the way. Nodes it cannot evaluate
 // are left unchanged.
-[[nodiscard]] graph::Graph fold_constants(const graph::Graph& g);
+[[nodiscard]] graph::Graph fold_constants(graph::Graph g);
 }  // namespace hetcim::passes

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "passes/quantized_ops.h"
 #include "passes/rewrite.h"
@@ -47,8 +48,8 @@ bool same_constant(const graph::Graph& g, const std::string& a, const std::strin
 
 }  // namespace
 
-graph::Graph fold_qdq(const graph::Graph& in) {
-  graph::Graph g = in;
+graph::Graph fold_qdq(graph::Graph in) {
+  graph::Graph g = std::move(in);
   auto uses = consumers(g);
   std::set<size_t> dead;
   // A zero point left out means 0 of the quantized tensor's type; QLinear ops need it explicit.

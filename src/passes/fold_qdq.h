@@ -11,5 +11,5 @@ namespace hetcim::passes {
 //   those operators' order; data-movement ops (MaxPool, Resize, Reshape, Transpose, ...) whose
 //   input and output quantization agree run directly on the int8 tensor. The Q/DQ nodes that remain
 //   are the model's real float boundaries.
-[[nodiscard]] graph::Graph fold_qdq(const graph::Graph& g);
+[[nodiscard]] graph::Graph fold_qdq(graph::Graph g);
 }  // namespace hetcim::passes

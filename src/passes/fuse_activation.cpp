@@ -1,6 +1,7 @@
 #include "passes/fuse_activation.h"
 
 #include <limits>
+#include <utility>
 
 #include "passes/rewrite.h"
 
@@ -26,8 +27,8 @@ bool can_fuse_activation(const std::string& op) {
          op == "QLinearMatMul" || op == "QGemm" || op == "QLinearAdd";
 }
 
-graph::Graph fuse_activation(const graph::Graph& in) {
-  graph::Graph g = in;
+graph::Graph fuse_activation(graph::Graph in) {
+  graph::Graph g = std::move(in);
   const auto uses = consumers(g);
   std::set<size_t> dead;
   for (size_t i = 0; i < g.nodes.size(); ++i) {

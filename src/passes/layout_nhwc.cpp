@@ -1,5 +1,7 @@
 #include "passes/layout_nhwc.h"
 
+#include <utility>
+
 #include "passes/quantized_ops.h"
 #include "passes/rewrite.h"
 
@@ -13,8 +15,8 @@ bool rank4(const graph::Graph& g, const std::string& t) {
 
 }  // namespace
 
-graph::Graph layout_nhwc(const graph::Graph& in) {
-  graph::Graph g = in;
+graph::Graph layout_nhwc(graph::Graph in) {
+  graph::Graph g = std::move(in);
   const size_t original = g.nodes.size();
   std::vector<bool> region(original, false);
   bool any = false;

@@ -8,5 +8,5 @@ namespace hetcim::passes {
 // so that the operator list matches what the runtime executes. Shapes stay in NCHW order in the IR;
 // the Transposes are identities on the logical layout (attribute layout_only=1) and exist because
 // the host pays for them.
-[[nodiscard]] graph::Graph layout_nhwc(const graph::Graph& g);
+[[nodiscard]] graph::Graph layout_nhwc(graph::Graph g);
 }  // namespace hetcim::passes

@@ -1,5 +1,7 @@
 #include "passes/pipeline.h"
 
+#include <utility>
+
 #include "passes/fold_batchnorm.h"
 #include "passes/fold_constants.h"
 #include "passes/fold_qdq.h"
@@ -19,9 +21,8 @@ const std::vector<std::string>& pipeline_steps() {
 
 graph::Graph lower(const graph::Graph& input, const PipelineOptions& o, const DumpHook& dump) {
   graph::Graph g = input;
-  auto step = [&](const std::string& name, bool enabled,
-                  graph::Graph (*pass)(const graph::Graph&)) {
-    if (enabled) g = pass(g);
+  auto step = [&](const std::string& name, bool enabled, graph::Graph (*pass)(graph::Graph)) {
+    if (enabled) g = pass(std::move(g));  // each pass edits the one working copy
     if (dump) dump(name, g);
   };
   const bool int8 = o.precision == Precision::Int8;

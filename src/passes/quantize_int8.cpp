@@ -1,5 +1,7 @@
 #include "passes/quantize_int8.h"
 
+#include <utility>
+
 #include "passes/quantized_ops.h"
 #include "passes/rewrite.h"
 
@@ -13,11 +15,11 @@ bool is_float(const graph::Graph& g, const std::string& t) {
 
 }  // namespace
 
-graph::Graph quantize_int8(const graph::Graph& in) {
+graph::Graph quantize_int8(graph::Graph in) {
   for (const graph::Node& n : in.nodes)
     if (n.op_type == "QuantizeLinear" || n.op_type == "DequantizeLinear" || is_quantized(in, n))
       return in;
-  graph::Graph g = in;
+  graph::Graph g = std::move(in);
   // 1. Precision per node.
   std::vector<bool> int8(g.nodes.size(), false);
   for (size_t i = 0; i < g.nodes.size(); ++i) {

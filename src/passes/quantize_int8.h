@@ -9,5 +9,5 @@ namespace hetcim::passes {
 // tensor reaches a float-only op or a graph output. Scales and zero points are shape-only
 // initializers: their values come from calibration, which is not part of this structural pass.
 // A graph that is already quantized (QDQ or QLinear ops) is returned unchanged.
-[[nodiscard]] graph::Graph quantize_int8(const graph::Graph& g);
+[[nodiscard]] graph::Graph quantize_int8(graph::Graph g);
 }  // namespace hetcim::passes

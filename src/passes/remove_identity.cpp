@@ -1,13 +1,15 @@
 #include "passes/remove_identity.h"
 
+#include <utility>
+
 #include "graph/constant_values.h"
 #include "passes/rewrite.h"
 #include "util/error.h"
 
 namespace hetcim::passes {
 
-graph::Graph remove_identity(const graph::Graph& in) {
-  graph::Graph g = in;
+graph::Graph remove_identity(graph::Graph in) {
+  graph::Graph g = std::move(in);
   std::set<size_t> dead;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const graph::Node& n = g.nodes[i];
