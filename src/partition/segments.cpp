@@ -145,8 +145,9 @@ Decomposition decompose(const DecomposeInput& in) {
     if (redundant(c, e, in_between, dist)) {
       d.dropped[e] = 1;
       ++d.redundant_edges;
-      // Its bus energy (if weighed), as the energy of the endpoint that may change device: a has
-      // one device (or both have the same one and the edge never crosses, nothing to add).
+      // Its bus energy (if weighed), as the energy of the other endpoint than one with a single
+      // device (redundant() ensures there is one): paid exactly when that endpoint runs on the
+      // other device. Both on the same single device: the edge never crosses, nothing to add.
       if (p.energy_weight > 0.0 && p.edge_energy(e) > 0.0) {
         const int da = c.devices[static_cast<size_t>(a)], db = c.devices[static_cast<size_t>(b)];
         if (da != db) {
