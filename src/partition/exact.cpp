@@ -138,7 +138,7 @@ class Solver {
     return out >= 0 ? p_.drop(out, modes_of(out)[jo]) : 0;
   }
   SegmentFrontInput front_input(const Segment& seg, int in_mode, int out_mode) const {
-    SegmentFrontInput fi{&p_, &seg, &allowed_, &d_.dropped, in_mode, out_mode, budget_, &deadline_};
+    SegmentFrontInput fi{&p_, &seg, &allowed_, &d_, in_mode, out_mode, budget_, &deadline_};
     fi.drop_budget = drop_budget_;
     return fi;
   }

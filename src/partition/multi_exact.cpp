@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -347,22 +348,155 @@ class Solver {
   }
   bool cap_fits(const Cap& c) const { return cap_le(c, cap_limit_); }
 
+  // Largest transfer time edge e pays when its endpoints sit on different engines; -inf if they
+  // never can, +inf if the edge must stay inside a segment (a pair without a link, a serial
+  // link, or a transfer whose energy counts in the objective).
+  double jump_transfer(size_t e) const {
+    const auto [u, w] = p_.dag.edges[e];
+    double t = -kInf;
+    for (const MultiOption& x : p_.options[static_cast<size_t>(u)])
+      for (const MultiOption& y : p_.options[static_cast<size_t>(w)]) {
+        if (x.engine == y.engine) continue;
+        const int l = m_.link(x.engine, y.engine);
+        if (l < 0 || p_.links[static_cast<size_t>(l)].serial) return kInf;
+        if (p_.energy_weight > 0 && transfer_energy(p_, e, l) > 0) return kInf;
+        t = std::max(t, transfer_time(p_, e, l));
+      }
+    return t;
+  }
+
+  // Smallest delay edge f imposes when its endpoints sit on different engines (+inf if they
+  // never can): a transfer over a parallel link or a transfer job on a serial one, of at least
+  // this duration, sits between them.
+  double min_crossing(size_t f) const {
+    const auto [u, w] = p_.dag.edges[f];
+    double t = kInf;
+    for (const MultiOption& x : p_.options[static_cast<size_t>(u)])
+      for (const MultiOption& y : p_.options[static_cast<size_t>(w)]) {
+        if (x.engine == y.engine) continue;
+        const int l = m_.link(x.engine, y.engine);
+        if (l >= 0) t = std::min(t, transfer_time(p_, f, l));
+      }
+    return t;
+  }
+
+  // Whether the precedence of edge e = (a, b), which jumps over a cut node, is implied by the
+  // other edges in every feasible schedule, so that the edge may be left out of the segments.
+  // Proof sketch. If a and b always share an engine, e is a plain precedence, implied by the
+  // path a -> cut -> b. Otherwise let t be the largest transfer e can need (jump_transfer: only
+  // pure delays on parallel links, without energy in the objective, so e adds no job, no cost
+  // and no infeasibility: a pair of engines without a link is refused above). If a and b sit on
+  // the same engine e imposes nothing beyond precedence. If they sit on engines A != B, every
+  // path a = x0 -> x1 -> ... -> xk = b changes engine on some edge f, whose delay is at least
+  // min_crossing(f) (a parallel transfer's delay or a serial transfer job's duration). For a
+  // threshold theta, take a detour (a path other than e itself) all of whose edges have
+  // min_crossing >= theta: then start(b) >= finish(a) + sum of the intermediate operators'
+  // shortest durations + theta. If that is >= t for some theta, e's constraint start(b) >=
+  // finish(a) + transfer(e) never binds. The detour's own edges are either kept in a segment or
+  // redundant by the same argument on a strictly smaller set of intermediate operators, so by
+  // induction their constraints hold too. Every edge over a kept cut node is redundant, so the
+  // segments, each scheduled exactly with the edges that remain, compose a feasible schedule of
+  // the whole problem of the same objective.
+  bool redundant_edge(size_t e, const std::vector<int>& pos, std::vector<char>& in_between,
+                      std::vector<double>& dist) const {
+    const auto [a, b] = p_.dag.edges[e];
+    const double t = jump_transfer(e);
+    if (t == kInf) return false;
+    if (t <= 0) return true;  // never crosses, or crosses for free: the path over the cut covers it
+    std::vector<int> between;
+    for (size_t w = 0; w < p_.size(); ++w)
+      if (reach_[static_cast<size_t>(a)].test(w) && reach_[w].test(static_cast<size_t>(b)))
+        between.push_back(static_cast<int>(w));
+    std::sort(between.begin(), between.end(), [&](int x, int y) {
+      return pos[static_cast<size_t>(x)] < pos[static_cast<size_t>(y)];
+    });
+    for (int w : between) in_between[static_cast<size_t>(w)] = 1;
+    std::vector<double> thetas;
+    for (int w : between)
+      for (const auto& [u, f] : in_edges_[static_cast<size_t>(w)])
+        if (u == a || in_between[static_cast<size_t>(u)]) thetas.push_back(min_cross_[f]);
+    for (const auto& [u, f] : in_edges_[static_cast<size_t>(b)])
+      if (in_between[static_cast<size_t>(u)]) thetas.push_back(min_cross_[f]);
+    std::erase_if(thetas, [&](double x) { return x > t; });  // t itself suffices above t
+    thetas.push_back(t);
+    std::sort(thetas.begin(), thetas.end(), std::greater<>());
+    thetas.erase(std::unique(thetas.begin(), thetas.end()), thetas.end());
+    if (thetas.size() > 32) thetas.resize(32);
+    thetas.push_back(0.0);
+    bool covered = false;
+    for (const double theta : thetas) {
+      // Longest detour a -> b over edges of min_crossing >= theta, weights: shortest durations.
+      for (int w : between) {
+        double d = -kInf;
+        for (const auto& [u, f] : in_edges_[static_cast<size_t>(w)]) {
+          if (min_cross_[f] < theta) continue;
+          if (u == a)
+            d = std::max(d, 0.0);
+          else if (in_between[static_cast<size_t>(u)] && dist[static_cast<size_t>(u)] > -kInf)
+            d = std::max(d, dist[static_cast<size_t>(u)] + min_dur_[static_cast<size_t>(u)]);
+        }
+        dist[static_cast<size_t>(w)] = d;
+      }
+      double detour = -kInf;
+      for (const auto& [u, f] : in_edges_[static_cast<size_t>(b)])
+        if (in_between[static_cast<size_t>(u)] && min_cross_[f] >= theta &&
+            dist[static_cast<size_t>(u)] > -kInf)
+          detour =
+              std::max(detour, dist[static_cast<size_t>(u)] + min_dur_[static_cast<size_t>(u)]);
+      if (detour > -kInf && detour + theta >= t) {
+        covered = true;
+        break;
+      }
+    }
+    for (int w : between) in_between[static_cast<size_t>(w)] = 0;
+    return covered;
+  }
+
   void decompose(MultiExactResult& r) {
     const size_t n = p_.size();
     reach_ = graph::transitive_closure(p_.dag);
     const std::vector<int> cuts = graph::cut_nodes(reach_);
     r.cut_nodes = cuts.size();
-    std::vector<int> kept;
-    for (int c : cuts) {
-      bool jumped = false;
-      for (const auto& [u, w] : p_.dag.edges)
-        if (reach_[static_cast<size_t>(u)].test(static_cast<size_t>(c)) &&
-            reach_[static_cast<size_t>(c)].test(static_cast<size_t>(w))) {
-          jumped = true;
-          break;
-        }
-      if (!jumped) kept.push_back(c);
+    std::vector<int> pos(n, 0);
+    {
+      const std::vector<int> topo = graph::topological_order(p_.dag);
+      for (size_t i = 0; i < topo.size(); ++i)
+        pos[static_cast<size_t>(topo[i])] = static_cast<int>(i);
     }
+    in_edges_.assign(n, {});
+    min_dur_.assign(n, kInf);
+    min_cross_.assign(p_.dag.edges.size(), kInf);
+    for (size_t e = 0; e < p_.dag.edges.size(); ++e) {
+      in_edges_[static_cast<size_t>(p_.dag.edges[e].second)].emplace_back(p_.dag.edges[e].first, e);
+      min_cross_[e] = min_crossing(e);
+    }
+    for (size_t v = 0; v < n; ++v)
+      for (const MultiOption& x : p_.options[v]) min_dur_[v] = std::min(min_dur_[v], x.duration);
+    // A cut node stays unless a non-redundant edge jumps over it.
+    std::vector<char> keep(n, 0);
+    for (int c : cuts) keep[static_cast<size_t>(c)] = 1;
+    dropped_.assign(p_.dag.edges.size(), 0);
+    std::vector<char> in_between(n, 0);
+    std::vector<double> dist(n, -kInf);
+    for (size_t e = 0; e < p_.dag.edges.size(); ++e) {
+      const auto [u, w] = p_.dag.edges[e];
+      std::vector<int> jumped;
+      for (int c : cuts)
+        if (reach_[static_cast<size_t>(u)].test(static_cast<size_t>(c)) &&
+            reach_[static_cast<size_t>(c)].test(static_cast<size_t>(w)))
+          jumped.push_back(c);
+      if (jumped.empty()) continue;
+      ++r.jumping_edges;
+      if (redundant_edge(e, pos, in_between, dist)) {
+        dropped_[e] = 1;
+        ++r.redundant_edges;
+      } else {
+        for (int c : jumped) keep[static_cast<size_t>(c)] = 0;
+      }
+    }
+    std::vector<int> kept;
+    for (int c : cuts)
+      if (keep[static_cast<size_t>(c)]) kept.push_back(c);
     // Cut nodes are totally ordered: by the number of their ancestors.
     const auto ancestors = [&](int v) {
       size_t a = 0;
@@ -624,6 +758,8 @@ class Solver {
     for (size_t e = 0; e < p_.dag.edges.size(); ++e)
       if (c.local[static_cast<size_t>(p_.dag.edges[e].second)] >= 0) {
         const int u = p_.dag.edges[e].first;
+        // A redundant edge from an earlier segment (redundant_edge) never binds.
+        if (dropped_[e] && u != s.in && c.local[static_cast<size_t>(u)] < 0) continue;
         HETCIM_ASSERT(u == s.in || c.local[static_cast<size_t>(u)] >= 0,
                       "segment: an edge reaches into it from outside");
         c.edges.push_back(e);
@@ -793,6 +929,10 @@ class Solver {
   std::vector<DynBitset> reach_;
   std::vector<int> cuts_;
   std::vector<Segment> segments_;
+  std::vector<std::vector<std::pair<int, size_t>>> in_edges_;  // (producer, edge) per operator
+  std::vector<double> min_dur_;                                // shortest duration per operator
+  std::vector<double> min_cross_;                              // per edge: min_crossing
+  std::vector<char> dropped_;  // per edge: redundant and jumping over a cut node
   int64_t nodes_ = 0, leaves_ = 0, seq_nodes_ = 0;
   bool timed_out_ = false;
 };

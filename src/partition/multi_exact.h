@@ -1,9 +1,10 @@
 // The exact solver of the K-engine problem (multi_problem.h), built on the ideas of the
 // two-device solver (exact.h):
 // - Cut-node segments: a cut node (comparable with every operator) that no edge jumps over splits
-//   the DAG; every machine is idle and every tensor delivered when it finishes, so the objective
-//   (makespan, energies, static and idle power) is a sum of per-segment costs given the options
-//   of the cut nodes.
+//   the DAG (edges over it that provably never bind are left out: endpoints always on one engine,
+//   or a pure-delay transfer that a detour already covers, as in segments.h); every machine is idle
+//   and every tensor delivered when it finishes, so the objective (makespan, energies, static and
+//   idle power) is a sum of per-segment costs given the options of the cut nodes.
 // - Per segment and per (engine of the entering cut node, option of the closing one): the Pareto
 //   front (capacity used per engine with a capacity, cost) of its interior by depth-first
 //   branch-and-bound over the operators' options, with an admissible bound (critical path with
@@ -46,7 +47,9 @@ struct MultiExactResult {
   int64_t seq_nodes = 0;  // sequencing nodes
   double seconds = 0.0;
   size_t cut_nodes = 0;        // cut nodes of the DAG
-  size_t segments = 0;         // after merging cut nodes that an edge jumps over
+  size_t jumping_edges = 0;    // edges over a cut node
+  size_t redundant_edges = 0;  // of those, proven never to bind (they do not merge segments)
+  size_t segments = 0;         // after merging cut nodes that a non-redundant edge jumps over
   size_t largest_segment = 0;  // interior operators of the largest segment
   size_t front_points = 0;     // Pareto points over all segment fronts
 };

@@ -53,7 +53,13 @@ class FrontSearch {
   }
 
  private:
-  double weighted_energy(int v, int mode) const { return w_ > 0.0 ? w_ * p_.energy(v, mode) : 0.0; }
+  // Weighted energy of v in `mode`, with the bus energy of the dropped edges it decides.
+  double weighted_energy(int v, int mode) const {
+    if (w_ <= 0.0) return 0.0;
+    const Decomposition& d = *in_.decomposition;
+    const auto i = static_cast<size_t>(v);
+    return w_ * (p_.energy(v, mode) + (mode == kHost ? d.energy_on_host[i] : d.energy_on_acc[i]));
+  }
 
   // Weighted energy of the segment (its interior, its out cut, its edges) for every completion
   // of the current node: decided operators exactly, undecided ones at their cheapest mode, the
@@ -106,7 +112,7 @@ class FrontSearch {
       add(s.out, {Choice{in_.out_mode, p_.duration(s.out, in_.out_mode), 0, in_.out_mode == kHost,
                          weighted_energy(s.out, in_.out_mode), 0}});
     for (size_t e = 0; e < p_.dag.edges.size(); ++e) {
-      if ((*in_.dropped)[e]) continue;
+      if (in_.decomposition->dropped[e]) continue;
       const auto [u, v] = p_.dag.edges[e];
       const int lu = local[static_cast<size_t>(u)], lv = local[static_cast<size_t>(v)];
       if (lu < 0 || lv < 0) continue;
@@ -489,14 +495,14 @@ class FrontSearch {
 }  // namespace
 
 SegmentFrontOutput segment_front(const SegmentFrontInput& in) {
-  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.dropped,
+  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.decomposition,
                 "segment_front: missing input");
   return FrontSearch(in, nullptr, 0.0).run_front();
 }
 
 SegmentBestOutput segment_best(const SegmentFrontInput& in, const RestCost& rest,
                                double incumbent) {
-  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.dropped,
+  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.decomposition,
                 "segment_best: missing input");
   return FrontSearch(in, &rest, incumbent).run_best();
 }

@@ -40,7 +40,7 @@ struct SegmentFrontInput {
   const Problem* problem = nullptr;
   const Segment* segment = nullptr;
   const std::vector<std::vector<int>>* allowed = nullptr;  // per operator
-  const std::vector<char>* dropped = nullptr;              // per dag edge (decompose())
+  const Decomposition* decomposition = nullptr;            // dropped edges and their energies
   int in_mode = kNoMode;   // mode of segment->in (ignored when in == -1)
   int out_mode = kNoMode;  // mode of segment->out (ignored when out == -1)
   int64_t budget = 0;      // interior crossbars above this are not wanted

@@ -54,8 +54,12 @@ bool redundant(const Ctx& c, size_t e, std::vector<char>& in_between, std::vecto
   // On a serial bus a transfer over the cut would occupy the bus during the later segment,
   // whatever the paths around it: only edges that never cross devices are harmless.
   if (c.p.bus_model == BusModel::Serial) return false;
-  // Its bus energy counts in the objective wherever it crosses: it must stay in a segment.
-  if (c.p.energy_weight > 0.0 && c.p.edge_energy(e) > 0.0) return false;
+  // Its bus energy counts in the objective: it can leave the segments only as the energy of one
+  // endpoint's mode, when the other endpoint has one device and every edge pays its own transfer
+  // (decompose() moves it there).
+  if (c.p.energy_weight > 0.0 && c.p.edge_energy(e) > 0.0 &&
+      (c.p.transfer_model != TransferModel::PerEdge || (da == 3 && db == 3)))
+    return false;
   if (t <= 0.0) return true;
   std::vector<int> between;
   for (size_t w = 0; w < c.p.size(); ++w)
@@ -125,6 +129,8 @@ Decomposition decompose(const DecomposeInput& in) {
   std::vector<char> keep(n, 0);
   for (int v : cuts) keep[static_cast<size_t>(v)] = 1;
   d.dropped.assign(p.dag.edges.size(), 0);
+  d.energy_on_host.assign(n, 0.0);
+  d.energy_on_acc.assign(n, 0.0);
   std::vector<char> in_between(n, 0);
   std::vector<double> dist(n, kNegInf);
   for (size_t e = 0; e < p.dag.edges.size(); ++e) {
@@ -139,6 +145,17 @@ Decomposition decompose(const DecomposeInput& in) {
     if (redundant(c, e, in_between, dist)) {
       d.dropped[e] = 1;
       ++d.redundant_edges;
+      // Its bus energy (if weighed), as the energy of the other endpoint than one with a single
+      // device (redundant() ensures there is one): paid exactly when that endpoint runs on the
+      // other device. Both on the same single device: the edge never crosses, nothing to add.
+      if (p.energy_weight > 0.0 && p.edge_energy(e) > 0.0) {
+        const int da = c.devices[static_cast<size_t>(a)], db = c.devices[static_cast<size_t>(b)];
+        if (da != db) {
+          const int fixed = da == 3 ? db : da, free_end = da == 3 ? a : b;
+          (fixed == 1 ? d.energy_on_acc : d.energy_on_host)[static_cast<size_t>(free_end)] +=
+              p.edge_energy(e);
+        }
+      }
     } else {
       for (int cut : jumped) keep[static_cast<size_t>(cut)] = 0;
     }

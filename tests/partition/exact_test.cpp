@@ -125,6 +125,20 @@ TEST(ExactVsBruteForce, EnergyWeightedMultiModePerTensorChains) {
   EXPECT_GT(cov.merged, 20u);
 }
 
+// Edges over cut nodes whose bus energy counts: dropped when one endpoint is host-only (their
+// energy then belongs to the other endpoint's mode, segments.h), kept otherwise.
+TEST(ExactVsBruteForce, EnergyWeightedChainsWithSkipEdges) {
+  RandomSpec s;
+  s.energy_weight = 2;
+  s.chain = true;
+  s.edge_prob = 0.25;
+  s.max_ops = 9;
+  s.max_transfer = 25;
+  const Coverage cov = expect_equal_optima(s, 33000, 200);
+  EXPECT_GT(cov.merged, 20u);
+  EXPECT_GT(cov.dropped, 20u);
+}
+
 TEST(ExactVsBruteForce, EnergyWeightedSerialBus) {
   RandomSpec s;
   s.energy_weight = 3;

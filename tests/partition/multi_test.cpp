@@ -121,6 +121,80 @@ TEST(MultiExact, EqualsBruteForceOnRandomPlatforms) {
   EXPECT_GT(with_serial, 20);
 }
 
+// Chains with edges over their cut nodes (u -> u+2..u+4), for the redundancy test of edges over a
+// cut node (multi_exact.cpp, redundant_edge): 2-3 engines, some operators on engine 0 only (their
+// edges never cross), parallel links with small transfers that detours cover, sometimes a serial
+// bus or transfer energy in the objective (edges that must stay inside a segment).
+MultiProblem random_jumping_chain(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const auto coin = [&](double q) { return std::uniform_real_distribution<double>(0, 1)(rng) < q; };
+  MultiProblem p;
+  const int k = uni(2, 3);
+  const size_t n = static_cast<size_t>(uni(5, 11));
+  const bool energy = coin(0.2);
+  for (int e = 0; e < k; ++e)
+    p.engines.push_back({"e" + std::to_string(e), e == 0 || coin(0.5),
+                         e > 0 && coin(0.5) ? uni(2, 5) : -1,
+                         energy ? static_cast<double>(uni(0, 1)) : 0.0, 0.0});
+  std::vector<int> all;
+  for (int e = 0; e < k; ++e) all.push_back(e);
+  p.links.push_back({"bus", all, static_cast<double>(uni(0, 1)), static_cast<double>(uni(1, 2)),
+                     coin(0.2), energy && coin(0.5) ? 1.0 : 0.0});
+  std::vector<std::pair<int, int>> edges;
+  for (size_t v = 1; v < n; ++v) {
+    edges.emplace_back(static_cast<int>(v - 1), static_cast<int>(v));
+    for (size_t d = 2; d <= 4 && d <= v; ++d)
+      if (coin(0.25)) edges.emplace_back(static_cast<int>(v - d), static_cast<int>(v));
+  }
+  p.dag = graph::Dag::from_edges(n, edges);
+  for (size_t v = 0; v < n; ++v) {
+    p.names.push_back("op" + std::to_string(v));
+    std::vector<MultiOption> opts{
+        {0, static_cast<double>(uni(1, 10)), energy ? static_cast<double>(uni(0, 5)) : 0, 0, "e0"}};
+    if (!coin(0.35))
+      for (int e = 1; e < k; ++e)
+        if (coin(0.6))
+          opts.push_back({e, static_cast<double>(uni(0, 6)),
+                          energy ? static_cast<double>(uni(0, 5)) : 0,
+                          p.engines[static_cast<size_t>(e)].capacity >= 0 ? uni(1, 2) : 0,
+                          "e" + std::to_string(e)});
+    p.options.push_back(opts);
+  }
+  for (size_t e = 0; e < p.dag.edges.size(); ++e) p.edge_bytes.push_back(uni(0, 4));
+  if (energy) p.energy_weight = 1.0;
+  p.validate();
+  return p;
+}
+
+TEST(MultiExact, RedundantEdgesOverCutNodesKeepTheOptimum) {
+  int instances = 0, with_redundant = 0, split = 0, kept_jumping = 0;
+  for (uint64_t seed = 1; instances < 300; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const MultiProblem p = random_jumping_chain(seed);
+    MultiBruteForceOptions bo;
+    bo.max_work = 1e7;
+    if (multi_brute_force_work(p) > bo.max_work) continue;
+    const MultiBruteForceResult b = solve_multi_brute_force(p, bo);
+    const MultiExactResult x = solve_multi_exact(p);
+    ++instances;
+    with_redundant += x.redundant_edges > 0 ? 1 : 0;
+    split += x.redundant_edges > 0 && x.segments > 1 ? 1 : 0;
+    kept_jumping += x.jumping_edges > x.redundant_edges ? 1 : 0;
+    if (!b.feasible) {
+      EXPECT_EQ(x.status, SolveStatus::Infeasible);
+      continue;
+    }
+    ASSERT_EQ(x.status, SolveStatus::Optimal);
+    EXPECT_NEAR(x.objective, b.objective, 1e-9 * std::max(1.0, b.objective));
+    EXPECT_TRUE(multi_check(p, x.schedule).empty());
+  }
+  // The argument is exercised: many instances drop edges and still split, some keep edges.
+  EXPECT_GT(with_redundant, 100);
+  EXPECT_GT(split, 50);
+  EXPECT_GT(kept_jumping, 30);
+}
+
 // Seed 000's instances (host + one crossbar accelerator, parallel or serial bus): the K-engine
 // optimum equals the two-device solver's.
 TEST(MultiExact, EqualsTwoDeviceSolverOnSeed000Instances) {
