@@ -1,6 +1,7 @@
 // platform partition: one network mapped across the K engines of a platform (platform/platform.h:
 // seed 000's CPU + CIM, seed 001's cluster, or a YAML description), proven optimal by the
-// K-engine exact solver (partition/multi_exact.h) and checked by its simulator.
+// K-engine exact solver (partition/multi_exact.h) or solved by the K-engine MILP on CBC
+// (partition/multi_milp.h), and checked by the simulator.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include "api/model.h"
 #include "api/status.h"
 #include "partition/multi_exact.h"
+#include "partition/multi_milp.h"
 #include "platform/build.h"
 #include "platform/platform.h"
 #include "util/provenance.h"
@@ -22,6 +24,9 @@ struct PlatformPartitionRequest {
   std::string objective = "latency";         // "latency" | "energy"
   double time_limit = 600.0;                 // seconds, wall clock (> 0)
   int64_t node_limit = 0;                    // deterministic search-node limit (0 = none)
+  std::string solver = "exact";              // "exact" | "milp" (the K-engine MILP on CBC)
+  double gap = 0.0;                          // MILP: stop at this relative gap, [0, 1]
+  int threads = 1;                           // MILP: CBC threads (1 is deterministic), 1..256
 
   void validate() const;  // UserError naming the field
 };
@@ -33,7 +38,10 @@ struct PlatformPartitionResult {
   std::string platform;  // preset name or file
   platform::Platform description;
   platform::PlatformProblem problem;
-  partition::MultiExactResult solve;  // its schedule went through multi_simulate and multi_check
+  // Exact solver: its schedule went through multi_simulate and multi_check. With the MILP, `milp`
+  // holds CBC's result (its incumbent replayed and checked the same way) and `solve` is empty.
+  partition::MultiExactResult solve;
+  std::optional<partition::MultiMilpResult> milp;
 };
 
 [[nodiscard]] PlatformPartitionResult partition_on_platform(const Model& model,
