@@ -5,11 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "api/model.h"
 #include "api/status.h"
+#include "dse/platform_dse.h"
 #include "partition/multi_exact.h"
 #include "partition/multi_milp.h"
 #include "platform/build.h"
@@ -46,5 +49,36 @@ struct PlatformPartitionResult {
 
 [[nodiscard]] PlatformPartitionResult partition_on_platform(const Model& model,
                                                             const PlatformPartitionRequest& r);
+
+// dse --platform P --sweep KEY=v1,v2: every model on every point of a grid over platform
+// parameters (platform/sweep.h), each mapped by the K-engine exact solver, in parallel (threads,
+// MPI ranks) with a result cache (dse/platform_dse.h).
+struct PlatformDseRequest {
+  std::string platform = "seed001-cluster";  // preset or YAML file
+  std::optional<int64_t> imas;               // as PlatformPartitionRequest::imas
+  std::vector<std::string> sweeps;           // "KEY=v1,v2,..." each (may be empty: one point)
+  std::vector<std::string> models = {"mobilenetv2"};
+  std::string objective = "latency";  // "latency" | "energy"
+  double time_limit = 600.0;          // seconds per point (> 0)
+  int threads = 1;                    // 1..1024
+  std::string cache_dir;              // "" = no cache
+
+  void validate() const;  // UserError naming the field
+};
+
+struct PlatformDseResult {
+  Status status;  // origin solved (some points may be cached)
+  Provenance provenance;
+  platform::Platform description;
+  std::vector<platform::SweepAxis> axes;
+  std::vector<dse::PlatformDsePoint> points;  // grid order; empty on ranks other than 0
+  size_t cached = 0, optimal = 0;
+  double solve_seconds = 0.0;  // in the exact solver, points solved in this run
+};
+
+[[nodiscard]] PlatformDseResult run_platform_dse(
+    const PlatformDseRequest& request,
+    const std::function<void(size_t done, size_t total)>& progress = {},
+    const std::function<void(const std::string&)>& cache_warning = {});
 
 }  // namespace hetcim::api
