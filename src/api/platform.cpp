@@ -120,10 +120,12 @@ PlatformDseResult run_platform_dse(const PlatformDseRequest& a,
   r.status.conclusion = r.optimal == r.points.size() ? partition::SolveStatus::Optimal
                                                      : partition::SolveStatus::TimeLimit;
   r.provenance.set("platform", a.platform + " (" + r.description.name + ")");
-  r.provenance.set("costs", "modelled (platform/build.h: the cost model of every engine, per "
-                            "grid point)");
-  r.provenance.set("solver", "exact K-engine solver (hetcim, partition/multi_exact.h), time limit " +
-                                 format_quantity(a.time_limit, Quantity::Time) + " per point");
+  r.provenance.set("costs",
+                   "modelled (platform/build.h: the cost model of every engine, per "
+                   "grid point)");
+  r.provenance.set("solver",
+                   "exact K-engine solver (hetcim, partition/multi_exact.h), time limit " +
+                       format_quantity(a.time_limit, Quantity::Time) + " per point");
   r.provenance.set("status", std::to_string(r.optimal) + " of " + std::to_string(r.points.size()) +
                                  " points proven optimal");
   r.provenance.set("objective", a.objective);

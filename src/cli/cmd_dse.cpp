@@ -62,8 +62,8 @@ void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) 
       q,
       [&](size_t done, size_t total) {
         if (!grid)
-          grid = std::make_unique<Progress>("platform DSE (K-engine exact solver)", "points",
-                                            total, !a.quiet);
+          grid = std::make_unique<Progress>("platform DSE (K-engine exact solver)", "points", total,
+                                            !a.quiet);
         grid->update(done);
       },
       [](const std::string& w) { std::fprintf(stderr, "\nhetcim: warning: %s\n", w.c_str()); });
@@ -78,9 +78,10 @@ void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) 
   out.commit();
   if (a.quiet) return;
   std::printf("%s", report::provenance_text(prov, "# ").c_str());
-  std::printf("%zu of %zu points proven optimal, %zu read from the cache; %.3f s in the exact "
-              "solver in this run\n",
-              r.optimal, r.points.size(), r.cached, r.solve_seconds);
+  std::printf(
+      "%zu of %zu points proven optimal, %zu read from the cache; %.3f s in the exact "
+      "solver in this run\n",
+      r.optimal, r.points.size(), r.cached, r.solve_seconds);
   std::printf("%s", report::platform_dse_text(run).c_str());
   std::printf("wrote %s, %s%s\n", in_out("platform_dse.csv").c_str(),
               in_out("platform_dse.json").c_str(),
@@ -226,8 +227,7 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
                   "the K-engine exact solver")
       ->each([a](const std::string&) { a->platform_given = true; });
   std::string keys;
-  for (const platform::SweepKey& k : platform::sweep_keys())
-    keys += "; " + k.name + ": " + k.what;
+  for (const platform::SweepKey& k : platform::sweep_keys()) keys += "; " + k.name + ": " + k.what;
   cmd->add_option("--sweep", a->platform.sweeps,
                   "With --platform: KEY=v1,v2,... (repeat for a grid)" + keys);
   cmd->add_option_function<int64_t>(

@@ -70,7 +70,10 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
   }
   if (r.status.call != partition::CallStatus::Ok)
     throw user_error("CBC failed: ", r.status.message);
-  report::MultiPartitionRun run{r.model, r.platform, &r.problem, &r.solve,
+  report::MultiPartitionRun run{r.model,
+                                r.platform,
+                                &r.problem,
+                                &r.solve,
                                 api::with_caller(r.provenance, provenance),
                                 r.milp ? &*r.milp : nullptr};
   if (!a.json.empty()) out.add(a.json, report::multi_partition_json(run).dump(1) + "\n");

@@ -28,10 +28,10 @@ struct Hasher : Fnv1a {
 };
 
 nlohmann::json to_json(const PlatformDsePoint& d) {
-  return {{"commit", HETCIM_GIT_COMMIT}, {"status", d.status},
-          {"latency", d.latency},         {"energy", d.energy},
-          {"objective", d.objective},     {"bound", d.bound},
-          {"seconds", d.seconds},         {"nodes", d.nodes},
+  return {{"commit", HETCIM_GIT_COMMIT},    {"status", d.status},
+          {"latency", d.latency},           {"energy", d.energy},
+          {"objective", d.objective},       {"bound", d.bound},
+          {"seconds", d.seconds},           {"nodes", d.nodes},
           {"operators_on", d.operators_on}, {"capacity_used", d.capacity_used}};
 }
 
@@ -51,10 +51,9 @@ void read_point(const nlohmann::json& j, PlatformDsePoint& d) {
 std::string implausible_entry(const PlatformDsePoint& d) {
   if (d.status != "optimal" && d.status != "time-limit" && d.status != "node-limit")
     return "status '" + d.status + "' (expected optimal, time-limit or node-limit)";
-  for (const auto& [v, name] :
-       {std::pair{d.latency, "latency"}, std::pair{d.energy, "energy"},
-        std::pair{d.objective, "objective"}, std::pair{d.bound, "bound"},
-        std::pair{d.seconds, "seconds"}})
+  for (const auto& [v, name] : {std::pair{d.latency, "latency"}, std::pair{d.energy, "energy"},
+                                std::pair{d.objective, "objective"}, std::pair{d.bound, "bound"},
+                                std::pair{d.seconds, "seconds"}})
     if (!std::isfinite(v) || v < 0) return std::string(name) + " not finite and >= 0";
   if (d.bound > d.objective * (1 + 1e-9)) return "a bound above the objective";
   if (d.operators_on.size() != d.engines.size() || d.capacity_used.size() != d.engines.size())
@@ -72,7 +71,8 @@ void solve_point(const partition::MultiProblem& p, const PlatformDseOptions& o,
   eo.time_limit_seconds = o.time_limit;
   const partition::MultiExactResult r = partition::solve_multi_exact(p, eo);
   d.status = partition::solve_status_name(r.status);
-  if (r.status != partition::SolveStatus::Optimal && r.status != partition::SolveStatus::TimeLimit &&
+  if (r.status != partition::SolveStatus::Optimal &&
+      r.status != partition::SolveStatus::TimeLimit &&
       r.status != partition::SolveStatus::NodeLimit)
     throw user_error("platform dse: no mapping of this grid point (", d.status,
                      "): the engines that every operator needs cannot hold or reach it");
@@ -84,7 +84,8 @@ void solve_point(const partition::MultiProblem& p, const PlatformDseOptions& o,
   d.nodes = r.nodes;
   d.operators_on.assign(p.engines.size(), 0);
   for (size_t v = 0; v < p.size(); ++v)
-    ++d.operators_on[static_cast<size_t>(p.option(static_cast<int>(v), r.schedule.option[v]).engine)];
+    ++d.operators_on[static_cast<size_t>(
+        p.option(static_cast<int>(v), r.schedule.option[v]).engine)];
   d.capacity_used = partition::multi_capacity_used(p, r.schedule.option);
 }
 

@@ -39,9 +39,9 @@ struct PlatformDsePoint {
   std::string status;  // the exact solver's: optimal, time-limit, infeasible, ...
   double latency = 0, energy = 0, objective = 0, bound = 0, seconds = 0;
   int64_t nodes = 0;
-  std::vector<std::string> engines;     // the platform's engines
-  std::vector<int64_t> operators_on;    // per engine: operators mapped to it
-  std::vector<int64_t> capacity_used;   // per engine: crossbars used (0 without a capacity)
+  std::vector<std::string> engines;    // the platform's engines
+  std::vector<int64_t> operators_on;   // per engine: operators mapped to it
+  std::vector<int64_t> capacity_used;  // per engine: crossbars used (0 without a capacity)
   bool cached = false;  // read from the cache (solved by the same commit with the same options)
   int rank = 0;         // the MPI rank that solved it (not written to any output)
 };

@@ -77,8 +77,8 @@ class Builder {
         const MultiEngine& g = p_.engines[static_cast<size_t>(o.engine)];
         // Energy of the option, less the idle power its engine saves while running it.
         const double cost = ew * (o.energy - g.idle_power * o.duration) / m_.unit;
-        const int c = m_.add_col("y" + std::to_string(v) + "_" + std::to_string(k), 0, 1, cost,
-                                 true);
+        const int c =
+            m_.add_col("y" + std::to_string(v) + "_" + std::to_string(k), 0, 1, cost, true);
         m_.y[v].push_back(c);
         one.push_back({c, 1.0});
         ++m_.stats.options;
@@ -159,7 +159,8 @@ class Builder {
       int o = -1;
       const std::string tag = std::to_string(u) + "_" + std::to_string(v);
       for (size_t mi = 0; mi < machines; ++mi) {
-        const Terms au = on_machine(u, static_cast<int>(mi)), av = on_machine(v, static_cast<int>(mi));
+        const Terms au = on_machine(u, static_cast<int>(mi)),
+                    av = on_machine(v, static_cast<int>(mi));
         if (au.empty() || av.empty()) continue;
         if (o < 0) o = m_.add_col("o" + tag, 0, 1, 0, true);
         const std::string mt = tag + "_m" + std::to_string(mi);
@@ -193,12 +194,10 @@ class Builder {
                                 p_.links[static_cast<size_t>(l1)].name;
         const int q = m_.add_col("q" + tag, 0, 1, 0, true);
         // q = 1: e1 first. b2 >= b1 + d1 - M (1 - q) - M (1 - t1) - M (1 - t2)
-        m_.add_row("xferA" + tag,
-                   {{b2, 1.0}, {b1, -1.0}, {q, -big_m}, {t1, -big_m}, {t2, -big_m}},
+        m_.add_row("xferA" + tag, {{b2, 1.0}, {b1, -1.0}, {q, -big_m}, {t1, -big_m}, {t2, -big_m}},
                    d1 - 3 * big_m, kInf);
         // q = 0: e2 first. b1 >= b2 + d2 - M q - M (1 - t1) - M (1 - t2)
-        m_.add_row("xferB" + tag,
-                   {{b1, 1.0}, {b2, -1.0}, {q, big_m}, {t1, -big_m}, {t2, -big_m}},
+        m_.add_row("xferB" + tag, {{b1, 1.0}, {b2, -1.0}, {q, big_m}, {t1, -big_m}, {t2, -big_m}},
                    d2 - 2 * big_m, kInf);
         ++m_.stats.transfer_pairs;
       }
@@ -249,8 +248,7 @@ class Builder {
         done.push_back(key);
         Terms r = on_engine(u, a.engine);
         append(r, on_engine(v, b.engine), 1.0);
-        m_.add_row("nolink" + tag + "_" + std::to_string(a.engine) + "_" +
-                       std::to_string(b.engine),
+        m_.add_row("nolink" + tag + "_" + std::to_string(a.engine) + "_" + std::to_string(b.engine),
                    std::move(r), -kInf, 1);
       }
   }

@@ -10,8 +10,8 @@
 //   sum_{v,k on g} c_vk y_vk <= C_g                          every engine with a capacity
 //   A_u,a + A_v,b <= 1                                       edge (u,v), engines a != b, no link
 //   t_el >= A_u,a + sum_{b in l, b != a} A_v,b - 1           edge (u,v), link l, a in l
-//   s_v >= f_u + sum_{l parallel} T_el t_el                  edge (u,v)   (T_el: latency + bytes/bw)
-//   b_el >= f_u,  s_v >= b_el + T_el t_el                    edge (u,v), serial link l
+//   s_v >= f_u + sum_{l parallel} T_el t_el                  edge (u,v)   (T_el: latency +
+//   bytes/bw) b_el >= f_u,  s_v >= b_el + T_el t_el                    edge (u,v), serial link l
 //   s_v >= f_u - M (1 - o_uv) - M (2 - A_u,M - A_v,M)        parallel {u,v}, machine M
 //   s_u >= f_v - M o_uv - M (2 - A_u,M - A_v,M)
 //   b_e'l >= b_el + T_el - M (1 - q) - M (2 - t_el - t_e'l)   (and the reverse with q)
@@ -43,10 +43,10 @@ struct MultiMilpOptions {
 
 struct MultiMilpStats {
   size_t operators = 0, edges = 0, options = 0;
-  size_t parallel_pairs = 0;   // pairs of operators the DAG leaves unordered
-  size_t machine_pairs = 0;    // (pair, machine) disjunctions
-  size_t transfer_jobs = 0;    // potential transfers on serial links
-  size_t transfer_pairs = 0;   // their disjunctions
+  size_t parallel_pairs = 0;  // pairs of operators the DAG leaves unordered
+  size_t machine_pairs = 0;   // (pair, machine) disjunctions
+  size_t transfer_jobs = 0;   // potential transfers on serial links
+  size_t transfer_pairs = 0;  // their disjunctions
   size_t binaries = 0, continuous = 0, rows = 0;
   double big_m_seconds = 0.0;
   double time_unit_seconds = 0.0;
@@ -54,7 +54,7 @@ struct MultiMilpStats {
 
 struct MultiMilpResult {
   CallStatus call = CallStatus::Ok;
-  std::string message;  // why the call failed, if it did
+  std::string message;                           // why the call failed, if it did
   SolveStatus status = SolveStatus::NoSolution;  // Optimal, TimeLimit, Infeasible or NoSolution
   double objective = std::numeric_limits<double>::infinity();         // replayed
   double solver_objective = std::numeric_limits<double>::infinity();  // CBC's incumbent

@@ -250,10 +250,10 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
   out.costs = std::string("modelled: ") +
               (uses_cluster ? "seed 001 cluster '" + cl.name + "' cycle models (cluster/) at " +
                                   std::to_string(f / 1e6) + " MHz" +
-                                  (pf.bus_width_bits ? ", IMA bus width " +
-                                                           std::to_string(*pf.bus_width_bits) +
-                                                           " bit (overridden)"
-                                                     : "")
+                                  (pf.bus_width_bits
+                                       ? ", IMA bus width " + std::to_string(*pf.bus_width_bits) +
+                                             " bit (overridden)"
+                                       : "")
                             : "") +
               (uses_cluster && uses_hw ? "; " : "") +
               (uses_hw ? "seed 000 hardware '" + hw.name + "' (cost/), host " + hw.host.model : "");

@@ -42,8 +42,8 @@ std::string multi_partition_text(const MultiPartitionRun& r) {
     std::snprintf(buf, sizeof buf,
                   "%s on %s: %zu operators, %zu engines; MILP %zu binaries, %zu continuous, %zu "
                   "rows\n",
-                  r.model.c_str(), r.platform.c_str(), p.size(), p.engines.size(),
-                  m.stats.binaries, m.stats.continuous, m.stats.rows);
+                  r.model.c_str(), r.platform.c_str(), p.size(), p.engines.size(), m.stats.binaries,
+                  m.stats.continuous, m.stats.rows);
     o += buf;
     o += "status " + std::string(partition::solve_status_name(m.status));
     if (s.option.empty()) {

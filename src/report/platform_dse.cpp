@@ -31,6 +31,13 @@ std::string num(double x) {
   return buf;
 }
 
+// The compact tick label of a point: its values joined by "/" (the axis label names the keys).
+std::string tick_label(const dse::PlatformDsePoint& p) {
+  std::string s;
+  for (size_t a = 0; a < p.values.size(); ++a) s += (a ? "/" : "") + p.values[a];
+  return s.empty() ? "as given" : s;
+}
+
 }  // namespace
 
 std::string platform_dse_csv(const PlatformDseRun& r) {
@@ -60,7 +67,8 @@ std::string platform_dse_csv(const PlatformDseRun& r) {
 
 std::string platform_dse_json(const PlatformDseRun& r) {
   nlohmann::json axes = nlohmann::json::array();
-  for (const platform::SweepAxis& a : *r.axes) axes.push_back({{"key", a.key}, {"values", a.values}});
+  for (const platform::SweepAxis& a : *r.axes)
+    axes.push_back({{"key", a.key}, {"values", a.values}});
   nlohmann::json pts = nlohmann::json::array();
   for (const dse::PlatformDsePoint& p : *r.points) {
     nlohmann::json engines = nlohmann::json::array();
@@ -109,9 +117,10 @@ Figure write_platform_dse_figure(OutputSet& out, const std::string& dir, const P
   Figure f;
   f.name = "platform_dse_latency";
   f.title = "Latency on " + r.platform + " per platform parameter";
-  f.caption = "Latency of the proven-optimal mapping (K-engine exact solver) of each model at each "
-              "grid point; modelled by the platform's cost models (platform/build.h). " +
-              provenance_caption(r.provenance);
+  f.caption =
+      "Latency of the proven-optimal mapping (K-engine exact solver) of each model at each "
+      "grid point; modelled by the platform's cost models (platform/build.h). " +
+      provenance_caption(r.provenance);
   Chart c;
   c.title = f.title;
   c.footnote = "Data: hetcim's K-engine exact solver; latencies MODELLED (platform cost models).";
@@ -120,19 +129,23 @@ Figure write_platform_dse_figure(OutputSet& out, const std::string& dir, const P
   std::vector<std::string> models;
   for (const dse::PlatformDsePoint& p : *r.points) {
     if (std::find(models.begin(), models.end(), p.model) == models.end()) models.push_back(p.model);
-    const std::string g = point_label(r, p);
+    const std::string g = tick_label(p);
     if (std::find(b.groups.begin(), b.groups.end(), g) == b.groups.end()) b.groups.push_back(g);
   }
   for (const std::string& m : models) {
     BarSeries s{m, std::vector<double>(b.groups.size(), kNoValue), {}};
     for (const dse::PlatformDsePoint& p : *r.points)
       if (p.model == m) {
-        const auto at = std::find(b.groups.begin(), b.groups.end(), point_label(r, p));
+        const auto at = std::find(b.groups.begin(), b.groups.end(), tick_label(p));
         s.values[static_cast<size_t>(at - b.groups.begin())] = p.latency * 1e3;
       }
     b.series.push_back(std::move(s));
   }
-  c.panels.push_back({"", "grid point", "latency (ms)", 0.0, kNoValue, std::move(b)});
+  std::string keys;
+  for (const platform::SweepAxis& a : *r.axes) keys += (keys.empty() ? "" : " / ") + a.key;
+  c.panels.push_back(
+      {"", keys.empty() ? "grid point" : keys, "latency (ms)", 0.0, kNoValue, std::move(b)});
+  out.make_directory(dir);
   plot_chart(out, dir, f, c);
   return f;
 }

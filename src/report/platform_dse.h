@@ -24,7 +24,7 @@ struct PlatformDseRun {
 [[nodiscard]] std::string platform_dse_csv(const PlatformDseRun& r);
 [[nodiscard]] std::string platform_dse_json(const PlatformDseRun& r);
 [[nodiscard]] std::string platform_dse_text(const PlatformDseRun& r);
-// <dir>/platform_dse_latency.{svg,pdf,png}.
+// <dir>/platform_dse_latency.{svg,pdf,png} (the directory is made if missing).
 Figure write_platform_dse_figure(OutputSet& out, const std::string& dir, const PlatformDseRun& r);
 
 }  // namespace hetcim::report

@@ -28,8 +28,8 @@ std::string read(const std::string& path) {
 }
 
 fs::path scratch(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("hetcim-platform-dse-" + name + "-" +
-                                                  std::to_string(::getpid()));
+  const fs::path d = fs::temp_directory_path() /
+                     ("hetcim-platform-dse-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;

@@ -1,6 +1,8 @@
 // The K-engine MILP on CBC (multi_milp.h) against the K-engine exact solver and the brute force on
 // random small platforms, against seed 000's two-device solvers on the converted instances, and on
 // a hand instance.
+#include "partition/multi_milp.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 #include "partition/multi_brute_force.h"
 #include "partition/multi_convert.h"
 #include "partition/multi_exact.h"
-#include "partition/multi_milp.h"
 #include "partition/multi_schedule.h"
 #include "test_problems.h"
 #include "util/error.h"
