@@ -462,9 +462,8 @@ PYBIND11_MODULE(_hetcim, m) {
         r.validate();
         py::gil_scoped_release release;
         const api::PlatformPartitionResult x = api::partition_on_platform(model, r);
-        const report::MultiPartitionRun run{x.model,       x.platform,
-                                            &x.problem,    &x.solve,
-                                            x.provenance,  x.milp ? &*x.milp : nullptr};
+        const report::MultiPartitionRun run{x.model,  x.platform,   &x.problem,
+                                            &x.solve, x.provenance, x.milp ? &*x.milp : nullptr};
         return report::multi_partition_json(run).dump(1) + "\n";
       },
       "A network mapped across the K engines of a platform (the CLI's partition --platform "
