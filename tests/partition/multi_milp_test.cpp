@@ -88,7 +88,7 @@ MultiProblem random_platform(uint64_t seed) {
 
 TEST(MultiMilp, EqualsExactAndBruteForceOnRandomPlatforms) {
   int instances = 0, infeasible = 0, with_serial = 0, with_group = 0, with_energy = 0;
-  for (uint64_t seed = 1; instances < 80; ++seed) {
+  for (uint64_t seed = 1; instances < 60; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     const MultiProblem p = random_platform(seed);
     MultiBruteForceOptions bo;
@@ -128,7 +128,7 @@ TEST(MultiMilp, EqualsExactAndBruteForceOnRandomPlatforms) {
 // Seed 000's instances converted (host + crossbar accelerator, parallel or serial bus): the
 // K-engine MILP's optimum equals seed 000's exact solver and seed 000's MILP.
 TEST(MultiMilp, EqualsTwoDeviceSolversOnSeed000Instances) {
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     testing::RandomSpec spec;
     spec.max_ops = 9;
