@@ -1,7 +1,7 @@
 // dse --platform --sweep (api::run_platform_dse): every grid point equals an individual
 // partition --platform run of the same platform made another way (--imas, a platform YAML whose
 // cluster file has the swept bus width), the cache returns the same points, and bad sweeps are
-// refused naming the key or the value.
+// refused naming the key or the value; the K-engine MILP equals the exact solver on whole networks.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -150,6 +150,33 @@ TEST(PlatformDse, BadSweepsNameTheKeyOrValue) {
   expect_error([&] { (void)run_platform_dse(q); }, "has no seed001-ima engine");
   q.sweeps = {"bus_width=64"};
   expect_error([&] { (void)run_platform_dse(q); }, "no engine with seed001 costs");
+}
+
+}  // namespace
+}  // namespace hetcim::api
+
+namespace hetcim::api {
+namespace {
+
+// The K-engine MILP on CBC against the exact solver on whole networks: ResNet-18 on seed 000's
+// system converted to a platform (host + CIM, one bus) and MobileNetV2 on seed 001's cluster.
+TEST(PlatformMilp, EqualsExactOnWholeNetworks) {
+  for (const auto& [model, platform] :
+       {std::pair{"resnet18", "seed000-arm"}, std::pair{"mobilenetv2", "seed001-cluster"}}) {
+    SCOPED_TRACE(std::string(model) + " on " + platform);
+    const Model m = load_model(model);
+    PlatformPartitionRequest q;
+    q.platform = platform;
+    const PlatformPartitionResult exact = partition_on_platform(m, q);
+    ASSERT_EQ(exact.solve.status, partition::SolveStatus::Optimal);
+    q.solver = "milp";
+    q.time_limit = 60;
+    const PlatformPartitionResult milp = partition_on_platform(m, q);
+    ASSERT_TRUE(milp.milp.has_value());
+    ASSERT_EQ(milp.milp->status, partition::SolveStatus::Optimal);
+    EXPECT_NEAR(milp.milp->objective, exact.solve.objective, 1e-6 * exact.solve.objective);
+    EXPECT_TRUE(partition::multi_check(milp.problem.problem, milp.milp->schedule).empty());
+  }
 }
 
 }  // namespace
