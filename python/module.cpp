@@ -453,14 +453,17 @@ PYBIND11_MODULE(_hetcim, m) {
             {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
             {"objective", field(&R::objective)},
             {"time_limit", field(&R::time_limit)},
-            {"node_limit", field(&R::node_limit)}};
+            {"node_limit", field(&R::node_limit)},
+            {"solver", field(&R::solver)},
+            {"gap", field(&R::gap)},
+            {"threads", field(&R::threads)}};
         R r;
         apply_kwargs("partition_platform", r, kw, f);
         r.validate();
         py::gil_scoped_release release;
         const api::PlatformPartitionResult x = api::partition_on_platform(model, r);
-        const report::MultiPartitionRun run{x.model, x.platform, &x.problem, &x.solve,
-                                            x.provenance};
+        const report::MultiPartitionRun run{x.model,  x.platform,   &x.problem,
+                                            &x.solve, x.provenance, x.milp ? &*x.milp : nullptr};
         return report::multi_partition_json(run).dump(1) + "\n";
       },
       "A network mapped across the K engines of a platform (the CLI's partition --platform "

@@ -104,11 +104,12 @@ def partition_front(model, **options):
 
 
 def partition_platform(model, **options):
-    """A network mapped across the K engines of a platform by the K-engine exact solver; returns
-    the dict ``hetcim partition MODEL --platform P --json`` writes.
+    """A network mapped across the K engines of a platform by the K-engine exact solver (or the
+    K-engine MILP on CBC); returns the dict ``hetcim partition MODEL --platform P --json`` writes.
 
     Options: platform (seed000-arm, seed000-x86, seed001-cluster or a YAML file; default
-    seed001-cluster), imas, objective (latency | energy), time_limit (s), node_limit.
+    seed001-cluster), imas, objective (latency | energy), time_limit (s), node_limit, solver
+    (exact | milp), gap and threads (MILP).
     """
     return _json.loads(_hetcim.partition_platform_json(_model(model), **options))
 

@@ -182,6 +182,11 @@ def test_platform_partition_matches_the_cli(tmp_path):
     assert plan["status"] == "optimal"
     assert plan["latency_s"] == ref["latency_s"]
     assert [o["engine"] for o in plan["operators"]] == [o["engine"] for o in ref["operators"]]
+    # The K-engine MILP on CBC proves the same optimum (to CBC's tolerance).
+    milp = hetcim.partition_platform("bottleneck", platform="seed001-cluster", imas=8,
+                                     solver="milp")
+    assert milp["solver"] == "milp" and milp["status"] == "optimal"
+    assert abs(milp["latency_s"] - ref["latency_s"]) <= 1e-6 * ref["latency_s"]
 
 
 @pytest.mark.parametrize("kwargs, flags", [

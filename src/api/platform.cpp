@@ -1,8 +1,13 @@
 #include "api/platform.h"
 
+#include <exception>
+#include <filesystem>
+
 #include "api/common.h"
+#include "dist/dist.h"
 #include "passes/pipeline.h"
 #include "util/error.h"
+#include "util/units.h"
 
 namespace hetcim::api {
 
@@ -13,6 +18,14 @@ void PlatformPartitionRequest::validate() const {
     throw user_error("objective: expected latency or energy, got '", objective, "'");
   check_range("time_limit", time_limit, 1e-9, 1e9);
   check_range("node_limit", node_limit, int64_t{0}, int64_t{1} << 62);
+  if (solver != "exact" && solver != "milp")
+    throw user_error("solver: expected exact or milp, got '", solver, "'");
+  check_range("gap", gap, 0.0, 1.0);
+  check_range("threads", threads, 1, 256);
+  if (solver == "exact" && (gap != 0.0 || threads != 1))
+    throw user_error("gap and threads apply to the MILP solver only (solver = milp)");
+  if (solver == "milp" && node_limit != 0)
+    throw user_error("node_limit applies to the exact solver only (solver = exact)");
 }
 
 PlatformPartitionResult partition_on_platform(const Model& model,
@@ -24,19 +37,104 @@ PlatformPartitionResult partition_on_platform(const Model& model,
   r.description = platform::resolve_platform(request.platform, request.imas);
   const graph::Graph lowered = passes::lower(model.graph, {});
   r.problem = platform::build_platform_problem(lowered, r.description, request.objective);
-  partition::MultiExactOptions o;
-  o.time_limit_seconds = request.time_limit;
-  o.node_limit = request.node_limit;
-  r.solve = partition::solve_multi_exact(r.problem.problem, o);
   r.status.origin = Origin::Solved;
-  r.status.conclusion = r.solve.status;
   r.provenance = library_provenance();
   r.provenance.set("platform", r.platform + " (" + r.description.name + ")");
   r.provenance.set("costs", r.problem.costs);
-  r.provenance.set("solver", "exact K-engine solver (hetcim, partition/multi_exact.h)");
-  r.provenance.set("status", partition::solve_status_name(r.solve.status));
+  if (request.solver == "milp") {
+    partition::MultiMilpOptions o;
+    o.time_limit_seconds = request.time_limit;
+    o.relative_gap = request.gap;
+    o.threads = request.threads;
+    r.milp = partition::solve_multi_milp(r.problem.problem, o);
+    r.status.call = r.milp->call;
+    r.status.message = r.milp->message;
+    r.status.conclusion = r.milp->status;
+    r.provenance.set("solver", "K-engine MILP on COIN-OR CBC (partition/multi_milp.h), seed " +
+                                   std::to_string(o.seed) + ", " + std::to_string(o.threads) +
+                                   " thread(s)");
+    r.provenance.set("status", partition::solve_status_name(r.milp->status));
+  } else {
+    partition::MultiExactOptions o;
+    o.time_limit_seconds = request.time_limit;
+    o.node_limit = request.node_limit;
+    r.solve = partition::solve_multi_exact(r.problem.problem, o);
+    r.status.conclusion = r.solve.status;
+    r.provenance.set("solver", "exact K-engine solver (hetcim, partition/multi_exact.h)");
+    r.provenance.set("status", partition::solve_status_name(r.solve.status));
+  }
   r.provenance.set("objective", request.objective);
   r.provenance.set("cache", "none (solved in this run)");
+  r.provenance.set("seeds", "none (deterministic)");
+  return r;
+}
+
+void PlatformDseRequest::validate() const {
+  if (platform.empty()) throw user_error("platform: expected a preset name or a YAML file");
+  if (imas) check_range("imas", *imas, int64_t{1}, int64_t{4096});
+  if (models.empty()) throw user_error("models: expected at least one model");
+  if (objective != "latency" && objective != "energy")
+    throw user_error("objective: expected latency or energy, got '", objective, "'");
+  check_range("time_limit", time_limit, 1e-9, 1e9);
+  check_range("threads", threads, 1, 1024);
+  std::vector<platform::SweepAxis> axes;
+  for (const std::string& s : sweeps) axes.push_back(platform::parse_sweep(s));
+  (void)platform::sweep_grid(axes);
+}
+
+PlatformDseResult run_platform_dse(const PlatformDseRequest& a,
+                                   const std::function<void(size_t, size_t)>& progress,
+                                   const std::function<void(const std::string&)>& cache_warning) {
+  a.validate();
+  PlatformDseResult r;
+  std::vector<dse::PlatformDseModel> models;
+  // Every rank of an MPI run reads the platform and the models itself (dist::agree).
+  std::exception_ptr setup_failure;
+  try {
+    r.description = platform::resolve_platform(a.platform, a.imas);
+    for (const std::string& s : a.sweeps) r.axes.push_back(platform::parse_sweep(s));
+    for (const std::string& m : a.models) {
+      const Model loaded = load_model(m, 1);
+      models.push_back({std::filesystem::path(m).stem().string(), passes::lower(loaded.graph, {})});
+    }
+  } catch (...) {
+    setup_failure = std::current_exception();
+  }
+  dist::agree(setup_failure);
+  dse::PlatformDseOptions o;
+  o.objective = a.objective;
+  o.time_limit = a.time_limit;
+  o.threads = a.threads;
+  o.cache_dir = a.cache_dir;
+  o.over_ranks = true;
+  o.on_cache_warning = cache_warning;
+  r.points = dse::run_platform_dse(models, r.description, r.axes, o, progress);
+  r.status.origin = Origin::Solved;
+  r.provenance = library_provenance();
+  if (!dist::is_root()) return r;
+  for (const dse::PlatformDsePoint& p : r.points) {
+    r.cached += p.cached ? 1 : 0;
+    r.optimal += p.status == "optimal" ? 1 : 0;
+    if (!p.cached) r.solve_seconds += p.seconds;
+  }
+  r.status.conclusion = r.optimal == r.points.size() ? partition::SolveStatus::Optimal
+                                                     : partition::SolveStatus::TimeLimit;
+  r.provenance.set("platform", a.platform + " (" + r.description.name + ")");
+  r.provenance.set("costs",
+                   "modelled (platform/build.h: the cost model of every engine, per "
+                   "grid point)");
+  r.provenance.set("solver",
+                   "exact K-engine solver (hetcim, partition/multi_exact.h), time limit " +
+                       format_quantity(a.time_limit, Quantity::Time) + " per point");
+  r.provenance.set("status", std::to_string(r.optimal) + " of " + std::to_string(r.points.size()) +
+                                 " points proven optimal");
+  r.provenance.set("objective", a.objective);
+  r.provenance.set("cache", a.cache_dir.empty()
+                                ? "off: every point solved in this run"
+                                : a.cache_dir + ": " + std::to_string(r.cached) + " of " +
+                                      std::to_string(r.points.size()) +
+                                      " points read from it (key: problem content, commit " +
+                                      r.provenance.commit + ", solver options)");
   r.provenance.set("seeds", "none (deterministic)");
   return r;
 }

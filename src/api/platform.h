@@ -1,15 +1,20 @@
 // platform partition: one network mapped across the K engines of a platform (platform/platform.h:
 // seed 000's CPU + CIM, seed 001's cluster, or a YAML description), proven optimal by the
-// K-engine exact solver (partition/multi_exact.h) and checked by its simulator.
+// K-engine exact solver (partition/multi_exact.h) or solved by the K-engine MILP on CBC
+// (partition/multi_milp.h), and checked by the simulator.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "api/model.h"
 #include "api/status.h"
+#include "dse/platform_dse.h"
 #include "partition/multi_exact.h"
+#include "partition/multi_milp.h"
 #include "platform/build.h"
 #include "platform/platform.h"
 #include "util/provenance.h"
@@ -22,6 +27,9 @@ struct PlatformPartitionRequest {
   std::string objective = "latency";         // "latency" | "energy"
   double time_limit = 600.0;                 // seconds, wall clock (> 0)
   int64_t node_limit = 0;                    // deterministic search-node limit (0 = none)
+  std::string solver = "exact";              // "exact" | "milp" (the K-engine MILP on CBC)
+  double gap = 0.0;                          // MILP: stop at this relative gap, [0, 1]
+  int threads = 1;                           // MILP: CBC threads (1 is deterministic), 1..256
 
   void validate() const;  // UserError naming the field
 };
@@ -33,10 +41,44 @@ struct PlatformPartitionResult {
   std::string platform;  // preset name or file
   platform::Platform description;
   platform::PlatformProblem problem;
-  partition::MultiExactResult solve;  // its schedule went through multi_simulate and multi_check
+  // Exact solver: its schedule went through multi_simulate and multi_check. With the MILP, `milp`
+  // holds CBC's result (its incumbent replayed and checked the same way) and `solve` is empty.
+  partition::MultiExactResult solve;
+  std::optional<partition::MultiMilpResult> milp;
 };
 
 [[nodiscard]] PlatformPartitionResult partition_on_platform(const Model& model,
                                                             const PlatformPartitionRequest& r);
+
+// dse --platform P --sweep KEY=v1,v2: every model on every point of a grid over platform
+// parameters (platform/sweep.h), each mapped by the K-engine exact solver, in parallel (threads,
+// MPI ranks) with a result cache (dse/platform_dse.h).
+struct PlatformDseRequest {
+  std::string platform = "seed001-cluster";  // preset or YAML file
+  std::optional<int64_t> imas;               // as PlatformPartitionRequest::imas
+  std::vector<std::string> sweeps;           // "KEY=v1,v2,..." each (may be empty: one point)
+  std::vector<std::string> models = {"mobilenetv2"};
+  std::string objective = "latency";  // "latency" | "energy"
+  double time_limit = 600.0;          // seconds per point (> 0)
+  int threads = 1;                    // 1..1024
+  std::string cache_dir;              // "" = no cache
+
+  void validate() const;  // UserError naming the field
+};
+
+struct PlatformDseResult {
+  Status status;  // origin solved (some points may be cached)
+  Provenance provenance;
+  platform::Platform description;
+  std::vector<platform::SweepAxis> axes;
+  std::vector<dse::PlatformDsePoint> points;  // grid order; empty on ranks other than 0
+  size_t cached = 0, optimal = 0;
+  double solve_seconds = 0.0;  // in the exact solver, points solved in this run
+};
+
+[[nodiscard]] PlatformDseResult run_platform_dse(
+    const PlatformDseRequest& request,
+    const std::function<void(size_t done, size_t total)>& progress = {},
+    const std::function<void(const std::string&)>& cache_warning = {});
 
 }  // namespace hetcim::api

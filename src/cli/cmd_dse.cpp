@@ -7,9 +7,11 @@
 
 #include "api/common.h"
 #include "api/dse.h"
+#include "api/platform.h"
 #include "cli/commands.h"
 #include "dist/dist.h"
 #include "report/dse.h"
+#include "report/platform_dse.h"
 #include "report/provenance.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -29,7 +31,62 @@ struct DseArgs {
   bool no_cache = false;
   bool no_figures = false;
   bool quiet = false;
+  // Platform mode (issue 12): --platform, --sweep, --imas, --objective, --time-limit.
+  api::PlatformDseRequest platform;
+  bool platform_given = false;
+  std::string time_limit = "600s";
 };
+
+// hetcim dse --platform P --sweep KEY=v1,v2 ...: a grid over platform parameters, each point
+// mapped by the K-engine exact solver (api::run_platform_dse).
+void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) {
+  for (const char* flag : {"--crossbars", "--t-mvm", "--hosts", "--bus", "--milp",
+                           "--milp-time-limit", "--replicas", "--transfers", "--bus-model"})
+    if (cmd.count(flag) > 0)
+      throw user_error(flag, " does not apply with --platform (sweep platform parameters with ",
+                       "--sweep KEY=v1,v2; see docs/platforms.md)");
+  api::PlatformDseRequest& q = a.platform;
+  if (cmd.count("--models") > 0) q.models = a.request.models;
+  q.threads = a.request.threads;
+  q.time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
+  namespace fs = std::filesystem;
+  const auto in_out = [&](const std::string& name) { return (fs::path(a.out) / name).string(); };
+  q.cache_dir = a.no_cache ? "" : in_out("cache");
+  q.validate();
+  const bool root = dist::is_root();
+  if (!root) a.quiet = true;
+  OutputSet out;
+  if (root) out.make_directory(a.out);
+  std::unique_ptr<Progress> grid;
+  const api::PlatformDseResult r = api::run_platform_dse(
+      q,
+      [&](size_t done, size_t total) {
+        if (!grid)
+          grid = std::make_unique<Progress>("platform DSE (K-engine exact solver)", "points", total,
+                                            !a.quiet);
+        grid->update(done);
+      },
+      [](const std::string& w) { std::fprintf(stderr, "\nhetcim: warning: %s\n", w.c_str()); });
+  grid.reset();
+  if (!root) return;
+  Provenance prov = api::with_caller(r.provenance, provenance);
+  if (a.no_cache) prov.set("cache", "off (--no-cache): every point solved in this run");
+  const report::PlatformDseRun run{q.platform, &r.axes, &r.points, prov};
+  out.add(in_out("platform_dse.csv"), report::platform_dse_csv(run));
+  out.add(in_out("platform_dse.json"), report::platform_dse_json(run));
+  if (!a.no_figures) (void)report::write_platform_dse_figure(out, in_out("figures"), run);
+  out.commit();
+  if (a.quiet) return;
+  std::printf("%s", report::provenance_text(prov, "# ").c_str());
+  std::printf(
+      "%zu of %zu points proven optimal, %zu read from the cache; %.3f s in the exact "
+      "solver in this run\n",
+      r.optimal, r.points.size(), r.cached, r.solve_seconds);
+  std::printf("%s", report::platform_dse_text(run).c_str());
+  std::printf("wrote %s, %s%s\n", in_out("platform_dse.csv").c_str(),
+              in_out("platform_dse.json").c_str(),
+              a.no_figures ? "" : (", " + in_out("figures") + "/platform_dse_latency.*").c_str());
+}
 
 void run(DseArgs a, const Provenance& provenance) {
   api::DseRequest& q = a.request;
@@ -164,7 +221,34 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
   cmd->add_flag("--no-figures", a->no_figures,
                 "Skip figures and the HTML report (and remove those of an earlier run in --out)");
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
-  cmd->callback([a, &provenance] { run(*a, provenance); });
+  cmd->add_option("--platform", a->platform.platform,
+                  "Sweep a K-engine platform instead (seed000-arm, seed000-x86, seed001-cluster "
+                  "or a platform YAML file): every model on every --sweep grid point, mapped by "
+                  "the K-engine exact solver")
+      ->each([a](const std::string&) { a->platform_given = true; });
+  std::string keys;
+  for (const platform::SweepKey& k : platform::sweep_keys()) keys += "; " + k.name + ": " + k.what;
+  cmd->add_option("--sweep", a->platform.sweeps,
+                  "With --platform: KEY=v1,v2,... (repeat for a grid)" + keys);
+  cmd->add_option_function<int64_t>(
+         "--imas", [a](const int64_t& n) { a->platform.imas = n; },
+         "With --platform: crossbars of the crossbar engine (seed001-cluster: IMA crossbars)")
+      ->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  cmd->add_option("--objective", a->platform.objective, "With --platform: latency or energy")
+      ->check(CLI::IsMember({"latency", "energy"}))
+      ->capture_default_str();
+  cmd->add_option("--time-limit", a->time_limit,
+                  "With --platform: wall-clock limit of the exact solver per point")
+      ->capture_default_str();
+  cmd->callback([a, cmd, &provenance] {
+    if (a->platform_given) {
+      run_platform(*a, provenance, *cmd);
+      return;
+    }
+    for (const char* flag : {"--sweep", "--imas", "--objective", "--time-limit"})
+      if (cmd->count(flag) > 0) throw user_error(flag, " applies with --platform only");
+    run(*a, provenance);
+  });
 }
 
 }  // namespace hetcim::cli

@@ -44,18 +44,19 @@ struct PartitionArgs {
 
 // hetcim partition MODEL --platform P: the K-engine solver on a platform (platform/platform.h).
 void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag : {"--hw",        "--preset",     "--crossbars",   "--t-mvm",
-                           "--host",      "--solver",     "--gap",         "--threads",
-                           "--replicas",  "--transfers",  "--bus-model",   "--energy-weight",
-                           "--pareto",    "--pareto-svg", "--replay",      "--mps",
-                           "--lp",        "--chip",       "--sensitivity", "--max-accuracy-drop",
-                           "--pareto-3d", "--no-evaluate"})
+  for (const char* flag :
+       {"--hw", "--preset", "--crossbars", "--t-mvm", "--host", "--replicas", "--transfers",
+        "--bus-model", "--energy-weight", "--pareto", "--pareto-svg", "--replay", "--mps", "--lp",
+        "--chip", "--sensitivity", "--max-accuracy-drop", "--pareto-3d", "--no-evaluate"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (the platform file describes the ",
                        "engines, links and costs; see docs/platforms.md)");
   api::PlatformPartitionRequest& q = a.platform;
   q.time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
   q.node_limit = a.request.node_limit;
+  q.solver = a.request.solver;
+  q.gap = a.request.gap;
+  q.threads = a.request.threads;
   q.validate();
   const api::Model model = load_api_model(a.model);
   OutputSet out;
@@ -63,11 +64,18 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
     if (!path->empty()) (void)resolve_output_path(*path);
   api::PlatformPartitionResult r;
   {
-    ProgressTicker ticker("exact K-engine solver", q.time_limit, !a.quiet);
+    ProgressTicker ticker(q.solver == "milp" ? "K-engine MILP on CBC" : "exact K-engine solver",
+                          q.time_limit, !a.quiet);
     r = api::partition_on_platform(model, q);
   }
-  report::MultiPartitionRun run{r.model, r.platform, &r.problem, &r.solve,
-                                api::with_caller(r.provenance, provenance)};
+  if (r.status.call != partition::CallStatus::Ok)
+    throw user_error("CBC failed: ", r.status.message);
+  report::MultiPartitionRun run{r.model,
+                                r.platform,
+                                &r.problem,
+                                &r.solve,
+                                api::with_caller(r.provenance, provenance),
+                                r.milp ? &*r.milp : nullptr};
   if (!a.json.empty()) out.add(a.json, report::multi_partition_json(run).dump(1) + "\n");
   if (!a.gantt.empty()) out.add(a.gantt, report::multi_gantt_svg(run));
   out.commit();
@@ -297,8 +305,8 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
   cmd->add_flag("--quiet", a->quiet, "Print nothing (no table, no progress)");
   cmd->add_option("--platform", a->platform.platform,
                   "Map the network across the engines of a platform with the K-engine exact "
-                  "solver: seed000-arm, seed000-x86, seed001-cluster, or a platform YAML file "
-                  "(docs/platforms.md)")
+                  "solver (or --solver milp: the K-engine MILP on CBC): seed000-arm, seed000-x86, "
+                  "seed001-cluster, or a platform YAML file (docs/platforms.md)")
       ->each([a](const std::string&) { a->platform_given = true; });
   cmd->add_option_function<int64_t>(
          "--imas", [a](const int64_t& n) { a->platform.imas = n; },

@@ -2,21 +2,15 @@
 
 #include <unistd.h>
 
-#include <CbcModel.hpp>
-#include <CbcSolver.hpp>
 #include <CoinMpsIO.hpp>
-#include <CoinPackedMatrix.hpp>
-#include <CoinPackedVector.hpp>
 #include <OsiClpSolverInterface.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <queue>
 #include <sstream>
 #include <string>
@@ -37,39 +31,6 @@ void validate_options(const MilpOptions& o) {
   if (!(o.relative_gap >= 0.0) || !std::isfinite(o.relative_gap))
     throw user_error("MILP options: relative_gap = ", o.relative_gap, ", expected >= 0");
   if (o.threads < 1) throw user_error("MILP options: threads = ", o.threads, ", expected >= 1");
-}
-
-void load(const MilpModel& m, OsiClpSolverInterface& solver) {
-  CoinPackedMatrix matrix(false, 0, 0);
-  matrix.setDimensions(0, static_cast<int>(m.col_lb.size()));
-  for (const auto& row : m.rows) {
-    CoinPackedVector v;
-    for (auto [c, a] : row) v.insert(c, a);
-    matrix.appendRow(v);
-  }
-  solver.loadProblem(matrix, m.col_lb.data(), m.col_ub.data(), m.obj.data(), m.row_lb.data(),
-                     m.row_ub.data());
-  for (size_t c = 0; c < m.is_int.size(); ++c)
-    if (m.is_int[c]) solver.setInteger(static_cast<int>(c));
-  solver.setObjSense(1.0);
-}
-
-int no_callback(CbcModel*, int) {
-  return 0;
-}
-
-// CBC's command-line driver (CbcMain0/CbcMain1) keeps static state: two solves at once in one
-// process corrupt each other's results (seen in a threaded differential run) and break its
-// printing switch. Solves are therefore serialised; the exact solver has no such limit.
-std::mutex& cbc_mutex() {
-  static std::mutex m;
-  return m;
-}
-
-std::string number(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
 }
 
 // Host operators of `a` in order of their MILP start times, as a linear extension of the DAG
@@ -137,64 +98,32 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   MilpResult r;
   r.stats = m.stats;
 
-  const std::lock_guard<std::mutex> lock(cbc_mutex());
-  OsiClpSolverInterface solver;
-  load(m, solver);
-  solver.messageHandler()->setLogLevel(0);
-  CbcModel model(solver);
-  model.messageHandler()->setLogLevel(0);
-  CbcSolverUsefulData data;
-  data.noPrinting_ = true;
-  data.useSignalHandler_ = false;
-  CbcMain0(model, data);
-  std::vector<std::string> args = {"hetcim",
-                                   "-log",
-                                   "0",
-                                   "-slog",
-                                   "0",
-                                   "-timeMode",
-                                   "elapsed",
-                                   "-ratioGap",
-                                   number(opt.relative_gap),
-                                   "-randomCbcSeed",
-                                   std::to_string(opt.seed),
-                                   "-integerTolerance",
-                                   "1e-8"};
-  if (std::isfinite(opt.time_limit_seconds)) {
-    args.push_back("-seconds");
-    args.push_back(number(opt.time_limit_seconds));
-  }
-  if (opt.threads > 1) {
-    args.push_back("-threads");
-    args.push_back(std::to_string(opt.threads));
-  }
-  args.push_back("-solve");
-  args.push_back("-quit");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  const auto t0 = std::chrono::steady_clock::now();
-  CbcMain1(static_cast<int>(argv.size()), argv.data(), model, no_callback, data);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.nodes = model.getNodeCount();
-
-  if (model.isAbandoned()) {
+  CbcOptions co;
+  co.time_limit_seconds = opt.time_limit_seconds;
+  co.relative_gap = opt.relative_gap;
+  co.threads = opt.threads;
+  co.seed = opt.seed;
+  const CbcOutcome cbc = run_cbc(m, co);
+  r.seconds = cbc.seconds;
+  r.nodes = cbc.nodes;
+  if (cbc.abandoned) {
     r.call = CallStatus::SolverFailed;
     r.message = "CBC abandoned the solve (numerical difficulties)";
     return r;
   }
-  const double* sol = model.bestSolution();
-  r.bound = model.getBestPossibleObjValue() * m.unit;
-  if (model.isProvenInfeasible() && sol == nullptr) {
+  r.bound = cbc.bound * m.unit;
+  if (cbc.proven_infeasible) {
     r.status = SolveStatus::Infeasible;
     return r;
   }
-  if (sol == nullptr) {
+  if (cbc.solution.empty()) {
     r.status = SolveStatus::NoSolution;
     r.bound = std::max(r.bound, 0.0);
     return r;
   }
-  r.status = model.isProvenOptimal() ? SolveStatus::Optimal : SolveStatus::TimeLimit;
-  r.solver_objective = model.getObjValue() * m.unit;
+  const double* sol = cbc.solution.data();
+  r.status = cbc.proven_optimal ? SolveStatus::Optimal : SolveStatus::TimeLimit;
+  r.solver_objective = cbc.objective * m.unit;
 
   // Replay: the incumbent's assignment with the host order of its start times.
   const Assignment a = assignment_from(p, m, sol);
@@ -222,7 +151,7 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
 std::string milp_file_text(const Problem& p, MilpFileFormat format, const MilpOptions& opt) {
   const MilpModel m = build_milp_model(p, opt);
   OsiClpSolverInterface solver;
-  load(m, solver);
+  load_linear_model(m, solver);
   std::vector<const char*> rows, cols;
   for (const std::string& s : m.row_names) rows.push_back(s.c_str());
   for (const std::string& s : m.col_names) cols.push_back(s.c_str());

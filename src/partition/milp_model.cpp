@@ -311,18 +311,10 @@ class Builder {
   }
 
   void add_col(std::string name, double lb, double ub, double obj, bool integer) {
-    m_.col_lb.push_back(lb);
-    m_.col_ub.push_back(ub);
-    m_.obj.push_back(obj);
-    m_.is_int.push_back(integer ? 1 : 0);
-    m_.col_names.push_back(std::move(name));
+    (void)m_.add_col(std::move(name), lb, ub, obj, integer);
   }
   void add_row(std::string name, std::vector<std::pair<int, double>> coefs, double lb, double ub) {
-    std::erase_if(coefs, [](const std::pair<int, double>& c) { return c.second == 0.0; });
-    m_.rows.push_back(std::move(coefs));
-    m_.row_lb.push_back(lb);
-    m_.row_ub.push_back(ub);
-    m_.row_names.push_back(std::move(name));
+    m_.add_row(std::move(name), std::move(coefs), lb, ub);
   }
 
   const Problem& p_;

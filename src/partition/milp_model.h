@@ -6,18 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "partition/cbc.h"
 #include "partition/milp.h"
 
 namespace hetcim::partition {
 
-struct MilpModel {
-  std::vector<double> col_lb, col_ub, obj;
-  std::vector<char> is_int;
-  std::vector<std::string> col_names;
-  std::vector<std::vector<std::pair<int, double>>> rows;
-  std::vector<double> row_lb, row_ub;
-  std::vector<std::string> row_names;
-
+struct MilpModel : LinearModel {
   // Column indices.
   int x0 = 0, o0 = 0, z0 = 0, s0 = 0, f0 = 0, cmax = 0;
   std::vector<int> y_first;  // per operator: first y column, -1 when the operator has < 2 modes

@@ -97,8 +97,12 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
     uses_cluster = uses_cluster || e.cost.starts_with("seed001");
     uses_hw = uses_hw || e.cost.starts_with("seed000");
   }
-  const cluster::ClusterConfig cl =
+  cluster::ClusterConfig cl =
       uses_cluster ? resolve_cluster(pf.cluster) : cluster::cluster_preset("seed001");
+  if (pf.bus_width_bits) {
+    cl.ima.bus_width_bits = *pf.bus_width_bits;
+    cluster::validate(cl, "platform '" + pf.name + "' (bus_width)");
+  }
   cost::Hardware hw = uses_hw ? resolve_hw(pf.hardware) : cost::hardware_preset("seed000-arm");
   // One crossbar geometry for the workload: the hardware's when seed 000's costs are used (eq. 1
   // counts crossbars with it), the cluster's otherwise.
@@ -245,7 +249,11 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
   }
   out.costs = std::string("modelled: ") +
               (uses_cluster ? "seed 001 cluster '" + cl.name + "' cycle models (cluster/) at " +
-                                  std::to_string(f / 1e6) + " MHz"
+                                  std::to_string(f / 1e6) + " MHz" +
+                                  (pf.bus_width_bits
+                                       ? ", IMA bus width " + std::to_string(*pf.bus_width_bits) +
+                                             " bit (overridden)"
+                                       : "")
                             : "") +
               (uses_cluster && uses_hw ? "; " : "") +
               (uses_hw ? "seed 000 hardware '" + hw.name + "' (cost/), host " + hw.host.model : "");

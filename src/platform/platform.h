@@ -63,6 +63,9 @@ struct Platform {
   std::vector<EngineSpec> engines;
   std::vector<std::vector<std::string>> exclusive;
   std::vector<LinkSpec> links;
+  // Replaces the cluster's IMA data interface width (cluster ima.bus_width) when set: the
+  // `bus_width` sweep key (sweep.h).
+  std::optional<int64_t> bus_width_bits;
 };
 
 [[nodiscard]] const std::vector<std::string>& engine_kinds();

@@ -22,24 +22,52 @@ std::string cycles_text(int64_t c) {
   return c < 0 ? "-" : std::to_string(c);
 }
 
+const partition::MultiSchedule& schedule_of(const MultiPartitionRun& r) {
+  return r.milp ? r.milp->schedule : r.solve->schedule;
+}
+
+partition::SolveStatus status_of(const MultiPartitionRun& r) {
+  return r.milp ? r.milp->status : r.solve->status;
+}
+
 }  // namespace
 
 std::string multi_partition_text(const MultiPartitionRun& r) {
   const partition::MultiProblem& p = r.problem->problem;
-  const partition::MultiExactResult& x = *r.solve;
-  const partition::MultiSchedule& s = x.schedule;
+  const partition::MultiSchedule& s = schedule_of(r);
   std::string o = provenance_text(r.provenance, "# ");
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "%s on %s: %zu operators, %zu engines, %zu segments (largest %zu)\n",
-                r.model.c_str(), r.platform.c_str(), p.size(), p.engines.size(), x.segments,
-                x.largest_segment);
-  o += buf;
-  o += "status " + std::string(partition::solve_status_name(x.status)) + ", latency " +
-       t(s.makespan) + ", energy " + en(s.energy) + " (modelled), objective " +
-       std::to_string(s.objective) + ", bound " + std::to_string(x.bound) + ", " +
-       std::to_string(x.nodes) + " nodes, " + std::to_string(x.seq_nodes) + " sequencing nodes, " +
-       t(x.seconds) + "\n";
+  if (r.milp) {
+    const partition::MultiMilpResult& m = *r.milp;
+    std::snprintf(buf, sizeof buf,
+                  "%s on %s: %zu operators, %zu engines; MILP %zu binaries, %zu continuous, %zu "
+                  "rows\n",
+                  r.model.c_str(), r.platform.c_str(), p.size(), p.engines.size(), m.stats.binaries,
+                  m.stats.continuous, m.stats.rows);
+    o += buf;
+    o += "status " + std::string(partition::solve_status_name(m.status));
+    if (s.option.empty()) {
+      o += " (CBC found no schedule), bound " + std::to_string(m.bound) + ", " +
+           std::to_string(m.nodes) + " nodes, " + t(m.seconds) + "\n";
+      return o;
+    }
+    std::snprintf(buf, sizeof buf, ", gap %.4g%%", 100.0 * m.gap);
+    o += ", latency " + t(s.makespan) + ", energy " + en(s.energy) + " (modelled), objective " +
+         std::to_string(s.objective) + ", bound " + std::to_string(m.bound) + buf + ", " +
+         std::to_string(m.nodes) + " CBC nodes, " + t(m.seconds) + "\n";
+  } else {
+    const partition::MultiExactResult& x = *r.solve;
+    std::snprintf(buf, sizeof buf,
+                  "%s on %s: %zu operators, %zu engines, %zu segments (largest %zu)\n",
+                  r.model.c_str(), r.platform.c_str(), p.size(), p.engines.size(), x.segments,
+                  x.largest_segment);
+    o += buf;
+    o += "status " + std::string(partition::solve_status_name(x.status)) + ", latency " +
+         t(s.makespan) + ", energy " + en(s.energy) + " (modelled), objective " +
+         std::to_string(s.objective) + ", bound " + std::to_string(x.bound) + ", " +
+         std::to_string(x.nodes) + " nodes, " + std::to_string(x.seq_nodes) +
+         " sequencing nodes, " + t(x.seconds) + "\n";
+  }
   if (s.option.empty()) return o;
   std::snprintf(buf, sizeof buf, "\n%4s  %-36s %-8s %-16s %10s %12s %12s %12s\n", "#", "operator",
                 "engine", "option", "cycles", "start", "finish", "energy");
@@ -76,18 +104,34 @@ std::string multi_partition_text(const MultiPartitionRun& r) {
 
 nlohmann::json multi_partition_json(const MultiPartitionRun& r) {
   const partition::MultiProblem& p = r.problem->problem;
-  const partition::MultiExactResult& x = *r.solve;
-  const partition::MultiSchedule& s = x.schedule;
+  const partition::MultiSchedule& s = schedule_of(r);
   nlohmann::json j;
   j["model"] = r.model;
   j["platform"] = r.platform;
-  j["status"] = partition::solve_status_name(x.status);
-  j["latency_s"] = s.makespan;
-  j["energy_j"] = s.energy;
-  j["objective"] = s.objective;
-  j["bound"] = x.bound;
-  j["solve_seconds"] = x.seconds;
-  j["nodes"] = x.nodes;
+  j["solver"] = r.milp ? "milp" : "exact";
+  j["status"] = partition::solve_status_name(status_of(r));
+  const bool none = s.option.empty();
+  j["latency_s"] = none ? nlohmann::json() : nlohmann::json(s.makespan);
+  j["energy_j"] = none ? nlohmann::json() : nlohmann::json(s.energy);
+  j["objective"] = none ? nlohmann::json() : nlohmann::json(s.objective);
+  if (r.milp) {
+    const partition::MultiMilpResult& m = *r.milp;
+    j["bound"] = m.bound;
+    j["gap"] = none ? nlohmann::json() : nlohmann::json(m.gap);
+    j["solve_seconds"] = m.seconds;
+    j["nodes"] = m.nodes;
+    j["milp"] = {{"binaries", m.stats.binaries},
+                 {"continuous", m.stats.continuous},
+                 {"rows", m.stats.rows},
+                 {"machine_pairs", m.stats.machine_pairs},
+                 {"transfer_pairs", m.stats.transfer_pairs},
+                 {"big_m_s", m.stats.big_m_seconds},
+                 {"time_unit_s", m.stats.time_unit_seconds}};
+  } else {
+    j["bound"] = r.solve->bound;
+    j["solve_seconds"] = r.solve->seconds;
+    j["nodes"] = r.solve->nodes;
+  }
   j["engines"] = nlohmann::json::array();
   for (const partition::MultiEngine& e : p.engines)
     j["engines"].push_back(
@@ -111,7 +155,7 @@ nlohmann::json multi_partition_json(const MultiPartitionRun& r) {
 
 std::string multi_gantt_svg(const MultiPartitionRun& r) {
   const partition::MultiProblem& p = r.problem->problem;
-  const partition::MultiSchedule& s = r.solve->schedule;
+  const partition::MultiSchedule& s = schedule_of(r);
   const partition::MultiMachines m = partition::multi_machines(p);
   // Lanes: every engine (engines that run jobs in parallel get as many lanes as overlap), then
   // every serial link.
@@ -176,7 +220,7 @@ std::string multi_gantt_svg(const MultiPartitionRun& r) {
                 "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s, energy %s "
                 "(modelled), %s</text>\n",
                 left, html_escape(r.model + " on " + r.platform).c_str(), t(s.makespan).c_str(),
-                en(s.energy).c_str(), partition::solve_status_name(r.solve->status));
+                en(s.energy).c_str(), partition::solve_status_name(status_of(r)));
   o += buf;
   for (size_t l = 0; l < lane_names.size(); ++l) {
     std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">%s</text>\n",

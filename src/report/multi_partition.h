@@ -1,4 +1,5 @@
-// Reports of a K-engine mapping (partition/multi_exact.h on a platform/): a per-operator table
+// Reports of a K-engine mapping (partition/multi_exact.h or multi_milp.h on a platform/): a
+// per-operator table
 // (engine, option, cycles, start, finish, energy), a JSON document, and a Gantt chart with one
 // lane per engine and per serial link.
 #pragma once
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "partition/multi_exact.h"
+#include "partition/multi_milp.h"
 #include "platform/build.h"
 #include "util/provenance.h"
 
@@ -16,8 +18,9 @@ struct MultiPartitionRun {
   std::string model;
   std::string platform;
   const platform::PlatformProblem* problem = nullptr;
-  const partition::MultiExactResult* solve = nullptr;
+  const partition::MultiExactResult* solve = nullptr;  // the exact solver's result, or
   Provenance provenance;  // with the facts: platform, costs, solver, status, objective
+  const partition::MultiMilpResult* milp = nullptr;  // set: the MILP's result (solve unused)
 };
 
 [[nodiscard]] std::string multi_partition_text(const MultiPartitionRun& r);

@@ -1,0 +1,230 @@
+#include "dse/platform_dse.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "dist/dist.h"
+#include "hetcim/version.h"
+#include "partition/multi_exact.h"
+#include "platform/build.h"
+#include "util/error.h"
+#include "util/files.h"
+#include "util/hash.h"
+
+namespace hetcim::dse {
+namespace {
+
+struct Hasher : Fnv1a {
+  void num(double d) { update(&d, sizeof d); }
+  void num(int64_t v) { update(&v, sizeof v); }
+  void str(const std::string& s) {
+    num(static_cast<int64_t>(s.size()));
+    update(s.data(), s.size());
+  }
+};
+
+nlohmann::json to_json(const PlatformDsePoint& d) {
+  return {{"commit", HETCIM_GIT_COMMIT},    {"status", d.status},
+          {"latency", d.latency},           {"energy", d.energy},
+          {"objective", d.objective},       {"bound", d.bound},
+          {"seconds", d.seconds},           {"nodes", d.nodes},
+          {"operators_on", d.operators_on}, {"capacity_used", d.capacity_used}};
+}
+
+void read_point(const nlohmann::json& j, PlatformDsePoint& d) {
+  d.status = j.at("status");
+  d.latency = j.at("latency");
+  d.energy = j.at("energy");
+  d.objective = j.at("objective");
+  d.bound = j.at("bound");
+  d.seconds = j.at("seconds");
+  d.nodes = j.at("nodes");
+  d.operators_on = j.at("operators_on").get<std::vector<int64_t>>();
+  d.capacity_used = j.at("capacity_used").get<std::vector<int64_t>>();
+}
+
+// Why a cache entry cannot be a solution of this point ("" when it can).
+std::string implausible_entry(const PlatformDsePoint& d) {
+  if (d.status != "optimal" && d.status != "time-limit" && d.status != "node-limit")
+    return "status '" + d.status + "' (expected optimal, time-limit or node-limit)";
+  for (const auto& [v, name] : {std::pair{d.latency, "latency"}, std::pair{d.energy, "energy"},
+                                std::pair{d.objective, "objective"}, std::pair{d.bound, "bound"},
+                                std::pair{d.seconds, "seconds"}})
+    if (!std::isfinite(v) || v < 0) return std::string(name) + " not finite and >= 0";
+  if (d.bound > d.objective * (1 + 1e-9)) return "a bound above the objective";
+  if (d.operators_on.size() != d.engines.size() || d.capacity_used.size() != d.engines.size())
+    return "per-engine counts for another number of engines";
+  int64_t ops = 0;
+  for (int64_t k : d.operators_on) ops += k < 0 ? d.operators + 1 : k;
+  if (ops != d.operators) return "operator counts that do not add up to the operators";
+  if (d.nodes < 0) return "a negative node count";
+  return "";
+}
+
+void solve_point(const partition::MultiProblem& p, const PlatformDseOptions& o,
+                 PlatformDsePoint& d) {
+  partition::MultiExactOptions eo;
+  eo.time_limit_seconds = o.time_limit;
+  const partition::MultiExactResult r = partition::solve_multi_exact(p, eo);
+  d.status = partition::solve_status_name(r.status);
+  if (r.status != partition::SolveStatus::Optimal &&
+      r.status != partition::SolveStatus::TimeLimit &&
+      r.status != partition::SolveStatus::NodeLimit)
+    throw user_error("platform dse: no mapping of this grid point (", d.status,
+                     "): the engines that every operator needs cannot hold or reach it");
+  d.latency = r.schedule.makespan;
+  d.energy = r.schedule.energy;
+  d.objective = r.objective;
+  d.bound = r.bound;
+  d.seconds = r.seconds;
+  d.nodes = r.nodes;
+  d.operators_on.assign(p.engines.size(), 0);
+  for (size_t v = 0; v < p.size(); ++v)
+    ++d.operators_on[static_cast<size_t>(
+        p.option(static_cast<int>(v), r.schedule.option[v]).engine)];
+  d.capacity_used = partition::multi_capacity_used(p, r.schedule.option);
+}
+
+}  // namespace
+
+std::string platform_dse_cache_key(const partition::MultiProblem& p, const PlatformDseOptions& o) {
+  Hasher h;
+  h.str("hetcim-platform-dse-v1");
+  h.str(HETCIM_GIT_COMMIT);
+  h.num(static_cast<int64_t>(p.size()));
+  for (auto [u, v] : p.dag.edges) {
+    h.num(static_cast<int64_t>(u));
+    h.num(static_cast<int64_t>(v));
+  }
+  for (double b : p.edge_bytes) h.num(b);
+  for (size_t v = 0; v < p.size(); ++v) {
+    h.str(p.names[v]);
+    for (const partition::MultiOption& k : p.options[v]) {
+      h.num(static_cast<int64_t>(k.engine));
+      h.num(k.duration);
+      h.num(k.energy);
+      h.num(k.capacity);
+      h.str(k.label);
+    }
+    h.num(int64_t{-1});
+  }
+  for (const partition::MultiEngine& e : p.engines) {
+    h.str(e.name);
+    h.num(static_cast<int64_t>(e.one_at_a_time));
+    h.num(e.capacity);
+    h.num(e.static_power);
+    h.num(e.idle_power);
+  }
+  for (const std::vector<int>& g : p.exclusive) {
+    for (int e : g) h.num(static_cast<int64_t>(e));
+    h.num(int64_t{-1});
+  }
+  for (const partition::MultiLink& l : p.links) {
+    h.str(l.name);
+    for (int e : l.engines) h.num(static_cast<int64_t>(e));
+    h.num(l.latency);
+    h.num(l.bandwidth);
+    h.num(static_cast<int64_t>(l.serial));
+    h.num(l.e_byte);
+  }
+  h.num(p.latency_weight);
+  h.num(p.energy_weight);
+  h.str(o.objective);
+  h.num(o.time_limit);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, h.h);
+  return buf;
+}
+
+std::vector<PlatformDsePoint> run_platform_dse(
+    const std::vector<PlatformDseModel>& models, const platform::Platform& base,
+    const std::vector<platform::SweepAxis>& axes, const PlatformDseOptions& o,
+    const std::function<void(size_t done, size_t total)>& progress) {
+  if (o.threads < 1) throw user_error("platform dse: threads must be >= 1");
+  if (models.empty()) throw user_error("platform dse: no model");
+  if (!(o.time_limit > 0)) throw user_error("platform dse: time limit must be > 0");
+  const std::vector<std::vector<std::string>> grid = platform::sweep_grid(axes);
+  // Every grid point's platform, checked before anything is solved.
+  std::vector<platform::Platform> platforms;
+  for (const std::vector<std::string>& values : grid) {
+    platform::Platform pf = base;
+    for (size_t a = 0; a < axes.size(); ++a) platform::apply_sweep(pf, axes[a].key, values[a]);
+    platform::validate(pf, pf.name);
+    platforms.push_back(std::move(pf));
+  }
+  const bool root = !o.over_ranks || dist::is_root();
+  if (root && !o.cache_dir.empty()) std::filesystem::create_directories(o.cache_dir);
+  struct Job {
+    size_t model, point;
+  };
+  std::vector<Job> jobs;
+  for (size_t m = 0; m < models.size(); ++m)
+    for (size_t g = 0; g < grid.size(); ++g) jobs.push_back({m, g});
+  const auto problem_of = [&](const Job& j) {
+    return platform::build_platform_problem(models[j.model].lowered, platforms[j.point],
+                                            o.objective);
+  };
+  std::vector<PlatformDsePoint> points(root ? jobs.size() : 0);
+  std::vector<std::string> keys(points.size());
+  std::vector<dist::Task> tasks;
+  size_t done = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const platform::PlatformProblem pp = problem_of(jobs[i]);
+    PlatformDsePoint& d = points[i];
+    d.model = models[jobs[i].model].name;
+    d.values = grid[jobs[i].point];
+    d.operators = static_cast<int64_t>(pp.problem.size());
+    for (const partition::MultiEngine& e : pp.problem.engines) d.engines.push_back(e.name);
+    keys[i] = platform_dse_cache_key(pp.problem, o);
+    const std::string path = o.cache_dir.empty() ? "" : o.cache_dir + "/" + keys[i] + ".json";
+    if (!path.empty()) {
+      std::ifstream in(path);
+      if (in) {
+        std::string why;
+        try {
+          read_point(nlohmann::json::parse(in), d);
+          why = implausible_entry(d);
+        } catch (const nlohmann::json::exception& e) {
+          why = e.what();
+        }
+        if (why.empty()) {
+          d.cached = true;
+          if (progress) progress(++done, jobs.size());
+          continue;
+        }
+        if (o.on_cache_warning)
+          o.on_cache_warning("cache entry '" + path + "' ignored (" + why + "); solving again");
+      }
+    }
+    tasks.push_back({i, static_cast<double>(d.operators)});
+  }
+  (o.over_ranks ? dist::run_queue : dist::run_local)(
+      tasks, o.threads,
+      [&](size_t i) {
+        const platform::PlatformProblem pp = problem_of(jobs[i]);
+        PlatformDsePoint d;
+        solve_point(pp.problem, o, d);
+        return platform_dse_cache_key(pp.problem, o) + " " +
+               std::to_string(o.over_ranks ? dist::rank() : 0) + "\n" + to_json(d).dump();
+      },
+      [&](size_t i, std::string&& result) {
+        const size_t space = result.find(' '), newline = result.find('\n');
+        if (result.compare(0, space, keys[i]) != 0)
+          throw user_error("platform dse: point ", i, " (", points[i].model,
+                           ") was solved for a different problem than rank 0 built: every rank "
+                           "must read the same model and platform files");
+        read_point(nlohmann::json::parse(result.substr(newline + 1)), points[i]);
+        points[i].rank = std::stoi(result.substr(space + 1, newline - space - 1));
+        if (!o.cache_dir.empty())
+          write_file_atomically(o.cache_dir + "/" + keys[i] + ".json",
+                                result.substr(newline + 1) + "\n");
+        if (progress) progress(++done, jobs.size());
+      });
+  return points;
+}
+
+}  // namespace hetcim::dse

@@ -1,0 +1,125 @@
+#include "partition/cbc.h"
+
+#include <CbcModel.hpp>
+#include <CbcSolver.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <CoinPackedVector.hpp>
+#include <OsiClpSolverInterface.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+
+namespace hetcim::partition {
+namespace {
+
+int no_callback(CbcModel*, int) {
+  return 0;
+}
+
+// CBC's command-line driver (CbcMain0/CbcMain1) keeps static state: two solves at once in one
+// process corrupt each other's results (seen in a threaded differential run) and break its
+// printing switch. Solves are therefore serialised; the exact solvers have no such limit.
+std::mutex& cbc_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::string number(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+}  // namespace
+
+int LinearModel::add_col(std::string name, double lb, double ub, double cost, bool integer) {
+  col_lb.push_back(lb);
+  col_ub.push_back(ub);
+  obj.push_back(cost);
+  is_int.push_back(integer ? 1 : 0);
+  col_names.push_back(std::move(name));
+  return static_cast<int>(col_lb.size()) - 1;
+}
+
+void LinearModel::add_row(std::string name, std::vector<std::pair<int, double>> coefs, double lb,
+                          double ub) {
+  std::erase_if(coefs, [](const std::pair<int, double>& c) { return c.second == 0.0; });
+  rows.push_back(std::move(coefs));
+  row_lb.push_back(lb);
+  row_ub.push_back(ub);
+  row_names.push_back(std::move(name));
+}
+
+void load_linear_model(const LinearModel& m, OsiClpSolverInterface& solver) {
+  CoinPackedMatrix matrix(false, 0, 0);
+  matrix.setDimensions(0, static_cast<int>(m.col_lb.size()));
+  for (const auto& row : m.rows) {
+    CoinPackedVector v;
+    for (auto [c, a] : row) v.insert(c, a);
+    matrix.appendRow(v);
+  }
+  solver.loadProblem(matrix, m.col_lb.data(), m.col_ub.data(), m.obj.data(), m.row_lb.data(),
+                     m.row_ub.data());
+  for (size_t c = 0; c < m.is_int.size(); ++c)
+    if (m.is_int[c]) solver.setInteger(static_cast<int>(c));
+  solver.setObjSense(1.0);
+}
+
+CbcOutcome run_cbc(const LinearModel& m, const CbcOptions& opt) {
+  const std::lock_guard<std::mutex> lock(cbc_mutex());
+  OsiClpSolverInterface solver;
+  load_linear_model(m, solver);
+  solver.messageHandler()->setLogLevel(0);
+  CbcModel model(solver);
+  model.messageHandler()->setLogLevel(0);
+  CbcSolverUsefulData data;
+  data.noPrinting_ = true;
+  data.useSignalHandler_ = false;
+  CbcMain0(model, data);
+  std::vector<std::string> args = {"hetcim",
+                                   "-log",
+                                   "0",
+                                   "-slog",
+                                   "0",
+                                   "-timeMode",
+                                   "elapsed",
+                                   "-ratioGap",
+                                   number(opt.relative_gap),
+                                   "-randomCbcSeed",
+                                   std::to_string(opt.seed),
+                                   "-integerTolerance",
+                                   "1e-8"};
+  if (std::isfinite(opt.time_limit_seconds)) {
+    args.push_back("-seconds");
+    args.push_back(number(opt.time_limit_seconds));
+  }
+  if (opt.threads > 1) {
+    args.push_back("-threads");
+    args.push_back(std::to_string(opt.threads));
+  }
+  args.push_back("-solve");
+  args.push_back("-quit");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  CbcOutcome r;
+  const auto t0 = std::chrono::steady_clock::now();
+  CbcMain1(static_cast<int>(argv.size()), argv.data(), model, no_callback, data);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.nodes = model.getNodeCount();
+  if (model.isAbandoned()) {
+    r.abandoned = true;
+    return r;
+  }
+  r.bound = model.getBestPossibleObjValue();
+  const double* sol = model.bestSolution();
+  r.proven_infeasible = model.isProvenInfeasible() && sol == nullptr;
+  if (sol == nullptr) return r;
+  r.solution.assign(sol, sol + m.cols());
+  r.objective = model.getObjValue();
+  r.proven_optimal = model.isProvenOptimal();
+  return r;
+}
+
+}  // namespace hetcim::partition

@@ -1,0 +1,55 @@
+// A mixed-integer linear model as plain arrays and its solve on COIN-OR CBC: the one place that
+// drives CBC, shared by seed 000's MILP (milp.h) and the K-engine MILP (multi_milp.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+class OsiClpSolverInterface;
+
+namespace hetcim::partition {
+
+// Columns, sparse rows, bounds and names; minimised.
+struct LinearModel {
+  std::vector<double> col_lb, col_ub, obj;
+  std::vector<char> is_int;
+  std::vector<std::string> col_names;
+  std::vector<std::vector<std::pair<int, double>>> rows;
+  std::vector<double> row_lb, row_ub;
+  std::vector<std::string> row_names;
+
+  [[nodiscard]] size_t cols() const { return col_lb.size(); }
+  // Returns the new column's index.
+  int add_col(std::string name, double lb, double ub, double cost, bool integer);
+  // Zero coefficients are dropped.
+  void add_row(std::string name, std::vector<std::pair<int, double>> coefs, double lb, double ub);
+};
+
+struct CbcOptions {
+  double time_limit_seconds = 60.0;  // wall clock (CBC timeMode elapsed); > 0, may be infinity
+  double relative_gap = 0.0;         // >= 0
+  int threads = 1;                   // >= 1; more than 1 is not deterministic
+  int seed = 1;                      // CBC's random seed
+};
+
+struct CbcOutcome {
+  bool abandoned = false;          // numerical difficulties
+  bool proven_optimal = false;     // the incumbent is optimal (within relative_gap)
+  bool proven_infeasible = false;  // no solution exists
+  std::vector<double> solution;    // the incumbent; empty when there is none
+  double objective = 0.0;          // the incumbent's objective (model units)
+  double bound = 0.0;              // CBC's best possible objective (model units)
+  double seconds = 0.0;            // wall clock of the CBC call
+  int64_t nodes = 0;
+};
+
+// Loads the model into a Clp interface (for the file writers).
+void load_linear_model(const LinearModel& m, OsiClpSolverInterface& solver);
+
+// Solves with CBC's standard driver (cuts, heuristics, branch-and-bound), silently. Thread-safe,
+// but calls from several threads run one after another: CBC's driver keeps static state.
+[[nodiscard]] CbcOutcome run_cbc(const LinearModel& m, const CbcOptions& opt);
+
+}  // namespace hetcim::partition
