@@ -1078,14 +1078,12 @@ struct Engine::Impl {
       return;
     }
     // Broadcast: per element with strides; a single-valued operand becomes an exact table.
-    std::string big = a, small = b;
-    kernels::QBinary pp = p;
-    if (graph::element_count(as) == 1 && as != ys) {
-      std::swap(big, small);
-      std::swap(pp.sa, pp.sb);
-      std::swap(pp.za, pp.zb);
-    }
+    const bool a_single = graph::element_count(as) == 1 && as != ys;
+    const std::string& big = a_single ? b : a;
+    const std::string& small = a_single ? a : b;
     if (graph::element_count(shape(small)) == 1 && shape(big) == ys) {
+      kernels::QBinary pp = p;
+      pp.a_broadcast = a_single;
       memory::desc md;
       memory bigm = get_strided(big, &md);
       memory sm = get_plain(small);
@@ -1093,9 +1091,9 @@ struct Engine::Impl {
       const int64_t count = static_cast<int64_t>(md.get_size());
       cur->info.impl = "hetcim:qlinear_binary_table";
       cur->steps.push_back([bigm, sm, ym, count, pp]() {
-        kernels::qbinary_u8_scalar_b(static_cast<const uint8_t*>(bigm.get_data_handle()),
-                                     *static_cast<const uint8_t*>(sm.get_data_handle()),
-                                     static_cast<uint8_t*>(ym.get_data_handle()), count, pp);
+        kernels::qbinary_u8_scalar(static_cast<const uint8_t*>(bigm.get_data_handle()),
+                                   *static_cast<const uint8_t*>(sm.get_data_handle()),
+                                   static_cast<uint8_t*>(ym.get_data_handle()), count, pp);
       });
       return;
     }
@@ -1111,11 +1109,13 @@ struct Engine::Impl {
       uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
       kernels::for_each_run(
           ys, {sy, sa, sb}, [&](int64_t len, const int64_t* off, const int64_t* st) {
+            // ONNX Runtime's operand order (kernels.h): a constant along the run, b not.
+            kernels::QBinary q = p;
+            q.a_broadcast = len > 1 && st[1] == 0 && st[2] != 0;
             for (int64_t i = 0; i < len; ++i) {
-              const float da = dequantize_value(ap[off[1] + i * st[1]], p.sa, p.za);
-              const float db = dequantize_value(bp[off[2] + i * st[2]], p.sb, p.zb);
-              const int32_t v = quantize_value(p.mul ? da * db : da + db, p.sy, p.zy, {0, 255});
-              yp[off[0] + i * st[0]] = static_cast<uint8_t>(std::clamp(v, p.lo, p.hi));
+              const float v =
+                  kernels::qbinary_value(ap[off[1] + i * st[1]], bp[off[2] + i * st[2]], q);
+              yp[off[0] + i * st[0]] = static_cast<uint8_t>(kernels::qbinary_round(v, q));
             }
           });
     });
