@@ -345,6 +345,7 @@ struct Engine::Impl {
         {"Dropout", [](Impl& e) { e.reshape(); }},
         {"Transpose", [](Impl& e) { e.transpose(); }},
         {"Softmax", [](Impl& e) { e.softmax(); }},
+        {"BatchNormalization", [](Impl& e) { e.batchnorm(); }},
         {"QuantizeLinear", [](Impl& e) { e.quantize(); }},
         {"DequantizeLinear", [](Impl& e) { e.dequantize(); }},
     };
@@ -358,10 +359,10 @@ struct Engine::Impl {
 
   void compile_node() {
     const std::string& op = node->op_type;
+    if (const KernelRow* r = find_kernel(op)) return r->compile(*this);
     if (node->domain.empty()) {
       if (const host::Family* f = host::find(op)) return host_kernel(*f);
     }
-    if (const KernelRow* r = find_kernel(op)) return r->compile(*this);
     fail(*node, "unsupported operator '" + op + "'" +
                     (node->domain.empty() ? "" : " (domain " + node->domain + ")") + " at opset " +
                     std::to_string(g->opset) + " (hetcim run cannot execute it)");
@@ -829,9 +830,23 @@ struct Engine::Impl {
       return eltwise_with(x, y, A::eltwise_clip, c.lo, c.hi, {});
     }
     if (op == "HardSwish") return eltwise_with(x, y, A::eltwise_hardswish, 0.0f, 0.0f, {});
-    // HardSigmoid: clip(alpha x + beta, 0, 1) = linear then clip post-op.
+    // HardSigmoid: clip(alpha x + beta, 0, 1). Hand-written on an unpadded buffer (oneDNN 2.6
+    // runs linear + clip post-op with its reference implementation, 10x slower than a loop);
+    // a padded blocked layout keeps oneDNN, which leaves the padding zero.
     const float alpha = static_cast<float>(n.attr_float("alpha", 0.2)),
                 beta = static_cast<float>(n.attr_float("beta", 0.5));
+    const Buf& xb = buf(x);
+    const int64_t count = graph::element_count(shape(x));
+    if (static_cast<int64_t>(xb.md.get_size()) == count * static_cast<int64_t>(sizeof(float))) {
+      memory xm = xb.mem;
+      memory ym = output(y, xb.md, DType::Float32);
+      cur->info.impl = "hetcim:hardsigmoid";
+      cur->steps.push_back([xm, ym, count, alpha, beta]() {
+        kernels::hardsigmoid_f32(static_cast<const float*>(xm.get_data_handle()),
+                                 static_cast<float*>(ym.get_data_handle()), count, alpha, beta);
+      });
+      return;
+    }
     Activation c;
     c.kind = Activation::Clip;
     c.lo = 0;
@@ -957,6 +972,44 @@ struct Engine::Impl {
       });
       offset += xs[static_cast<size_t>(axis)];
     }
+  }
+
+  // Standalone BatchNormalization of a 4-D float tensor (DenseNet's pre-activation BN after each
+  // Concat): oneDNN's inference primitive in the layout the producer chose, so the convolutions
+  // around it need no layout reorders. Anything else (other ranks, non-constant statistics, a
+  // training-mode node) goes to the host kernel, which also names what it refuses.
+  void batchnorm() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const Shape xs = shape(x);
+    bool ok = xs.size() == 4 && dtype(x) == DType::Float32 && n.inputs.size() == 5 &&
+              n.attr_int("training_mode", 0) == 0;
+    for (size_t o = 1; ok && o < n.outputs.size(); ++o) ok = n.outputs[o].empty();
+    for (size_t i = 1; ok && i < 5; ++i) {
+      const graph::Initializer* c = init(n.inputs[i]);
+      ok = c && c->has_values() && c->info.dtype == DType::Float32 && c->info.shape &&
+           graph::element_count(*c->info.shape) == xs[1];
+    }
+    if (!ok) return host_kernel(*host::find("BatchNormalization"));
+    const std::string& y = n.outputs.at(0);
+    const Buf& xb = buf(x);
+    const memory::desc md = xb.md.data.ndims == 4 ? xb.md : plain_md(xs, dt::f32);
+    const auto flags = dnnl::normalization_flags::use_global_stats |
+                       dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+    dnnl::batch_normalization_forward::primitive_desc pd(
+        dnnl::batch_normalization_forward::desc(dnnl::prop_kind::forward_inference, md,
+                                                static_cast<float>(n.attr_float("epsilon", 1e-5)),
+                                                flags),
+        base_attr(), eng);
+    const memory::desc cmd({xs[1]}, dt::f32, tag::a);
+    std::unordered_map<int, memory> args;
+    args[DNNL_ARG_SRC] = get(x, pd.src_desc());
+    args[DNNL_ARG_SCALE] = const_memory(constant(n.inputs[1]), cmd);
+    args[DNNL_ARG_SHIFT] = const_memory(constant(n.inputs[2]), cmd);
+    args[DNNL_ARG_MEAN] = const_memory(constant(n.inputs[3]), cmd);
+    args[DNNL_ARG_VARIANCE] = const_memory(constant(n.inputs[4]), cmd);
+    args[DNNL_ARG_DST] = output(y, pd.dst_desc(), DType::Float32);
+    add_primitive(dnnl::batch_normalization_forward(pd), args, pd);
   }
 
   void softmax() {

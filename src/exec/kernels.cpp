@@ -187,6 +187,13 @@ HETCIM_CLONES void dequantize_block_s8(const int8_t* x, float* y, int64_t n, flo
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(static_cast<int32_t>(x[i]) - zp) * s;
 }
 
+HETCIM_CLONES void hardsigmoid_block(const float* x, float* y, int64_t n, float alpha, float beta) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = alpha * x[i] + beta;
+    y[i] = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+  }
+}
+
 HETCIM_CLONES void sum_rows_u8(const uint8_t* x, int64_t rows, int64_t c, int32_t* acc) {
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t k = 0; k < c; ++k) acc[k] += x[r * c + k];
@@ -247,6 +254,10 @@ void sigmoid_f32(const float* x, float* y, int64_t n) {
 #endif
     for (int64_t i = s; i < s + c; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
   });
+}
+
+void hardsigmoid_f32(const float* x, float* y, int64_t n, float alpha, float beta) {
+  blocks(n, [&](int64_t s, int64_t c) { hardsigmoid_block(x + s, y + s, c, alpha, beta); });
 }
 
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {

@@ -45,6 +45,11 @@ void qbinary_u8_scalar(const uint8_t* x, uint8_t s, uint8_t* y, int64_t n, const
 // relative error about 1e-7; otherwise std::exp). n elements, contiguous.
 void sigmoid_f32(const float* x, float* y, int64_t n);
 
+// y = min(max(alpha x + beta, 0), 1) (HardSigmoid; torch exports Hardswish as x * HardSigmoid(x)),
+// n elements, contiguous. oneDNN 2.6 has no HardSigmoid and runs its linear + clip post-op with
+// the reference implementation (about 17 ns per element).
+void hardsigmoid_f32(const float* x, float* y, int64_t n, float alpha, float beta);
+
 // y[i] = table[x[i]]
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);
 

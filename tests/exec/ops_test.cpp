@@ -334,6 +334,31 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ConvF32,
                                            ConvCase{"dilated", 8, 8, 11, 3, 1, 2, 2, 1, ""}),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// DenseNet's pre-activation pattern, Concat -> BatchNormalization -> Relu -> Conv, with the
+// convolutions' own layouts (oneDNN's BatchNormalization takes its producer's layout), and
+// HardSigmoid (hand-written kernel) on a convolution's output: both against the reference.
+TEST(EngineF32, BatchNormBetweenConvolutionsMatchesReference) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 8, 9, 9});
+  b.constant("w1", random_tensor(DType::Float32, {24, 8, 3, 3}, 51))
+      .constant("w2", random_tensor(DType::Float32, {16, 32, 1, 1}, 52));
+  b.constant("scale", random_tensor(DType::Float32, {32}, 53))
+      .constant("bias", random_tensor(DType::Float32, {32}, 54))
+      .constant("mean", random_tensor(DType::Float32, {32}, 55))
+      .constant("var", random_tensor(DType::Float32, {32}, 56, 0.5, 2));
+  b.node("Conv", {"x", "w1"}, {"c1"}, A{{"pads", Ints{1, 1, 1, 1}}}, "",
+         {{DType::Float32, graph::Shape{1, 24, 9, 9}}});
+  b.node("Concat", {"c1", "x"}, {"cat"}, A{{"axis", int64_t{1}}}, "",
+         {{DType::Float32, graph::Shape{1, 32, 9, 9}}});
+  b.node("BatchNormalization", {"cat", "scale", "bias", "mean", "var"}, {"bn"}, {}, "",
+         {{DType::Float32, graph::Shape{1, 32, 9, 9}}});
+  b.node("Relu", {"bn"}, {"r"}, {}, "", {{DType::Float32, graph::Shape{1, 32, 9, 9}}});
+  b.node("Conv", {"r", "w2"}, {"c2"}, {}, "", {{DType::Float32, graph::Shape{1, 16, 9, 9}}});
+  b.node("HardSigmoid", {"c2"}, {"hs"}, A{{"alpha", 1.0 / 6.0}, {"beta", 0.5}}, "",
+         {{DType::Float32, graph::Shape{1, 16, 9, 9}}});
+  both_thread_counts(b.done({"hs"}));
+}
+
 TEST(EngineF32, HostKernelOperatorsMatchReference) {
   Builder b;
   b.input("x", DType::Float32, {2, 6, 5, 7});
