@@ -975,9 +975,11 @@ struct Engine::Impl {
   }
 
   // Standalone BatchNormalization of a 4-D float tensor (DenseNet's pre-activation BN after each
-  // Concat): oneDNN's inference primitive in the layout the producer chose, so the convolutions
-  // around it need no layout reorders. Anything else (other ranks, non-constant statistics, a
-  // training-mode node) goes to the host kernel, which also names what it refuses.
+  // Concat): y = x * a[c] + b[c] with a = scale / sqrt(var + eps), b = B - mean * a (as the host
+  // kernel computes them), in the producer's layout when that is channels-last, so the
+  // convolutions around it need no layout reorders (oneDNN 2.6's batch-normalization primitive
+  // took twice the host kernel's time here). Anything else (other ranks, non-constant statistics,
+  // a training-mode node) goes to the host kernel, which also names what it refuses.
   void batchnorm() {
     const graph::Node& n = *node;
     const std::string& x = n.inputs.at(0);
@@ -992,24 +994,29 @@ struct Engine::Impl {
     }
     if (!ok) return host_kernel(*host::find("BatchNormalization"));
     const std::string& y = n.outputs.at(0);
-    const Buf& xb = buf(x);
-    const memory::desc md = xb.md.data.ndims == 4 ? xb.md : plain_md(xs, dt::f32);
-    const auto flags = dnnl::normalization_flags::use_global_stats |
-                       dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
-    dnnl::batch_normalization_forward::primitive_desc pd(
-        dnnl::batch_normalization_forward::desc(dnnl::prop_kind::forward_inference, md,
-                                                static_cast<float>(n.attr_float("epsilon", 1e-5)),
-                                                flags),
-        base_attr(), eng);
-    const memory::desc cmd({xs[1]}, dt::f32, tag::a);
-    std::unordered_map<int, memory> args;
-    args[DNNL_ARG_SRC] = get(x, pd.src_desc());
-    args[DNNL_ARG_SCALE] = const_memory(constant(n.inputs[1]), cmd);
-    args[DNNL_ARG_SHIFT] = const_memory(constant(n.inputs[2]), cmd);
-    args[DNNL_ARG_MEAN] = const_memory(constant(n.inputs[3]), cmd);
-    args[DNNL_ARG_VARIANCE] = const_memory(constant(n.inputs[4]), cmd);
-    args[DNNL_ARG_DST] = output(y, pd.dst_desc(), DType::Float32);
-    add_primitive(dnnl::batch_normalization_forward(pd), args, pd);
+    const std::vector<float> scale = constant(n.inputs[1]).floats(),
+                             bias = constant(n.inputs[2]).floats(),
+                             mean = constant(n.inputs[3]).floats(),
+                             var = constant(n.inputs[4]).floats();
+    const double eps = n.attr_float("epsilon", 1e-5);
+    const int64_t N = xs[0], C = xs[1], HW = xs[2] * xs[3];
+    auto ab = std::make_shared<std::vector<float>>(static_cast<size_t>(2 * C));
+    for (int64_t c = 0; c < C; ++c) {
+      const auto k = static_cast<size_t>(c);
+      const float a = static_cast<float>(scale[k] / std::sqrt(static_cast<double>(var[k]) + eps));
+      (*ab)[k] = a;
+      (*ab)[static_cast<size_t>(C) + k] = bias[k] - mean[k] * a;
+    }
+    const bool cl = buf(x).md == nhwc_md(xs, dt::f32);
+    const memory::desc md = cl ? nhwc_md(xs, dt::f32) : plain_md(xs, dt::f32);
+    memory xm = get(x, md);
+    memory ym = output(y, md, DType::Float32);
+    cur->info.impl = cl ? "hetcim:batchnorm_nhwc" : "hetcim:batchnorm_nchw";
+    cur->steps.push_back([xm, ym, cl, N, C, HW, ab]() {
+      kernels::channel_affine_f32(static_cast<const float*>(xm.get_data_handle()),
+                                  static_cast<float*>(ym.get_data_handle()), cl, N, C, HW,
+                                  ab->data(), ab->data() + C);
+    });
   }
 
   void softmax() {

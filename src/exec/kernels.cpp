@@ -194,6 +194,16 @@ HETCIM_CLONES void hardsigmoid_block(const float* x, float* y, int64_t n, float 
   }
 }
 
+HETCIM_CLONES void affine_rows(const float* x, float* y, int64_t rows, int64_t c, const float* a,
+                               const float* b) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < c; ++k) y[r * c + k] = x[r * c + k] * a[k] + b[k];
+}
+
+HETCIM_CLONES void affine_plane(const float* x, float* y, int64_t hw, float a, float b) {
+  for (int64_t i = 0; i < hw; ++i) y[i] = x[i] * a + b;
+}
+
 HETCIM_CLONES void sum_rows_u8(const uint8_t* x, int64_t rows, int64_t c, int32_t* acc) {
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t k = 0; k < c; ++k) acc[k] += x[r * c + k];
@@ -258,6 +268,12 @@ void sigmoid_f32(const float* x, float* y, int64_t n) {
 
 void hardsigmoid_f32(const float* x, float* y, int64_t n, float alpha, float beta) {
   blocks(n, [&](int64_t s, int64_t c) { hardsigmoid_block(x + s, y + s, c, alpha, beta); });
+}
+
+void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n, int64_t c,
+                        int64_t hw, const float* a, const float* b) {
+  if (channels_last) return affine_rows(x, y, n * hw, c, a, b);
+  for (int64_t p = 0; p < n * c; ++p) affine_plane(x + p * hw, y + p * hw, hw, a[p % c], b[p % c]);
 }
 
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
