@@ -228,6 +228,32 @@ TEST(Reference, QLinearSigmoidByHand) {
   EXPECT_EQ(ints_of(Engine(g).run(in).at("y")), want);
 }
 
+// QLinearSigmoid with output zero points: ONNX Runtime builds a 256-entry table by dequantizing,
+// applying the sigmoid and quantizing with MlasQuantizeLinear, which rounds x / scale half to even
+// and then adds the zero point (read from ORT's source, not measured); hetcim's table does the
+// same (quantize.h).
+TEST(Reference, QLinearSigmoidZeroPointsAndTiesByHand) {
+  Builder b;
+  b.input("x", DType::UInt8, {1, 4});
+  b.constant("sx", testing::scalar_f(1.0f)).constant("zx", testing::scalar_u8(128));
+  b.constant("s1", testing::scalar_f(1.0f)).constant("z1", testing::scalar_u8(3));
+  b.constant("s2", testing::scalar_f(1.0f / 256.0f)).constant("z2", testing::scalar_u8(200));
+  const graph::TensorInfo out{DType::UInt8, graph::Shape{1, 4}};
+  b.node("QLinearSigmoid", {"x", "sx", "zx", "s1", "z1"}, {"y1"}, {}, "com.microsoft", {out});
+  b.node("QLinearSigmoid", {"x", "sx", "zx", "s2", "z2"}, {"y2"}, {}, "com.microsoft", {out});
+  const graph::Graph g = b.done({"y1", "y2"});
+  // x = {0, 127, -128, 1}: sigmoid = {0.5, 1 - 7e-56, 2.6e-56, 0.731}
+  const TensorMap in{{"x", u8x4(128, 255, 0, 129)}};
+  // scale 1, zero point 3: {0.5 -> 0 (tie, half to even), 1, 0, 0.73 -> 1} + 3 = {3, 4, 3, 4}
+  // scale 1/256, zero point 200: {128, 256, 0, 187.1 -> 187} + 200 = {255, 255, 200, 255}
+  //   (328, 456 and 387 saturate)
+  const std::vector<int> want1{3, 4, 3, 4}, want2{255, 255, 200, 255};
+  for (const TensorMap& y : {run_reference(g, in), Engine(g).run(in)}) {
+    EXPECT_EQ(ints_of(y.at("y1")), want1);
+    EXPECT_EQ(ints_of(y.at("y2")), want2);
+  }
+}
+
 // The operators of the engine's host-kernel table (exec/host_kernels), by hand, in both engines.
 TEST(Reference, HostKernelOperatorsByHand) {
   Builder b;
