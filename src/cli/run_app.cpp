@@ -9,6 +9,7 @@
 
 #include "cli/flags.h"
 #include "dist/dist.h"
+#include "util/blas_pool.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/interrupt_cleanup.h"
@@ -98,6 +99,8 @@ void check_integer_flags(CLI::App& app) {
 
 int run_app(CLI::App& app, int argc, char** argv) {
   try {
+    // OpenBLAS's pool, started while the libraries loaded, stops busy-waiting (util/blas_pool.h).
+    hetcim::park_blas_pool();
     // Before any thread exists, so that every thread inherits the blocked signals.
     hetcim::install_interrupt_cleanup();
     check_subcommand_words(app, argc, argv);

@@ -405,6 +405,7 @@ struct Engine::Impl {
         {"Dropout", [](Impl& e) { e.reshape(); }},
         {"Transpose", [](Impl& e) { e.transpose(); }},
         {"Softmax", [](Impl& e) { e.softmax(); }},
+        {"BatchNormalization", [](Impl& e) { e.batchnorm(); }},
         {"QuantizeLinear", [](Impl& e) { e.quantize(); }},
         {"DequantizeLinear", [](Impl& e) { e.dequantize(); }},
     };
@@ -418,10 +419,10 @@ struct Engine::Impl {
 
   void compile_node() {
     const std::string& op = node->op_type;
+    if (const KernelRow* r = find_kernel(op)) return r->compile(*this);
     if (node->domain.empty()) {
       if (const host::Family* f = host::find(op)) return host_kernel(*f);
     }
-    if (const KernelRow* r = find_kernel(op)) return r->compile(*this);
     fail(*node, "unsupported operator '" + op + "'" +
                     (node->domain.empty() ? "" : " (domain " + node->domain + ")") + " at opset " +
                     std::to_string(g->opset) + " (hetcim run cannot execute it)");
@@ -889,9 +890,23 @@ struct Engine::Impl {
       return eltwise_with(x, y, A::eltwise_clip, c.lo, c.hi, {});
     }
     if (op == "HardSwish") return eltwise_with(x, y, A::eltwise_hardswish, 0.0f, 0.0f, {});
-    // HardSigmoid: clip(alpha x + beta, 0, 1) = linear then clip post-op.
+    // HardSigmoid: clip(alpha x + beta, 0, 1). Hand-written on an unpadded buffer (oneDNN 2.6
+    // runs linear + clip post-op with its reference implementation, 10x slower than a loop);
+    // a padded blocked layout keeps oneDNN, which leaves the padding zero.
     const float alpha = static_cast<float>(n.attr_float("alpha", 0.2)),
                 beta = static_cast<float>(n.attr_float("beta", 0.5));
+    const Buf& xb = buf(x);
+    const int64_t count = graph::element_count(shape(x));
+    if (static_cast<int64_t>(xb.md.get_size()) == count * static_cast<int64_t>(sizeof(float))) {
+      memory xm = xb.mem;
+      memory ym = output(y, xb.md, DType::Float32);
+      cur->info.impl = "hetcim:hardsigmoid";
+      cur->steps.push_back([xm, ym, count, alpha, beta]() {
+        kernels::hardsigmoid_f32(static_cast<const float*>(xm.get_data_handle()),
+                                 static_cast<float*>(ym.get_data_handle()), count, alpha, beta);
+      });
+      return;
+    }
     Activation c;
     c.kind = Activation::Clip;
     c.lo = 0;
@@ -1019,6 +1034,51 @@ struct Engine::Impl {
     }
   }
 
+  // Standalone BatchNormalization of a 4-D float tensor (DenseNet's pre-activation BN after each
+  // Concat): y = x * a[c] + b[c] with a = scale / sqrt(var + eps), b = B - mean * a (as the host
+  // kernel computes them), in the producer's layout when that is channels-last, so the
+  // convolutions around it need no layout reorders (oneDNN 2.6's batch-normalization primitive
+  // took twice the host kernel's time here). Anything else (other ranks, non-constant statistics,
+  // a training-mode node) goes to the host kernel, which also names what it refuses.
+  void batchnorm() {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const Shape xs = shape(x);
+    bool ok = xs.size() == 4 && dtype(x) == DType::Float32 && n.inputs.size() == 5 &&
+              n.attr_int("training_mode", 0) == 0;
+    for (size_t o = 1; ok && o < n.outputs.size(); ++o) ok = n.outputs[o].empty();
+    for (size_t i = 1; ok && i < 5; ++i) {
+      const graph::Initializer* c = init(n.inputs[i]);
+      ok = c && c->has_values() && c->info.dtype == DType::Float32 && c->info.shape &&
+           graph::element_count(*c->info.shape) == xs[1];
+    }
+    if (!ok) return host_kernel(*host::find("BatchNormalization"));
+    const std::string& y = n.outputs.at(0);
+    const std::vector<float> scale = constant(n.inputs[1]).floats(),
+                             bias = constant(n.inputs[2]).floats(),
+                             mean = constant(n.inputs[3]).floats(),
+                             var = constant(n.inputs[4]).floats();
+    const double eps = n.attr_float("epsilon", 1e-5);
+    const int64_t N = xs[0], C = xs[1], HW = xs[2] * xs[3];
+    auto ab = std::make_shared<std::vector<float>>(static_cast<size_t>(2 * C));
+    for (int64_t c = 0; c < C; ++c) {
+      const auto k = static_cast<size_t>(c);
+      const float a = static_cast<float>(scale[k] / std::sqrt(static_cast<double>(var[k]) + eps));
+      (*ab)[k] = a;
+      (*ab)[static_cast<size_t>(C) + k] = bias[k] - mean[k] * a;
+    }
+    const bool cl = buf(x).md == nhwc_md(xs, dt::f32);
+    const memory::desc md = cl ? nhwc_md(xs, dt::f32) : plain_md(xs, dt::f32);
+    memory xm = get(x, md);
+    memory ym = output(y, md, DType::Float32);
+    cur->info.impl = cl ? "hetcim:batchnorm_nhwc" : "hetcim:batchnorm_nchw";
+    cur->steps.push_back([xm, ym, cl, N, C, HW, ab]() {
+      kernels::channel_affine_f32(static_cast<const float*>(xm.get_data_handle()),
+                                  static_cast<float*>(ym.get_data_handle()), cl, N, C, HW,
+                                  ab->data(), ab->data() + C);
+    });
+  }
+
   void softmax() {
     const graph::Node& n = *node;
     const std::string& x = n.inputs.at(0);
@@ -1138,14 +1198,12 @@ struct Engine::Impl {
       return;
     }
     // Broadcast: per element with strides; a single-valued operand becomes an exact table.
-    std::string big = a, small = b;
-    kernels::QBinary pp = p;
-    if (graph::element_count(as) == 1 && as != ys) {
-      std::swap(big, small);
-      std::swap(pp.sa, pp.sb);
-      std::swap(pp.za, pp.zb);
-    }
+    const bool a_single = graph::element_count(as) == 1 && as != ys;
+    const std::string& big = a_single ? b : a;
+    const std::string& small = a_single ? a : b;
     if (graph::element_count(shape(small)) == 1 && shape(big) == ys) {
+      kernels::QBinary pp = p;
+      pp.a_broadcast = a_single;
       memory::desc md;
       memory bigm = get_strided(big, &md);
       memory sm = get_plain(small);
@@ -1153,9 +1211,9 @@ struct Engine::Impl {
       const int64_t count = static_cast<int64_t>(md.get_size());
       cur->info.impl = "hetcim:qlinear_binary_table";
       cur->steps.push_back([bigm, sm, ym, count, pp]() {
-        kernels::qbinary_u8_scalar_b(static_cast<const uint8_t*>(bigm.get_data_handle()),
-                                     *static_cast<const uint8_t*>(sm.get_data_handle()),
-                                     static_cast<uint8_t*>(ym.get_data_handle()), count, pp);
+        kernels::qbinary_u8_scalar(static_cast<const uint8_t*>(bigm.get_data_handle()),
+                                   *static_cast<const uint8_t*>(sm.get_data_handle()),
+                                   static_cast<uint8_t*>(ym.get_data_handle()), count, pp);
       });
       return;
     }
@@ -1171,11 +1229,13 @@ struct Engine::Impl {
       uint8_t* yp = static_cast<uint8_t*>(ym.get_data_handle());
       kernels::for_each_run(
           ys, {sy, sa, sb}, [&](int64_t len, const int64_t* off, const int64_t* st) {
+            // ONNX Runtime's operand order (kernels.h): a constant along the run, b not.
+            kernels::QBinary q = p;
+            q.a_broadcast = len > 1 && st[1] == 0 && st[2] != 0;
             for (int64_t i = 0; i < len; ++i) {
-              const float da = dequantize_value(ap[off[1] + i * st[1]], p.sa, p.za);
-              const float db = dequantize_value(bp[off[2] + i * st[2]], p.sb, p.zb);
-              const int32_t v = quantize_value(p.mul ? da * db : da + db, p.sy, p.zy, {0, 255});
-              yp[off[0] + i * st[0]] = static_cast<uint8_t>(std::clamp(v, p.lo, p.hi));
+              const float v =
+                  kernels::qbinary_value(ap[off[1] + i * st[1]], bp[off[2] + i * st[2]], q);
+              yp[off[0] + i * st[0]] = static_cast<uint8_t>(kernels::qbinary_round(v, q));
             }
           });
     });

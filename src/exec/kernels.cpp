@@ -26,14 +26,12 @@ namespace {
 
 constexpr int64_t kParallelMin = int64_t{1} << 15;
 
-// Scalar versions: exactly quantize.h.
+// Scalar versions: exactly quantize.h and qbinary_value.
 void qbinary_scalar(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const QBinary& p) {
-  for (int64_t i = 0; i < n; ++i) {
-    const float da = dequantize_value(a[i], p.sa, p.za);
-    const float db = dequantize_value(b[i], p.sb, p.zb);
-    const int32_t v = quantize_value(p.mul ? da * db : da + db, p.sy, p.zy, {0, 255});
-    y[i] = static_cast<uint8_t>(v < p.lo ? p.lo : (v > p.hi ? p.hi : v));
-  }
+  QBinary q = p;
+  q.a_broadcast = false;
+  for (int64_t i = 0; i < n; ++i)
+    y[i] = static_cast<uint8_t>(qbinary_round(qbinary_value(a[i], b[i], q), q));
 }
 
 template <typename T>
@@ -45,14 +43,17 @@ void quantize_scalar(const float* x, T* y, int64_t n, float s, int32_t zp, QRang
 #define HETCIM_AVX512 1
 // AVX-512 versions. _mm512_cvtps_epi32 rounds half to even (the default MXCSR mode, which hetcim
 // never changes) and the value is clamped to +-2^22 first, exactly as round_half_even does; the
-// arithmetic is the same sequence of IEEE operations (no fused multiply-add), so the results are
-// bit-identical to the scalar versions.
+// arithmetic is the same sequence of IEEE operations (fused multiply-adds exactly where the scalar
+// version calls std::fma), so the results are bit-identical to the scalar versions.
 __attribute__((target("avx512f,avx512bw"))) void qbinary_avx512(const uint8_t* a, const uint8_t* b,
                                                                 uint8_t* y, int64_t n,
                                                                 const QBinary& p) {
-  const __m512 sa = _mm512_set1_ps(p.sa), sb = _mm512_set1_ps(p.sb), sy = _mm512_set1_ps(p.sy);
-  const __m512i za = _mm512_set1_epi32(p.za), zb = _mm512_set1_epi32(p.zb),
-                zy = _mm512_set1_epi32(p.zy);
+  const float ra = p.sa / p.sy, rb = p.sb / p.sy, r = (p.sa * p.sb) / p.sy;
+  const float k = static_cast<float>(p.zy) -
+                  std::fma(ra, static_cast<float>(p.za), rb * static_cast<float>(p.zb));
+  const __m512 vra = _mm512_set1_ps(ra), vrb = _mm512_set1_ps(rb), vr = _mm512_set1_ps(r);
+  const __m512 vk = _mm512_set1_ps(k), fzy = _mm512_set1_ps(static_cast<float>(p.zy));
+  const __m512i za = _mm512_set1_epi32(p.za), zb = _mm512_set1_epi32(p.zb);
   const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
   const __m512 big = _mm512_set1_ps(4194304.0f), nbig = _mm512_set1_ps(-4194304.0f);
   int64_t i = 0;
@@ -61,11 +62,16 @@ __attribute__((target("avx512f,avx512bw"))) void qbinary_avx512(const uint8_t* a
         _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
     const __m512i bi =
         _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
-    const __m512 da = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(ai, za)), sa);
-    const __m512 db = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(bi, zb)), sb);
-    __m512 v = _mm512_div_ps(p.mul ? _mm512_mul_ps(da, db) : _mm512_add_ps(da, db), sy);
+    __m512 v;
+    if (p.mul) {
+      const __m512i prod = _mm512_mullo_epi32(_mm512_sub_epi32(ai, za), _mm512_sub_epi32(bi, zb));
+      v = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(prod), vr), fzy);
+    } else {
+      v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ai), vra,
+                          _mm512_fmadd_ps(_mm512_cvtepi32_ps(bi), vrb, vk));
+    }
     v = _mm512_min_ps(_mm512_max_ps(v, nbig), big);
-    __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(v), zy);
+    __m512i q = _mm512_cvtps_epi32(v);
     q = _mm512_min_epi32(_mm512_max_epi32(q, lo), hi);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm512_cvtepi32_epi8(q));
   }
@@ -181,6 +187,23 @@ HETCIM_CLONES void dequantize_block_s8(const int8_t* x, float* y, int64_t n, flo
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(static_cast<int32_t>(x[i]) - zp) * s;
 }
 
+HETCIM_CLONES void hardsigmoid_block(const float* x, float* y, int64_t n, float alpha, float beta) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = alpha * x[i] + beta;
+    y[i] = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+  }
+}
+
+HETCIM_CLONES void affine_rows(const float* x, float* y, int64_t rows, int64_t c, const float* a,
+                               const float* b) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < c; ++k) y[r * c + k] = x[r * c + k] * a[k] + b[k];
+}
+
+HETCIM_CLONES void affine_plane(const float* x, float* y, int64_t hw, float a, float b) {
+  for (int64_t i = 0; i < hw; ++i) y[i] = x[i] * a + b;
+}
+
 HETCIM_CLONES void sum_rows_u8(const uint8_t* x, int64_t rows, int64_t c, int32_t* acc) {
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t k = 0; k < c; ++k) acc[k] += x[r * c + k];
@@ -208,15 +231,30 @@ void qbinary_u8(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const
   blocks(n, [&](int64_t s, int64_t c) { qbinary_block(a + s, b + s, y + s, c, p); });
 }
 
-void qbinary_u8_scalar_b(const uint8_t* a, uint8_t b, uint8_t* y, int64_t n, const QBinary& p) {
-  // A 256-entry table is exact here: the result depends on a[i] only.
-  uint8_t table[256], av[256], bv[256];
-  for (int i = 0; i < 256; ++i) {
-    av[i] = static_cast<uint8_t>(i);
-    bv[i] = b;
+float qbinary_value(int32_t a, int32_t b, const QBinary& p) {
+  if (p.mul) {
+    const float r = (p.sa * p.sb) / p.sy;
+    return static_cast<float>((a - p.za) * (b - p.zb)) * r + static_cast<float>(p.zy);
   }
-  qbinary_block(av, bv, table, 256, p);
-  table_u8(a, y, n, table);
+  const float ra = p.sa / p.sy, rb = p.sb / p.sy;
+  const float k = static_cast<float>(p.zy) -
+                  std::fma(ra, static_cast<float>(p.za), rb * static_cast<float>(p.zb));
+  const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+  return p.a_broadcast ? std::fma(fb, rb, std::fma(fa, ra, k))
+                       : std::fma(fa, ra, std::fma(fb, rb, k));
+}
+
+int32_t qbinary_round(float v, const QBinary& p) {
+  return saturate(round_half_even(v), p.lo, p.hi);
+}
+
+void qbinary_u8_scalar(const uint8_t* x, uint8_t s, uint8_t* y, int64_t n, const QBinary& p) {
+  // A 256-entry table is exact here: the result depends on x[i] only.
+  uint8_t table[256];
+  for (int i = 0; i < 256; ++i)
+    table[i] = static_cast<uint8_t>(
+        qbinary_round(p.a_broadcast ? qbinary_value(s, i, p) : qbinary_value(i, s, p), p));
+  table_u8(x, y, n, table);
 }
 
 void sigmoid_f32(const float* x, float* y, int64_t n) {
@@ -226,6 +264,16 @@ void sigmoid_f32(const float* x, float* y, int64_t n) {
 #endif
     for (int64_t i = s; i < s + c; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
   });
+}
+
+void hardsigmoid_f32(const float* x, float* y, int64_t n, float alpha, float beta) {
+  blocks(n, [&](int64_t s, int64_t c) { hardsigmoid_block(x + s, y + s, c, alpha, beta); });
+}
+
+void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n, int64_t c,
+                        int64_t hw, const float* a, const float* b) {
+  if (channels_last) return affine_rows(x, y, n * hw, c, a, b);
+  for (int64_t p = 0; p < n * c; ++p) affine_plane(x + p * hw, y + p * hw, hw, a[p % c], b[p % c]);
 }
 
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {

@@ -11,20 +11,49 @@
 
 namespace hetcim::exec::kernels {
 
-// y = clamp(Q(op(DQ(a), DQ(b))), lo, hi) for uint8 a, b, y of n elements (op: add or mul).
+// QLinearAdd / QLinearMul of uint8 a, b into y, with ONNX Runtime's x86 arithmetic (ORT 1.30,
+// MLAS: MlasQLinearAddKernelAvx2Helper in lib/intrinsics/avx2/qladd_avx2.cpp and
+// MlasQLinearMulKernel in lib/qlmul.cpp). ONNX defines both as Q(op(DQ(a), DQ(b))); ORT folds the
+// scales into ratios and adds the output zero point before it rounds, so on a tie (a value
+// exactly halfway between two integers before the zero point) it can differ from
+// round(x / sy) + zy by one step. hetcim follows ORT (decided on issue #10; checked bit for bit
+// against onnxruntime-node 1.30 on every (a, b) pair of 52 scale/zero-point sets, see
+// tests/corpus/README.md). In float32, fma = one rounding:
+//   add: ra = sa / sy, rb = sb / sy, k = zy - fma(ra, za, rb * zb),
+//        v = fma(a, ra, fma(b, rb, k)); when `a_broadcast` (a is constant along the innermost run
+//        and b is not: ORT's "input 0 scalar" span) v = fma(b, rb, fma(a, ra, k)) instead
+//   mul: v = float((a - za) (b - zb)) * ((sa * sb) / sy) + zy      (no fma)
+//   y = clamp(round_half_to_even(v), lo, hi)
 struct QBinary {
   float sa = 1, sb = 1, sy = 1;
   int32_t za = 0, zb = 0, zy = 0;
   int32_t lo = 0, hi = 255;  // output clamp: the type's range, narrowed by a fused activation
   bool mul = false;
+  bool a_broadcast = false;
 };
+// The value v above for one pair (before rounding and clamping).
+float qbinary_value(int32_t a, int32_t b, const QBinary& p);
+// clamp(round_half_to_even(v), lo, hi)
+int32_t qbinary_round(float v, const QBinary& p);
+// Contiguous a, b, y of n elements (a_broadcast is ignored: neither operand is broadcast).
 void qbinary_u8(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const QBinary& p);
-// Same with b a single value (a scalar or per-tensor broadcast).
-void qbinary_u8_scalar_b(const uint8_t* a, uint8_t b, uint8_t* y, int64_t n, const QBinary& p);
+// One operand a single value `s` (a scalar or per-tensor broadcast), the other `x` of n elements:
+// b = s when !p.a_broadcast, else a = s. Exact through a 256-entry table.
+void qbinary_u8_scalar(const uint8_t* x, uint8_t s, uint8_t* y, int64_t n, const QBinary& p);
 
 // y = 1 / (1 + exp(-x)) in float (AVX-512: exp by range reduction and a degree-6 polynomial,
 // relative error about 1e-7; otherwise std::exp). n elements, contiguous.
 void sigmoid_f32(const float* x, float* y, int64_t n);
+
+// y = min(max(alpha x + beta, 0), 1) (HardSigmoid; torch exports Hardswish as x * HardSigmoid(x)),
+// n elements, contiguous. oneDNN 2.6 has no HardSigmoid and runs its linear + clip post-op with
+// the reference implementation (about 17 ns per element).
+void hardsigmoid_f32(const float* x, float* y, int64_t n, float alpha, float beta);
+
+// y = x * a[c] + b[c] per channel c (inference BatchNormalization); x, y are [n][hw][c]
+// (channels last) or [n][c][hw]. Single-threaded.
+void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n, int64_t c,
+                        int64_t hw, const float* a, const float* b);
 
 // y[i] = table[x[i]]
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);

@@ -927,6 +927,11 @@ class Interpreter {
     set(0, std::move(y));
   }
 
+  // ONNX Runtime's x86 arithmetic (MLAS qladd_avx2.cpp / qlmul.cpp, ORT 1.30), the semantics
+  // hetcim adopts (exec/kernels.h states the decision): scale ratios in float32, the output zero
+  // point added before rounding half to even; Add's fused multiply-adds in ORT's operand order,
+  // which puts an operand that is constant along the innermost output axis (ORT's "input 0
+  // scalar" span) last.
   void qbinary() {
     const graph::Node& n = *node_;
     const Tensor& a = in(0);
@@ -938,10 +943,31 @@ class Interpreter {
     const QRange r = qrange(yt);
     const Shape out = out_shape();
     Tensor y = Tensor::zeros(yt, out);
+    const float fzy = static_cast<float>(zy);
+    const float ratio_a = sa / sy, ratio_b = sb / sy, ratio_ab = (sa * sb) / sy;
+    const float fixed =
+        fzy - std::fma(ratio_a, static_cast<float>(za), ratio_b * static_cast<float>(zb));
+    bool a_last = false;
+    const auto bsa = broadcast_strides(a.shape, out), bsb = broadcast_strides(b.shape, out);
+    for (size_t k = out.size(); k-- > 0;)
+      if (out[k] > 1) {
+        a_last = bsa[k] == 0 && bsb[k] != 0;
+        break;
+      }
     broadcast2(out, a.shape, b.shape, [&](int64_t o, int64_t i, int64_t j) {
-      const float da = dequantize_value(static_cast<int32_t>(a.at(i)), sa, za);
-      const float db = dequantize_value(static_cast<int32_t>(b.at(j)), sb, zb);
-      store_q(y, o, quantize_value(mul ? da * db : da + db, sy, zy, r));
+      const auto qa = static_cast<int32_t>(a.at(i)), qb = static_cast<int32_t>(b.at(j));
+      float v = 0.0f;
+      if (mul) {
+        v = static_cast<float>((qa - za) * (qb - zb)) * ratio_ab + fzy;
+      } else {
+        const float fa = static_cast<float>(qa), fb = static_cast<float>(qb);
+        v = a_last ? std::fma(fb, ratio_b, std::fma(fa, ratio_a, fixed))
+                   : std::fma(fa, ratio_a, std::fma(fb, ratio_b, fixed));
+      }
+      const float rounded = std::isnan(v) ? static_cast<float>(r.lo) : std::nearbyint(v);
+      store_q(y, o,
+              static_cast<int32_t>(
+                  std::clamp(rounded, static_cast<float>(r.lo), static_cast<float>(r.hi))));
     });
     apply_qact(y, fused_activation(n), sy, zy, r);
     set(0, std::move(y));

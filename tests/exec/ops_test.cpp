@@ -114,6 +114,8 @@ std::vector<int> ints_of(const Tensor& t) {
 }
 
 // Scales are powers of two, so every value below is exact in float and the ties are true ties.
+// hetcim computes QLinearAdd/QLinearMul as ONNX Runtime's x86 kernels do (exec/kernels.h): the
+// output zero point is added before rounding half to even, so an odd zero point moves a tie.
 TEST(Reference, QLinearAddAndMulByHand) {
   Builder b;
   b.input("a", DType::UInt8, {1, 4});
@@ -129,21 +131,85 @@ TEST(Reference, QLinearAddAndMulByHand) {
   const graph::Graph g = b.done({"add", "mul"});
   // a = 0.5 * (a_q - 10): {0, 1.5, 122.5, -5}; b = 0.25 * (b_q - 20): {0.25, 0.5, 58.75, 58.75}.
   const TensorMap in{{"a", u8x4(10, 13, 255, 0)}, {"b", u8x4(21, 22, 255, 255)}};
-  // add: {0.25, 2, 181.25, 53.75} / 0.5 = {0.5, 4, 362.5, 107.5}
-  //   -> round half to even {0, 4, 362, 108} + 5 = {5, 9, 367 -> 255 (saturated), 113}
-  // mul: {0, 0.75, 7196.875, -293.75} / 0.5 = {0, 1.5, 14393.75, -587.5}
-  //   -> {0, 2, 14394, -588} + 5 = {5, 7, 255 (saturated), 0 (saturated)}
-  const std::vector<int> add{5, 9, 255, 113}, mul{5, 7, 255, 0};
+  // add: {0.25, 2, 181.25, 53.75} / 0.5 + 5 = {5.5, 9, 367.5, 112.5}
+  //   -> round half to even {6, 9, 368 -> 255 (saturated), 112}
+  //   (rounding before the zero point would give {5, 9, 255, 113})
+  // mul: {0, 0.75, 7196.875, -293.75} / 0.5 + 5 = {5, 6.5, 14398.75, -582.5}
+  //   -> {5, 6, 255 (saturated), 0 (saturated)}
+  const std::vector<int> add{6, 9, 255, 112}, mul{5, 6, 255, 0};
   const TensorMap ref = run_reference(g, in);
   EXPECT_EQ(ints_of(ref.at("add")), add);
   EXPECT_EQ(ints_of(ref.at("mul")), mul);
   const TensorMap eng = Engine(g).run(in);
   EXPECT_EQ(ints_of(eng.at("add")), add);
   EXPECT_EQ(ints_of(eng.at("mul")), mul);
-  // A tie that rounds down under half-to-even and up under half-away-from-zero: 2.5 * 0.5 / 0.5.
-  const TensorMap tie =
-      run_reference(g, {{"a", u8x4(15, 10, 10, 10)}, {"b", u8x4(22, 20, 20, 20)}});
-  EXPECT_EQ(ints_of(tie.at("mul"))[0], 2 + 5);
+  // Ties in mul: (15-10)(22-20) * 0.125 / 0.5 + 5 = 7.5 -> 8 (half to even after the zero point;
+  // 2 + 5 = 7 before it). Add: a = 11, b = 21: 0.5 + 0.25 = 0.75 / 0.5 + 5 = 6.5 -> 6.
+  const TensorMap tin{{"a", u8x4(15, 11, 10, 10)}, {"b", u8x4(22, 21, 20, 20)}};
+  for (const TensorMap& tie : {run_reference(g, tin), Engine(g).run(tin)}) {
+    EXPECT_EQ(ints_of(tie.at("mul"))[0], 8);
+    EXPECT_EQ(ints_of(tie.at("add"))[1], 6);
+  }
+}
+
+// Scales that are not powers of two: values computed by onnxruntime-node 1.30 (x86, AVX-512
+// machine, its QLinearAdd fused from DQ -> Add -> Q by its QDQ optimizer) on the same inputs; the
+// exact sums are ties after the zero point (e.g. a = 7, b = 247: 0.1 (7 - 3) + 0.1 (247 - 250) =
+// 0.1, / 0.2 = 0.5, + 5 = 5.5 -> 6), which ORT's float arithmetic resolves as listed.
+TEST(Reference, QLinearAddMatchesOnnxRuntimeOnTies) {
+  Builder b;
+  b.input("a", DType::UInt8, {1, 4});
+  b.input("b", DType::UInt8, {1, 4});
+  b.constant("sa", testing::scalar_f(0.1f)).constant("za", testing::scalar_u8(3));
+  b.constant("sb", testing::scalar_f(0.1f)).constant("zb", testing::scalar_u8(250));
+  b.constant("sy", testing::scalar_f(0.2f)).constant("zy", testing::scalar_u8(5));
+  b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"add"}, {}, "com.microsoft",
+         {{DType::UInt8, graph::Shape{1, 4}}});
+  const graph::Graph g = b.done({"add"});
+  const TensorMap in{{"a", u8x4(7, 14, 21, 28)}, {"b", u8x4(247, 234, 247, 234)}};
+  const std::vector<int> ort{6, 2, 12, 10};  // hetcim before issue #10: {5, 3, 13, 9}
+  EXPECT_EQ(ints_of(run_reference(g, in).at("add")), ort);
+  EXPECT_EQ(ints_of(Engine(g).run(in).at("add")), ort);
+}
+
+// A single-valued operand on either side (the engine's table path) and a per-row operand (its
+// strided path) give the same hand-computed values in both engines.
+TEST(Reference, QLinearAddBroadcastByHand) {
+  Builder b;
+  b.input("a", DType::UInt8, {2, 4});
+  b.input("s", DType::UInt8, {1});
+  b.input("r", DType::UInt8, {2, 1});
+  b.constant("sa", testing::scalar_f(0.5f)).constant("za", testing::scalar_u8(10));
+  b.constant("sb", testing::scalar_f(0.25f)).constant("zb", testing::scalar_u8(20));
+  b.constant("sy", testing::scalar_f(0.5f)).constant("zy", testing::scalar_u8(5));
+  const graph::TensorInfo out{DType::UInt8, graph::Shape{2, 4}};
+  b.node("QLinearAdd", {"a", "sa", "za", "s", "sb", "zb", "sy", "zy"}, {"as"}, {}, "com.microsoft",
+         {out});
+  b.node("QLinearAdd", {"s", "sb", "zb", "a", "sa", "za", "sy", "zy"}, {"sa_"}, {}, "com.microsoft",
+         {out});
+  b.node("QLinearAdd", {"r", "sb", "zb", "a", "sa", "za", "sy", "zy"}, {"ra"}, {}, "com.microsoft",
+         {out});
+  const graph::Graph g = b.done({"as", "sa_", "ra"});
+  Tensor a = Tensor::zeros(DType::UInt8, {2, 4});
+  const uint8_t av[8] = {10, 11, 12, 0, 20, 30, 255, 9};
+  std::memcpy(a.bytes.data(), av, 8);
+  Tensor s = Tensor::zeros(DType::UInt8, {1});
+  s.bytes[0] = 22;  // 0.25 * 2 = 0.5
+  Tensor r = Tensor::zeros(DType::UInt8, {2, 1});
+  r.bytes[0] = 21;  // 0.25
+  r.bytes[1] = 16;  // -1
+  const TensorMap in{{"a", a}, {"s", s}, {"r", r}};
+  // a = 0.5 (a_q - 10) = {0, 0.5, 1, -5 | 5, 10, 122.5, -0.5}; y = (a + x) / 0.5 + 5
+  // x = 0.5: {1, 2, 3, -9 | 11, 21, 246, 0} + 5 -> {6, 7, 8, 0 (saturated) | 16, 26, 251, 5}
+  const std::vector<int> with_s{6, 7, 8, 0, 16, 26, 251, 5};
+  // row x = {0.25 | -1}: {0.25, 0.75, 1.25, -4.75 | 4, 9, 121.5, -1.5} / 0.5 + 5
+  //   = {5.5, 6.5, 7.5, -4.5 | 13, 23, 248, 2} -> {6, 6, 8, 0 | 13, 23, 248, 2}
+  const std::vector<int> with_r{6, 6, 8, 0, 13, 23, 248, 2};
+  for (const TensorMap& y : {run_reference(g, in), Engine(g).run(in)}) {
+    EXPECT_EQ(ints_of(y.at("as")), with_s);
+    EXPECT_EQ(ints_of(y.at("sa_")), with_s);
+    EXPECT_EQ(ints_of(y.at("ra")), with_r);
+  }
 }
 
 TEST(Reference, QLinearSigmoidByHand) {
@@ -160,6 +226,32 @@ TEST(Reference, QLinearSigmoidByHand) {
   const std::vector<int> want{128, 187, 255, 0};
   EXPECT_EQ(ints_of(run_reference(g, in).at("y")), want);
   EXPECT_EQ(ints_of(Engine(g).run(in).at("y")), want);
+}
+
+// QLinearSigmoid with output zero points: ONNX Runtime builds a 256-entry table by dequantizing,
+// applying the sigmoid and quantizing with MlasQuantizeLinear, which rounds x / scale half to even
+// and then adds the zero point (read from ORT's source, not measured); hetcim's table does the
+// same (quantize.h).
+TEST(Reference, QLinearSigmoidZeroPointsAndTiesByHand) {
+  Builder b;
+  b.input("x", DType::UInt8, {1, 4});
+  b.constant("sx", testing::scalar_f(1.0f)).constant("zx", testing::scalar_u8(128));
+  b.constant("s1", testing::scalar_f(1.0f)).constant("z1", testing::scalar_u8(3));
+  b.constant("s2", testing::scalar_f(1.0f / 256.0f)).constant("z2", testing::scalar_u8(200));
+  const graph::TensorInfo out{DType::UInt8, graph::Shape{1, 4}};
+  b.node("QLinearSigmoid", {"x", "sx", "zx", "s1", "z1"}, {"y1"}, {}, "com.microsoft", {out});
+  b.node("QLinearSigmoid", {"x", "sx", "zx", "s2", "z2"}, {"y2"}, {}, "com.microsoft", {out});
+  const graph::Graph g = b.done({"y1", "y2"});
+  // x = {0, 127, -128, 1}: sigmoid = {0.5, 1 - 7e-56, 2.6e-56, 0.731}
+  const TensorMap in{{"x", u8x4(128, 255, 0, 129)}};
+  // scale 1, zero point 3: {0.5 -> 0 (tie, half to even), 1, 0, 0.73 -> 1} + 3 = {3, 4, 3, 4}
+  // scale 1/256, zero point 200: {128, 256, 0, 187.1 -> 187} + 200 = {255, 255, 200, 255}
+  //   (328, 456 and 387 saturate)
+  const std::vector<int> want1{3, 4, 3, 4}, want2{255, 255, 200, 255};
+  for (const TensorMap& y : {run_reference(g, in), Engine(g).run(in)}) {
+    EXPECT_EQ(ints_of(y.at("y1")), want1);
+    EXPECT_EQ(ints_of(y.at("y2")), want2);
+  }
 }
 
 // The operators of the engine's host-kernel table (exec/host_kernels), by hand, in both engines.
@@ -267,6 +359,31 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ConvF32,
                                            ConvCase{"grouped", 16, 32, 7, 3, 2, 1, 1, 4, ""},
                                            ConvCase{"dilated", 8, 8, 11, 3, 1, 2, 2, 1, ""}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// DenseNet's pre-activation pattern, Concat -> BatchNormalization -> Relu -> Conv, with the
+// convolutions' own layouts (oneDNN's BatchNormalization takes its producer's layout), and
+// HardSigmoid (hand-written kernel) on a convolution's output: both against the reference.
+TEST(EngineF32, BatchNormBetweenConvolutionsMatchesReference) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 8, 9, 9});
+  b.constant("w1", random_tensor(DType::Float32, {24, 8, 3, 3}, 51))
+      .constant("w2", random_tensor(DType::Float32, {16, 32, 1, 1}, 52));
+  b.constant("scale", random_tensor(DType::Float32, {32}, 53))
+      .constant("bias", random_tensor(DType::Float32, {32}, 54))
+      .constant("mean", random_tensor(DType::Float32, {32}, 55))
+      .constant("var", random_tensor(DType::Float32, {32}, 56, 0.5, 2));
+  b.node("Conv", {"x", "w1"}, {"c1"}, A{{"pads", Ints{1, 1, 1, 1}}}, "",
+         {{DType::Float32, graph::Shape{1, 24, 9, 9}}});
+  b.node("Concat", {"c1", "x"}, {"cat"}, A{{"axis", int64_t{1}}}, "",
+         {{DType::Float32, graph::Shape{1, 32, 9, 9}}});
+  b.node("BatchNormalization", {"cat", "scale", "bias", "mean", "var"}, {"bn"}, {}, "",
+         {{DType::Float32, graph::Shape{1, 32, 9, 9}}});
+  b.node("Relu", {"bn"}, {"r"}, {}, "", {{DType::Float32, graph::Shape{1, 32, 9, 9}}});
+  b.node("Conv", {"r", "w2"}, {"c2"}, {}, "", {{DType::Float32, graph::Shape{1, 16, 9, 9}}});
+  b.node("HardSigmoid", {"c2"}, {"hs"}, A{{"alpha", 1.0 / 6.0}, {"beta", 0.5}}, "",
+         {{DType::Float32, graph::Shape{1, 16, 9, 9}}});
+  both_thread_counts(b.done({"hs"}));
+}
 
 TEST(EngineF32, HostKernelOperatorsMatchReference) {
   Builder b;

@@ -1,5 +1,7 @@
 // Pad, mode "constant" (pads as an attribute before opset 11, as a constant input from 11 on;
 // optional constant_value; optional axes from opset 18). Negative pads crop.
+#include <algorithm>
+
 #include "exec/host_kernels/families.h"
 #include "graph/node_errors.h"
 
@@ -42,24 +44,37 @@ Run compile_pad(const KernelInput& k) {
     y[d] = x[d] + pads[i] + pads[i + axes.size()];
     if (y[d] < 0) throw graph::node_error(n, "pads crop axis ", d, " below zero");
   }
-  const int64_t out_n = graph::element_count(y);
-  return [x, y, begin, value, out_n](const std::vector<const float*>& in,
-                                     const std::vector<float*>& out) {
-    std::vector<int64_t> idx(y.size(), 0);
-    for (int64_t o = 0; o < out_n; ++o) {
-      // Source index of output element `idx`, or the pad value outside the input.
+  // Row by row along the last axis: the part of a row inside the input is one copy, the rest
+  // the pad value (rows outside the input along an outer axis are all pad value).
+  if (y.empty())
+    return [](const std::vector<const float*>& in, const std::vector<float*>& out) {
+      out[0][0] = in[0][0];
+    };
+  const size_t last = y.size() - 1;
+  const int64_t row = y[last], xrow = x[last];
+  const int64_t rows = row == 0 ? 0 : graph::element_count(y) / row;
+  const int64_t o0 = std::clamp<int64_t>(begin[last], 0, row);
+  const int64_t o1 = std::clamp<int64_t>(begin[last] + xrow, 0, row);
+  return [x, y, begin, value, last, row, xrow, rows, o0, o1](const std::vector<const float*>& in,
+                                                             const std::vector<float*>& out) {
+    std::vector<int64_t> idx(last, 0);
+    for (int64_t r = 0; r < rows; ++r) {
+      float* dst = out[0] + r * row;
       int64_t src = 0;
       bool inside = true;
-      for (size_t d = 0; d < y.size(); ++d) {
+      for (size_t d = 0; d < last && inside; ++d) {
         const int64_t s = idx[d] - begin[d];
-        if (s < 0 || s >= x[d]) {
-          inside = false;
-          break;
-        }
+        inside = s >= 0 && s < x[d];
         src = src * x[d] + s;
       }
-      out[0][o] = inside ? in[0][src] : value;
-      for (size_t d = y.size(); d-- > 0;) {
+      if (!inside || o1 <= o0) {
+        std::fill(dst, dst + row, value);
+      } else {
+        std::fill(dst, dst + o0, value);
+        std::copy_n(in[0] + src * xrow + (o0 - begin[last]), o1 - o0, dst + o0);
+        std::fill(dst + o1, dst + row, value);
+      }
+      for (size_t d = last; d-- > 0;) {
         if (++idx[d] < y[d]) break;
         idx[d] = 0;
       }
