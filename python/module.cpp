@@ -17,6 +17,7 @@
 #include "cluster/cluster_report.h"
 #include "cost/host_profile.h"
 #include "report/dse.h"
+#include "report/execution.h"
 #include "report/inspect.h"
 #include "report/multi_partition.h"
 #include "report/partition.h"
@@ -549,4 +550,76 @@ PYBIND11_MODULE(_hetcim, m) {
       },
       "A CALIBRATION of seed 001's cluster model to Fig. 9, and Fig. 7 with the fitted constants, "
       "as JSON text (the CLI's cluster calibrate --json).");
+  m.def(
+      "sensitivity_json",
+      [](const api::Model& model, const py::kwargs& kw) {
+        using R = api::SensitivityRequest;
+        const auto setup = [](auto member) {
+          return [member](R& r, const py::handle& v) {
+            r.setup.*member = py::cast<std::remove_reference_t<decltype(r.setup.*member)>>(v);
+          };
+        };
+        std::map<std::string, Setter<R>> f{
+            {"chip", setup(&api::AccuracySetup::chip)},
+            {"dataset", setup(&api::AccuracySetup::dataset)},
+            {"data_dir", setup(&api::AccuracySetup::data_dir)},
+            {"calibration", setup(&api::AccuracySetup::calibration)},
+            {"holdout", [](R& r, const py::handle& v) { r.setup.holdout = py::cast<int64_t>(v); }},
+            {"holdout_seed",
+             [](R& r, const py::handle& v) { r.setup.holdout_seed = py::cast<uint64_t>(v); }},
+            {"samples", setup(&api::AccuracySetup::samples)},
+            {"chip_seed", setup(&api::AccuracySetup::chip_seed)},
+            {"read_seed", setup(&api::AccuracySetup::read_seed)},
+            {"input_seed", setup(&api::AccuracySetup::input_seed)},
+            {"weight_seed", setup(&api::AccuracySetup::weight_seed)},
+            {"cache_dir", setup(&api::AccuracySetup::cache_dir)},
+            {"level", field(&R::level)},
+            {"max_pairs", field(&R::max_pairs)},
+            {"greedy", field(&R::greedy)},
+            {"operators", field(&R::operators)}};
+        R r;
+        r.setup.dataset = "fashion-mnist";  // the CLI's default
+        apply_kwargs("sensitivity", r, kw, f);
+        r.validate();
+        py::gil_scoped_release release;
+        const api::SensitivityResult x = api::sensitivity(model, r);
+        return api::sensitivity_file_json(x, x.provenance).dump(1) + "\n";
+      },
+      py::arg("model"),
+      "Per-operator accuracy drops on a simulated chip: the sensitivity file as JSON text (the "
+      "CLI's sensitivity --out).");
+  m.def(
+      "execute_json",
+      [](const std::string& model, const py::kwargs& kw) {
+        using R = api::ExecuteRequest;
+        std::map<std::string, Setter<R>> f{
+            {"plan", field(&R::plan)},
+            {"chip", field(&R::chip)},
+            {"mode", field(&R::mode)},
+            {"host", field(&R::host)},
+            {"dataset", field(&R::dataset)},
+            {"dataset_dir", field(&R::dataset_dir)},
+            {"split", field(&R::split)},
+            {"limit", field(&R::limit)},
+            {"batch", field(&R::batch)},
+            {"threads", field(&R::threads)},
+            {"chip_seed", field(&R::chip_seed)},
+            {"read_seed", field(&R::read_seed)},
+            {"weight_seed", field(&R::weight_seed)},
+            {"certify", field(&R::certify)},
+            {"risk", field(&R::risk)},
+            {"certificate_delta", field(&R::certificate_delta)},
+            {"design_risk", [](R& r, const py::handle& v) { r.design_risk = py::cast<double>(v); }},
+            {"design_delta", field(&R::design_delta)},
+            {"split_seed", field(&R::split_seed)}};
+        R r;
+        apply_kwargs("execute", r, kw, f);
+        r.validate();
+        py::gil_scoped_release release;
+        api::ExecuteResult x = api::execute(model, r);
+        x.execution.provenance = x.provenance;
+        return report::execution_json(x.execution).dump(1) + "\n";
+      },
+      py::arg("model"),
+      "A partition plan end to end on a simulated chip: the JSON `hetcim execute --json` writes.");
 }

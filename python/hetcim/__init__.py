@@ -145,3 +145,27 @@ class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofli
         to Fig. 9, and Fig. 7 with them; options preset, config, fit ("fig9"), max_overhead,
         rate_points."""
         return _json.loads(_hetcim.cluster_calibrate_json(**options))
+
+
+def sensitivity(model, **options):
+    """Per-operator accuracy drops of a network on a simulated analog chip (issue 13), with
+    greedy and pairwise additivity checks; returns the dict of the sensitivity file
+    (``hetcim sensitivity --out``), which ``hetcim partition --sensitivity`` reads.
+
+    Options: chip ("data/chips.yaml:A3", required), dataset ("fashion-mnist" | "cifar10" |
+    "synthetic"), data_dir, calibration ("holdout", the default: seeded held-out training images,
+    those of the model's .train.json when present; or "test"), holdout, holdout_seed, samples,
+    chip_seed, read_seed, input_seed, weight_seed, cache_dir, level, max_pairs, greedy, operators.
+    """
+    return _json.loads(_hetcim.sensitivity_json(_model(model), **options))
+
+
+def execute(model, **options):
+    """A partition plan end to end: host operators on oneDNN, CIM operators on a simulated chip;
+    returns the dict ``hetcim execute --json`` writes. ``model`` is a zoo name or an ONNX path.
+
+    Options: plan (a partition file, required), chip (required), mode, host, dataset,
+    dataset_dir, split, limit, batch, threads, chip_seed, read_seed, weight_seed, certify, risk,
+    certificate_delta, design_risk, design_delta, split_seed.
+    """
+    return _json.loads(_hetcim.execute_json(model, **options))

@@ -252,3 +252,54 @@ def test_long_calls_release_the_gil(tmp_path):
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[:2] == ["refused", "released 1"], r.stdout
+
+
+CHIPS = os.path.join(os.path.dirname(__file__), "..", "..", "data", "chips.yaml")
+
+
+def test_sensitivity_matches_the_cli(tmp_path):
+    opts = dict(chip=f"{CHIPS}:A3", dataset="synthetic", samples=8, max_pairs=0)
+    doc = hetcim.sensitivity("race_cnn_mnist", **opts)
+    out = tmp_path / "sens.json"
+    cli("sensitivity", "race_cnn_mnist", "--chip", f"{CHIPS}:A3", "--dataset", "synthetic",
+        "--samples", "8", "--max-pairs", "0", "--quiet", "--out", str(out))
+    ref = json.loads(out.read_text())
+    assert doc["operators"] == ref["operators"]
+    assert doc["dataset"] == ref["dataset"] and doc["dataset"]["split"] == "synthetic"
+    assert doc["model"] == ref["model"] and doc["chip"]["hash"] == ref["chip"]["hash"]
+    assert len(doc["operators"]) == 5  # race_cnn_mnist: three Conv, two Gemm
+
+
+def test_bad_sensitivity_input_raises_the_clis_message():
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.sensitivity("race_cnn_mnist", chip=f"{CHIPS}:A3", calibration="test", holdout=100)
+    r = cli("sensitivity", "race_cnn_mnist", "--chip", f"{CHIPS}:A3", "--calibration", "test",
+            "--holdout", "100", check=False)
+    assert r.returncode == 1
+    assert r.stderr == f"hetcim: error: {e.value}\n"
+    with pytest.raises(hetcim.UserError, match="unknown keyword 'sample'"):
+        hetcim.sensitivity("race_cnn_mnist", chip=f"{CHIPS}:A3", sample=3)
+
+
+def test_execute_matches_the_cli_and_names_a_foreign_plan(tmp_path):
+    if not os.path.exists("/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz"):
+        if os.environ.get("HETCIM_REQUIRE_DATA") == "1":
+            pytest.fail("Fashion-MNIST is required (HETCIM_REQUIRE_DATA=1)")
+        pytest.skip("Fashion-MNIST is not installed")
+    plan = tmp_path / "plan.json"
+    hetcim.partition("race_cnn_mnist").save(str(plan))
+    doc = hetcim.execute("race_cnn_mnist", plan=str(plan), chip=f"{CHIPS}:A3", limit=200)
+    ref = cli_json(tmp_path, "execute", "race_cnn_mnist", "--plan", str(plan), "--chip",
+                   f"{CHIPS}:A3", "--limit", "200")
+    assert doc["images"] == 200
+    assert doc["accuracy"] == ref["accuracy"]  # same seeds: the same logits, the same counts
+    assert doc["cim_operators"] == ref["cim_operators"]
+    assert doc["modelled"] == ref["modelled"]
+    other = tmp_path / "other.json"
+    hetcim.partition("race_cnn").save(str(other))
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.execute("race_cnn_mnist", plan=str(other), chip=f"{CHIPS}:A3", limit=10)
+    r = cli("execute", "race_cnn_mnist", "--plan", str(other), "--chip", f"{CHIPS}:A3",
+            "--limit", "10", check=False)
+    assert r.returncode == 1
+    assert r.stderr == f"hetcim: error: {e.value}\n"

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "accuracy/paired.h"
+#include "data/holdout.h"
 #include "exec/engine.h"
 #include "exec/weights.h"
 #include "passes/pipeline.h"
@@ -89,6 +90,30 @@ CalibrationSet dataset_set(const graph::Graph& prepared, const data::ImageDatase
   set.inputs = data::normalized_pixels(data, 0, samples, mean, sd);
   set.labels.assign(data.labels.begin(), data.labels.begin() + samples);
   set.classes = classes;
+  set.source.split = "test";
+  return set;
+}
+
+CalibrationSet heldout_set(const graph::Graph& prepared, const data::ImageDataset& train,
+                           int64_t samples, int64_t holdout, uint64_t seed,
+                           const std::string& record) {
+  const data::Holdout h = data::make_holdout(train.count, holdout, seed);
+  if (samples < 1 || samples > holdout)
+    throw user_error("samples: ", samples, ", expected 1..", holdout, " (the images held out of ",
+                     train.name, record.empty() ? "" : " by the training record " + record, ")");
+  const std::vector<int64_t> rows(h.held_out.begin(), h.held_out.begin() + samples);
+  CalibrationSet set = dataset_set(prepared, data::gather(train, rows, train.name), samples);
+  set.description = train.name + ", first " + std::to_string(samples) + " of " +
+                    std::to_string(holdout) + " held-out training images (seed " +
+                    std::to_string(seed) + ", data/holdout.h; " +
+                    (record.empty() ? "no training record beside the model: a seeded subset of "
+                                      "the training split, which the model may have trained on"
+                                    : "held out of training by " + record) +
+                    "), pixels / 255";
+  set.source.split = "holdout";
+  set.source.holdout = holdout;
+  set.source.holdout_seed = seed;
+  set.source.record = record;
   return set;
 }
 
@@ -97,6 +122,7 @@ CalibrationSet synthetic_set(const graph::Graph& prepared, int64_t samples, uint
     throw user_error("samples: ", samples, ", expected 1..", int64_t{1} << 24);
   CalibrationSet set;
   set.synthetic = true;
+  set.source = {"synthetic", "synthetic", 0, 0, ""};
   set.count = samples;
   set.sample_size = sample_size_of(prepared);
   set.classes = classes_of(prepared);

@@ -20,6 +20,20 @@
 
 namespace hetcim::accuracy {
 
+// Where a calibration set's images come from: recorded in the sensitivity file and in a plan's
+// accuracy, so that a later evaluation can tell whether it reuses them.
+struct CalibrationSource {
+  std::string dataset;  // "fashion-mnist", "cifar10" or "synthetic"
+  // "holdout": the first images of a seeded held-out subset of the training split (seed 002's
+  // protocol: images the model never trained on when `record` names its training record);
+  // "test": the first images of the official test split; "synthetic": seeded inputs.
+  std::string split;
+  int64_t holdout = 0;        // holdout: images held out of the training split
+  uint64_t holdout_seed = 0;  // holdout: the subset's seed (data/holdout.h)
+  std::string record;  // holdout: the model's training record it came from; "" = none (then the
+                       // model may have trained on these images)
+};
+
 // Images and labels the accuracy is measured on.
 struct CalibrationSet {
   std::string description;  // "fashion-mnist/test, first 2000 images" or the synthetic rule
@@ -29,6 +43,7 @@ struct CalibrationSet {
   std::vector<int64_t> labels;  // class indices < classes
   int64_t classes = 0;
   bool synthetic = false;
+  CalibrationSource source;
 };
 
 struct ChipRun {
@@ -45,6 +60,14 @@ struct ChipRun {
 // models). UserError when the images do not fit the model's input or samples > the set.
 [[nodiscard]] CalibrationSet dataset_set(const graph::Graph& prepared,
                                          const data::ImageDataset& data, int64_t samples);
+
+// The first `samples` images of the seeded held-out subset (data::make_holdout(train.count,
+// holdout, seed), ascending indices) of the training split `train`, pixels / 255; `record` is
+// the training record that named the subset ("" when none did). UserError when samples >
+// holdout.
+[[nodiscard]] CalibrationSet heldout_set(const graph::Graph& prepared,
+                                         const data::ImageDataset& train, int64_t samples,
+                                         int64_t holdout, uint64_t seed, const std::string& record);
 
 // `samples` inputs uniform in [-1, 1) from SplitMix64(seed), labelled by the fp32 model's own
 // top-1 (no data set: an accuracy drop is then the share of images whose top-1 the chip changes,

@@ -59,6 +59,7 @@ struct PlanAccuracy {
   std::vector<std::string> analog;  // the operators on the chip
   double predicted = 0.0;           // sum of their single drops, as the partitioner used them
   PairedDrop measured;
+  CalibrationSource source;  // the images it was measured on
 };
 
 // FNV-1a over the prepared graph's nodes (names, types, inputs, outputs, attributes) and

@@ -81,6 +81,16 @@ nlohmann::json sensitivity_json(const Sensitivity& s, const SensitivityIdentity&
     ops.push_back(j);
   }
   const double level = s.operators.empty() ? 0.95 : s.operators.front().drop.level;
+  nlohmann::json data = {{"name", id.dataset},
+                         {"samples", s.samples},
+                         {"synthetic", id.dataset == "synthetic"},
+                         {"description", s.set_description},
+                         {"seed", id.input_seed},
+                         {"split", id.source.split}};
+  if (id.source.split == "holdout")
+    data["holdout"] = {{"images", id.source.holdout},
+                       {"seed", id.source.holdout_seed},
+                       {"record", id.source.record}};
   return {{"format", kFormat},
           {"model", {{"spec", id.model_spec}, {"hash", id.model_hash}}},
           {"chip",
@@ -89,12 +99,7 @@ nlohmann::json sensitivity_json(const Sensitivity& s, const SensitivityIdentity&
             {"hash", id.profile_hash},
             {"chip_seed", id.chip_seed},
             {"read_seed", id.read_seed}}},
-          {"dataset",
-           {{"name", id.dataset},
-            {"samples", s.samples},
-            {"synthetic", id.dataset == "synthetic"},
-            {"description", s.set_description},
-            {"seed", id.input_seed}}},
+          {"dataset", data},
           {"confidence", {{"level", level}, {"method", kMethod}}},
           {"digital_accuracy", s.digital_accuracy},
           {"operators", ops},
@@ -131,6 +136,27 @@ SensitivityFile read_sensitivity_file(const std::string& path) {
   f.id.dataset = r.text(data, "name", "dataset.name");
   f.id.samples = static_cast<int64_t>(r.whole(data, "samples", "dataset.samples"));
   f.id.input_seed = r.whole(data, "seed", "dataset.seed");
+  f.id.source.dataset = f.id.dataset;
+  if (data.contains("split")) {
+    f.id.source.split = r.text(data, "split", "dataset.split");
+  } else {  // written before the field existed: `hetcim sensitivity` then took the test images
+    f.id.source.split = f.id.dataset == "synthetic" ? "synthetic" : "test";
+  }
+  if ((f.id.source.split == "synthetic") != (f.id.dataset == "synthetic") ||
+      (f.id.source.split != "synthetic" && f.id.source.split != "holdout" &&
+       f.id.source.split != "test"))
+    r.fail("dataset.split",
+           "expected \"holdout\" or \"test\" for a data set, \"synthetic\" for "
+           "synthetic inputs, got \"" +
+               f.id.source.split + "\"");
+  if (f.id.source.split == "holdout") {
+    const auto& h = r.at(data, "holdout", "dataset.holdout");
+    f.id.source.holdout = static_cast<int64_t>(r.whole(h, "images", "dataset.holdout.images"));
+    f.id.source.holdout_seed = r.whole(h, "seed", "dataset.holdout.seed");
+    f.id.source.record = r.text(h, "record", "dataset.holdout.record");
+    if (f.id.source.holdout < f.id.samples)
+      r.fail("dataset.holdout.images", "fewer held-out images than dataset.samples");
+  }
   f.level =
       r.number(r.at(j, "confidence", "confidence"), "level", "confidence.level", 1e-9, 1 - 1e-9);
   f.digital_accuracy = r.number(j, "digital_accuracy", "digital_accuracy", 0, 1);
@@ -165,6 +191,17 @@ void check_identity(const SensitivityFile& f, const SensitivityIdentity& want) {
            q(want.profile_hash) + " (profile " + want.profile + ")", "the chip");
   if (!want.dataset.empty() && f.id.dataset != want.dataset)
     differ("dataset.name", q(f.id.dataset), q(want.dataset), "the data set");
+  if (!want.source.split.empty() && f.id.source.split != want.source.split)
+    differ("dataset.split", q(f.id.source.split), q(want.source.split), "the calibration");
+  if (want.source.split == "holdout" && want.source.holdout > 0 &&
+      (f.id.source.holdout != want.source.holdout ||
+       f.id.source.holdout_seed != want.source.holdout_seed))
+    differ("dataset.holdout",
+           std::to_string(f.id.source.holdout) + " images, seed " +
+               std::to_string(f.id.source.holdout_seed),
+           std::to_string(want.source.holdout) + " images, seed " +
+               std::to_string(want.source.holdout_seed),
+           "the held-out subset");
   if (want.samples > 0 && f.id.samples != want.samples)
     differ("dataset.samples", std::to_string(f.id.samples), std::to_string(want.samples),
            "the number of samples");

@@ -3,7 +3,10 @@
 //   format: "hetcim-sensitivity 1"
 //   model: {spec, hash}            hash: model_hash() of the fp32-lowered graph with its weights
 //   chip: {spec, profile, hash, chip_seed, read_seed}
-//   dataset: {name, samples, synthetic, description, seed}   name "synthetic" for seeded inputs
+//   dataset: {name, samples, synthetic, description, seed, split, holdout?}
+//            name "synthetic" for seeded inputs; split "holdout" (held-out training images,
+//            holdout: {images, seed, record}), "test" (the first test images) or "synthetic";
+//            a file without split (written before it existed) was measured on test images
 //   confidence: {level, method}
 //   digital_accuracy
 //   operators: [{name, accuracy, drop, drop_lo, drop_hi, output_error, discordant: {b, c}}]
@@ -29,7 +32,8 @@ struct SensitivityIdentity {
   uint64_t chip_seed = 1, read_seed = 1;
   std::string dataset;  // "fashion-mnist", "cifar10" or "synthetic"
   int64_t samples = 0;
-  uint64_t input_seed = 0;  // synthetic inputs (0 for a data set)
+  uint64_t input_seed = 0;   // synthetic inputs (0 for a data set)
+  CalibrationSource source;  // split "" in a wanted identity: any
 };
 
 [[nodiscard]] nlohmann::json sensitivity_json(const Sensitivity& s, const SensitivityIdentity& id,
@@ -50,8 +54,8 @@ struct SensitivityFile {
 [[nodiscard]] SensitivityFile read_sensitivity_file(const std::string& path);
 
 // UserError naming the file and the field when `file` was measured for something else than
-// `want`: model hash, chip profile hash, data set, samples, seeds. Empty fields of `want` (and
-// samples 0) are not checked.
+// `want`: model hash, chip profile hash, data set, samples, split (and with holdout, its size and
+// seed when want's are > 0), seeds. Empty fields of `want` (and samples 0) are not checked.
 void check_identity(const SensitivityFile& file, const SensitivityIdentity& want);
 
 }  // namespace hetcim::accuracy

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "accuracy/chip_eval.h"
 #include "api/common.h"
 #include "data/dataset.h"
+#include "data/holdout.h"
 #include "partition/energy.h"
 #include "report/provenance.h"
 #include "util/error.h"
@@ -15,12 +17,46 @@
 namespace hetcim::api {
 namespace {
 
-accuracy::CalibrationSet calibration_set(const graph::Graph& prepared, const std::string& dataset,
-                                         const std::string& data_dir, int64_t samples,
-                                         uint64_t input_seed) {
-  if (dataset == "synthetic") return accuracy::synthetic_set(prepared, samples, input_seed);
-  return accuracy::dataset_set(prepared, data::load_dataset(dataset, data::Split::Test, data_dir),
-                               samples);
+// The calibration set of `s` for the model `model_spec` (a file may have a training record).
+accuracy::CalibrationSet calibration_set(const graph::Graph& prepared, const AccuracySetup& s,
+                                         const std::string& model_spec) {
+  if (s.dataset == "synthetic") return accuracy::synthetic_set(prepared, s.samples, s.input_seed);
+  accuracy::CalibrationSet set;
+  if (s.calibration == "test") {
+    set = accuracy::dataset_set(
+        prepared, data::load_dataset(s.dataset, data::Split::Test, s.data_dir), s.samples);
+  } else {
+    // A model file may have its training record beside it (a zoo name has none).
+    std::error_code ec;
+    const std::optional<data::TrainRecord> rec = std::filesystem::is_regular_file(model_spec, ec)
+                                                     ? data::read_train_record(model_spec)
+                                                     : std::nullopt;
+    int64_t holdout = 10000;
+    uint64_t seed = 1;
+    std::string record;
+    if (rec) {
+      if (rec->dataset != s.dataset)
+        throw user_error("dataset: '", s.dataset, "', but the training record ", rec->file,
+                         " says the model was trained on '", rec->dataset, "'");
+      if (s.holdout && *s.holdout != rec->holdout)
+        throw user_error("holdout: ", *s.holdout, " images, but the training record ", rec->file,
+                         " held out ", rec->holdout, " (field 'holdout.images')");
+      if (s.holdout_seed && *s.holdout_seed != rec->holdout_seed)
+        throw user_error("holdout_seed: ", *s.holdout_seed, ", but the training record ", rec->file,
+                         " held out images with seed ", rec->holdout_seed,
+                         " (field 'holdout.seed')");
+      holdout = rec->holdout;
+      seed = rec->holdout_seed;
+      record = rec->file;
+    } else {
+      holdout = s.holdout.value_or(holdout);
+      seed = s.holdout_seed.value_or(seed);
+    }
+    const data::ImageDataset train = data::load_dataset(s.dataset, data::Split::Train, s.data_dir);
+    set = accuracy::heldout_set(prepared, train, s.samples, holdout, seed, record);
+  }
+  set.source.dataset = s.dataset;
+  return set;
 }
 
 // A confidence level as text: 0.95 -> "95 %", 0.999 -> "99.9 %".
@@ -52,6 +88,13 @@ void AccuracySetup::validate() const {
   if (dataset != "fashion-mnist" && dataset != "cifar10" && dataset != "synthetic")
     throw user_error("dataset: expected fashion-mnist, cifar10 or synthetic, got '", dataset, "'");
   check_range("samples", samples, int64_t{1}, int64_t{1} << 24);
+  if (!calibration.empty() && calibration != "holdout" && calibration != "test")
+    throw user_error("calibration: expected holdout or test, got '", calibration, "'");
+  if (dataset == "synthetic" && (calibration == "test" || holdout || holdout_seed))
+    throw user_error("calibration: a synthetic set has no test or held-out images");
+  if (calibration == "test" && (holdout || holdout_seed))
+    throw user_error("holdout: held-out images are for calibration 'holdout', not 'test'");
+  if (holdout) check_range("holdout", *holdout, int64_t{1}, int64_t{1} << 40);
 }
 
 void SensitivityRequest::validate() const {
@@ -67,9 +110,8 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
   const xbar::ChipProfile profile = xbar::load_chip_profile(s.chip);
   const graph::Graph prepared = with_model_named(
       model.spec, [&] { return accuracy::prepare_model(model.graph, s.weight_seed); });
-  const accuracy::CalibrationSet set = with_model_named(model.spec, [&] {
-    return calibration_set(prepared, s.dataset, s.data_dir, s.samples, s.input_seed);
-  });
+  const accuracy::CalibrationSet set =
+      with_model_named(model.spec, [&] { return calibration_set(prepared, s, model.spec); });
   const std::vector<std::string> ops =
       request.operators.empty() ? accuracy::chip_capable_nodes(prepared) : request.operators;
   accuracy::SensitivityOptions o = options_for(s, profile, accuracy::model_hash(prepared));
@@ -88,7 +130,8 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
                 s.read_seed,
                 s.dataset,
                 s.samples,
-                s.dataset == "synthetic" ? s.input_seed : 0};
+                s.dataset == "synthetic" ? s.input_seed : 0,
+                set.source};
   r.provenance = library_provenance();
   r.provenance.set("data", set.description);
   r.provenance.set("simulator", "the crossbar simulator (xbar, chip " + s.chip +
@@ -124,7 +167,8 @@ AccuracyModel load_accuracy_model(const Model& model, const std::string& path,
   id.profile = profile.name;
   id.profile_hash = accuracy::profile_hash(profile);
   id.dataset = want.dataset;
-  id.samples = 0;  // the file's
+  id.samples = 0;                      // the file's
+  id.source.split = want.calibration;  // "" = any
   id.chip_seed = want.chip_seed;
   id.read_seed = want.read_seed;
   accuracy::check_identity(m.file, id);
@@ -132,6 +176,16 @@ AccuracyModel load_accuracy_model(const Model& model, const std::string& path,
   m.setup.dataset = m.file.id.dataset;
   m.setup.samples = m.file.id.samples;
   m.setup.input_seed = m.file.id.input_seed;
+  // The file's images exactly: the same split, held-out subset and seed.
+  const accuracy::CalibrationSource& src = m.file.id.source;
+  m.setup.calibration = src.split == "synthetic" ? "" : src.split;
+  m.setup.holdout.reset();
+  m.setup.holdout_seed.reset();
+  if (src.split == "holdout") {
+    m.setup.holdout = src.holdout;
+    m.setup.holdout_seed = src.holdout_seed;
+  }
+  m.model_spec = model.spec;
   return m;
 }
 
@@ -153,8 +207,7 @@ void apply_accuracy(partition::Problem& p, const AccuracyModel& m, double max_dr
 
 PlanEvaluator::PlanEvaluator(const AccuracyModel& m) : m_(m) {
   const xbar::ChipProfile profile = xbar::load_chip_profile(m.setup.chip);
-  set_ = calibration_set(m.prepared, m.setup.dataset, m.setup.data_dir, m.setup.samples,
-                         m.setup.input_seed);
+  set_ = calibration_set(m.prepared, m.setup, m.model_spec);
   options_ = options_for(m.setup, profile, m.file.id.model_hash);
   digital_ =
       accuracy::top1(accuracy::chip_logits(m.prepared, set_, options_, {}, nullptr), set_.classes);
@@ -167,6 +220,7 @@ accuracy::PlanAccuracy PlanEvaluator::evaluate(const partition::Problem& p,
   for (size_t v = 0; v < p.size(); ++v)
     if (a.mode[v] != partition::kHost) out.analog.push_back(p.names[v]);
   out.predicted = static_cast<double>(partition::drop_used(p, a)) * 1e-6;
+  out.source = set_.source;
   const std::vector<float> logits =
       accuracy::chip_logits(m_.prepared, set_, options_, out.analog, nullptr);
   ++runs_;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,19 @@ namespace hetcim::api {
 
 // Which images, chip and seeds an accuracy is measured with.
 struct AccuracySetup {
-  std::string chip;          // FILE:PROFILE (data/chips.yaml:A3)
-  std::string dataset;       // "fashion-mnist" | "cifar10" | "synthetic" (seeded inputs, labelled
-                             // by the fp32 model's top-1)
-  std::string data_dir;      // "" = the data set's default directory
-  int64_t samples = 2000;    // the first `samples` test images, or this many synthetic inputs
+  std::string chip;      // FILE:PROFILE (data/chips.yaml:A3)
+  std::string dataset;   // "fashion-mnist" | "cifar10" | "synthetic" (seeded inputs, labelled
+                         // by the fp32 model's top-1)
+  std::string data_dir;  // "" = the data set's default directory
+  // Which images of a data set (not synthetic): "holdout" = the first `samples` of the seeded
+  // held-out training images (seed 002's protocol; the model's training record
+  // `<model>.train.json` gives the subset when present: images the model never trained on),
+  // "test" = the first `samples` test images (then a plan later evaluated on the test set reuses
+  // them: `execute` warns). "" = holdout for `sensitivity`, and any in a check of a file.
+  std::string calibration;
+  std::optional<int64_t> holdout;        // held-out images (default: the record's, else 10000)
+  std::optional<uint64_t> holdout_seed;  // their seed (default: the record's, else 1)
+  int64_t samples = 2000;    // images of the calibration set, or this many synthetic inputs
   uint64_t chip_seed = 1;    // the chip instance (programmed state)
   uint64_t read_seed = 1;    // read noise
   uint64_t input_seed = 1;   // synthetic inputs
@@ -70,6 +79,7 @@ struct AccuracyModel {
   accuracy::SensitivityFile file;
   graph::Graph prepared;  // the model as the chip runs it
   AccuracySetup setup;    // the file's set and seeds
+  std::string model_spec;
 };
 [[nodiscard]] AccuracyModel load_accuracy_model(const Model& model, const std::string& path,
                                                 const AccuracySetup& want);

@@ -27,6 +27,10 @@ struct PlanHeader {
   std::string model, hardware, host, transfer_model, bus_model;
   std::optional<int64_t> crossbar_budget;
   std::optional<double> t_mvm;
+  // accuracy.calibration of a plan `partition --sensitivity` chose: the images its accuracy
+  // budget was measured on (data set, split, how many).
+  std::string calibration_dataset, calibration_split;
+  int64_t calibration_samples = 0;
 };
 
 PlanHeader read_plan_header(const std::string& path) {
@@ -58,6 +62,19 @@ PlanHeader read_plan_header(const std::string& path) {
     if (!j["t_mvm_s"].is_number() || !(j["t_mvm_s"].get<double>() > 0))
       throw user_error(path, ": field 't_mvm_s' must be a number of seconds > 0");
     h.t_mvm = j["t_mvm_s"].get<double>();
+  }
+  if (j.contains("accuracy") && j["accuracy"].is_object() &&
+      j["accuracy"].contains("calibration")) {
+    const nlohmann::json& c = j["accuracy"]["calibration"];
+    if (!c.is_object() || !c.contains("dataset") || !c["dataset"].is_string() ||
+        !c.contains("split") || !c["split"].is_string() || !c.contains("samples") ||
+        !c["samples"].is_number_integer() || c["samples"].get<int64_t>() < 0)
+      throw user_error(path,
+                       ": field 'accuracy.calibration' must be {dataset, split, samples} as "
+                       "`hetcim partition --json` writes it");
+    h.calibration_dataset = c["dataset"].get<std::string>();
+    h.calibration_split = c["split"].get<std::string>();
+    h.calibration_samples = c["samples"].get<int64_t>();
   }
   return h;
 }
@@ -251,6 +268,23 @@ ExecuteResult execute(const std::string& model_spec, const ExecuteRequest& q) {
   const hybrid::EvaluateResult digital = hybrid::evaluate(batched.graph, d, digital_options);
   e.dataset = d.name;
   e.images = analog.count;
+  // A plan chosen with sensitivities measured on the first test images, evaluated here on the
+  // first test images: those images are in-sample for the plan's accuracy. A warning, not an
+  // error: the run is still correct, only its accuracy is optimistic for them; the sensitivity
+  // default (held-out training images) avoids it.
+  if (header.calibration_split == "test" && q.split == "test" &&
+      header.calibration_dataset == q.dataset) {
+    const int64_t shared = std::min(header.calibration_samples, analog.count);
+    if (shared > 0)
+      e.warnings.push_back(
+          "the plan's accuracy budget was measured on the first " +
+          std::to_string(header.calibration_samples) + " test images of " + q.dataset + " (" +
+          q.plan + ": accuracy.calibration), and " + std::to_string(shared) + " of the " +
+          std::to_string(analog.count) +
+          " images evaluated here are among them: the measured accuracy is partly in-sample "
+          "(measure the sensitivities on held-out training images: hetcim sensitivity "
+          "--calibration holdout)");
+  }
   e.batch = analog.batch;
   e.classes = analog.classes;
   e.correct = analog.correct;

@@ -164,26 +164,6 @@ ProtocolData load_protocol_data(const DataRequest& r) {
   return d;
 }
 
-std::optional<TrainRecord> read_train_record(const std::string& model) {
-  const std::string file = model + ".train.json";
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) return std::nullopt;
-  TrainRecord t;
-  t.file = file;
-  try {
-    const nlohmann::json j = nlohmann::json::parse(slurp(file, "training record"));
-    t.dataset = j.at("dataset").get<std::string>();
-    t.holdout = j.at("holdout").at("images").get<int64_t>();
-    t.holdout_seed = j.at("holdout").at("seed").get<uint64_t>();
-  } catch (const nlohmann::json::exception& e) {
-    throw user_error(file,
-                     ": not a training record of `hetcim train` (expected fields 'dataset', "
-                     "'holdout.images', 'holdout.seed'): ",
-                     e.what());
-  }
-  return t;
-}
-
 std::string file_hash(const std::string& path) {
   const std::string bytes = slurp(path, "model");
   Fnv1a h;

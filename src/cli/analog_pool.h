@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "data/holdout.h"
 #include "select/race.h"
 #include "train/evaluate.h"
 #include "xbar/chip_profile.h"
@@ -59,14 +60,9 @@ struct DataRequest {
 
 [[nodiscard]] ProtocolData load_protocol_data(const DataRequest& r);
 
-// The training record `hetcim train` writes beside a model (`<model>.train.json`), when present:
-// held-out images and seed. UserError naming the file when it is unreadable.
-struct TrainRecord {
-  std::string file, dataset;
-  int64_t holdout = 0;
-  uint64_t holdout_seed = 0;
-};
-[[nodiscard]] std::optional<TrainRecord> read_train_record(const std::string& model);
+// The training record `hetcim train` writes beside a model (data/holdout.h, the one reader).
+using data::read_train_record;
+using data::TrainRecord;
 
 // Every field of a profile that changes what it computes (not its name), as text.
 [[nodiscard]] std::string profile_fingerprint(const xbar::ChipProfile& p);

@@ -45,6 +45,8 @@ void run(ExecuteArgs a, const Provenance& provenance) {
     r = api::execute(a.model, q);
   }
   r.execution.provenance = api::with_caller(r.provenance, provenance);
+  for (const std::string& w : r.execution.warnings)
+    std::fprintf(stderr, "hetcim execute: warning: %s\n", w.c_str());
   if (!a.json.empty()) out.add(a.json, report::execution_json(r.execution).dump(1) + "\n");
   out.commit();
   if (!a.quiet) std::fputs(report::execution_text(r.execution).c_str(), stdout);

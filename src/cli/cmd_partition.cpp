@@ -44,10 +44,26 @@ struct PartitionArgs {
 
 // hetcim partition MODEL --platform P: the K-engine solver on a platform (platform/platform.h).
 void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag :
-       {"--hw", "--preset", "--crossbars", "--t-mvm", "--host", "--replicas", "--transfers",
-        "--bus-model", "--energy-weight", "--pareto", "--pareto-svg", "--replay", "--mps", "--lp",
-        "--chip", "--sensitivity", "--max-accuracy-drop", "--pareto-3d", "--no-evaluate"})
+  for (const char* flag : {"--hw",
+                           "--preset",
+                           "--crossbars",
+                           "--t-mvm",
+                           "--host",
+                           "--replicas",
+                           "--transfers",
+                           "--bus-model",
+                           "--energy-weight",
+                           "--pareto",
+                           "--pareto-svg",
+                           "--replay",
+                           "--mps",
+                           "--lp",
+                           "--chip",
+                           "--sensitivity",
+                           "--max-accuracy-drop",
+                           "--pareto-3d",
+                           "--no-evaluate",
+                           "--calibration"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (the platform file describes the ",
                        "engines, links and costs; see docs/platforms.md)");
@@ -281,6 +297,9 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--dataset", acc.dataset,
                   "Refuse a sensitivity file measured on another data set")
       ->check(CLI::IsMember({"fashion-mnist", "cifar10", "synthetic"}));
+  cmd->add_option("--calibration", acc.calibration,
+                  "Refuse a sensitivity file measured on other images (holdout or test)")
+      ->check(CLI::IsMember({"holdout", "test"}));
   cmd->add_option("--data-dir", acc.data_dir, "Directory of the data set");
   cmd->add_option("--chip-seed", acc.chip_seed, "Chip instance (must be the file's)")
       ->capture_default_str();

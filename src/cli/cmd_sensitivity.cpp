@@ -63,10 +63,23 @@ void register_sensitivity(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--chip", s.chip, "Chip profile FILE:PROFILE, e.g. data/chips.yaml:A3")
       ->required();
   cmd->add_option("--dataset", s.dataset,
-                  "fashion-mnist, cifar10 (the first --samples test images, pixels / 255) or "
+                  "fashion-mnist, cifar10 (--samples images of --calibration, pixels / 255) or "
                   "synthetic (seeded inputs labelled by the fp32 model's own top-1)")
       ->check(CLI::IsMember({"fashion-mnist", "cifar10", "synthetic"}))
       ->capture_default_str();
+  cmd->add_option("--calibration", s.calibration,
+                  "Images of a data set: holdout (default: the first --samples of the seeded "
+                  "held-out training images, those of the model's .train.json when it has one, "
+                  "which it never trained on) or test (the first --samples test images; a plan "
+                  "later evaluated on the test set then reuses them)")
+      ->check(CLI::IsMember({"holdout", "test"}));
+  cmd->add_option_function<int64_t>(
+         "--holdout", [a](int64_t n) { a->request.setup.holdout = n; },
+         "Held-out training images (default: the model's .train.json's, else 10000)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  cmd->add_option_function<uint64_t>(
+      "--holdout-seed", [a](uint64_t v) { a->request.setup.holdout_seed = v; },
+      "Seed of the held-out subset (default: the model's .train.json's, else 1)");
   cmd->add_option("--data-dir", s.data_dir, "Directory of the data set (default: its usual place)");
   cmd->add_option("--samples", s.samples, "Images of the calibration set")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 24))

@@ -1,8 +1,11 @@
 #include "data/holdout.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/files.h"
 #include "util/hash.h"
 
 namespace hetcim::data {
@@ -38,6 +41,28 @@ ImageDataset gather(const ImageDataset& d, const std::vector<int64_t>& indices,
     s.labels[i] = d.labels[static_cast<size_t>(k)];
   }
   return s;
+}
+
+std::optional<TrainRecord> read_train_record(const std::string& model_path) {
+  const std::string file = model_path + ".train.json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
+  TrainRecord t;
+  t.file = file;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(read_input_file(file, "training record"));
+    t.dataset = j.at("dataset").get<std::string>();
+    t.holdout = j.at("holdout").at("images").get<int64_t>();
+    t.holdout_seed = j.at("holdout").at("seed").get<uint64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    throw user_error(file,
+                     ": not a training record of `hetcim train` (expected fields 'dataset', "
+                     "'holdout.images', 'holdout.seed'): ",
+                     e.what());
+  }
+  if (t.holdout < 0)
+    throw user_error(file, ": field 'holdout.images' is ", t.holdout, ", expected >= 0");
+  return t;
 }
 
 }  // namespace hetcim::data

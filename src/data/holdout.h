@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "data/dataset.h"
@@ -25,5 +27,15 @@ struct Holdout {
 // is out of range.
 [[nodiscard]] ImageDataset gather(const ImageDataset& d, const std::vector<int64_t>& indices,
                                   const std::string& name);
+
+// The training record `hetcim train` writes beside a model (`<model>.train.json`): the data set
+// and the held-out subset the model never trained on. nullopt when there is no such file;
+// UserError naming the file when it is not a training record.
+struct TrainRecord {
+  std::string file, dataset;
+  int64_t holdout = 0;  // images held out of training
+  uint64_t holdout_seed = 0;
+};
+[[nodiscard]] std::optional<TrainRecord> read_train_record(const std::string& model_path);
 
 }  // namespace hetcim::data

@@ -103,6 +103,12 @@ nlohmann::json plan_accuracy_json(const accuracy::PlanAccuracy& a, const std::st
                       {"discordant", {{"b", a.measured.b}, {"c", a.measured.c}}},
                       {"images", set},
                       {"source", "measured by the crossbar simulator (simulated chip)"}};
+  // Which images: `hetcim execute` warns when it evaluates the plan on the same ones.
+  nlohmann::json cal = {
+      {"dataset", a.source.dataset}, {"split", a.source.split}, {"samples", a.measured.n}};
+  if (a.source.split == "holdout")
+    cal["holdout"] = {{"images", a.source.holdout}, {"seed", a.source.holdout_seed}};
+  j["calibration"] = cal;
   j["budget"] = budget >= 0 ? nlohmann::json(budget) : nlohmann::json(nullptr);
   return j;
 }

@@ -56,6 +56,7 @@ nlohmann::json execution_json(const Execution& e) {
         {"digital_cpu_s", e.digital_cpu_seconds}}},
       {"conversions",
        {{"dac", e.dac_conversions}, {"adc", e.adc_conversions}, {"adc_clipped", e.adc_clipped}}},
+      {"warnings", e.warnings},
       {"provenance", provenance_json(e.provenance)}};
   if (e.certificate) {
     const ExecutionCertificate& c = *e.certificate;
@@ -129,6 +130,7 @@ std::string execution_text(const Execution& e) {
                                   fmt("%.4g us", c.expected_latency_s * 1e6) + " (worst " +
                                   fmt("%.4g us", c.worst_latency_s * 1e6) + ")");
   }
+  for (const std::string& w : e.warnings) row("warning", w);
   s += provenance_text(e.provenance, "  ");
   return s;
 }

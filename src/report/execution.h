@@ -62,6 +62,8 @@ struct Execution {
   double digital_cpu_seconds = 0.0;      // ... and all on the host
   int64_t dac_conversions = 0, adc_conversions = 0, adc_clipped = 0;
   std::optional<ExecutionCertificate> certificate;
+  // E.g. the plan's accuracy budget was measured on images this evaluation reuses.
+  std::vector<std::string> warnings;
   Provenance provenance;
 };
 

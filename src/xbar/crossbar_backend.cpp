@@ -103,12 +103,14 @@ exec::BackendKernel CrossbarBackend::compile(const graph::Graph& g, const graph:
     check_geometry(geo);
     HETCIM_ASSERT(geo.patch_size() == K && w.oc == N, "conv crossbar shape of ", n.name);
     const int64_t rows = w.n * w.oh * w.ow;
-    auto cols = std::make_shared<std::vector<float>>(static_cast<size_t>(rows * K));
     k.input_layout = exec::BackendLayout::ChannelsLast;
     k.output_layout = exec::BackendLayout::ChannelsLast;
-    k.run = [layer, epi, geo, rows, N, cols, rng, stats](const float* x, float* y) {
-      im2col_nhwc(x, geo, cols->data());
-      layer->forward(cols->data(), rows, y, *rng, stats);
+    // The im2col rows are made chunk by chunk inside the simulator, into a buffer that stays in
+    // cache for the DAC (the same bytes as the whole matrix: ProgrammedLayer::forward_rows).
+    k.run = [layer, epi, geo, rows, N, rng, stats](const float* x, float* y) {
+      layer->forward_rows([x, &geo](int64_t first, int64_t n,
+                                    float* out) { im2col_nhwc_rows(x, geo, first, n, out); },
+                          rows, y, *rng, stats);
       epi.apply(y, rows, N);
     };
     return k;

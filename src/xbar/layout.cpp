@@ -71,28 +71,34 @@ std::vector<float> im2col(const float* x, const Conv2dGeometry& g) {
 
 void im2col_nhwc(const float* x, const Conv2dGeometry& g, float* cols) {
   check_geometry(g);
+  im2col_nhwc_rows(x, g, 0, g.batch * g.out_height() * g.out_width(), cols);
+}
+
+void im2col_nhwc_rows(const float* x, const Conv2dGeometry& g, int64_t first, int64_t n,
+                      float* cols) {
   const int64_t ho = g.out_height();
   const int64_t wo = g.out_width();
   const int64_t patch = g.patch_size();
   const int64_t C = g.channels;
   const int64_t kk = g.kernel_h * g.kernel_w;
-  for (int64_t n = 0; n < g.batch; ++n) {
-    for (int64_t oh = 0; oh < ho; ++oh) {
-      for (int64_t ow = 0; ow < wo; ++ow) {
-        float* row = cols + ((n * ho + oh) * wo + ow) * patch;
-        for (int64_t i = 0; i < g.kernel_h; ++i) {
-          const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
-          for (int64_t j = 0; j < g.kernel_w; ++j) {
-            const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
-            float* dst = row + i * g.kernel_w + j;
-            if (ih < 0 || ih >= g.height || iw < 0 || iw >= g.width) {
-              for (int64_t c = 0; c < C; ++c) dst[c * kk] = 0.0f;
-              continue;
-            }
-            const float* src = x + ((n * g.height + ih) * g.width + iw) * C;
-            for (int64_t c = 0; c < C; ++c) dst[c * kk] = src[c];
-          }
+  HETCIM_ASSERT(first >= 0 && n >= 0 && first + n <= g.batch * ho * wo, "im2col rows ", first,
+                " + ", n, " outside the conv's ", g.batch * ho * wo);
+  for (int64_t r = first; r < first + n; ++r) {
+    const int64_t img = r / (ho * wo);
+    const int64_t oh = (r / wo) % ho;
+    const int64_t ow = r % wo;
+    float* row = cols + (r - first) * patch;
+    for (int64_t i = 0; i < g.kernel_h; ++i) {
+      const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
+      for (int64_t j = 0; j < g.kernel_w; ++j) {
+        const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
+        float* dst = row + i * g.kernel_w + j;
+        if (ih < 0 || ih >= g.height || iw < 0 || iw >= g.width) {
+          for (int64_t c = 0; c < C; ++c) dst[c * kk] = 0.0f;
+          continue;
         }
+        const float* src = x + ((img * g.height + ih) * g.width + iw) * C;
+        for (int64_t c = 0; c < C; ++c) dst[c * kk] = src[c];
       }
     }
   }

@@ -51,6 +51,9 @@ void check_geometry(const Conv2dGeometry& g);
 // x: NHWC (a channels-last tensor) -> the same matrix as im2col, written to `cols` (N * H_out *
 // W_out rows of C K_h K_w, columns in (c, i, j) order; padding positions set to zero).
 void im2col_nhwc(const float* x, const Conv2dGeometry& g, float* cols);
+// Rows [first, first + n) of that matrix only (cols: n x C K_h K_w).
+void im2col_nhwc_rows(const float* x, const Conv2dGeometry& g, int64_t first, int64_t n,
+                      float* cols);
 
 // (N * H_out * W_out) x C_out rows (the GEMM result) -> NCHW.
 [[nodiscard]] std::vector<float> rows_to_nchw(const float* rows, int64_t batch, int64_t c_out,

@@ -20,7 +20,7 @@ constexpr int64_t kChunkRows = 512;
 // would page-fault their memory in again each time (glibc hands large blocks back to the OS).
 // Purely a cache; no result depends on it.
 struct Scratch {
-  std::vector<float> v, part, scale, norm, z;
+  std::vector<float> v, part, scale, norm, z, rows;
 };
 
 Scratch& scratch() {
@@ -111,7 +111,7 @@ void ProgrammedLayer::forward(const float* x, int64_t batch, float* y, Rng& read
     if (profile_.mode == SimMode::Reference) {
       forward_reference(x, batch, y, call_seed, local);
     } else {
-      forward_physical(x, batch, y, call_seed, local);
+      forward_physical(x, nullptr, batch, y, call_seed, local);
     }
   }
   if (stats != nullptr) {
@@ -121,8 +121,28 @@ void ProgrammedLayer::forward(const float* x, int64_t batch, float* y, Rng& read
   }
 }
 
-void ProgrammedLayer::forward_physical(const float* x, int64_t batch, float* y, uint64_t call_seed,
-                                       ForwardStats& stats) const {
+void ProgrammedLayer::forward_rows(const RowSource& rows, int64_t batch, float* y, Rng& read_rng,
+                                   ForwardStats* stats) const {
+  if (batch < 0) throw user_error("layer '", layer_id_, "': batch size must be >= 0, got ", batch);
+  if (profile_.mode == SimMode::Reference) {
+    // The reference mode reads every device once per call for the whole batch: the rows whole.
+    std::vector<float> x(static_cast<size_t>(batch * rows_));
+    if (batch > 0) rows(0, batch, x.data());
+    forward(x.data(), batch, y, read_rng, stats);
+    return;
+  }
+  ForwardStats local;
+  const uint64_t call_seed = read_rng.next_u64();
+  if (batch > 0) forward_physical(nullptr, &rows, batch, y, call_seed, local);
+  if (stats != nullptr) {
+    stats->dac_conversions += local.dac_conversions;
+    stats->adc_conversions += local.adc_conversions;
+    stats->adc_clipped += local.adc_clipped;
+  }
+}
+
+void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, int64_t batch,
+                                       float* y, uint64_t call_seed, ForwardStats& stats) const {
   const int64_t K = rows_;
   const int64_t N = cols_;
   const int64_t T = row_tiles_;
@@ -150,7 +170,15 @@ void ProgrammedLayer::forward_physical(const float* x, int64_t batch, float* y, 
     float* scale = sized(work.scale, rows * T);
     float* norm = sized(work.norm, rows * T);
     float* part = sized(work.part, T * rows * N);
-    float* z = sized(work.z, N);
+    float* z = sized(work.z, noisy ? rows * N : 0);
+    // This chunk's input vectors: from the whole batch, or produced now into a buffer that
+    // stays in cache for the DAC (xc[b * K] is vector b0 + b).
+    const float* xc = x + b0 * K;
+    if (source != nullptr) {
+      float* buffer = sized(work.rows, rows * K);
+      (*source)(b0, rows, buffer);
+      xc = buffer;
+    }
     // DAC: normalized input codes (zero padded to whole tiles), per tile its scale and the L2
     // norm of its codes.
     for (int64_t b = 0; b < rows; ++b) {
@@ -158,8 +186,7 @@ void ProgrammedLayer::forward_physical(const float* x, int64_t batch, float* y, 
         const int64_t r0 = t * L;
         const int64_t len = std::min(L, K - r0);
         float norm2 = 0.0f;
-        scale[b * T + t] =
-            dac_segment(x + (b0 + b) * K + r0, len, v + b * Kp + r0, p.dac_bits, norm2);
+        scale[b * T + t] = dac_segment(xc + b * K + r0, len, v + b * Kp + r0, p.dac_bits, norm2);
         norm[b * T + t] = std::sqrt(norm2);
       }
       std::fill(v + b * Kp + K, v + (b + 1) * Kp, 0.0f);
@@ -169,20 +196,21 @@ void ProgrammedLayer::forward_physical(const float* x, int64_t batch, float* y, 
     for (int64_t t = 0; t < T; ++t)
       sgemm(rows, N, L, v + t * L, Kp, dg + t * L * N, N, part + t * rows * N, N,
             GemmThreads::Caller);
-    // Read noise, per-array ADC, digital accumulation over the row tiles.
-    for (int64_t b = 0; b < rows; ++b) {
-      float* out = y + (b0 + b) * N;
-      std::fill(out, out + N, 0.0f);
-      for (int64_t t = 0; t < T; ++t) {
+    // Read noise, per-array ADC, digital accumulation over the row tiles. The standard normals
+    // of row tile t and this chunk come from one stream (index t * chunks + chunk): rows x N
+    // draws, vector b's at z + b * N (a vector with no input voltage leaves its draws unused).
+    for (int64_t b = 0; b < rows; ++b) std::fill(y + (b0 + b) * N, y + (b0 + b + 1) * N, 0.0f);
+    for (int64_t t = 0; t < T; ++t) {
+      if (noisy) {
+        Rng rng(stream_seed(call_seed, static_cast<uint64_t>(t * chunks + chunk)));
+        rng.fill_normal(z, rows * N);
+      }
+      for (int64_t b = 0; b < rows; ++b) {
         const float s = scale[b * T + t];
         if (s == 0.0f) continue;  // no input voltage: no current, no read noise
-        if (noisy) {
-          Rng rng(stream_seed(call_seed, static_cast<uint64_t>(t * batch + b0 + b)));
-          rng.fill_normal(z, N);
-        }
-        clipped += adc_accumulate(part + (t * rows + b) * N, noisy ? z : nullptr,
+        clipped += adc_accumulate(part + (t * rows + b) * N, noisy ? z + b * N : nullptr,
                                   sigma_n * norm[b * T + t], N, tile_cols_, fixed_adc, full_scale,
-                                  p.adc_bits, static_cast<float>(gamma_ * s), out);
+                                  p.adc_bits, static_cast<float>(gamma_ * s), y + (b0 + b) * N);
       }
     }
   }

@@ -16,11 +16,14 @@
 //            clamp(G + u, G_min, G_max); one array holds the layer; per-vector max-abs DAC and ADC.
 //
 // Read noise comes from `read_rng`: each call takes exactly one 64-bit draw from it and derives
-// independent streams per array and vector, so results are identical for any thread count, and
-// the same rng state gives the same bytes.
+// independent streams per row tile and fixed chunk of 512 input vectors (one fill_normal of
+// 512 x cols draws each; until issue 13's speed work one stream per row tile and vector, whose
+// per-stream seeding cost more than the draws for narrow layers), so results are identical for
+// any thread count, and the same rng state gives the same bytes.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -61,12 +64,21 @@ class ProgrammedLayer {
   void forward(const float* x, int64_t batch, float* y, Rng& read_rng,
                ForwardStats* stats = nullptr) const;
 
+  // The same product with the input rows produced on demand: rows(first, n, out) writes input
+  // vectors [first, first + n) (n x rows(), row-major) to `out`. The physical mode asks for one
+  // chunk at a time into a cache-sized buffer (a convolution's im2col rows never exist whole);
+  // the result is byte for byte that of forward() on the whole matrix.
+  using RowSource = std::function<void(int64_t first, int64_t n, float* out)>;
+  void forward_rows(const RowSource& rows, int64_t batch, float* y, Rng& read_rng,
+                    ForwardStats* stats = nullptr) const;
+
  private:
   friend class Chip;
   ProgrammedLayer() = default;
 
-  void forward_physical(const float* x, int64_t batch, float* y, uint64_t call_seed,
-                        ForwardStats& stats) const;
+  // x (the whole batch) or, when x is null, `source` one chunk at a time.
+  void forward_physical(const float* x, const RowSource* source, int64_t batch, float* y,
+                        uint64_t call_seed, ForwardStats& stats) const;
   void forward_reference(const float* x, int64_t batch, float* y, uint64_t call_seed,
                          ForwardStats& stats) const;
 

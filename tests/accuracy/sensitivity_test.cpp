@@ -9,6 +9,11 @@
 #include "accuracy/sensitivity_file.h"
 #include "api/accuracy.h"
 #include "api/partition.h"
+#include "data/fashion_mnist.h"
+#include "data/holdout.h"
+#include "onnxio/export.h"
+#include "report/accuracy.h"
+#include "require_data.h"
 #include "util/error.h"
 #include "xbar/chips_yaml.h"
 
@@ -192,6 +197,151 @@ TEST(PartitionWithAccuracy, BudgetHeldAndPlanReEvaluated) {
   const std::string e = error_of([&] { (void)api::build_partition_problem(fixture().model, q); });
   EXPECT_NE(e.find("'chip.hash'"), std::string::npos) << e;
   EXPECT_NE(e.find(path), std::string::npos) << e;
+  fs::remove_all(dir);
+}
+
+// A data set whose image i carries its own index in its first two pixels.
+data::ImageDataset indexed_images(int64_t count) {
+  data::ImageDataset d;
+  d.name = "indexed/train";
+  d.count = count;
+  d.channels = 1;
+  d.height = d.width = 28;
+  d.classes = 10;
+  d.images.assign(static_cast<size_t>(count * 28 * 28), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    d.images[static_cast<size_t>(i * 28 * 28)] = static_cast<uint8_t>(i % 256);
+    d.images[static_cast<size_t>(i * 28 * 28 + 1)] = static_cast<uint8_t>(i / 256);
+    d.labels.push_back(static_cast<uint8_t>(i % 10));
+  }
+  return d;
+}
+
+// The calibration images are the first of the held-out subset that `hetcim train --holdout`
+// keeps out of training: none of them is a training index, they are distinct and ascending, and
+// each carries its label.
+TEST(CalibrationSet, HeldOutImagesAreOnesTrainingNeverSaw) {
+  const Fixture& f = fixture();
+  const data::ImageDataset d = indexed_images(300);
+  const CalibrationSet set = heldout_set(f.prepared, d, 7, 50, 9, "m.onnx.train.json");
+  const data::Holdout h = data::make_holdout(300, 50, 9);  // what training left out
+  ASSERT_EQ(set.count, 7);
+  std::vector<int64_t> seen;
+  for (int64_t k = 0; k < 7; ++k) {
+    const float* px = set.inputs.data() + k * set.sample_size;
+    const auto index = static_cast<int64_t>(std::lround(px[0] * 255 + px[1] * 255 * 256));
+    EXPECT_EQ(std::count(h.train.begin(), h.train.end(), index), 0) << index;
+    EXPECT_EQ(set.labels[static_cast<size_t>(k)], index % 10);
+    if (!seen.empty()) {
+      EXPECT_GT(index, seen.back());
+    }
+    seen.push_back(index);
+  }
+  EXPECT_EQ(seen, std::vector<int64_t>(h.held_out.begin(), h.held_out.begin() + 7));
+  EXPECT_EQ(set.source.split, "holdout");
+  EXPECT_EQ(set.source.holdout, 50);
+  EXPECT_EQ(set.source.holdout_seed, 9u);
+  EXPECT_NE(set.description.find("held out of training by m.onnx.train.json"), std::string::npos)
+      << set.description;
+  const CalibrationSet no_record = heldout_set(f.prepared, d, 7, 50, 9, "");
+  EXPECT_EQ(no_record.inputs, set.inputs);
+  EXPECT_NE(no_record.description.find("which the model may have trained on"), std::string::npos)
+      << no_record.description;
+  const std::string e = error_of([&] { (void)heldout_set(f.prepared, d, 51, 50, 9, ""); });
+  EXPECT_NE(e.find("samples: 51, expected 1..50"), std::string::npos) << e;
+}
+
+// The file records where its images came from; a file without the field (written before it
+// existed) was measured on test images; a check for other images names 'dataset.split'.
+TEST(SensitivityFile, CalibrationSourceRecordedAndChecked) {
+  const fs::path dir = scratch("source");
+  const std::string path = (dir / "sens.json").string();
+  const api::SensitivityResult r = measure_api("A3");
+  SensitivityIdentity id = r.identity;
+  id.dataset = "fashion-mnist";
+  id.input_seed = 0;
+  id.source = {"fashion-mnist", "holdout", 10000, 1, "cnn.onnx.train.json"};
+  std::ofstream(path) << sensitivity_json(r.sensitivity, id, nlohmann::json::object()).dump(1);
+  SensitivityFile f = read_sensitivity_file(path);
+  EXPECT_EQ(f.id.source.split, "holdout");
+  EXPECT_EQ(f.id.source.holdout, 10000);
+  EXPECT_EQ(f.id.source.holdout_seed, 1u);
+  EXPECT_EQ(f.id.source.record, "cnn.onnx.train.json");
+  SensitivityIdentity want = id;
+  EXPECT_NO_THROW(check_identity(f, want));
+  want.source.split = "test";
+  std::string e = error_of([&] { check_identity(f, want); });
+  EXPECT_NE(e.find("'dataset.split' is 'holdout', but the calibration here is 'test'"),
+            std::string::npos)
+      << e;
+  want = id;
+  want.source.holdout_seed = 2;
+  e = error_of([&] { check_identity(f, want); });
+  EXPECT_NE(e.find("'dataset.holdout'"), std::string::npos) << e;
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(path));
+  j["dataset"].erase("split");
+  std::ofstream(path) << j.dump();
+  EXPECT_EQ(read_sensitivity_file(path).id.source.split, "test");
+  j["dataset"]["split"] = "validation";
+  std::ofstream(path) << j.dump();
+  e = error_of([&] { (void)read_sensitivity_file(path); });
+  EXPECT_NE(e.find("'dataset.split'"), std::string::npos) << e;
+  fs::remove_all(dir);
+}
+
+// End to end on Fashion-MNIST: a model file with its training record is calibrated on the
+// record's held-out images by default; explicit settings that contradict the record are refused;
+// the partition's re-evaluation uses the file's images and says so in the plan.
+TEST(Sensitivity, DefaultsToTheTrainingRecordsHeldOutImages) {
+  HETCIM_REQUIRE_DATA_OR_SKIP(
+      fs::exists(std::string(data::kFashionMnistDir) + "/train-images-idx3-ubyte.gz"),
+      "Fashion-MNIST");
+  const fs::path dir = scratch("record");
+  const std::string model = (dir / "cnn.onnx").string();
+  onnxio::ExportOptions eo;
+  eo.seed = 1;
+  onnxio::export_onnx(fixture().model.graph, model, eo);
+  std::ofstream(model + ".train.json")
+      << R"({"dataset": "fashion-mnist", "holdout": {"images": 40, "of": 60000, "seed": 5}})";
+  api::SensitivityRequest q;
+  q.setup.chip = kChips + ":A3";
+  q.setup.dataset = "fashion-mnist";
+  q.setup.samples = 30;
+  q.max_pairs = 0;
+  q.greedy = false;
+  const api::Model m = api::load_model(model);
+  const api::SensitivityResult r = api::sensitivity(m, q);
+  EXPECT_EQ(r.identity.source.split, "holdout");
+  EXPECT_EQ(r.identity.source.holdout, 40);
+  EXPECT_EQ(r.identity.source.holdout_seed, 5u);
+  EXPECT_EQ(r.identity.source.record, model + ".train.json");
+  EXPECT_EQ(r.sensitivity.samples, 30);
+  api::SensitivityRequest bad = q;
+  bad.setup.holdout = 41;
+  std::string e = error_of([&] { (void)api::sensitivity(m, bad); });
+  EXPECT_NE(e.find("field 'holdout.images'"), std::string::npos) << e;
+  bad = q;
+  bad.setup.samples = 41;
+  e = error_of([&] { (void)api::sensitivity(m, bad); });
+  EXPECT_NE(e.find("samples: 41, expected 1..40"), std::string::npos) << e;
+  // The partition re-evaluates its plan on the same 30 held-out images.
+  const std::string path = (dir / "sens.json").string();
+  std::ofstream(path) << api::sensitivity_file_json(r, r.provenance).dump(1);
+  api::PartitionRequest pq;
+  pq.hardware.preset = "seed000-arm";
+  pq.sensitivity = path;
+  pq.accuracy.chip = kChips + ":A3";
+  pq.accuracy.calibration = "holdout";
+  pq.max_accuracy_drop = -1;
+  const api::PartitionResult res = api::partition(api::build_partition_problem(m, pq), pq);
+  ASSERT_TRUE(res.accuracy);
+  EXPECT_EQ(res.accuracy->measured.n, 30);
+  const nlohmann::json cal = report::plan_accuracy_json(*res.accuracy, "", -1)["calibration"];
+  EXPECT_EQ(cal["split"], "holdout");
+  EXPECT_EQ(cal["samples"], 30);
+  pq.accuracy.calibration = "test";
+  e = error_of([&] { (void)api::build_partition_problem(m, pq); });
+  EXPECT_NE(e.find("'dataset.split'"), std::string::npos) << e;
   fs::remove_all(dir);
 }
 

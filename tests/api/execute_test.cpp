@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "api/model.h"
 #include "api/partition.h"
@@ -96,6 +97,33 @@ TEST(Execute, APlanReplayedTwiceGivesTheSameAccuracy) {
     EXPECT_EQ(k.hybrid_accuracy, k.digital_accuracy);
     EXPECT_FALSE(k.certified);
   }
+}
+
+// A plan whose accuracy budget was measured on the first test images, evaluated on the test set:
+// the overlap is a warning with its size; measured on held-out training images: none.
+TEST(Execute, APlanCalibratedOnTestImagesWarnsOnATestEvaluation) {
+  HETCIM_REQUIRE_DATA_OR_SKIP(have_fashion_mnist(), "Fashion-MNIST");
+  const Scratch s;
+  const std::string plan = write_plan(s, "race_cnn_mnist", "plan.json");
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(plan));
+  j["accuracy"] = {
+      {"calibration", {{"dataset", "fashion-mnist"}, {"split", "test"}, {"samples", 100}}}};
+  std::ofstream(plan) << j.dump();
+  ExecuteRequest q = request(plan);
+  q.limit = 250;
+  const ExecuteResult r = execute("race_cnn_mnist", q);
+  ASSERT_EQ(r.execution.warnings.size(), 1u);
+  EXPECT_NE(r.execution.warnings[0].find("measured on the first 100 test images of fashion-mnist"),
+            std::string::npos)
+      << r.execution.warnings[0];
+  EXPECT_NE(r.execution.warnings[0].find("100 of the 250 images"), std::string::npos)
+      << r.execution.warnings[0];
+  j["accuracy"]["calibration"]["split"] = "holdout";
+  std::ofstream(plan) << j.dump();
+  EXPECT_TRUE(execute("race_cnn_mnist", q).execution.warnings.empty());
+  j["accuracy"]["calibration"] = "test";
+  std::ofstream(plan) << j.dump();
+  EXPECT_NE(error_of("race_cnn_mnist", q).find("field 'accuracy.calibration'"), std::string::npos);
 }
 
 TEST(Execute, BadPlansChipsAndDataSetsAreNamed) {

@@ -242,6 +242,37 @@ TEST(Chip, TilingSplitsOverArrays) {
 
 // Fixed chunks of vectors and per-vector noise streams: the thread count never changes the bytes,
 // for a layer large enough to run in parallel and for a small one that runs inline.
+// Input rows produced on demand (a convolution's im2col chunks) give the bytes of the whole
+// matrix, across chunk boundaries (1300 rows: 512, 512, 276), in both modes, with the read rng
+// advanced alike (the next call's noise agrees too).
+TEST(Chip, RowSourceGivesTheBytesOfTheWholeMatrix) {
+  for (SimMode mode : {SimMode::Physical, SimMode::Reference}) {
+    ChipProfile p = ideal("rows");
+    p.mode = mode;
+    p.read_noise = 4e-6;
+    p.array_rows = 64;
+    const int64_t K = 100, N = 24, batch = 1300;
+    const auto w = random_matrix(K * N, 31);
+    const auto x = random_matrix(batch * K, 32);
+    const ProgrammedLayer layer = Chip(p, 1).program("conv", w.data(), K, N);
+    std::vector<float> whole(static_cast<size_t>(batch * N)), chunked(whole.size());
+    Rng r1(9), r2(9);
+    ForwardStats s1, s2;
+    layer.forward(x.data(), batch, whole.data(), r1, &s1);
+    int64_t asked = 0;
+    layer.forward_rows(
+        [&](int64_t first, int64_t n, float* out) {
+          asked += n;
+          std::memcpy(out, x.data() + first * K, static_cast<size_t>(n * K) * sizeof(float));
+        },
+        batch, chunked.data(), r2, &s2);
+    EXPECT_EQ(asked, batch) << sim_mode_name(mode);
+    EXPECT_TRUE(same_bytes(whole, chunked)) << sim_mode_name(mode);
+    EXPECT_EQ(s1.adc_conversions, s2.adc_conversions);
+    EXPECT_EQ(r1.next_u64(), r2.next_u64());
+  }
+}
+
 TEST(Chip, SameBytesForAnyThreadCount) {
   for (SimMode mode : {SimMode::Physical, SimMode::Reference}) {
     for (int64_t batch : {3, 300}) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "util/error.h"
@@ -78,6 +79,33 @@ TEST(Layout, Im2colGemmEqualsDirectConvolution) {
               }
           EXPECT_NEAR(y[static_cast<size_t>(((n * c_out + o) * ho + oh) * wo + ow)], ref, 1e-4);
         }
+}
+
+// Any run of rows of the channels-last im2col is that slice of the whole matrix.
+TEST(Layout, Im2colRowsAreSlicesOfTheWholeMatrix) {
+  Conv2dGeometry g;
+  g.batch = 2;
+  g.channels = 3;
+  g.height = 5;
+  g.width = 4;
+  g.kernel_h = 3;
+  g.kernel_w = 2;
+  g.stride_h = 2;
+  g.pad_top = 1;
+  g.pad_left = 1;
+  g.pad_bottom = 1;
+  g.pad_right = 0;
+  std::vector<float> x(static_cast<size_t>(2 * 5 * 4 * 3));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) + 1.0f;
+  const int64_t rows = g.batch * g.out_height() * g.out_width(), patch = g.patch_size();
+  std::vector<float> whole(static_cast<size_t>(rows * patch));
+  im2col_nhwc(x.data(), g, whole.data());
+  for (int64_t first = 0; first < rows; first += 5) {
+    const int64_t n = std::min<int64_t>(7, rows - first);
+    std::vector<float> part(static_cast<size_t>(n * patch));
+    im2col_nhwc_rows(x.data(), g, first, n, part.data());
+    EXPECT_TRUE(std::equal(part.begin(), part.end(), whole.begin() + first * patch)) << first;
+  }
 }
 
 TEST(Layout, GeometryErrors) {
