@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/analog_policy.h"
+#include "api_torch/policy.h"
 #include "cli/commands.h"
 #include "data/dataset.h"
 #include "onnxio/import.h"
@@ -126,19 +126,19 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
         pos = comma + 1;
       }
     }
-    std::optional<LoadedPolicy> lp;
+    std::optional<api::LoadedPolicy> lp;
     if (a->chip.empty() == a->policy.empty())
       throw user_error(
           "analog drift: give --chip FILE:PROFILE or --policy FILE (which names its chip)");
     uint64_t chip_seed = a->seed, read_seed = a->read_seed;
     std::string chip_spec = a->chip;
     if (!a->policy.empty()) {
-      lp = load_policy(a->policy, a->model, "");
+      lp = api::load_policy(a->policy, a->model, "");
       if (!lp->profile)
         throw user_error(a->policy,
                          ": field 'chips.unit' is null: the policy selected no chip, "
                          "so nothing drifts");
-      chip_spec = policy_get<std::string>(lp->json, "chips.file", a->policy) + ":" +
+      chip_spec = api::policy_get<std::string>(lp->json, "chips.file", a->policy) + ":" +
                   lp->profile->name + " (unit " + lp->frozen.unit + " of " + a->policy + ")";
       if (cmd->count("--seed") > 0)
         throw user_error("--seed: the policy fixes the chip seed; leave out --seed");
@@ -146,7 +146,7 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
       if (cmd->count("--read-seed") == 0) read_seed = lp->test_read_seed;
       // Reads as the policy's evaluation read (the read-noise streams follow the batches).
       if (cmd->count("--batch-size") == 0)
-        a->options.batch_size = policy_get<int64_t>(lp->json, "eval.batch_size", a->policy);
+        a->options.batch_size = api::policy_get<int64_t>(lp->json, "eval.batch_size", a->policy);
     }
     const xbar::ChipProfile profile = lp ? *lp->profile : xbar::load_chip_profile(a->chip);
     if (!profile.drifts())
@@ -161,8 +161,8 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
     r.chip = chip_spec;
     if (lp) {
       r.policy_file = a->policy;
-      r.certificate_bound = policy_get<double>(lp->json, "certificate.upper_bound", a->policy);
-      r.risk_target = policy_get<double>(lp->json, "certificate.risk_target", a->policy);
+      r.certificate_bound = api::policy_get<double>(lp->json, "certificate.upper_bound", a->policy);
+      r.risk_target = api::policy_get<double>(lp->json, "certificate.risk_target", a->policy);
       if (d.classes != lp->frozen.classes)
         throw user_error(d.name, ": ", d.classes, " classes, the policy has ", lp->frozen.classes);
     }
