@@ -19,9 +19,8 @@ std::function<void(const std::string&)> stderr_lines(bool quiet) {
 void dataset(CLI::App* cmd, std::string& dataset, std::string& data_dir,
              const std::vector<std::string>& names, const std::string& dataset_help,
              const std::string& dir_help) {
-  cmd->add_option("--dataset", dataset, dataset_help)
-      ->check(CLI::IsMember(names))
-      ->capture_default_str();
+  CLI::Option* name = cmd->add_option("--dataset", dataset, dataset_help)->capture_default_str();
+  if (!names.empty()) name->check(CLI::IsMember(names));
   CLI::Option* dir = cmd->add_option("--data-dir", data_dir, dir_help);
   CLI::Option* alias = cmd->add_option("--dataset-dir", data_dir, dir_help)->group("");
   dir->excludes(alias);

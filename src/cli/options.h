@@ -19,8 +19,8 @@ void quiet(CLI::App* cmd, bool& quiet, const std::string& help = "No progress on
 // --quiet.
 [[nodiscard]] std::function<void(const std::string&)> stderr_lines(bool quiet);
 
-// --dataset NAME (fashion-mnist | cifar10, or `names` when a command takes others) and --data-dir
-// DIR (hidden alias --dataset-dir).
+// --dataset NAME (fashion-mnist | cifar10, or `names` when a command takes others; {}: the api
+// checks the name) and --data-dir DIR (hidden alias --dataset-dir).
 void dataset(CLI::App* cmd, std::string& dataset, std::string& data_dir,
              const std::vector<std::string>& names = {"fashion-mnist", "cifar10"},
              const std::string& dataset_help = "fashion-mnist or cifar10",
