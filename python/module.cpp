@@ -553,11 +553,13 @@ PYBIND11_MODULE(_hetcim, m) {
       "analog_run",
       [](const api::Model& model, const py::object& inputs, const py::kwargs& kw) {
         using R = api::AnalogRunRequest;
-        std::map<std::string, Setter<R>> f{
-            {"chip", field(&R::chip)},           {"mode", field(&R::mode)},
-            {"layers", field(&R::layers)},       {"chip_seed", field(&R::chip_seed)},
-            {"read_seed", field(&R::read_seed)}, {"weight_seed", field(&R::weight_seed)},
-            {"input_seed", field(&R::input_seed)}};
+        std::map<std::string, Setter<R>> f{{"chip", field(&R::chip)},
+                                           {"mode", field(&R::mode)},
+                                           {"layers", field(&R::layers)},
+                                           {"chip_seed", field(&R::chip_seed)},
+                                           {"read_seed", field(&R::read_seed)},
+                                           {"weight_seed", field(&R::weight_seed)},
+                                           {"input_seed", field(&R::input_seed)}};
         R r;
         apply_kwargs("analog_run", r, kw, f);
         if (py::isinstance<py::dict>(inputs)) {

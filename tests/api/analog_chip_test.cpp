@@ -121,7 +121,8 @@ TEST(AnalogChip, BadRequestsNameTheField) {
             std::string::npos);
   EXPECT_NE(user_error_of([] { (void)analog_layers(","); }).find("--analog-layers"),
             std::string::npos);
-  EXPECT_EQ(analog_layers("classifier"), (std::vector<std::string>{"classifier.0", "classifier.2"}));
+  EXPECT_EQ(analog_layers("classifier"),
+            (std::vector<std::string>{"classifier.0", "classifier.2"}));
   EXPECT_EQ(analog_layers("a,,b"), (std::vector<std::string>{"a", "b"}));
 }
 
@@ -159,13 +160,15 @@ TEST(AnalogChip, AFileWithoutAProfileNameIsEveryProfileOfIt) {
 TEST(ClusterApi, BusWidthsAreMultiplesOfEightBits) {
   EXPECT_EQ(parse_bus_width("128bit"), 128);
   EXPECT_EQ(parse_bus_width("64"), 64);
-  EXPECT_NE(user_error_of([] { (void)parse_bus_width("63"); })
-                .find("--bus-width: expected a multiple of 8 from 8bit"),
+  EXPECT_NE(user_error_of([] {
+              (void)parse_bus_width("63");
+            }).find("--bus-width: expected a multiple of 8 from 8bit"),
             std::string::npos);
   EXPECT_NE(user_error_of([] { (void)parse_bus_width("0bit", "bus_width"); }).find("bus_width: "),
             std::string::npos);
-  EXPECT_NE(user_error_of([] { (void)parse_bus_width("99999999999999999999bit"); })
-                .find("got '99999999999999999999bit'"),
+  EXPECT_NE(user_error_of([] {
+              (void)parse_bus_width("99999999999999999999bit");
+            }).find("got '99999999999999999999bit'"),
             std::string::npos);
   const ConstantsResult c = cluster_constants();
   EXPECT_EQ(*c.provenance.find("source"),

@@ -51,8 +51,9 @@ TEST(AnalogSelectRequest, BadRequestsGiveTheCommandLinesMessages) {
   q.chips = kChips;
   q.pool = "A0";
   q.score = "margin";
-  EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("unknown confidence score 'margin'"),
-            std::string::npos);
+  EXPECT_NE(
+      user_error_of([&] { (void)analog_select(q); }).find("unknown confidence score 'margin'"),
+      std::string::npos);
   q.score = "logit_margin";
   q.cache_dir = "c";
   q.replay_dir = "r";
@@ -93,8 +94,9 @@ TEST(AnalogSelectRequest, TheTrainingRecordDecidesTheProtocolAndMustAgree) {
             std::string::npos);
   q.holdout_seed.reset();
   q.dataset = "cifar10";
-  EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("field 'dataset' = 'fashion-mnist'"),
-            std::string::npos);
+  EXPECT_NE(
+      user_error_of([&] { (void)analog_select(q); }).find("field 'dataset' = 'fashion-mnist'"),
+      std::string::npos);
 }
 
 TEST(AnalogSelectRequest, SplitsTheImagesCannotHoldFailBeforeAnySimulation) {
@@ -117,8 +119,9 @@ TEST(AnalogSelectRequest, SplitsTheImagesCannotHoldFailBeforeAnySimulation) {
   q.certificate_rows.reset();
   q.test_rows.reset();
   q.policy_rows = 2000;
-  EXPECT_NE(user_error_of([&] { (void)analog_select(q); })
-                .find("hardware 2000 + policy 2000 + certificate 4000 + test 2000 = 10000 rows"),
+  EXPECT_NE(user_error_of([&] {
+              (void)analog_select(q);
+            }).find("hardware 2000 + policy 2000 + certificate 4000 + test 2000 = 10000 rows"),
             std::string::npos);
 }
 
@@ -170,8 +173,9 @@ TEST(PolicyFile, WhatPolicyJsonWritesLoadPolicyReadsBack) {
   EXPECT_EQ(lp.test_read_seed, xbar::Rng::derive(xbar::Rng::derive(6, "unit/A0"), "test-set"));
   // Another model file: the policy refuses it by hash.
   const std::string other = s.write("other.onnx", "other bytes");
-  EXPECT_NE(user_error_of([&] { (void)load_policy(file, other, ""); })
-                .find("the policy was certified for another model"),
+  EXPECT_NE(user_error_of([&] {
+              (void)load_policy(file, other, "");
+            }).find("the policy was certified for another model"),
             std::string::npos);
 }
 
