@@ -13,9 +13,11 @@
 #include <memory>
 #include <string>
 
+#include "api/analog_chip.h"
 #include "api/hetcim.h"
 #include "cluster/cluster_report.h"
 #include "cost/host_profile.h"
+#include "report/analog.h"
 #include "report/dse.h"
 #include "report/execution.h"
 #include "report/inspect.h"
@@ -622,4 +624,89 @@ PYBIND11_MODULE(_hetcim, m) {
       },
       py::arg("model"),
       "A partition plan end to end on a simulated chip: the JSON `hetcim execute --json` writes.");
+
+  m.def(
+      "analog_run",
+      [](const api::Model& model, const py::object& inputs, const py::kwargs& kw) {
+        using R = api::AnalogRunRequest;
+        std::map<std::string, Setter<R>> f{{"chip", field(&R::chip)},
+                                           {"mode", field(&R::mode)},
+                                           {"layers", field(&R::layers)},
+                                           {"chip_seed", field(&R::chip_seed)},
+                                           {"read_seed", field(&R::read_seed)},
+                                           {"weight_seed", field(&R::weight_seed)},
+                                           {"input_seed", field(&R::input_seed)}};
+        R r;
+        apply_kwargs("analog_run", r, kw, f);
+        if (py::isinstance<py::dict>(inputs)) {
+          for (const auto& [k, v] : py::cast<py::dict>(inputs)) {
+            const std::string name = py::cast<std::string>(k);
+            if (!py::isinstance<py::array>(v))
+              throw user_error("inputs: '", name, "' is not a NumPy array");
+            r.inputs[name] = tensor_of(py::cast<py::array>(v), name);
+          }
+        } else if (!inputs.is_none()) {
+          if (!py::isinstance<py::array>(inputs))
+            throw user_error("inputs: expected a NumPy array or a dict of them");
+          if (model.graph.inputs.size() != 1)
+            throw user_error("inputs: ", model.spec, " has ", model.graph.inputs.size(),
+                             " inputs; pass a dict {name: array}");
+          r.inputs[model.graph.inputs[0]] = tensor_of(py::cast<py::array>(inputs), "input");
+        }
+        r.validate();
+        api::AnalogRunResult res;
+        {
+          py::gil_scoped_release release;
+          res = api::analog_run(model, r);
+        }
+        py::dict outs;
+        for (auto& [name, t] : res.outputs) outs[py::str(name)] = array_of(std::move(t));
+        py::dict stats;
+        stats["analog_layers"] = res.analog_layers;
+        stats["dac_conversions"] = res.stats.dac_conversions;
+        stats["adc_conversions"] = res.stats.adc_conversions;
+        stats["adc_clipped"] = res.stats.adc_clipped;
+        return py::make_tuple(outs, stats);
+      },
+      py::arg("model"), py::arg("inputs") = py::none(),
+      "Chosen Conv/Gemm/MatMul nodes on a simulated analog chip, the rest on the reference "
+      "interpreter (api::analog_run, `hetcim analog run`). Returns (outputs by name, converter "
+      "counts).");
+
+  m.def(
+      "analog_audit",
+      [](const py::kwargs& kw) {
+        using R = api::AnalogAuditRequest;
+        std::map<std::string, Setter<R>> f{{"model", field(&R::model)},
+                                           {"chip", field(&R::chip)},
+                                           {"layers", field(&R::layers)},
+                                           {"chip_seed", field(&R::chip_seed)}};
+        R r;
+        apply_kwargs("analog_audit", r, kw, f);
+        r.validate();
+        api::AnalogAuditResult res;
+        {
+          py::gil_scoped_release release;
+          res = api::analog_audit(r);
+        }
+        py::list layers;
+        for (const xbar::MappingAudit& a : res.audits) {
+          py::dict d;
+          d["layer"] = a.layer;
+          d["rows"] = a.rows;
+          d["cols"] = a.cols;
+          d["gamma"] = a.gamma;
+          d["distinct_levels"] = a.distinct_levels;
+          d["clipped_weights"] = a.clipped_weights;
+          d["quantized_rmse"] = a.quantized.rmse;
+          d["programmed_rmse"] = a.programmed.rmse;
+          d["programmed_rel_l2"] = a.programmed.rel_l2;
+          d["stuck"] = a.stuck_low + a.stuck_high;
+          layers.append(d);
+        }
+        return py::make_tuple(layers, res.skipped,
+                              report::analog_audit_text(res.audits, res.skipped));
+      },
+      "The per-layer mapping report of a model's weights on a chip profile (api::analog_audit, "
+      "`hetcim analog audit`): (layers as dicts, skipped layers, the CLI's table).");
 }

@@ -59,6 +59,25 @@ def run(model, inputs=None, **options):
     return _hetcim.run(_model(model), inputs, **options)[0]
 
 
+def analog_run(model, inputs=None, **options):
+    """Run a model with chosen Conv/Gemm/MatMul nodes on a simulated analog chip (seed 002's
+    crossbar model) and the rest on the reference interpreter; `hetcim analog run` makes the same
+    call. No libtorch involved.
+
+    Options: chip ("FILE:PROFILE", required), layers (comma-separated node names, or "classifier"
+    for seed 002's CNN, required), mode ("physical" | "reference"), chip_seed, read_seed,
+    weight_seed, input_seed. Returns (outputs by name as NumPy arrays, converter counts as a dict).
+    """
+    return _hetcim.analog_run(_model(model), inputs, **options)
+
+
+def analog_audit(model, **options):
+    """The per-layer mapping report of an ONNX model's weights on a chip profile (seed 002 eq. 4-5),
+    as `hetcim analog audit` prints it. Options: chip ("FILE:PROFILE"), layers, chip_seed.
+    Returns (list of per-layer dicts, skipped layers, the CLI's table as text)."""
+    return _hetcim.analog_audit(model=str(model), **options)
+
+
 def run_timed(model, inputs=None, **options):
     """As :func:`run`, returning ``(outputs, timing)``: ``timing.latency_s`` (median wall time
     per run, measured on this machine), ``latency_min_s``, ``cpu_s``, ``operators``."""

@@ -303,3 +303,43 @@ def test_execute_matches_the_cli_and_names_a_foreign_plan(tmp_path):
             "--limit", "10", check=False)
     assert r.returncode == 1
     assert r.stderr == f"hetcim: error: {e.value}\n"
+
+def test_analog_run_is_the_clis_call(tmp_path):
+    # The same seeds give the same bytes as `hetcim analog run` writes.
+    out = tmp_path / "o.npy"
+    r = cli("analog", "run", "race_cnn_mnist", "--chip", CHIPS + ":A0", "--analog-layers",
+            "classifier", "--read-seed", "4", "--output", str(out))
+    outs, stats = hetcim.analog_run("race_cnn_mnist", chip=CHIPS + ":A0", layers="classifier",
+                                    read_seed=4)
+    (name, y), = outs.items()
+    assert np.array_equal(y, np.load(out))
+    assert stats["analog_layers"] == 2
+    assert "analog layers: 2, DAC conversions %d" % stats["dac_conversions"] in r.stdout
+    # Another read seed: other read noise, other outputs.
+    outs2, _ = hetcim.analog_run("race_cnn_mnist", chip=CHIPS + ":A0", layers="classifier",
+                                 read_seed=5)
+    assert not np.array_equal(y, outs2[name])
+
+
+def test_analog_audit_prints_the_clis_table(tmp_path):
+    onnx = tmp_path / "cnn.onnx"
+    cli("export", "race_cnn_mnist", "--onnx", str(onnx))
+    r = cli("analog", "audit", str(onnx), "--chip", CHIPS + ":A3", "--chip-seed", "2")
+    layers, skipped, text = hetcim.analog_audit(onnx, chip=CHIPS + ":A3", chip_seed=2)
+    assert text == r.stdout
+    assert [d["layer"] for d in layers] == [line.split()[0] for line in text.splitlines()[1:]
+                                            if not line.startswith("not mapped")]
+
+
+@pytest.mark.parametrize("kwargs,flags", [
+    (dict(chip=CHIPS, layers="classifier"), ["--chip", CHIPS, "--analog-layers", "classifier"]),
+    (dict(chip=CHIPS + ":A0", layers="nope"), ["--chip", CHIPS + ":A0", "--analog-layers", "nope"]),
+    (dict(chip=CHIPS + ":A9", layers="classifier"),
+     ["--chip", CHIPS + ":A9", "--analog-layers", "classifier"]),
+])
+def test_bad_analog_run_input_raises_the_clis_message(kwargs, flags):
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.analog_run("race_cnn_mnist", **kwargs)
+    r = cli("analog", "run", "race_cnn_mnist", *flags, check=False)
+    assert r.returncode == 1
+    assert r.stderr.strip() == "hetcim: error: " + str(e.value)

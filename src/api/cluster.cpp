@@ -2,6 +2,7 @@
 
 #include "api/common.h"
 #include "util/error.h"
+#include "util/numbers.h"
 
 namespace hetcim::api {
 namespace {
@@ -45,6 +46,27 @@ void ClusterRequest::validate() const {
                      " bits such as 128, got ", *bus_width_bits);
   if (!execution.empty()) (void)parse_execution(execution, "execution");
   if (tcdm_contention) check_range("tcdm_contention", *tcdm_contention, 0.0, 1.0);
+}
+
+int64_t parse_bus_width(const std::string& text, const std::string& field) {
+  std::string w = text;
+  if (w.ends_with("bit")) w.resize(w.size() - 3);
+  const std::optional<int64_t> bits = parse_integer(w);
+  if (!bits || *bits < 8 || *bits % 8 != 0 || *bits > cluster::kMaxBusWidthBits)
+    throw user_error(field, ": expected a multiple of 8 from 8bit to ", cluster::kMaxBusWidthBits,
+                     "bit such as 128bit, got '", text, "'");
+  return *bits;
+}
+
+ConstantsResult cluster_constants(const ClusterRequest& request) {
+  ConstantsResult r;
+  r.config = load_cluster(request);
+  r.provenance = library_provenance();
+  r.provenance.set("source", "the constants of " +
+                                 (request.config.empty() ? "the " + request.preset + " preset"
+                                                         : request.config) +
+                                 " and where the preset's values come from (cluster/constants.h)");
+  return r;
 }
 
 cluster::ClusterConfig load_cluster(const ClusterRequest& r) {

@@ -30,6 +30,20 @@ struct ClusterRequest {
 // The description with the overrides applied.
 [[nodiscard]] cluster::ClusterConfig load_cluster(const ClusterRequest& request);
 
+// A bus width as people write it, "128bit" or "128", into bits; UserError naming `field` unless it
+// is a multiple of 8 from 8 to cluster::kMaxBusWidthBits.
+[[nodiscard]] int64_t parse_bus_width(const std::string& text,
+                                      const std::string& field = "--bus-width");
+
+struct ConstantsResult {
+  Status status;  // origin: computed (the description as loaded)
+  Provenance provenance;
+  cluster::ClusterConfig config;
+};
+
+// Every constant of the cluster model with where it comes from (report: constant_table_text).
+[[nodiscard]] ConstantsResult cluster_constants(const ClusterRequest& request = {});
+
 struct RooflineRequest {
   ClusterRequest cluster;
   std::vector<int64_t> bus_widths = {32, 64, 128, 256, 512};                // bits, multiples of 8

@@ -14,6 +14,7 @@
 // and a Provenance. The hetcim command line and the Python package make these same calls.
 #pragma once
 
+#include "api/analog_chip.h"
 #include "api/build_info.h"
 #include "api/cluster.h"
 #include "api/dse.h"

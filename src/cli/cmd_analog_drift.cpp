@@ -13,8 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/analog_policy.h"
+#include "api_torch/policy.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "data/dataset.h"
 #include "onnxio/import.h"
 #include "report/drift.h"
@@ -84,29 +85,20 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
   cmd->add_option("--compensation", a->compensation, "none, global or both")
       ->check(CLI::IsMember({"none", "global", "both"}))
       ->capture_default_str();
-  cmd->add_option("--dataset", a->dataset, "fashion-mnist or cifar10")
-      ->check(CLI::IsMember({"fashion-mnist", "cifar10"}))
-      ->capture_default_str();
-  cmd->add_option("--data-dir", a->data_dir, "Directory of the data set files");
-  cmd->add_option("--split", a->split, "train or test")
-      ->check(CLI::IsMember({"train", "test"}))
-      ->capture_default_str();
-  cmd->add_option("--limit", a->options.limit, "First N images only (0: all)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--seed", a->seed, "Chip seed: programming noise, stuck devices, drift exponents")
-      ->capture_default_str();
-  cmd->add_option("--read-seed", a->read_seed, "Seed of the read noise (the same at every time)")
-      ->capture_default_str();
+  options::dataset(cmd, a->dataset, a->data_dir);
+  options::split(cmd, a->split);
+  options::limit(cmd, a->options.limit);
+  options::chip_seeds(cmd, a->seed, a->read_seed,
+                      "Chip seed: programming noise, stuck devices, drift exponents",
+                      "Seed of the read noise (the same at every time)");
   cmd->add_option("--batch-size", a->options.batch_size,
                   "Images per analog read (default with --policy: the policy's)")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_option("--threads", a->options.threads, "libtorch threads (0: libtorch's default)")
-      ->check(CLI::Range(0, 1024))
-      ->capture_default_str();
+  options::threads(cmd, a->options.threads, "libtorch threads (0: libtorch's default)");
   cmd->add_option("--out", a->out, "Output directory: drift.txt, drift.json, drift.{svg,pdf,png}")
       ->required();
-  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
+  options::quiet(cmd, a->quiet);
   cmd->callback([a, cmd, &provenance] {
     // Every check before the first simulation.
     std::vector<std::pair<std::string, double>> times;
@@ -126,27 +118,27 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
         pos = comma + 1;
       }
     }
-    std::optional<LoadedPolicy> lp;
+    std::optional<api::LoadedPolicy> lp;
     if (a->chip.empty() == a->policy.empty())
       throw user_error(
           "analog drift: give --chip FILE:PROFILE or --policy FILE (which names its chip)");
     uint64_t chip_seed = a->seed, read_seed = a->read_seed;
     std::string chip_spec = a->chip;
     if (!a->policy.empty()) {
-      lp = load_policy(a->policy, a->model, "");
+      lp = api::load_policy(a->policy, a->model, "");
       if (!lp->profile)
         throw user_error(a->policy,
                          ": field 'chips.unit' is null: the policy selected no chip, "
                          "so nothing drifts");
-      chip_spec = policy_get<std::string>(lp->json, "chips.file", a->policy) + ":" +
+      chip_spec = api::policy_get<std::string>(lp->json, "chips.file", a->policy) + ":" +
                   lp->profile->name + " (unit " + lp->frozen.unit + " of " + a->policy + ")";
-      if (cmd->count("--seed") > 0)
-        throw user_error("--seed: the policy fixes the chip seed; leave out --seed");
+      if (cmd->count("--chip-seed") + cmd->count("--seed") > 0)
+        throw user_error("--chip-seed: the policy fixes the chip seed; leave out --chip-seed");
       chip_seed = lp->chip_seed;
       if (cmd->count("--read-seed") == 0) read_seed = lp->test_read_seed;
       // Reads as the policy's evaluation read (the read-noise streams follow the batches).
       if (cmd->count("--batch-size") == 0)
-        a->options.batch_size = policy_get<int64_t>(lp->json, "eval.batch_size", a->policy);
+        a->options.batch_size = api::policy_get<int64_t>(lp->json, "eval.batch_size", a->policy);
     }
     const xbar::ChipProfile profile = lp ? *lp->profile : xbar::load_chip_profile(a->chip);
     if (!profile.drifts())
@@ -161,8 +153,8 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
     r.chip = chip_spec;
     if (lp) {
       r.policy_file = a->policy;
-      r.certificate_bound = policy_get<double>(lp->json, "certificate.upper_bound", a->policy);
-      r.risk_target = policy_get<double>(lp->json, "certificate.risk_target", a->policy);
+      r.certificate_bound = api::policy_get<double>(lp->json, "certificate.upper_bound", a->policy);
+      r.risk_target = api::policy_get<double>(lp->json, "certificate.risk_target", a->policy);
       if (d.classes != lp->frozen.classes)
         throw user_error(d.name, ": ", d.classes, " classes, the policy has ", lp->frozen.classes);
     }

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "cli/analog_policy.h"
-#include "cli/analog_pool.h"
+#include "api_torch/policy.h"
+#include "api_torch/pool.h"
 #include "cli/commands.h"
 #include "data/dataset.h"
 #include "exec/npy.h"
@@ -30,7 +30,7 @@ namespace {
 
 template <typename T>
 T get(const nlohmann::json& j, const std::string& path, const std::string& file) {
-  return policy_get<T>(j, path, file);
+  return api::policy_get<T>(j, path, file);
 }
 
 // Queries from an .npy of uint8 images, N x H x W or N x C x H x W.
@@ -112,7 +112,7 @@ void register_analog_serve(CLI::App& analog) {
   cmd->callback([a, cmd] {
     if (a->input.empty() == a->dataset.empty())
       throw user_error("analog serve: give the queries as --input FILE.npy or --dataset NAME");
-    const LoadedPolicy lp = load_policy(a->policy, a->model, a->chips);
+    const api::LoadedPolicy lp = api::load_policy(a->policy, a->model, a->chips);
     const std::string& pf = lp.file;
     const nlohmann::json& pol = lp.json;
     const select::FrozenPolicy& fp = lp.frozen;

@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/analog_pool.h"
+#include "api_torch/pool.h"
+#include "api_torch/training.h"
 #include "cli/commands.h"
-#include "cli/race_training.h"
+#include "cli/options.h"
 #include "dist/dist.h"
 #include "report/race_study.h"
 #include "select/study.h"
@@ -143,7 +144,8 @@ void register_analog_study(CLI::App& analog) {
     so.race.energy.fallback = parse_quantity(a->fallback, Quantity::Energy, "--fallback-energy");
     so.design_risks = parse_list(a->design_risks, "--design-risks");
     so.availability_drops = a->availability;
-    const std::vector<PoolUnit> units0 = parse_pool(a->chips, a->pool, a->mode, a->seed, a->seed);
+    const std::vector<api::PoolUnit> units0 =
+        api::parse_pool(a->chips, a->pool, a->mode, a->seed, a->seed);
     select::validate(so.race, a->holdout, true);
     for (double r : so.design_risks)
       if (!(r > 0.0 && r < 1.0)) throw user_error("--design-risks: ", r, " is outside (0, 1)");
@@ -151,9 +153,9 @@ void register_analog_study(CLI::App& analog) {
       throw user_error("--out ", a->out, ": exists and is not a directory");
     const std::string models_dir = a->out + "/models", cache_dir = a->out + "/cache";
 
-    std::vector<TrainJob> jobs;
+    std::vector<api::TrainJob> jobs;
     for (int i = 1; i <= a->models; ++i) {
-      TrainJob job;
+      api::TrainJob job;
       job.dataset = a->dataset;
       job.data_dir = a->data_dir;
       job.preset = a->preset;
@@ -170,13 +172,14 @@ void register_analog_study(CLI::App& analog) {
       o.threads = a->threads;
       o.crop_padding = -1;
       if (fs::exists(job.out)) {  // reuse only a model trained exactly so
-        const std::optional<TrainRecord> rec = read_train_record(job.out);
+        const std::optional<api::TrainRecord> rec = api::read_train_record(job.out);
         if (!rec)
           throw user_error(job.out,
                            ": exists without its training record (.train.json); "
                            "remove it or choose another --out");
         std::ifstream in(rec->file);
-        const std::string why = record_mismatch(nlohmann::json::parse(in, nullptr, false), job);
+        const std::string why =
+            api::record_mismatch(nlohmann::json::parse(in, nullptr, false), job);
         if (!why.empty())
           throw user_error(rec->file, ": ", why, "; remove the model or choose another --out");
       }
@@ -190,30 +193,30 @@ void register_analog_study(CLI::App& analog) {
       if (!a->quiet)
         std::fprintf(stderr, "training model %zu of %zu (%d epochs)...\n", i + 1, jobs.size(),
                      jobs[i].options.epochs);
-      (void)train_to_files(jobs[i]);
+      (void)api::train_to_files(jobs[i]);
       ++trained;
     }
 
-    DataRequest dr;
+    api::DataRequest dr;
     dr.dataset = a->dataset;
     dr.data_dir = a->data_dir;
     dr.calibration = "holdout";
     dr.holdout = a->holdout;
     dr.holdout_seed = a->holdout_seed;
     dr.test_images = a->test_images;
-    const ProtocolData d = load_protocol_data(dr);
+    const api::ProtocolData d = api::load_protocol_data(dr);
     std::vector<select::PoolLogits> runs;
     int64_t simulated = 0, cached = 0;
     for (size_t i = 0; i < jobs.size(); ++i) {
-      PoolRequest pr;
+      api::PoolRequest pr;
       pr.model = jobs[i].out;
       const uint64_t s = a->seed + i;
-      pr.units = parse_pool(a->chips, a->pool, a->mode, s, s);
+      pr.units = api::parse_pool(a->chips, a->pool, a->mode, s, s);
       pr.eval.batch_size = a->batch_size;
       pr.eval.threads = a->threads;
       pr.cache_dir = cache_dir;
-      pr.quiet = a->quiet;
-      PoolResult p = pool_logits(pr, d);
+      pr.on_simulation = options::stderr_lines(a->quiet);
+      api::PoolResult p = api::pool_logits(pr, d);
       simulated += p.simulated;
       cached += p.cached;
       runs.push_back(std::move(p.logits));
@@ -224,7 +227,7 @@ void register_analog_study(CLI::App& analog) {
     info.risk_target = so.race.risk;
     info.fallback = so.race.energy.fallback;
     std::string pool_names;
-    for (const PoolUnit& u : units0) pool_names += (pool_names.empty() ? "" : ",") + u.name;
+    for (const api::PoolUnit& u : units0) pool_names += (pool_names.empty() ? "" : ",") + u.name;
     const train::TrainOptions& o0 = jobs[0].options;
     info.provenance = {
         {"data", d.description},
@@ -259,7 +262,7 @@ void register_analog_study(CLI::App& analog) {
         report::write_race_study_figures(outputs, st, info, a->out);
     report::write_race_study_html(outputs, st, info, figs, a->out);
     nlohmann::json pool_json = nlohmann::json::array();
-    for (const PoolUnit& u : units0) pool_json.push_back(u.name);
+    for (const api::PoolUnit& u : units0) pool_json.push_back(u.name);
     const nlohmann::json options = {{"dataset", a->dataset},
                                     {"models", jobs.size()},
                                     {"epochs", o0.epochs},

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,9 +16,6 @@
 #include "cluster/constants.h"
 #include "report/cluster.h"
 #include "report/figure_style.h"
-#include "report/provenance.h"
-#include "util/error.h"
-#include "util/numbers.h"
 #include "util/output_set.h"
 
 namespace hetcim::cli {
@@ -55,15 +51,7 @@ api::ClusterRequest cluster_request(const ClusterSource& s) {
   api::ClusterRequest r;
   r.preset = s.preset;
   r.config = s.config;
-  if (!s.bus_width.empty()) {
-    std::string w = s.bus_width;
-    if (w.ends_with("bit")) w.resize(w.size() - 3);
-    const std::optional<int64_t> bits = parse_integer(w);
-    if (!bits || *bits < 8 || *bits % 8 != 0 || *bits > cluster::kMaxBusWidthBits)
-      throw user_error("--bus-width: expected a multiple of 8 from 8bit to ",
-                       cluster::kMaxBusWidthBits, "bit such as 128bit, got '", s.bus_width, "'");
-    r.bus_width_bits = *bits;
-  }
+  if (!s.bus_width.empty()) r.bus_width_bits = api::parse_bus_width(s.bus_width);
   r.execution = s.execution;
   r.tcdm_contention = s.tcdm_contention;
   return r;
@@ -84,21 +72,6 @@ void write_outputs(const ClusterSource& s, const std::string& csv, const std::st
   for (const report::Figure& f : figures)
     std::printf("wrote %s.svg and .png\n",
                 (std::filesystem::path(s.figures) / f.name).string().c_str());
-}
-
-// The outputs with their provenance: text and CSV get "# key: value" header lines, JSON a
-// "provenance" member.
-std::string with_provenance_text(const std::string& text, const Provenance& p) {
-  return report::provenance_text(p, "# ") + text;
-}
-std::string with_provenance_json(const std::string& json, const Provenance& p) {
-  nlohmann::json j = nlohmann::json::parse(json);
-  j["provenance"] = report::provenance_json(p);
-  return j.dump(1) + "\n";
-}
-
-std::string footer(const Provenance& p) {
-  return *p.find("source") + "; hetcim " + p.version + " (commit " + p.commit + ")";
 }
 
 void add_source_options(CLI::App* cmd, ClusterSource& s) {
@@ -122,15 +95,19 @@ void run_roofline(RooflineArgs a, const Provenance& base) {
   a.request.cluster = cluster_request(a.src);
   const api::RooflineResult r = api::cluster_roofline(a.request);
   const Provenance prov = api::with_caller(r.provenance, base);
-  const std::string text = with_provenance_text(cluster::roofline_text(r.config, r.points), prov);
-  write_outputs(
-      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::roofline_csv(r.points), prov),
-      a.src.json.empty() ? ""
-                         : with_provenance_json(cluster::roofline_json(r.config, r.points), prov),
-      [&](OutputSet& out, const std::string& dir) {
-        return report::write_roofline_figures(out, r.points, dir, {}, "cluster_roofline",
-                                              footer(prov));
-      });
+  const std::string text =
+      report::cluster_text_with_provenance(cluster::roofline_text(r.config, r.points), prov);
+  write_outputs(a.src,
+                a.src.csv.empty()
+                    ? ""
+                    : report::cluster_text_with_provenance(cluster::roofline_csv(r.points), prov),
+                a.src.json.empty() ? ""
+                                   : report::cluster_json_with_provenance(
+                                         cluster::roofline_json(r.config, r.points), prov),
+                [&](OutputSet& out, const std::string& dir) {
+                  return report::write_roofline_figures(out, r.points, dir, {}, "cluster_roofline",
+                                                        report::cluster_figure_footer(prov));
+                });
   std::fputs(text.c_str(), stdout);
 }
 
@@ -138,14 +115,19 @@ void run_bottleneck(BottleneckArgs a, const Provenance& base) {
   a.request.cluster = cluster_request(a.src);
   const api::BottleneckResult r = api::cluster_bottleneck(a.request);
   const Provenance prov = api::with_caller(r.provenance, base);
-  const std::string text = with_provenance_text(cluster::bottleneck_text(r.config, r.study), prov);
-  write_outputs(
-      a.src, a.src.csv.empty() ? "" : with_provenance_text(cluster::bottleneck_csv(r.study), prov),
-      a.src.json.empty() ? ""
-                         : with_provenance_json(cluster::bottleneck_json(r.config, r.study), prov),
-      [&](OutputSet& out, const std::string& dir) {
-        return report::write_bottleneck_figures(out, r.study, dir, {}, footer(prov));
-      });
+  const std::string text =
+      report::cluster_text_with_provenance(cluster::bottleneck_text(r.config, r.study), prov);
+  write_outputs(a.src,
+                a.src.csv.empty()
+                    ? ""
+                    : report::cluster_text_with_provenance(cluster::bottleneck_csv(r.study), prov),
+                a.src.json.empty() ? ""
+                                   : report::cluster_json_with_provenance(
+                                         cluster::bottleneck_json(r.config, r.study), prov),
+                [&](OutputSet& out, const std::string& dir) {
+                  return report::write_bottleneck_figures(out, r.study, dir, {},
+                                                          report::cluster_figure_footer(prov));
+                });
   std::fputs(text.c_str(), stdout);
 }
 
@@ -154,46 +136,16 @@ void run_calibrate(CalibrateArgs a, const Provenance& base) {
   const api::CalibrateResult r = api::cluster_calibrate(a.request);
   const Provenance prov = api::with_caller(r.provenance, base);
   const cluster::Fig9Calibration& cal = r.calibration;
-  const std::string text = with_provenance_text(cluster::calibration_text(r.config, cal), prov);
+  const std::string text =
+      report::cluster_text_with_provenance(cluster::calibration_text(r.config, cal), prov);
   OutputSet out;
   if (!a.src.json.empty())
-    out.add(a.src.json, with_provenance_json(cluster::calibration_json(r.config, cal), prov));
+    out.add(a.src.json,
+            report::cluster_json_with_provenance(cluster::calibration_json(r.config, cal), prov));
   std::vector<report::Figure> figures;
-  if (!a.report.empty()) {
-    const std::string dir = a.report;
-    out.make_directory(dir);
-    out.add(dir + "/calibration.txt", text);
-    out.add(dir + "/calibration.json",
-            with_provenance_json(cluster::calibration_json(r.config, cal), prov));
-    char note_buf[320];
-    std::snprintf(note_buf, sizeof note_buf,
-                  "CALIBRATION, not a reproduction: constants fitted to seed 001's Fig. 9 "
-                  "speedups (job overhead %lld cycles, cores %.3g / %.3g MAC/cycle point-wise / "
-                  "depth-wise); diamonds: the paper.",
-                  static_cast<long long>(cal.fit.job_overhead_cycles),
-                  cal.fit.pointwise_mac_per_cycle, cal.fit.depthwise_mac_per_cycle);
-    const std::string note = note_buf;
-    double full_intensity = 0;
-    for (const cluster::RooflinePoint& p : cal.roofline_after)
-      if (p.utilization >= 0.999) full_intensity = p.intensity;
-    const std::vector<report::RooflinePaperPoint> paper7 = {
-        {250e6, cluster::ImaExecution::Pipelined, full_intensity, 958.0,
-         "paper: 958 GOPS (250 MHz, 128 bit)"}};
-    figures = report::write_roofline_figures(
-        out, cal.roofline_after, dir, paper7, "calibrated_roofline",
-        "Seed 001 Fig. 7 as the model gives it with the constants fitted to Fig. 9 "
-        "(a CALIBRATION): synthetic point-wise layers, one colour per IMA bus width, solid the "
-        "attained throughput, dashed the memory roof, black the compute roof; the diamond is the "
-        "paper's 958 GOPS. " +
-            note,
-        note);
-    report::BottleneckPaperGains gains;
-    for (const cluster::FitTarget& t : a.request.options.targets)
-      gains[t.mapping] = {t.speedup, report::kNoValue, report::kNoValue};
-    gains["cores"] = {1.0, report::kNoValue, report::kNoValue};
-    const auto more = report::write_bottleneck_figures(out, cal.after, dir, gains, note);
-    figures.insert(figures.end(), more.begin(), more.end());
-  }
+  if (!a.report.empty())
+    figures = report::write_calibration_report(out, a.report, r.config, cal,
+                                               a.request.options.targets, text, prov);
   out.commit();
   if (!a.src.json.empty()) std::printf("wrote %s\n", a.src.json.c_str());
   if (!a.report.empty()) {
@@ -287,12 +239,11 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
   tp->excludes(tc);
   tc->excludes(tp);
   con->callback([t, &provenance] {
-    const cluster::ClusterConfig c = api::load_cluster(cluster_request(*t));
-    Provenance p = provenance;
-    p.set("source", "the constants of " +
-                        (t->config.empty() ? "the " + t->preset + " preset" : t->config) +
-                        " and where the preset's values come from (cluster/constants.h)");
-    std::fputs(with_provenance_text(cluster::constant_table_text(c), p).c_str(), stdout);
+    const api::ConstantsResult r = api::cluster_constants(cluster_request(*t));
+    std::fputs(report::cluster_text_with_provenance(cluster::constant_table_text(r.config),
+                                                    api::with_caller(r.provenance, provenance))
+                   .c_str(),
+               stdout);
   });
 
   auto k = std::make_shared<CalibrateArgs>();

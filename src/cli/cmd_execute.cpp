@@ -9,6 +9,7 @@
 #include "api/execute.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/options.h"
 #include "report/execution.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -65,28 +66,19 @@ void register_execute(CLI::App& app, const Provenance& provenance) {
       ->required();
   cmd->add_option("--chip", a->request.chip, "Chip profile FILE:PROFILE, e.g. data/chips.yaml:A3")
       ->required();
-  cmd->add_option("--mode", a->request.mode, "Override the profile's simulation mode")
-      ->check(CLI::IsMember({"physical", "reference"}));
-  cmd->add_option("--dataset", a->request.dataset, "Data set: fashion-mnist or cifar10")
-      ->capture_default_str();
-  cmd->add_option("--dataset-dir", a->request.dataset_dir,
-                  "Directory of the data set's files (default: the name's own)");
-  cmd->add_option("--split", a->request.split, "test or train")
-      ->check(CLI::IsMember({"test", "train"}))
-      ->capture_default_str();
+  options::sim_mode(cmd, a->request.mode, "Override the profile's simulation mode");
+  options::dataset(cmd, a->request.dataset, a->request.dataset_dir, {},
+                   "Data set: fashion-mnist or cifar10",
+                   "Directory of the data set's files (default: the name's own)");
+  options::split(cmd, a->request.split, "test or train");
   cmd->add_option("--limit", a->request.limit, "Evaluate the first N images (0: all)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
       ->capture_default_str();
   cmd->add_option("--batch", a->request.batch, "Images per engine run")
       ->check(CLI::Range(1, 65536))
       ->capture_default_str();
-  cmd->add_option("--threads", a->request.threads, "CPU threads (engine and simulator)")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
-  cmd->add_option("--seed", a->request.chip_seed, "Chip seed: the persistent programmed state")
-      ->capture_default_str();
-  cmd->add_option("--read-seed", a->request.read_seed, "Seed of the read noise")
-      ->capture_default_str();
+  options::threads(cmd, a->request.threads, "CPU threads (engine and simulator)", 1, 1024);
+  options::chip_seeds(cmd, a->request.chip_seed, a->request.read_seed);
   cmd->add_option("--weight-seed", a->request.weight_seed,
                   "Seed for weights the model does not carry")
       ->capture_default_str();

@@ -8,6 +8,7 @@
 #include "api/common.h"
 #include "cli/commands.h"
 #include "cli/model_source.h"
+#include "cli/options.h"
 #include "report/accuracy.h"
 #include "util/files.h"
 #include "util/output_set.h"
@@ -62,11 +63,10 @@ void register_sensitivity(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--chip", s.chip, "Chip profile FILE:PROFILE, e.g. data/chips.yaml:A3")
       ->required();
-  cmd->add_option("--dataset", s.dataset,
-                  "fashion-mnist, cifar10 (--samples images of --calibration, pixels / 255) or "
-                  "synthetic (seeded inputs labelled by the fp32 model's own top-1)")
-      ->check(CLI::IsMember({"fashion-mnist", "cifar10", "synthetic"}))
-      ->capture_default_str();
+  options::dataset(cmd, s.dataset, s.data_dir, {"fashion-mnist", "cifar10", "synthetic"},
+                   "fashion-mnist, cifar10 (--samples images of --calibration, pixels / 255) or "
+                   "synthetic (seeded inputs labelled by the fp32 model's own top-1)",
+                   "Directory of the data set (default: its usual place)");
   cmd->add_option("--calibration", s.calibration,
                   "Images of a data set: holdout (default: the first --samples of the seeded "
                   "held-out training images, those of the model's .train.json when it has one, "
@@ -80,13 +80,11 @@ void register_sensitivity(CLI::App& app, const Provenance& provenance) {
   cmd->add_option_function<uint64_t>(
       "--holdout-seed", [a](uint64_t v) { a->request.setup.holdout_seed = v; },
       "Seed of the held-out subset (default: the model's .train.json's, else 1)");
-  cmd->add_option("--data-dir", s.data_dir, "Directory of the data set (default: its usual place)");
   cmd->add_option("--samples", s.samples, "Images of the calibration set")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 24))
       ->capture_default_str();
-  cmd->add_option("--chip-seed", s.chip_seed, "Chip instance (programmed state)")
-      ->capture_default_str();
-  cmd->add_option("--read-seed", s.read_seed, "Read noise")->capture_default_str();
+  options::chip_seeds(cmd, s.chip_seed, s.read_seed, "Chip instance (programmed state)",
+                      "Read noise");
   cmd->add_option("--input-seed", s.input_seed, "Synthetic inputs")->capture_default_str();
   cmd->add_option("--weight-seed", s.weight_seed, "Weights a model does not carry (zoo models)")
       ->capture_default_str();

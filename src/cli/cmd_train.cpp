@@ -10,9 +10,9 @@
 #include <memory>
 #include <string>
 
+#include "api_torch/analog.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
-#include "cli/race_training.h"
 #include "report/provenance.h"
 #include "train/train.h"
 #include "util/error.h"
@@ -20,7 +20,7 @@
 
 namespace hetcim::cli {
 
-void register_train(CLI::App& app, const Provenance& provenance) {
+void register_train(CLI::App& app, const Provenance& /*provenance*/) {
   struct Args {
     std::string model;
     std::string dataset = "fashion-mnist";
@@ -94,26 +94,23 @@ void register_train(CLI::App& app, const Provenance& provenance) {
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "No progress bar");
-  cmd->callback([a, &provenance] {
-    TrainJob job;
-    job.dataset = a->dataset;
-    job.data_dir = a->data_dir;
-    job.out = a->out;
-    job.preset = a->preset;
-    job.holdout = a->holdout;
-    job.holdout_seed = a->holdout_seed;
-    train::TrainOptions& o = job.options;
-    o = a->options;
-    o.epochs = a->preset == "fast" ? 2 : 30;
-    o.lr = 2e-3;
-    if (a->epochs > 0) o.epochs = a->epochs;
-    if (a->lr > 0.0) o.lr = a->lr;
-    o.crop_padding = a->crop_padding;
-    o.flip = !a->no_flip;
+  cmd->callback([a] {
+    api::TrainRequest q;
+    q.dataset = a->dataset;
+    q.data_dir = a->data_dir;
+    q.out = a->out;
+    q.preset = a->preset;
+    if (a->epochs > 0) q.epochs = a->epochs;
+    if (a->lr > 0.0) q.lr = a->lr;
+    q.holdout = a->holdout;
+    q.holdout_seed = a->holdout_seed;
+    q.crop_padding = a->crop_padding;
+    q.options = a->options;
+    q.options.flip = !a->no_flip;
     // Batches over all epochs, with the running loss, accuracy and learning rate; the estimate
     // assumes every batch costs the same.
     auto progress = std::make_shared<Progress>("training race-cnn", "batches", 0, !a->quiet);
-    o.progress = [progress](const train::TrainProgress& p) {
+    q.options.progress = [progress](const train::TrainProgress& p) {
       const auto total = static_cast<size_t>(p.epochs) * static_cast<size_t>(p.batches);
       progress->set_total(total);
       char detail[128];
@@ -125,23 +122,24 @@ void register_train(CLI::App& app, const Provenance& provenance) {
     };
     const bool quiet = a->quiet;
     const char* eval_name = a->holdout > 0 ? "held-out accuracy" : "test accuracy";
-    o.epoch_done = [quiet, eval_name](int epoch, const train::EpochStats& e) {
+    q.options.epoch_done = [quiet, eval_name](int epoch, const train::EpochStats& e) {
       if (!quiet) std::fputc('\n', stderr);
       std::printf("epoch %d: train loss %.4f, train accuracy %.2f%%, %s %.2f%%, %.0f s\n", epoch,
                   e.train_loss, 100.0 * e.train_accuracy, eval_name, 100.0 * e.eval_accuracy,
                   e.seconds);
       std::fflush(stdout);
     };
+    q.validate();
     if (a->holdout == 0)
       std::fprintf(stderr,
                    "note: --holdout 0: the per-epoch accuracy is on the official test set; do not "
                    "make training choices on it\n");
-    const TrainOutcome r = train_to_files(job);
+    const api::TrainResult r = api::train_race_cnn(q);
     progress->finish();
     std::printf(
         "wrote %s (+ .train.json): race_cnn for %s, %s %.2f%%, clean test accuracy %.2f%%\n",
-        a->out.c_str(), a->dataset.c_str(), eval_name, 100.0 * r.eval_accuracy,
-        100.0 * r.test_accuracy);
+        a->out.c_str(), a->dataset.c_str(), r.eval_set.c_str(), 100.0 * r.outcome.eval_accuracy,
+        100.0 * r.outcome.test_accuracy);
   });
 }
 

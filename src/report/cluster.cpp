@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "cluster/cluster_report.h"
 #include "cluster/ima_model.h"
 #include "report/figure_style.h"
+#include "report/provenance.h"
 
 namespace hetcim::report {
 namespace {
@@ -183,6 +186,59 @@ std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
     figs.push_back(f);
   }
   return figs;
+}
+
+std::string cluster_text_with_provenance(const std::string& text, const Provenance& p) {
+  return provenance_text(p, "# ") + text;
+}
+
+std::string cluster_json_with_provenance(const std::string& json, const Provenance& p) {
+  nlohmann::json j = nlohmann::json::parse(json);
+  j["provenance"] = provenance_json(p);
+  return j.dump(1) + "\n";
+}
+
+std::string cluster_figure_footer(const Provenance& p) {
+  return *p.find("source") + "; hetcim " + p.version + " (commit " + p.commit + ")";
+}
+
+std::vector<Figure> write_calibration_report(OutputSet& out, const std::string& dir,
+                                             const cluster::ClusterConfig& config,
+                                             const cluster::Fig9Calibration& cal,
+                                             const std::vector<cluster::FitTarget>& targets,
+                                             const std::string& text, const Provenance& prov) {
+  out.make_directory(dir);
+  out.add(dir + "/calibration.txt", text);
+  out.add(dir + "/calibration.json",
+          cluster_json_with_provenance(cluster::calibration_json(config, cal), prov));
+  char note_buf[320];
+  std::snprintf(note_buf, sizeof note_buf,
+                "CALIBRATION, not a reproduction: constants fitted to seed 001's Fig. 9 "
+                "speedups (job overhead %lld cycles, cores %.3g / %.3g MAC/cycle point-wise / "
+                "depth-wise); diamonds: the paper.",
+                static_cast<long long>(cal.fit.job_overhead_cycles),
+                cal.fit.pointwise_mac_per_cycle, cal.fit.depthwise_mac_per_cycle);
+  const std::string note = note_buf;
+  double full_intensity = 0;
+  for (const cluster::RooflinePoint& p : cal.roofline_after)
+    if (p.utilization >= 0.999) full_intensity = p.intensity;
+  const std::vector<RooflinePaperPoint> paper7 = {{250e6, cluster::ImaExecution::Pipelined,
+                                                   full_intensity, 958.0,
+                                                   "paper: 958 GOPS (250 MHz, 128 bit)"}};
+  std::vector<Figure> figures = write_roofline_figures(
+      out, cal.roofline_after, dir, paper7, "calibrated_roofline",
+      "Seed 001 Fig. 7 as the model gives it with the constants fitted to Fig. 9 "
+      "(a CALIBRATION): synthetic point-wise layers, one colour per IMA bus width, solid the "
+      "attained throughput, dashed the memory roof, black the compute roof; the diamond is the "
+      "paper's 958 GOPS. " +
+          note,
+      note);
+  BottleneckPaperGains gains;
+  for (const cluster::FitTarget& t : targets) gains[t.mapping] = {t.speedup, kNoValue, kNoValue};
+  gains["cores"] = {1.0, kNoValue, kNoValue};
+  const auto more = write_bottleneck_figures(out, cal.after, dir, gains, note);
+  figures.insert(figures.end(), more.begin(), more.end());
+  return figures;
 }
 
 }  // namespace hetcim::report

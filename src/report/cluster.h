@@ -10,8 +10,11 @@
 #include <vector>
 
 #include "cluster/bottleneck_mapping.h"
+#include "cluster/calibration.h"
+#include "cluster/cluster_config.h"
 #include "cluster/roofline.h"
 #include "report/gnuplot.h"
+#include "util/provenance.h"
 
 namespace hetcim::report {
 
@@ -41,5 +44,23 @@ std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
                                              const std::string& dir,
                                              const BottleneckPaperGains& paper = {},
                                              const std::string& source_note = "");
+
+// The outputs of a cluster study with their provenance: text and CSV get "# key: value" header
+// lines, JSON a "provenance" member.
+[[nodiscard]] std::string cluster_text_with_provenance(const std::string& text,
+                                                       const Provenance& p);
+[[nodiscard]] std::string cluster_json_with_provenance(const std::string& json,
+                                                       const Provenance& p);
+// The in-figure footnote of a study: its source, version and commit.
+[[nodiscard]] std::string cluster_figure_footer(const Provenance& p);
+
+// `hetcim cluster calibrate --report DIR`: stages in `outputs` DIR/calibration.txt (`text`),
+// DIR/calibration.json and the fitted Fig. 7, 9 and 10 (captions saying CALIBRATION, the paper's
+// 958 GOPS and the `targets` speedups as markers); creates DIR.
+std::vector<Figure> write_calibration_report(OutputSet& outputs, const std::string& dir,
+                                             const cluster::ClusterConfig& config,
+                                             const cluster::Fig9Calibration& cal,
+                                             const std::vector<cluster::FitTarget>& targets,
+                                             const std::string& text, const Provenance& p);
 
 }  // namespace hetcim::report

@@ -12,7 +12,7 @@
 #include "util/error.h"
 #include "xbar/chip_profile.h"
 
-namespace hetcim::cli {
+namespace hetcim::api {
 
 // A field by dotted path ("certificate.split.rows"); UserError naming the file and the field.
 const nlohmann::json& policy_field(const nlohmann::json& j, const std::string& path,
@@ -42,4 +42,4 @@ struct LoadedPolicy {
 [[nodiscard]] LoadedPolicy load_policy(const std::string& file, const std::string& model,
                                        const std::string& chips);
 
-}  // namespace hetcim::cli
+}  // namespace hetcim::api

@@ -1,4 +1,4 @@
-#include "cli/race_training.h"
+#include "api_torch/training.h"
 
 #include <cstdio>
 
@@ -10,7 +10,7 @@
 #include "util/files.h"
 #include "util/provenance.h"
 
-namespace hetcim::cli {
+namespace hetcim::api {
 namespace {
 
 nlohmann::json options_json(const TrainJob& job, const train::TrainOptions& o) {
@@ -107,4 +107,4 @@ std::string record_mismatch(const nlohmann::json& rec, const TrainJob& job) {
   return "";
 }
 
-}  // namespace hetcim::cli
+}  // namespace hetcim::api

@@ -10,7 +10,7 @@
 
 #include "train/train.h"
 
-namespace hetcim::cli {
+namespace hetcim::api {
 
 struct TrainJob {
   std::string dataset = "fashion-mnist", data_dir, out, preset = "paper";
@@ -33,4 +33,4 @@ TrainOutcome train_to_files(const TrainJob& job);
 // ("'options.epochs' = 2, this run asks for 30").
 [[nodiscard]] std::string record_mismatch(const nlohmann::json& record, const TrainJob& job);
 
-}  // namespace hetcim::cli
+}  // namespace hetcim::api

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,7 +16,7 @@
 #include "train/evaluate.h"
 #include "xbar/chip_profile.h"
 
-namespace hetcim::cli {
+namespace hetcim::api {
 
 // One physical chip of the pool: a profile of the chips file and a unit name. `A0` is the unit A0
 // of profile A0; `A0#2` is a second, distinct unit of profile A0 (a homogeneous pool: A0#1,A0#2).
@@ -79,7 +80,9 @@ struct PoolRequest {
   train::EvalOptions eval;   // chip, seeds and limit are set per unit here
   std::string cache_dir;     // "" : no cache
   bool replay_only = false;  // true: every entry must be in the cache (no simulation)
-  bool quiet = false;        // no progress lines on stderr
+  // Called before each simulation with what it is ("simulating A0 on 1000 calibration images...");
+  // the CLI prints it on stderr unless --quiet.
+  std::function<void(const std::string& what)> on_simulation;
   // Split the simulations over the MPI ranks of this run (dist/dist.h) when an MPI launcher
   // started it: every rank calls pool_logits with the same request and data; rank 0 reads and
   // writes the cache and alone gets the logits (the other ranks an empty result).
@@ -98,4 +101,4 @@ struct PoolResult {
 // the cache directory and what it holds (another model, other units).
 [[nodiscard]] PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d);
 
-}  // namespace hetcim::cli
+}  // namespace hetcim::api

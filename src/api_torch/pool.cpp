@@ -1,4 +1,4 @@
-#include "cli/analog_pool.h"
+#include "api_torch/pool.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -18,7 +18,7 @@
 #include "xbar/chips_yaml.h"
 #include "xbar/rng.h"
 
-namespace hetcim::cli {
+namespace hetcim::api {
 namespace {
 
 namespace fs = std::filesystem;
@@ -276,13 +276,10 @@ PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
       tasks, 1,
       [&](size_t i) {
         const Simulation& s = sims[i];
-        if (!r.quiet) {
-          std::fprintf(stderr, "simulating %s on %lld %s images...\n",
-                       s.unit ? s.unit->name.c_str() : "digital",
-                       static_cast<long long>(s.images->count),
-                       s.test_part ? "test" : "calibration");
-          std::fflush(stderr);
-        }
+        if (r.on_simulation)
+          r.on_simulation("simulating " + std::string(s.unit ? s.unit->name : "digital") + " on " +
+                          std::to_string(s.images->count) + " " +
+                          (s.test_part ? "test" : "calibration") + " images...");
         const train::EvalResult ev = train::evaluate_race_cnn(model, *s.images, s.eval);
         return std::string(reinterpret_cast<const char*>(ev.logits.data()),
                            ev.logits.size() * sizeof(float));
@@ -300,4 +297,4 @@ PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
   return out;
 }
 
-}  // namespace hetcim::cli
+}  // namespace hetcim::api

@@ -1,13 +1,13 @@
-#include "cli/analog_policy.h"
+#include "api_torch/policy.h"
 
 #include <cmath>
 
-#include "cli/analog_pool.h"
+#include "api_torch/pool.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "xbar/chips_yaml.h"
 
-namespace hetcim::cli {
+namespace hetcim::api {
 
 const nlohmann::json& policy_field(const nlohmann::json& j, const std::string& path,
                                    const std::string& file) {
@@ -66,4 +66,4 @@ LoadedPolicy load_policy(const std::string& pf, const std::string& model,
   return lp;
 }
 
-}  // namespace hetcim::cli
+}  // namespace hetcim::api

@@ -1,0 +1,128 @@
+#include "api/analog_chip.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "api/common.h"
+#include "exec/inputs.h"
+#include "exec/weights.h"
+#include "onnxio/import.h"
+#include "passes/pipeline.h"
+#include "util/error.h"
+#include "xbar/analog_graph.h"
+#include "xbar/chip.h"
+#include "xbar/chips_yaml.h"
+#include "xbar/model_layers.h"
+#include "xbar/rng.h"
+
+namespace hetcim::api {
+namespace {
+
+void check_mode(const std::string& mode) {
+  if (!mode.empty() && mode != "physical" && mode != "reference")
+    throw user_error("mode: expected physical or reference, got '", mode, "'");
+}
+
+// The one profile a FILE:PROFILE spec names.
+xbar::ChipProfile one_profile(const std::string& spec, const std::string& mode, const char* job) {
+  const std::vector<xbar::ChipProfile> chips = chip_profiles(spec, mode);
+  if (chips.size() != 1) throw user_error(job, ": --chip needs FILE:PROFILE");
+  return chips[0];
+}
+
+}  // namespace
+
+std::vector<xbar::ChipProfile> chip_profiles(const std::string& spec, const std::string& mode) {
+  check_mode(mode);
+  std::vector<xbar::ChipProfile> chips;
+  const auto colon = spec.rfind(':');
+  if (colon == std::string::npos) {
+    chips = xbar::load_chip_profiles(spec);
+  } else {
+    chips.push_back(xbar::load_chip_profile(spec));
+  }
+  for (auto& c : chips) {
+    if (mode == "reference") c.mode = xbar::SimMode::Reference;
+    if (mode == "physical") c.mode = xbar::SimMode::Physical;
+    xbar::validate_profile(c, spec);
+  }
+  return chips;
+}
+
+std::vector<std::string> analog_layers(const std::string& spec) {
+  if (spec == "classifier") return {"classifier.0", "classifier.2"};
+  std::vector<std::string> out;
+  std::stringstream ss(spec);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  if (out.empty())
+    throw user_error("--analog-layers: expected 'classifier' or a comma-separated list");
+  return out;
+}
+
+void AnalogAuditRequest::validate() const {
+  if (model.empty()) throw user_error("model: required (an ONNX file with weights)");
+  if (chip.empty()) throw user_error("chip: required (FILE:PROFILE)");
+}
+
+AnalogAuditResult analog_audit(const AnalogAuditRequest& request) {
+  request.validate();
+  const graph::Graph model = onnxio::import_onnx(request.model);
+  const xbar::Chip chip(one_profile(request.chip, "", "analog audit"), request.chip_seed);
+  std::vector<std::string> only;
+  if (!request.layers.empty()) only = analog_layers(request.layers);
+  AnalogAuditResult r;
+  r.provenance = library_provenance();
+  r.provenance.set("source", "modelled: the weights of " + request.model + " mapped on " +
+                                 request.chip + " (hetcim's crossbar simulator, eq. 4-5)");
+  r.provenance.set("seeds", "chip " + std::to_string(request.chip_seed));
+  r.skipped = xbar::crossbar_layers(model).skipped;
+  r.audits = xbar::audit_model(model, chip, only);
+  return r;
+}
+
+void AnalogRunRequest::validate() const {
+  if (chip.empty()) throw user_error("chip: required (FILE:PROFILE)");
+  if (layers.empty()) throw user_error("layers: required (node names to run on the chip)");
+  check_mode(mode);
+}
+
+AnalogRunResult analog_run(const Model& model, const AnalogRunRequest& request) {
+  request.validate();
+  graph::Graph g = model.graph;
+  (void)exec::materialize_weights(g, request.weight_seed);
+  // fp32 lowering: BatchNorm folded into the convolutions, activations fused (the analog
+  // epilogue applies them), as the reference interpreter executes graphs.
+  passes::PipelineOptions lowering;
+  lowering.precision = passes::Precision::Fp32;
+  g = passes::lower(g, lowering);
+  const xbar::ChipProfile profile = one_profile(request.chip, request.mode, "analog run");
+  const xbar::AnalogGraph ag(std::move(g), xbar::Chip(profile, request.chip_seed),
+                             analog_layers(request.layers));
+  const std::vector<std::string>& names = ag.graph().inputs;
+  exec::TensorMap inputs = exec::random_inputs(ag.graph(), request.input_seed);
+  for (const auto& [name, t] : request.inputs) {
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw user_error("inputs: ", model.spec, " has no input '", name, "'");
+    inputs[name] = t;
+  }
+  AnalogRunResult r;
+  r.input_names = names;
+  r.output_names = ag.graph().outputs;
+  xbar::Rng rng(request.read_seed);
+  const exec::TensorMap out = ag.run(inputs, rng, &r.stats);
+  for (const auto& [name, t] : out) r.outputs.emplace(name, t);
+  r.analog_layers = static_cast<int64_t>(ag.audits().size());
+  r.provenance = library_provenance();
+  r.provenance.set("source", "computed: " + model.spec + " with " + request.layers + " on " +
+                                 request.chip +
+                                 " (hetcim's crossbar simulator), the rest on the reference "
+                                 "interpreter");
+  r.provenance.set("seeds", "chip " + std::to_string(request.chip_seed) + ", read noise " +
+                                std::to_string(request.read_seed) + ", inputs " +
+                                std::to_string(request.input_seed) + ", weights " +
+                                std::to_string(request.weight_seed));
+  return r;
+}
+
+}  // namespace hetcim::api

@@ -1,0 +1,202 @@
+// api_torch (<hetcim/analog.h>): every check of analog select that the CLI made now answers the
+// same from C++ before any simulation (split sizes against the images, the training record against
+// the request), and the frozen policy file round-trips through its reader.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "api_torch/analog.h"
+#include "data/fashion_mnist.h"
+#include "require_data.h"
+#include "util/error.h"
+#include "xbar/rng.h"
+
+namespace hetcim::api {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kChips = std::string(HETCIM_SOURCE_DIR) + "/data/chips.yaml";
+
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("hetcim_api_torch_" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(dir); }
+  ~Scratch() { fs::remove_all(dir); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  }
+};
+
+template <typename F>
+std::string user_error_of(F&& f) {
+  try {
+    f();
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "(no UserError)";
+}
+
+bool have_fashion_mnist() {
+  return fs::exists(std::string(data::kFashionMnistDir) + "/t10k-images-idx3-ubyte.gz");
+}
+
+TEST(AnalogSelectRequest, BadRequestsGiveTheCommandLinesMessages) {
+  const Scratch s;
+  AnalogSelectRequest q;
+  q.model = s.write("m.onnx", "not a model: the checks below come first");
+  q.chips = kChips;
+  q.pool = "A0";
+  q.score = "margin";
+  EXPECT_NE(
+      user_error_of([&] { (void)analog_select(q); }).find("unknown confidence score 'margin'"),
+      std::string::npos);
+  q.score = "logit_margin";
+  q.cache_dir = "c";
+  q.replay_dir = "r";
+  EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("--cache and --logits: give one"),
+            std::string::npos);
+  q.cache_dir = q.replay_dir = "";
+  q.pool = "A0,A9";
+  EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("has no profile 'A9'"),
+            std::string::npos);
+  q.pool = "";  // every profile: pcm_ima has no energy
+  EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("'pcm_ima' has no 'energy'"),
+            std::string::npos);
+  q.pool = "A0";
+  q.energy.fallback = -1e-6;
+  EXPECT_NE(user_error_of([&] { (void)analog_select(q); }), "(no UserError)");
+}
+
+TEST(AnalogSelectRequest, TheTrainingRecordDecidesTheProtocolAndMustAgree) {
+  const Scratch s;
+  AnalogSelectRequest q;
+  q.model = s.write("m.onnx", "x");
+  q.chips = kChips;
+  q.pool = "A0";
+  // No record: holdout needs the held-out subset spelled out.
+  q.calibration = "holdout";
+  EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("has no training record"),
+            std::string::npos);
+  (void)s.write("m.onnx.train.json",
+                R"({"dataset": "fashion-mnist", "holdout": {"images": 1500, "seed": 3}})");
+  q.holdout = 1000;
+  EXPECT_NE(user_error_of([&] { (void)analog_select(q); })
+                .find("--holdout 1000 disagrees with " + q.model +
+                      ".train.json (field 'holdout.images' = 1500)"),
+            std::string::npos);
+  q.holdout.reset();
+  q.holdout_seed = 4;
+  EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("field 'holdout.seed' = 3"),
+            std::string::npos);
+  q.holdout_seed.reset();
+  q.dataset = "cifar10";
+  EXPECT_NE(
+      user_error_of([&] { (void)analog_select(q); }).find("field 'dataset' = 'fashion-mnist'"),
+      std::string::npos);
+}
+
+TEST(AnalogSelectRequest, SplitsTheImagesCannotHoldFailBeforeAnySimulation) {
+  HETCIM_REQUIRE_DATA_OR_SKIP(have_fashion_mnist(), "Fashion-MNIST");
+  const Scratch s;
+  AnalogSelectRequest q;
+  q.model = s.write("m.onnx", "never read: the split check comes first");
+  q.chips = kChips;
+  q.pool = "A0";
+  q.calibration = "test";
+  q.limit = 1000;
+  q.hardware_rows = 300;
+  q.policy_rows = 500;
+  q.certificate_rows = 500;
+  q.test_rows = 0;  // 1300 > 1000
+  EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("the data has only 1000"),
+            std::string::npos);
+  // Unset sizes take the protocol's defaults for --calibration test: 2000 + 2000 + 4000 + 2000.
+  q.hardware_rows.reset();
+  q.certificate_rows.reset();
+  q.test_rows.reset();
+  q.policy_rows = 2000;
+  EXPECT_NE(user_error_of([&] {
+              (void)analog_select(q);
+            }).find("hardware 2000 + policy 2000 + certificate 4000 + test 2000 = 10000 rows"),
+            std::string::npos);
+}
+
+// Three classes; the digital model and the one unit answer every row correctly with a margin.
+select::PoolLogits perfect_pool(int64_t rows) {
+  select::PoolLogits p;
+  p.classes = 3;
+  select::AcceleratorLogits a;
+  a.name = "A0";
+  a.energy = 0.7e-6;
+  for (int64_t i = 0; i < rows; ++i) {
+    const auto label = static_cast<uint8_t>(i % 3);
+    p.labels.push_back(label);
+    for (int64_t k = 0; k < 3; ++k) {
+      const float z = k == label ? 4.0f + static_cast<float>(i % 7) : 0.0f;
+      p.reference_logits.push_back(z);
+      a.logits.push_back(z);
+    }
+  }
+  p.accelerators.push_back(a);
+  return p;
+}
+
+TEST(PolicyFile, WhatPolicyJsonWritesLoadPolicyReadsBack) {
+  const Scratch s;
+  AnalogSelectRequest q;
+  q.model = s.write("m.onnx", "model bytes");
+  q.chips = kChips;
+  AnalogSelectResult r;
+  r.units = parse_pool(kChips, "A0", "", 5, 6);
+  r.options.splits = {100, 200, 300, 200};
+  r.race = select::run_race(perfect_pool(1000), r.options);
+  r.classes = 3;
+  r.data = "synthetic rows";
+  ASSERT_TRUE(r.race.selected.has_value());
+  ASSERT_TRUE(r.race.certificate.certified);
+  const std::string file = s.write("policy.json", policy_json(q, r).dump(1));
+  const LoadedPolicy lp = load_policy(file, "", "");
+  const select::FrozenPolicy want = select::freeze(r.race, r.options, 3);
+  EXPECT_EQ(lp.frozen.unit, "A0");
+  EXPECT_EQ(lp.frozen.threshold, want.threshold);
+  EXPECT_EQ(lp.frozen.bias, want.bias);
+  EXPECT_EQ(lp.frozen.classes, 3);
+  EXPECT_DOUBLE_EQ(lp.frozen.activation_energy, want.activation_energy);
+  ASSERT_TRUE(lp.profile.has_value());
+  EXPECT_EQ(lp.profile->name, "A0");
+  // The unit's seeds derive from the base seeds and its name (pool.h).
+  EXPECT_EQ(lp.chip_seed, xbar::Rng::derive(5, "unit/A0"));
+  EXPECT_EQ(lp.test_read_seed, xbar::Rng::derive(xbar::Rng::derive(6, "unit/A0"), "test-set"));
+  // Another model file: the policy refuses it by hash.
+  const std::string other = s.write("other.onnx", "other bytes");
+  EXPECT_NE(user_error_of([&] {
+              (void)load_policy(file, other, "");
+            }).find("the policy was certified for another model"),
+            std::string::npos);
+}
+
+TEST(TrainRequest, FieldsOutOfRangeAreNamed) {
+  TrainRequest q;
+  EXPECT_NE(user_error_of([&] { q.validate(); }).find("out: required"), std::string::npos);
+  q.out = "x.onnx";
+  q.preset = "slow";
+  EXPECT_NE(user_error_of([&] { q.validate(); }).find("preset: expected paper or fast"),
+            std::string::npos);
+  q.preset = "fast";
+  q.epochs = 0;
+  EXPECT_NE(user_error_of([&] { q.validate(); }).find("epochs: expected a whole number in [1,"),
+            std::string::npos);
+}
+
+TEST(AnalogEvalRequest, NoChipAndNoDigitalRunIsRefused) {
+  AnalogEvalRequest q;
+  q.model = "m.onnx";
+  EXPECT_EQ(user_error_of([&] { q.validate(); }), "analog eval: give --chip and/or --digital");
+}
+
+}  // namespace
+}  // namespace hetcim::api
