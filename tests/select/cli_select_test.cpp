@@ -330,6 +330,27 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   EXPECT_EQ(slurp(d1), slurp(d2));
   const std::string routes = slurp(d1);
   EXPECT_EQ(std::count(routes.begin(), routes.end(), '\n'), 31);  // header + 30 queries
+  // Streamed on stdin in batches of 8 (four reads of the chip for 30 queries), each batch's routes
+  // printed as soon as it is decided: the routes of the same file read in batches of 8; the
+  // summary goes to stderr. A stream that ends early is an error naming stdin and the count.
+  const std::string d3 = scratch("d3.csv").string();
+  r = run("analog serve " + policy + " --quiet --batch-size 8 --input " + npy + " --decisions " +
+          d3);
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("analog serve " + policy + " --quiet --batch-size 8 --input - --decisions - < " + npy);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, slurp(d3));
+  EXPECT_NE(r.err.find("30 queries: "), std::string::npos) << r.err;
+  {
+    const std::string whole = slurp(npy);
+    std::ofstream(scratch("short.npy"), std::ios::binary)
+        << whole.substr(0, whole.size() - 5 * 28 * 28);
+  }
+  r = run("analog serve " + policy + " --quiet --batch-size 8 --input - --decisions - < " +
+          scratch("short.npy").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("<stdin>: the stream ended after 25 of 30 records"), std::string::npos)
+      << r.err;
 
   // Policies that do not fit: another model, another chip set, an unknown profile.
   const std::string bad_out = scratch("bad_out.json").string();
