@@ -149,9 +149,10 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
         a->options.batch_size = policy_get<int64_t>(lp->json, "eval.batch_size", a->policy);
     }
     const xbar::ChipProfile profile = lp ? *lp->profile : xbar::load_chip_profile(a->chip);
-    if (!profile.drifts())
+    if (!profile.drifts() && !profile.read_noise_growth)
       throw user_error("--chip ", chip_spec,
-                       ": the profile has no drift (fields drift_nu, drift_nu_sd are 0 or absent); "
+                       ": the profile has no drift (fields drift_nu, drift_nu_sd are 0 or absent, "
+                       "read_noise_growth false); "
                        "add them to the chips file (src/xbar/README.md, \"Drift\")");
     const graph::Graph model = onnxio::import_onnx(a->model);
     const data::ImageDataset d =
@@ -226,6 +227,14 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
                  " s (chips file; literature values and assumptions in src/xbar/README.md); "
                  "stuck devices do not drift; global drift compensation: one output scale per "
                  "layer from a noise-free all-ones calibration read at t0 and at t");
+    prov.set("read-noise growth",
+             profile.read_noise_growth
+                 ? "modelled: read noise at t = read noise at t0 x sqrt(log((t + t_read) / (2 "
+                   "t_read)) / log((t0 + t_read) / (2 t_read))), t_read = " +
+                       report::gnuplot_number(profile.read_noise_t_read) +
+                       " s (Nandakumar et al. 2019, the form of aihwkit's PCMLikeNoiseModel; "
+                       "t_read is an assumption)"
+                 : std::string("off (the profile's read noise at every time)"));
     prov.set("seeds", "chip " + std::to_string(chip_seed) +
                           " (programming, stuck devices, drift "
                           "exponents), read noise " +
