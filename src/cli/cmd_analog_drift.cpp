@@ -19,6 +19,7 @@
 #include "onnxio/import.h"
 #include "report/drift.h"
 #include "select/controller.h"
+#include "select/state_check.h"
 #include "train/evaluate.h"
 #include "util/error.h"
 #include "util/numbers.h"
@@ -62,6 +63,7 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
     std::string model, chip, policy, times = "1s,1h,1d,1mo,1y", dataset = "fashion-mnist", data_dir,
                                      split = "test", compensation = "both", out;
     uint64_t seed = 1, read_seed = 1;
+    int64_t audit = 0;
     bool quiet = false;
     train::EvalOptions options;
   };
@@ -106,6 +108,10 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
       ->capture_default_str();
   cmd->add_option("--out", a->out, "Output directory: drift.txt, drift.json, drift.{svg,pdf,png}")
       ->required();
+  cmd->add_option("--audit", a->audit,
+                  "With --policy: a labelled audit of the first N accepted queries at each time "
+                  "(anytime-valid upper bound on the accepted error rate; 0: none)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->callback([a, cmd, &provenance] {
     // Every check before the first simulation.
@@ -175,6 +181,18 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
     std::vector<std::pair<std::string, double>> reads = {{"t0", 0.0}};
     reads.insert(reads.end(), times.begin(), times.end());
     const bool raw = a->compensation != "global", gdc = a->compensation != "none";
+    if (a->audit > 0 && !lp) throw user_error("--audit needs --policy (the audit checks a policy)");
+    std::vector<double> reference_scores;
+    select::StateCheckOptions check_options;
+    if (lp) {
+      check_options.certified_accepted =
+          policy_get<int64_t>(lp->json, "certificate.split.accepted", a->policy);
+      check_options.certified_size =
+          policy_get<int64_t>(lp->json, "certificate.split.rows", a->policy);
+      check_options.risk = r.risk_target;
+      check_options.audit = a->audit;
+      r.audit = a->audit;
+    }
     Progress progress("analog drift", "reads", reads.size() * (raw + gdc), !a->quiet);
     size_t done = 0;
     for (const auto& [label, t] : reads) {
@@ -195,16 +213,23 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
           select::Controller controller(lp->frozen, false);
           int64_t wrong = 0;
           const auto k = static_cast<size_t>(lp->frozen.classes);
+          std::vector<select::Decision> decisions;
+          decisions.reserve(static_cast<size_t>(e.count));
           for (int64_t i = 0; i < e.count; ++i) {
-            const select::Decision dec = controller.decide(
-                std::span<const float>(e.logits).subspan(static_cast<size_t>(i) * k, k));
-            if (dec.route == select::Route::Accept)
-              wrong += dec.label != e.labels[static_cast<size_t>(i)];
+            decisions.push_back(controller.decide(
+                std::span<const float>(e.logits).subspan(static_cast<size_t>(i) * k, k)));
+            if (decisions.back().route == select::Route::Accept)
+              wrong += decisions.back().label != e.labels[static_cast<size_t>(i)];
           }
+          // The reference of the score test: the first read (t0).
+          if (reference_scores.empty())
+            for (const select::Decision& dec : decisions) reference_scores.push_back(dec.score);
           const select::ControllerCounts& c = controller.counts();
           (comp ? p.policy_compensated : p.policy) = report::DriftPolicyPoint{
-              c.coverage(), c.accepted > 0 ? static_cast<double>(wrong) / c.accepted
-                                           : std::numeric_limits<double>::quiet_NaN()};
+              c.coverage(),
+              c.accepted > 0 ? static_cast<double>(wrong) / c.accepted
+                             : std::numeric_limits<double>::quiet_NaN(),
+              select::check_state(decisions, e.labels, reference_scores, check_options)};
         }
         progress.update(++done);
       }

@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "cli/analog_policy.h"
@@ -60,7 +60,8 @@ data::ImageDataset images_of_shape(const std::string& origin, graph::DType dtype
                      graph::shape_str(shape));
   }
   if (d.count < 1) throw user_error(origin, ": no images");
-  if (d.image_size() < 1) throw user_error(origin, ": empty images, shape ", graph::shape_str(shape));
+  if (d.image_size() < 1)
+    throw user_error(origin, ": empty images, shape ", graph::shape_str(shape));
   return d;
 }
 
@@ -197,8 +198,9 @@ void register_analog_serve(CLI::App& analog) {
       q.classes = fp.classes;
       q.count = stream->count();
     } else {
-      q = a->input.empty() ? data::load_dataset(a->dataset, data::parse_split(a->split), a->data_dir)
-                           : images_from_npy(a->input, fp.classes);
+      q = a->input.empty()
+              ? data::load_dataset(a->dataset, data::parse_split(a->split), a->data_dir)
+              : images_from_npy(a->input, fp.classes);
     }
     if (a->limit > 0 && a->limit < q.count) {
       if (streaming)
@@ -281,10 +283,11 @@ void register_analog_serve(CLI::App& analog) {
         static_cast<long long>(c.fallback), static_cast<long long>(c.abstained),
         c.energy / static_cast<double>(c.queries) * 1e6);
     if (labelled && c.accepted > 0)
-      std::fprintf(summary_out, "accepted answers wrong: %lld (%.2f%%, measured against %s labels)\n",
-                  static_cast<long long>(accepted_wrong),
-                  100.0 * static_cast<double>(accepted_wrong) / static_cast<double>(c.accepted),
-                  q.name.c_str());
+      std::fprintf(summary_out,
+                   "accepted answers wrong: %lld (%.2f%%, measured against %s labels)\n",
+                   static_cast<long long>(accepted_wrong),
+                   100.0 * static_cast<double>(accepted_wrong) / static_cast<double>(c.accepted),
+                   q.name.c_str());
     std::fprintf(
         summary_out,
         "coverage monitor (label-free): running coverage %.2f%%, anytime 95%% interval [%.2f, "

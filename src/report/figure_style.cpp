@@ -89,7 +89,7 @@ std::string yrange(const Panel& p, double data_max, bool log_y, double headroom)
   if (std::isfinite(p.ymin) || std::isfinite(p.ymax)) {
     // A fixed bottom alone: the top still leaves room for value labels and reference lines
     // (gnuplot's autoscale sees neither).
-    const std::string top = std::isfinite(p.ymax)            ? num(p.ymax)
+    const std::string top = std::isfinite(p.ymax) ? num(p.ymax)
                             : !log_y && data_max > 0 && (std::isfinite(p.ymin) && p.ymin < data_max)
                                 ? num(data_max * headroom)
                                 : std::string("*");

@@ -230,9 +230,8 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const R
                                            const PaperData* paper, const std::string& data_note) {
   std::vector<StudyFigure> figs;
   const size_t n = s.base.runs.size();
-  const std::string diamonds = paper ? " Diamonds: the paper's values (CIFAR-10, " +
-                                           paper->origin + ")."
-                                     : std::string();
+  const std::string diamonds =
+      paper ? " Diamonds: the paper's values (CIFAR-10, " + paper->origin + ")." : std::string();
   const std::string target = "target r = " + fmt("%g", 100 * info.risk_target) + " %";
   auto passing = [](const Variant& v) {
     return v.runs.empty() ? kNoValue : 100.0 * v.passes / static_cast<double>(v.runs.size());
@@ -241,8 +240,8 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const R
     size_t shown = n;
     if (const PaperTable* t = paper ? paper->table("table2") : nullptr)
       for (const auto& [row, values] : t->rows)
-        if (row.rfind("run ", 0) == 0) shown = std::max(shown, static_cast<size_t>(std::max(
-                                                                   0, std::atoi(row.c_str() + 4))));
+        if (row.rfind("run ", 0) == 0)
+          shown = std::max(shown, static_cast<size_t>(std::max(0, std::atoi(row.c_str() + 4))));
     Bars b;
     b.label_format = "%.1f";
     BarSeries risk{"empirical risk on C (ours)", {}, {}};
@@ -261,8 +260,8 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const R
     Chart c;
     c.title = "Per-run certificates";
     c.footnote = data_note;
-    c.panels.push_back({"", "run", "selective risk on C (%)", 0, kNoValue, b,
-                        {{target, 100 * info.risk_target}}});
+    c.panels.push_back(
+        {"", "run", "selective risk on C (%)", 0, kNoValue, b, {{target, 100 * info.risk_target}}});
     figs.push_back({{"fig2a", c.title,
                      "Fig. 2(a) analogue (seed 002): per run, the empirical selective risk on the "
                      "certificate split C and its one-sided Clopper-Pearson upper bound; dashed: "
@@ -313,20 +312,26 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const R
     Chart c;
     c.title = "Design-risk sweep";
     c.footnote = data_note;
-    c.panels.push_back({"(b) coverage", "design risk r_d (%)", "mean test coverage (%)", kNoValue,
-                        kNoValue, cov});
-    c.panels.push_back({"(b) risk", "design risk r_d (%)", "mean test selective risk (%)", 0,
-                        kNoValue, risk, {{target, 100 * info.risk_target}}});
+    c.panels.push_back(
+        {"(b) coverage", "design risk r_d (%)", "mean test coverage (%)", kNoValue, kNoValue, cov});
+    c.panels.push_back({"(b) risk",
+                        "design risk r_d (%)",
+                        "mean test selective risk (%)",
+                        0,
+                        kNoValue,
+                        risk,
+                        {{target, 100 * info.risk_target}}});
     c.panels.push_back(
         {"(b) certificates", "design risk r_d (%)", "passing (% of runs)", 0, 110, passes});
-    figs.push_back({{"fig2b", c.title,
-                     "Fig. 2(b) analogue (seed 002): as the design risk r_d of the threshold fit is "
-                     "swept, the mean test coverage and test selective risk (dashed: mean +- sd "
-                     "over runs) and the share of runs whose certificate passes at the deployment "
-                     "target r." +
-                         diamonds + " " + data_note,
-                     7.16, 3.2},
-                    c});
+    figs.push_back(
+        {{"fig2b", c.title,
+          "Fig. 2(b) analogue (seed 002): as the design risk r_d of the threshold fit is "
+          "swept, the mean test coverage and test selective risk (dashed: mean +- sd "
+          "over runs) and the share of runs whose certificate passes at the deployment "
+          "target r." +
+              diamonds + " " + data_note,
+          7.16, 3.2},
+         c});
   }
   {  // (c) availability
     const std::vector<Variant> avail = availability_variants(s);
@@ -348,14 +353,15 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const R
     Chart c;
     c.title = "Availability";
     c.footnote = data_note;
-    c.panels.push_back({"", "units of the pool available", "coverage, runs passing (%)", 0,
-                        kNoValue, b});
-    figs.push_back({{"fig2c", c.title,
-                     "Fig. 2(c) analogue (seed 002): mean certified coverage and the share of runs "
-                     "whose certificate passes when the mildest units of the pool are unavailable." +
-                         diamonds + " " + data_note,
-                     7.16, 3.2},
-                    c});
+    c.panels.push_back(
+        {"", "units of the pool available", "coverage, runs passing (%)", 0, kNoValue, b});
+    figs.push_back(
+        {{"fig2c", c.title,
+          "Fig. 2(c) analogue (seed 002): mean certified coverage and the share of runs "
+          "whose certificate passes when the mildest units of the pool are unavailable." +
+              diamonds + " " + data_note,
+          7.16, 3.2},
+         c});
   }
   if (!s.fallback.empty()) {  // (d) energy against the fallback cost
     LineSeries sel{"selective (ours, mean)", {}, {}, false, false, false, 0};
@@ -365,12 +371,10 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const R
     for (const auto& p : s.fallback) {
       const double x = p.fallback * 1e6;
       sel.x.push_back(x), sel.y.push_back(mean_or_nan(p.selective, 1e6));
-      lo.x.push_back(x), lo.y.push_back(p.selective.n > 1
-                                             ? (p.selective.mean - p.selective.sd) * 1e6
-                                             : kNoValue);
-      hi.x.push_back(x), hi.y.push_back(p.selective.n > 1
-                                             ? (p.selective.mean + p.selective.sd) * 1e6
-                                             : kNoValue);
+      lo.x.push_back(x),
+          lo.y.push_back(p.selective.n > 1 ? (p.selective.mean - p.selective.sd) * 1e6 : kNoValue);
+      hi.x.push_back(x),
+          hi.y.push_back(p.selective.n > 1 ? (p.selective.mean + p.selective.sd) * 1e6 : kNoValue);
       ens.x.push_back(x), ens.y.push_back(p.ensemble * 1e6);
     }
     Lines l;
@@ -387,8 +391,8 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const R
     const double pb = paper_scalar(paper, "break_even_fallback"),
                  pa = paper_scalar(paper, "e_always_on");
     if (std::isfinite(pf) && std::isfinite(pe) && std::isfinite(pb) && std::isfinite(pa))
-      l.series.push_back({"paper: operating point and break-even", {pf, pb}, {pe, pa}, false, true,
-                          true});
+      l.series.push_back(
+          {"paper: operating point and break-even", {pf, pb}, {pe, pa}, false, true, true});
     Chart c;
     c.title = "Energy per query vs fallback cost";
     c.footnote = data_note + " Energies modelled (seed 002's component model).";
@@ -396,7 +400,8 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const R
         {"", "fallback cost per deferred query F (uJ)", "energy per query (uJ)", 0, kNoValue, l});
     figs.push_back(
         {{"fig2d", c.title,
-          "Fig. 2(d) analogue (seed 002), modelled energy: the selective system per query (mean and "
+          "Fig. 2(d) analogue (seed 002), modelled energy: the selective system per query (mean "
+          "and "
           "+- sd over runs, each at its own test coverage, the paper's definition) and the "
           "always-on ensemble against the fallback cost F; the point: our mean break-even F "
           "(operating point F = " +
@@ -414,10 +419,9 @@ std::vector<Figure> write_race_study_figures(OutputSet& out, const select::Study
   std::string data;
   for (const auto& [k, v] : info.provenance)
     if (k == "data") data = v;
-  const std::string note = "Data: this hetcim analog study (" +
-                           (data.empty() ? std::string("see study.json") : data) + "; " +
-                           std::to_string(s.base.runs.size()) +
-                           " run(s); provenance in report.html).";
+  const std::string note =
+      "Data: this hetcim analog study (" + (data.empty() ? std::string("see study.json") : data) +
+      "; " + std::to_string(s.base.runs.size()) + " run(s); provenance in report.html).";
   const std::pair<const char*, const char*> names[] = {{"fig2a", "fig2a_certificates"},
                                                        {"fig2b", "fig2b_design_risk"},
                                                        {"fig2c", "fig2c_availability"},

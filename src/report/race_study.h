@@ -1,7 +1,8 @@
 // Renderings of seed 002's study (select/study.h): Table II (per run and mean +- sd), Table III
 // (confidence scores), the ablation tables, Fig. 2 a-d analogues (report/figure_style.h: SVG, PDF
-// and 300-dpi PNG, the paper's values as markers) and a self-contained report.html. Every table states where its numbers come from (the `provenance`
-// lines: data, models, chips, seeds, logit cache, energy model).
+// and 300-dpi PNG, the paper's values as markers) and a self-contained report.html. Every table
+// states where its numbers come from (the `provenance` lines: data, models, chips, seeds, logit
+// cache, energy model).
 #pragma once
 
 #include <nlohmann/json.hpp>

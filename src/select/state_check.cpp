@@ -57,7 +57,9 @@ StateCheck check_state(const std::vector<Decision>& decisions, const std::vector
   c.audited = audit.audited();
   c.audit_errors = audit.errors();
   c.audit_upper = audit.upper_bound();
-  auto add = [&](const char* why) { c.reason += (c.reason.empty() ? "" : "; ") + std::string(why); };
+  auto add = [&](const char* why) {
+    c.reason += (c.reason.empty() ? "" : "; ") + std::string(why);
+  };
   if (c.coverage_shifted) add("coverage shift");
   if (c.score.shifted()) add("score shift");
   if (c.audited > 0 && c.audit_upper > o.risk) add("audit bound > r");

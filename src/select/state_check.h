@@ -39,9 +39,9 @@ struct ScoreShift {
 struct StateCheckOptions {
   int64_t certified_accepted = 0, certified_size = 0;  // the certificate split's counts
   double risk = 0.10;                                  // the target r
-  double delta = 0.05;         // coverage and audit monitors (anytime), (0, 1)
-  double score_alpha = 0.05;   // the score test, (0, 1)
-  int64_t audit = 0;           // labelled audit: the first n accepted queries (0: none)
+  double delta = 0.05;        // coverage and audit monitors (anytime), (0, 1)
+  double score_alpha = 0.05;  // the score test, (0, 1)
+  int64_t audit = 0;          // labelled audit: the first n accepted queries (0: none)
 };
 
 struct StateCheck {

@@ -132,8 +132,9 @@ TEST(RaceStudyJson, BrokenFilesNameTheField) {
 select::StudyResult two_run_study() {
   select::StudyResult s;
   s.base = variant("base", {run(0.709, 0.0573, true, "A0"), run(0.6944, 0.0714, false, "A1")});
-  s.design_risk = {variant("r_d = 0.05", {run(0.5, 0.04, true, "A0"), run(0.6, 0.05, true, "A0")}),
-                   variant("r_d = 0.08", {run(0.7, 0.07, true, "A0"), run(0.74, 0.09, false, "A0")})};
+  s.design_risk = {
+      variant("r_d = 0.05", {run(0.5, 0.04, true, "A0"), run(0.6, 0.05, true, "A0")}),
+      variant("r_d = 0.08", {run(0.7, 0.07, true, "A0"), run(0.74, 0.09, false, "A0")})};
   s.availability = {
       variant("without A0", {run(0.59, 0.07, true, "A1"), run(0.6, 0.08, true, "A1")})};
   for (double f : {1e-6, 4e-6, 30e-6}) {
@@ -232,7 +233,8 @@ std::string slurp(const fs::path& p) {
 }
 
 TEST(RaceStudyCharts, StudyFiguresAreDrawnInTheSharedStyle) {
-  const fs::path dir = fs::temp_directory_path() / ("hetcim_study_figs_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("hetcim_study_figs_" + std::to_string(::getpid()));
   RaceStudyInfo info;
   info.provenance = {{"data", "fashion-mnist, held-out images"}};
   std::vector<Figure> figs;
@@ -253,9 +255,9 @@ TEST(RaceStudyCharts, StudyFiguresAreDrawnInTheSharedStyle) {
   EXPECT_EQ(static_cast<unsigned char>(png[18]) * 256 + static_cast<unsigned char>(png[19]),
             1500);  // 5.0 in x 300 dpi
   const std::string svg = slurp(dir / "fig2a_certificates.svg");
-  for (const char* text : {"target r = 10 %", "paper (published)", "empirical risk on C (ours)",
-                           "selective risk on C (%)", ">5.7<", ">7.1<",
-                           "Data: this hetcim analog study"})
+  for (const char* text :
+       {"target r = 10 %", "paper (published)", "empirical risk on C (ours)",
+        "selective risk on C (%)", ">5.7<", ">7.1<", "Data: this hetcim analog study"})
     EXPECT_NE(svg.find(text), std::string::npos) << text;
   const std::string d = slurp(dir / "fig2d_fallback.svg");
   for (const char* text : {"fallback cost per deferred query F (uJ)", "energy per query (uJ)",

@@ -278,7 +278,8 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   {
     const fs::path dd = scratch("drift");
     const std::string args = "analog drift " + model + " --policy " + policy +
-                             " --times 1s,1y --limit 400 --compensation none --quiet --out " +
+                             " --times 1s,1y --limit 400 --compensation none --audit 50 --quiet "
+                             "--out " +
                              dd.string();
     ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
     r = run(args);
@@ -298,6 +299,18 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
                   sv["accepted_wrong"].get<double>() / sv["accepted"].get<double>(), 1e-12);
     }
     EXPECT_EQ(dj["points"][1]["policy"], at0);
+    // The monitor at t0: the score distribution is its own reference (KS 0), the audit took the
+    // first min(50, accepted) accepted queries with the served errors among them when all fit,
+    // and its bound brackets their error rate.
+    const nlohmann::json& mon = at0["monitor"];
+    EXPECT_EQ(mon["score_ks_distance"], 0.0);
+    EXPECT_FALSE(mon["score_shift"].get<bool>());
+    EXPECT_EQ(mon["audited"], std::min<int64_t>(50, sv["accepted"].get<int64_t>()));
+    if (mon["audited"].get<int64_t>() > 0) {
+      const double rate = mon["audit_errors"].get<double>() / mon["audited"].get<double>();
+      EXPECT_GE(mon["audit_upper_bound"].get<double>(), rate);
+    }
+    EXPECT_EQ(dj["policy"]["audit"], 50);
     EXPECT_EQ(dj["points"][1]["accuracy"], dj["points"][0]["accuracy"]);
     EXPECT_NE(dj["points"][2]["policy"], at0);  // drift over a year changes the decisions
     EXPECT_EQ(dj["policy"]["certificate_upper_bound"], a["certificate"]["upper_bound"]);
