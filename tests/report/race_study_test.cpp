@@ -261,7 +261,7 @@ TEST(RaceStudyCharts, StudyFiguresAreDrawnInTheSharedStyle) {
     EXPECT_NE(svg.find(text), std::string::npos) << text;
   const std::string d = slurp(dir / "fig2d_fallback.svg");
   for (const char* text : {"fallback cost per deferred query F (uJ)", "energy per query (uJ)",
-                           "paper: operating point and break-even", "Energies modelled"})
+                           "paper: operating point and break-even", "Energies"})
     EXPECT_NE(d.find(text), std::string::npos) << text;
   fs::remove_all(dir);
 }
