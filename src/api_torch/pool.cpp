@@ -82,6 +82,9 @@ std::string entry_key(const std::string& model_hash, const ProtocolData& d, cons
     k << "read_time=" << g17(e.read_time) << " compensation=" << e.drift_compensation
       << " drift_nu=" << g17(u->profile.drift_nu) << " drift_nu_sd=" << g17(u->profile.drift_nu_sd)
       << " drift_t0=" << g17(u->profile.drift_t0) << "\n";
+  if (u && u->profile.read_noise_growth && e.read_time > u->profile.drift_t0)
+    k << "read_noise_growth t_read=" << g17(u->profile.read_noise_t_read)
+      << " read_time=" << g17(e.read_time) << " drift_t0=" << g17(u->profile.drift_t0) << "\n";
   return k.str();
 }
 

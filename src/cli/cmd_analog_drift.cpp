@@ -20,6 +20,7 @@
 #include "onnxio/import.h"
 #include "report/drift.h"
 #include "select/controller.h"
+#include "select/state_check.h"
 #include "train/evaluate.h"
 #include "util/error.h"
 #include "util/numbers.h"
@@ -63,6 +64,7 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
     std::string model, chip, policy, times = "1s,1h,1d,1mo,1y", dataset = "fashion-mnist", data_dir,
                                      split = "test", compensation = "both", out;
     uint64_t seed = 1, read_seed = 1;
+    int64_t audit = 0;
     bool quiet = false;
     train::EvalOptions options;
   };
@@ -98,6 +100,10 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
   options::threads(cmd, a->options.threads, "libtorch threads (0: libtorch's default)");
   cmd->add_option("--out", a->out, "Output directory: drift.txt, drift.json, drift.{svg,pdf,png}")
       ->required();
+  cmd->add_option("--audit", a->audit,
+                  "With --policy: a labelled audit of the first N accepted queries at each time "
+                  "(anytime-valid upper bound on the accepted error rate; 0: none)")
+      ->check(CLI::NonNegativeNumber);
   options::quiet(cmd, a->quiet);
   cmd->callback([a, cmd, &provenance] {
     // Every check before the first simulation.
@@ -141,9 +147,10 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
         a->options.batch_size = api::policy_get<int64_t>(lp->json, "eval.batch_size", a->policy);
     }
     const xbar::ChipProfile profile = lp ? *lp->profile : xbar::load_chip_profile(a->chip);
-    if (!profile.drifts())
+    if (!profile.drifts() && !profile.read_noise_growth)
       throw user_error("--chip ", chip_spec,
-                       ": the profile has no drift (fields drift_nu, drift_nu_sd are 0 or absent); "
+                       ": the profile has no drift (fields drift_nu, drift_nu_sd are 0 or absent, "
+                       "read_noise_growth false); "
                        "add them to the chips file (src/xbar/README.md, \"Drift\")");
     const graph::Graph model = onnxio::import_onnx(a->model);
     const data::ImageDataset d =
@@ -166,6 +173,18 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
     std::vector<std::pair<std::string, double>> reads = {{"t0", 0.0}};
     reads.insert(reads.end(), times.begin(), times.end());
     const bool raw = a->compensation != "global", gdc = a->compensation != "none";
+    if (a->audit > 0 && !lp) throw user_error("--audit needs --policy (the audit checks a policy)");
+    std::vector<double> reference_scores;
+    select::StateCheckOptions check_options;
+    if (lp) {
+      check_options.certified_accepted =
+          api::policy_get<int64_t>(lp->json, "certificate.split.accepted", a->policy);
+      check_options.certified_size =
+          api::policy_get<int64_t>(lp->json, "certificate.split.rows", a->policy);
+      check_options.risk = r.risk_target;
+      check_options.audit = a->audit;
+      r.audit = a->audit;
+    }
     Progress progress("analog drift", "reads", reads.size() * (raw + gdc), !a->quiet);
     size_t done = 0;
     for (const auto& [label, t] : reads) {
@@ -186,16 +205,23 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
           select::Controller controller(lp->frozen, false);
           int64_t wrong = 0;
           const auto k = static_cast<size_t>(lp->frozen.classes);
+          std::vector<select::Decision> decisions;
+          decisions.reserve(static_cast<size_t>(e.count));
           for (int64_t i = 0; i < e.count; ++i) {
-            const select::Decision dec = controller.decide(
-                std::span<const float>(e.logits).subspan(static_cast<size_t>(i) * k, k));
-            if (dec.route == select::Route::Accept)
-              wrong += dec.label != e.labels[static_cast<size_t>(i)];
+            decisions.push_back(controller.decide(
+                std::span<const float>(e.logits).subspan(static_cast<size_t>(i) * k, k)));
+            if (decisions.back().route == select::Route::Accept)
+              wrong += decisions.back().label != e.labels[static_cast<size_t>(i)];
           }
+          // The reference of the score test: the first read (t0).
+          if (reference_scores.empty())
+            for (const select::Decision& dec : decisions) reference_scores.push_back(dec.score);
           const select::ControllerCounts& c = controller.counts();
           (comp ? p.policy_compensated : p.policy) = report::DriftPolicyPoint{
-              c.coverage(), c.accepted > 0 ? static_cast<double>(wrong) / c.accepted
-                                           : std::numeric_limits<double>::quiet_NaN()};
+              c.coverage(),
+              c.accepted > 0 ? static_cast<double>(wrong) / c.accepted
+                             : std::numeric_limits<double>::quiet_NaN(),
+              select::check_state(decisions, e.labels, reference_scores, check_options)};
         }
         progress.update(++done);
       }
@@ -218,6 +244,14 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
                  " s (chips file; literature values and assumptions in src/xbar/README.md); "
                  "stuck devices do not drift; global drift compensation: one output scale per "
                  "layer from a noise-free all-ones calibration read at t0 and at t");
+    prov.set("read-noise growth",
+             profile.read_noise_growth
+                 ? "modelled: read noise at t = read noise at t0 x sqrt(log((t + t_read) / (2 "
+                   "t_read)) / log((t0 + t_read) / (2 t_read))), t_read = " +
+                       report::gnuplot_number(profile.read_noise_t_read) +
+                       " s (Nandakumar et al. 2019, the form of aihwkit's PCMLikeNoiseModel; "
+                       "t_read is an assumption)"
+                 : std::string("off (the profile's read noise at every time)"));
     prov.set("seeds", "chip " + std::to_string(chip_seed) +
                           " (programming, stuck devices, drift "
                           "exponents), read noise " +

@@ -54,6 +54,7 @@ std::vector<double> parse_list(const std::string& text, const char* flag) {
 void register_analog_study(CLI::App& analog) {
   struct Args {
     std::string dataset = "fashion-mnist", data_dir, chips, pool, mode, out, preset = "paper";
+    std::string paper_data = HETCIM_DEFAULT_DATA_DIR "/paper/seed002.yaml";
     std::string design_risks = "0.05,0.06,0.07,0.08,0.09,0.10", fallback = "4uJ";
     int models = 5, epochs = 0;
     double lr = 0.0;
@@ -132,6 +133,9 @@ void register_analog_study(CLI::App& analog) {
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   cmd->add_option("--out", a->out, "Output directory")->required();
+  cmd->add_option("--paper-data", a->paper_data,
+                  "The paper's published values, drawn as markers in Fig. 2 a-d")
+      ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->callback([a] {
     // Every check before the first minute of training.
@@ -152,6 +156,9 @@ void register_analog_study(CLI::App& analog) {
     if (fs::exists(a->out) && !fs::is_directory(a->out))
       throw user_error("--out ", a->out, ": exists and is not a directory");
     const std::string models_dir = a->out + "/models", cache_dir = a->out + "/cache";
+    const report::PaperData paper = report::load_paper_data(a->paper_data);
+    paper.require({"table2", "fig2b", "fig2c"},
+                  {"e_fallback", "e_selective", "break_even_fallback", "e_always_on"});
 
     std::vector<api::TrainJob> jobs;
     for (int i = 1; i <= a->models; ++i) {
@@ -254,12 +261,13 @@ void register_analog_study(CLI::App& analog) {
          "modelled: seed 002's component model, Table I energies, C 0.12 uJ, "
          "controller 0.003 uJ, 0.0002 uJ per class, fallback " +
              a->fallback},
+        {"published values", paper.origin + " (the paper: CIFAR-10; markers in the figures)"},
         {"version", version_string()},
         {"machine", machine_description()}};
     const std::string text = report::race_study_text(st, info);
     OutputSet outputs;
     const std::vector<report::Figure> figs =
-        report::write_race_study_figures(outputs, st, info, a->out);
+        report::write_race_study_figures(outputs, st, info, &paper, a->out);
     report::write_race_study_html(outputs, st, info, figs, a->out);
     nlohmann::json pool_json = nlohmann::json::array();
     for (const api::PoolUnit& u : units0) pool_json.push_back(u.name);

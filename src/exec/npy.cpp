@@ -183,7 +183,7 @@ uint32_t read_le(std::string_view b, size_t at, size_t width) {
 
 }  // namespace
 
-Tensor parse_npy(std::string_view bytes, std::string_view origin) {
+size_t npy_header_size(std::string_view bytes, std::string_view origin) {
   if (bytes.size() < 10 || bytes.substr(0, 6) != kMagic)
     throw user_error(origin, ": not a .npy file (missing the \\x93NUMPY magic string)");
   const int major = static_cast<uint8_t>(bytes[6]);
@@ -193,23 +193,33 @@ Tensor parse_npy(std::string_view bytes, std::string_view origin) {
                      " (expected 1.0, 2.0 or 3.0)");
   const size_t len_width = major == 1 ? 2 : 4;
   if (bytes.size() < 8 + len_width) throw user_error(origin, ": truncated .npy header");
-  const size_t header_len = read_le(bytes, 8, len_width);
-  const size_t data_at = 8 + len_width + header_len;
+  return 8 + len_width + read_le(bytes, 8, len_width);
+}
+
+NpyHeader parse_npy_header(std::string_view bytes, std::string_view origin) {
+  const size_t data_at = npy_header_size(bytes, origin);
   if (data_at > bytes.size())
-    throw user_error(origin, ": .npy header length ", header_len,
+    throw user_error(origin, ": .npy header length ", data_at - (bytes[6] == 1 ? 10 : 12),
                      " runs past the end of the file (", bytes.size(), " bytes)");
-  const Header h = DictParser(bytes.substr(8 + len_width, header_len), origin).parse();
+  const size_t len_width = bytes[6] == 1 ? 2 : 4;
+  const Header h = DictParser(bytes.substr(8 + len_width, data_at - 8 - len_width), origin).parse();
   if (h.fortran)
     throw user_error(origin,
                      ": Fortran-order arrays are not supported; save with np.ascontiguousarray");
+  return {dtype_from_descr(h.descr, origin), h.shape, data_at};
+}
+
+Tensor parse_npy(std::string_view bytes, std::string_view origin) {
+  const NpyHeader nh = parse_npy_header(bytes, origin);
+  const size_t data_at = nh.data_offset;
   Tensor t;
-  t.dtype = dtype_from_descr(h.descr, origin);
-  t.shape = h.shape;
+  t.dtype = nh.dtype;
+  t.shape = nh.shape;
   const int64_t n = graph::element_count(t.shape);
   const size_t expected = static_cast<size_t>(n) * graph::dtype_size(t.dtype);
   if (bytes.size() - data_at != expected)
     throw user_error(origin, ": .npy data holds ", bytes.size() - data_at, " bytes, but shape ",
-                     graph::shape_str(t.shape), " of ", h.descr, " needs ", expected);
+                     graph::shape_str(t.shape), " of ", descr_of(t.dtype), " needs ", expected);
   t.bytes.assign(bytes.begin() + static_cast<std::ptrdiff_t>(data_at), bytes.end());
   return t;
 }

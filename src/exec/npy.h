@@ -20,6 +20,19 @@ namespace hetcim::exec {
 // Parses the bytes of an .npy file; `origin` names it in errors.
 [[nodiscard]] Tensor parse_npy(std::string_view bytes, std::string_view origin);
 
+// The header of an .npy stream (data not yet read): its dtype, shape and the byte offset of the
+// data. `npy_header_size` needs the first 12 bytes (8 + the widest length field) and returns the
+// size of the whole header; `parse_npy_header` needs at least that many bytes and checks them as
+// parse_npy does, except the data size (a stream's records arrive later).
+struct NpyHeader {
+  graph::DType dtype = graph::DType::Float32;
+  graph::Shape shape;
+  size_t data_offset = 0;
+};
+inline constexpr size_t kNpyPrefixBytes = 12;
+[[nodiscard]] size_t npy_header_size(std::string_view first_bytes, std::string_view origin);
+[[nodiscard]] NpyHeader parse_npy_header(std::string_view bytes, std::string_view origin);
+
 [[nodiscard]] std::string npy_bytes(const Tensor& t);
 void write_npy(const std::string& path, const Tensor& t);
 

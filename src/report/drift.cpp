@@ -22,9 +22,37 @@ nlohmann::json opt(const std::optional<double>& v) {
 
 nlohmann::json policy_json(const std::optional<DriftPolicyPoint>& p) {
   if (!p) return nullptr;
-  return {{"coverage", p->coverage},
-          {"accepted_risk", std::isfinite(p->accepted_risk) ? nlohmann::json(p->accepted_risk)
-                                                            : nlohmann::json(nullptr)}};
+  nlohmann::json j = {
+      {"coverage", p->coverage},
+      {"accepted_risk", std::isfinite(p->accepted_risk) ? nlohmann::json(p->accepted_risk)
+                                                        : nlohmann::json(nullptr)}};
+  if (const auto& c = p->check) {
+    j["monitor"] = {{"coverage_lower", c->coverage_lower},
+                    {"coverage_upper", c->coverage_upper},
+                    {"certified_coverage_lower", c->certified_lower},
+                    {"certified_coverage_upper", c->certified_upper},
+                    {"coverage_shift", c->coverage_shifted},
+                    {"score_ks_distance", c->score.distance},
+                    {"score_ks_critical", c->score.critical},
+                    {"score_shift", c->score.shifted()},
+                    {"audited", c->audited},
+                    {"audit_errors", c->audit_errors},
+                    {"audit_upper_bound",
+                     c->audited > 0 ? nlohmann::json(c->audit_upper) : nlohmann::json(nullptr)},
+                    {"recalibrate", c->recalibrate},
+                    {"reason", c->reason}};
+  }
+  return j;
+}
+
+std::string monitor_cell(const std::optional<DriftPolicyPoint>& p) {
+  if (!p || !p->check) return "-";
+  const select::StateCheck& c = *p->check;
+  char b[160];
+  std::snprintf(b, sizeof b, "KS %.3f/%.3f%s%s", c.score.distance, c.score.critical,
+                c.audited > 0 ? (" audit<=" + pct(c.audit_upper) + "%").c_str() : "",
+                c.recalibrate ? (": RE-CERTIFY (" + c.reason + ")").c_str() : ": ok");
+  return b;
 }
 
 // The x of a point on the log time axis: reads at or before t0 sit at t0.
@@ -60,6 +88,8 @@ std::string drift_text(const DriftReport& r, const Provenance& provenance) {
                     pct(risk(p.policy)).c_str(), pct(cov(p.policy_compensated)).c_str(),
                     pct(risk(p.policy_compensated)).c_str());
       o += b;
+      o += "  " + monitor_cell(p.policy);
+      if (p.policy_compensated) o += " | GDC " + monitor_cell(p.policy_compensated);
     }
     o += "\n";
   }
@@ -69,6 +99,14 @@ std::string drift_text(const DriftReport& r, const Provenance& provenance) {
                   "%%; a later risk above the bound means the certificate no longer holds)\n",
                   r.policy_file.c_str(), 100 * r.certificate_bound, 100 * r.risk_target);
     o += b;
+    o += "(monitor, select/state_check.h: KS = score-distribution distance to t0 / its 5 % "
+         "critical value (label-free); coverage monitor against the certified coverage "
+         "(label-free, anytime 95 %); " +
+         (r.audit > 0 ? "audit<= the anytime 95 % upper bound on the accepted error rate over the "
+                        "first " +
+                            std::to_string(r.audit) + " accepted labelled queries; "
+                      : std::string("no labelled audit (--audit N); ")) +
+         "RE-CERTIFY when the coverage or score shifts or the audit bound exceeds r)\n";
   }
   return o;
 }
@@ -90,7 +128,12 @@ nlohmann::json drift_json(const DriftReport& r, const Provenance& provenance) {
   if (!r.policy_file.empty())
     j["policy"] = {{"file", r.policy_file},
                    {"certificate_upper_bound", r.certificate_bound},
-                   {"risk_target", r.risk_target}};
+                   {"risk_target", r.risk_target},
+                   {"audit", r.audit},
+                   {"recalibration_rule",
+                    "re-certify when the label-free coverage monitor shifts, the score KS distance "
+                    "to t0 exceeds its 5 % critical value, or the audit's anytime 95 % upper bound "
+                    "on the accepted error rate exceeds the target r"}};
   return j;
 }
 
@@ -126,6 +169,7 @@ Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::str
     LineSeries cov_c{"coverage (GDC)", {}, {}, true, true, false, 0};
     LineSeries risk_c{"accepted error (GDC)", {}, {}, true, true, false, 1};
     LineSeries bound{"certificate bound at t0", {}, {}, true, false, false, 7};
+    LineSeries audit{"audit bound (anytime 95%)", {}, {}, false, true, false, 5};
     for (const DriftPoint& p : r.points) {
       const double x = x_of(p, r.t0);
       if (p.policy) {
@@ -146,8 +190,12 @@ Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::str
       }
       bound.x.push_back(x);
       bound.y.push_back(100 * r.certificate_bound);
+      if (p.policy && p.policy->check && p.policy->check->audited > 0) {
+        audit.x.push_back(x);
+        audit.y.push_back(100 * p.policy->check->audit_upper);
+      }
     }
-    for (const LineSeries* s : {&cov, &risk, &cov_c, &risk_c, &bound})
+    for (const LineSeries* s : {&cov, &risk, &cov_c, &risk_c, &bound, &audit})
       if (!s->x.empty()) sel.series.push_back(*s);
     c.panels.push_back(
         {"frozen policy", "time after programming (s)", "share of queries (%)", 0, 100, sel});
@@ -160,7 +208,12 @@ Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::str
                      (r.policy_file.empty()
                           ? std::string(".")
                           : "; right: the frozen policy's coverage and accepted error rate, the "
-                            "certificate made at t0 as a line.") +
+                            "certificate made at t0 as a line" +
+                                std::string(r.audit > 0 ? ", and the anytime 95 % upper bound of a "
+                                                          "labelled audit of the first " +
+                                                              std::to_string(r.audit) +
+                                                              " accepted queries at each time."
+                                                        : ".")) +
                      " Data: " + r.dataset + ".",
                  r.policy_file.empty() ? 5.0 : 7.16, 3.0};
   plot_chart(out, dir, f, c);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "report/gnuplot.h"
+#include "select/state_check.h"
 #include "util/provenance.h"
 
 namespace hetcim::report {
@@ -18,6 +19,9 @@ namespace hetcim::report {
 struct DriftPolicyPoint {
   double coverage = 0;       // accepted / queries
   double accepted_risk = 0;  // errors among the accepted (NaN when none accepted)
+  // The monitor of select/state_check.h on this state: label-free coverage and score shift (KS
+  // against the uncompensated read at t0), the audit's anytime upper bound, and the rule.
+  std::optional<select::StateCheck> check;
 };
 
 struct DriftPoint {
@@ -37,6 +41,7 @@ struct DriftReport {
   // policy file has none).
   std::string policy_file;
   double certificate_bound = 0, risk_target = 0;
+  int64_t audit = 0;  // labelled audit size per state (0: none)
 };
 
 [[nodiscard]] std::string drift_text(const DriftReport& r, const Provenance& provenance);

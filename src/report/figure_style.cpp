@@ -63,10 +63,39 @@ struct Legend {
   }
 };
 
+// Largest reference line of a panel (0 without any).
+double ref_max(const Panel& p) {
+  double m = 0;
+  for (const RefLine& r : p.hlines)
+    if (std::isfinite(r.y)) m = std::max(m, r.y);
+  return m;
+}
+
+// The panel's reference lines as arrows in first-axis y across the graph, with legend entries.
+std::string ref_lines(const Panel& p, Legend& legend) {
+  std::string o;
+  int id = 50;
+  for (const RefLine& r : p.hlines) {
+    if (!std::isfinite(r.y)) throw internal_error("reference line '", r.name, "' is not finite");
+    o += "set arrow " + std::to_string(id++) + " from graph 0, first " + num(r.y) +
+         " to graph 1, first " + num(r.y) + " nohead lw 1.4 dt 2 lc rgb " + q(colour(r.colour)) +
+         " front\n";
+    legend.add({LegendEntry::Kind::Line, r.name, colour(r.colour), true});
+  }
+  return o;
+}
+
 std::string yrange(const Panel& p, double data_max, bool log_y, double headroom) {
-  if (std::isfinite(p.ymin) || std::isfinite(p.ymax))
-    return "set yrange [" + (std::isfinite(p.ymin) ? num(p.ymin) : std::string("*")) + ":" +
-           (std::isfinite(p.ymax) ? num(p.ymax) : std::string("*")) + "]\n";
+  if (std::isfinite(p.ymin) || std::isfinite(p.ymax)) {
+    // A fixed bottom alone: the top still leaves room for value labels and reference lines
+    // (gnuplot's autoscale sees neither).
+    const std::string top = std::isfinite(p.ymax) ? num(p.ymax)
+                            : !log_y && data_max > 0 && (std::isfinite(p.ymin) && p.ymin < data_max)
+                                ? num(data_max * headroom)
+                                : std::string("*");
+    return "set yrange [" + (std::isfinite(p.ymin) ? num(p.ymin) : std::string("*")) + ":" + top +
+           "]\n";
+  }
   if (log_y) return "set yrange [*:" + num(std::max(data_max, 1e-12) * headroom * 2) + "]\n";
   return "set yrange [0:" + num(data_max > 0 ? data_max * headroom : 1) + "]\n";
 }
@@ -84,6 +113,7 @@ std::string bars_plot(const Panel& p, const Bars& b, int k, Legend& legend) {
   o += tics + ") nomirror scale 0\nset xrange [-0.5:" + num(static_cast<double>(G) - 0.5) + "]\n";
   double m = 0;
   for (const BarSeries& s : b.series) m = std::max(m, max_of({&s.values, &s.paper}));
+  m = std::max(m, ref_max(p));
   o += yrange(p, m, false, b.label_format.empty() ? 1.1 : 1.3);
   o += "set boxwidth " + num(w * 0.92) +
        " absolute\nset style fill solid 0.9 border lc rgb '#333333'\n";
@@ -233,6 +263,7 @@ std::string lines_plot(const Panel& p, const Lines& l, int k, Legend& legend) {
     if (s.x.size() != s.y.size()) throw internal_error("line series '", s.name, "': x/y lengths");
     m = std::max(m, max_of({&s.y}));
   }
+  m = std::max(m, ref_max(p));
   if (std::isfinite(p.ymin) || std::isfinite(p.ymax))
     o += yrange(p, m, l.log_y, 1.1);
   else if (!l.log_y)
@@ -341,6 +372,10 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
     if (const auto* s = std::get_if<Stacks>(&p.chart)) groups = groups || !s->groups.empty();
     const bool shared_y = k > 0 && p.ylabel == c.panels[k - 1].ylabel;
     o += "set ylabel " + q(shared_y ? std::string() : p.ylabel) + "\n";
+    if (!p.hlines.empty() && !std::holds_alternative<Bars>(p.chart) &&
+        !std::holds_alternative<Lines>(p.chart))
+      throw internal_error("chart '", c.title, "': reference lines on a stacked or Gantt panel");
+    o += ref_lines(p, legend);
     if (const auto* b = std::get_if<Bars>(&p.chart))
       o += bars_plot(p, *b, static_cast<int>(k), legend);
     else if (const auto* s = std::get_if<Stacks>(&p.chart))

@@ -8,6 +8,7 @@
 //   Stacks  stacked bars (segments) with a label inside or above each segment; optional markers
 //   Lines   x-y series (solid or dashed, log axes), e.g. a roofline with its roofs
 //   Gantt   a timeline of bars on lanes (host, bus, accelerator), labelled where they fit
+// Bars and Lines panels may carry horizontal reference lines (RefLine, e.g. a target).
 #pragma once
 
 #include <limits>
@@ -104,11 +105,19 @@ struct Gantt {
   std::vector<GanttBar> bars;
 };
 
+// A horizontal reference line across a panel (e.g. a risk target), dashed, in the legend.
+struct RefLine {
+  std::string name;  // legend entry
+  double y = 0;      // in the panel's y units
+  int colour = 5;    // palette index (vermillion)
+};
+
 struct Panel {
   std::string title;
   std::string xlabel, ylabel;  // with units, e.g. "latency (ms)"
   double ymin = kNoValue, ymax = kNoValue;
   std::variant<Bars, Stacks, Lines, Gantt> chart;
+  std::vector<RefLine> hlines = {};  // drawn over Bars and Lines panels; the y range includes them
 };
 
 struct Chart {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -176,10 +177,6 @@ std::vector<Table> tables_of(const select::StudyResult& s) {
   return ts;
 }
 
-std::string g(double v) {
-  return gnuplot_number(v);
-}
-
 }  // namespace
 
 std::string race_study_text(const select::StudyResult& s, const RaceStudyInfo& info) {
@@ -190,100 +187,251 @@ std::string race_study_text(const select::StudyResult& s, const RaceStudyInfo& i
   return out;
 }
 
-std::vector<Figure> write_race_study_figures(OutputSet& out, const select::StudyResult& s,
-                                             const RaceStudyInfo& info, const std::string& dir) {
-  out.make_directory(dir);
-  std::vector<Figure> figs;
-  const std::string runs = std::to_string(s.base.runs.size());
-  {  // (a) per-run certificates
-    Figure f{"fig2a_certificates", "Per-run certificates",
-             "Fig. 2a analogue: per run, the certified empirical risk on C and its one-sided "
-             "Clopper-Pearson upper bound; the line is the deployment target r.",
-             7.16, 3.6};
-    std::string d = "$d << EOD\n";
-    for (size_t i = 0; i < s.base.runs.size(); ++i)
-      d += std::to_string(i + 1) + " " + g(100 * s.base.runs[i].certified_risk) + " " +
-           g(100 * s.base.runs[i].upper_bound) + "\n";
-    d += "EOD\n";
-    plot(out, dir, f,
-         d + "set xlabel 'run'\nset ylabel 'selective risk (%)'\nset grid\nset xrange [0.5:" +
-             runs + ".5]\nset xtics 1\nset yrange [0:*]\n" +
-             "plot $d using 1:3 with points pt 7 ps 1.5 title 'one-sided 95% bound', "
-             "$d using 1:2 with points pt 5 title 'empirical risk on C', " +
-             g(100 * info.risk_target) + " with lines dt 2 lc rgb 'red' title 'target r'\n");
-    figs.push_back(f);
+double design_risk_percent(const std::string& label) {
+  const auto eq = label.find('=');
+  if (eq == std::string::npos) return kNoValue;
+  try {
+    return 100 * std::stod(label.substr(eq + 1));
+  } catch (const std::exception&) {
+    return kNoValue;
+  }
+}
+
+namespace {
+
+double paper_or_nan(const PaperData* paper, const std::string& table, const std::string& row,
+                    const std::string& col) {
+  if (!paper) return kNoValue;
+  const PaperTable* t = paper->table(table);
+  const PaperValue* v = t ? t->find(row, col) : nullptr;
+  return v && v->present ? v->value : kNoValue;
+}
+
+double paper_scalar(const PaperData* paper, const std::string& id) {
+  const PaperScalar* v = paper ? paper->scalar(id) : nullptr;
+  return v ? v->value : kNoValue;
+}
+
+double mean_or_nan(const MeanSd& m, double scale) {
+  return m.n > 0 ? scale * m.mean : kNoValue;
+}
+
+// The full pool followed by the availability variants, labelled as in Fig. 2(c).
+std::vector<Variant> availability_variants(const select::StudyResult& s) {
+  std::vector<Variant> avail = {s.base};
+  avail[0].label = "full pool";
+  avail.insert(avail.end(), s.availability.begin(), s.availability.end());
+  return avail;
+}
+
+}  // namespace
+
+std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const RaceStudyInfo& info,
+                                           const PaperData* paper, const std::string& data_note) {
+  std::vector<StudyFigure> figs;
+  const size_t n = s.base.runs.size();
+  const std::string diamonds =
+      paper ? " Diamonds: the paper's values (CIFAR-10, " + paper->origin + ")." : std::string();
+  const std::string target = "target r = " + fmt("%g", 100 * info.risk_target) + " %";
+  auto passing = [](const Variant& v) {
+    return v.runs.empty() ? kNoValue : 100.0 * v.passes / static_cast<double>(v.runs.size());
+  };
+  {  // (a) per-run certificates: ours for every run, the paper's five rows beside them.
+    size_t shown = n;
+    if (const PaperTable* t = paper ? paper->table("table2") : nullptr)
+      for (const auto& [row, values] : t->rows)
+        if (row.rfind("run ", 0) == 0)
+          shown = std::max(shown, static_cast<size_t>(std::max(0, std::atoi(row.c_str() + 4))));
+    Bars b;
+    b.label_format = "%.1f";
+    BarSeries risk{"empirical risk on C (ours)", {}, {}};
+    BarSeries bound{"one-sided 95% bound (ours)", {}, {}};
+    for (size_t i = 0; i < shown; ++i) {
+      const std::string name = "run " + std::to_string(i + 1);
+      b.groups.push_back(name);
+      risk.values.push_back(i < n ? 100 * s.base.runs[i].certified_risk : kNoValue);
+      bound.values.push_back(i < n ? 100 * s.base.runs[i].upper_bound : kNoValue);
+      if (paper) {
+        risk.paper.push_back(paper_or_nan(paper, "table2", name, "cert_risk"));
+        bound.paper.push_back(paper_or_nan(paper, "table2", name, "upper_95"));
+      }
+    }
+    b.series = {risk, bound};
+    Chart c;
+    c.title = "Per-run certificates";
+    c.footnote = data_note;
+    c.panels.push_back(
+        {"", "run", "selective risk on C (%)", 0, kNoValue, b, {{target, 100 * info.risk_target}}});
+    figs.push_back({{"fig2a", c.title,
+                     "Fig. 2(a) analogue (seed 002): per run, the empirical selective risk on the "
+                     "certificate split C and its one-sided Clopper-Pearson upper bound; dashed: "
+                     "the deployment target r (a run is certified when its bound is below it)." +
+                         diamonds + " " + data_note,
+                     5.0, 3.2},
+                    c});
   }
   {  // (b) design-risk sweep
-    Figure f{"fig2b_design_risk", "Design-risk sweep",
-             "Fig. 2b analogue: mean test coverage (+- sd over runs) against mean test risk as "
-             "the design risk r_d is swept; labels give r_d and how many certificates pass.",
-             7.16, 3.6};
-    std::string d = "$d << EOD\n";
+    Lines cov, risk;
+    LineSeries oc{"ours (mean over runs)", {}, {}, false, true, false, 0};
+    LineSeries ocl{"ours, mean +- sd", {}, {}, true, false, false, 0};
+    LineSeries och = ocl;
+    LineSeries pc{"paper (published)", {}, {}, false, true, true};
+    LineSeries orisk = oc, orl = ocl, orh = ocl;
+    Bars passes;
+    passes.label_format = "%.0f";
+    BarSeries pass{"certificates passing (ours, % of runs)", {}, {}};
     for (const Variant& v : s.design_risk) {
+      const double rd = design_risk_percent(v.label);
       const MeanSd c = v.over(&RunFigures::test_coverage), r = v.over(&RunFigures::test_risk);
-      d += g(100 * r.mean) + " " + g(100 * c.mean) + " " + g(100 * c.sd) + " \"" +
-           v.label.substr(6) + " (" + std::to_string(v.passes) + "/" + runs + ")\"\n";
+      oc.x.push_back(rd), oc.y.push_back(mean_or_nan(c, 100));
+      ocl.x.push_back(rd), ocl.y.push_back(c.n > 1 ? 100 * (c.mean - c.sd) : kNoValue);
+      och.x.push_back(rd), och.y.push_back(c.n > 1 ? 100 * (c.mean + c.sd) : kNoValue);
+      orisk.x.push_back(rd), orisk.y.push_back(mean_or_nan(r, 100));
+      orl.x.push_back(rd), orl.y.push_back(r.n > 1 ? 100 * (r.mean - r.sd) : kNoValue);
+      orh.x.push_back(rd), orh.y.push_back(r.n > 1 ? 100 * (r.mean + r.sd) : kNoValue);
+      passes.groups.push_back(fmt("%g", rd));
+      pass.values.push_back(passing(v));
+      if (paper) {
+        const std::string row = fmt("%g", rd) + "%";
+        const double pp = paper_or_nan(paper, "fig2b", row, "certificates_passing_of_5");
+        pass.paper.push_back(std::isfinite(pp) ? 100 * pp / 5 : kNoValue);
+      }
     }
-    d += "EOD\n";
-    plot(out, dir, f,
-         d + "set xlabel 'mean test selective risk (%)'\nset ylabel 'mean test coverage (%)'\n"
-             "set grid\nset offsets 0.3,0.6,3,3\n"
-             "plot $d using 1:2:3 with yerrorbars pt 7 title 'mean +- sd', "
-             "$d using 1:2:4 with labels offset 0,1.2 notitle\n");
-    figs.push_back(f);
+    if (const PaperTable* t = paper ? paper->table("fig2b") : nullptr)
+      for (const auto& [row, values] : t->rows) {  // rows "5%", "8%", ...: every published r_d
+        const double rd = design_risk_percent("=" + row.substr(0, row.find('%'))) / 100;
+        const double pv = paper_or_nan(paper, "fig2b", row, "test_coverage_percent");
+        if (std::isfinite(rd) && std::isfinite(pv)) pc.x.push_back(rd), pc.y.push_back(pv);
+      }
+    och.name = ocl.name;
+    orh.name = orl.name;
+    cov.series = {oc, ocl, och};
+    if (!pc.x.empty()) cov.series.push_back(pc);
+    risk.series = {orisk, orl, orh};
+    passes.series = {pass};
+    Chart c;
+    c.title = "Design-risk sweep";
+    c.footnote = data_note;
+    c.panels.push_back(
+        {"(b) coverage", "design risk r_d (%)", "mean test coverage (%)", kNoValue, kNoValue, cov});
+    c.panels.push_back({"(b) risk",
+                        "design risk r_d (%)",
+                        "mean test selective risk (%)",
+                        0,
+                        kNoValue,
+                        risk,
+                        {{target, 100 * info.risk_target}}});
+    c.panels.push_back(
+        {"(b) certificates", "design risk r_d (%)", "passing (% of runs)", 0, 110, passes});
+    figs.push_back(
+        {{"fig2b", c.title,
+          "Fig. 2(b) analogue (seed 002): as the design risk r_d of the threshold fit is "
+          "swept, the mean test coverage and test selective risk (dashed: mean +- sd "
+          "over runs) and the share of runs whose certificate passes at the deployment "
+          "target r." +
+              diamonds + " " + data_note,
+          7.16, 3.2},
+         c});
   }
   {  // (c) availability
-    Figure f{"fig2c_availability", "Availability",
-             "Fig. 2c analogue: mean certified coverage (+- sd) as the first units of the pool "
-             "become unavailable; labels give the certificates passing.",
-             7.16, 3.6};
-    std::vector<Variant> avail = {s.base};
-    avail[0].label = "full pool";
-    avail.insert(avail.end(), s.availability.begin(), s.availability.end());
-    std::string d = "$d << EOD\n";
-    for (size_t i = 0; i < avail.size(); ++i) {
-      const MeanSd c = avail[i].over(&RunFigures::certified_coverage);
-      d += std::to_string(i) + " " + g(100 * c.mean) + " " + g(100 * c.sd) + " \"" +
-           avail[i].label + "\" \"" + std::to_string(avail[i].passes) + "/" + runs + "\"\n";
+    const std::vector<Variant> avail = availability_variants(s);
+    Bars b;  // one panel: the four settings need the full width for their tick labels
+    b.label_format = "%.1f";
+    BarSeries cs{"mean certified coverage (ours)", {}, {}};
+    BarSeries ps{"certificates passing (ours, % of runs)", {}, {}};
+    for (const Variant& v : avail) {
+      b.groups.push_back(v.label.rfind("without ", 0) == 0 ? v.label : std::string("full pool"));
+      cs.values.push_back(mean_or_nan(v.over(&RunFigures::certified_coverage), 100));
+      ps.values.push_back(passing(v));
+      if (paper) {
+        cs.paper.push_back(paper_or_nan(paper, "fig2c", v.label, "cert_coverage_percent"));
+        const double pp = paper_or_nan(paper, "fig2c", v.label, "certificates_passing_of_5");
+        ps.paper.push_back(std::isfinite(pp) ? 100 * pp / 5 : kNoValue);
+      }
     }
-    d += "EOD\n";
-    plot(out, dir, f,
-         d +
-             "set ylabel 'certified coverage (%)'\nset grid ytics\nset yrange [0:*]\n"
-             "set xrange [-0.5:" +
-             std::to_string(avail.size() - 0.5) +
-             "]\nset style fill solid 0.5\nset boxwidth 0.6\n"
-             "plot $d using 1:2:xtic(4) with boxes notitle, $d using 1:2:3 with yerrorbars "
-             "pt 0 lc rgb 'black' notitle, $d using 1:($2+$3):5 with labels offset 0,1 notitle\n");
-    figs.push_back(f);
+    b.series = {cs, ps};
+    Chart c;
+    c.title = "Availability";
+    c.footnote = data_note;
+    c.panels.push_back(
+        {"", "units of the pool available", "coverage, runs passing (%)", 0, kNoValue, b});
+    figs.push_back(
+        {{"fig2c", c.title,
+          "Fig. 2(c) analogue (seed 002): mean certified coverage and the share of runs "
+          "whose certificate passes when the mildest units of the pool are unavailable." +
+              diamonds + " " + data_note,
+          7.16, 3.2},
+         c});
   }
-  {  // (d) fallback sweep
-    Figure f{"fig2d_fallback", "Energy vs fallback cost",
-             "Fig. 2d analogue (modelled energy): selective system per query (mean +- sd over "
-             "runs, at each run's test coverage) against the fallback cost F, the always-on "
-             "ensemble, the operating point and the break-even band (mean +- sd).",
-             7.16, 3.6};
-    std::string d = "$d << EOD\n";
-    for (const auto& p : s.fallback)
-      d += g(p.fallback * 1e6) + " " + g(p.selective.mean * 1e6) + " " +
-           g((p.selective.mean - p.selective.sd) * 1e6) + " " +
-           g((p.selective.mean + p.selective.sd) * 1e6) + " " + g(p.ensemble * 1e6) + "\n";
-    d += "EOD\n";
-    std::string band;
-    if (s.break_even.n > 0)
-      band = "set object 1 rect from " + g((s.break_even.mean - s.break_even.sd) * 1e6) +
-             ",graph 0 to " + g((s.break_even.mean + s.break_even.sd) * 1e6) +
-             ",graph 1 fc rgb '#dddddd' fs solid 0.6 behind\n";
-    plot(out, dir, f,
-         d + band +
-             "set xlabel 'fallback energy F (uJ)'\nset ylabel 'energy per query (uJ)'\nset grid\n"
-             "set arrow 1 from " +
-             g(info.fallback * 1e6) + ",graph 0 to " + g(info.fallback * 1e6) +
-             ",graph 1 nohead dt 3\n"
-             "plot $d using 1:3:4 with filledcurves fc rgb '#9ecae1' title 'selective +- sd', "
-             "$d using 1:2 with lines lw 2 lc rgb '#08519c' title 'selective (mean)', "
-             "$d using 1:5 with lines lw 2 dt 2 lc rgb 'red' title 'always-on ensemble'\n");
-    figs.push_back(f);
+  if (!s.fallback.empty()) {  // (d) energy against the fallback cost
+    LineSeries sel{"selective (ours, mean)", {}, {}, false, false, false, 0};
+    LineSeries lo{"selective, mean +- sd", {}, {}, true, false, false, 0};
+    LineSeries hi = lo;
+    LineSeries ens{"always-on ensemble (ours)", {}, {}, true, false, false, 1};
+    for (const auto& p : s.fallback) {
+      const double x = p.fallback * 1e6;
+      sel.x.push_back(x), sel.y.push_back(mean_or_nan(p.selective, 1e6));
+      lo.x.push_back(x),
+          lo.y.push_back(p.selective.n > 1 ? (p.selective.mean - p.selective.sd) * 1e6 : kNoValue);
+      hi.x.push_back(x),
+          hi.y.push_back(p.selective.n > 1 ? (p.selective.mean + p.selective.sd) * 1e6 : kNoValue);
+      ens.x.push_back(x), ens.y.push_back(p.ensemble * 1e6);
+    }
+    Lines l;
+    l.series = {sel, lo, hi, ens};
+    if (s.break_even.n > 0 && !s.fallback.empty())
+      l.series.push_back({"break-even F (ours)",
+                          {s.break_even.mean * 1e6},
+                          {s.fallback.front().ensemble * 1e6},
+                          false,
+                          true,
+                          false,
+                          2});
+    const double pf = paper_scalar(paper, "e_fallback"), pe = paper_scalar(paper, "e_selective");
+    const double pb = paper_scalar(paper, "break_even_fallback"),
+                 pa = paper_scalar(paper, "e_always_on");
+    if (std::isfinite(pf) && std::isfinite(pe) && std::isfinite(pb) && std::isfinite(pa))
+      l.series.push_back(
+          {"paper: operating point and break-even", {pf, pb}, {pe, pa}, false, true, true});
+    Chart c;
+    c.title = "Energy per query vs fallback cost";
+    c.footnote = data_note + " Energies modelled (seed 002's component model).";
+    c.panels.push_back(
+        {"", "fallback cost per deferred query F (uJ)", "energy per query (uJ)", 0, kNoValue, l});
+    figs.push_back(
+        {{"fig2d", c.title,
+          "Fig. 2(d) analogue (seed 002), modelled energy: the selective system per query (mean "
+          "and "
+          "+- sd over runs, each at its own test coverage, the paper's definition) and the "
+          "always-on ensemble against the fallback cost F; the point: our mean break-even F "
+          "(operating point F = " +
+              fmt("%g", info.fallback * 1e6) + " uJ)." + diamonds + " " + data_note,
+          7.16, 3.2},
+         c});
+  }
+  return figs;
+}
+
+std::vector<Figure> write_race_study_figures(OutputSet& out, const select::StudyResult& s,
+                                             const RaceStudyInfo& info, const PaperData* paper,
+                                             const std::string& dir) {
+  out.make_directory(dir);
+  std::string data;
+  for (const auto& [k, v] : info.provenance)
+    if (k == "data") data = v;
+  const std::string note =
+      "Data: this hetcim analog study (" + (data.empty() ? std::string("see study.json") : data) +
+      "; " + std::to_string(s.base.runs.size()) + " run(s); provenance in report.html).";
+  const std::pair<const char*, const char*> names[] = {{"fig2a", "fig2a_certificates"},
+                                                       {"fig2b", "fig2b_design_risk"},
+                                                       {"fig2c", "fig2c_availability"},
+                                                       {"fig2d", "fig2d_fallback"}};
+  std::vector<Figure> figs;
+  for (StudyFigure& f : race_study_charts(s, info, paper, note)) {
+    for (const auto& [from, to] : names)
+      if (f.figure.name == from) f.figure.name = to;
+    plot_chart(out, dir, f.figure, f.chart);
+    figs.push_back(f.figure);
   }
   return figs;
 }

@@ -45,17 +45,6 @@ std::string pct_pm(const MeanSd& m) {
   return fixed(100 * m.mean, 2) + " &plusmn; " + fixed(100 * m.sd, 2);
 }
 
-// The design risk of a sweep label "r_d = 0.05", as a percentage.
-double design_risk_percent(const std::string& label) {
-  const auto eq = label.find('=');
-  if (eq == std::string::npos) return kNoValue;
-  try {
-    return 100 * std::stod(label.substr(eq + 1));
-  } catch (const std::exception&) {
-    return kNoValue;
-  }
-}
-
 const PaperValue* paper_cell(const PaperTable& t, const std::string& row, const std::string& col) {
   const PaperValue* v = t.find(row, col);
   return v && v->present ? v : nullptr;
@@ -74,7 +63,9 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
   const size_t n = s.base.runs.size();
   const std::string data_note = "Data: hetcim analog study, " + f.origin + " (" +
                                 option_text(f.options, "dataset") + ", " + std::to_string(n) +
-                                " run(s)); paper values typed from " + paper.origin + ".";
+                                " run(s)).";
+  // Fig. 2 a-c: the same charts `hetcim analog study` draws, with the paper's values.
+  const std::vector<StudyFigure> charts = race_study_charts(s, f.info, &paper, data_note);
 
   // Table II: per run and mean, paper | ours.
   {
@@ -85,7 +76,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
                                     &RunFigures::upper_bound, &RunFigures::test_coverage,
                                     &RunFigures::hybrid_accuracy};
     std::string rows;
-    const size_t shown = std::max<size_t>(n, 5);
+    const size_t shown = std::max<size_t>(n, 5);  // the paper's five runs
     for (size_t i = 0; i < shown; ++i) {
       const std::string name = "run " + std::to_string(i + 1);
       rows += "<tr><td class=\"l\">" + name + "</td>";
@@ -126,33 +117,10 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
             difference_table_html("Table II: ours vs paper (means)", diffs, 0.05, true);
     res.differences.insert(res.differences.end(), diffs.begin(), diffs.end());
 
-    // Fig. 2(a): per-run certificates.
-    Chart c;
-    c.title = "Per-run certificates";
-    c.footnote = data_note + " Target r = " + fixed(100 * f.info.risk_target, 0) + " %.";
-    Bars b;
-    b.label_format = "%.1f";
-    BarSeries risk{"empirical risk on C (ours)", {}, {}};
-    BarSeries bound{"one-sided 95% bound (ours)", {}, {}};
-    for (size_t i = 0; i < shown; ++i) {
-      const std::string name = "run " + std::to_string(i + 1);
-      b.groups.push_back(name);
-      risk.values.push_back(i < n ? 100 * s.base.runs[i].certified_risk : kNoValue);
-      bound.values.push_back(i < n ? 100 * s.base.runs[i].upper_bound : kNoValue);
-      risk.paper.push_back(paper_or_nan(t, name, "cert_risk"));
-      bound.paper.push_back(paper_or_nan(t, name, "upper_95"));
-    }
-    b.series = {risk, bound};
-    c.panels.push_back({"", "run", "selective risk on C (%)", 0, kNoValue, b});
-    const Figure fig{"fig2a", c.title,
-                     "Fig. 2(a) analogue (seed 002): per run, the empirical selective risk on "
-                     "the certificate split C and its one-sided 95 % Clopper-Pearson bound; "
-                     "diamonds: the paper's Table II rows. " +
-                         data_note,
-                     5.0, 3.2};
-    plot_chart(outputs, dir, fig, c);
-    res.figures.push_back(fig);
-    body += figure_html(fig);
+    const StudyFigure& fig = charts.at(0);  // Fig. 2(a): per-run certificates
+    plot_chart(outputs, dir, fig.figure, fig.chart);
+    res.figures.push_back(fig.figure);
+    body += figure_html(fig.figure);
   }
 
   // Table III: the five confidence scores, mean over runs.
@@ -192,55 +160,25 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
   {
     const PaperTable& t = paper.need_table("fig2b");
     std::vector<Difference> diffs;
-    LineSeries ours{"test coverage (ours, mean)", {}, {}, false, true};
-    LineSeries pub{"paper", {}, {}, false, true, true};
-    Bars passes;
-    passes.label_format = "%.0f";
-    BarSeries pass{"certificates passing (ours, % of runs)", {}, {}};
     for (const Variant& v : s.design_risk) {
       const double rd = design_risk_percent(v.label);
       const MeanSd m = v.over(&RunFigures::test_coverage);
-      ours.x.push_back(rd);
-      ours.y.push_back(m.n > 0 ? 100 * m.mean : kNoValue);
-      passes.groups.push_back(fixed(rd, 0));
-      pass.values.push_back(100.0 * v.passes / static_cast<double>(v.runs.size()));
+      const double passing = 100.0 * v.passes / static_cast<double>(v.runs.size());
       const std::string row = fixed(rd, 0) + "%";
       const double pc = paper_or_nan(t, row, "certificates_passing_of_5");
-      pass.paper.push_back(std::isfinite(pc) ? 100 * pc / 5 : kNoValue);
       if (const PaperValue* pv = paper_cell(t, row, "test_coverage_percent"); pv && m.n > 0)
         diffs.push_back({"fig2b", "r_d = " + row + ": mean test coverage (%)", 100 * m.mean,
                          pv->text(), pv->value, why});
       if (std::isfinite(pc))
-        diffs.push_back({"fig2b", "r_d = " + row + ": certificates passing (% of runs)",
-                         pass.values.back(), fixed(100 * pc / 5, 0), 100 * pc / 5,
+        diffs.push_back({"fig2b", "r_d = " + row + ": certificates passing (% of runs)", passing,
+                         fixed(100 * pc / 5, 0), 100 * pc / 5,
                          std::to_string(v.passes) + " of " + std::to_string(v.runs.size()) +
                              " runs (ours) vs " + fixed(pc, 0) + " of 5 (paper); " + why});
     }
-    for (const auto& [row, values] : t.rows) {
-      const PaperValue* pv = paper_cell(t, row, "test_coverage_percent");
-      const double rd = design_risk_percent("=" + row.substr(0, row.find('%'))) / 100;
-      if (pv && std::isfinite(rd)) {
-        pub.x.push_back(rd);
-        pub.y.push_back(pv->value);
-      }
-    }
-    passes.series = {pass};
-    Chart c;
-    c.title = "Design-risk sweep";
-    c.footnote = data_note;
-    c.panels.push_back({"(b) coverage", "design risk r_d (%)", "mean test coverage (%)", kNoValue,
-                        kNoValue, Lines{{ours, pub}, false, false}});
-    c.panels.push_back(
-        {"(b) certificates", "design risk r_d (%)", "passing (% of runs)", 0, 110, passes});
-    const Figure fig{"fig2b", c.title,
-                     "Fig. 2(b) analogue (seed 002): mean test coverage and the share of runs "
-                     "whose certificate passes (r = 10 %) as the design risk r_d is swept; "
-                     "diamonds: the paper's values (Fig. 2(b) and Sec. V-C text). " +
-                         data_note,
-                     7.16, 3.2};
-    plot_chart(outputs, dir, fig, c);
-    res.figures.push_back(fig);
-    body += "<h2>Fig. 2(b): design-risk sweep</h2>\n" + figure_html(fig) +
+    const StudyFigure& fig = charts.at(1);
+    plot_chart(outputs, dir, fig.figure, fig.chart);
+    res.figures.push_back(fig.figure);
+    body += "<h2>Fig. 2(b): design-risk sweep</h2>\n" + figure_html(fig.figure) +
             difference_table_html("Fig. 2(b): ours vs paper", diffs, 0.05, true);
     res.differences.insert(res.differences.end(), diffs.begin(), diffs.end());
   }
@@ -252,49 +190,24 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
     avail[0].label = "full pool";
     avail.insert(avail.end(), s.availability.begin(), s.availability.end());
     std::vector<Difference> diffs;
-    Bars cov, passes;
-    passes.label_format = "%.0f";
-    BarSeries cs{"certified coverage (ours, mean)", {}, {}};
-    BarSeries ps{"certificates passing (ours, % of runs)", {}, {}};
     for (const Variant& v : avail) {
       const MeanSd m = v.over(&RunFigures::certified_coverage);
-      // Short tick labels ("all", "no A0", "no A0-A1") fit four groups in a panel.
-      const std::string tick =
-          v.label.rfind("without ", 0) == 0 ? "no " + v.label.substr(8) : std::string("all");
-      cov.groups.push_back(tick);
-      passes.groups.push_back(tick);
-      cs.values.push_back(m.n > 0 ? 100 * m.mean : kNoValue);
-      ps.values.push_back(100.0 * v.passes / static_cast<double>(v.runs.size()));
+      const double passing = 100.0 * v.passes / static_cast<double>(v.runs.size());
       const double pc = paper_or_nan(t, v.label, "cert_coverage_percent");
       const double pp = paper_or_nan(t, v.label, "certificates_passing_of_5");
-      cs.paper.push_back(pc);
-      ps.paper.push_back(std::isfinite(pp) ? 100 * pp / 5 : kNoValue);
       if (std::isfinite(pc) && m.n > 0)
         diffs.push_back({"fig2c", v.label + ": mean certified coverage (%)", 100 * m.mean,
                          fixed(pc, 2), pc, why});
       if (std::isfinite(pp))
-        diffs.push_back({"fig2c", v.label + ": certificates passing (% of runs)", ps.values.back(),
+        diffs.push_back({"fig2c", v.label + ": certificates passing (% of runs)", passing,
                          fixed(100 * pp / 5, 0), 100 * pp / 5,
                          std::to_string(v.passes) + " of " + std::to_string(v.runs.size()) +
                              " runs (ours) vs " + fixed(pp, 0) + " of 5 (paper); " + why});
     }
-    cov.series = {cs};
-    passes.series = {ps};
-    Chart c;
-    c.title = "Availability";
-    c.footnote = data_note;
-    c.panels.push_back({"(c) coverage", "", "mean certified coverage (%)", 0, kNoValue, cov});
-    c.panels.push_back({"(c) certificates", "", "passing (% of runs)", 0, 110, passes});
-    const Figure fig{"fig2c", c.title,
-                     "Fig. 2(c) analogue (seed 002): mean certified coverage and the share of "
-                     "runs whose certificate passes when the mildest units of the pool are "
-                     "unavailable (all: the full pool; no A0: without A0, ...); diamonds: the "
-                     "paper's values. " +
-                         data_note,
-                     7.16, 3.2};
-    plot_chart(outputs, dir, fig, c);
-    res.figures.push_back(fig);
-    body += "<h2>Fig. 2(c): availability</h2>\n" + figure_html(fig) +
+    const StudyFigure& fig = charts.at(2);
+    plot_chart(outputs, dir, fig.figure, fig.chart);
+    res.figures.push_back(fig.figure);
+    body += "<h2>Fig. 2(c): availability</h2>\n" + figure_html(fig.figure) +
             difference_table_html("Fig. 2(c): ours vs paper", diffs, 0.05, true);
     res.differences.insert(res.differences.end(), diffs.begin(), diffs.end());
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,29 @@ struct EvalResult {
   std::vector<uint8_t> labels;             // count
   std::vector<xbar::MappingAudit> audits;  // one per analog layer
   double seconds = 0.0;
+};
+
+// The same evaluation fed in pieces, for a stream of queries: the chip is programmed once at
+// construction and the read-noise sequence continues from call to call, so feeding a data set's
+// images in consecutive batches of options.batch_size images gives exactly evaluate_race_cnn's
+// logits (reads draw their noise per call: other batch boundaries give other, equally valid,
+// noise). Option errors as evaluate_race_cnn's.
+class RaceCnnEvaluator {
+ public:
+  RaceCnnEvaluator(const graph::Graph& model, const EvalOptions& options);
+  ~RaceCnnEvaluator();
+  RaceCnnEvaluator(const RaceCnnEvaluator&) = delete;
+  RaceCnnEvaluator& operator=(const RaceCnnEvaluator&) = delete;
+
+  // Logits of images [first, first + count) of `data` into `logits` (count x classes floats).
+  // UserError when the images do not fit the model's input.
+  void logits(const data::ImageDataset& data, int64_t first, int64_t count, float* logits);
+  // The analog layers' mapping audits (empty without a chip).
+  [[nodiscard]] std::vector<xbar::MappingAudit> audits() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // `model` is a race_cnn graph with weights (trained, or imported from ONNX). UserError when the

@@ -39,6 +39,8 @@ ProgrammedLayer Chip::program(std::string_view layer_id, const float* w, int64_t
   ProgrammedLayer L;
   L.layer_id_ = std::string(layer_id);
   L.profile_ = p;
+  // Read-noise growth (chip_profile.h): the noise of a read at options.read_time; 1 by default.
+  L.profile_.read_noise = p.read_noise * p.read_noise_factor(options.read_time);
   L.rows_ = rows;
   L.cols_ = cols;
   L.gamma_ = m.gamma;

@@ -80,8 +80,19 @@ void validate_profile(const ChipProfile& p, std::string_view source) {
   finite_nonneg(p.drift_nu_sd, "drift_nu_sd", "");
   if (!std::isfinite(p.drift_t0) || p.drift_t0 <= 0.0)
     throw user_error(where, ": field 'drift_t0' must be a time > 0 s, got ", p.drift_t0);
+  if (p.read_noise_growth && (!std::isfinite(p.read_noise_t_read) || p.read_noise_t_read <= 0.0 ||
+                              p.read_noise_t_read >= p.drift_t0))
+    throw user_error(where,
+                     ": field 'read_noise_t_read' must be a time in (0, drift_t0 = ", p.drift_t0,
+                     " s), got ", p.read_noise_t_read, " s");
   if (p.energy) finite_nonneg(*p.energy, "energy", "J");
   if (p.latency) finite_nonneg(*p.latency, "latency", "s");
+}
+
+double ChipProfile::read_noise_factor(double read_time) const {
+  if (!read_noise_growth || !(read_time > drift_t0)) return 1.0;
+  const double tr = read_noise_t_read;
+  return std::sqrt(std::log((read_time + tr) / (2 * tr)) / std::log((drift_t0 + tr) / (2 * tr)));
 }
 
 }  // namespace hetcim::xbar

@@ -73,6 +73,16 @@ struct ChipProfile {
   double drift_nu_sd = 0.0;  // device-to-device standard deviation of the exponent, >= 0
   double drift_t0 = 20.0;    // s, the reference time after programming (> 0)
   [[nodiscard]] bool drifts() const { return drift_nu > 0.0 || drift_nu_sd > 0.0; }
+  // Read-noise growth over time (beyond seed 002; off by default, and then every result is as
+  // without it). PCM's 1/f read noise integrated from t_read to the time since programming grows
+  // as sqrt(log((t + t_read) / (2 t_read))) (Nandakumar et al., JAP 2019 / IEDM 2018; the form of
+  // IBM aihwkit's PCMLikeNoiseModel, whose t_read = 250 ns is the default here: an assumption,
+  // not a measurement). With it, read_noise is the noise of a read at drift_t0, and a read at
+  // t > drift_t0 draws read_noise * read_noise_factor(t), the ratio of the two square roots.
+  bool read_noise_growth = false;
+  double read_noise_t_read = 250e-9;  // s, in (0, drift_t0)
+  // 1 without growth or at t <= drift_t0; else sqrt(log((t + tr) / 2tr) / log((t0 + tr) / 2tr)).
+  [[nodiscard]] double read_noise_factor(double read_time) const;
 };
 
 // Throws UserError naming `source` (a file name or "" ), the profile and the field when a value is

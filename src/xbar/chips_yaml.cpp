@@ -114,6 +114,13 @@ void apply_fields(const YAML::Node& fields, std::string_view source, ChipProfile
       p.drift_nu_sd = parse_number(scalar(v, c), c);
     } else if (key == "drift_t0") {
       p.drift_t0 = parse_quantity(scalar(v, c), Quantity::Time, c.where());
+    } else if (key == "read_noise_growth") {
+      const std::string s = scalar(v, c);
+      if (s != "true" && s != "false")
+        throw user_error(c.where(), ": expected true or false, got '", s, "'");
+      p.read_noise_growth = s == "true";
+    } else if (key == "read_noise_t_read") {
+      p.read_noise_t_read = parse_quantity(scalar(v, c), Quantity::Time, c.where());
     } else if (key == "mode") {
       const std::string s = scalar(v, c);
       if (s == "physical") {
@@ -127,7 +134,8 @@ void apply_fields(const YAML::Node& fields, std::string_view source, ChipProfile
       throw user_error(source, ": chip profile '", p.name, "': unknown field '", key,
                        "' (known: g_min, g_max, device_bits, write_noise, read_noise, stuck, "
                        "stuck_high_share, dac_bits, adc_bits, adc_ranging, adc_full_scale, array, "
-                       "energy, latency, mode, drift_nu, drift_nu_sd, drift_t0)");
+                       "energy, latency, mode, drift_nu, drift_nu_sd, drift_t0, read_noise_growth, "
+                       "read_noise_t_read)");
     }
   }
 }

@@ -15,7 +15,8 @@
 // (integers); stuck (percent), stuck_high_share (a plain fraction in [0, 1]); adc_ranging
 // (max_abs | fixed), adc_full_scale (a plain number, see AdcRanging); array ("256x256", rows x
 // cols); energy (J), latency (s); mode (physical | reference); drift_nu, drift_nu_sd (plain
-// numbers: the drift exponent's mean and device-to-device sd), drift_t0 (a time, e.g. "20s").
+// numbers: the drift exponent's mean and device-to-device sd), drift_t0 (a time, e.g. "20s"),
+// read_noise_growth (true | false, default false), read_noise_t_read (a time, default 250ns).
 // Unknown fields are errors, and every profile is checked with validate_profile().
 #pragma once
 

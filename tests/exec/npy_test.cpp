@@ -95,5 +95,19 @@ TEST(Npy, RejectsBadFiles) {
   }
 }
 
+// A stream's header alone: the size from the first 12 bytes, then dtype, shape and the data offset
+// (the offset of npy_bytes' 64-byte-aligned data; records may be missing or still to come).
+TEST(Npy, ReadsAStreamsHeaderBeforeItsData) {
+  const std::string b = npy_bytes(Tensor::zeros(graph::DType::UInt8, {5, 2, 3}));
+  const size_t data_at = b.size() - 30;
+  EXPECT_EQ(npy_header_size(b.substr(0, kNpyPrefixBytes), "s"), data_at);
+  const NpyHeader h = parse_npy_header(b.substr(0, data_at), "s");
+  EXPECT_EQ(h.dtype, graph::DType::UInt8);
+  EXPECT_EQ(h.shape, (graph::Shape{5, 2, 3}));
+  EXPECT_EQ(h.data_offset, data_at);
+  EXPECT_THROW((void)parse_npy_header(b.substr(0, data_at - 1), "s"), UserError);
+  EXPECT_THROW((void)npy_header_size("not numpy at all", "s"), UserError);
+}
+
 }  // namespace
 }  // namespace hetcim::exec

@@ -278,7 +278,8 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   {
     const fs::path dd = scratch("drift");
     const std::string args = "analog drift " + model + " --policy " + policy +
-                             " --times 1s,1y --limit 400 --compensation none --quiet --out " +
+                             " --times 1s,1y --limit 400 --compensation none --audit 50 --quiet "
+                             "--out " +
                              dd.string();
     ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
     r = run(args);
@@ -298,6 +299,18 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
                   sv["accepted_wrong"].get<double>() / sv["accepted"].get<double>(), 1e-12);
     }
     EXPECT_EQ(dj["points"][1]["policy"], at0);
+    // The monitor at t0: the score distribution is its own reference (KS 0), the audit took the
+    // first min(50, accepted) accepted queries with the served errors among them when all fit,
+    // and its bound brackets their error rate.
+    const nlohmann::json& mon = at0["monitor"];
+    EXPECT_EQ(mon["score_ks_distance"], 0.0);
+    EXPECT_FALSE(mon["score_shift"].get<bool>());
+    EXPECT_EQ(mon["audited"], std::min<int64_t>(50, sv["accepted"].get<int64_t>()));
+    if (mon["audited"].get<int64_t>() > 0) {
+      const double rate = mon["audit_errors"].get<double>() / mon["audited"].get<double>();
+      EXPECT_GE(mon["audit_upper_bound"].get<double>(), rate);
+    }
+    EXPECT_EQ(dj["policy"]["audit"], 50);
     EXPECT_EQ(dj["points"][1]["accuracy"], dj["points"][0]["accuracy"]);
     EXPECT_NE(dj["points"][2]["policy"], at0);  // drift over a year changes the decisions
     EXPECT_EQ(dj["policy"]["certificate_upper_bound"], a["certificate"]["upper_bound"]);
@@ -330,6 +343,27 @@ TEST(CliSelect, HeldOutProtocolCacheAndReplay) {
   EXPECT_EQ(slurp(d1), slurp(d2));
   const std::string routes = slurp(d1);
   EXPECT_EQ(std::count(routes.begin(), routes.end(), '\n'), 31);  // header + 30 queries
+  // Streamed on stdin in batches of 8 (four reads of the chip for 30 queries), each batch's routes
+  // printed as soon as it is decided: the routes of the same file read in batches of 8; the
+  // summary goes to stderr. A stream that ends early is an error naming stdin and the count.
+  const std::string d3 = scratch("d3.csv").string();
+  r = run("analog serve " + policy + " --quiet --batch-size 8 --input " + npy + " --decisions " +
+          d3);
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("analog serve " + policy + " --quiet --batch-size 8 --input - --decisions - < " + npy);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, slurp(d3));
+  EXPECT_NE(r.err.find("30 queries: "), std::string::npos) << r.err;
+  {
+    const std::string whole = slurp(npy);
+    std::ofstream(scratch("short.npy"), std::ios::binary)
+        << whole.substr(0, whole.size() - 5 * 28 * 28);
+  }
+  r = run("analog serve " + policy + " --quiet --batch-size 8 --input - --decisions - < " +
+          scratch("short.npy").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("<stdin>: the stream ended after 25 of 30 records"), std::string::npos)
+      << r.err;
 
   // Policies that do not fit: another model, another chip set, an unknown profile.
   const std::string bad_out = scratch("bad_out.json").string();

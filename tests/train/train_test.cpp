@@ -212,6 +212,19 @@ TEST(Train, AnalogHeadOnIdealAndNoisyChips) {
   const EvalResult noisy2 = evaluate_race_cnn(r.model, test, e);
   EXPECT_EQ(noisy1.logits, noisy2.logits);
   EXPECT_NE(noisy1.logits, digital.logits);
+  // Fed in pieces, as `analog serve --input -` feeds a stream: one batch per call or two batches
+  // in one call, the chip programmed once and the read noise continuing, the same logits.
+  e.batch_size = 16;
+  const EvalResult whole = evaluate_race_cnn(r.model, test, e);
+  RaceCnnEvaluator ev(r.model, e);
+  const int64_t k = test.classes;
+  std::vector<float> pieces(whole.logits.size());
+  ev.logits(test, 0, 16, pieces.data());
+  ev.logits(test, 16, 32, pieces.data() + 16 * k);
+  ev.logits(test, 48, 16, pieces.data() + 48 * k);
+  EXPECT_EQ(pieces, whole.logits);
+  EXPECT_NE(whole.logits, noisy1.logits);  // other reads (batches of 16, not 128): other noise
+  e.batch_size = EvalOptions{}.batch_size;
   e.chip_seed = 2;
   EXPECT_NE(evaluate_race_cnn(r.model, test, e).logits, noisy1.logits);
 }

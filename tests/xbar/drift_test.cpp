@@ -2,7 +2,9 @@
 // normally distributed exponent, and global drift compensation. Checked against the closed forms:
 // exact per device without spread, the mean of log G(t) / G(t0) and the lognormal mean
 // E[(t / t0)^(-nu)] = exp(-mu L + sd^2 L^2 / 2) (L = ln(t / t0)) over many devices with spread,
-// bit-identity without drift, and the compensation undoing a uniform drift.
+// bit-identity without drift, and the compensation undoing a uniform drift. Read-noise growth:
+// the factor evaluated by hand, a read at a year with growth equal to a read with the grown noise
+// typed into the profile, and nothing changed at or before t0 or with growth off.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -215,6 +217,63 @@ TEST(Drift, BadFieldsAndTimesAreNamed) {
     o.read_time = t;
     EXPECT_THROW((void)chip.program("fc", w.data(), 2, 1, o), UserError) << t;
   }
+}
+
+// Read-noise growth: sqrt(log((t + tr) / 2tr) / log((t0 + tr) / 2tr)). At t0 = 20 s, tr = 250 ns
+// and t = one year: ln(3.15576e7 / 5e-7) = 31.77599, ln(20 / 5e-7) = 17.50439 (by hand, the
+// t_read in the numerators is below double rounding), ratio 1.815315, factor 1.347336.
+TEST(ReadNoiseGrowth, FactorIsTheSquareRootOfTheLogRatio) {
+  ChipProfile p = noisy("pcm");
+  EXPECT_EQ(p.read_noise_factor(kYear), 1.0);  // off by default
+  p.read_noise_growth = true;
+  EXPECT_NEAR(p.read_noise_factor(kYear), 1.347336, 2e-6);
+  EXPECT_EQ(p.read_noise_factor(20.0), 1.0);  // at t0
+  EXPECT_EQ(p.read_noise_factor(1.0), 1.0);   // before t0: the programmed state, as for drift
+  p.read_noise_t_read = 1e-6;  // a later integration start: a smaller log at t0, faster growth
+  EXPECT_NEAR(p.read_noise_factor(kYear),
+              std::sqrt(std::log((kYear + 1e-6) / 2e-6) / std::log((20 + 1e-6) / 2e-6)), 1e-12);
+  EXPECT_GT(p.read_noise_factor(kYear), 1.347336);
+}
+
+// The simulator reads with the grown noise: a layer read a year after programming with growth on
+// gives the bytes of the same chip whose profile holds the grown read noise, growth off; with
+// growth on, a read at t0 gives the bytes of growth off.
+TEST(ReadNoiseGrowth, ReadsAYearLaterDrawTheGrownNoise) {
+  ChipProfile grows = noisy("pcm");
+  grows.read_noise_growth = true;
+  ChipProfile typed = noisy("pcm");
+  typed.read_noise = grows.read_noise * grows.read_noise_factor(kYear);
+  const std::vector<float> w = random_matrix(100 * 40, 1), x = random_matrix(7 * 100, 2);
+  ProgramOptions year;
+  year.read_time = kYear;
+  const ProgrammedLayer a = Chip(grows, 5).program("fc", w.data(), 100, 40, year);
+  const ProgrammedLayer b = Chip(typed, 5).program("fc", w.data(), 100, 40, year);
+  EXPECT_TRUE(same_bytes(forward(a, x, 7), forward(b, x, 7)));
+  const ProgrammedLayer at0 = Chip(grows, 5).program("fc", w.data(), 100, 40);
+  const ProgrammedLayer off = Chip(noisy("pcm"), 5).program("fc", w.data(), 100, 40, year);
+  EXPECT_TRUE(same_bytes(forward(at0, x, 7), forward(off, x, 7)));
+  EXPECT_FALSE(same_bytes(forward(a, x, 7), forward(off, x, 7)));
+}
+
+TEST(ReadNoiseGrowth, FieldsParseAndBadValuesAreNamed) {
+  const std::vector<ChipProfile> ok = parse_chip_profiles(
+      "profiles: {P: {read_noise_growth: true, read_noise_t_read: 1us, drift_t0: 60s}}", "c.yaml");
+  EXPECT_TRUE(ok[0].read_noise_growth);
+  EXPECT_DOUBLE_EQ(ok[0].read_noise_t_read, 1e-6);
+  EXPECT_FALSE(parse_chip_profiles("profiles: {P: {}}", "c.yaml")[0].read_noise_growth);
+  auto err = [](const std::string& yaml) {
+    try {
+      (void)parse_chip_profiles(yaml, "c.yaml");
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(err("profiles: {P: {read_noise_growth: yes}}").find("expected true or false"),
+            std::string::npos);
+  EXPECT_NE(err("profiles: {P: {read_noise_growth: true, read_noise_t_read: 30s}}")
+                .find("field 'read_noise_t_read'"),
+            std::string::npos);
 }
 
 }  // namespace
