@@ -5,6 +5,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <utility>
 #include <vector>
 
 #include "api/common.h"
@@ -89,7 +90,7 @@ void RunRequest::validate() const {
 
 namespace {
 
-RunResult run_unnamed(const Model& model, const RunRequest& a) {
+RunResult run_unnamed(Model model, const RunRequest& a) {
   a.validate();
   exec::PrepareOptions po;
   po.precision = parse_precision(a.precision);
@@ -105,9 +106,10 @@ RunResult run_unnamed(const Model& model, const RunRequest& a) {
     po.calibration.data = read_calibration_data(a.calibration_data, model.graph);
   }
   // Every check (calibration data, operators the engine lacks) happens before anything runs.
-  const graph::Graph g = exec::prepare(model.graph, po);
+  const bool qdq = has_qdq(model.graph);
+  const graph::Graph g = exec::prepare(std::move(model.graph), po);
   std::string calibration;
-  if (po.precision == passes::Precision::Int8 && !has_qdq(model.graph)) {
+  if (po.precision == passes::Precision::Int8 && !qdq) {
     const std::string method = std::string(exec::calibration_method_name(po.calibration.method)) +
                                (po.calibration.method == exec::CalibrationMethod::Percentile
                                     ? " " + std::to_string(po.calibration.percentile)
@@ -166,6 +168,11 @@ RunResult run_unnamed(const Model& model, const RunRequest& a) {
 
 RunResult run(const Model& model, const RunRequest& a) {
   return with_model_named(model.spec, [&] { return run_unnamed(model, a); });
+}
+
+RunResult run(Model&& model, const RunRequest& a) {
+  const std::string spec = model.spec;
+  return with_model_named(spec, [&] { return run_unnamed(std::move(model), a); });
 }
 
 }  // namespace hetcim::api

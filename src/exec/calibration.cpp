@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "exec/engine.h"
 #include "exec/inputs.h"
@@ -405,15 +406,14 @@ graph::Graph apply_calibration(const graph::Graph& int8_lowered, const Ranges& r
   return Calibrator(int8_lowered, ranges).run();
 }
 
-graph::Graph prepare(const graph::Graph& model, const PrepareOptions& o) {
-  graph::Graph g = model;
+graph::Graph prepare(graph::Graph g, const PrepareOptions& o) {
   (void)materialize_weights(g, o.weight_seed);
   passes::PipelineOptions po;
   po.precision = passes::Precision::Fp32;
+  if (o.precision == passes::Precision::Fp32) return passes::lower(std::move(g), po);
   graph::Graph fp32 = passes::lower(g, po);
-  if (o.precision == passes::Precision::Fp32) return fp32;
   po.precision = passes::Precision::Int8;
-  graph::Graph int8 = passes::lower(g, po);
+  graph::Graph int8 = passes::lower(std::move(g), po);
   if (!needs_calibration(int8)) return int8;
   return apply_calibration(int8, calibrate(fp32, o.calibration));
 }

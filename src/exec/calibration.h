@@ -74,6 +74,6 @@ struct PrepareOptions {
 // materialize_weights -> passes::lower -> (int8, when the lowered graph still has shape-only
 // quantization parameters) calibrate + apply_calibration. An imported QDQ model already carries
 // its scales and is executed as it is.
-[[nodiscard]] graph::Graph prepare(const graph::Graph& model, const PrepareOptions& options);
+[[nodiscard]] graph::Graph prepare(graph::Graph model, const PrepareOptions& options);
 
 }  // namespace hetcim::exec

@@ -114,7 +114,10 @@ CbcOutcome run_cbc(const LinearModel& m, const CbcOptions& opt) {
   }
   r.bound = model.getBestPossibleObjValue();
   const double* sol = model.bestSolution();
-  r.proven_infeasible = model.isProvenInfeasible() && sol == nullptr;
+  // CBC can report infeasibility when its time limit stops it in preprocessing, before any
+  // search (seen under load with a 1 s limit on YOLOv5n): no proof then, only no solution.
+  r.proven_infeasible =
+      model.isProvenInfeasible() && sol == nullptr && !model.maximumSecondsReached();
   if (sol == nullptr) return r;
   r.solution.assign(sol, sol + m.cols());
   r.objective = model.getObjValue();

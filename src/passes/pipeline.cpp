@@ -19,8 +19,7 @@ const std::vector<std::string>& pipeline_steps() {
   return steps;
 }
 
-graph::Graph lower(const graph::Graph& input, const PipelineOptions& o, const DumpHook& dump) {
-  graph::Graph g = input;
+graph::Graph lower(graph::Graph g, const PipelineOptions& o, const DumpHook& dump) {
   auto step = [&](const std::string& name, bool enabled, graph::Graph (*pass)(graph::Graph)) {
     if (enabled) g = pass(std::move(g));  // each pass edits the one working copy
     if (dump) dump(name, g);

@@ -26,7 +26,8 @@ using DumpHook = std::function<void(const std::string& step, const graph::Graph&
 // fold-qdq, fuse-quantized-activation, quantize-int8, layout-nhwc.
 [[nodiscard]] const std::vector<std::string>& pipeline_steps();
 
-[[nodiscard]] graph::Graph lower(const graph::Graph& g, const PipelineOptions& options = {},
+// By value: a caller that moves its graph in pays for no copy of the weights.
+[[nodiscard]] graph::Graph lower(graph::Graph g, const PipelineOptions& options = {},
                                  const DumpHook& dump = {});
 
 }  // namespace hetcim::passes
