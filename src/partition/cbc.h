@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "partition/status.h"
+
 class OsiClpSolverInterface;
 
 namespace hetcim::partition {
@@ -51,5 +53,37 @@ void load_linear_model(const LinearModel& m, OsiClpSolverInterface& solver);
 // Solves with CBC's standard driver (cuts, heuristics, branch-and-bound), silently. Thread-safe,
 // but calls from several threads run one after another: CBC's driver keeps static state.
 [[nodiscard]] CbcOutcome run_cbc(const LinearModel& m, const CbcOptions& opt);
+
+// The CBC options of either MILP's options (time_limit_seconds, relative_gap, threads, seed).
+template <class Options>
+[[nodiscard]] CbcOptions cbc_options(const Options& o) {
+  return {o.time_limit_seconds, o.relative_gap, o.threads, o.seed};
+}
+
+// What an outcome says in the fields both MILPs' results share (call, message, status, bound,
+// seconds, nodes; `unit`: model units -> seconds). True when there is an incumbent to replay:
+// status Optimal or TimeLimit, set here.
+template <class Result>
+[[nodiscard]] bool take_outcome(const CbcOutcome& cbc, double unit, Result& r) {
+  r.seconds = cbc.seconds;
+  r.nodes = cbc.nodes;
+  if (cbc.abandoned) {
+    r.call = CallStatus::SolverFailed;
+    r.message = "CBC abandoned the solve (numerical difficulties)";
+    return false;
+  }
+  r.bound = cbc.bound * unit;
+  if (cbc.proven_infeasible) {
+    r.status = SolveStatus::Infeasible;
+    return false;
+  }
+  if (cbc.solution.empty()) {
+    r.status = SolveStatus::NoSolution;
+    r.bound = r.bound < 0.0 ? 0.0 : r.bound;  // as std::max(bound, 0.0)
+    return false;
+  }
+  r.status = cbc.proven_optimal ? SolveStatus::Optimal : SolveStatus::TimeLimit;
+  return true;
+}
 
 }  // namespace hetcim::partition

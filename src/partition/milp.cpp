@@ -98,31 +98,9 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   MilpResult r;
   r.stats = m.stats;
 
-  CbcOptions co;
-  co.time_limit_seconds = opt.time_limit_seconds;
-  co.relative_gap = opt.relative_gap;
-  co.threads = opt.threads;
-  co.seed = opt.seed;
-  const CbcOutcome cbc = run_cbc(m, co);
-  r.seconds = cbc.seconds;
-  r.nodes = cbc.nodes;
-  if (cbc.abandoned) {
-    r.call = CallStatus::SolverFailed;
-    r.message = "CBC abandoned the solve (numerical difficulties)";
-    return r;
-  }
-  r.bound = cbc.bound * m.unit;
-  if (cbc.proven_infeasible) {
-    r.status = SolveStatus::Infeasible;
-    return r;
-  }
-  if (cbc.solution.empty()) {
-    r.status = SolveStatus::NoSolution;
-    r.bound = std::max(r.bound, 0.0);
-    return r;
-  }
+  const CbcOutcome cbc = run_cbc(m, cbc_options(opt));
+  if (!take_outcome(cbc, m.unit, r)) return r;
   const double* sol = cbc.solution.data();
-  r.status = cbc.proven_optimal ? SolveStatus::Optimal : SolveStatus::TimeLimit;
   r.solver_objective = cbc.objective * m.unit;
 
   // Replay: the incumbent's assignment with the host order of its start times.

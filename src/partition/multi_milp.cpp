@@ -334,30 +334,8 @@ MultiMilpResult solve_multi_milp(const MultiProblem& p, const MultiMilpOptions& 
   const Model m = Builder(p, opt).build();
   MultiMilpResult r;
   r.stats = m.stats;
-  CbcOptions co;
-  co.time_limit_seconds = opt.time_limit_seconds;
-  co.relative_gap = opt.relative_gap;
-  co.threads = opt.threads;
-  co.seed = opt.seed;
-  const CbcOutcome cbc = run_cbc(m, co);
-  r.seconds = cbc.seconds;
-  r.nodes = cbc.nodes;
-  if (cbc.abandoned) {
-    r.call = CallStatus::SolverFailed;
-    r.message = "CBC abandoned the solve (numerical difficulties)";
-    return r;
-  }
-  r.bound = cbc.bound * m.unit;
-  if (cbc.proven_infeasible) {
-    r.status = SolveStatus::Infeasible;
-    return r;
-  }
-  if (cbc.solution.empty()) {
-    r.status = SolveStatus::NoSolution;
-    r.bound = std::max(r.bound, 0.0);
-    return r;
-  }
-  r.status = cbc.proven_optimal ? SolveStatus::Optimal : SolveStatus::TimeLimit;
+  const CbcOutcome cbc = run_cbc(m, cbc_options(opt));
+  if (!take_outcome(cbc, m.unit, r)) return r;
   r.solver_objective = cbc.objective * m.unit;
 
   // Replay: per operator the option of largest y, jobs in the order of their start times.
