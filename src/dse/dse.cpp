@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "dist/dist.h"
+#include "dse/point_message.h"
 #include "hetcim/version.h"
 #include "partition/energy.h"
 #include "partition/exact.h"
@@ -301,20 +302,19 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
         const partition::Problem p = problem_of(jobs[i]);
         DsePoint d;
         solve_point(p, o, d);
-        return dse_cache_key(p, o) + " " + std::to_string(o.over_ranks ? dist::rank() : 0) + "\n" +
-               to_json(d).dump();
+        return point_message(dse_cache_key(p, o), o.over_ranks ? dist::rank() : 0,
+                             to_json(d).dump());
       },
       [&](size_t i, std::string&& result) {
-        const size_t space = result.find(' '), newline = result.find('\n');
-        if (result.compare(0, space, keys[i]) != 0)
+        const PointMessage m = read_point_message(result);
+        if (m.key != keys[i])
           throw user_error("dse: point ", i, " (", points[i].model, ", ", points[i].host, ", ",
                            points[i].crossbars, " crossbars) was solved for a different problem ",
                            "than rank 0 built: every rank must read the same model and host files");
-        read_point(nlohmann::json::parse(result.substr(newline + 1)), points[i]);
-        points[i].rank = std::stoi(result.substr(space + 1, newline - space - 1));
+        read_point(nlohmann::json::parse(m.json), points[i]);
+        points[i].rank = m.rank;
         if (!o.cache_dir.empty())
-          write_file_atomically(o.cache_dir + "/" + keys[i] + ".json",
-                                result.substr(newline + 1) + "\n");
+          write_file_atomically(o.cache_dir + "/" + keys[i] + ".json", m.json + "\n");
         if (progress) progress(++done, jobs.size());
       });
   return points;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dist/dist.h"
+#include "dse/point_message.h"
 #include "hetcim/version.h"
 #include "partition/multi_exact.h"
 #include "platform/build.h"
@@ -208,20 +209,19 @@ std::vector<PlatformDsePoint> run_platform_dse(
         const platform::PlatformProblem pp = problem_of(jobs[i]);
         PlatformDsePoint d;
         solve_point(pp.problem, o, d);
-        return platform_dse_cache_key(pp.problem, o) + " " +
-               std::to_string(o.over_ranks ? dist::rank() : 0) + "\n" + to_json(d).dump();
+        return point_message(platform_dse_cache_key(pp.problem, o), o.over_ranks ? dist::rank() : 0,
+                             to_json(d).dump());
       },
       [&](size_t i, std::string&& result) {
-        const size_t space = result.find(' '), newline = result.find('\n');
-        if (result.compare(0, space, keys[i]) != 0)
+        const PointMessage m = read_point_message(result);
+        if (m.key != keys[i])
           throw user_error("platform dse: point ", i, " (", points[i].model,
                            ") was solved for a different problem than rank 0 built: every rank "
                            "must read the same model and platform files");
-        read_point(nlohmann::json::parse(result.substr(newline + 1)), points[i]);
-        points[i].rank = std::stoi(result.substr(space + 1, newline - space - 1));
+        read_point(nlohmann::json::parse(m.json), points[i]);
+        points[i].rank = m.rank;
         if (!o.cache_dir.empty())
-          write_file_atomically(o.cache_dir + "/" + keys[i] + ".json",
-                                result.substr(newline + 1) + "\n");
+          write_file_atomically(o.cache_dir + "/" + keys[i] + ".json", m.json + "\n");
         if (progress) progress(++done, jobs.size());
       });
   return points;
