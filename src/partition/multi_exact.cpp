@@ -256,7 +256,11 @@ class Sequencer {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Capacity vectors over the engines that have a capacity.
+// Capacity vectors: per engine with a capacity, the resident capacity used; then per engine with
+// reprogram options, the reserved reprogramming area (the largest reprogrammed footprint so far).
+// The first kind adds up over parts of a solution, the second takes the maximum; both only grow,
+// so a point with no more of either and no more cost dominates (every completion of the
+// dominated point completes the dominating one within the capacities too).
 
 using Cap = std::vector<int64_t>;
 
@@ -307,6 +311,17 @@ class Solver {
         cap_index_[e] = static_cast<int>(cap_limit_.size());
         cap_limit_.push_back(p.engines[e].capacity);
       }
+    resident_dims_ = cap_limit_.size();
+    reserve_index_.assign(k, -1);
+    reserve_of_.assign(resident_dims_, -1);
+    for (size_t v = 0; v < p.size(); ++v)
+      for (const MultiOption& x : p.options[v]) {
+        const auto e = static_cast<size_t>(x.engine);
+        if (!x.reprogram || reserve_index_[e] >= 0) continue;
+        reserve_index_[e] = static_cast<int>(cap_limit_.size());
+        reserve_of_[static_cast<size_t>(cap_index_[e])] = reserve_index_[e];
+        cap_limit_.push_back(p.engines[e].capacity);
+      }
     double power = 0.0;
     for (const MultiEngine& g : p.engines) power += g.static_power + g.idle_power;
     for (size_t e = 0; e < k; ++e) {
@@ -339,14 +354,32 @@ class Solver {
     return p_.energy_weight *
            (x.energy - p_.engines[static_cast<size_t>(x.engine)].idle_power * x.duration);
   }
+  // The dimension of Cap an option's capacity goes to (-1: none).
+  int cap_dim(const MultiOption& x) const {
+    const auto e = static_cast<size_t>(x.engine);
+    return x.reprogram ? reserve_index_[e] : cap_index_[e];
+  }
   Cap option_cap(int v, int o) const {
     Cap c(cap_limit_.size(), 0);
     const MultiOption& x = p_.option(v, o);
-    if (cap_index_[static_cast<size_t>(x.engine)] >= 0)
-      c[static_cast<size_t>(cap_index_[static_cast<size_t>(x.engine)])] = x.capacity;
+    if (cap_dim(x) >= 0) c[static_cast<size_t>(cap_dim(x))] = x.capacity;
     return c;
   }
-  bool cap_fits(const Cap& c) const { return cap_le(c, cap_limit_); }
+  // Two parts of a solution together: resident capacities add, reserved areas take the maximum.
+  void cap_add(Cap& a, const Cap& b) const {
+    for (size_t d = 0; d < a.size(); ++d)
+      a[d] = d < resident_dims_ ? a[d] + b[d] : std::max(a[d], b[d]);
+  }
+  // Capacity still free on resident dimension d (its reserved area counted).
+  int64_t cap_free(const Cap& c, size_t d) const {
+    const int r = reserve_of_[d];
+    return cap_limit_[d] - c[d] - (r >= 0 ? c[static_cast<size_t>(r)] : 0);
+  }
+  bool cap_fits(const Cap& c) const {
+    for (size_t d = 0; d < resident_dims_; ++d)
+      if (cap_free(c, d) < 0) return false;
+    return true;
+  }
 
   // Largest transfer time edge e pays when its endpoints sit on different engines; -inf if they
   // never can, +inf if the edge must stay inside a segment (a pair without a link, a serial
@@ -591,7 +624,7 @@ class Solver {
     // over duration per capacity unit; all free capacity counted for every operator: a
     // relaxation).
     int64_t free_cap = 0;
-    for (size_t d = 0; d < cap.size(); ++d) free_cap += cap_limit_[d] - cap[d];
+    for (size_t d = 0; d < resident_dims_; ++d) free_cap += cap_free(cap, d);
     std::vector<std::pair<double, int64_t>> items;
     for (int mm : engine_machines_) {
       double need = load[static_cast<size_t>(mm)];
@@ -604,7 +637,7 @@ class Solver {
         for (const MultiOption& x : p_.options[static_cast<size_t>(c.ops[i])]) {
           if (m_.engine_machine[static_cast<size_t>(x.engine)] == mm)
             d_m = std::min(d_m, x.duration);
-          else if (x.capacity == 0)
+          else if (x.capacity == 0 || x.reprogram)  // a reprogrammed footprint may take no more
             escape = true;
           else
             min_cap = std::min(min_cap, x.capacity);
@@ -736,10 +769,12 @@ class Solver {
         if ((w == v || u == v) && edge_link(c, e) == -2) ok = false;
       }
       const MultiOption& x = p_.option(v, o);
-      const int ci = cap_index_[static_cast<size_t>(x.engine)];
-      if (ci >= 0) cap[static_cast<size_t>(ci)] += x.capacity;
+      const int ci = cap_dim(x);
+      const int64_t old = ci >= 0 ? cap[static_cast<size_t>(ci)] : 0;
+      if (ci >= 0)
+        cap[static_cast<size_t>(ci)] = x.reprogram ? std::max(old, x.capacity) : old + x.capacity;
       if (ok && cap_fits(cap)) branch(c, i + 1, cap);
-      if (ci >= 0) cap[static_cast<size_t>(ci)] -= x.capacity;
+      if (ci >= 0) cap[static_cast<size_t>(ci)] = old;
       if (timed_out_) break;
     }
     c.option[i] = -1;
@@ -839,7 +874,7 @@ class Solver {
               const State& st = states[s - 1][po][si];
               for (size_t q = 0; q < f.size(); ++q) {
                 Cap c = st.cap;
-                for (size_t d = 0; d < c.size(); ++d) c[d] += f[q].cap[d];
+                cap_add(c, f[q].cap);
                 if (!cap_fits(c)) continue;
                 cand.push_back({std::move(c), st.cost + f[q].cost, static_cast<int>(po),
                                 static_cast<int>(si), static_cast<int>(q)});
@@ -922,7 +957,10 @@ class Solver {
   const MultiProblem& p_;
   const MultiMachines m_;
   Deadline deadline_;
-  std::vector<int> cap_index_;
+  std::vector<int> cap_index_;      // per engine: its resident dimension of Cap (-1: none)
+  std::vector<int> reserve_index_;  // per engine: its reserved-area dimension (-1: none)
+  std::vector<int> reserve_of_;     // per resident dimension: the matching reserved one or -1
+  size_t resident_dims_ = 0;
   std::vector<int> engine_machines_;  // the distinct machines of the engines
   Cap cap_limit_;
   double kappa_ = 1.0;

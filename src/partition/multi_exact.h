@@ -18,6 +18,11 @@
 //   scheduled the same jobs.
 // - A DP over the segments combines the fronts under the engines' capacities (a multiple-choice
 //   knapsack whose state is the option of the current cut node and the capacity spent).
+// - Reprogrammed options (multi_problem.h): the capacity vector carries, beside the resident
+//   capacity per engine, the reserved reprogramming area so far (the largest reprogrammed
+//   footprint); parts combine by sum and by max respectively and a point fits when resident +
+//   reserved <= capacity. Both only grow, so the Pareto dominance over the vector stays exact
+//   (the max is handled exactly, with no enumeration of reserved sizes).
 // Every step is exact, so the result is a proven optimum (bound == objective). The solution is
 // replayed by multi_simulate and checked by multi_check; a disagreement is an InternalError.
 #pragma once

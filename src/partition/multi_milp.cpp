@@ -98,14 +98,28 @@ class Builder {
         r.push_back({m_.y[v][k], -p_.options[v][k].duration / m_.unit});
       m_.add_row("fin" + std::to_string(v), std::move(r), 0, 0);
     }
-    // Capacities.
+    // Capacities: resident options add up; reprogrammed ones share a reserved area, a continuous
+    // column R_g >= capacity * y of every reprogram option (the largest chosen footprint).
     for (size_t g = 0; g < p_.engines.size(); ++g) {
       if (p_.engines[g].capacity < 0) continue;
       Terms r;
+      int reserve = -1;
       for (size_t v = 0; v < n; ++v)
-        for (size_t k = 0; k < p_.options[v].size(); ++k)
-          if (p_.options[v][k].engine == static_cast<int>(g) && p_.options[v][k].capacity != 0)
-            r.push_back({m_.y[v][k], static_cast<double>(p_.options[v][k].capacity)});
+        for (size_t k = 0; k < p_.options[v].size(); ++k) {
+          const MultiOption& o = p_.options[v][k];
+          if (o.engine != static_cast<int>(g) || o.capacity == 0) continue;
+          if (!o.reprogram) {
+            r.push_back({m_.y[v][k], static_cast<double>(o.capacity)});
+            continue;
+          }
+          if (reserve < 0) {
+            reserve = m_.add_col("R_" + p_.engines[g].name, 0,
+                                 static_cast<double>(p_.engines[g].capacity), 0, false);
+            r.push_back({reserve, 1.0});
+          }
+          m_.add_row("res" + std::to_string(v) + "_" + std::to_string(k),
+                     {{reserve, 1.0}, {m_.y[v][k], -static_cast<double>(o.capacity)}}, 0, kInf);
+        }
       if (!r.empty())
         m_.add_row("cap_" + p_.engines[g].name, std::move(r), -kInf,
                    static_cast<double>(p_.engines[g].capacity));

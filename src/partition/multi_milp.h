@@ -7,7 +7,9 @@
 //   min  latency_weight C_max + energy_weight E
 //   sum_k y_vk = 1                                           every operator
 //   f_v = s_v + sum_k d_vk y_vk
-//   sum_{v,k on g} c_vk y_vk <= C_g                          every engine with a capacity
+//   sum_{v,k on g resident} c_vk y_vk + R_g <= C_g           every engine with a capacity
+//   R_g >= c_vk y_vk                                         every reprogram option (v,k) on g
+//     (R_g in [0, C_g] continuous, only on engines with reprogram options: the reserved area)
 //   A_u,a + A_v,b <= 1                                       edge (u,v), engines a != b, no link
 //   t_el >= A_u,a + sum_{b in l, b != a} A_v,b - 1           edge (u,v), link l, a in l
 //   s_v >= f_u + sum_{l parallel} T_el t_el                  edge (u,v)   (T_el: latency +

@@ -1,5 +1,6 @@
 #include "partition/multi_problem.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "util/error.h"
@@ -35,6 +36,8 @@ void MultiProblem::validate() const {
       throw user_error("engine '", g.name, "': capacity ", g.capacity, ", expected >= 1 (or none)");
     if (!finite_nonneg(g.static_power) || !finite_nonneg(g.idle_power))
       throw user_error("engine '", g.name, "': static and idle power must be finite and >= 0");
+    if (!finite_nonneg(g.endurance))
+      throw user_error("engine '", g.name, "': endurance must be finite and >= 0");
   }
   std::vector<int> group_of(k, -1);
   for (size_t i = 0; i < exclusive.size(); ++i) {
@@ -101,6 +104,17 @@ void MultiProblem::validate() const {
       if (opt.capacity < 0 || (g.capacity < 0 && opt.capacity != 0))
         throw user_error("operator '", names[v], "' on '", g.name, "': capacity use ", opt.capacity,
                          (g.capacity < 0 ? " on an engine without a capacity" : ""));
+      if (opt.cells_written < 0)
+        throw user_error("operator '", names[v], "' on '", g.name, "': cells written ",
+                         opt.cells_written, ", expected >= 0");
+      if (opt.reprogram && (g.capacity < 0 || opt.capacity < 1))
+        throw user_error("operator '", names[v], "' on '", g.name,
+                         "': a reprogrammed option needs an engine with a capacity and a "
+                         "capacity use >= 1");
+      if (opt.reprogram && !g.one_at_a_time && group_of[static_cast<size_t>(opt.engine)] < 0)
+        throw user_error("operator '", names[v], "' on '", g.name,
+                         "': reprogramming needs an engine that runs one job at a time (the "
+                         "reprogrammed operators share one area)");
     }
   }
   for (size_t e = 0; e < dag.edges.size(); ++e)
@@ -144,6 +158,37 @@ MultiMachines multi_machines(const MultiProblem& p) {
         if (a != b) m.link_between[static_cast<size_t>(a) * k + static_cast<size_t>(b)] = int(l);
   }
   return m;
+}
+
+std::vector<int64_t> multi_capacity_used(const MultiProblem& p, const std::vector<int>& option) {
+  std::vector<int64_t> used(p.engines.size(), 0), reserved(p.engines.size(), 0);
+  for (size_t v = 0; v < p.size(); ++v) {
+    const MultiOption& o = p.options[v][static_cast<size_t>(option[v])];
+    const auto e = static_cast<size_t>(o.engine);
+    if (o.reprogram)
+      reserved[e] = std::max(reserved[e], o.capacity);
+    else
+      used[e] += o.capacity;
+  }
+  for (size_t e = 0; e < used.size(); ++e) used[e] += reserved[e];
+  return used;
+}
+
+std::vector<MultiWear> multi_wear(const MultiProblem& p, const std::vector<int>& option) {
+  std::vector<MultiWear> w(p.engines.size());
+  for (size_t v = 0; v < p.size(); ++v) {
+    const MultiOption& o = p.options[v][static_cast<size_t>(option[v])];
+    if (!o.reprogram) continue;
+    MultiWear& x = w[static_cast<size_t>(o.engine)];
+    ++x.reprogrammed;
+    x.reserved = std::max(x.reserved, o.capacity);
+    x.cells_written += o.cells_written;
+  }
+  for (size_t e = 0; e < w.size(); ++e)
+    w[e].lifetime_inferences =
+        w[e].reprogrammed == 0 ? std::numeric_limits<double>::infinity()
+                               : p.engines[e].endurance / static_cast<double>(w[e].reprogrammed);
+  return w;
 }
 
 double transfer_time(const MultiProblem& p, size_t e, int link) {

@@ -11,6 +11,12 @@
 //   the TCDM port) form one machine together: at most one of their jobs runs at any time.
 // - Capacity: an engine with a capacity (crossbars) holds the weights of all its operators at
 //   once: the capacity uses of the options chosen on it add up to at most its capacity.
+// - Reprogramming (issue 12, scope 3): an option may be `reprogram`: the operator's weights are
+//   written into the engine before it runs, at every inference (its duration and energy include
+//   the write). Reprogrammed operators of an engine share one reserved area, written anew by
+//   each, so the engine holds: the resident options' capacities + the largest capacity of its
+//   reprogrammed options. A reprogram option needs an engine that runs one job at a time (the
+//   operators sharing the area run one after another) and has a capacity.
 // - An edge whose endpoints sit on different engines moves edge_bytes[e] over the link that
 //   joins them: link.latency + bytes / link.bandwidth seconds. A parallel link is a pure delay;
 //   a serial link carries one transfer at a time (a machine of its own). Two engines with no
@@ -34,10 +40,12 @@ namespace hetcim::partition {
 
 struct MultiEngine {
   std::string name;
-  bool one_at_a_time = true;  // a machine: runs one job at a time
-  int64_t capacity = -1;      // resident capacity (crossbars) its operators share; -1 = none
-  double static_power = 0.0;  // W drawn for the whole makespan
-  double idle_power = 0.0;    // W drawn while it runs nothing
+  bool one_at_a_time = true;       // a machine: runs one job at a time
+  int64_t capacity = -1;           // resident capacity (crossbars) its operators share; -1 = none
+  double static_power = 0.0;       // W drawn for the whole makespan
+  double idle_power = 0.0;         // W drawn while it runs nothing
+  double endurance = 0.0;          // writes a cell survives (reprogramming; 0 = not stated)
+  std::string endurance_source{};  // where `endurance` comes from (for reports)
 };
 
 struct MultiLink {
@@ -51,10 +59,12 @@ struct MultiLink {
 
 struct MultiOption {
   int engine = 0;
-  double duration = 0.0;  // s, >= 0
-  double energy = 0.0;    // J, >= 0 (dynamic energy of the operator on this engine)
-  int64_t capacity = 0;   // units of the engine's capacity it holds (0 on an engine without one)
-  std::string label;      // what the option is ("ima", "ima-cjob8", "x2 copies"...), for reports
+  double duration = 0.0;   // s, >= 0
+  double energy = 0.0;     // J, >= 0 (dynamic energy of the operator on this engine)
+  int64_t capacity = 0;    // units of the engine's capacity it holds (0 on an engine without one)
+  std::string label;       // what the option is ("ima", "ima-cjob8", "x2 copies"...), for reports
+  bool reprogram = false;  // weights written before every run (see the model above)
+  int64_t cells_written = 0;  // reprogram options: cells written per run (for wear reports)
 };
 
 struct MultiProblem {
@@ -93,6 +103,25 @@ struct MultiMachines {
 };
 
 [[nodiscard]] MultiMachines multi_machines(const MultiProblem& p);
+
+// Capacity an assignment holds per engine: resident capacities + the largest reprogrammed one
+// (0 for engines without a capacity).
+[[nodiscard]] std::vector<int64_t> multi_capacity_used(const MultiProblem& p,
+                                                       const std::vector<int>& option);
+
+// Wear of an assignment on one engine: what its reprogrammed operators write per inference.
+struct MultiWear {
+  int64_t reprogrammed = 0;   // operators written at every inference
+  int64_t reserved = 0;       // capacity of the shared reprogramming area (largest footprint)
+  int64_t cells_written = 0;  // cells written per inference
+  // Inferences until the most-written cell reaches the endurance: every reprogrammed operator
+  // writes its weights from the start of the shared area (no wear levelling), so the first
+  // cell is written `reprogrammed` times per inference: endurance / reprogrammed. Infinity when
+  // nothing is reprogrammed, 0 when the endurance is not stated.
+  double lifetime_inferences = 0.0;
+};
+[[nodiscard]] std::vector<MultiWear> multi_wear(const MultiProblem& p,
+                                                const std::vector<int>& option);
 
 // Latency and energy of moving edge e's tensor over link l.
 [[nodiscard]] double transfer_time(const MultiProblem& p, size_t e, int link);

@@ -32,15 +32,6 @@ void require_assignment(const MultiProblem& p, const std::vector<int>& option) {
 
 }  // namespace
 
-std::vector<int64_t> multi_capacity_used(const MultiProblem& p, const std::vector<int>& option) {
-  std::vector<int64_t> used(p.engines.size(), 0);
-  for (size_t v = 0; v < p.size(); ++v) {
-    const MultiOption& o = p.options[v][static_cast<size_t>(option[v])];
-    used[static_cast<size_t>(o.engine)] += o.capacity;
-  }
-  return used;
-}
-
 double multi_energy(const MultiProblem& p, const std::vector<int>& option, double makespan) {
   const MultiMachines m = multi_machines(p);
   double e = 0.0;

@@ -34,10 +34,6 @@ struct MultiSchedule {
   double objective = 0.0;  // latency_weight * makespan + energy_weight * energy
 };
 
-// Capacity used per engine by an assignment (0 for engines without a capacity).
-[[nodiscard]] std::vector<int64_t> multi_capacity_used(const MultiProblem& p,
-                                                       const std::vector<int>& option);
-
 // Energy of an assignment at a given makespan: options + transfers + static + idle.
 [[nodiscard]] double multi_energy(const MultiProblem& p, const std::vector<int>& option,
                                   double makespan);
