@@ -454,6 +454,7 @@ PYBIND11_MODULE(_hetcim, m) {
         std::map<std::string, Setter<R>> f{
             {"platform", field(&R::platform)},
             {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
+            {"reprogram", field(&R::reprogram)},
             {"objective", field(&R::objective)},
             {"time_limit", field(&R::time_limit)},
             {"node_limit", field(&R::node_limit)},

@@ -34,7 +34,7 @@ PlatformPartitionResult partition_on_platform(const Model& model,
   PlatformPartitionResult r;
   r.model = model.spec;
   r.platform = request.platform;
-  r.description = platform::resolve_platform(request.platform, request.imas);
+  r.description = platform::resolve_platform(request.platform, request.imas, request.reprogram);
   const graph::Graph lowered = passes::lower(model.graph, {});
   r.problem = platform::build_platform_problem(lowered, r.description, request.objective);
   r.status.origin = Origin::Solved;

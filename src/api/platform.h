@@ -24,12 +24,15 @@ namespace hetcim::api {
 struct PlatformPartitionRequest {
   std::string platform = "seed001-cluster";  // platform::platform_preset_names() or a .yaml file
   std::optional<int64_t> imas;               // crossbars of the crossbar engine (>= 1, <= 4096)
-  std::string objective = "latency";         // "latency" | "energy"
-  double time_limit = 600.0;                 // seconds, wall clock (> 0)
-  int64_t node_limit = 0;                    // deterministic search-node limit (0 = none)
-  std::string solver = "exact";              // "exact" | "milp" (the K-engine MILP on CBC)
-  double gap = 0.0;                          // MILP: stop at this relative gap, [0, 1]
-  int threads = 1;                           // MILP: CBC threads (1 is deterministic), 1..256
+  // Enable every engine's reprogramming block (platform/reprogramming.h; seed001-cluster: the
+  // IMA's PCM figures): each crossbar operator resident or rewritten at every inference.
+  bool reprogram = false;
+  std::string objective = "latency";  // "latency" | "energy"
+  double time_limit = 600.0;          // seconds, wall clock (> 0)
+  int64_t node_limit = 0;             // deterministic search-node limit (0 = none)
+  std::string solver = "exact";       // "exact" | "milp" (the K-engine MILP on CBC)
+  double gap = 0.0;                   // MILP: stop at this relative gap, [0, 1]
+  int threads = 1;                    // MILP: CBC threads (1 is deterministic), 1..256
 
   void validate() const;  // UserError naming the field
 };

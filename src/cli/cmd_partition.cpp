@@ -330,6 +330,11 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
          "--imas", [a](const int64_t& n) { a->platform.imas = n; },
          "With --platform: crossbars of the crossbar engine (seed001-cluster: IMA crossbars)")
       ->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  cmd->add_flag("--reprogram", a->platform.reprogram,
+                "With --platform: enable the platform's crossbar reprogramming (seed001-cluster: "
+                "the IMA's PCM write figures; a YAML engine's `reprogramming` block): each "
+                "crossbar operator resident or rewritten at every inference, as the solver "
+                "decides; writes and endurance-limited lifetime reported");
   cmd->add_option("--objective", a->platform.objective,
                   "With --platform: latency or energy (total energy, static power included)")
       ->check(CLI::IsMember({"latency", "energy"}))
@@ -339,8 +344,8 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
       run_platform(*a, provenance, *cmd);
       return;
     }
-    if (a->platform.imas || cmd->count("--objective") > 0)
-      throw user_error("--imas and --objective apply with --platform only");
+    if (a->platform.imas || a->platform.reprogram || cmd->count("--objective") > 0)
+      throw user_error("--imas, --reprogram and --objective apply with --platform only");
     run(*a, provenance);
   });
 }

@@ -110,6 +110,10 @@ std::string platform_dse_cache_key(const partition::MultiProblem& p, const Platf
       h.num(k.energy);
       h.num(k.capacity);
       h.str(k.label);
+      if (k.reprogram) {  // hashed only when set: keys without reprogramming stay as they were
+        h.str("reprogram");
+        h.num(k.cells_written);
+      }
     }
     h.num(int64_t{-1});
   }
@@ -119,6 +123,7 @@ std::string platform_dse_cache_key(const partition::MultiProblem& p, const Platf
     h.num(e.capacity);
     h.num(e.static_power);
     h.num(e.idle_power);
+    if (e.endurance > 0) h.num(e.endurance);
   }
   for (const std::vector<int>& g : p.exclusive) {
     for (int e : g) h.num(static_cast<int64_t>(e));

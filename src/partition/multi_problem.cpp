@@ -183,6 +183,8 @@ std::vector<MultiWear> multi_wear(const MultiProblem& p, const std::vector<int>&
     ++x.reprogrammed;
     x.reserved = std::max(x.reserved, o.capacity);
     x.cells_written += o.cells_written;
+    x.write_seconds += o.write_seconds;
+    x.write_energy += o.write_energy;
   }
   for (size_t e = 0; e < w.size(); ++e)
     w[e].lifetime_inferences =

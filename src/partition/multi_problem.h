@@ -64,7 +64,9 @@ struct MultiOption {
   int64_t capacity = 0;    // units of the engine's capacity it holds (0 on an engine without one)
   std::string label;       // what the option is ("ima", "ima-cjob8", "x2 copies"...), for reports
   bool reprogram = false;  // weights written before every run (see the model above)
-  int64_t cells_written = 0;  // reprogram options: cells written per run (for wear reports)
+  int64_t cells_written = 0;   // reprogram options: cells written per run (for wear reports)
+  double write_seconds = 0.0;  // reprogram options: the write's share of duration (for reports)
+  double write_energy = 0.0;   // ... and of energy
 };
 
 struct MultiProblem {
@@ -111,9 +113,11 @@ struct MultiMachines {
 
 // Wear of an assignment on one engine: what its reprogrammed operators write per inference.
 struct MultiWear {
-  int64_t reprogrammed = 0;   // operators written at every inference
-  int64_t reserved = 0;       // capacity of the shared reprogramming area (largest footprint)
-  int64_t cells_written = 0;  // cells written per inference
+  int64_t reprogrammed = 0;    // operators written at every inference
+  int64_t reserved = 0;        // capacity of the shared reprogramming area (largest footprint)
+  int64_t cells_written = 0;   // cells written per inference
+  double write_seconds = 0.0;  // time spent writing per inference
+  double write_energy = 0.0;   // J spent writing per inference
   // Inferences until the most-written cell reaches the endurance: every reprogrammed operator
   // writes its weights from the start of the shared area (no wear levelling), so the first
   // cell is written `reprogrammed` times per inference: endurance / reprogrammed. Infinity when

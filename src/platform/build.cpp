@@ -141,6 +141,10 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
     g.name = e.name;
     g.one_at_a_time = e.one_at_a_time.value_or(e.cost != "seed000-cim");
     g.capacity = e.kind == "crossbar" ? *e.crossbars : -1;
+    if (e.reprogramming && e.reprogramming->enabled) {
+      g.endurance = e.reprogramming->endurance;
+      g.endurance_source = e.reprogramming->source;
+    }
     if (e.cost == "seed001-cores") g.static_power = p_base;
     if (e.cost == "seed000-cim") g.static_power = hw.cim.static_power;
     if (e.cost == "seed000-host") g.idle_power = host_power.idle;
@@ -174,10 +178,25 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
     p.names.push_back(op.name);
     std::vector<partition::MultiOption> opts;
     std::vector<int64_t> cyc;
+    // A crossbar option with its footprint gets a reprogrammed twin on an engine that allows it:
+    // the write before the run (time and cells' energy added; cycles -1: not a cycle-model
+    // figure any more).
     const auto add = [&](int engine, double seconds, double energy, int64_t capacity,
-                         std::string label, int64_t cycles) {
-      opts.push_back({engine, seconds, energy, capacity, std::move(label)});
+                         std::string label, int64_t cycles, const WriteFootprint& wf = {}) {
+      opts.push_back({engine, seconds, energy, capacity, label});
       cyc.push_back(cycles);
+      const std::optional<ReprogrammingSpec>& r =
+          pf.engines[static_cast<size_t>(engine)].reprogramming;
+      if (capacity < 1 || !r || !r->enabled) return;
+      const WriteCost w = write_cost(*r, wf);
+      partition::MultiOption o{engine, seconds + w.seconds, energy + w.joules, capacity,
+                               label + " reprog"};
+      o.reprogram = true;
+      o.cells_written = wf.cells;
+      o.write_seconds = w.seconds;
+      o.write_energy = w.joules;
+      opts.push_back(o);
+      cyc.push_back(-1);
     };
     for (size_t e = 0; e < pf.engines.size(); ++e) {
       const EngineSpec& spec = pf.engines[e];
@@ -193,7 +212,9 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
       } else if (spec.cost == "seed000-cim") {
         if (!two.acc[i].empty()) {
           const partition::AccMode& m = two.acc[i].front();
-          add(ei, m.t_acc, m.energy, m.crossbars, "cim", -1);
+          const int64_t col_tiles = ceil_div(op.cols, hw.cim.xbar_cols);
+          add(ei, m.t_acc, m.energy, m.crossbars, "cim", -1,
+              {op.rows * col_tiles, op.rows * op.cols, m.crossbars});
         }
       } else if (spec.cost == "seed001-ima") {
         const double pw = spec.power.value_or(p_ima);
@@ -208,8 +229,12 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
                 ceil_div(static_cast<int64_t>(l.jobs_per_vector.size()), per_xbar);
             if (xbars > *spec.crossbars) continue;
             const double t = static_cast<double>(k.cycles) / f;
+            // Written slice by slice: 9c rows of c cells each (an upper bound on the rows when
+            // slices share rows).
+            const auto slices = static_cast<int64_t>(l.jobs_per_vector.size());
             add(ei, t, pw * t + cluster::ima_job_energy(cl) * static_cast<double>(k.jobs), xbars,
-                "ima-cjob" + std::to_string(c_job), k.cycles);
+                "ima-cjob" + std::to_string(c_job), k.cycles,
+                {slices * 9 * c_job, slices * 9 * c_job * c_job, xbars});
           }
         } else if (op.offloadable && op.rows > 0 && op.cols > 0 && op.n_mvm > 0) {
           const cluster::ImaLayer l = cluster::dense_ima_layer(cl.ima, op.rows, op.cols, op.n_mvm);
@@ -226,7 +251,8 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
                 pw * static_cast<double>(k.cycles) / f + p_cores * static_cast<double>(psum) / f +
                     cluster::ima_job_energy(cl) * static_cast<double>(k.jobs),
                 xbars, xbars > 1 ? "ima x" + std::to_string(xbars) + " tiles" : "ima",
-                k.cycles + psum);
+                k.cycles + psum,
+                {op.rows * ceil_div(op.cols, cl.ima.cols), op.rows * op.cols, xbars});
           }
         }
       } else if (spec.cost == "seed001-dw") {

@@ -11,6 +11,7 @@
 #include "cost/hardware.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/numbers.h"
 #include "util/yaml_fields.h"
 
 namespace hetcim::platform {
@@ -83,6 +84,15 @@ void validate(const Platform& p, const std::string& origin) {
     if (e.idle_power && *e.idle_power > 0 && e.one_at_a_time && !*e.one_at_a_time)
       throw user_error(where(origin, f + ".idle_power"),
                        ": an idle power needs an engine that runs one job at a time");
+    if (e.reprogramming) {
+      const std::string rf = where(origin, f + ".reprogramming");
+      if (e.kind != "crossbar") throw user_error(rf, ": only crossbar engines are reprogrammed");
+      validate(*e.reprogramming, rf);
+      if (e.reprogramming->enabled && !e.one_at_a_time.value_or(e.cost != "seed000-cim"))
+        throw user_error(rf,
+                         ": reprogramming needs an engine that runs one job at a time (its "
+                         "reprogrammed operators share one area); set one_at_a_time: true");
+    }
   }
   std::map<std::string, size_t> group_of;
   for (size_t g = 0; g < p.exclusive.size(); ++g) {
@@ -150,8 +160,11 @@ Platform platform_preset(const std::string& name, int64_t imas) {
     // place); the IMA and the DW engine share the port and never run together.
     p.cluster = "seed001";
     p.engines = {{"cores", "cpu", "seed001-cores", {}, true, {}, {}, {}},
-                 {"ima", "crossbar", "seed001-ima", imas > 0 ? imas : 1, true, {}, {}, {}},
+                 {"ima", "crossbar", "seed001-ima", imas > 0 ? imas : 1, true, {}, {}, {}, {}},
                  {"dw", "depthwise", "seed001-dw", {}, true, {}, {}, {}}};
+    // The IMA is a PCM array (seed 001 Sec. V-B, [27]): the PCM figures, off unless requested.
+    p.engines[1].reprogramming = reprogramming_preset("pcm");
+    p.engines[1].reprogramming->enabled = false;
     p.exclusive = {{"ima", "dw"}};
     p.links = {{"tcdm", {"cores", "ima", "dw"}, 0.0, 1e30, false, 0.0}};
     return p;
@@ -176,6 +189,59 @@ bool boolean(const YAML::Node& n, const std::string& field, const std::string& o
   if (s == "true") return true;
   if (s == "false") return false;
   throw user_error(where(origin, field), ": expected true or false, got '", s, "'");
+}
+
+ReprogrammingSpec reprogramming_of(const YAML::Node& n, const std::string& field,
+                                   const std::string& origin) {
+  const auto preset = [&](const YAML::Node& x, const std::string& f) {
+    const std::string name = scalar(x, f, origin);
+    const auto names = reprogramming_preset_names();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw user_error(where(origin, f), ": unknown reprogramming preset '", name, "' (expected ",
+                       joined(names), ", or a mapping of write figures)");
+    return reprogramming_preset(name);
+  };
+  if (n.IsScalar()) return preset(n, field);
+  if (!n.IsMap())
+    throw user_error(where(origin, field),
+                     ": expected a preset name or a mapping of write figures");
+  check_keys(n, field,
+             {"preset", "enabled", "write_time_per_row", "write_time_per_cell",
+              "write_time_per_array", "write_energy_per_cell", "endurance", "source"},
+             origin);
+  ReprogrammingSpec r;
+  r.source = "given in " + origin;
+  if (n["preset"]) r = preset(n["preset"], field + ".preset");
+  bool time_given = false;
+  for (const char* key : {"write_time_per_row", "write_time_per_cell", "write_time_per_array"})
+    if (n[key]) {
+      if (!time_given) {
+        r.write_time_per_row.reset();
+        r.write_time_per_cell.reset();
+        r.write_time_per_array.reset();
+      }
+      time_given = true;
+      const double t = nonneg_quantity(n[key], field + "." + key, Quantity::Time, origin);
+      std::string k = key;
+      (k == "write_time_per_row"    ? r.write_time_per_row
+       : k == "write_time_per_cell" ? r.write_time_per_cell
+                                    : r.write_time_per_array) = t;
+    }
+  if (n["write_energy_per_cell"])
+    r.write_energy_per_cell = nonneg_quantity(
+        n["write_energy_per_cell"], field + ".write_energy_per_cell", Quantity::Energy, origin);
+  if (n["endurance"]) {
+    const std::string s = scalar(n["endurance"], field + ".endurance", origin);
+    const std::optional<double> v = parse_finite(s);
+    if (!v || *v < 1)
+      throw user_error(where(origin, field + ".endurance"),
+                       ": expected the writes a cell survives (a number >= 1, e.g. 1e8), got '", s,
+                       "'");
+    r.endurance = *v;
+  }
+  if (n["source"]) r.source = scalar(n["source"], field + ".source", origin);
+  if (n["enabled"]) r.enabled = boolean(n["enabled"], field + ".enabled", origin);
+  return r;
 }
 
 }  // namespace
@@ -203,7 +269,7 @@ Platform parse_platform_yaml(const std::string& text, const std::string& origin)
       const std::string f = "engines[" + std::to_string(i) + "]";
       check_keys(e, f,
                  {"name", "kind", "cost", "crossbars", "one_at_a_time", "power", "idle_power",
-                  "static_power"},
+                  "static_power", "reprogramming"},
                  origin);
       EngineSpec s;
       for (const char* required : {"name", "kind", "cost"})
@@ -222,6 +288,8 @@ Platform parse_platform_yaml(const std::string& text, const std::string& origin)
       if (e["static_power"])
         s.static_power =
             nonneg_quantity(e["static_power"], f + ".static_power", Quantity::Power, origin);
+      if (e["reprogramming"])
+        s.reprogramming = reprogramming_of(e["reprogramming"], f + ".reprogramming", origin);
       p.engines.push_back(std::move(s));
     }
     if (const YAML::Node ex = root["exclusive"]) {
@@ -263,7 +331,8 @@ Platform load_platform(const std::string& path) {
   return parse_platform_yaml(read_input_file(path, "platform description"), path);
 }
 
-Platform resolve_platform(const std::string& name_or_path, std::optional<int64_t> imas) {
+Platform resolve_platform(const std::string& name_or_path, std::optional<int64_t> imas,
+                          bool reprogram) {
   if (imas && *imas < 1) throw user_error("imas: expected >= 1 crossbars, got ", *imas);
   const auto presets = platform_preset_names();
   Platform p;
@@ -277,6 +346,17 @@ Platform resolve_platform(const std::string& name_or_path, std::optional<int64_t
   if (imas)
     for (EngineSpec& e : p.engines)
       if (e.cost == "seed001-ima") e.crossbars = *imas;
+  if (reprogram) {
+    bool any = false;
+    for (EngineSpec& e : p.engines)
+      if (e.reprogramming) {
+        e.reprogramming->enabled = true;
+        any = true;
+      }
+    if (!any)
+      throw user_error("reprogram: platform '", name_or_path,
+                       "' has no engine with a reprogramming block (engines[i].reprogramming)");
+  }
   validate(p, name_or_path);
   return p;
 }

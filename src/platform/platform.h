@@ -24,7 +24,10 @@
 //   depthwise  3x3 depth-wise convolutions;     costs: seed001-dw
 // Fields of an engine: name, kind, cost, crossbars (crossbar engines: the capacity, >= 1; the
 // weights of all operators mapped to the engine stay resident), one_at_a_time (default: true,
-// except seed000-cim), power / idle_power / static_power (W; default: the cost model's).
+// except seed000-cim), power / idle_power / static_power (W; default: the cost model's),
+// reprogramming (crossbar engines that run one job at a time: a preset name or the write figures,
+// platform/reprogramming.h; each operator is then kept resident or rewritten at every inference,
+// as the solver decides).
 // A link joins >= 2 engines: any two of them exchange tensors over it (latency + bytes /
 // bandwidth; serial: one transfer at a time). Engines that no link joins cannot exchange tensors.
 #pragma once
@@ -34,6 +37,8 @@
 #include <string>
 #include <vector>
 
+#include "platform/reprogramming.h"
+
 namespace hetcim::platform {
 
 struct EngineSpec {
@@ -42,9 +47,10 @@ struct EngineSpec {
   std::string cost;  // seed001-cores | seed000-host | seed001-ima | seed000-cim | seed001-dw
   std::optional<int64_t> crossbars;  // crossbar engines: capacity in crossbars (>= 1)
   std::optional<bool> one_at_a_time;
-  std::optional<double> power;         // W while running
-  std::optional<double> idle_power;    // W while idle (one-at-a-time engines)
-  std::optional<double> static_power;  // W for the whole inference
+  std::optional<double> power;                       // W while running
+  std::optional<double> idle_power;                  // W while idle (one-at-a-time engines)
+  std::optional<double> static_power;                // W for the whole inference
+  std::optional<ReprogrammingSpec> reprogramming{};  // crossbar engines: write figures (may be off)
 };
 
 struct LinkSpec {
@@ -78,7 +84,7 @@ void validate(const Platform& p, const std::string& origin);
 
 // "seed000-arm", "seed000-x86" (seed 000's CPU + RRAM accelerator: host + cim, one bus) and
 // "seed001-cluster" (8 cores, the IMA with `imas` crossbars, the DW engine, IMA and DW exclusive,
-// everything on the shared TCDM).
+// everything on the shared TCDM; the IMA carries the PCM reprogramming figures, disabled).
 [[nodiscard]] std::vector<std::string> platform_preset_names();
 // `imas` > 0 replaces the crossbars of the crossbar engine (default: 1 IMA crossbar; seed 000's
 // budget of the hardware preset, 100).
@@ -88,8 +94,9 @@ void validate(const Platform& p, const std::string& origin);
 [[nodiscard]] Platform load_platform(const std::string& path);
 
 // A preset name or a YAML file; `imas` (when set) replaces the crossbars of every seed001-ima
-// engine.
+// engine; `reprogram` enables every engine's reprogramming block (UserError if none has one).
 [[nodiscard]] Platform resolve_platform(const std::string& name_or_path,
-                                        std::optional<int64_t> imas = std::nullopt);
+                                        std::optional<int64_t> imas = std::nullopt,
+                                        bool reprogram = false);
 
 }  // namespace hetcim::platform

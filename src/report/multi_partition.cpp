@@ -22,6 +22,19 @@ std::string cycles_text(int64_t c) {
   return c < 0 ? "-" : std::to_string(c);
 }
 
+bool engine_reprograms(const partition::MultiProblem& p, size_t e) {
+  for (const auto& opts : p.options)
+    for (const partition::MultiOption& o : opts)
+      if (o.reprogram && o.engine == static_cast<int>(e)) return true;
+  return false;
+}
+
+bool has_reprogramming(const partition::MultiProblem& p) {
+  for (size_t e = 0; e < p.engines.size(); ++e)
+    if (engine_reprograms(p, e)) return true;
+  return false;
+}
+
 const partition::MultiSchedule& schedule_of(const MultiPartitionRun& r) {
   return r.milp ? r.milp->schedule : r.solve->schedule;
 }
@@ -82,15 +95,15 @@ std::string multi_partition_text(const MultiPartitionRun& r) {
     o += buf;
   }
   o += "\nper engine: ";
+  const std::vector<int64_t> used = partition::multi_capacity_used(p, s.option);
   for (size_t e = 0; e < p.engines.size(); ++e) {
     double busy = 0;
     int ops = 0;
-    int64_t cap = 0;
+    const int64_t cap = used[e];
     for (size_t v = 0; v < p.size(); ++v) {
       const partition::MultiOption& op = p.options[v][static_cast<size_t>(s.option[v])];
       if (op.engine != static_cast<int>(e)) continue;
       busy += op.duration;
-      cap += op.capacity;
       ++ops;
     }
     o += (e ? "; " : "") + p.engines[e].name + " " + std::to_string(ops) + " operators, busy " +
@@ -99,6 +112,29 @@ std::string multi_partition_text(const MultiPartitionRun& r) {
       o += ", " + std::to_string(cap) + "/" + std::to_string(p.engines[e].capacity) + " crossbars";
   }
   o += "\n";
+  if (has_reprogramming(p)) {
+    const std::vector<partition::MultiWear> w = partition::multi_wear(p, s.option);
+    o += "reprogramming (modelled; the weights of a reprogrammed operator are written before it "
+         "runs, at every inference, into an area the engine's reprogrammed operators share):\n";
+    for (size_t e = 0; e < p.engines.size(); ++e) {
+      if (!engine_reprograms(p, e)) continue;
+      const partition::MultiWear& x = w[e];
+      o += "  " + p.engines[e].name + ": " + std::to_string(x.reprogrammed) +
+           " operators reprogrammed, reserved area " + std::to_string(x.reserved) + " crossbars, " +
+           std::to_string(x.cells_written) + " cells written per inference (" + t(x.write_seconds) +
+           ", " + en(x.write_energy) + ")";
+      if (x.reprogrammed > 0) {
+        std::snprintf(buf, sizeof buf, "%.4g inferences", x.lifetime_inferences);
+        char e_buf[64];
+        std::snprintf(e_buf, sizeof e_buf, "%.4g", p.engines[e].endurance);
+        o += "; endurance " + std::string(e_buf) + " writes per cell -> lifetime " + buf +
+             " (the area's first cell is written by every reprogrammed operator, no wear "
+             "levelling; endurance from " +
+             p.engines[e].endurance_source + ")";
+      }
+      o += "\n";
+    }
+  }
   return o;
 }
 
@@ -147,6 +183,30 @@ nlohmann::json multi_partition_json(const MultiPartitionRun& r) {
                               {"finish_s", s.finish[v]},
                               {"energy_j", op.energy},
                               {"capacity", op.capacity}});
+    if (has_reprogramming(p)) j["operators"].back()["reprogrammed"] = op.reprogram;
+  }
+  if (has_reprogramming(p) && !none) {
+    const std::vector<partition::MultiWear> w = partition::multi_wear(p, s.option);
+    nlohmann::json rj = nlohmann::json::array();
+    for (size_t e = 0; e < p.engines.size(); ++e) {
+      if (!engine_reprograms(p, e)) continue;
+      const partition::MultiWear& x = w[e];
+      rj.push_back({{"engine", p.engines[e].name},
+                    {"operators_reprogrammed", x.reprogrammed},
+                    {"reserved_crossbars", x.reserved},
+                    {"cells_written_per_inference", x.cells_written},
+                    {"write_time_s", x.write_seconds},
+                    {"write_energy_j", x.write_energy},
+                    {"endurance_writes_per_cell", p.engines[e].endurance},
+                    {"lifetime_inferences",
+                     x.reprogrammed > 0 ? nlohmann::json(x.lifetime_inferences) : nlohmann::json()},
+                    {"lifetime_model",
+                     "endurance / reprogrammed operators: the shared area's first cell is "
+                     "written by each, no wear levelling"},
+                    {"source", "modelled; endurance and write figures from " +
+                                   p.engines[e].endurance_source}});
+    }
+    j["reprogramming"] = rj;
   }
   j["job_order"] = s.order;
   j["provenance"] = provenance_json(r.provenance);
