@@ -127,8 +127,9 @@ def partition_platform(model, **options):
     K-engine MILP on CBC); returns the dict ``hetcim partition MODEL --platform P --json`` writes.
 
     Options: platform (seed000-arm, seed000-x86, seed001-cluster or a YAML file; default
-    seed001-cluster), imas, objective (latency | energy), time_limit (s), node_limit, solver
-    (exact | milp), gap and threads (MILP).
+    seed001-cluster), imas, reprogram (True: the platform's crossbar reprogramming, e.g. the
+    IMA's PCM figures; each crossbar operator resident or rewritten at every inference), objective
+    (latency | energy), time_limit (s), node_limit, solver (exact | milp), gap and threads (MILP).
     """
     return _json.loads(_hetcim.partition_platform_json(_model(model), **options))
 

@@ -189,6 +189,18 @@ def test_platform_partition_matches_the_cli(tmp_path):
     assert abs(milp["latency_s"] - ref["latency_s"]) <= 1e-6 * ref["latency_s"]
 
 
+def test_platform_partition_with_reprogramming_matches_the_cli(tmp_path):
+    plan = hetcim.partition_platform("mobilenetv2", platform="seed001-cluster", reprogram=True)
+    out = tmp_path / "p.json"
+    cli("partition", "mobilenetv2", "--platform", "seed001-cluster", "--reprogram", "--quiet",
+        "--json", str(out))
+    ref = json.loads(out.read_text())
+    assert plan["latency_s"] == ref["latency_s"]
+    assert plan["reprogramming"] == ref["reprogramming"]
+    assert ref["reprogramming"][0]["operators_reprogrammed"] == sum(
+        1 for o in ref["operators"] if o["reprogrammed"])
+
+
 @pytest.mark.parametrize("kwargs, flags", [
     ({"preset": "seed999"}, ["--preset", "seed999"]),
     ({"crossbars": -3}, ["--crossbars=-3"]),

@@ -29,10 +29,10 @@ int64_t bus_width(const std::string& v) {
   return *n;
 }
 
-bool boolean(const std::string& v) {
+bool boolean(const std::string& v, const std::string& key = "serial") {
   if (v == "true" || v == "yes" || v == "1") return true;
   if (v == "false" || v == "no" || v == "0") return false;
-  throw user_error("--sweep serial: value '", v, "': expected true or false");
+  throw user_error("--sweep ", key, ": value '", v, "': expected true or false");
 }
 
 std::string key_list() {
@@ -58,8 +58,8 @@ void check_value(const std::string& key, const std::string& v) {
   } else if (key == "link_latency") {
     if (!(parse_quantity(v, Quantity::Time, "--sweep link_latency") >= 0))
       throw user_error("--sweep link_latency: value '", v, "': expected a latency >= 0");
-  } else if (key == "serial") {
-    (void)boolean(v);
+  } else if (key == "serial" || key == "reprogram") {
+    (void)boolean(v, key);
   }
 }
 
@@ -73,6 +73,8 @@ const std::vector<SweepKey>& sweep_keys() {
       {"link_bandwidth", "bandwidth of every link (e.g. 4GB/s)"},
       {"link_latency", "latency of every link (e.g. 50ns)"},
       {"serial", "every link carries one transfer at a time (true/false)"},
+      {"reprogram",
+       "every engine's crossbar reprogramming block enabled (true/false), as --reprogram"},
   };
   return keys;
 }
@@ -115,6 +117,14 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
         any = true;
       }
     if (!any) throw none(key == "imas" ? "seed001-ima engine" : "crossbar engine");
+  } else if (key == "reprogram") {
+    bool any = false;
+    for (EngineSpec& e : p.engines)
+      if (e.reprogramming) {
+        e.reprogramming->enabled = boolean(value, key);
+        any = true;
+      }
+    if (!any) throw none("engine with a reprogramming block");
   } else if (key == "bus_width") {
     if (std::none_of(p.engines.begin(), p.engines.end(),
                      [](const EngineSpec& e) { return e.cost.starts_with("seed001"); }))

@@ -20,6 +20,7 @@
 #include "passes/pipeline.h"
 #include "platform/build.h"
 #include "platform/platform.h"
+#include "platform/sweep.h"
 #include "report/multi_partition.h"
 #include "util/error.h"
 
@@ -205,6 +206,40 @@ TEST(ReprogrammingSolve, ExactEqualsMilpOnMobileNetV2) {
       EXPECT_DOUBLE_EQ(w[1].lifetime_inferences, 1e8 / reprogrammed);
     }
     EXPECT_LE(partition::multi_capacity_used(on.problem, b.schedule.option)[1], imas);
+  }
+}
+
+// The `reprogram` sweep key of `dse --platform` is --reprogram on every grid point.
+TEST(ReprogrammingSweep, KeyEnablesTheBlocks) {
+  Platform p = resolve_platform("seed001-cluster", 8);
+  apply_sweep(p, "reprogram", "true");
+  const PlatformProblem a = build_platform_problem(bottleneck(), p);
+  const PlatformProblem b =
+      build_platform_problem(bottleneck(), resolve_platform("seed001-cluster", 8, true));
+  EXPECT_EQ(partition::solve_multi_exact(a.problem).objective,
+            partition::solve_multi_exact(b.problem).objective);
+  size_t twins = 0;
+  for (const auto& opts : a.problem.options)
+    for (const partition::MultiOption& o : opts) twins += o.reprogram ? 1 : 0;
+  EXPECT_GT(twins, 0u);
+  apply_sweep(p, "reprogram", "false");
+  for (const auto& opts : build_platform_problem(bottleneck(), p).problem.options)
+    for (const partition::MultiOption& o : opts) EXPECT_FALSE(o.reprogram);
+  Platform s = resolve_platform("seed000-arm");
+  try {
+    apply_sweep(s, "reprogram", "true");
+    ADD_FAILURE() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no engine with a reprogramming block"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    (void)parse_sweep("reprogram=maybe");
+    ADD_FAILURE() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("--sweep reprogram: value 'maybe'"), std::string::npos)
+        << e.what();
   }
 }
 
