@@ -330,6 +330,7 @@ class FrontSearch {
     SeqOptions opt;
     opt.cutoff = threshold(crossbars, drop) - energy;
     opt.deadline = in_.deadline;
+    opt.cache = in_.seq_cache;
     const SeqOutput r = sequence(seq, opt);
     out_.seq_nodes += r.nodes;
     if (!r.proven) {

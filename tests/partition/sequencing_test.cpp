@@ -123,6 +123,83 @@ TEST(Sequencing, MatchesEveryHostAndBusOrderOnRandomInstances) {
   for (uint64_t seed = 1; seed <= 400; ++seed) expect_matches_every_order(seed, 2);
 }
 
+// A cache answers a repeated input without search, and its answers equal a fresh search's at
+// every cutoff: below, at and above the optimum, in any order of calls.
+TEST(Sequencing, CacheAnswersEqualAFreshSearch) {
+  int64_t hits = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const SeqInput in = random_instance(seed, seed % 2 == 0 ? 2 : 1);
+    const double best = sequence(in).makespan;
+    SeqCache cache;
+    for (double cutoff : {best - 1.0, best, std::numeric_limits<double>::infinity(), best - 0.5,
+                          best + 0.5, best}) {
+      SeqOptions fresh;
+      fresh.cutoff = cutoff;
+      const SeqOutput want = sequence(in, fresh);
+      SeqOptions cached = fresh;
+      cached.cache = &cache;
+      const SeqOutput got = sequence(in, cached);
+      ASSERT_EQ(got.found, want.found) << "seed " << seed << " cutoff " << cutoff;
+      EXPECT_TRUE(got.proven);
+      if (!want.found) continue;
+      EXPECT_DOUBLE_EQ(got.makespan, best) << "seed " << seed;
+      EXPECT_DOUBLE_EQ(replay(in, got.host_order, got.bus_order), best) << "seed " << seed;
+    }
+    hits += cache.hits();
+  }
+  // Random instances this small are searched in fewer nodes than the cache keeps.
+  EXPECT_EQ(hits, 0);
+}
+
+// The same with instances large enough to be kept: 16 host jobs and 8 free ones on a random DAG
+// with delayed edges (delays idle the host, which Jackson's bound does not see), solved once and
+// then answered from the cache.
+TEST(Sequencing, CacheKeepsLargeSearches) {
+  int kept_searches = 0;
+  for (uint64_t seed = 1; seed <= 16; ++seed) {
+    std::mt19937_64 rng(seed);
+    const auto uni = [&](int lo, int hi) {
+      return std::uniform_int_distribution<int>(lo, hi)(rng);
+    };
+    SeqInput in;
+    const int n = 24;
+    for (int v = 0; v < n; ++v) {
+      in.duration.push_back(uni(1, 20));
+      in.machine.push_back(v % 3 == 0 ? kNoMachine : kHostMachine);
+    }
+    for (int v = 1; v < n; ++v)
+      for (int u = std::max(0, v - 6); u < v; ++u)
+        if (uni(0, 99) < 25) in.edges.push_back({u, v, static_cast<double>(uni(0, 15))});
+    const SeqOutput fresh = sequence(in);
+    ASSERT_TRUE(fresh.found);
+    SeqCache cache;
+    SeqOptions opt;
+    opt.cache = &cache;
+    opt.cutoff = fresh.makespan;  // nothing below the optimum: remembered as a bound
+    const SeqOutput none = sequence(in, opt);
+    EXPECT_FALSE(none.found);
+    const bool kept = none.nodes >= SeqCache::kMinNodes;
+    kept_searches += kept ? 1 : 0;
+    EXPECT_EQ(sequence(in, opt).nodes, kept ? 0 : none.nodes) << "seed " << seed;
+    opt.cutoff = fresh.makespan + 1.0;
+    const SeqOutput found = sequence(in, opt);
+    ASSERT_TRUE(found.found);
+    EXPECT_DOUBLE_EQ(found.makespan, fresh.makespan);
+    const SeqOutput again = sequence(in, opt);
+    ASSERT_TRUE(again.found);
+    EXPECT_DOUBLE_EQ(again.makespan, fresh.makespan);
+    EXPECT_DOUBLE_EQ(replay(in, again.host_order, again.bus_order), fresh.makespan);
+    if (found.nodes >= SeqCache::kMinNodes) {
+      EXPECT_EQ(again.nodes, 0) << "seed " << seed;
+    }
+    // A different input (one duration changed) is not answered from the cache.
+    SeqInput other = in;
+    other.duration[1] += 1.0;
+    EXPECT_GT(sequence(other, opt).nodes, 0);
+  }
+  EXPECT_GT(kept_searches, 0);  // the cache was exercised
+}
+
 TEST(Sequencing, BusJobsShareOneMachine) {
   // Two free jobs (0, 1) finishing at 1 and 2 each feed a bus job of length 3 (2, 3) that feeds
   // host job 4. Serial bus: 1 -> [1,4] -> [4,7] (or [2,5] -> [5,8] the other way) -> host [7,8].
