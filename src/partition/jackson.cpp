@@ -5,7 +5,7 @@
 
 namespace hetcim::partition {
 
-double JacksonBound::value() {
+double JacksonBound::value(double cutoff) {
   std::sort(jobs_.begin(), jobs_.end(),
             [](const JacksonJob& a, const JacksonJob& b) { return a.head < b.head; });
   const auto by_tail = [](const Running& a, const Running& b) { return a.tail < b.tail; };
@@ -21,17 +21,19 @@ double JacksonBound::value() {
       std::push_heap(heap_.begin(), heap_.end(), by_tail);
       ++next;
     }
-    std::pop_heap(heap_.begin(), heap_.end(), by_tail);
-    Running& top = heap_.back();
+    // The job with the largest tail runs until it completes or the next release; a preempted
+    // job keeps its tail (the heap key), so it stays on top with less remaining.
+    Running& top = heap_.front();
     const double release = next < jobs_.size() ? jobs_[next].head : kInf;
     if (now + top.remaining <= release) {
       now += top.remaining;
       bound = std::max(bound, now + top.tail);
+      if (bound >= cutoff) return bound;
+      std::pop_heap(heap_.begin(), heap_.end(), by_tail);
       heap_.pop_back();
     } else {
       top.remaining -= release - now;
       now = release;
-      std::push_heap(heap_.begin(), heap_.end(), by_tail);
     }
   }
   return bound;

@@ -4,6 +4,7 @@
 // largest tail at every moment; O(m log m).
 #pragma once
 
+#include <limits>
 #include <vector>
 
 namespace hetcim::partition {
@@ -22,7 +23,8 @@ class JacksonBound {
  public:
   void clear() { jobs_.clear(); }
   void add(double head, double duration, double tail) { jobs_.push_back({head, duration, tail}); }
-  [[nodiscard]] double value();
+  // Stops early once the bound reaches `cutoff`: then returns a value >= cutoff, still a bound.
+  [[nodiscard]] double value(double cutoff = std::numeric_limits<double>::infinity());
 
  private:
   struct Running {

@@ -1,11 +1,11 @@
 #include "partition/sequencing.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <unordered_map>
 
-#include "partition/jackson.h"
 #include "util/error.h"
 
 namespace hetcim::partition {
@@ -64,6 +64,20 @@ class Search {
         tail_[v] = std::max(tail_[v], a.delay + in.duration[static_cast<size_t>(a.to)] +
                                           tail_[static_cast<size_t>(a.to)]);
     for (int8_t m : in.machine) n_machine_jobs_ += m != kNoMachine ? 1 : 0;
+    // Jobs ranked by tail, largest first: Jackson's rule picks the lowest rank available.
+    std::vector<int> by_tail(n_);
+    for (size_t v = 0; v < n_; ++v) by_tail[v] = static_cast<int>(v);
+    std::stable_sort(by_tail.begin(), by_tail.end(), [&](int a, int b) {
+      return tail_[static_cast<size_t>(a)] > tail_[static_cast<size_t>(b)];
+    });
+    rank_.resize(n_);
+    job_of_rank_.resize(n_);
+    for (size_t r = 0; r < n_; ++r) {
+      rank_[static_cast<size_t>(by_tail[r])] = static_cast<int>(r);
+      job_of_rank_[r] = by_tail[r];
+    }
+    running_.assign((n_ + 63) / 64, 0);
+    remaining_.assign(n_, 0.0);
     zobrist_.resize(n_);
     for (size_t v = 0; v < n_; ++v) zobrist_[v] = splitmix(v);
     best_ = opt.cutoff;
@@ -87,6 +101,11 @@ class Search {
 
  private:
   bool on_machine(size_t v) const { return in_.machine[v] != kNoMachine; }
+
+  struct Release {
+    double head;
+    int rank;
+  };
 
   // Everything apply() changes besides the trails, to restore on undo.
   struct Mark {
@@ -148,7 +167,7 @@ class Search {
   // reaches `cutoff` (the cheap parts first, Jackson's bounds last).
   double lower_bound(double cutoff) {
     double lb = det_bound_;
-    for (JacksonBound& j : jackson_) j.clear();
+    for (auto& j : releases_) j.clear();
     for (size_t v = 0; v < n_; ++v) {
       if (done_[v]) continue;
       double h = ready_[v];
@@ -158,16 +177,60 @@ class Search {
       }
       if (const int8_t m = in_.machine[v]; m != kNoMachine) {
         h = std::max(h, free_[m]);
-        jackson_[m].add(h, in_.duration[v], tail_[v]);
+        releases_[m].push_back({h, rank_[v]});
       }
       head_[v] = h;
       lb = std::max(lb, h + in_.duration[v] + tail_[v]);
     }
-    for (JacksonBound& j : jackson_) {
+    for (std::vector<Release>& r : releases_) {
       if (lb >= cutoff) return lb;
-      lb = std::max(lb, j.value());
+      lb = std::max(lb, jackson(r, cutoff));
     }
     return lb;
+  }
+
+  // Jackson's preemptive bound (jackson.h) over the jobs released at `jobs`: the available job
+  // with the largest tail runs until it completes or the next release. The tails are fixed per
+  // job, so the available jobs are a bit set over their ranks (the lowest set bit is the largest
+  // tail) instead of a heap. Stops once the bound reaches `cutoff` (what it has then is still a
+  // lower bound, and enough to prune).
+  double jackson(std::vector<Release>& jobs, double cutoff) {
+    std::sort(jobs.begin(), jobs.end(), [](const Release& a, const Release& b) {
+      return a.head < b.head || (a.head == b.head && a.rank < b.rank);
+    });
+    const size_t words = running_.size();
+    size_t low = words;  // no set bit in running_ below word `low`
+    double bound = 0.0;
+    double now = jobs.empty() ? 0.0 : jobs.front().head;
+    size_t next = 0, available = 0;
+    while (next < jobs.size() || available > 0) {
+      if (available == 0) now = std::max(now, jobs[next].head);
+      for (; next < jobs.size() && jobs[next].head <= now; ++next) {
+        const auto r = static_cast<size_t>(jobs[next].rank);
+        running_[r >> 6] |= uint64_t{1} << (r & 63);
+        remaining_[r] = in_.duration[static_cast<size_t>(job_of_rank_[r])];
+        low = std::min(low, r >> 6);
+        ++available;
+      }
+      while (running_[low] == 0) ++low;
+      const size_t r = (low << 6) + static_cast<size_t>(std::countr_zero(running_[low]));
+      const double release = next < jobs.size() ? jobs[next].head : kInf;
+      if (now + remaining_[r] <= release) {
+        now += remaining_[r];
+        bound = std::max(bound, now + tail_[static_cast<size_t>(job_of_rank_[r])]);
+        running_[r >> 6] &= ~(uint64_t{1} << (r & 63));
+        if (bound >= cutoff) {
+          std::fill(running_.begin(), running_.end(), 0);
+          return bound;
+        }
+        --available;
+        if (available == 0) low = words;
+      } else {
+        remaining_[r] -= release - now;
+        now = release;
+      }
+    }
+    return bound;
   }
 
   // `lb` is the lower bound of the current state, computed by the parent when it ranked its
@@ -309,7 +372,10 @@ class Search {
   std::vector<std::vector<Child>> children_;  // per depth (machine jobs scheduled)
   std::vector<double> head_;
   std::vector<double> prof_ready_;
-  JacksonBound jackson_[kMachines];
+  std::vector<int> rank_, job_of_rank_;  // jobs by tail, largest first
+  std::vector<Release> releases_[kMachines];
+  std::vector<uint64_t> running_;  // Jackson: available jobs, by rank
+  std::vector<double> remaining_;  // Jackson: by rank
   std::unordered_map<uint64_t, std::vector<SetEntry>> memo_;
   size_t memo_size_ = 0;
   double best_;
