@@ -19,6 +19,52 @@ TEST(Jackson, HandComputedPreemptiveBound) {
   EXPECT_DOUBLE_EQ(jackson_preemptive_bound(none), 0.0);
 }
 
+// Jackson's preemptive schedule simulated in unit time steps (integer data): at every step the
+// released unfinished job with the largest tail runs for one unit.
+double jackson_by_unit_steps(const std::vector<JacksonJob>& jobs) {
+  std::vector<double> left;
+  for (const JacksonJob& j : jobs) left.push_back(j.duration);
+  double bound = 0.0;
+  for (int t = 0;; ++t) {
+    int pick = -1;
+    bool pending = false;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      if (left[i] <= 0.0) continue;
+      pending = true;
+      if (jobs[i].head <= t && (pick < 0 || jobs[i].tail > jobs[static_cast<size_t>(pick)].tail))
+        pick = static_cast<int>(i);
+    }
+    if (!pending) return bound;
+    if (pick < 0) continue;
+    const auto p = static_cast<size_t>(pick);
+    left[p] -= 1.0;
+    if (left[p] <= 0.0) bound = std::max(bound, t + 1 + jobs[p].tail);
+  }
+}
+
+TEST(Jackson, EqualsUnitStepSimulationOnRandomJobs) {
+  std::mt19937_64 rng(7);
+  const auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  JacksonBound reused;  // buffers kept between calls
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<JacksonJob> jobs;
+    const int m = uni(1, trial < 250 ? 12 : 140);  // also more than 64 jobs (two words)
+    for (int i = 0; i < m; ++i)
+      jobs.push_back({static_cast<double>(uni(0, 30)), static_cast<double>(uni(1, 9)),
+                      static_cast<double>(uni(0, 20))});
+    const double want = jackson_by_unit_steps(jobs);
+    reused.clear();
+    for (const JacksonJob& j : jobs) reused.add(j.head, j.duration, j.tail);
+    EXPECT_DOUBLE_EQ(reused.value(), want) << "trial " << trial;
+    // With a cutoff: the exact bound below it, a value at or above it otherwise.
+    reused.clear();
+    for (const JacksonJob& j : jobs) reused.add(j.head, j.duration, j.tail);
+    const double cut = want - 3.0;
+    EXPECT_GE(reused.value(cut), cut) << "trial " << trial;
+    EXPECT_LE(reused.value(want + 1.0), want) << "trial " << trial;
+  }
+}
+
 // Makespan of a host order and a bus order by direct simulation (independent of the search):
 // infinity when the orders deadlock.
 double replay(const SeqInput& in, const std::vector<int>& host_order,
