@@ -276,28 +276,46 @@ class Search {
     HETCIM_ASSERT(ect_job >= 0, "sequencing: no eligible machine job");
     const int8_t m = in_.machine[static_cast<size_t>(ect_job)];
     // Active schedules only: on machine m, the next job starts before the earliest completion.
-    // Children are ranked by their lower bound (best first), ties by the longer tail.
+    // Children are ranked by their lower bound (best first), ties by the longer tail. A child's
+    // bound is max(this node's bound, its own): both hold for its completions. So a child whose
+    // own bound does not exceed this node's is ranked first among those not yet bounded once the
+    // earlier ones are (ranked by tail alone they come first): the children are bounded in tail
+    // order and such a child is searched at once, before the later ones are bounded. When that
+    // search brings the incumbent down to this node's bound, every other child is pruned
+    // unbounded (a greedy dive that meets the root bound costs one bound per level, not one per
+    // candidate).
     std::vector<Child>& children = children_[scheduled_];
     children.clear();
     for (size_t v = 0; v < n_; ++v) {
       if (done_[v] || in_.machine[v] != m || left_[v] != 0) continue;
       if (static_cast<int>(v) != ect_job && std::max(ready_[v], free_[m]) >= ect) continue;
-      const Mark mark = apply(v);
-      const double clb = scheduled_ == n_machine_jobs_ ? 0.0 : lower_bound(best_);
-      undo(v, mark);
-      if (clb < best_) children.push_back({static_cast<int>(v), clb, tail_[v] + in_.duration[v]});
+      children.push_back({static_cast<int>(v), kInf, tail_[v] + in_.duration[v], false});
     }
-    std::stable_sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
-      return a.lb < b.lb || (a.lb == b.lb && a.priority > b.priority);
-    });
+    std::stable_sort(children.begin(), children.end(),
+                     [](const Child& a, const Child& b) { return a.priority > b.priority; });
     // children_[scheduled_] is reused by the deeper levels only at larger indices.
-    for (size_t i = 0; i < children.size(); ++i) {
-      const Child c = children[i];
-      if (c.lb >= best_) break;
+    const auto search = [&](Child& c) {
+      c.searched = true;
       const auto v = static_cast<size_t>(c.job);
       const Mark mark = apply(v);
       dfs(c.lb);
       undo(v, mark);
+    };
+    for (Child& c : children) {
+      if (lb >= best_) return;  // every child's bound is at least lb
+      const auto v = static_cast<size_t>(c.job);
+      const Mark mark = apply(v);
+      c.lb = std::max(lb, scheduled_ == n_machine_jobs_ ? 0.0 : lower_bound(best_));
+      undo(v, mark);
+      if (c.lb <= lb) search(c);
+      if (stopped_) return;
+    }
+    std::stable_sort(children.begin(), children.end(),
+                     [](const Child& a, const Child& b) { return a.lb < b.lb; });
+    for (Child& c : children) {
+      if (c.lb >= best_) break;
+      if (c.searched) continue;
+      search(c);
       if (stopped_) return;
     }
   }
@@ -342,6 +360,7 @@ class Search {
     int job;
     double lb;
     double priority;
+    bool searched;
   };
   struct Readied {
     int job;
