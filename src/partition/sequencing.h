@@ -9,7 +9,8 @@
 // with Jackson's preemptive bound per machine, critical-path bounds, and dominance between
 // partial schedules with the same scheduled jobs. The search keeps one state and applies and
 // undoes each branch (a trail of the values it changed) instead of copying states; the dominance
-// memo is keyed by an incremental (Zobrist) hash of the set of determined jobs.
+// memo is keyed by an incremental (Zobrist) hash of the set of determined jobs; children are
+// bounded lazily (sequencing.cpp: a child no worse than its parent's bound is searched at once).
 #pragma once
 
 #include <cstdint>
