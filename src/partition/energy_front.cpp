@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "partition/exact.h"
+#include "partition/sequencing.h"
 #include "util/error.h"
 
 namespace hetcim::partition {
@@ -64,6 +65,7 @@ class Dichotomy {
     ++solves_;
     ExactOptions eo;
     eo.time_limit_seconds = opt_.time_limit_seconds;
+    eo.seq_cache = &seq_cache_;  // the solves differ in weights only: the same leaves recur
     const ExactResult e = solve_exact(with_total_energy_weight(p_, weight), eo);
     if (e.status != SolveStatus::Optimal) complete_ = false;
     FrontPoint q;
@@ -93,6 +95,7 @@ class Dichotomy {
   const Problem& p_;
   const FrontOptions& opt_;
   std::vector<FrontPoint> points_;
+  SeqCache seq_cache_;
   size_t solves_ = 0;
   bool complete_ = true;
 };

@@ -7,6 +7,7 @@
 #include "partition/energy.h"
 #include "partition/segment_front.h"
 #include "partition/segments.h"
+#include "partition/sequencing.h"
 #include "util/error.h"
 
 namespace hetcim::partition {
@@ -84,7 +85,8 @@ class Solver {
         budget_(budget),
         drop_budget_(drop_budget),
         fallback_(fallback),
-        deadline_(opt.time_limit_seconds, opt.node_limit) {}
+        deadline_(opt.time_limit_seconds, opt.node_limit),
+        cache_(opt.seq_cache ? opt.seq_cache : &own_cache_) {}
 
   ExactResult run() {
     const std::vector<DynBitset> reach = graph::transitive_closure(p_.dag);
@@ -140,6 +142,7 @@ class Solver {
   SegmentFrontInput front_input(const Segment& seg, int in_mode, int out_mode) const {
     SegmentFrontInput fi{&p_, &seg, &allowed_, &d_, in_mode, out_mode, budget_, &deadline_};
     fi.drop_budget = drop_budget_;
+    fi.seq_cache = cache_;
     return fi;
   }
 
@@ -343,6 +346,8 @@ class Solver {
   int64_t drop_budget_;
   const Assignment& fallback_;
   Deadline deadline_;
+  SeqCache own_cache_;
+  SeqCache* cache_;
   Decomposition d_;
   ExactResult r_;
   std::vector<std::vector<std::vector<SegmentFrontOutput>>> fronts_;  // [k][ji][jo]

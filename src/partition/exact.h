@@ -23,6 +23,8 @@
 
 namespace hetcim::partition {
 
+class SeqCache;
+
 struct ExactOptions {
   // Wall-clock limit in seconds (> 0; infinity = none). When it strikes the result is
   // TimeLimit with the all-host incumbent and the root lower bound.
@@ -32,6 +34,9 @@ struct ExactOptions {
   // as TimeLimit otherwise (all-host incumbent, root bound); unlike the wall clock it stops every
   // run of the same problem at the same point on any machine.
   int64_t node_limit = 0;
+  // Answers of the exact sequencings of earlier solves (sequencing.h: a memo of the input, valid
+  // for any problem), e.g. the solves of one latency-energy front; nullptr: one per solve.
+  SeqCache* seq_cache = nullptr;
 };
 
 struct ExactSegmentStats {

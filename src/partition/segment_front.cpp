@@ -168,8 +168,8 @@ class FrontSearch {
   }
 
   // Critical-path and Jackson bounds on the segment latency of every completion of the current
-  // node (Jackson's skipped once the critical path reaches `cutoff`); also prepares
-  // load_bound().
+  // node (Jackson's skipped once the critical path reaches `cutoff`, and stopped once it does);
+  // also prepares load_bound().
   double lower_bound(double cutoff) {
     const size_t m = nodes_.size();
     for (size_t v = 0; v < m; ++v) {
@@ -226,14 +226,14 @@ class FrontSearch {
     });
     load_base_ = head_min < kInf ? head_min + load + tail_min : 0.0;
     if (lb >= cutoff) return lb;
-    lb = std::max(lb, jackson_.value());
+    lb = std::max(lb, jackson_.value(cutoff));
     if (lb >= cutoff || p_.bus_model != BusModel::Serial) return lb;
-    return std::max(lb, bus_bound());
+    return std::max(lb, bus_bound(cutoff));
   }
 
   // Serial bus: Jackson's bound over the transfers already certain (both ends decided on
   // different devices); heads and tails from the critical-path pass of lower_bound().
-  double bus_bound() {
+  double bus_bound(double cutoff) {
     bus_jackson_.clear();
     const bool per_tensor = p_.transfer_model == TransferModel::PerTensorDirection;
     int group_from = -1, group_dir = -1;
@@ -260,7 +260,7 @@ class FrontSearch {
       group_tail = tail;
     }
     flush();
-    return bus_jackson_.value();
+    return bus_jackson_.value(cutoff);
   }
 
   // Host-load bound when the undecided operators may spend at most `extra` more crossbars:
@@ -330,6 +330,7 @@ class FrontSearch {
     SeqOptions opt;
     opt.cutoff = threshold(crossbars, drop) - energy;
     opt.deadline = in_.deadline;
+    opt.cache = in_.seq_cache;
     const SeqOutput r = sequence(seq, opt);
     out_.seq_nodes += r.nodes;
     if (!r.proven) {

@@ -27,6 +27,7 @@
 #include "partition/pareto.h"
 #include "partition/problem.h"
 #include "partition/segments.h"
+#include "partition/sequencing.h"
 
 namespace hetcim::partition {
 
@@ -46,6 +47,7 @@ struct SegmentFrontInput {
   int64_t budget = 0;      // interior crossbars above this are not wanted
   const Deadline* deadline = nullptr;
   int64_t drop_budget = std::numeric_limits<int64_t>::max() / 4;  // interior drop (ppm) wanted
+  SeqCache* seq_cache = nullptr;  // answers of earlier leaf sequencings (sequencing.h), or none
 
   static constexpr int kNoMode = -2;
 };

@@ -1,10 +1,11 @@
 #include "partition/sequencing.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <unordered_map>
 
-#include "partition/jackson.h"
 #include "util/error.h"
 
 namespace hetcim::partition {
@@ -19,17 +20,6 @@ struct Arc {
 
 constexpr int kMachines = 2;
 
-struct State {
-  std::vector<double> ready;   // latest arrival from determined predecessors
-  std::vector<double> finish;  // valid where done
-  std::vector<int> left;       // undetermined predecessors
-  std::vector<char> done;
-  std::vector<int> order[kMachines];  // machine jobs scheduled so far, per machine
-  size_t scheduled = 0;               // machine jobs scheduled so far
-  double free[kMachines] = {0.0, 0.0};
-  double det_bound = 0.0;  // max over determined jobs of finish + tail
-};
-
 // What the rest of a schedule depends on, for one set of scheduled machine jobs: when each
 // machine frees up, the latest finish so far, and for every undetermined job with a determined
 // predecessor the earliest it may start as far as those predecessors go (for a machine job, no
@@ -39,25 +29,23 @@ struct Profile {
   double free[kMachines];
   double max_finish;
   std::vector<double> ready;
-
-  [[nodiscard]] bool no_later_than(const Profile& o) const {
-    if (free[0] > o.free[0] || free[1] > o.free[1] || max_finish > o.max_finish) return false;
-    for (size_t i = 0; i < ready.size(); ++i)
-      if (ready[i] > o.ready[i]) return false;
-    return true;
-  }
 };
 
-struct KeyHash {
-  size_t operator()(const std::vector<uint64_t>& k) const {
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (uint64_t w : k) h = (h ^ w) * 0xff51afd7ed558ccdULL;
-    return static_cast<size_t>(h ^ (h >> 33));
-  }
+// The profiles seen for one set of determined jobs (the set itself: `bits`).
+struct SetEntry {
+  std::vector<uint64_t> bits;
+  std::vector<Profile> profiles;
 };
 
 constexpr size_t kProfilesPerSet = 16;
 constexpr size_t kMaxMemo = 1 << 20;
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
 
 class Search {
  public:
@@ -76,19 +64,37 @@ class Search {
         tail_[v] = std::max(tail_[v], a.delay + in.duration[static_cast<size_t>(a.to)] +
                                           tail_[static_cast<size_t>(a.to)]);
     for (int8_t m : in.machine) n_machine_jobs_ += m != kNoMachine ? 1 : 0;
+    // Jobs ranked by tail, largest first: Jackson's rule picks the lowest rank available.
+    std::vector<int> by_tail(n_);
+    for (size_t v = 0; v < n_; ++v) by_tail[v] = static_cast<int>(v);
+    std::stable_sort(by_tail.begin(), by_tail.end(), [&](int a, int b) {
+      return tail_[static_cast<size_t>(a)] > tail_[static_cast<size_t>(b)];
+    });
+    rank_.resize(n_);
+    job_of_rank_.resize(n_);
+    for (size_t r = 0; r < n_; ++r) {
+      rank_[static_cast<size_t>(by_tail[r])] = static_cast<int>(r);
+      job_of_rank_[r] = by_tail[r];
+    }
+    running_.assign((n_ + 63) / 64, 0);
+    remaining_.assign(n_, 0.0);
+    zobrist_.resize(n_);
+    for (size_t v = 0; v < n_; ++v) zobrist_[v] = splitmix(v);
     best_ = opt.cutoff;
   }
 
   SeqOutput run() {
-    State root;
-    root.ready.assign(n_, 0.0);
-    root.finish.assign(n_, 0.0);
-    root.left.assign(n_, 0);
-    root.done.assign(n_, 0);
-    for (size_t v = 0; v < n_; ++v) root.left[v] = static_cast<int>(pred_[v].size());
+    ready_.assign(n_, 0.0);
+    finish_.assign(n_, 0.0);
+    head_.assign(n_, 0.0);
+    left_.assign(n_, 0);
+    done_.assign(n_, 0);
+    bits_.assign((n_ + 63) / 64, 0);
+    children_.resize(n_machine_jobs_ + 1);
+    for (size_t v = 0; v < n_; ++v) left_[v] = static_cast<int>(pred_[v].size());
     for (size_t v = 0; v < n_; ++v)
-      if (root.left[v] == 0 && !on_machine(v) && !root.done[v]) determine(root, v, 0.0);
-    dfs(root, lower_bound(root, best_));
+      if (left_[v] == 0 && !on_machine(v) && !done_[v]) determine(v, 0.0);
+    dfs(lower_bound(best_));
     out_.proven = !stopped_;
     return std::move(out_);
   }
@@ -96,46 +102,140 @@ class Search {
  private:
   bool on_machine(size_t v) const { return in_.machine[v] != kNoMachine; }
 
-  void determine(State& s, size_t v, double start) {
-    s.done[v] = 1;
-    s.finish[v] = start + in_.duration[v];
-    s.det_bound = std::max(s.det_bound, s.finish[v] + tail_[v]);
+  struct Release {
+    double head;
+    int rank;
+  };
+
+  // Everything apply() changes besides the trails, to restore on undo.
+  struct Mark {
+    size_t determined, readied;
+    double free[kMachines];
+    double det_bound, max_finish;
+  };
+
+  void determine(size_t v, double start) {
+    done_[v] = 1;
+    bits_[v >> 6] |= uint64_t{1} << (v & 63);
+    hash_ ^= zobrist_[v];
+    determined_.push_back(static_cast<int>(v));
+    finish_[v] = start + in_.duration[v];
+    det_bound_ = std::max(det_bound_, finish_[v] + tail_[v]);
+    max_finish_ = std::max(max_finish_, finish_[v]);
     for (const Arc& a : succ_[v]) {
       const auto w = static_cast<size_t>(a.to);
-      s.ready[w] = std::max(s.ready[w], s.finish[v] + a.delay);
-      if (--s.left[w] == 0 && !on_machine(w)) determine(s, w, s.ready[w]);
+      readied_.push_back({a.to, ready_[w]});
+      ready_[w] = std::max(ready_[w], finish_[v] + a.delay);
+      if (--left_[w] == 0 && !on_machine(w)) determine(w, ready_[w]);
     }
   }
 
-  // Lower bound on the makespan of every completion of `s`; returns early once it reaches
-  // `cutoff` (the cheap parts first, Jackson's bounds last).
-  double lower_bound(const State& s, double cutoff) {
-    double lb = s.det_bound;
-    head_.assign(n_, 0.0);
-    for (JacksonBound& j : jackson_) j.clear();
+  // Schedules machine job v next on its machine (and every free job that becomes determined).
+  Mark apply(size_t v) {
+    const Mark mark{
+        determined_.size(), readied_.size(), {free_[0], free_[1]}, det_bound_, max_finish_};
+    const int8_t m = in_.machine[v];
+    order_[m].push_back(static_cast<int>(v));
+    ++scheduled_;
+    determine(v, std::max(ready_[v], free_[m]));
+    free_[m] = finish_[v];
+    return mark;
+  }
+
+  void undo(size_t v, const Mark& mark) {
+    while (determined_.size() > mark.determined) {
+      const auto u = static_cast<size_t>(determined_.back());
+      determined_.pop_back();
+      done_[u] = 0;
+      bits_[u >> 6] &= ~(uint64_t{1} << (u & 63));
+      hash_ ^= zobrist_[u];
+      for (const Arc& a : succ_[u]) ++left_[static_cast<size_t>(a.to)];
+    }
+    while (readied_.size() > mark.readied) {
+      ready_[static_cast<size_t>(readied_.back().job)] = readied_.back().old;
+      readied_.pop_back();
+    }
+    free_[0] = mark.free[0];
+    free_[1] = mark.free[1];
+    det_bound_ = mark.det_bound;
+    max_finish_ = mark.max_finish;
+    order_[in_.machine[v]].pop_back();
+    --scheduled_;
+  }
+
+  // Lower bound on the makespan of every completion of the current state; returns early once it
+  // reaches `cutoff` (the cheap parts first, Jackson's bounds last).
+  double lower_bound(double cutoff) {
+    double lb = det_bound_;
+    for (auto& j : releases_) j.clear();
     for (size_t v = 0; v < n_; ++v) {
-      if (s.done[v]) continue;
-      double h = s.ready[v];
+      if (done_[v]) continue;
+      double h = ready_[v];
       for (const Arc& a : pred_[v]) {
         const auto u = static_cast<size_t>(a.to);
-        if (!s.done[u]) h = std::max(h, head_[u] + in_.duration[u] + a.delay);
+        if (!done_[u]) h = std::max(h, head_[u] + in_.duration[u] + a.delay);
       }
       if (const int8_t m = in_.machine[v]; m != kNoMachine) {
-        h = std::max(h, s.free[m]);
-        jackson_[m].add(h, in_.duration[v], tail_[v]);
+        h = std::max(h, free_[m]);
+        releases_[m].push_back({h, rank_[v]});
       }
       head_[v] = h;
       lb = std::max(lb, h + in_.duration[v] + tail_[v]);
     }
-    for (JacksonBound& j : jackson_) {
+    for (std::vector<Release>& r : releases_) {
       if (lb >= cutoff) return lb;
-      lb = std::max(lb, j.value());
+      lb = std::max(lb, jackson(r, cutoff));
     }
     return lb;
   }
 
-  // `lb` is the lower bound of `s`, computed by the parent when it ranked its children.
-  void dfs(State& s, double lb) {
+  // Jackson's preemptive bound (jackson.h) over the jobs released at `jobs`: the available job
+  // with the largest tail runs until it completes or the next release. The tails are fixed per
+  // job, so the available jobs are a bit set over their ranks (the lowest set bit is the largest
+  // tail) instead of a heap. Stops once the bound reaches `cutoff` (what it has then is still a
+  // lower bound, and enough to prune).
+  double jackson(std::vector<Release>& jobs, double cutoff) {
+    std::sort(jobs.begin(), jobs.end(), [](const Release& a, const Release& b) {
+      return a.head < b.head || (a.head == b.head && a.rank < b.rank);
+    });
+    const size_t words = running_.size();
+    size_t low = words;  // no set bit in running_ below word `low`
+    double bound = 0.0;
+    double now = jobs.empty() ? 0.0 : jobs.front().head;
+    size_t next = 0, available = 0;
+    while (next < jobs.size() || available > 0) {
+      if (available == 0) now = std::max(now, jobs[next].head);
+      for (; next < jobs.size() && jobs[next].head <= now; ++next) {
+        const auto r = static_cast<size_t>(jobs[next].rank);
+        running_[r >> 6] |= uint64_t{1} << (r & 63);
+        remaining_[r] = in_.duration[static_cast<size_t>(job_of_rank_[r])];
+        low = std::min(low, r >> 6);
+        ++available;
+      }
+      while (running_[low] == 0) ++low;
+      const size_t r = (low << 6) + static_cast<size_t>(std::countr_zero(running_[low]));
+      const double release = next < jobs.size() ? jobs[next].head : kInf;
+      if (now + remaining_[r] <= release) {
+        now += remaining_[r];
+        bound = std::max(bound, now + tail_[static_cast<size_t>(job_of_rank_[r])]);
+        running_[r >> 6] &= ~(uint64_t{1} << (r & 63));
+        if (bound >= cutoff) {
+          std::fill(running_.begin(), running_.end(), 0);
+          return bound;
+        }
+        --available;
+        if (available == 0) low = words;
+      } else {
+        remaining_[r] -= release - now;
+        now = release;
+      }
+    }
+    return bound;
+  }
+
+  // `lb` is the lower bound of the current state, computed by the parent when it ranked its
+  // children.
+  void dfs(double lb) {
     if (stopped_) return;
     ++out_.nodes;
     if ((opt_.max_nodes >= 0 && out_.nodes > opt_.max_nodes) ||
@@ -143,106 +243,160 @@ class Search {
       stopped_ = true;
       return;
     }
-    if (s.scheduled == n_machine_jobs_) {
+    if (scheduled_ == n_machine_jobs_) {
       double makespan = 0.0;
       for (size_t v = 0; v < n_; ++v) {
-        HETCIM_ASSERT(s.done[v], "sequencing leaf with an undetermined job");
-        makespan = std::max(makespan, s.finish[v]);
+        HETCIM_ASSERT(done_[v], "sequencing leaf with an undetermined job");
+        makespan = std::max(makespan, finish_[v]);
       }
       if (makespan < best_) {
         best_ = makespan;
         out_.found = true;
         out_.makespan = makespan;
-        out_.host_order = s.order[kHostMachine];
-        out_.bus_order = s.order[kBusMachine];
+        out_.host_order = order_[kHostMachine];
+        out_.bus_order = order_[kBusMachine];
         out_.start.resize(n_);
-        for (size_t v = 0; v < n_; ++v) out_.start[v] = s.finish[v] - in_.duration[v];
+        for (size_t v = 0; v < n_; ++v) out_.start[v] = finish_[v] - in_.duration[v];
       }
       return;
     }
-    if (lb >= best_ || dominated(s)) return;
-    // Eligible machine jobs, and the earliest completion among them; its machine is the one to
-    // branch on.
-    std::vector<int> eligible;
+    if (lb >= best_ || dominated()) return;
+    // The earliest completion among the eligible machine jobs; its machine is the one to branch
+    // on.
     double ect = kInf;
     int ect_job = -1;
     for (size_t v = 0; v < n_; ++v) {
-      if (s.done[v] || !on_machine(v) || s.left[v] != 0) continue;
-      eligible.push_back(static_cast<int>(v));
-      const double c = std::max(s.ready[v], s.free[in_.machine[v]]) + in_.duration[v];
+      if (done_[v] || !on_machine(v) || left_[v] != 0) continue;
+      const double c = std::max(ready_[v], free_[in_.machine[v]]) + in_.duration[v];
       if (c < ect) {
         ect = c;
         ect_job = static_cast<int>(v);
       }
     }
-    HETCIM_ASSERT(!eligible.empty(), "sequencing: no eligible machine job");
+    HETCIM_ASSERT(ect_job >= 0, "sequencing: no eligible machine job");
     const int8_t m = in_.machine[static_cast<size_t>(ect_job)];
     // Active schedules only: on machine m, the next job starts before the earliest completion.
-    // Children are ranked by their lower bound (best first), ties by the longer tail.
-    struct Child {
-      State state;
-      double lb;
-      double priority;
-    };
-    std::vector<Child> children;
-    for (int v : eligible) {
-      const auto vi = static_cast<size_t>(v);
-      if (in_.machine[vi] != m) continue;
-      if (v != ect_job && std::max(s.ready[vi], s.free[m]) >= ect) continue;
-      Child c{s, 0.0, tail_[vi] + in_.duration[vi]};
-      c.state.order[m].push_back(v);
-      ++c.state.scheduled;
-      determine(c.state, vi, std::max(c.state.ready[vi], c.state.free[m]));
-      c.state.free[m] = c.state.finish[vi];
-      c.lb = c.state.scheduled == n_machine_jobs_ ? 0.0 : lower_bound(c.state, best_);
-      if (c.lb < best_) children.push_back(std::move(c));
+    // Children are ranked by their lower bound (best first), ties by the longer tail. A child's
+    // bound is max(this node's bound, its own): both hold for its completions. So a child whose
+    // own bound does not exceed this node's is ranked first among those not yet bounded once the
+    // earlier ones are (ranked by tail alone they come first): the children are bounded in tail
+    // order and such a child is searched at once, before the later ones are bounded. When that
+    // search brings the incumbent down to this node's bound, every other child is pruned
+    // unbounded (a greedy dive that meets the root bound costs one bound per level, not one per
+    // candidate).
+    std::vector<Child>& children = children_[scheduled_];
+    children.clear();
+    for (size_t v = 0; v < n_; ++v) {
+      if (done_[v] || in_.machine[v] != m || left_[v] != 0) continue;
+      if (static_cast<int>(v) != ect_job && std::max(ready_[v], free_[m]) >= ect) continue;
+      children.push_back({static_cast<int>(v), kInf, tail_[v] + in_.duration[v], false});
     }
-    std::stable_sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
-      return a.lb < b.lb || (a.lb == b.lb && a.priority > b.priority);
-    });
+    std::stable_sort(children.begin(), children.end(),
+                     [](const Child& a, const Child& b) { return a.priority > b.priority; });
+    // children_[scheduled_] is reused by the deeper levels only at larger indices.
+    const auto search = [&](Child& c) {
+      c.searched = true;
+      const auto v = static_cast<size_t>(c.job);
+      const Mark mark = apply(v);
+      dfs(c.lb);
+      undo(v, mark);
+    };
+    for (Child& c : children) {
+      if (lb >= best_) return;  // every child's bound is at least lb
+      const auto v = static_cast<size_t>(c.job);
+      const Mark mark = apply(v);
+      c.lb = std::max(lb, scheduled_ == n_machine_jobs_ ? 0.0 : lower_bound(best_));
+      undo(v, mark);
+      if (c.lb <= lb) search(c);
+      if (stopped_) return;
+    }
+    std::stable_sort(children.begin(), children.end(),
+                     [](const Child& a, const Child& b) { return a.lb < b.lb; });
     for (Child& c : children) {
       if (c.lb >= best_) break;
-      dfs(c.state, c.lb);
+      if (c.searched) continue;
+      search(c);
       if (stopped_) return;
     }
   }
 
   // True if a state with the same scheduled jobs and a profile no later was seen before
   // (its subtree, explored or pruned, covers this one); otherwise remembers this state.
-  bool dominated(const State& s) {
-    std::vector<uint64_t> key((n_ + 63) / 64, 0);
-    Profile prof{{s.free[0], s.free[1]}, 0.0, {}};
+  bool dominated() {
+    prof_ready_.clear();
     for (size_t v = 0; v < n_; ++v) {
-      if (s.done[v]) {
-        key[v >> 6] |= uint64_t{1} << (v & 63);
-        prof.max_finish = std::max(prof.max_finish, s.finish[v]);
-      } else if (s.left[v] < static_cast<int>(pred_[v].size())) {
-        const int8_t m = in_.machine[v];
-        prof.ready.push_back(m != kNoMachine ? std::max(s.ready[v], s.free[m]) : s.ready[v]);
-      }
+      if (done_[v] || left_[v] == static_cast<int>(pred_[v].size())) continue;
+      const int8_t m = in_.machine[v];
+      prof_ready_.push_back(m != kNoMachine ? std::max(ready_[v], free_[m]) : ready_[v]);
     }
-    auto it = memo_.find(key);
-    if (it != memo_.end()) {
-      for (const Profile& q : it->second)
-        if (q.no_later_than(prof)) return true;
-      auto& list = it->second;
-      std::erase_if(list, [&](const Profile& q) { return prof.no_later_than(q); });
-      if (list.size() < kProfilesPerSet) list.push_back(std::move(prof));
-    } else if (memo_.size() < kMaxMemo) {
-      memo_.emplace(std::move(key), std::vector<Profile>{std::move(prof)});
+    const auto no_later = [](const double* f, double mf, const std::vector<double>& r,
+                             const double* of, double omf, const std::vector<double>& orr) {
+      if (f[0] > of[0] || f[1] > of[1] || mf > omf) return false;
+      for (size_t i = 0; i < r.size(); ++i)
+        if (r[i] > orr[i]) return false;
+      return true;
+    };
+    std::vector<SetEntry>& bucket = memo_[hash_];
+    SetEntry* entry = nullptr;
+    for (SetEntry& e : bucket)
+      if (e.bits == bits_) entry = &e;
+    if (entry) {
+      for (const Profile& q : entry->profiles)
+        if (no_later(q.free, q.max_finish, q.ready, free_, max_finish_, prof_ready_)) return true;
+      auto& list = entry->profiles;
+      std::erase_if(list, [&](const Profile& q) {
+        return no_later(free_, max_finish_, prof_ready_, q.free, q.max_finish, q.ready);
+      });
+      if (list.size() < kProfilesPerSet)
+        list.push_back(Profile{{free_[0], free_[1]}, max_finish_, prof_ready_});
+    } else if (memo_size_ < kMaxMemo) {
+      ++memo_size_;
+      bucket.push_back(SetEntry{bits_, {Profile{{free_[0], free_[1]}, max_finish_, prof_ready_}}});
     }
     return false;
   }
 
+  struct Child {
+    int job;
+    double lb;
+    double priority;
+    bool searched;
+  };
+  struct Readied {
+    int job;
+    double old;
+  };
+
   const SeqInput& in_;
   const SeqOptions& opt_;
-  std::unordered_map<std::vector<uint64_t>, std::vector<Profile>, KeyHash> memo_;
   size_t n_;
   size_t n_machine_jobs_ = 0;
   std::vector<std::vector<Arc>> succ_, pred_;  // pred_ arcs store the predecessor in `to`
   std::vector<double> tail_;
+  std::vector<uint64_t> zobrist_;
+  // The one search state: valid where done_ (finish_), or for undetermined jobs (ready_ = latest
+  // arrival from determined predecessors, left_ = undetermined predecessors).
+  std::vector<double> ready_, finish_;
+  std::vector<int> left_;
+  std::vector<char> done_;
+  std::vector<uint64_t> bits_;  // done_ as a bit set
+  uint64_t hash_ = 0;           // Zobrist hash of bits_
+  std::vector<int> order_[kMachines];
+  size_t scheduled_ = 0;  // machine jobs scheduled so far
+  double free_[kMachines] = {0.0, 0.0};
+  double det_bound_ = 0.0;                    // max over determined jobs of finish + tail
+  double max_finish_ = 0.0;                   // max over determined jobs of finish
+  std::vector<int> determined_;               // trail: jobs in the order they were determined
+  std::vector<Readied> readied_;              // trail: ready_ values before each change
+  std::vector<std::vector<Child>> children_;  // per depth (machine jobs scheduled)
   std::vector<double> head_;
-  JacksonBound jackson_[kMachines];
+  std::vector<double> prof_ready_;
+  std::vector<int> rank_, job_of_rank_;  // jobs by tail, largest first
+  std::vector<Release> releases_[kMachines];
+  std::vector<uint64_t> running_;  // Jackson: available jobs, by rank
+  std::vector<double> remaining_;  // Jackson: by rank
+  std::unordered_map<uint64_t, std::vector<SetEntry>> memo_;
+  size_t memo_size_ = 0;
   double best_;
   bool stopped_ = false;
   SeqOutput out_;
@@ -250,12 +404,91 @@ class Search {
 
 }  // namespace
 
+uint64_t SeqCache::hash(const SeqInput& in) {
+  uint64_t h = splitmix(in.duration.size());
+  const auto mix = [&h](uint64_t x) { h = splitmix(h ^ x); };
+  const auto bits = [](double d) {
+    uint64_t b = 0;
+    std::memcpy(&b, &d, sizeof b);
+    return b;
+  };
+  for (size_t v = 0; v < in.duration.size(); ++v) {
+    mix(bits(in.duration[v]));
+    mix(static_cast<uint64_t>(in.machine[v] + 2));
+  }
+  for (const SeqEdge& e : in.edges) {
+    mix((static_cast<uint64_t>(static_cast<uint32_t>(e.from)) << 32) ^ static_cast<uint32_t>(e.to));
+    mix(bits(e.delay));
+  }
+  return h;
+}
+
+namespace {
+
+bool same_input(const SeqInput& a, const SeqInput& b) {
+  if (a.duration != b.duration || a.machine != b.machine || a.edges.size() != b.edges.size())
+    return false;
+  for (size_t i = 0; i < a.edges.size(); ++i)
+    if (a.edges[i].from != b.edges[i].from || a.edges[i].to != b.edges[i].to ||
+        a.edges[i].delay != b.edges[i].delay)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+SeqCache::Entry* SeqCache::find(const SeqInput& in, uint64_t hash) {
+  const auto it = map_.find(hash);
+  if (it == map_.end()) return nullptr;
+  for (Entry& e : it->second)
+    if (same_input(e.input, in)) return &e;
+  return nullptr;
+}
+
+void SeqCache::record(const SeqInput& in, uint64_t hash, double cutoff, const SeqOutput& out) {
+  if (!out.proven) return;
+  Entry* e = find(in, hash);
+  if (!e) {
+    if (out.nodes < kMinNodes) return;
+    const size_t bytes = in.duration.size() * (2 * sizeof(double) + 1 + 2 * sizeof(int)) +
+                         in.edges.size() * sizeof(SeqEdge) + 256;
+    if (bytes_ + bytes > kMaxBytes) return;
+    bytes_ += bytes;
+    map_[hash].push_back(Entry{in, false, 0.0, {}});
+    e = &map_[hash].back();
+  }
+  if (out.found) {
+    e->optimal = true;
+    e->best = out;
+  } else if (!e->optimal) {
+    e->none_below = std::max(e->none_below, cutoff);
+  }
+}
+
 SeqOutput sequence(const SeqInput& in, const SeqOptions& opt) {
   HETCIM_ASSERT(in.machine.size() == in.duration.size(), "sequencing input sizes differ");
   for (int8_t m : in.machine)
     HETCIM_ASSERT(m == kNoMachine || m == kHostMachine || m == kBusMachine,
                   "sequencing: bad machine");
-  return Search(in, opt).run();
+  uint64_t hash = 0;
+  if (opt.cache) {
+    hash = SeqCache::hash(in);
+    if (const SeqCache::Entry* e = opt.cache->find(in, hash)) {
+      // An optimum answers every cutoff; a proof that nothing is below L, every cutoff <= L.
+      if (e->optimal || opt.cutoff <= e->none_below) {
+        opt.cache->count_hit();
+        SeqOutput r;
+        if (e->optimal && e->best.makespan < opt.cutoff) {
+          r = e->best;
+          r.nodes = 0;
+        }
+        return r;
+      }
+    }
+  }
+  SeqOutput r = Search(in, opt).run();
+  if (opt.cache) opt.cache->record(in, hash, opt.cutoff, r);
+  return r;
 }
 
 }  // namespace hetcim::partition

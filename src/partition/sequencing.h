@@ -7,11 +7,15 @@
 // Both are solved by depth-first branch-and-bound over active schedules (Giffler-Thompson: on
 // the machine of the earliest possible completion, branch on the jobs that can start before it)
 // with Jackson's preemptive bound per machine, critical-path bounds, and dominance between
-// partial schedules with the same scheduled jobs.
+// partial schedules with the same scheduled jobs. The search keeps one state and applies and
+// undoes each branch (a trail of the values it changed) instead of copying states; the dominance
+// memo is keyed by an incremental (Zobrist) hash of the set of determined jobs; children are
+// bounded lazily (sequencing.cpp: a child no worse than its parent's bound is searched at once).
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
 #include <vector>
 
 #include "partition/deadline.h"
@@ -31,12 +35,15 @@ struct SeqInput {
   std::vector<SeqEdge> edges;
 };
 
+class SeqCache;
+
 struct SeqOptions {
   // Only schedules with makespan < cutoff are of interest; with a finite cutoff the search may
   // report found = false (no such schedule exists).
   double cutoff = std::numeric_limits<double>::infinity();
   int64_t max_nodes = -1;  // < 0: unlimited; otherwise stop after that many nodes (proven = false)
   const Deadline* deadline = nullptr;  // charged every node; stops with proven = false
+  SeqCache* cache = nullptr;           // answers of earlier calls with the same input (or none)
 };
 
 struct SeqOutput {
@@ -47,6 +54,39 @@ struct SeqOutput {
   std::vector<int> bus_order;   // bus jobs in execution order
   std::vector<double> start;    // per job, semi-active schedule of the two orders
   int64_t nodes = 0;
+};
+
+// What earlier searches proved about the inputs they were given: the exact solver sequences the
+// same leaf again and again with different cutoffs (segment_front and segment_best of one solve,
+// and every solve of a latency-energy front). A search run to the end either found a schedule
+// below its cutoff -- then the one it returns is the best of all schedules, an optimum that
+// answers every later cutoff -- or proved that none is below its cutoff, which answers every
+// later cutoff no larger. A pure function memo of the input, valid across problems; not thread
+// safe (one per solve, or per front). Keeps the searches that cost at least kMinNodes nodes, up
+// to about kMaxBytes of inputs and schedules (then stops storing: same calls, same answers).
+class SeqCache {
+ public:
+  static constexpr int64_t kMinNodes = 64;
+  static constexpr size_t kMaxBytes = size_t{8} << 20;
+
+  struct Entry {
+    SeqInput input;
+    bool optimal = false;     // `best` is an optimum (found and proven)
+    double none_below = 0.0;  // !optimal: no schedule has a makespan below this
+    SeqOutput best;
+  };
+  // The entry for `in` (nullptr if none); `hash` from hash().
+  [[nodiscard]] Entry* find(const SeqInput& in, uint64_t hash);
+  // Records what a finished search (proven) with `cutoff` found.
+  void record(const SeqInput& in, uint64_t hash, double cutoff, const SeqOutput& out);
+  [[nodiscard]] static uint64_t hash(const SeqInput& in);
+  [[nodiscard]] int64_t hits() const { return hits_; }
+  void count_hit() { ++hits_; }
+
+ private:
+  std::unordered_map<uint64_t, std::vector<Entry>> map_;
+  size_t bytes_ = 0;
+  int64_t hits_ = 0;
 };
 
 [[nodiscard]] SeqOutput sequence(const SeqInput& in, const SeqOptions& opt = {});

@@ -19,6 +19,52 @@ TEST(Jackson, HandComputedPreemptiveBound) {
   EXPECT_DOUBLE_EQ(jackson_preemptive_bound(none), 0.0);
 }
 
+// Jackson's preemptive schedule simulated in unit time steps (integer data): at every step the
+// released unfinished job with the largest tail runs for one unit.
+double jackson_by_unit_steps(const std::vector<JacksonJob>& jobs) {
+  std::vector<double> left;
+  for (const JacksonJob& j : jobs) left.push_back(j.duration);
+  double bound = 0.0;
+  for (int t = 0;; ++t) {
+    int pick = -1;
+    bool pending = false;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      if (left[i] <= 0.0) continue;
+      pending = true;
+      if (jobs[i].head <= t && (pick < 0 || jobs[i].tail > jobs[static_cast<size_t>(pick)].tail))
+        pick = static_cast<int>(i);
+    }
+    if (!pending) return bound;
+    if (pick < 0) continue;
+    const auto p = static_cast<size_t>(pick);
+    left[p] -= 1.0;
+    if (left[p] <= 0.0) bound = std::max(bound, t + 1 + jobs[p].tail);
+  }
+}
+
+TEST(Jackson, EqualsUnitStepSimulationOnRandomJobs) {
+  std::mt19937_64 rng(7);
+  const auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  JacksonBound reused;  // buffers kept between calls
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<JacksonJob> jobs;
+    const int m = uni(1, trial < 250 ? 12 : 140);  // also more than 64 jobs (two words)
+    for (int i = 0; i < m; ++i)
+      jobs.push_back({static_cast<double>(uni(0, 30)), static_cast<double>(uni(1, 9)),
+                      static_cast<double>(uni(0, 20))});
+    const double want = jackson_by_unit_steps(jobs);
+    reused.clear();
+    for (const JacksonJob& j : jobs) reused.add(j.head, j.duration, j.tail);
+    EXPECT_DOUBLE_EQ(reused.value(), want) << "trial " << trial;
+    // With a cutoff: the exact bound below it, a value at or above it otherwise.
+    reused.clear();
+    for (const JacksonJob& j : jobs) reused.add(j.head, j.duration, j.tail);
+    const double cut = want - 3.0;
+    EXPECT_GE(reused.value(cut), cut) << "trial " << trial;
+    EXPECT_LE(reused.value(want + 1.0), want) << "trial " << trial;
+  }
+}
+
 // Makespan of a host order and a bus order by direct simulation (independent of the search):
 // infinity when the orders deadlock.
 double replay(const SeqInput& in, const std::vector<int>& host_order,
@@ -121,6 +167,83 @@ TEST(Sequencing, MatchesEveryHostOrderOnRandomInstances) {
 
 TEST(Sequencing, MatchesEveryHostAndBusOrderOnRandomInstances) {
   for (uint64_t seed = 1; seed <= 400; ++seed) expect_matches_every_order(seed, 2);
+}
+
+// A cache answers a repeated input without search, and its answers equal a fresh search's at
+// every cutoff: below, at and above the optimum, in any order of calls.
+TEST(Sequencing, CacheAnswersEqualAFreshSearch) {
+  int64_t hits = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const SeqInput in = random_instance(seed, seed % 2 == 0 ? 2 : 1);
+    const double best = sequence(in).makespan;
+    SeqCache cache;
+    for (double cutoff : {best - 1.0, best, std::numeric_limits<double>::infinity(), best - 0.5,
+                          best + 0.5, best}) {
+      SeqOptions fresh;
+      fresh.cutoff = cutoff;
+      const SeqOutput want = sequence(in, fresh);
+      SeqOptions cached = fresh;
+      cached.cache = &cache;
+      const SeqOutput got = sequence(in, cached);
+      ASSERT_EQ(got.found, want.found) << "seed " << seed << " cutoff " << cutoff;
+      EXPECT_TRUE(got.proven);
+      if (!want.found) continue;
+      EXPECT_DOUBLE_EQ(got.makespan, best) << "seed " << seed;
+      EXPECT_DOUBLE_EQ(replay(in, got.host_order, got.bus_order), best) << "seed " << seed;
+    }
+    hits += cache.hits();
+  }
+  // Random instances this small are searched in fewer nodes than the cache keeps.
+  EXPECT_EQ(hits, 0);
+}
+
+// The same with instances large enough to be kept: 16 host jobs and 8 free ones on a random DAG
+// with delayed edges (delays idle the host, which Jackson's bound does not see), solved once and
+// then answered from the cache.
+TEST(Sequencing, CacheKeepsLargeSearches) {
+  int kept_searches = 0;
+  for (uint64_t seed = 1; seed <= 16; ++seed) {
+    std::mt19937_64 rng(seed);
+    const auto uni = [&](int lo, int hi) {
+      return std::uniform_int_distribution<int>(lo, hi)(rng);
+    };
+    SeqInput in;
+    const int n = 24;
+    for (int v = 0; v < n; ++v) {
+      in.duration.push_back(uni(1, 20));
+      in.machine.push_back(v % 3 == 0 ? kNoMachine : kHostMachine);
+    }
+    for (int v = 1; v < n; ++v)
+      for (int u = std::max(0, v - 6); u < v; ++u)
+        if (uni(0, 99) < 25) in.edges.push_back({u, v, static_cast<double>(uni(0, 15))});
+    const SeqOutput fresh = sequence(in);
+    ASSERT_TRUE(fresh.found);
+    SeqCache cache;
+    SeqOptions opt;
+    opt.cache = &cache;
+    opt.cutoff = fresh.makespan;  // nothing below the optimum: remembered as a bound
+    const SeqOutput none = sequence(in, opt);
+    EXPECT_FALSE(none.found);
+    const bool kept = none.nodes >= SeqCache::kMinNodes;
+    kept_searches += kept ? 1 : 0;
+    EXPECT_EQ(sequence(in, opt).nodes, kept ? 0 : none.nodes) << "seed " << seed;
+    opt.cutoff = fresh.makespan + 1.0;
+    const SeqOutput found = sequence(in, opt);
+    ASSERT_TRUE(found.found);
+    EXPECT_DOUBLE_EQ(found.makespan, fresh.makespan);
+    const SeqOutput again = sequence(in, opt);
+    ASSERT_TRUE(again.found);
+    EXPECT_DOUBLE_EQ(again.makespan, fresh.makespan);
+    EXPECT_DOUBLE_EQ(replay(in, again.host_order, again.bus_order), fresh.makespan);
+    if (found.nodes >= SeqCache::kMinNodes) {
+      EXPECT_EQ(again.nodes, 0) << "seed " << seed;
+    }
+    // A different input (one duration changed) is not answered from the cache.
+    SeqInput other = in;
+    other.duration[1] += 1.0;
+    EXPECT_GT(sequence(other, opt).nodes, 0);
+  }
+  EXPECT_GT(kept_searches, 0);  // the cache was exercised
 }
 
 TEST(Sequencing, BusJobsShareOneMachine) {
