@@ -9,7 +9,9 @@
 
 namespace hetcim::accuracy {
 
-const char* cost_kind_name(CostKind k) { return k == CostKind::Top1 ? "top1" : "logit"; }
+const char* cost_kind_name(CostKind k) {
+  return k == CostKind::Top1 ? "top1" : "logit";
+}
 
 CostKind parse_cost_kind(const std::string& text, const std::string& field) {
   if (text == "top1") return CostKind::Top1;
@@ -20,8 +22,7 @@ CostKind parse_cost_kind(const std::string& text, const std::string& field) {
 CostEstimate logit_cost(const std::vector<float>& digital, const std::vector<float>& chip,
                         int64_t classes, double level) {
   if (digital.size() != chip.size())
-    throw user_error("logit cost: ", digital.size(), " digital and ", chip.size(),
-                     " chip logits");
+    throw user_error("logit cost: ", digital.size(), " digital and ", chip.size(), " chip logits");
   if (classes <= 0 || digital.size() % static_cast<size_t>(classes) != 0 || digital.empty())
     throw user_error("logit cost: ", digital.size(), " logits are not rows of ", classes,
                      " classes");
@@ -80,8 +81,8 @@ double CostToDrop::drop(double cost) const {
   if (cost <= cost_.front()) return drop_.front();
   for (size_t i = 1; i < cost_.size(); ++i)
     if (cost <= cost_[i])
-      return drop_[i - 1] + (drop_[i] - drop_[i - 1]) * (cost - cost_[i - 1]) /
-                                (cost_[i] - cost_[i - 1]);
+      return drop_[i - 1] +
+             (drop_[i] - drop_[i - 1]) * (cost - cost_[i - 1]) / (cost_[i] - cost_[i - 1]);
   return drop_.back();
 }
 
@@ -89,8 +90,8 @@ double CostToDrop::budget(double drop_budget) const {
   if (drop_budget < drop_.front()) return 0.0;
   for (size_t i = 1; i < cost_.size(); ++i)
     if (drop_[i] > drop_budget)
-      return cost_[i - 1] + (cost_[i] - cost_[i - 1]) * (drop_budget - drop_[i - 1]) /
-                                (drop_[i] - drop_[i - 1]);
+      return cost_[i - 1] +
+             (cost_[i] - cost_[i - 1]) * (drop_budget - drop_[i - 1]) / (drop_[i] - drop_[i - 1]);
   return cost_.back();
 }
 

@@ -180,9 +180,8 @@ Sensitivity measure_sensitivity(const graph::Graph& prepared, const CalibrationS
   s.digital_accuracy = s.operators.front().drop.digital_accuracy();
   std::vector<size_t> order(k);
   for (size_t i = 0; i < k; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return single(a) < single(b);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return single(a) < single(b); });
   if (greedy) {
     SetCheck c;
     c.operators.push_back(s.operators[order[0]].name);

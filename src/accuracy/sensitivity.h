@@ -23,9 +23,9 @@ namespace hetcim::accuracy {
 
 struct SensitivityOptions {
   ChipRun chip;
-  double level = 0.95;     // confidence level of the intervals, (0, 1)
-  size_t max_pairs = 28;   // pairwise checks (all pairs of up to 8 operators); 0 = none
-  bool greedy = true;      // the greedy prefix check
+  double level = 0.95;    // confidence level of the intervals, (0, 1)
+  size_t max_pairs = 28;  // pairwise checks (all pairs of up to 8 operators); 0 = none
+  bool greedy = true;     // the greedy prefix check
   // The cost the partition will spend its budget in (accuracy/cost.h): it orders the greedy
   // check. Both costs are measured for every operator whatever the kind.
   CostKind cost = CostKind::Top1;
@@ -44,10 +44,10 @@ struct OperatorSensitivity {
 
 struct SetCheck {
   std::vector<std::string> operators;
-  double predicted = 0.0;       // sum of the members' single drops
-  PairedDrop measured;          // all of them on the chip together
+  double predicted = 0.0;        // sum of the members' single drops
+  PairedDrop measured;           // all of them on the chip together
   double predicted_logit = 0.0;  // sum of the members' single logit costs
-  CostEstimate measured_logit;  // the logit cost of all of them together
+  CostEstimate measured_logit;   // the logit cost of all of them together
 };
 
 struct Sensitivity {
@@ -65,7 +65,7 @@ struct Sensitivity {
 // measured drop (their difference is the non-additivity of the drops).
 struct PlanAccuracy {
   std::vector<std::string> analog;  // the operators on the chip
-  double predicted = 0.0;  // the predicted drop: the sum of their single top-1 drops, or
+  double predicted = 0.0;           // the predicted drop: the sum of their single top-1 drops, or
                            // (logit cost) the fit of their summed logit cost (accuracy/cost.h)
   CostKind cost = CostKind::Top1;
   double predicted_cost = 0.0;  // the summed cost the partitioner used (points, or logit cost)

@@ -66,8 +66,9 @@ struct SensitivityFile {
 [[nodiscard]] SensitivityFile read_sensitivity_file(const std::string& path);
 
 // UserError naming the file and the field when `file` was measured for something else than
-// `want`: model hash, chip profile hash, cost kind, data set, samples, split (and with holdout, its size and
-// seed when want's are > 0), seeds. Empty fields of `want` (and samples 0) are not checked.
+// `want`: model hash, chip profile hash, cost kind, data set, samples, split (and with holdout, its
+// size and seed when want's are > 0), seeds. Empty fields of `want` (and samples 0) are not
+// checked.
 void check_identity(const SensitivityFile& file, const SensitivityIdentity& want);
 
 }  // namespace hetcim::accuracy

@@ -212,8 +212,8 @@ void apply_accuracy(partition::Problem& p, const AccuracyModel& m, double max_dr
   if (max_drop < 0) {
     p.drop_budget_ppm = total;
   } else if (logit) {
-    p.drop_budget_ppm = std::min(
-        total, static_cast<int64_t>(std::floor(m.fit.budget(max_drop) * 1e6 + 1e-6)));
+    p.drop_budget_ppm =
+        std::min(total, static_cast<int64_t>(std::floor(m.fit.budget(max_drop) * 1e6 + 1e-6)));
   } else {
     p.drop_budget_ppm = static_cast<int64_t>(std::floor(max_drop * 1e6 + 1e-6));
   }

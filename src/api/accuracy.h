@@ -77,8 +77,9 @@ struct SensitivityResult {
 // seeds and weight seed of `setup`, then its costs as the problem's accuracy costs (ppm of the
 // cost's unit, the point estimates, negative ones as 0) with budget `max_drop` (a fraction of
 // top-1 accuracy; < 0: a budget that never binds). Cost top1: the single drops, budget max_drop;
-// cost logit: the single logit costs, budget the fit's cost at max_drop (accuracy/cost.h). UserError naming the file and the field when it was measured for anything else,
-// or when it lacks an operator the problem may offload.
+// cost logit: the single logit costs, budget the fit's cost at max_drop (accuracy/cost.h).
+// UserError naming the file and the field when it was measured for anything else, or when it lacks
+// an operator the problem may offload.
 struct AccuracyModel {
   accuracy::SensitivityFile file;
   graph::Graph prepared;  // the model as the chip runs it

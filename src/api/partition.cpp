@@ -146,7 +146,9 @@ bool tighten(const PartitionProblem& pp, const PartitionRequest& request, PlanEv
   partition::Problem objective = pp.objective;
   std::string forbidden;
   // Within the budget up to rounding of the interval's bound (1e-12 of accuracy).
-  const auto fits = [&](const accuracy::PlanAccuracy& a) { return a.measured.hi <= t.budget + 1e-12; };
+  const auto fits = [&](const accuracy::PlanAccuracy& a) {
+    return a.measured.hi <= t.budget + 1e-12;
+  };
   for (int step = 0;; ++step) {
     const int64_t used = partition::drop_used(pp.problem, r.schedule.assignment);
     t.steps.push_back(

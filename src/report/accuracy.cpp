@@ -48,12 +48,11 @@ std::string sensitivity_text(const accuracy::Sensitivity& s, const std::string& 
                 "accuracy", "drop", "interval", "b", "c", "logit err", "logit cost [interval]");
   out += line;
   for (const auto& o : s.operators) {
-    std::snprintf(line, sizeof line,
-                  "  %-28s %8.2f%% %8s %18s %6lld %6lld %10.4f %8.2e [%.1e, %.1e]\n",
-                  o.name.c_str(), o.drop.chip_accuracy() * 100, points(o.drop.drop()).c_str(),
-                  interval(o.drop).c_str(), static_cast<long long>(o.drop.b),
-                  static_cast<long long>(o.drop.c), o.output_error, o.logit.value, o.logit.lo,
-                  o.logit.hi);
+    std::snprintf(
+        line, sizeof line, "  %-28s %8.2f%% %8s %18s %6lld %6lld %10.4f %8.2e [%.1e, %.1e]\n",
+        o.name.c_str(), o.drop.chip_accuracy() * 100, points(o.drop.drop()).c_str(),
+        interval(o.drop).c_str(), static_cast<long long>(o.drop.b),
+        static_cast<long long>(o.drop.c), o.output_error, o.logit.value, o.logit.lo, o.logit.hi);
     out += line;
   }
   const auto checks = [&](const char* title, const std::vector<accuracy::SetCheck>& v) {
@@ -98,11 +97,10 @@ std::string plan_accuracy_text(const accuracy::PlanAccuracy& a, const std::strin
                     : ("logit cost " + std::to_string(a.predicted_cost) +
                        " summed, mapped by the fit on the greedy check")
                           .c_str(),
-                budget >= 0 ? ", budget " : "",
-                budget >= 0 ? points(budget).c_str() + 1 : "", budget >= 0 ? " points" : "",
-                points(a.measured.drop()).c_str(), interval(a.measured).c_str(),
-                a.measured.level * 100, a.measured.chip_accuracy() * 100,
-                a.measured.digital_accuracy() * 100, set.c_str());
+                budget >= 0 ? ", budget " : "", budget >= 0 ? points(budget).c_str() + 1 : "",
+                budget >= 0 ? " points" : "", points(a.measured.drop()).c_str(),
+                interval(a.measured).c_str(), a.measured.level * 100,
+                a.measured.chip_accuracy() * 100, a.measured.digital_accuracy() * 100, set.c_str());
   out += line;
   return out;
 }
@@ -146,9 +144,8 @@ std::string tightening_text(const accuracy::Tightening& t, const std::string& se
                 points(t.steps.back().accuracy.measured.hi).c_str(), t.verified ? "<=" : ">",
                 points(t.budget).c_str());
   out += line;
-  std::snprintf(line, sizeof line, "  %4s %14s %14s %10s %9s %9s %18s  %s\n", "step",
-                "cost budget", "cost used", "latency", "predicted", "measured", "interval",
-                "kept off the chip");
+  std::snprintf(line, sizeof line, "  %4s %14s %14s %10s %9s %9s %18s  %s\n", "step", "cost budget",
+                "cost used", "latency", "predicted", "measured", "interval", "kept off the chip");
   out += line;
   for (size_t i = 0; i < t.steps.size(); ++i) {
     const accuracy::TighteningStep& s = t.steps[i];
@@ -183,8 +180,8 @@ nlohmann::json tightening_json(const accuracy::Tightening& t, const std::string&
   for (const accuracy::TighteningStep& s : t.steps)
     steps.push_back({{"cost_budget_ppm", s.cost_budget_ppm},
                      {"cost_used_ppm", s.cost_used_ppm},
-                     {"kept_off_chip", s.forbidden.empty() ? nlohmann::json(nullptr)
-                                                           : nlohmann::json(s.forbidden)},
+                     {"kept_off_chip",
+                      s.forbidden.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.forbidden)},
                      {"latency_s", s.latency_s},
                      {"analog_operators", s.accuracy.analog},
                      {"predicted_drop", s.accuracy.predicted},

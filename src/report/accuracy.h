@@ -26,8 +26,7 @@ namespace hetcim::report {
 [[nodiscard]] std::string tightening_text(const accuracy::Tightening& t, const std::string& set);
 [[nodiscard]] std::string tightening_guarantee(const accuracy::Tightening& t,
                                                const std::string& set);
-[[nodiscard]] nlohmann::json tightening_json(const accuracy::Tightening& t,
-                                             const std::string& set);
+[[nodiscard]] nlohmann::json tightening_json(const accuracy::Tightening& t, const std::string& set);
 
 // `accuracy`: per point, or empty when the points were not re-evaluated.
 [[nodiscard]] std::string front3d_text(const std::string& title, const partition::Front3d& f,

@@ -10,7 +10,8 @@ namespace {
 // Two images of two classes: digital rows (3, 4) and (0, 5), ||d||^2 = 25 each; the chip's
 // squared errors are 1 and 4, so the cost is 2.5 / 25 = 0.1. The per-image errors have sample
 // variance 4.5 and standard error sqrt(4.5 / 2) = 1.5; the 97.5 % quantile of Student t with one
-// degree of freedom (Cauchy) is tan(0.475 pi) = 12.7062047: hi = (2.5 + 1.5 x 12.7062047) / 25, lo clipped at 0.
+// degree of freedom (Cauchy) is tan(0.475 pi) = 12.7062047: hi = (2.5 + 1.5 x 12.7062047) / 25, lo
+// clipped at 0.
 TEST(LogitCost, HandComputedWithStudentTInterval) {
   const std::vector<float> digital = {3, 4, 0, 5}, chip = {3, 5, 0, 3};
   const CostEstimate c = logit_cost(digital, chip, 2, 0.95);

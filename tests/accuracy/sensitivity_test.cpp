@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 
 #include "accuracy/chip_eval.h"
 #include "accuracy/sensitivity_file.h"
