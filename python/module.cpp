@@ -576,6 +576,7 @@ PYBIND11_MODULE(_hetcim, m) {
             {"input_seed", setup(&api::AccuracySetup::input_seed)},
             {"weight_seed", setup(&api::AccuracySetup::weight_seed)},
             {"cache_dir", setup(&api::AccuracySetup::cache_dir)},
+            {"cost", setup(&api::AccuracySetup::cost)},
             {"level", field(&R::level)},
             {"max_pairs", field(&R::max_pairs)},
             {"greedy", field(&R::greedy)},

@@ -1,13 +1,20 @@
 """The table of bench/accuracy/accuracy_budget.sh: one row per chip and budget (none = the
-latency-optimal plan), from the plan JSON files `hetcim partition --json` wrote."""
+latency-optimal plan), from the plan JSON files `hetcim partition --json` wrote and, when present,
+the test-set runs `hetcim execute --json` wrote (exec_<chip>_<budget>.json)."""
 import glob
 import json
 import os
 import sys
 
 out, chips = sys.argv[1], sys.argv[2:]
-print("| chip | budget | latency (us) | energy (uJ) | on chip | predicted drop | measured drop [interval] | within budget + margin |")
-print("|---|---|---|---|---|---|---|---|")
+test = bool(glob.glob(os.path.join(out, "exec_*.json")))
+head = ["chip", "budget", "latency (us)", "energy (uJ)", "on chip", "solves", "predicted drop",
+        "calibration drop [95 % interval]", "verified (upper end <= budget)"]
+if test:
+    head.append("test drop [95 % interval]")
+print("| " + " | ".join(head) + " |")
+print("|" + "---|" * len(head))
+pts = lambda x: f"{100 * x:+.2f}"
 for chip in chips:
     files = glob.glob(os.path.join(out, f"plan_{chip}_*.json"))
     def key(f):
@@ -17,9 +24,18 @@ for chip in chips:
         p = json.load(open(f))
         a = p["accuracy"]
         b = a["budget"]
-        pts = lambda x: f"{100 * x:+.2f}"
-        ok = "-" if b is None else ("yes" if a["measured_drop"] <= b + (a["measured_hi"] - a["measured_drop"]) else "NO")
-        print(f"| {chip} | {'none' if b is None else f'{100 * b:g} %'} | {p['latency_s'] * 1e6:.1f} | "
-              f"{p['energy_j']['total'] * 1e6:.1f} | "
-              f"{len(a['analog_operators'])} | {pts(a['predicted_drop'])} | {pts(a['measured_drop'])} "
-              f"[{pts(a['measured_lo'])}, {pts(a['measured_hi'])}] | {ok} |")
+        v = a.get("verification")
+        solves = "-" if v is None else str(v["iterations"])
+        ok = "-" if b is None else ("yes" if v and v["verified"] else "NO")
+        row = [chip, "none" if b is None else f"{100 * b:g} %", f"{p['latency_s'] * 1e6:.1f}",
+               f"{p['energy_j']['total'] * 1e6:.1f}", str(len(a["analog_operators"])), solves,
+               pts(a["predicted_drop"]),
+               f"{pts(a['measured_drop'])} [{pts(a['measured_lo'])}, {pts(a['measured_hi'])}]", ok]
+        if test:
+            e = os.path.join(out, os.path.basename(f).replace("plan_", "exec_", 1))
+            if os.path.exists(e):
+                t = json.load(open(e))["accuracy"]
+                row.append(f"{pts(t['drop'])} [{pts(t['drop_lo'])}, {pts(t['drop_hi'])}]")
+            else:
+                row.append("-")
+        print("| " + " | ".join(row) + " |")

@@ -175,7 +175,8 @@ def sensitivity(model, **options):
     Options: chip ("data/chips.yaml:A3", required), dataset ("fashion-mnist" | "cifar10" |
     "synthetic"), data_dir, calibration ("holdout", the default: seeded held-out training images,
     those of the model's .train.json when present; or "test"), holdout, holdout_seed, samples,
-    chip_seed, read_seed, input_seed, weight_seed, cache_dir, level, max_pairs, greedy, operators.
+    chip_seed, read_seed, input_seed, weight_seed, cache_dir, cost ("top1", the default, or
+    "logit": the cost a partition budgets), level, max_pairs, greedy, operators.
     """
     return _json.loads(_hetcim.sensitivity_json(_model(model), **options))
 

@@ -144,6 +144,7 @@ Sensitivity measure_sensitivity(const graph::Graph& prepared, const CalibrationS
   if (operators.empty())
     throw user_error("sensitivity: model '", prepared.name, "' has no operator a chip can run");
   Sensitivity s;
+  s.cost = o.cost;
   s.set_description = set.description;
   s.samples = set.count;
   const size_t k = operators.size();
@@ -160,31 +161,37 @@ Sensitivity measure_sensitivity(const graph::Graph& prepared, const CalibrationS
   };
   const std::vector<float> digital = run({});
   const std::vector<int64_t> digital_top = top1(digital, set.classes);
-  const auto measure = [&](const std::vector<std::string>& analog, double* error) {
+  const auto measure = [&](const std::vector<std::string>& analog, double* error,
+                           CostEstimate* logit) {
     const std::vector<float> logits = run(analog);
     if (error) *error = relative_error(digital, logits);
+    *logit = logit_cost(digital, logits, set.classes, o.level);
     return paired_drop(digital_top, top1(logits, set.classes), set.labels, o.level);
   };
   for (const std::string& name : operators) {
     OperatorSensitivity op;
     op.name = name;
-    op.drop = measure({name}, &op.output_error);
+    op.drop = measure({name}, &op.output_error, &op.logit);
     s.operators.push_back(op);
   }
+  const auto single = [&](size_t i) {
+    return o.cost == CostKind::Top1 ? s.operators[i].drop.drop() : s.operators[i].logit.value;
+  };
   s.digital_accuracy = s.operators.front().drop.digital_accuracy();
   std::vector<size_t> order(k);
   for (size_t i = 0; i < k; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return s.operators[a].drop.drop() < s.operators[b].drop.drop();
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return single(a) < single(b); });
   if (greedy) {
     SetCheck c;
     c.operators.push_back(s.operators[order[0]].name);
     c.predicted = s.operators[order[0]].drop.drop();
+    c.predicted_logit = s.operators[order[0]].logit.value;
     for (size_t i = 1; i < k; ++i) {
       c.operators.push_back(s.operators[order[i]].name);
       c.predicted += s.operators[order[i]].drop.drop();
-      c.measured = measure(c.operators, nullptr);
+      c.predicted_logit += s.operators[order[i]].logit.value;
+      c.measured = measure(c.operators, nullptr, &c.measured_logit);
       s.greedy.push_back(c);
     }
   }
@@ -193,7 +200,8 @@ Sensitivity measure_sensitivity(const graph::Graph& prepared, const CalibrationS
       SetCheck c;
       c.operators = {s.operators[i].name, s.operators[j].name};
       c.predicted = s.operators[i].drop.drop() + s.operators[j].drop.drop();
-      c.measured = measure(c.operators, nullptr);
+      c.predicted_logit = s.operators[i].logit.value + s.operators[j].logit.value;
+      c.measured = measure(c.operators, nullptr, &c.measured_logit);
       s.pairs.push_back(c);
     }
   return s;

@@ -21,6 +21,11 @@ nlohmann::json drop_json(const PairedDrop& d) {
           {"discordant", {{"b", d.b}, {"c", d.c}}}};
 }
 
+constexpr const char* kLogitMethod =
+    "mean over images of ||chip logits - digital logits||^2 over the mean of ||digital "
+    "logits||^2; interval: Student t on the per-image squared errors (approximate), "
+    "accuracy/cost.h";
+
 nlohmann::json checks_json(const std::vector<SetCheck>& checks) {
   nlohmann::json a = nlohmann::json::array();
   for (const SetCheck& c : checks)
@@ -28,7 +33,11 @@ nlohmann::json checks_json(const std::vector<SetCheck>& checks) {
                  {"predicted", c.predicted},
                  {"measured", c.measured.drop()},
                  {"lo", c.measured.lo},
-                 {"hi", c.measured.hi}});
+                 {"hi", c.measured.hi},
+                 {"predicted_logit_cost", c.predicted_logit},
+                 {"logit_cost", c.measured_logit.value},
+                 {"logit_cost_lo", c.measured_logit.lo},
+                 {"logit_cost_hi", c.measured_logit.hi}});
   return a;
 }
 
@@ -78,6 +87,9 @@ nlohmann::json sensitivity_json(const Sensitivity& s, const SensitivityIdentity&
     nlohmann::json j = drop_json(o.drop);
     j["name"] = o.name;
     j["output_error"] = o.output_error;
+    j["logit_cost"] = o.logit.value;
+    j["logit_cost_lo"] = o.logit.lo;
+    j["logit_cost_hi"] = o.logit.hi;
     ops.push_back(j);
   }
   const double level = s.operators.empty() ? 0.95 : s.operators.front().drop.level;
@@ -101,6 +113,11 @@ nlohmann::json sensitivity_json(const Sensitivity& s, const SensitivityIdentity&
             {"read_seed", id.read_seed}}},
           {"dataset", data},
           {"confidence", {{"level", level}, {"method", kMethod}}},
+          {"cost",
+           {{"kind", cost_kind_name(s.cost)},
+            {"unit", s.cost == CostKind::Top1 ? "fraction of top-1 accuracy (0.01 = 1 point)"
+                                              : "relative mean squared logit error"},
+            {"method", s.cost == CostKind::Top1 ? kMethod : kLogitMethod}}},
           {"digital_accuracy", s.digital_accuracy},
           {"operators", ops},
           {"additivity", {{"greedy", checks_json(s.greedy)}, {"pairs", checks_json(s.pairs)}}},
@@ -159,6 +176,11 @@ SensitivityFile read_sensitivity_file(const std::string& path) {
   }
   f.level =
       r.number(r.at(j, "confidence", "confidence"), "level", "confidence.level", 1e-9, 1 - 1e-9);
+  if (j.contains("cost"))
+    f.cost = parse_cost_kind(r.text(r.at(j, "cost", "cost"), "kind", "cost.kind"),
+                             "sensitivity file " + shown_path(path) + ": field 'cost.kind'");
+  f.id.cost = cost_kind_name(f.cost);
+  const bool logit = f.cost == CostKind::Logit;
   f.digital_accuracy = r.number(j, "digital_accuracy", "digital_accuracy", 0, 1);
   const auto& ops = r.at(j, "operators", "operators");
   if (!ops.is_array() || ops.empty()) r.fail("operators", "expected a non-empty array");
@@ -170,7 +192,26 @@ SensitivityFile read_sensitivity_file(const std::string& path) {
     e.lo = r.number(ops[i], "drop_lo", field + ".drop_lo", -1, 1);
     e.hi = r.number(ops[i], "drop_hi", field + ".drop_hi", -1, 1);
     if (!(e.lo <= e.drop && e.drop <= e.hi)) r.fail(field, "expected drop_lo <= drop <= drop_hi");
+    if (ops[i].contains("output_error"))
+      e.output_error = r.number(ops[i], "output_error", field + ".output_error", 0, 1e30);
+    if (logit) {
+      e.logit.value = r.number(ops[i], "logit_cost", field + ".logit_cost", 0, 1e30);
+      e.logit.lo = r.number(ops[i], "logit_cost_lo", field + ".logit_cost_lo", 0, 1e30);
+      e.logit.hi = r.number(ops[i], "logit_cost_hi", field + ".logit_cost_hi", 0, 1e30);
+      f.fit_costs.push_back(e.logit.value);
+      f.fit_drops.push_back(e.drop);
+    }
     if (!f.operators.emplace(name, e).second) r.fail(field + ".name", "'" + name + "' twice");
+  }
+  if (logit) {
+    const auto& greedy = r.at(r.at(j, "additivity", "additivity"), "greedy", "additivity.greedy");
+    if (!greedy.is_array()) r.fail("additivity.greedy", "expected an array");
+    for (size_t i = 0; i < greedy.size(); ++i) {
+      const std::string field = "additivity.greedy[" + std::to_string(i) + "]";
+      f.fit_costs.push_back(
+          r.number(greedy[i], "predicted_logit_cost", field + ".predicted_logit_cost", 0, 1e30));
+      f.fit_drops.push_back(r.number(greedy[i], "measured", field + ".measured", -1, 1));
+    }
   }
   return f;
 }
@@ -189,6 +230,8 @@ void check_identity(const SensitivityFile& f, const SensitivityIdentity& want) {
   if (!want.profile_hash.empty() && f.id.profile_hash != want.profile_hash)
     differ("chip.hash", q(f.id.profile_hash) + " (profile " + f.id.profile + ")",
            q(want.profile_hash) + " (profile " + want.profile + ")", "the chip");
+  if (!want.cost.empty() && f.id.cost != want.cost)
+    differ("cost.kind", q(f.id.cost), q(want.cost), "the cost asked for");
   if (!want.dataset.empty() && f.id.dataset != want.dataset)
     differ("dataset.name", q(f.id.dataset), q(want.dataset), "the data set");
   if (!want.source.split.empty() && f.id.source.split != want.source.split)

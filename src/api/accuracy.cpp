@@ -95,6 +95,7 @@ void AccuracySetup::validate() const {
   if (calibration == "test" && (holdout || holdout_seed))
     throw user_error("holdout: held-out images are for calibration 'holdout', not 'test'");
   if (holdout) check_range("holdout", *holdout, int64_t{1}, int64_t{1} << 40);
+  if (!cost.empty()) (void)accuracy::parse_cost_kind(cost, "cost");
 }
 
 void SensitivityRequest::validate() const {
@@ -118,6 +119,7 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
   o.level = request.level;
   o.max_pairs = request.max_pairs;
   o.greedy = request.greedy;
+  o.cost = s.cost.empty() ? accuracy::CostKind::Top1 : accuracy::parse_cost_kind(s.cost, "cost");
   o.progress = request.progress;
   r.sensitivity = with_model_named(
       model.spec, [&] { return accuracy::measure_sensitivity(prepared, set, ops, o); });
@@ -131,7 +133,8 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
                 s.dataset,
                 s.samples,
                 s.dataset == "synthetic" ? s.input_seed : 0,
-                set.source};
+                set.source,
+                accuracy::cost_kind_name(o.cost)};
   r.provenance = library_provenance();
   r.provenance.set("data", set.description);
   r.provenance.set("simulator", "the crossbar simulator (xbar, chip " + s.chip +
@@ -171,7 +174,10 @@ AccuracyModel load_accuracy_model(const Model& model, const std::string& path,
   id.source.split = want.calibration;  // "" = any
   id.chip_seed = want.chip_seed;
   id.read_seed = want.read_seed;
+  id.cost = want.cost;  // "" = the file's
   accuracy::check_identity(m.file, id);
+  if (m.file.cost == accuracy::CostKind::Logit)
+    m.fit = accuracy::CostToDrop(m.file.fit_costs, m.file.fit_drops);
   m.setup = want;
   m.setup.dataset = m.file.id.dataset;
   m.setup.samples = m.file.id.samples;
@@ -191,6 +197,7 @@ AccuracyModel load_accuracy_model(const Model& model, const std::string& path,
 
 void apply_accuracy(partition::Problem& p, const AccuracyModel& m, double max_drop) {
   p.drop_ppm.assign(p.size(), 0);
+  const bool logit = m.file.cost == accuracy::CostKind::Logit;
   int64_t total = 0;
   for (size_t v = 0; v < p.size(); ++v) {
     if (p.acc[v].empty()) continue;
@@ -198,11 +205,18 @@ void apply_accuracy(partition::Problem& p, const AccuracyModel& m, double max_dr
     if (it == m.file.operators.end())
       throw user_error("sensitivity file ", m.file.path, ": field 'operators' has no operator '",
                        p.names[v], "', which the partition may offload");
-    p.drop_ppm[v] = std::llround(std::max(0.0, it->second.drop) * 1e6);
+    p.drop_ppm[v] =
+        std::llround(std::max(0.0, logit ? it->second.logit.value : it->second.drop) * 1e6);
     total += p.drop_ppm[v];
   }
-  p.drop_budget_ppm =
-      max_drop < 0 ? total : static_cast<int64_t>(std::floor(max_drop * 1e6 + 1e-6));
+  if (max_drop < 0) {
+    p.drop_budget_ppm = total;
+  } else if (logit) {
+    p.drop_budget_ppm =
+        std::min(total, static_cast<int64_t>(std::floor(m.fit.budget(max_drop) * 1e6 + 1e-6)));
+  } else {
+    p.drop_budget_ppm = static_cast<int64_t>(std::floor(max_drop * 1e6 + 1e-6));
+  }
 }
 
 PlanEvaluator::PlanEvaluator(const AccuracyModel& m) : m_(m) {
@@ -219,7 +233,10 @@ accuracy::PlanAccuracy PlanEvaluator::evaluate(const partition::Problem& p,
   accuracy::PlanAccuracy out;
   for (size_t v = 0; v < p.size(); ++v)
     if (a.mode[v] != partition::kHost) out.analog.push_back(p.names[v]);
-  out.predicted = static_cast<double>(partition::drop_used(p, a)) * 1e-6;
+  out.cost = m_.file.cost;
+  out.predicted_cost = static_cast<double>(partition::drop_used(p, a)) * 1e-6;
+  out.predicted =
+      out.cost == accuracy::CostKind::Top1 ? out.predicted_cost : m_.fit.drop(out.predicted_cost);
   out.source = set_.source;
   const std::vector<float> logits =
       accuracy::chip_logits(m_.prepared, set_, options_, out.analog, nullptr);

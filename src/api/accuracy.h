@@ -43,6 +43,9 @@ struct AccuracySetup {
   uint64_t input_seed = 1;   // synthetic inputs
   uint64_t weight_seed = 1;  // weights a model does not carry (zoo models)
   std::string cache_dir;     // logits cache ("" = none)
+  // The cost a partition budgets (accuracy/cost.h): "top1" or "logit". `sensitivity`: what the
+  // file records ("" = top1); a check of a file: "" = any, else the file's must be this.
+  std::string cost;
 
   void validate() const;  // UserError naming the field
 };
@@ -71,15 +74,18 @@ struct SensitivityResult {
                                                    const Provenance& provenance);
 
 // A sensitivity file checked against a model, a chip and optionally a data set and its size,
-// seeds and weight seed of `setup`, then its drops as the problem's accuracy costs (ppm, the
-// point estimates, negative ones as 0) with budget `max_drop` (a fraction; < 0: a budget that
-// never binds). UserError naming the file and the field when it was measured for anything else,
-// or when it lacks an operator the problem may offload.
+// seeds and weight seed of `setup`, then its costs as the problem's accuracy costs (ppm of the
+// cost's unit, the point estimates, negative ones as 0) with budget `max_drop` (a fraction of
+// top-1 accuracy; < 0: a budget that never binds). Cost top1: the single drops, budget max_drop;
+// cost logit: the single logit costs, budget the fit's cost at max_drop (accuracy/cost.h).
+// UserError naming the file and the field when it was measured for anything else, or when it lacks
+// an operator the problem may offload.
 struct AccuracyModel {
   accuracy::SensitivityFile file;
   graph::Graph prepared;  // the model as the chip runs it
   AccuracySetup setup;    // the file's set and seeds
   std::string model_spec;
+  accuracy::CostToDrop fit;  // cost "logit": summed logit cost -> drop (the file's points)
 };
 [[nodiscard]] AccuracyModel load_accuracy_model(const Model& model, const std::string& path,
                                                 const AccuracySetup& want);

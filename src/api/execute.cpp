@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "accuracy/paired.h"
 #include "api/common.h"
 #include "api/model.h"
 #include "api/partition.h"
@@ -291,6 +292,13 @@ ExecuteResult execute(const std::string& model_spec, const ExecuteRequest& q) {
   e.accuracy = analog.accuracy;
   e.digital_correct = digital.correct;
   e.digital_accuracy = digital.accuracy;
+  {
+    const auto as_int = [](const std::vector<uint8_t>& v) {
+      return std::vector<int64_t>(v.begin(), v.end());
+    };
+    e.paired = accuracy::paired_drop(as_int(digital.prediction), as_int(analog.prediction),
+                                     as_int(analog.labels), 0.95);
+  }
   e.simulator_seconds = analog.run_seconds;
   e.simulator_build_seconds = analog.build_seconds;
   e.digital_seconds = digital.run_seconds;

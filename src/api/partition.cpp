@@ -29,6 +29,7 @@ void PartitionRequest::validate() const {
   if (bus_model != "parallel" && bus_model != "serial")
     throw user_error("bus_model: expected parallel or serial, got '", bus_model, "'");
   check_range("energy_weight", energy_weight, 0.0, 1e12);
+  check_range("max_tightening", max_tightening, 1, 1000);
   if (max_accuracy_drop >= 0 || !sensitivity.empty()) {
     if (sensitivity.empty())
       throw user_error(
@@ -96,6 +97,95 @@ PartitionProblem build_partition_problem(const Model& model, const PartitionRequ
   return pp;
 }
 
+namespace {
+
+// One solve of `objective` as the request says, into r (run, schedule, status); false when CBC
+// failed (r.status says why, r.provenance is set).
+bool solve(const PartitionProblem& pp, const partition::Problem& objective,
+           const PartitionRequest& request, PartitionResult& r) {
+  if (request.solver == "exact") {
+    partition::ExactOptions eo;
+    eo.time_limit_seconds = request.time_limit;
+    eo.node_limit = request.node_limit;
+    const partition::ExactResult e = partition::solve_exact(objective, eo);
+    r.run.status = e.status;
+    r.run.bound = e.bound * pp.scale;
+    r.run.seconds = e.seconds;
+    r.run.nodes = e.nodes;
+    r.schedule = e.schedule;
+    r.status.origin = Origin::Solved;
+    r.status.conclusion = e.status;
+    return true;
+  }
+  partition::MilpOptions mo;
+  mo.time_limit_seconds = request.time_limit;
+  mo.relative_gap = request.gap;
+  mo.threads = request.threads;
+  const partition::MilpResult m = partition::solve_milp(objective, mo);
+  r.status.origin = Origin::Solved;
+  r.status.call = m.call;
+  if (m.call != partition::CallStatus::Ok) {
+    r.status.message = m.message;
+    r.provenance = pp.provenance;
+    return false;
+  }
+  r.run.status = m.status;
+  r.run.bound = m.bound * pp.scale;
+  r.run.seconds = m.seconds;
+  r.run.nodes = m.nodes;
+  r.schedule = m.schedule;
+  r.status.conclusion = m.status;
+  return true;
+}
+
+// The verification loop of PartitionRequest::verify on r's solved and evaluated plan.
+bool tighten(const PartitionProblem& pp, const PartitionRequest& request, PlanEvaluator& ev,
+             PartitionResult& r) {
+  accuracy::Tightening t;
+  t.budget = request.max_accuracy_drop;
+  partition::Problem objective = pp.objective;
+  std::string forbidden;
+  // Within the budget up to rounding of the interval's bound (1e-12 of accuracy).
+  const auto fits = [&](const accuracy::PlanAccuracy& a) {
+    return a.measured.hi <= t.budget + 1e-12;
+  };
+  for (int step = 0;; ++step) {
+    const int64_t used = partition::drop_used(pp.problem, r.schedule.assignment);
+    t.steps.push_back(
+        {objective.drop_budget_ppm, used, forbidden, r.schedule.makespan, *r.accuracy});
+    forbidden.clear();
+    t.verified = fits(*r.accuracy);
+    if (t.verified || step + 1 >= request.max_tightening) break;
+    if (used > 0) {
+      const double hi = r.accuracy->measured.hi;
+      objective.drop_budget_ppm = std::min(
+          used - 1, static_cast<int64_t>(std::floor(static_cast<double>(used) * t.budget / hi)));
+    } else {
+      // Every operator on the chip costs 0: keep off the one with the largest logit error.
+      double worst = -1.0;
+      size_t pick = 0;
+      for (size_t v = 0; v < pp.problem.size(); ++v) {
+        if (r.schedule.assignment.mode[v] == partition::kHost) continue;
+        const auto it = pp.accuracy->file.operators.find(pp.problem.names[v]);
+        const double e = it == pp.accuracy->file.operators.end() ? 0.0 : it->second.output_error;
+        if (e > worst) {
+          worst = e;
+          pick = v;
+        }
+      }
+      objective.acc[pick].clear();
+      forbidden = pp.problem.names[pick];
+    }
+    if (!solve(pp, objective, request, r)) return false;
+    r.latency_s = r.schedule.makespan;
+    r.accuracy = ev.evaluate(pp.problem, r.schedule.assignment);
+  }
+  r.tightening = std::move(t);
+  return true;
+}
+
+}  // namespace
+
 PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& request) {
   request.validate();
   PartitionResult r;
@@ -118,43 +208,17 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
     r.run.status = partition::SolveStatus::Replayed;
     r.run.bound = 0;
     r.status.origin = Origin::Replayed;
-  } else if (request.solver == "exact") {
-    partition::ExactOptions eo;
-    eo.time_limit_seconds = request.time_limit;
-    eo.node_limit = request.node_limit;
-    const partition::ExactResult e = partition::solve_exact(pp.objective, eo);
-    r.run.status = e.status;
-    r.run.bound = e.bound * pp.scale;
-    r.run.seconds = e.seconds;
-    r.run.nodes = e.nodes;
-    r.schedule = e.schedule;
-    r.status.origin = Origin::Solved;
-    r.status.conclusion = e.status;
-  } else {
-    partition::MilpOptions mo;
-    mo.time_limit_seconds = request.time_limit;
-    mo.relative_gap = request.gap;
-    mo.threads = request.threads;
-    const partition::MilpResult m = partition::solve_milp(pp.objective, mo);
-    r.status.origin = Origin::Solved;
-    r.status.call = m.call;
-    if (m.call != partition::CallStatus::Ok) {
-      r.status.message = m.message;
-      r.provenance = pp.provenance;
-      return r;
-    }
-    r.run.status = m.status;
-    r.run.bound = m.bound * pp.scale;
-    r.run.seconds = m.seconds;
-    r.run.nodes = m.nodes;
-    r.schedule = m.schedule;
-    r.status.conclusion = m.status;
+  } else if (!solve(pp, pp.objective, request, r)) {
+    return r;
   }
   r.latency_s = r.schedule.makespan;
   if (pp.accuracy && request.evaluate_plans) {
     PlanEvaluator ev(*pp.accuracy);
     r.accuracy = ev.evaluate(pp.problem, r.schedule.assignment);
     r.accuracy_set = ev.set_description();
+    if (request.max_accuracy_drop >= 0 && request.verify && request.replay.empty() &&
+        !tighten(pp, request, ev, r))
+      return r;
   }
   // The facts the reports print: host source, solver, status, cache, seeds.
   r.provenance = report::partition_provenance(r.run);
@@ -196,6 +260,10 @@ Front3dResult partition_front_3d(const PartitionProblem& pp, const PartitionRequ
   request.validate();
   if (!pp.accuracy)
     throw user_error("pareto-3d: the accuracy axis needs a sensitivity file (--sensitivity)");
+  if (pp.accuracy->file.cost != accuracy::CostKind::Top1)
+    throw user_error("pareto-3d: sensitivity file ", pp.accuracy->file.path,
+                     ": field 'cost.kind' is 'logit'; the front's accuracy axis is the summed "
+                     "top-1 drop (measure with --cost top1)");
   if (request.solver != "exact" || !request.replay.empty() || request.energy_weight > 0)
     throw user_error(
         "pareto-3d: the front is computed by the exact solver over every weight and accuracy "

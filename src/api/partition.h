@@ -46,6 +46,14 @@ struct PartitionRequest {
   double max_accuracy_drop = -1.0;
   AccuracySetup accuracy;
   bool evaluate_plans = true;
+  // With a budget and evaluate_plans: verify the returned plan end to end and tighten until the
+  // upper end of its measured drop's interval is within the budget (PartitionResult::tightening):
+  // after a plan fails, the cost budget becomes min(used - 1, floor(used x budget / upper end))
+  // ppm and the problem is solved again; a failing plan whose summed cost is 0 instead keeps off
+  // the chip, from then on, its operator with the largest logit error (the file's output_error).
+  // At most max_tightening solves (1..1000); the result says whether the last plan fits.
+  bool verify = true;
+  int max_tightening = 50;
 
   // UserError naming the field.
   void validate() const;
@@ -75,6 +83,8 @@ struct PartitionResult {
   double latency_s = 0.0;                          // the schedule's makespan
   std::optional<accuracy::PlanAccuracy> accuracy;  // re-evaluated on the chip
   std::string accuracy_set;                        // the images it was evaluated on
+  // With a budget and verify: every solve of the tightening loop; the last is the plan returned.
+  std::optional<accuracy::Tightening> tightening;
 };
 
 // The latency x energy x accuracy-drop front (partition/accuracy_front.h), each point

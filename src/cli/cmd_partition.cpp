@@ -37,6 +37,7 @@ struct PartitionArgs {
   std::string max_accuracy_drop;  // "1%"
   std::string pareto_3d;
   bool no_evaluate = false;
+  bool no_verify = false;
   bool quiet = false;
   // K-engine platform mode (issue 12): --platform, --imas, --objective.
   api::PlatformPartitionRequest platform;
@@ -121,6 +122,7 @@ void run(PartitionArgs a, const Provenance& provenance) {
   if (!a.max_accuracy_drop.empty())
     q.max_accuracy_drop = parse_percent(a.max_accuracy_drop, "--max-accuracy-drop");
   q.evaluate_plans = !a.no_evaluate;
+  q.verify = !a.no_verify;
   if (!a.pareto_3d.empty() && q.sensitivity.empty())
     throw user_error("--pareto-3d: the accuracy axis needs --sensitivity FILE (and --chip)");
   q.validate();
@@ -202,6 +204,8 @@ void run(PartitionArgs a, const Provenance& provenance) {
     nlohmann::json j = report::partition_json(r.run, r.problem, r.schedule);
     if (r.accuracy)
       j["accuracy"] = report::plan_accuracy_json(*r.accuracy, r.accuracy_set, q.max_accuracy_drop);
+    if (r.tightening)
+      j["accuracy"]["verification"] = report::tightening_json(*r.tightening, r.accuracy_set);
     out.add(a.json, j.dump(1) + "\n");
   }
   if (!a.gantt.empty()) out.add(a.gantt, report::gantt_svg(r.run, r.problem, r.schedule));
@@ -212,6 +216,8 @@ void run(PartitionArgs a, const Provenance& provenance) {
       std::fputs(
           report::plan_accuracy_text(*r.accuracy, r.accuracy_set, q.max_accuracy_drop).c_str(),
           stdout);
+    if (r.tightening)
+      std::fputs(report::tightening_text(*r.tightening, r.accuracy_set).c_str(), stdout);
   }
 }
 
@@ -307,6 +313,17 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--weight-seed", acc.weight_seed, "Weights a model does not carry")
       ->capture_default_str();
   cmd->add_option("--cache", acc.cache_dir, "Logit cache directory for the re-evaluations");
+  cmd->add_option("--cost", acc.cost,
+                  "Refuse a sensitivity file whose budgeted cost (cost.kind) is not this: top1 or "
+                  "logit (default: the file's)")
+      ->check(CLI::IsMember({"top1", "logit"}));
+  cmd->add_flag("--no-verify", a->no_verify,
+                "With --max-accuracy-drop: return the solver's plan without tightening it until "
+                "its measured drop's upper interval end is within the budget");
+  cmd->add_option("--max-tightening", a->request.max_tightening,
+                  "Verification: at most this many solves")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   cmd->add_flag("--no-evaluate", a->no_evaluate,
                 "Do not re-evaluate the returned plans on the chip (predicted drops only)");
   cmd->add_option("--pareto-3d", a->pareto_3d,

@@ -98,6 +98,11 @@ void register_sensitivity(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--operators", a->request.operators,
                   "Only these operators (default: every operator the chip can run)")
       ->delimiter(',');
+  cmd->add_option("--cost", s.cost,
+                  "The cost hetcim partition budgets: top1 (single top-1 drops, points; the "
+                  "default) or logit (relative mean squared logit error, mapped to points by a fit "
+                  "on the greedy check); orders the greedy check, recorded in the file")
+      ->check(CLI::IsMember({"top1", "logit"}));
   cmd->add_option("--out", a->out, "Write the sensitivity file (JSON)");
   add_input_shape_option(cmd, a->model);
   cmd->add_option("--batch", a->model.batch, "Batch size of a zoo model")

@@ -38,32 +38,42 @@ std::string sensitivity_text(const accuracy::Sensitivity& s, const std::string& 
                 s.set_description.c_str(), s.digital_accuracy * 100,
                 s.operators.empty() ? 95.0 : s.operators.front().drop.level * 100);
   out += line;
-  std::snprintf(line, sizeof line, "  %-28s %9s %8s %18s %6s %6s %10s\n", "operator", "accuracy",
-                "drop", "interval", "b", "c", "logit err");
+  std::snprintf(line, sizeof line, "cost budgeted by hetcim partition: %s%s\n\n",
+                accuracy::cost_kind_name(s.cost),
+                s.cost == accuracy::CostKind::Top1
+                    ? " (the single top-1 drops)"
+                    : " (logit cost: relative mean squared logit error, Student t interval)");
+  out += line;
+  std::snprintf(line, sizeof line, "  %-28s %9s %8s %18s %6s %6s %10s %24s\n", "operator",
+                "accuracy", "drop", "interval", "b", "c", "logit err", "logit cost [interval]");
   out += line;
   for (const auto& o : s.operators) {
-    std::snprintf(line, sizeof line, "  %-28s %8.2f%% %8s %18s %6lld %6lld %10.4f\n",
-                  o.name.c_str(), o.drop.chip_accuracy() * 100, points(o.drop.drop()).c_str(),
-                  interval(o.drop).c_str(), static_cast<long long>(o.drop.b),
-                  static_cast<long long>(o.drop.c), o.output_error);
+    std::snprintf(
+        line, sizeof line, "  %-28s %8.2f%% %8s %18s %6lld %6lld %10.4f %8.2e [%.1e, %.1e]\n",
+        o.name.c_str(), o.drop.chip_accuracy() * 100, points(o.drop.drop()).c_str(),
+        interval(o.drop).c_str(), static_cast<long long>(o.drop.b),
+        static_cast<long long>(o.drop.c), o.output_error, o.logit.value, o.logit.lo, o.logit.hi);
     out += line;
   }
   const auto checks = [&](const char* title, const std::vector<accuracy::SetCheck>& v) {
     if (v.empty()) return;
-    out += std::string("\nadditivity, ") + title + " (predicted = sum of single drops)\n";
-    std::snprintf(line, sizeof line, "  %-48s %9s %9s %18s\n", "operators on the chip", "predicted",
-                  "measured", "interval");
+    out += std::string("\nadditivity, ") + title +
+           " (predicted = sum of single drops; logit cost: sum of singles / measured)\n";
+    std::snprintf(line, sizeof line, "  %-48s %9s %9s %18s %19s\n", "operators on the chip",
+                  "predicted", "measured", "interval", "logit cost sum/meas");
     out += line;
     for (const auto& c : v) {
       std::string ops = join(c.operators);
       if (ops.size() > 48) ops = ops.substr(0, 45) + "...";
-      std::snprintf(line, sizeof line, "  %-48s %9s %9s %18s\n", ops.c_str(),
+      std::snprintf(line, sizeof line, "  %-48s %9s %9s %18s %9.2e/%9.2e\n", ops.c_str(),
                     points(c.predicted).c_str(), points(c.measured.drop()).c_str(),
-                    interval(c.measured).c_str());
+                    interval(c.measured).c_str(), c.predicted_logit, c.measured_logit.value);
       out += line;
     }
   };
-  checks("greedy: operators added in ascending single drop", s.greedy);
+  checks(s.cost == accuracy::CostKind::Top1 ? "greedy: operators added in ascending single drop"
+                                            : "greedy: operators added in ascending logit cost",
+         s.greedy);
   checks("pairs", s.pairs);
   std::snprintf(line, sizeof line, "\n%zu network runs, %zu from the logit cache\n", s.runs,
                 s.cached_runs);
@@ -78,14 +88,19 @@ std::string plan_accuracy_text(const accuracy::PlanAccuracy& a, const std::strin
   std::string out;
   std::snprintf(line, sizeof line,
                 "accuracy (simulated chip): %zu operators on the chip\n"
-                "  predicted drop %s points (sum of single drops)%s%s%s\n"
+                "  predicted drop %s points (%s)%s%s%s\n"
                 "  measured drop  %s points, interval %s at %.0f %% (accuracy %.2f %% vs digital "
                 "%.2f %%)\n  on %s\n",
-                a.analog.size(), points(a.predicted).c_str(), budget >= 0 ? ", budget " : "",
-                budget >= 0 ? points(budget).c_str() + 1 : "", budget >= 0 ? " points" : "",
-                points(a.measured.drop()).c_str(), interval(a.measured).c_str(),
-                a.measured.level * 100, a.measured.chip_accuracy() * 100,
-                a.measured.digital_accuracy() * 100, set.c_str());
+                a.analog.size(), points(a.predicted).c_str(),
+                a.cost == accuracy::CostKind::Top1
+                    ? "sum of single drops"
+                    : ("logit cost " + std::to_string(a.predicted_cost) +
+                       " summed, mapped by the fit on the greedy check")
+                          .c_str(),
+                budget >= 0 ? ", budget " : "", budget >= 0 ? points(budget).c_str() + 1 : "",
+                budget >= 0 ? " points" : "", points(a.measured.drop()).c_str(),
+                interval(a.measured).c_str(), a.measured.level * 100,
+                a.measured.chip_accuracy() * 100, a.measured.digital_accuracy() * 100, set.c_str());
   out += line;
   return out;
 }
@@ -94,6 +109,12 @@ nlohmann::json plan_accuracy_json(const accuracy::PlanAccuracy& a, const std::st
                                   double budget) {
   nlohmann::json j = {{"analog_operators", a.analog},
                       {"predicted_drop", a.predicted},
+                      {"cost", accuracy::cost_kind_name(a.cost)},
+                      {"predicted_cost", a.predicted_cost},
+                      {"predicted_how", a.cost == accuracy::CostKind::Top1
+                                            ? "sum of the single top-1 drops"
+                                            : "summed single logit costs mapped to points by "
+                                              "the fit on the greedy check (accuracy/cost.h)"},
                       {"measured_drop", a.measured.drop()},
                       {"measured_lo", a.measured.lo},
                       {"measured_hi", a.measured.hi},
@@ -111,6 +132,70 @@ nlohmann::json plan_accuracy_json(const accuracy::PlanAccuracy& a, const std::st
   j["calibration"] = cal;
   j["budget"] = budget >= 0 ? nlohmann::json(budget) : nlohmann::json(nullptr);
   return j;
+}
+
+std::string tightening_text(const accuracy::Tightening& t, const std::string& set) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "verification: %zu solve(s); the returned plan is %s: upper end of its measured "
+                "drop's interval %s points %s budget %s points\n",
+                t.steps.size(), t.verified ? "VERIFIED" : "NOT VERIFIED (iteration limit)",
+                points(t.steps.back().accuracy.measured.hi).c_str(), t.verified ? "<=" : ">",
+                points(t.budget).c_str());
+  out += line;
+  std::snprintf(line, sizeof line, "  %4s %14s %14s %10s %9s %9s %18s  %s\n", "step", "cost budget",
+                "cost used", "latency", "predicted", "measured", "interval", "kept off the chip");
+  out += line;
+  for (size_t i = 0; i < t.steps.size(); ++i) {
+    const accuracy::TighteningStep& s = t.steps[i];
+    std::snprintf(line, sizeof line, "  %4zu %14lld %14lld %8.1fus %9s %9s %18s  %s\n", i + 1,
+                  static_cast<long long>(s.cost_budget_ppm),
+                  static_cast<long long>(s.cost_used_ppm), s.latency_s * 1e6,
+                  points(s.accuracy.predicted).c_str(), points(s.accuracy.measured.drop()).c_str(),
+                  interval(s.accuracy.measured).c_str(),
+                  s.forbidden.empty() ? "" : s.forbidden.c_str());
+    out += line;
+  }
+  out += "  " + tightening_guarantee(t, set) + "\n";
+  return out;
+}
+
+std::string tightening_guarantee(const accuracy::Tightening& t, const std::string& set) {
+  const accuracy::PairedDrop& m = t.steps.back().accuracy.measured;
+  char b[64];
+  std::snprintf(b, sizeof b, "%.0f %%", m.level * 100);
+  return std::string("guarantee: ") +
+         (t.verified ? "on the calibration set only (" : "none: the plan is not within budget (") +
+         set + ", this chip instance and read-noise stream), the exact " + b +
+         " paired interval of the returned plan's drop (conditional on its discordant images) "
+         "ends at or below the budget; it is not a bound for other images or chips, and the plan "
+         "was chosen after " +
+         std::to_string(t.steps.size()) +
+         " look(s) at these images (evaluate it on test images: hetcim execute)";
+}
+
+nlohmann::json tightening_json(const accuracy::Tightening& t, const std::string& set) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const accuracy::TighteningStep& s : t.steps)
+    steps.push_back({{"cost_budget_ppm", s.cost_budget_ppm},
+                     {"cost_used_ppm", s.cost_used_ppm},
+                     {"kept_off_chip",
+                      s.forbidden.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.forbidden)},
+                     {"latency_s", s.latency_s},
+                     {"analog_operators", s.accuracy.analog},
+                     {"predicted_drop", s.accuracy.predicted},
+                     {"measured_drop", s.accuracy.measured.drop()},
+                     {"measured_lo", s.accuracy.measured.lo},
+                     {"measured_hi", s.accuracy.measured.hi}});
+  return {{"budget", t.budget},
+          {"verified", t.verified},
+          {"iterations", t.steps.size()},
+          {"guarantee", tightening_guarantee(t, set)},
+          {"rule",
+           "after a failing plan, cost budget = min(used - 1, floor(used x budget / upper end)) "
+           "ppm, or with used 0 the chip operator of largest logit error kept off; solved again"},
+          {"steps", steps}};
 }
 
 std::string front3d_text(const std::string& title, const partition::Front3d& f,

@@ -22,6 +22,12 @@ namespace hetcim::report {
 [[nodiscard]] nlohmann::json plan_accuracy_json(const accuracy::PlanAccuracy& a,
                                                 const std::string& set, double budget);
 
+// The verification loop of a budgeted plan (hetcim partition): steps, result, what it guarantees.
+[[nodiscard]] std::string tightening_text(const accuracy::Tightening& t, const std::string& set);
+[[nodiscard]] std::string tightening_guarantee(const accuracy::Tightening& t,
+                                               const std::string& set);
+[[nodiscard]] nlohmann::json tightening_json(const accuracy::Tightening& t, const std::string& set);
+
 // `accuracy`: per point, or empty when the points were not re-evaluated.
 [[nodiscard]] std::string front3d_text(const std::string& title, const partition::Front3d& f,
                                        const std::vector<accuracy::PlanAccuracy>& accuracy,

@@ -41,7 +41,13 @@ nlohmann::json execution_json(const Execution& e) {
         {"plan_correct", e.correct},
         {"digital", e.digital_accuracy},
         {"digital_correct", e.digital_correct},
-        {"drop", e.digital_accuracy - e.accuracy}}},
+        {"drop", e.digital_accuracy - e.accuracy},
+        {"drop_lo", e.paired.lo},
+        {"drop_hi", e.paired.hi},
+        {"level", e.paired.level},
+        {"discordant", {{"b", e.paired.b}, {"c", e.paired.c}}},
+        {"interval",
+         "exact paired interval conditional on the discordant images (accuracy/paired.h)"}}},
       {"modelled",
        {{"source", "modelled: the plan replayed on the partition problem of " + e.hardware +
                        " (host " + e.host_source + "), per query"},
@@ -110,7 +116,10 @@ std::string execution_text(const Execution& e) {
   row("weights", e.weights);
   row("accuracy (measured)", fmt("%.2f %%", 100 * e.accuracy) + " on the chip, " +
                                  fmt("%.2f %%", 100 * e.digital_accuracy) + " all digital (drop " +
-                                 fmt("%.2f", 100 * (e.digital_accuracy - e.accuracy)) + " points)");
+                                 fmt("%.2f", 100 * (e.digital_accuracy - e.accuracy)) +
+                                 " points, " + fmt("%.0f %%", 100 * e.paired.level) + " [" +
+                                 fmt("%.2f", 100 * e.paired.lo) + ", " +
+                                 fmt("%.2f", 100 * e.paired.hi) + "])");
   row("latency (modelled)", fmt("%.4g us", e.plan_cost.latency_s * 1e6) + " (all host " +
                                 fmt("%.4g us", e.host_only_cost.latency_s * 1e6) + ")");
   row("energy (modelled)", fmt("%.4g uJ", e.plan_cost.energy_j * 1e6) + " (all host " +

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "accuracy/paired.h"
 #include "util/provenance.h"
 
 namespace hetcim::report {
@@ -54,6 +55,7 @@ struct Execution {
   int64_t host_operators = 0;              // the plan's operators on the host
   int64_t correct = 0, digital_correct = 0;
   double accuracy = 0.0, digital_accuracy = 0.0;
+  accuracy::PairedDrop paired;  // the drop, paired image by image, with its exact 95 % interval
   PathCost plan_cost, host_only_cost;
   double simulator_seconds = 0.0;        // measured: the batches with the chip, wall
   double simulator_build_seconds = 0.0;  // measured: lowering, engine build, chip programming

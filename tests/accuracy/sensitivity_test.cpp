@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "accuracy/chip_eval.h"
 #include "accuracy/sensitivity_file.h"
@@ -342,6 +344,154 @@ TEST(Sensitivity, DefaultsToTheTrainingRecordsHeldOutImages) {
   pq.accuracy.calibration = "test";
   e = error_of([&] { (void)api::build_partition_problem(m, pq); });
   EXPECT_NE(e.find("'dataset.split'"), std::string::npos) << e;
+  fs::remove_all(dir);
+}
+
+// With cost logit every operator's logit cost is the square of its relative logit error (two
+// formulas over the same logits), and the greedy check adds operators in ascending logit cost,
+// its predicted cost the sum of the members' single costs.
+TEST(Sensitivity, LogitCostIsTheSquaredRelativeErrorAndOrdersTheGreedyCheck) {
+  const Fixture& f = fixture();
+  SensitivityOptions o;
+  o.chip = {xbar::load_chip_profile(kChips + ":A3"), 1, 1};
+  o.max_pairs = 0;
+  o.cost = CostKind::Logit;
+  const Sensitivity s = measure_sensitivity(f.prepared, f.set, chip_capable_nodes(f.prepared), o);
+  EXPECT_EQ(s.cost, CostKind::Logit);
+  ASSERT_EQ(s.operators.size(), 5u);
+  std::map<std::string, double> cost;
+  for (const OperatorSensitivity& op : s.operators) {
+    EXPECT_NEAR(op.logit.value, op.output_error * op.output_error, 1e-9 * op.logit.value);
+    EXPECT_LE(op.logit.lo, op.logit.value);
+    EXPECT_GE(op.logit.hi, op.logit.value);
+    cost[op.name] = op.logit.value;
+  }
+  ASSERT_EQ(s.greedy.size(), 4u);
+  double sum = cost[s.greedy[0].operators[0]];
+  for (const SetCheck& c : s.greedy) {
+    const std::string& added = c.operators.back();
+    EXPECT_GE(cost[added], cost[c.operators[c.operators.size() - 2]]) << added;
+    sum += cost[added];
+    EXPECT_NEAR(c.predicted_logit, sum, 1e-12 * sum);
+    EXPECT_GT(c.measured_logit.value, 0.0);
+  }
+}
+
+// The file records the cost; a partition asking for another cost kind, and a damaged cost field
+// or logit entry, are refused naming the file and the field.
+TEST(SensitivityFile, CostKindRecordedAndChecked) {
+  const fs::path dir = scratch("costkind");
+  const std::string path = (dir / "sens.json").string();
+  api::SensitivityRequest q;
+  q.setup.chip = kChips + ":A3";
+  q.setup.dataset = "synthetic";
+  q.setup.samples = 24;
+  q.setup.input_seed = 3;
+  q.setup.cost = "logit";
+  q.max_pairs = 0;
+  const api::SensitivityResult r = api::sensitivity(fixture().model, q);
+  std::ofstream(path) << api::sensitivity_file_json(r, r.provenance).dump(1);
+  const SensitivityFile f = read_sensitivity_file(path);
+  EXPECT_EQ(f.cost, CostKind::Logit);
+  EXPECT_EQ(f.fit_costs.size(), 5u + 4u);  // the single operators and the greedy prefixes
+  EXPECT_NEAR(f.operators.at("features.3").logit.value, r.sensitivity.operators[1].logit.value,
+              1e-15);
+  api::PartitionRequest pq;
+  pq.hardware.preset = "seed000-arm";
+  pq.sensitivity = path;
+  pq.accuracy.chip = kChips + ":A3";
+  pq.accuracy.cost = "top1";
+  std::string e = error_of([&] { (void)api::build_partition_problem(fixture().model, pq); });
+  EXPECT_NE(e.find(path), std::string::npos) << e;
+  EXPECT_NE(e.find("'cost.kind'"), std::string::npos) << e;
+  pq.accuracy.cost = "logit";
+  EXPECT_NO_THROW((void)api::build_partition_problem(fixture().model, pq));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(path));
+  j["cost"]["kind"] = "margin";
+  std::ofstream(path) << j.dump();
+  e = error_of([&] { (void)read_sensitivity_file(path); });
+  EXPECT_NE(e.find(path), std::string::npos) << e;
+  EXPECT_NE(e.find("'cost.kind'"), std::string::npos) << e;
+  j["cost"]["kind"] = "logit";
+  j["operators"][2].erase("logit_cost_hi");
+  std::ofstream(path) << j.dump();
+  e = error_of([&] { (void)read_sensitivity_file(path); });
+  EXPECT_NE(e.find("'operators[2].logit_cost_hi'"), std::string::npos) << e;
+  fs::remove_all(dir);
+}
+
+// The tightening loop on a case where the additive prediction is known to be wrong: the file is
+// edited so that every operator costs (nearly) nothing, so the latency-optimal plan is predicted
+// free, while on chip A5 it changes top-1 outputs.
+//  (a) every cost 1 ppm, budget 1 point: the first plan is the latency-optimal one (k <= 5
+//      operators, k ppm), and on 24 images a failing plan has hi >= 1/24 > 4 x 0.01, so the rule
+//      sets the budget to min(k - 1, floor(k x 0.01 / hi)) = 0, and the second solve offloads
+//      nothing: drop 0, verified after exactly two solves.
+//  (b) every cost 0: a failing plan keeps its operator of largest logit error off the chip, one
+//      per solve, until the measured drop's upper end is <= 0.
+TEST(PartitionWithAccuracy, TighteningFixesAWrongAdditivePrediction) {
+  const fs::path dir = scratch("tighten");
+  const std::string path = (dir / "sens.json").string();
+  const api::SensitivityResult r = measure_api("A5");
+  nlohmann::json j = api::sensitivity_file_json(r, r.provenance);
+  const auto with_costs = [&](double drop) {
+    for (auto& op : j["operators"]) op["drop"] = op["drop_lo"] = op["drop_hi"] = drop;
+    std::ofstream(path) << j.dump(1);
+  };
+  api::PartitionRequest q;
+  q.hardware.preset = "seed000-arm";
+  q.sensitivity = path;
+  q.accuracy.chip = kChips + ":A5";
+  q.max_accuracy_drop = 0.01;
+  with_costs(1e-6);
+  api::PartitionResult res = api::partition(api::build_partition_problem(fixture().model, q), q);
+  ASSERT_TRUE(res.tightening);
+  const Tightening& t = *res.tightening;
+  ASSERT_FALSE(t.steps.empty());
+  const TighteningStep& first = t.steps.front();
+  ASSERT_GT(first.cost_used_ppm, 0);
+  EXPECT_EQ(first.accuracy.predicted, static_cast<double>(first.cost_used_ppm) * 1e-6);
+  ASSERT_GT(first.accuracy.measured.hi, 0.0) << "the premise: the free plan loses accuracy";
+  ASSERT_EQ(t.steps.size(), 2u);
+  EXPECT_EQ(t.steps[1].cost_budget_ppm, 0);
+  EXPECT_EQ(t.steps[1].cost_used_ppm, 0);
+  EXPECT_TRUE(t.steps[1].accuracy.analog.empty());
+  EXPECT_TRUE(t.verified);
+  EXPECT_EQ(res.accuracy->measured.b + res.accuracy->measured.c, 0);
+  EXPECT_GE(res.latency_s, first.latency_s);
+
+  with_costs(0.0);
+  q.max_accuracy_drop = 0.0;
+  res = api::partition(api::build_partition_problem(fixture().model, q), q);
+  ASSERT_TRUE(res.tightening);
+  const Tightening& u = *res.tightening;
+  ASSERT_GE(u.steps.size(), 2u);
+  EXPECT_TRUE(u.verified);
+  EXPECT_LE(res.accuracy->measured.hi, 0.0 + 1e-12);
+  EXPECT_EQ(u.steps.front().accuracy.predicted, 0.0);
+  // Each later step kept one more operator off the chip: the one of largest logit error of the
+  // failing plan before it.
+  for (size_t i = 1; i < u.steps.size(); ++i) {
+    const std::string& off = u.steps[i].forbidden;
+    ASSERT_FALSE(off.empty());
+    double worst = -1.0;
+    std::string expected;
+    for (const std::string& a : u.steps[i - 1].accuracy.analog) {
+      for (const auto& op : j["operators"])
+        if (op["name"] == a && op["output_error"].get<double>() > worst) {
+          worst = op["output_error"].get<double>();
+          expected = a;
+        }
+    }
+    EXPECT_EQ(off, expected);
+    EXPECT_EQ(std::count(u.steps[i].accuracy.analog.begin(), u.steps[i].accuracy.analog.end(), off),
+              0);
+  }
+  // Without verification the first plan is returned as solved.
+  q.verify = false;
+  res = api::partition(api::build_partition_problem(fixture().model, q), q);
+  EXPECT_FALSE(res.tightening);
+  EXPECT_EQ(res.accuracy->analog, u.steps.front().accuracy.analog);
   fs::remove_all(dir);
 }
 
