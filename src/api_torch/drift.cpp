@@ -134,7 +134,8 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
   if (lp) {
     check_options.certified_accepted =
         policy_get<int64_t>(lp->json, "certificate.split.accepted", a.policy);
-    check_options.certified_size = policy_get<int64_t>(lp->json, "certificate.split.rows", a.policy);
+    check_options.certified_size =
+        policy_get<int64_t>(lp->json, "certificate.split.rows", a.policy);
     check_options.risk = r.risk_target;
     check_options.audit = a.audit;
     r.audit = a.audit;
@@ -185,13 +186,12 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
 
   Provenance& prov = result.provenance;
   prov = library_provenance();
-  prov.set("source",
-           "accuracy measured on " + r.dataset +
-               " with the classifier layers on a simulated "
-               "chip (hetcim's crossbar simulator, profile " +
-               chip_spec + "); the convolutions run digitally (libtorch)" +
-               (lp ? "; policy " + a.policy + " (threshold, bias and score frozen at t0)"
-                   : std::string()));
+  prov.set("source", "accuracy measured on " + r.dataset +
+                         " with the classifier layers on a simulated "
+                         "chip (hetcim's crossbar simulator, profile " +
+                         chip_spec + "); the convolutions run digitally (libtorch)" +
+                         (lp ? "; policy " + a.policy + " (threshold, bias and score frozen at t0)"
+                             : std::string()));
   prov.set("drift model",
            "modelled: G(t) = G(t0) (t/t0)^-nu per device, nu ~ N(" +
                report::gnuplot_number(profile.drift_nu) + ", " +

@@ -35,11 +35,11 @@ struct AnalogDriftRequest {
   std::string times = "1s,1h,1d,1mo,1y";  // increasing; units s, min, h, d, w, mo, y
   std::string compensation = "both";      // none | global | both
   std::string dataset = "fashion-mnist", data_dir, split = "test";
-  std::optional<uint64_t> chip_seed;   // nullopt: 1 (a policy fixes it: giving one is an error)
-  std::optional<uint64_t> read_seed;   // nullopt: 1, or the policy's test read seed
-  std::optional<int64_t> batch_size;   // nullopt: eval.batch_size, or the policy's
-  int64_t audit = 0;                   // with a policy: labelled audit of the first N accepted
-  train::EvalOptions eval;             // limit, threads (chip, seeds, read time set per read)
+  std::optional<uint64_t> chip_seed;  // nullopt: 1 (a policy fixes it: giving one is an error)
+  std::optional<uint64_t> read_seed;  // nullopt: 1, or the policy's test read seed
+  std::optional<int64_t> batch_size;  // nullopt: eval.batch_size, or the policy's
+  int64_t audit = 0;                  // with a policy: labelled audit of the first N accepted
+  train::EvalOptions eval;            // limit, threads (chip, seeds, read time set per read)
   // (done, total) reads: once with done = 0 before the first, then after each.
   std::function<void(size_t done, size_t total)> progress;
 

@@ -237,8 +237,8 @@ std::vector<PoolResult> pool_logits(const std::vector<PoolRequest>& requests,
         e.chip_seed = u->chip_seed;
         e.read_seed = test_part ? test_read_seed(u->read_seed) : u->read_seed;
       }
-      const std::string key = entry_key(model_hashes[q], d, u, e) +
-                              (test_part ? "part test\n" : "part calibration\n");
+      const std::string key =
+          entry_key(model_hashes[q], d, u, e) + (test_part ? "part test\n" : "part calibration\n");
       sims.push_back({q, u, &images, test_part, &logits, e, key});
     };
     add(nullptr, d.calibration, false, p.reference_logits);

@@ -28,16 +28,16 @@
 namespace hetcim::api {
 
 struct AnalogServeRequest {
-  std::string policy;  // the policy file, required
-  std::string model;   // "" = the policy's (must hash the same)
-  std::string chips;   // "" = the policy's (the unit's profile must match)
-  std::string input;   // uint8 images .npy (N x H x W or N x C x H x W); "-": streamed on stdin
+  std::string policy;   // the policy file, required
+  std::string model;    // "" = the policy's (must hash the same)
+  std::string chips;    // "" = the policy's (the unit's profile must match)
+  std::string input;    // uint8 images .npy (N x H x W or N x C x H x W); "-": streamed on stdin
   std::string dataset;  // or queries from a data set: fashion-mnist | cifar10 (labelled)
   std::string data_dir, split = "test";
-  int64_t limit = 0;                   // first N queries (0: all)
-  std::optional<uint64_t> read_seed;   // nullopt: the policy's test-set stream
-  std::optional<int64_t> batch_size;   // nullopt: the policy's
-  bool abstain = false;                // deferred queries abstain instead of the fallback
+  int64_t limit = 0;                  // first N queries (0: all)
+  std::optional<uint64_t> read_seed;  // nullopt: the policy's test-set stream
+  std::optional<int64_t> batch_size;  // nullopt: the policy's
+  bool abstain = false;               // deferred queries abstain instead of the fallback
   // "analog inference of N queries on A0..." before the first read (only with a selected unit).
   std::function<void(const std::string& what)> on_start;
   // Each batch's decisions as soon as they are taken; `first` numbers the first query. Called

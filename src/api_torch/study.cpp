@@ -48,7 +48,8 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
   a.validate();
   select::StudyOptions so;
   so.race = a.race;
-  so.race.energy.fallback = parse_quantity(a.fallback_energy, Quantity::Energy, "--fallback-energy");
+  so.race.energy.fallback =
+      parse_quantity(a.fallback_energy, Quantity::Energy, "--fallback-energy");
   so.design_risks = a.design_risks;
   so.availability_drops = a.availability;
   const std::vector<PoolUnit> units0 = parse_pool(a.chips, a.pool, a.mode, a.seed, a.seed);
@@ -209,7 +210,8 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
                {"fallback_uJ", so.race.energy.fallback * 1e6}};
   r.provenance = library_provenance();
   r.provenance.set("source", "logits simulated (hetcim xbar, classifier layers on chip) on " +
-                                 d.description + "; models trained with libtorch; energies "
+                                 d.description +
+                                 "; models trained with libtorch; energies "
                                  "modelled (seed 002's component model)");
   r.provenance.set("cache", cache_dir + ": " + std::to_string(r.cached) + " cached, " +
                                 std::to_string(r.simulated) + " simulated now");

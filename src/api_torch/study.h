@@ -52,14 +52,15 @@ struct AnalogStudyRequest {
     o.splits = select::SplitSizes{3000, 2000, 5000, 0};
     return o;
   }();
-  int64_t test_images = -1;  // -1: all
+  int64_t test_images = -1;                                                 // -1: all
   std::vector<double> design_risks = {0.05, 0.06, 0.07, 0.08, 0.09, 0.10};  // Fig. 2b
-  int availability = 3;             // drop the first 1..N units (Fig. 2c)
+  int availability = 3;                 // drop the first 1..N units (Fig. 2c)
   std::string fallback_energy = "4uJ";  // the fallback cost F (human units)
   int64_t batch_size = 128;
   int threads = 1;  // libtorch threads
   std::string out;  // output directory, required: models/ and cache/ are written here
-  std::string paper_data;  // the published values (data/paper/seed002.yaml of the source tree), required
+  std::string
+      paper_data;  // the published values (data/paper/seed002.yaml of the source tree), required
   // Split the simulations over the MPI ranks of this run; rank 0 alone gets the result.
   bool over_ranks = false;
   // "training model 1 of 5 (30 epochs)..." before each training, and each simulation.

@@ -55,8 +55,7 @@ std::string analog_serve_rows(int64_t first, std::span<const select::Decision> d
   for (size_t k = 0; k < decisions.size(); ++k) {
     const select::Decision& d = decisions[k];
     appendf(rows, "%lld,%s,%d,%.9g\n", static_cast<long long>(first + static_cast<int64_t>(k)),
-            select::route_name(d.route), d.route == select::Route::Accept ? d.label : -1,
-            d.score);
+            select::route_name(d.route), d.route == select::Route::Accept ? d.label : -1, d.score);
   }
   return rows;
 }
@@ -77,24 +76,24 @@ std::string analog_serve_text(const AnalogServeSummary& s) {
             static_cast<long long>(s.accepted_wrong),
             100.0 * static_cast<double>(s.accepted_wrong) / static_cast<double>(c.accepted),
             s.queries.c_str());
-  appendf(out,
-          "coverage monitor (label-free): running coverage %.2f%%, anytime 95%% interval [%.2f, "
-          "%.2f]%%, certified [%.2f, %.2f]%%: %s\n",
-          100.0 * s.coverage, 100.0 * s.coverage_lower, 100.0 * s.coverage_upper,
-          100.0 * s.certified_lower, 100.0 * s.certified_upper,
-          s.shifted_at >= 0 ? ("SHIFTED (first at query " + std::to_string(s.shifted_at) +
-                               "): re-calibrate")
-                                  .c_str()
-                            : "consistent");
+  appendf(
+      out,
+      "coverage monitor (label-free): running coverage %.2f%%, anytime 95%% interval [%.2f, "
+      "%.2f]%%, certified [%.2f, %.2f]%%: %s\n",
+      100.0 * s.coverage, 100.0 * s.coverage_lower, 100.0 * s.coverage_upper,
+      100.0 * s.certified_lower, 100.0 * s.certified_upper,
+      s.shifted_at >= 0
+          ? ("SHIFTED (first at query " + std::to_string(s.shifted_at) + "): re-calibrate").c_str()
+          : "consistent");
   if (s.labelled)
-    appendf(out,
-            "audit (labelled, every accepted query): accepted error rate anytime 95%% bounds "
-            "[%.2f, %.2f]%% against r = %.2f%%: %s\n",
-            100.0 * s.audit_lower, 100.0 * s.audit_upper, 100.0 * s.risk_target,
-            s.broken_at >= 0 ? ("BROKEN (first at query " + std::to_string(s.broken_at) +
-                                "): re-calibrate")
-                                   .c_str()
-                             : "not broken");
+    appendf(
+        out,
+        "audit (labelled, every accepted query): accepted error rate anytime 95%% bounds "
+        "[%.2f, %.2f]%% against r = %.2f%%: %s\n",
+        100.0 * s.audit_lower, 100.0 * s.audit_upper, 100.0 * s.risk_target,
+        s.broken_at >= 0
+            ? ("BROKEN (first at query " + std::to_string(s.broken_at) + "): re-calibrate").c_str()
+            : "not broken");
   return out;
 }
 

@@ -44,7 +44,7 @@ struct AnalogServeSummary {
   double threshold = 0.0;
   std::string score;  // confidence score name
   select::ControllerCounts counts;
-  std::string queries;  // the queries' origin (data set name, file, <stdin>)
+  std::string queries;    // the queries' origin (data set name, file, <stdin>)
   bool labelled = false;  // queries from a data set: accepted answers checked, audit run
   int64_t accepted_wrong = 0;
   // The label-free coverage monitor against the certificate's coverage (anytime 95 %).
