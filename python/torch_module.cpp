@@ -86,8 +86,8 @@ PYBIND11_MODULE(_hetcim_torch, m) {
   m.doc() = "hetcim: seed 002's libtorch jobs (loaded on first use; C++ core)";
   // The exception classes of _hetcim, so that `except hetcim.UserError` catches both modules'.
   const py::module_ base = py::module_::import("hetcim._hetcim");
-  static PyObject* user_exc = base.attr("UserError").inc_ref().ptr();
-  static PyObject* internal_exc = base.attr("InternalError").inc_ref().ptr();
+  static PyObject* user_exc = py::object(base.attr("UserError")).release().ptr();
+  static PyObject* internal_exc = py::object(base.attr("InternalError")).release().ptr();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
