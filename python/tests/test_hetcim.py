@@ -355,3 +355,54 @@ def test_bad_analog_run_input_raises_the_clis_message(kwargs, flags):
     r = cli("analog", "run", "race_cnn_mnist", *flags, check=False)
     assert r.returncode == 1
     assert r.stderr.strip() == "hetcim: error: " + str(e.value)
+
+
+def test_import_does_not_load_libtorch():
+    code = ("import sys, hetcim; maps = open('/proc/self/maps').read(); "
+            "print('hetcim._hetcim_torch' in sys.modules, 'libtorch' in maps)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["False", "False"]
+
+
+SELECT_FLAGS = ["--pool", "A0,A5", "--calibration", "test", "--limit", "500", "--hardware", "150",
+                "--policy", "150", "--certificate", "150", "--test", "50", "--split-seed", "3",
+                "--seed", "11", "--read-seed", "4", "--threads", "1"]
+SELECT_KWARGS = dict(pool="A0,A5", calibration="test", limit=500, hardware_rows=150,
+                     policy_rows=150, certificate_rows=150, test_rows=50, split_seed=3,
+                     chip_seed=11, read_seed=4, threads=1)
+
+
+def test_analog_select_is_the_clis_call(tmp_path):
+    # The same request from Python and from `hetcim analog select`: the same selection,
+    # thresholds, certificate and policy (everything but the provenance's command line and date).
+    if not os.path.exists("/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz"):
+        pytest.skip("dataset-fashion-mnist is not installed")
+    onnx = tmp_path / "cnn.onnx"
+    cli("export", "race_cnn_mnist", "--onnx", str(onnx))
+    out, pol = tmp_path / "select.json", tmp_path / "policy.json"
+    cli("analog", "select", str(onnx), "--chips", CHIPS, *SELECT_FLAGS, "--quiet", "--json",
+        str(out), "--policy-out", str(pol))
+    selection, policy = hetcim.analog_select(onnx, chips=CHIPS, **SELECT_KWARGS)
+    expected = json.loads(out.read_text())
+    for d in (selection, expected):
+        d.pop("provenance", None)
+    assert selection == expected
+    assert policy == json.loads(pol.read_text())
+    assert [a["name"] for a in selection["accelerators"]] == ["A0", "A5"]
+
+
+def test_bad_analog_select_input_raises_the_clis_message(tmp_path):
+    onnx = tmp_path / "cnn.onnx"
+    cli("export", "race_cnn_mnist", "--onnx", str(onnx))
+    kwargs = dict(SELECT_KWARGS, pool="A0,B7")
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.analog_select(onnx, chips=CHIPS, **kwargs)
+    flags = list(SELECT_FLAGS)
+    flags[1] = "A0,B7"
+    r = cli("analog", "select", str(onnx), "--chips", CHIPS, *flags, check=False)
+    assert r.returncode == 1
+    assert r.stderr == f"hetcim: error: {e.value}\n"
+    with pytest.raises(hetcim.UserError, match="unknown keyword 'chip'"):
+        hetcim.analog_select(onnx, chip=CHIPS)

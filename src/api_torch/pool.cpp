@@ -181,25 +181,32 @@ uint64_t test_read_seed(uint64_t read_seed) {
 }
 
 PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
-  const bool root = !r.over_ranks || dist::is_root();
-  const std::string model_hash = file_hash(r.model);
-  const graph::Graph model = onnxio::import_onnx(r.model);
+  std::vector<PoolResult> out = pool_logits(std::vector<PoolRequest>{r}, d);
+  if (out.empty()) return {};
+  return std::move(out.front());
+}
+
+std::vector<PoolResult> pool_logits(const std::vector<PoolRequest>& requests,
+                                    const ProtocolData& d) {
+  if (requests.empty()) return {};
+  const bool over_ranks = requests.front().over_ranks;
+  for (const PoolRequest& r : requests)
+    HETCIM_ASSERT(r.over_ranks == over_ranks, "pool requests disagree on over_ranks");
+  const bool root = !over_ranks || dist::is_root();
   const int64_t K = d.calibration.classes;
-  PoolResult out;
-  select::PoolLogits& p = out.logits;
-  p.classes = K;
-  p.labels = d.calibration.labels;
-  if (d.test) p.test_labels = d.test->labels;
-  for (const PoolUnit& u : r.units) {
-    select::AcceleratorLogits a;
-    a.name = u.name;
-    a.energy = *u.profile.energy;
-    p.accelerators.push_back(std::move(a));
+  std::vector<PoolResult> outs(requests.size());
+  std::vector<std::string> model_hashes;
+  std::vector<graph::Graph> models;
+  for (const PoolRequest& r : requests) {
+    model_hashes.push_back(file_hash(r.model));
+    models.push_back(onnxio::import_onnx(r.model));
   }
-  // One simulation per (unit or the digital model, part), one cache entry each: the calibration
-  // rows with the unit's read seed, the test rows with test_read_seed(read seed), each from its
-  // first row, so that `analog serve` on the same test images reproduces the test part exactly.
+  // One simulation per (request, unit or the digital model, part), one cache entry each: the
+  // calibration rows with the unit's read seed, the test rows with test_read_seed(read seed), each
+  // from its first row, so that `analog serve` on the same test images reproduces the test part
+  // exactly.
   struct Simulation {
+    size_t request;
     const PoolUnit* unit;  // null: the digital model
     const data::ImageDataset* images;
     bool test_part;
@@ -208,25 +215,38 @@ PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
     std::string key;
   };
   std::vector<Simulation> sims;
-  const auto add = [&](const PoolUnit* u, const data::ImageDataset& images, bool test_part,
-                       std::vector<float>& logits) {
-    train::EvalOptions e = r.eval;
-    e.limit = 0;
-    e.chip.reset();
-    if (u) {
-      e.chip = u->profile;
-      e.chip_seed = u->chip_seed;
-      e.read_seed = test_part ? test_read_seed(u->read_seed) : u->read_seed;
+  for (size_t q = 0; q < requests.size(); ++q) {
+    const PoolRequest& r = requests[q];
+    select::PoolLogits& p = outs[q].logits;
+    p.classes = K;
+    p.labels = d.calibration.labels;
+    if (d.test) p.test_labels = d.test->labels;
+    for (const PoolUnit& u : r.units) {
+      select::AcceleratorLogits a;
+      a.name = u.name;
+      a.energy = *u.profile.energy;
+      p.accelerators.push_back(std::move(a));
     }
-    const std::string key =
-        entry_key(model_hash, d, u, e) + (test_part ? "part test\n" : "part calibration\n");
-    sims.push_back({u, &images, test_part, &logits, e, key});
-  };
-  add(nullptr, d.calibration, false, p.reference_logits);
-  if (d.test) add(nullptr, *d.test, true, p.test_reference_logits);
-  for (size_t i = 0; i < r.units.size(); ++i) {
-    add(&r.units[i], d.calibration, false, p.accelerators[i].logits);
-    if (d.test) add(&r.units[i], *d.test, true, p.accelerators[i].test_logits);
+    const auto add = [&](const PoolUnit* u, const data::ImageDataset& images, bool test_part,
+                         std::vector<float>& logits) {
+      train::EvalOptions e = r.eval;
+      e.limit = 0;
+      e.chip.reset();
+      if (u) {
+        e.chip = u->profile;
+        e.chip_seed = u->chip_seed;
+        e.read_seed = test_part ? test_read_seed(u->read_seed) : u->read_seed;
+      }
+      const std::string key =
+          entry_key(model_hashes[q], d, u, e) + (test_part ? "part test\n" : "part calibration\n");
+      sims.push_back({q, u, &images, test_part, &logits, e, key});
+    };
+    add(nullptr, d.calibration, false, p.reference_logits);
+    if (d.test) add(nullptr, *d.test, true, p.test_reference_logits);
+    for (size_t i = 0; i < r.units.size(); ++i) {
+      add(&r.units[i], d.calibration, false, p.accelerators[i].logits);
+      if (d.test) add(&r.units[i], *d.test, true, p.accelerators[i].test_logits);
+    }
   }
   // Rank 0 (the only process without MPI) reads the cache and queues what it lacks.
   std::vector<dist::Task> tasks;
@@ -234,13 +254,14 @@ PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
   try {
     for (size_t i = 0; root && i < sims.size(); ++i) {
       const Simulation& s = sims[i];
+      const PoolRequest& r = requests[s.request];
       const char* who = s.unit ? s.unit->name.c_str() : "digital";
       if (!r.cache_dir.empty())
         if (auto c = select::load_logits(r.cache_dir, s.key)) {
           if (c->labels != s.images->labels || c->classes != K)
             throw user_error(r.cache_dir, "/", select::logit_file_name(s.key),
                              ": cached labels differ from the data set's; delete the entry");
-          ++out.cached;
+          ++outs[s.request].cached;
           *s.logits = std::move(c->logits);
           continue;
         }
@@ -252,6 +273,7 @@ PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
           throw user_error("--logits ", r.cache_dir,
                            ": no logit cache there (write one with "
                            "`hetcim analog select --cache DIR` or `hetcim analog study`)");
+        const std::string& model_hash = model_hashes[s.request];
         bool same_model = false;
         for (const std::string& k : keys) same_model |= model_line(k) == "model " + model_hash;
         if (!same_model)
@@ -268,36 +290,38 @@ PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d) {
   } catch (...) {
     failure = std::current_exception();
   }
-  if (r.over_ranks) {
+  if (over_ranks) {
     dist::agree(failure);
   } else if (failure) {
     std::rethrow_exception(failure);
   }
   // The simulations, over the MPI ranks of the run with `over_ranks`; each returns its logits as
   // bytes (the same bits on every rank of one build).
-  (r.over_ranks ? dist::run_queue : dist::run_local)(
+  (over_ranks ? dist::run_queue : dist::run_local)(
       tasks, 1,
       [&](size_t i) {
         const Simulation& s = sims[i];
+        const PoolRequest& r = requests[s.request];
         if (r.on_simulation)
           r.on_simulation("simulating " + std::string(s.unit ? s.unit->name : "digital") + " on " +
                           std::to_string(s.images->count) + " " +
                           (s.test_part ? "test" : "calibration") + " images...");
-        const train::EvalResult ev = train::evaluate_race_cnn(model, *s.images, s.eval);
+        const train::EvalResult ev = train::evaluate_race_cnn(models[s.request], *s.images, s.eval);
         return std::string(reinterpret_cast<const char*>(ev.logits.data()),
                            ev.logits.size() * sizeof(float));
       },
       [&](size_t i, std::string&& bytes) {
         const Simulation& s = sims[i];
+        const PoolRequest& r = requests[s.request];
         HETCIM_ASSERT(bytes.size() == static_cast<size_t>(s.images->count * K) * sizeof(float),
                       "logits of ", bytes.size(), " bytes");
         s.logits->resize(bytes.size() / sizeof(float));
         std::memcpy(s.logits->data(), bytes.data(), bytes.size());
-        ++out.simulated;
+        ++outs[s.request].simulated;
         if (!r.cache_dir.empty())
           select::store_logits(r.cache_dir, {s.key, K, s.images->labels, *s.logits});
       });
-  return out;
+  return outs;
 }
 
 }  // namespace hetcim::api

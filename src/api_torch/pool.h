@@ -101,4 +101,11 @@ struct PoolResult {
 // the cache directory and what it holds (another model, other units).
 [[nodiscard]] PoolResult pool_logits(const PoolRequest& r, const ProtocolData& d);
 
+// Several pools over the same images (`analog study`: one per model) in one queue: every
+// simulation of every request is one task, the costliest first, so that MPI ranks share the
+// models x units x parts. Result i is pool_logits(requests[i], d)'s. `over_ranks` must be the same
+// in every request.
+[[nodiscard]] std::vector<PoolResult> pool_logits(const std::vector<PoolRequest>& requests,
+                                                  const ProtocolData& d);
+
 }  // namespace hetcim::api

@@ -4,31 +4,21 @@
 // writes Table II / Table III / ablation tables, Fig. 2 a-d analogues and report.html.
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "api_torch/pool.h"
-#include "api_torch/training.h"
+#include "api_torch/study.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "dist/dist.h"
 #include "report/race_study.h"
-#include "select/study.h"
 #include "util/error.h"
-#include "util/files.h"
 #include "util/output_set.h"
-#include "util/provenance.h"
-#include "util/units.h"
 
 namespace hetcim::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 std::vector<double> parse_list(const std::string& text, const char* flag) {
   std::vector<double> out;
@@ -138,161 +128,43 @@ void register_analog_study(CLI::App& analog) {
       ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->callback([a] {
-    // Every check before the first minute of training.
-    if (dist::size() > 1)
-      throw user_error("analog study runs as one process (its training and simulations are not ",
-                       "split over MPI ranks yet; `analog select` and `dse` are): run it without ",
-                       "mpirun/srun");
-    select::StudyOptions so;
-    so.race = a->race;
-    so.race.energy.fallback = parse_quantity(a->fallback, Quantity::Energy, "--fallback-energy");
-    so.design_risks = parse_list(a->design_risks, "--design-risks");
-    so.availability_drops = a->availability;
-    const std::vector<api::PoolUnit> units0 =
-        api::parse_pool(a->chips, a->pool, a->mode, a->seed, a->seed);
-    select::validate(so.race, a->holdout, true);
-    for (double r : so.design_risks)
-      if (!(r > 0.0 && r < 1.0)) throw user_error("--design-risks: ", r, " is outside (0, 1)");
-    if (fs::exists(a->out) && !fs::is_directory(a->out))
-      throw user_error("--out ", a->out, ": exists and is not a directory");
-    const std::string models_dir = a->out + "/models", cache_dir = a->out + "/cache";
-    const report::PaperData paper = report::load_paper_data(a->paper_data);
-    paper.require({"table2", "fig2b", "fig2c"},
-                  {"e_fallback", "e_selective", "break_even_fallback", "e_always_on"});
-
-    std::vector<api::TrainJob> jobs;
-    for (int i = 1; i <= a->models; ++i) {
-      api::TrainJob job;
-      job.dataset = a->dataset;
-      job.data_dir = a->data_dir;
-      job.preset = a->preset;
-      job.holdout = a->holdout;
-      job.holdout_seed = a->holdout_seed;
-      job.out = models_dir + "/run" + std::to_string(i) + ".onnx";
-      train::TrainOptions& o = job.options;
-      o.epochs = a->preset == "fast" ? 2 : 30;
-      o.lr = 2e-3;
-      if (a->epochs > 0) o.epochs = a->epochs;
-      if (a->lr > 0.0) o.lr = a->lr;
-      o.seed = a->seed + static_cast<uint64_t>(i - 1);
-      o.train_limit = a->train_limit;
-      o.threads = a->threads;
-      o.crop_padding = -1;
-      if (fs::exists(job.out)) {  // reuse only a model trained exactly so
-        const std::optional<api::TrainRecord> rec = api::read_train_record(job.out);
-        if (!rec)
-          throw user_error(job.out,
-                           ": exists without its training record (.train.json); "
-                           "remove it or choose another --out");
-        std::ifstream in(rec->file);
-        const std::string why =
-            api::record_mismatch(nlohmann::json::parse(in, nullptr, false), job);
-        if (!why.empty())
-          throw user_error(rec->file, ": ", why, "; remove the model or choose another --out");
-      }
-      jobs.push_back(job);
-    }
-    fs::create_directories(models_dir);
-
-    int trained = 0;
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      if (fs::exists(jobs[i].out)) continue;
-      if (!a->quiet)
-        std::fprintf(stderr, "training model %zu of %zu (%d epochs)...\n", i + 1, jobs.size(),
-                     jobs[i].options.epochs);
-      (void)api::train_to_files(jobs[i]);
-      ++trained;
-    }
-
-    api::DataRequest dr;
-    dr.dataset = a->dataset;
-    dr.data_dir = a->data_dir;
-    dr.calibration = "holdout";
-    dr.holdout = a->holdout;
-    dr.holdout_seed = a->holdout_seed;
-    dr.test_images = a->test_images;
-    const api::ProtocolData d = api::load_protocol_data(dr);
-    std::vector<select::PoolLogits> runs;
-    int64_t simulated = 0, cached = 0;
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      api::PoolRequest pr;
-      pr.model = jobs[i].out;
-      const uint64_t s = a->seed + i;
-      pr.units = api::parse_pool(a->chips, a->pool, a->mode, s, s);
-      pr.eval.batch_size = a->batch_size;
-      pr.eval.threads = a->threads;
-      pr.cache_dir = cache_dir;
-      pr.on_simulation = options::stderr_lines(a->quiet);
-      api::PoolResult p = api::pool_logits(pr, d);
-      simulated += p.simulated;
-      cached += p.cached;
-      runs.push_back(std::move(p.logits));
-    }
-    const select::StudyResult st = select::run_study(runs, so);
-
-    report::RaceStudyInfo info;
-    info.risk_target = so.race.risk;
-    info.fallback = so.race.energy.fallback;
-    std::string pool_names;
-    for (const api::PoolUnit& u : units0) pool_names += (pool_names.empty() ? "" : ",") + u.name;
-    const train::TrainOptions& o0 = jobs[0].options;
-    info.provenance = {
-        {"data", d.description},
-        {"models", std::to_string(jobs.size()) + " x race_cnn, " + std::to_string(o0.epochs) +
-                       " epochs, lr " + report::gnuplot_number(o0.lr) + ", seeds " +
-                       std::to_string(a->seed) + ".." + std::to_string(a->seed + jobs.size() - 1) +
-                       " (" + std::to_string(trained) + " trained now, " +
-                       std::to_string(jobs.size() - trained) + " reused from " + models_dir + ")"},
-        {"chips", a->chips + ": " + pool_names +
-                      (a->mode.empty() ? "" : " (mode " + a->mode + ")") +
-                      "; run i: chip and read seeds derived from seed + i - 1 and the unit name"},
-        {"logits", "simulated (hetcim xbar, classifier layers on chip) " +
-                       std::to_string(simulated) + " now, " + std::to_string(cached) +
-                       " from the cache " + cache_dir},
-        {"protocol", "r = " + report::gnuplot_number(so.race.risk) +
-                         ", delta_C = " + report::gnuplot_number(so.race.certificate_delta) +
-                         ", r_d = " + report::gnuplot_number(so.race.design_risk) +
-                         ", delta_d = " + report::gnuplot_number(so.race.design_delta) +
-                         ", H/P/C = " + std::to_string(so.race.splits.hardware) + "/" +
-                         std::to_string(so.race.splits.policy) + "/" +
-                         std::to_string(so.race.splits.certificate) + ", split seeds " +
-                         std::to_string(so.race.split_seed) + "+i"},
-        {"energy",
-         "modelled: seed 002's component model, Table I energies, C 0.12 uJ, "
-         "controller 0.003 uJ, 0.0002 uJ per class, fallback " +
-             a->fallback},
-        {"published values", paper.origin + " (the paper: CIFAR-10; markers in the figures)"},
-        {"version", version_string()},
-        {"machine", machine_description()}};
-    const std::string text = report::race_study_text(st, info);
+    api::AnalogStudyRequest q;
+    q.dataset = a->dataset;
+    q.data_dir = a->data_dir;
+    q.models = a->models;
+    q.preset = a->preset;
+    q.epochs = a->epochs;
+    q.lr = a->lr;
+    q.train_limit = a->train_limit;
+    q.holdout = a->holdout;
+    q.holdout_seed = a->holdout_seed;
+    q.chips = a->chips;
+    q.pool = a->pool;
+    q.mode = a->mode;
+    q.seed = a->seed;
+    q.race = a->race;
+    q.test_images = a->test_images;
+    q.design_risks = parse_list(a->design_risks, "--design-risks");
+    q.availability = a->availability;
+    q.fallback_energy = a->fallback;
+    q.batch_size = a->batch_size;
+    q.threads = a->threads;
+    q.out = a->out;
+    q.paper_data = a->paper_data;
+    q.over_ranks = true;  // the simulations of every model over the MPI ranks of the run
+    if (!a->quiet)
+      q.on_training = [](size_t i, size_t n, int epochs) {
+        std::fprintf(stderr, "training model %zu of %zu (%d epochs)...\n", i + 1, n, epochs);
+      };
+    q.on_simulation = options::stderr_lines(a->quiet);
+    const api::AnalogStudyResult r = api::analog_study(q);
+    if (!r.root) return;  // rank 0 writes the outputs
+    const std::string text = report::race_study_text(r.study, r.info);
     OutputSet outputs;
     const std::vector<report::Figure> figs =
-        report::write_race_study_figures(outputs, st, info, &paper, a->out);
-    report::write_race_study_html(outputs, st, info, figs, a->out);
-    nlohmann::json pool_json = nlohmann::json::array();
-    for (const api::PoolUnit& u : units0) pool_json.push_back(u.name);
-    const nlohmann::json options = {{"dataset", a->dataset},
-                                    {"models", jobs.size()},
-                                    {"epochs", o0.epochs},
-                                    {"lr", o0.lr},
-                                    {"seed", a->seed},
-                                    {"holdout", a->holdout},
-                                    {"pool", pool_json},
-                                    {"mode", a->mode.empty() ? "profiles" : a->mode},
-                                    {"risk", so.race.risk},
-                                    {"certificate_delta", so.race.certificate_delta},
-                                    {"design_risk", so.race.design_risk},
-                                    {"design_delta", so.race.design_delta},
-                                    {"splits",
-                                     {{"hardware", so.race.splits.hardware},
-                                      {"policy", so.race.splits.policy},
-                                      {"certificate", so.race.splits.certificate},
-                                      {"test", d.test ? d.test->count : int64_t{0}}}},
-                                    {"split_seed", so.race.split_seed},
-                                    {"design_risks", so.design_risks},
-                                    {"availability", so.availability_drops},
-                                    {"fallback_uJ", so.race.energy.fallback * 1e6}};
-    const nlohmann::json j = report::race_study_json(st, info, options);
+        report::write_race_study_figures(outputs, r.study, r.info, &r.paper, a->out);
+    report::write_race_study_html(outputs, r.study, r.info, figs, a->out);
+    const nlohmann::json j = report::race_study_json(r.study, r.info, r.options);
     outputs.add(a->out + "/study.json", j.dump(1) + "\n");
     outputs.add(a->out + "/study.txt", text);
     outputs.commit();

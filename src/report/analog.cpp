@@ -46,4 +46,82 @@ std::string analog_run_text(const std::map<std::string, exec::Tensor>& outputs,
   return out;
 }
 
+std::string analog_serve_csv_header() {
+  return "query,route,label,score\n";
+}
+
+std::string analog_serve_rows(int64_t first, std::span<const select::Decision> decisions) {
+  std::string rows;
+  for (size_t k = 0; k < decisions.size(); ++k) {
+    const select::Decision& d = decisions[k];
+    appendf(rows, "%lld,%s,%d,%.9g\n", static_cast<long long>(first + static_cast<int64_t>(k)),
+            select::route_name(d.route), d.route == select::Route::Accept ? d.label : -1, d.score);
+  }
+  return rows;
+}
+
+std::string analog_serve_text(const AnalogServeSummary& s) {
+  const select::ControllerCounts& c = s.counts;
+  std::string out;
+  appendf(out,
+          "policy %s: unit %s, threshold %.6g (%s)\n"
+          "%lld queries: %lld accepted (coverage %.2f%%), %lld to the fallback, %lld abstained\n"
+          "energy (modelled, the policy's energy model): %.4f uJ per query\n",
+          s.policy_file.c_str(), s.unit.empty() ? "none" : s.unit.c_str(), s.threshold,
+          s.score.c_str(), static_cast<long long>(c.queries), static_cast<long long>(c.accepted),
+          100.0 * c.coverage(), static_cast<long long>(c.fallback),
+          static_cast<long long>(c.abstained), c.energy / static_cast<double>(c.queries) * 1e6);
+  if (s.labelled && c.accepted > 0)
+    appendf(out, "accepted answers wrong: %lld (%.2f%%, measured against %s labels)\n",
+            static_cast<long long>(s.accepted_wrong),
+            100.0 * static_cast<double>(s.accepted_wrong) / static_cast<double>(c.accepted),
+            s.queries.c_str());
+  appendf(
+      out,
+      "coverage monitor (label-free): running coverage %.2f%%, anytime 95%% interval [%.2f, "
+      "%.2f]%%, certified [%.2f, %.2f]%%: %s\n",
+      100.0 * s.coverage, 100.0 * s.coverage_lower, 100.0 * s.coverage_upper,
+      100.0 * s.certified_lower, 100.0 * s.certified_upper,
+      s.shifted_at >= 0
+          ? ("SHIFTED (first at query " + std::to_string(s.shifted_at) + "): re-calibrate").c_str()
+          : "consistent");
+  if (s.labelled)
+    appendf(
+        out,
+        "audit (labelled, every accepted query): accepted error rate anytime 95%% bounds "
+        "[%.2f, %.2f]%% against r = %.2f%%: %s\n",
+        100.0 * s.audit_lower, 100.0 * s.audit_upper, 100.0 * s.risk_target,
+        s.broken_at >= 0
+            ? ("BROKEN (first at query " + std::to_string(s.broken_at) + "): re-calibrate").c_str()
+            : "not broken");
+  return out;
+}
+
+nlohmann::json analog_serve_json(const AnalogServeSummary& s) {
+  const select::ControllerCounts& c = s.counts;
+  nlohmann::json j = {{"policy", s.policy_file},
+                      {"unit", s.unit},
+                      {"queries", c.queries},
+                      {"accepted", c.accepted},
+                      {"fallback", c.fallback},
+                      {"abstained", c.abstained},
+                      {"coverage", c.coverage()},
+                      {"energy_uJ_per_query", c.energy / static_cast<double>(c.queries) * 1e6},
+                      {"energy_source", "modelled: the policy's energy model"}};
+  j["coverage_monitor"] = {
+      {"lower", s.coverage_lower},
+      {"upper", s.coverage_upper},
+      {"certified_lower", s.certified_lower},
+      {"certified_upper", s.certified_upper},
+      {"shifted_at", s.shifted_at >= 0 ? nlohmann::json(s.shifted_at) : nlohmann::json(nullptr)}};
+  if (s.labelled) {
+    j["accepted_wrong"] = s.accepted_wrong;
+    j["audit"] = {
+        {"lower", s.audit_lower},
+        {"upper", s.audit_upper},
+        {"broken_at", s.broken_at >= 0 ? nlohmann::json(s.broken_at) : nlohmann::json(nullptr)}};
+  }
+  return j;
+}
+
 }  // namespace hetcim::report
