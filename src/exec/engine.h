@@ -46,6 +46,17 @@ struct EngineOptions {
   // last reader has run, so only inputs, outputs and this flag's tensors can be read() after
   // execute(). true: every tensor keeps its own buffer (calibration reads them all).
   bool keep_intermediates = false;
+  // Execute a fused plan (ignored with keep_intermediates): the operators and their names stay
+  // (ops(), profiles, partitions see every node), but a node whose work another node's kernel
+  // does leaves no steps of its own and says so in its impl ("fused into 'NAME'"):
+  // - a float Add whose operand y is the output of a Conv read by nothing else and whose other
+  //   operand s is not read after the Conv: the Conv writes into s's buffer with oneDNN's sum
+  //   post-op (+ the Add's fused Relu/Clip), and the Add's output aliases that buffer
+  //   (y = conv(x) + bias + s: one float rounding per addition as before; oneDNN may add the
+  //   bias and the sum in its own order, float reassociation);
+  // - Sigmoid(x) read only by Mul(x, Sigmoid(x)): one SiLU kernel (bit-identical to the pair).
+  // false: every operator runs its own kernel (what `profile` times per operator).
+  bool fuse = true;
 };
 
 struct OpInfo {

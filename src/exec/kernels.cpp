@@ -117,7 +117,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_avx512(const u
   for (; i < n; ++i) y[i] = table[x[i]];
 }
 
-__attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y, int64_t n) {
+// times_x: y = x * sigmoid(x) (SiLU), the product of x and the float sigmoid, as a separate Mul
+// computes it.
+__attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y, int64_t n,
+                                                       bool times_x) {
   const __m512 one = _mm512_set1_ps(1.0f);
   const __m512 lo = _mm512_set1_ps(-88.0f), hi = _mm512_set1_ps(88.0f);
   const __m512 log2e = _mm512_set1_ps(1.44269504088896341f);
@@ -142,9 +145,13 @@ __attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y,
     const __m512 r2 = _mm512_mul_ps(r, r);
     const __m512 er = _mm512_add_ps(_mm512_fmadd_ps(p, r2, r), one);
     const __m512 e = _mm512_scalef_ps(er, k);
-    _mm512_storeu_ps(y + i, _mm512_div_ps(one, _mm512_add_ps(one, e)));
+    const __m512 sig = _mm512_div_ps(one, _mm512_add_ps(one, e));
+    _mm512_storeu_ps(y + i, times_x ? _mm512_mul_ps(_mm512_loadu_ps(x + i), sig) : sig);
   }
-  for (; i < n; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+  for (; i < n; ++i) {
+    const float sig = 1.0f / (1.0f + std::exp(-x[i]));
+    y[i] = times_x ? x[i] * sig : sig;
+  }
 }
 
 bool has_vbmi() {
@@ -260,9 +267,21 @@ void qbinary_u8_scalar(const uint8_t* x, uint8_t s, uint8_t* y, int64_t n, const
 void sigmoid_f32(const float* x, float* y, int64_t n) {
   blocks(n, [&](int64_t s, int64_t c) {
 #ifdef HETCIM_AVX512
-    if (has_avx512()) return sigmoid_avx512(x + s, y + s, c);
+    if (has_avx512()) return sigmoid_avx512(x + s, y + s, c, false);
 #endif
     for (int64_t i = s; i < s + c; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+  });
+}
+
+void silu_f32(const float* x, float* y, int64_t n) {
+  blocks(n, [&](int64_t s, int64_t c) {
+#ifdef HETCIM_AVX512
+    if (has_avx512()) return sigmoid_avx512(x + s, y + s, c, true);
+#endif
+    for (int64_t i = s; i < s + c; ++i) {
+      const float sig = 1.0f / (1.0f + std::exp(-x[i]));
+      y[i] = x[i] * sig;
+    }
   });
 }
 

@@ -44,6 +44,9 @@ void qbinary_u8_scalar(const uint8_t* x, uint8_t s, uint8_t* y, int64_t n, const
 // y = 1 / (1 + exp(-x)) in float (AVX-512: exp by range reduction and a degree-6 polynomial,
 // relative error about 1e-7; otherwise std::exp). n elements, contiguous.
 void sigmoid_f32(const float* x, float* y, int64_t n);
+// y = x * sigmoid_f32(x) (SiLU): the same float sigmoid, then one float product, so equal bit for
+// bit to a Sigmoid followed by a Mul. y may not alias x.
+void silu_f32(const float* x, float* y, int64_t n);
 
 // y = min(max(alpha x + beta, 0), 1) (HardSigmoid; torch exports Hardswish as x * HardSigmoid(x)),
 // n elements, contiguous. oneDNN 2.6 has no HardSigmoid and runs its linear + clip post-op with
