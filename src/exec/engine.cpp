@@ -1110,11 +1110,26 @@ struct Engine::Impl {
 
   // Concat of tensors in strided layouts (or in a mix of layouts, converted to strided): one
   // strided copy per input into its slab of the output, in the first input's dimension order.
+  // A 4-D channel concat with any channels-last input is written channels-last (DenseNet: its
+  // BatchNorms and 1x1 convolutions then read it without a reorder); inputs in another layout are
+  // converted once (the converted copy serves every later Concat that reads the same tensor).
   void concat_strided(int64_t axis, DType t) {
     const graph::Node& n = *node;
     const std::string& y = n.outputs.at(0);
+    bool channels_last = false;
+    if (shape(y).size() == 4 && axis == 1)
+      for (const std::string& x : n.inputs) {
+        const Buf& xb = buf(x);
+        channels_last = channels_last || xb.md == nhwc_md(xb.shape, xb.md.data_type());
+      }
+    auto fetch = [&](const std::string& x, memory::desc* md) {
+      if (!channels_last) return get_strided(x, md);
+      const Buf& xb = buf(x);
+      *md = nhwc_md(xb.shape, xb.md.data_type());
+      return get(x, *md);
+    };
     memory::desc first;
-    (void)get_strided(n.inputs.at(0), &first);
+    (void)fetch(n.inputs.at(0), &first);
     const memory::desc ymd = like_md(first, shape(y), first.data_type());
     memory ym = output(y, ymd, t);
     const auto yst = md_strides(ymd);
@@ -1136,7 +1151,7 @@ struct Engine::Impl {
     std::vector<int64_t> widths;
     for (const std::string& x : n.inputs) {
       memory::desc md;
-      ins.push_back(get_strided(x, &md));
+      ins.push_back(fetch(x, &md));
       widths.push_back(shape(x)[static_cast<size_t>(axis)]);
       rows = rows && axis_innermost(shape(x), md_strides(md));
     }
@@ -1164,7 +1179,7 @@ struct Engine::Impl {
     cur->info.impl = "hetcim:concat";
     for (const std::string& x : n.inputs) {
       memory::desc md;
-      memory xm = get_strided(x, &md);
+      memory xm = fetch(x, &md);
       const Shape xs = shape(x);
       const auto xst = md_strides(md);
       const int64_t base = offset * yst[static_cast<size_t>(axis)] * static_cast<int64_t>(es);
