@@ -185,6 +185,48 @@ TEST(Silu, NotFusedWhenTheSigmoidIsReadElsewhere) {
   EXPECT_EQ(op_named(e, g.nodes[1].name).impl, "hetcim:sigmoid");
 }
 
+// DenseNet's chain: each Concat takes the block input (a graph input, row-major NCHW) and every
+// earlier layer's convolution output (channels-last), and feeds BatchNorm -> Relu -> 1x1 Conv.
+// The Concats are written channels-last (the block input converted once), so the BatchNorms run
+// channels-last and the convolutions after them need no reorder.
+TEST(ConcatChain, WritesChannelsLastForItsConsumers) {
+  Builder b;
+  b.input("x", DType::Float32, kS);
+  conv(b, "x", "f1", 1, true);
+  std::vector<std::string> feats{"x", "f1"};
+  for (int layer = 0; layer < 2; ++layer) {
+    const std::string k = std::to_string(layer);
+    const int64_t c = 16 * static_cast<int64_t>(feats.size());
+    const graph::Shape cs{1, c, 8, 8};
+    b.node("Concat", feats, {"cat" + k}, A{{"axis", int64_t{1}}}, "", {{DType::Float32, cs}});
+    b.constant("sc" + k, random_tensor(DType::Float32, {c}, 20 + layer))
+        .constant("bi" + k, random_tensor(DType::Float32, {c}, 30 + layer))
+        .constant("mu" + k, random_tensor(DType::Float32, {c}, 40 + layer))
+        .constant("va" + k, random_tensor(DType::Float32, {c}, 50 + layer, 0.5, 2));
+    b.node("BatchNormalization", {"cat" + k, "sc" + k, "bi" + k, "mu" + k, "va" + k}, {"bn" + k},
+           {}, "", {{DType::Float32, cs}});
+    b.node("Relu", {"bn" + k}, {"r" + k}, {}, "", {{DType::Float32, cs}});
+    b.constant("w" + k, random_tensor(DType::Float32, {16, c, 1, 1}, 60 + layer, -0.3, 0.3));
+    b.node("Conv", {"r" + k, "w" + k}, {"f" + std::to_string(layer + 2)}, {}, "",
+           {{DType::Float32, kS}});
+    feats.push_back("f" + std::to_string(layer + 2));
+  }
+  const graph::Graph g = b.done({feats.back()});
+  const Engine e = compare(g, 0);
+  for (const OpInfo& o : e.ops()) {
+    SCOPED_TRACE(o.name);
+    if (o.op_type == "Concat") {
+      EXPECT_EQ(o.impl.rfind("hetcim:concat_rows", 0), 0u);
+    }
+    if (o.op_type == "BatchNormalization") {
+      EXPECT_EQ(o.impl, "hetcim:batchnorm_nhwc");
+    }
+    if (o.op_type == "Conv" && o.name != g.nodes[0].name) {
+      EXPECT_EQ(o.impl.find("reorder"), std::string::npos);
+    }
+  }
+}
+
 TEST(Fusion, KeepIntermediatesRunsTheUnfusedPlan) {
   Builder b;
   b.input("x", DType::Float32, kS);
