@@ -2,13 +2,15 @@
 // (convolutions, matrix products, pooling, element-wise, binary, concat, softmax, reorders),
 // reorders the weights once into the layout each primitive prefers, and allocates one buffer per
 // tensor in the layout its producer prefers (oneDNN's choice for float convolutions - channels-last
-// brgconv on AVX-512 -, NHWC for the int8 region, row-major elsewhere); reshape-like operators on
-// row-major tensors alias their input; executing runs the primitives and the hand-written
-// kernels (quantized element-wise ops via exact 256-entry tables or float arithmetic, data
-// movement) in graph order.
+// brgconv on AVX-512, blocked for its Winograd kernels (float 3x3 stride-1 convolutions of >= 64
+// channels) -, NHWC for the int8 region and for a channel Concat with a channels-last input,
+// row-major elsewhere); reshape-like operators on row-major tensors alias their input; executing
+// runs the primitives and the hand-written kernels (quantized element-wise ops via exact 256-entry
+// tables or float arithmetic, data movement) in graph order, as a fused plan by default
+// (EngineOptions::fuse).
 //
 // The numerics are those of reference.h: float ops to 1e-4 relative (oneDNN sums in another
-// order), int8 ops exactly (integer accumulation and the requantization of quantize.h; oneDNN
+// order; Winograd transforms round differently, about 1e-5 relative per layer), int8 ops exactly (integer accumulation and the requantization of quantize.h; oneDNN
 // applies the s32 bias before the output scale, as the reference does, and a round post-op puts
 // the output zero point after the rounding, as ONNX does).
 //
