@@ -10,9 +10,10 @@
 // (EngineOptions::fuse).
 //
 // The numerics are those of reference.h: float ops to 1e-4 relative (oneDNN sums in another
-// order; Winograd transforms round differently, about 1e-5 relative per layer), int8 ops exactly (integer accumulation and the requantization of quantize.h; oneDNN
-// applies the s32 bias before the output scale, as the reference does, and a round post-op puts
-// the output zero point after the rounding, as ONNX does).
+// order; Winograd transforms round differently, about 1e-5 relative per layer), int8 ops exactly
+// (integer accumulation and the requantization of quantize.h; oneDNN applies the s32 bias before
+// the output scale, as the reference does, and a round post-op puts the output zero point after the
+// rounding, as ONNX does).
 //
 // Threads: Debian's libdnnl uses the OpenMP runtime, so the engine sets omp_set_num_threads
 // before it creates primitives (oneDNN sizes its work split then) and before every execution, and

@@ -202,13 +202,19 @@ HETCIM_CLONES void hardsigmoid_block(const float* x, float* y, int64_t n, float 
 }
 
 HETCIM_CLONES void affine_rows(const float* x, float* y, int64_t rows, int64_t c, const float* a,
-                               const float* b) {
+                               const float* b, bool relu) {
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t k = 0; k < c; ++k) y[r * c + k] = x[r * c + k] * a[k] + b[k];
+    for (int64_t k = 0; k < c; ++k) {
+      const float v = x[r * c + k] * a[k] + b[k];
+      y[r * c + k] = relu ? (v > 0.0f ? v : 0.0f) : v;
+    }
 }
 
-HETCIM_CLONES void affine_plane(const float* x, float* y, int64_t hw, float a, float b) {
-  for (int64_t i = 0; i < hw; ++i) y[i] = x[i] * a + b;
+HETCIM_CLONES void affine_plane(const float* x, float* y, int64_t hw, float a, float b, bool relu) {
+  for (int64_t i = 0; i < hw; ++i) {
+    const float v = x[i] * a + b;
+    y[i] = relu ? (v > 0.0f ? v : 0.0f) : v;
+  }
 }
 
 HETCIM_CLONES void sum_rows_u8(const uint8_t* x, int64_t rows, int64_t c, int32_t* acc) {
@@ -290,9 +296,10 @@ void hardsigmoid_f32(const float* x, float* y, int64_t n, float alpha, float bet
 }
 
 void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n, int64_t c,
-                        int64_t hw, const float* a, const float* b) {
-  if (channels_last) return affine_rows(x, y, n * hw, c, a, b);
-  for (int64_t p = 0; p < n * c; ++p) affine_plane(x + p * hw, y + p * hw, hw, a[p % c], b[p % c]);
+                        int64_t hw, const float* a, const float* b, bool relu) {
+  if (channels_last) return affine_rows(x, y, n * hw, c, a, b, relu);
+  for (int64_t p = 0; p < n * c; ++p)
+    affine_plane(x + p * hw, y + p * hw, hw, a[p % c], b[p % c], relu);
 }
 
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {

@@ -54,9 +54,10 @@ void silu_f32(const float* x, float* y, int64_t n);
 void hardsigmoid_f32(const float* x, float* y, int64_t n, float alpha, float beta);
 
 // y = x * a[c] + b[c] per channel c (inference BatchNormalization); x, y are [n][hw][c]
-// (channels last) or [n][c][hw]. Single-threaded.
+// (channels last) or [n][c][hw]. relu: y = max(y, 0) (a Relu after it, +0 for v <= 0).
+// Single-threaded.
 void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n, int64_t c,
-                        int64_t hw, const float* a, const float* b);
+                        int64_t hw, const float* a, const float* b, bool relu = false);
 
 // y[i] = table[x[i]]
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);

@@ -43,20 +43,20 @@ Run compile_reduce_mean(const KernelInput& k) {
   for (int64_t d = rank - 1, k = 0; d >= 0 && k < static_cast<int64_t>(reduced.size()); --d, ++k)
     suffix = suffix && reduced.count(d) > 0;
   if (suffix && count > 0)
-    return [out_n, count, inv](const std::vector<const float*>& in,
-                               const std::vector<float*>& out) {
-      for (int64_t j = 0; j < out_n; ++j) {
-        const float* row = in[0] + j * count;
-        double part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        int64_t k = 0;
-        for (; k + 8 <= count; k += 8)
-          for (int l = 0; l < 8; ++l) part[l] += static_cast<double>(row[k + l]);
-        double sum = ((part[0] + part[1]) + (part[2] + part[3])) +
-                     ((part[4] + part[5]) + (part[6] + part[7]));
-        for (; k < count; ++k) sum += static_cast<double>(row[k]);
-        out[0][j] = static_cast<float>(sum) * inv;
-      }
-    };
+    return
+        [out_n, count, inv](const std::vector<const float*>& in, const std::vector<float*>& out) {
+          for (int64_t j = 0; j < out_n; ++j) {
+            const float* row = in[0] + j * count;
+            double part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            int64_t k = 0;
+            for (; k + 8 <= count; k += 8)
+              for (int l = 0; l < 8; ++l) part[l] += static_cast<double>(row[k + l]);
+            double sum = ((part[0] + part[1]) + (part[2] + part[3])) +
+                         ((part[4] + part[5]) + (part[6] + part[7]));
+            for (; k < count; ++k) sum += static_cast<double>(row[k]);
+            out[0][j] = static_cast<float>(sum) * inv;
+          }
+        };
   return [x, ostride, out_n, in_n, inv](const std::vector<const float*>& in,
                                         const std::vector<float*>& out) {
     std::vector<double> acc(static_cast<size_t>(out_n), 0.0);
