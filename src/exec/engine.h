@@ -57,7 +57,8 @@ struct EngineOptions {
   //   post-op (+ the Add's fused Relu/Clip), and the Add's output aliases that buffer
   //   (y = conv(x) + bias + s: one float rounding per addition as before; oneDNN may add the
   //   bias and the sum in its own order, float reassociation);
-  // - Sigmoid(x) read only by Mul(x, Sigmoid(x)): one SiLU kernel (bit-identical to the pair).
+  // - Sigmoid(x) read only by Mul(x, Sigmoid(x)): one SiLU kernel (bit-identical to the pair);
+  // - a standalone float BatchNormalization read only by a Relu: one pass (bit-identical).
   // false: every operator runs its own kernel (what `profile` times per operator).
   bool fuse = true;
 };
