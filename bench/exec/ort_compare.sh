@@ -24,6 +24,7 @@
 #        SPIN=0: neither does (hetcim: OMP_WAIT_POLICY=PASSIVE for libgomp, which oneDNN uses;
 #        ORT: session.intra_op.allow_spinning=0). On a machine shared with other jobs, spinning
 #        threads that wait for a descheduled peer waste whole time slices: use SPIN=0 there.
+#        HETCIM_FLAGS="--no-fuse": extra flags of every `hetcim run` (the unfused baseline).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -40,6 +41,7 @@ WARMUP="${WARMUP:-10}"
 RUNS="${RUNS:-30}"
 SPIN="${SPIN:-1}"
 if [ "$SPIN" = "0" ]; then hetcim_env=(env OMP_WAIT_POLICY=PASSIVE); else hetcim_env=(env); fi
+read -r -a hetcim_flags <<< "${HETCIM_FLAGS:-}"
 OUT="${OUT:-$here/results}"
 mkdir -p "$OUT"
 
@@ -96,7 +98,7 @@ for model in $MODELS; do
   fi
   for precision in $precisions; do
     file="$OUT/$model.$precision.onnx"
-    "${hetcim_env[@]}" "$hetcim" run "$file" --precision "$precision" --threads 1 --warmup 0 --runs 1 \
+    "${hetcim_env[@]}" "$hetcim" run "$file" "${hetcim_flags[@]}" --precision "$precision" --threads 1 --warmup 0 --runs 1 \
       --input "$OUT/$model.input.npy" --output "$OUT/$model.$precision.hetcim.npy" > /dev/null
     node "$here/ort_bench.js" "$file" 1 0 1 "$shape" "$SPIN" "$OUT/$model.input.npy" \
       "$OUT/$model.$precision.ort.npy" > /dev/null
@@ -109,7 +111,7 @@ for model in $MODELS; do
       base="$OUT/$model.$precision.t$t"
       for f in h_med h_min h_cpu o_med o_min o_cpu; do : > "$base.$f"; done
       for ((r = 0; r < ROUNDS; ++r)); do
-        out="$("${hetcim_env[@]}" "$hetcim" run "$file" --precision "$precision" --threads "$t" --warmup "$WARMUP" --runs "$RUNS" --input "$OUT/$model.input.npy")"
+        out="$("${hetcim_env[@]}" "$hetcim" run "$file" "${hetcim_flags[@]}" --precision "$precision" --threads "$t" --warmup "$WARMUP" --runs "$RUNS" --input "$OUT/$model.input.npy")"
         sed -n 's/^latency: median \([0-9.]*\) ms, min \([0-9.]*\) ms.*/\1/p' <<< "$out" >> "$base.h_med"
         sed -n 's/^latency: median \([0-9.]*\) ms, min \([0-9.]*\) ms.*/\2/p' <<< "$out" >> "$base.h_min"
         sed -n 's/^cpu time: median \([0-9.]*\) ms.*/\1/p' <<< "$out" >> "$base.h_cpu"

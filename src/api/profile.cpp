@@ -40,11 +40,17 @@ ProfileResult profile_unnamed(const Model& model, const ProfileRequest& a) {
   const graph::Graph g = exec::prepare(model.graph, po);
   exec::EngineOptions engine_options;
   engine_options.threads = a.threads;
+  // Each operator timed on its own kernel (unfused); the fused plan as a whole alongside.
+  engine_options.fuse = false;
   exec::Engine engine(g, engine_options);
-  const exec::ProfileResult r = exec::profile(engine, exec::random_inputs(g, a.input_seed),
-                                              {a.warmup, a.runs}, [&](size_t done, size_t total) {
-                                                if (a.progress) a.progress(done, total);
-                                              });
+  engine_options.fuse = true;
+  exec::Engine fused(g, engine_options);
+  const exec::ProfileResult r = exec::profile(
+      engine, exec::random_inputs(g, a.input_seed), {a.warmup, a.runs},
+      [&](size_t done, size_t total) {
+        if (a.progress) a.progress(done, total);
+      },
+      &fused);
   const workload::Workload w = workload::analyze(g);
   std::map<std::string, int64_t> macs;
   for (const auto& op : w.ops) macs[op.name] = op.macs;
@@ -70,6 +76,9 @@ ProfileResult profile_unnamed(const Model& model, const ProfileRequest& a) {
   p.model_min_s = r.model.min;
   p.model_p90_s = r.model.p90;
   p.op_median_sum_s = r.op_median_sum;
+  out.fused_model_median_s = r.fused_model.median;
+  out.fused_model_min_s = r.fused_model.min;
+  out.fused_operators = r.fused_away;
   for (const exec::OpProfile& op : r.ops) {
     cost::HostProfileOp o;
     o.name = op.op.name;

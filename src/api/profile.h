@@ -39,6 +39,11 @@ struct ProfileResult {
   // Steady or noisy (cost::profile_quality): a noisy measurement is a result, not an error; the
   // CLI warns about it on stderr.
   cost::ProfileQuality quality;
+  // The engine's fused plan (exec::EngineOptions::fuse), measured in the same rounds as the
+  // per-operator times (which come from the unfused engine): its whole-model median and minimum,
+  // and how many operators another operator's kernel executes there. Not in the host profile file.
+  double fused_model_median_s = 0, fused_model_min_s = 0;
+  int fused_operators = 0;
 };
 
 // "int8, 1 thread, 10 warm-up + 50 timed runs on oneDNN, weight seed 1, input seed 7, calibration

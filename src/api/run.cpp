@@ -139,6 +139,7 @@ RunResult run_unnamed(Model model, const RunRequest& a) {
   }
   exec::EngineOptions engine_options;
   engine_options.threads = a.threads;
+  engine_options.fuse = a.fuse;
   exec::Engine engine(g, engine_options);
   engine.set_inputs(inputs);  // checks dtype and shape, naming the input
   for (int i = 0; i < a.warmup; ++i) engine.execute();

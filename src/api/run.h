@@ -33,6 +33,9 @@ struct RunRequest {
   double calibration_percentile = 99.99;      // of "percentile", [50, 100]
   int warmup = 3;                             // 0..100000
   int runs = 10;                              // 1..100000
+  // The engine's fused plan (exec::EngineOptions::fuse); false: every operator runs its own
+  // kernel (the unfused baseline of a benchmark).
+  bool fuse = true;
 
   // UserError naming the field (the inputs are checked against the model by run()).
   void validate() const;

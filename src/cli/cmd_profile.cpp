@@ -71,6 +71,11 @@ void run(ProfileArgs a, const Provenance& prov) {
       "(min %.3f, p90 %.3f); sum/model %+.1f %%%s\n",
       p.ops.size(), p.op_median_sum_s * 1e3, p.model_median_s * 1e3, p.model_min_s * 1e3,
       p.model_p90_s * 1e3, dev, quality.noisy ? " (NOISY: see the warning)" : "");
+  std::printf(
+      "fused plan (%d operators executed inside another's kernel), measured in the same rounds: "
+      "whole model median %.3f ms (min %.3f); fused/sum of operator medians %+.1f %%\n",
+      r.fused_operators, r.fused_model_median_s * 1e3, r.fused_model_min_s * 1e3,
+      p.op_median_sum_s > 0 ? (r.fused_model_median_s / p.op_median_sum_s - 1.0) * 100.0 : 0.0);
 }
 
 }  // namespace

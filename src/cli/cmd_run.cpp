@@ -20,6 +20,7 @@ struct RunArgs {
   api::RunRequest request;
   std::vector<std::string> inputs;   // FILE or NAME=FILE
   std::vector<std::string> outputs;  // FILE or NAME=FILE
+  bool no_fuse = false;
 };
 
 // NAME=FILE, or FILE alone: (name or "", file).
@@ -36,6 +37,7 @@ void run(RunArgs a) {
       throw user_error("--input '", spec, "': that input is given twice");
     a.request.inputs[name] = exec::read_npy(file);
   }
+  a.request.fuse = !a.no_fuse;
   a.request.validate();
   const api::RunResult r = api::run(load_api_model(a.model), a.request);
   const api::RunRequest& q = a.request;
@@ -102,6 +104,9 @@ void register_run(CLI::App& app) {
   cmd->add_option("--threads", a->request.threads, "CPU threads")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
+  cmd->add_flag("--no-fuse", a->no_fuse,
+                "Run every operator as its own kernel (no residual-Add sum post-ops, no SiLU "
+                "kernel): the unfused baseline");
   cmd->add_option("--input", a->inputs,
                   ".npy input (FILE, or NAME=FILE per model input); default: seeded random");
   cmd->add_option("--output", a->outputs,

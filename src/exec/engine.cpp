@@ -155,6 +155,16 @@ struct Engine::Impl {
   std::map<std::string, int> last_read;
   std::map<std::string, std::vector<std::string>> aliases;
   std::set<std::string> released;
+  // The fused plan (EngineOptions::fuse): the nodes reading each tensor, the nodes a backend
+  // takes, the index of the node being compiled, and the nodes whose work an earlier node's
+  // kernel does (by index: that node's name, and the tensor whose buffer the output aliases).
+  std::map<std::string, std::vector<int>> readers;
+  std::set<std::string> taken;
+  int index = 0;
+  struct FusedAway {
+    std::string into, alias_of;
+  };
+  std::map<int, FusedAway> fused_away;
 
   // ---- compile-time helpers -----------------------------------------------------------------
   const Shape& shape(const std::string& t) { return known_shape(*g, *node, t); }
@@ -234,6 +244,83 @@ struct Engine::Impl {
       it = owned.erase(it);
     }
   }
+  // ---- the fused plan ------------------------------------------------------------------------
+  bool fusing() const { return opt.fuse && !opt.keep_intermediates; }
+  bool graph_output(const std::string& t) const { return last_reader(t) == INT_MAX; }
+  // The one node reading t (t no graph output), or -1.
+  int sole_reader(const std::string& t) const {
+    auto it = readers.find(t);
+    if (it == readers.end() || it->second.empty() || graph_output(t)) return -1;
+    for (int k : it->second)
+      if (k != it->second[0]) return -1;
+    return it->second[0];
+  }
+  // Node j, when a later node the engine itself compiles (no backend's).
+  const graph::Node* later_host_node(int j) const {
+    if (j <= index || j >= static_cast<int>(g->nodes.size())) return nullptr;
+    const graph::Node& n = g->nodes[static_cast<size_t>(j)];
+    return n.domain.empty() && !taken.count(n.name) ? &n : nullptr;
+  }
+  // The Add that Conv output y (of the node being compiled) can join as the convolution's sum
+  // post-op, or -1; `s` is its other operand, whose buffer the convolution then overwrites. So s
+  // must be a float activation in the arena of y's shape, and no tensor sharing its bytes (s, its
+  // owner, the aliases made by reshapes) may be read from this node on except s by the Add: not
+  // by this convolution (in place), not between it and the Add, not after the Add, not as a graph
+  // output.
+  int residual_add(const std::string& y, std::string& s) {
+    if (!fusing()) return -1;
+    const int j = sole_reader(y);
+    const graph::Node* add = later_host_node(j);
+    if (!add || add->op_type != "Add" || add->inputs.size() != 2 || add->outputs.size() != 1)
+      return -1;
+    s = add->inputs[0] == y ? add->inputs[1] : add->inputs[0];
+    if (s == y || init(s) || !bufs.count(s)) return -1;
+    const graph::TensorInfo *si = g->info(s), *zi = g->info(add->outputs[0]);
+    if (!si || !zi || si->dtype != DType::Float32 || zi->dtype != DType::Float32) return -1;
+    const Shape& ys = shape(y);
+    if (known_shape(*g, *add, s) != ys || known_shape(*g, *add, add->outputs[0]) != ys) return -1;
+    void* h = bufs[s].mem.get_data_handle();
+    for (const auto& [owner, regions] : owned) {
+      if (std::find(regions.begin(), regions.end(), h) == regions.end()) continue;
+      std::vector<std::string> group = aliases[owner];
+      group.push_back(owner);
+      for (const std::string& t : group) {
+        if (graph_output(t)) return -1;
+        for (int k : readers[t])
+          if (k >= index && !(k == j && t == s)) return -1;
+      }
+      return j;
+    }
+    return -1;  // s is not an arena activation (a graph input or an alias of one)
+  }
+  // The Mul(x, s) that Sigmoid output s = Sigmoid(x) (of the node being compiled) feeds alone, or
+  // -1: the pair is then one SiLU kernel writing the Mul's output.
+  int silu_mul(const std::string& x, const std::string& s) {
+    if (!fusing()) return -1;
+    const int j = sole_reader(s);
+    const graph::Node* mul = later_host_node(j);
+    if (!mul || mul->op_type != "Mul" || mul->inputs.size() != 2 || mul->outputs.size() != 1 ||
+        !mul->attr_string("activation", "").empty())
+      return -1;
+    if (!((mul->inputs[0] == x && mul->inputs[1] == s) ||
+          (mul->inputs[0] == s && mul->inputs[1] == x)))
+      return -1;
+    const graph::TensorInfo* zi = g->info(mul->outputs[0]);
+    if (!zi || zi->dtype != DType::Float32 || known_shape(*g, *mul, mul->outputs[0]) != shape(x))
+      return -1;
+    return j;
+  }
+  // A node whose work an earlier kernel did: no steps; its output aliases the buffer that kernel
+  // wrote (the residual Add) or was already placed (SiLU's Mul).
+  void fused_node(const FusedAway& f) {
+    const graph::Node& n = *node;
+    if (!f.alias_of.empty()) {
+      const Buf& sb = bufs.at(f.alias_of);
+      output_alias(n.outputs.at(0), sb.md, DType::Float32, sb.mem.get_data_handle());
+    }
+    cur->info.impl = "fused into '" + f.into + "'";
+  }
+
   memory const_memory(const Tensor& t, const memory::desc& md) {
     memory m = alloc(md);
     HETCIM_ASSERT(md.get_size() == t.bytes.size(), "const_memory size");
@@ -476,6 +563,8 @@ struct Engine::Impl {
     dnnl::post_ops po;
     std::unordered_map<int, memory> args;
     memory::desc src_md, dst_md, bias_md;
+    std::string sum_of;  // the other operand of the residual Add this convolution joins
+    int add_at = -1;
     Tensor wt = constant(wname);
     dt wdt = dt::f32;
     DType ytype = DType::Float32;
@@ -522,24 +611,65 @@ struct Engine::Impl {
       dst_md = nhwc_md(shape(y), dnnl_type(ytype));
       bias_md = memory::desc({w.oc}, dt::s32, tag::x);
     } else {
+      if (act.kind == Activation::None) add_at = residual_add(y, sum_of);
       post_activation(po, act);
       const Buf& xb = buf(x);
-      // Take the producer's layout when it is oneDNN's choice; let the primitive pick otherwise.
-      src_md =
-          is_plain(xb.md, xb.shape) ? memory::desc(dims_of(shape(x)), dt::f32, tag::any) : xb.md;
+      // Take the producer's layout when it is oneDNN's choice; let the primitive pick otherwise
+      // (also after a Winograd convolution's blocked output: the direct kernels are faster in
+      // their own channels-last layout, reorder included).
+      src_md = is_plain(xb.md, xb.shape) || !is_strided(xb.md)
+                   ? memory::desc(dims_of(shape(x)), dt::f32, tag::any)
+                   : xb.md;
       dst_md = memory::desc(dims_of(shape(y)), dt::f32, tag::any);
       bias_md = memory::desc({w.oc}, dt::f32, tag::x);
     }
     attr.set_post_ops(po);
     const memory::desc wany(wd, wdt, tag::any);
-    auto desc = has_bias
-                    ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                      dnnl::algorithm::convolution_direct, src_md,
-                                                      wany, bias_md, dst_md, strides, dil, pl, pr)
-                    : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                      dnnl::algorithm::convolution_direct, src_md,
-                                                      wany, dst_md, strides, dil, pl, pr);
-    dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
+    // Float 3x3 stride-1 convolutions of >= 64 channels in and out and outputs of at least 4x4:
+    // oneDNN's Winograd kernels (F(2x2,3x3) / F(4x4,3x3)) when it has them for the shape, 1.1x
+    // to 2.3x faster than its direct brgconv from 4x4 to 56x56 (1 thread, AVX-512; 2x slower at
+    // 2x2); their transforms round differently from a direct sum (about 1e-5 relative per layer,
+    // measured). Direct otherwise.
+    dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
+    if (!q && w.kh == 3 && w.kw == 3 && w.sh == 1 && w.sw == 1 && w.dh == 1 && w.dw == 1 &&
+        !grouped && w.c >= 64 && w.oc >= 64 && w.oh >= 4 && w.ow >= 4)
+      alg = dnnl::algorithm::convolution_winograd;
+    auto make_desc = [&](const memory::desc& dmd, dnnl::algorithm a) {
+      // Winograd kernels take their own (blocked) source layout.
+      const memory::desc smd = a == dnnl::algorithm::convolution_winograd
+                                   ? memory::desc(dims_of(shape(x)), dt::f32, tag::any)
+                                   : src_md;
+      return has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, a, smd,
+                                                        wany, bias_md, dmd, strides, dil, pl, pr)
+                      : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, a, smd,
+                                                        wany, dmd, strides, dil, pl, pr);
+    };
+    auto make_pd = [&](const memory::desc& dmd, const dnnl::primitive_attr& at, bool fallback) {
+      try {
+        return dnnl::convolution_forward::primitive_desc(make_desc(dmd, alg), at, eng);
+      } catch (const dnnl::error&) {
+        if (!fallback || alg == dnnl::algorithm::convolution_direct) throw;
+        alg = dnnl::algorithm::convolution_direct;
+        return dnnl::convolution_forward::primitive_desc(make_desc(dmd, alg), at, eng);
+      }
+    };
+    dnnl::convolution_forward::primitive_desc pd = make_pd(dst_md, attr, true);
+    // The residual Add as a sum post-op (EngineOptions::fuse), when the other operand's buffer
+    // has the layout the convolution picks for its output: dst = conv + bias + s, then the Add's
+    // activation.
+    bool sum_into = add_at >= 0 && pd.dst_desc() == buf(sum_of).md;
+    if (sum_into) {
+      dnnl::post_ops spo;
+      spo.append_sum(1.0f);
+      post_activation(spo, fused_activation(g->nodes[static_cast<size_t>(add_at)]));
+      dnnl::primitive_attr sattr = base_attr();
+      sattr.set_post_ops(spo);
+      try {
+        pd = make_pd(buf(sum_of).md, sattr, false);
+      } catch (const dnnl::error&) {
+        sum_into = false;  // the kernel takes no sum post-op: the Add runs on its own
+      }
+    }
     // Weights: reorder once into the primitive's layout.
     const memory::desc wplain(wd, wdt, grouped ? tag::goihw : tag::oihw);
     memory wuser = const_memory(wt, wplain);
@@ -553,10 +683,15 @@ struct Engine::Impl {
       args[DNNL_ARG_BIAS] = const_memory(b, bias_md);
     }
     args[DNNL_ARG_SRC] = get(x, pd.src_desc());
-    args[DNNL_ARG_DST] = output(y, pd.dst_desc(), ytype);
+    args[DNNL_ARG_DST] = sum_into ? bufs.at(sum_of).mem : output(y, pd.dst_desc(), ytype);
     if (q && zx != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(zx);
     if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
     add_primitive(dnnl::convolution_forward(pd), args, pd);
+    if (sum_into) {
+      const std::string& add = g->nodes[static_cast<size_t>(add_at)].name;
+      cur->info.impl += "+sum(" + add + ")";
+      fused_away[add_at] = {n.name, sum_of};
+    }
   }
 
   // Gemm / QGemm as a oneDNN matmul: A (M x K, strided per transA), B constant reordered once.
@@ -873,14 +1008,21 @@ struct Engine::Impl {
                           0.0f, {});
     if (op == "Sigmoid") {
       // Hand-written: about 4x faster than oneDNN 2.6's logistic on AVX-512 (YOLOv5n's SiLUs).
+      // With the Mul(x, Sigmoid(x)) it alone feeds: one SiLU kernel writing the Mul's output.
       const Buf& xb = buf(x);
       memory xm = xb.mem;
-      memory ym = output(y, xb.md, DType::Float32);
+      const int j = silu_mul(x, y);
+      const bool silu = j >= 0;
+      memory ym =
+          output(silu ? g->nodes[static_cast<size_t>(j)].outputs[0] : y, xb.md, DType::Float32);
       const int64_t count = static_cast<int64_t>(xb.md.get_size() / sizeof(float));
-      cur->info.impl = "hetcim:sigmoid";
-      cur->steps.push_back([xm, ym, count]() {
-        kernels::sigmoid_f32(static_cast<const float*>(xm.get_data_handle()),
-                             static_cast<float*>(ym.get_data_handle()), count);
+      cur->info.impl =
+          silu ? "hetcim:silu(" + g->nodes[static_cast<size_t>(j)].name + ")" : "hetcim:sigmoid";
+      if (silu) fused_away[j] = {n.name, ""};
+      cur->steps.push_back([xm, ym, count, silu]() {
+        (silu ? kernels::silu_f32 : kernels::sigmoid_f32)(
+            static_cast<const float*>(xm.get_data_handle()),
+            static_cast<float*>(ym.get_data_handle()), count);
       });
       return;
     }
@@ -968,11 +1110,26 @@ struct Engine::Impl {
 
   // Concat of tensors in strided layouts (or in a mix of layouts, converted to strided): one
   // strided copy per input into its slab of the output, in the first input's dimension order.
+  // A 4-D channel concat with any channels-last input is written channels-last (DenseNet: its
+  // BatchNorms and 1x1 convolutions then read it without a reorder); inputs in another layout are
+  // converted once (the converted copy serves every later Concat that reads the same tensor).
   void concat_strided(int64_t axis, DType t) {
     const graph::Node& n = *node;
     const std::string& y = n.outputs.at(0);
+    bool channels_last = false;
+    if (shape(y).size() == 4 && axis == 1)
+      for (const std::string& x : n.inputs) {
+        const Buf& xb = buf(x);
+        channels_last = channels_last || xb.md == nhwc_md(xb.shape, xb.md.data_type());
+      }
+    auto fetch = [&](const std::string& x, memory::desc* md) {
+      if (!channels_last) return get_strided(x, md);
+      const Buf& xb = buf(x);
+      *md = nhwc_md(xb.shape, xb.md.data_type());
+      return get(x, *md);
+    };
     memory::desc first;
-    (void)get_strided(n.inputs.at(0), &first);
+    (void)fetch(n.inputs.at(0), &first);
     const memory::desc ymd = like_md(first, shape(y), first.data_type());
     memory ym = output(y, ymd, t);
     const auto yst = md_strides(ymd);
@@ -994,7 +1151,7 @@ struct Engine::Impl {
     std::vector<int64_t> widths;
     for (const std::string& x : n.inputs) {
       memory::desc md;
-      ins.push_back(get_strided(x, &md));
+      ins.push_back(fetch(x, &md));
       widths.push_back(shape(x)[static_cast<size_t>(axis)]);
       rows = rows && axis_innermost(shape(x), md_strides(md));
     }
@@ -1022,7 +1179,7 @@ struct Engine::Impl {
     cur->info.impl = "hetcim:concat";
     for (const std::string& x : n.inputs) {
       memory::desc md;
-      memory xm = get_strided(x, &md);
+      memory xm = fetch(x, &md);
       const Shape xs = shape(x);
       const auto xst = md_strides(md);
       const int64_t base = offset * yst[static_cast<size_t>(axis)] * static_cast<int64_t>(es);
@@ -1070,12 +1227,23 @@ struct Engine::Impl {
     const bool cl = buf(x).md == nhwc_md(xs, dt::f32);
     const memory::desc md = cl ? nhwc_md(xs, dt::f32) : plain_md(xs, dt::f32);
     memory xm = get(x, md);
-    memory ym = output(y, md, DType::Float32);
+    // A Relu reading nothing but this output (DenseNet's BN -> Relu): applied in the same pass
+    // (EngineOptions::fuse), writing the Relu's output.
+    const int j = fusing() ? sole_reader(y) : -1;
+    const graph::Node* relu = later_host_node(j);
+    const bool with_relu = relu && relu->op_type == "Relu" && relu->outputs.size() == 1 &&
+                           g->info(relu->outputs[0]) &&
+                           g->info(relu->outputs[0])->dtype == DType::Float32;
+    memory ym = output(with_relu ? relu->outputs[0] : y, md, DType::Float32);
     cur->info.impl = cl ? "hetcim:batchnorm_nhwc" : "hetcim:batchnorm_nchw";
-    cur->steps.push_back([xm, ym, cl, N, C, HW, ab]() {
+    if (with_relu) {
+      cur->info.impl += "+relu(" + relu->name + ")";
+      fused_away[j] = {n.name, ""};
+    }
+    cur->steps.push_back([xm, ym, cl, N, C, HW, ab, with_relu]() {
       kernels::channel_affine_f32(static_cast<const float*>(xm.get_data_handle()),
                                   static_cast<float*>(ym.get_data_handle()), cl, N, C, HW,
-                                  ab->data(), ab->data() + C);
+                                  ab->data(), ab->data() + C, with_relu);
     });
   }
 
@@ -1743,7 +1911,7 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
     b.mem = m.alloc(b.md);
     m.bufs[in] = b;
   }
-  std::set<std::string> taken;
+  std::set<std::string>& taken = m.taken;
   if (options.backend) {
     for (std::string& name : options.backend->capability(g)) {
       if (g.node_index(name) < 0)
@@ -1753,16 +1921,21 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
   }
   for (size_t i = 0; i < g.nodes.size(); ++i)
     for (const std::string& in : g.nodes[i].inputs)
-      if (!in.empty()) m.last_read[in] = static_cast<int>(i);
+      if (!in.empty()) {
+        m.last_read[in] = static_cast<int>(i);
+        m.readers[in].push_back(static_cast<int>(i));
+      }
   for (const std::string& o : g.outputs) m.last_read[o] = INT_MAX;
   m.ops.reserve(g.nodes.size());
-  int index = 0;
+  int& index = m.index;
   for (const graph::Node& n : g.nodes) {
     m.ops.push_back({{n.name, n.op_type, ""}, {}});
     m.cur = &m.ops.back();
     m.node = &n;
     try {
-      if (taken.count(n.name))
+      if (auto f = m.fused_away.find(index); f != m.fused_away.end())
+        m.fused_node(f->second);
+      else if (taken.count(n.name))
         m.backend_node(*options.backend);
       else
         m.compile_node();

@@ -2,15 +2,18 @@
 // (convolutions, matrix products, pooling, element-wise, binary, concat, softmax, reorders),
 // reorders the weights once into the layout each primitive prefers, and allocates one buffer per
 // tensor in the layout its producer prefers (oneDNN's choice for float convolutions - channels-last
-// brgconv on AVX-512 -, NHWC for the int8 region, row-major elsewhere); reshape-like operators on
-// row-major tensors alias their input; executing runs the primitives and the hand-written
-// kernels (quantized element-wise ops via exact 256-entry tables or float arithmetic, data
-// movement) in graph order.
+// brgconv on AVX-512, blocked for its Winograd kernels (float 3x3 stride-1 convolutions of >= 64
+// channels) -, NHWC for the int8 region and for a channel Concat with a channels-last input,
+// row-major elsewhere); reshape-like operators on row-major tensors alias their input; executing
+// runs the primitives and the hand-written kernels (quantized element-wise ops via exact 256-entry
+// tables or float arithmetic, data movement) in graph order, as a fused plan by default
+// (EngineOptions::fuse).
 //
 // The numerics are those of reference.h: float ops to 1e-4 relative (oneDNN sums in another
-// order), int8 ops exactly (integer accumulation and the requantization of quantize.h; oneDNN
-// applies the s32 bias before the output scale, as the reference does, and a round post-op puts
-// the output zero point after the rounding, as ONNX does).
+// order; Winograd transforms round differently, about 1e-5 relative per layer), int8 ops exactly
+// (integer accumulation and the requantization of quantize.h; oneDNN applies the s32 bias before
+// the output scale, as the reference does, and a round post-op puts the output zero point after the
+// rounding, as ONNX does).
 //
 // Threads: Debian's libdnnl uses the OpenMP runtime, so the engine sets omp_set_num_threads
 // before it creates primitives (oneDNN sizes its work split then) and before every execution, and
@@ -46,6 +49,18 @@ struct EngineOptions {
   // last reader has run, so only inputs, outputs and this flag's tensors can be read() after
   // execute(). true: every tensor keeps its own buffer (calibration reads them all).
   bool keep_intermediates = false;
+  // Execute a fused plan (ignored with keep_intermediates): the operators and their names stay
+  // (ops(), profiles, partitions see every node), but a node whose work another node's kernel
+  // does leaves no steps of its own and says so in its impl ("fused into 'NAME'"):
+  // - a float Add whose operand y is the output of a Conv read by nothing else and whose other
+  //   operand s is not read after the Conv: the Conv writes into s's buffer with oneDNN's sum
+  //   post-op (+ the Add's fused Relu/Clip), and the Add's output aliases that buffer
+  //   (y = conv(x) + bias + s: one float rounding per addition as before; oneDNN may add the
+  //   bias and the sum in its own order, float reassociation);
+  // - Sigmoid(x) read only by Mul(x, Sigmoid(x)): one SiLU kernel (bit-identical to the pair);
+  // - a standalone float BatchNormalization read only by a Relu: one pass (bit-identical).
+  // false: every operator runs its own kernel (what `profile` times per operator).
+  bool fuse = true;
 };
 
 struct OpInfo {

@@ -117,7 +117,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_avx512(const u
   for (; i < n; ++i) y[i] = table[x[i]];
 }
 
-__attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y, int64_t n) {
+// times_x: y = x * sigmoid(x) (SiLU), the product of x and the float sigmoid, as a separate Mul
+// computes it.
+__attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y, int64_t n,
+                                                       bool times_x) {
   const __m512 one = _mm512_set1_ps(1.0f);
   const __m512 lo = _mm512_set1_ps(-88.0f), hi = _mm512_set1_ps(88.0f);
   const __m512 log2e = _mm512_set1_ps(1.44269504088896341f);
@@ -142,9 +145,13 @@ __attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y,
     const __m512 r2 = _mm512_mul_ps(r, r);
     const __m512 er = _mm512_add_ps(_mm512_fmadd_ps(p, r2, r), one);
     const __m512 e = _mm512_scalef_ps(er, k);
-    _mm512_storeu_ps(y + i, _mm512_div_ps(one, _mm512_add_ps(one, e)));
+    const __m512 sig = _mm512_div_ps(one, _mm512_add_ps(one, e));
+    _mm512_storeu_ps(y + i, times_x ? _mm512_mul_ps(_mm512_loadu_ps(x + i), sig) : sig);
   }
-  for (; i < n; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+  for (; i < n; ++i) {
+    const float sig = 1.0f / (1.0f + std::exp(-x[i]));
+    y[i] = times_x ? x[i] * sig : sig;
+  }
 }
 
 bool has_vbmi() {
@@ -195,13 +202,19 @@ HETCIM_CLONES void hardsigmoid_block(const float* x, float* y, int64_t n, float 
 }
 
 HETCIM_CLONES void affine_rows(const float* x, float* y, int64_t rows, int64_t c, const float* a,
-                               const float* b) {
+                               const float* b, bool relu) {
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t k = 0; k < c; ++k) y[r * c + k] = x[r * c + k] * a[k] + b[k];
+    for (int64_t k = 0; k < c; ++k) {
+      const float v = x[r * c + k] * a[k] + b[k];
+      y[r * c + k] = relu ? (v > 0.0f ? v : 0.0f) : v;
+    }
 }
 
-HETCIM_CLONES void affine_plane(const float* x, float* y, int64_t hw, float a, float b) {
-  for (int64_t i = 0; i < hw; ++i) y[i] = x[i] * a + b;
+HETCIM_CLONES void affine_plane(const float* x, float* y, int64_t hw, float a, float b, bool relu) {
+  for (int64_t i = 0; i < hw; ++i) {
+    const float v = x[i] * a + b;
+    y[i] = relu ? (v > 0.0f ? v : 0.0f) : v;
+  }
 }
 
 HETCIM_CLONES void sum_rows_u8(const uint8_t* x, int64_t rows, int64_t c, int32_t* acc) {
@@ -260,9 +273,21 @@ void qbinary_u8_scalar(const uint8_t* x, uint8_t s, uint8_t* y, int64_t n, const
 void sigmoid_f32(const float* x, float* y, int64_t n) {
   blocks(n, [&](int64_t s, int64_t c) {
 #ifdef HETCIM_AVX512
-    if (has_avx512()) return sigmoid_avx512(x + s, y + s, c);
+    if (has_avx512()) return sigmoid_avx512(x + s, y + s, c, false);
 #endif
     for (int64_t i = s; i < s + c; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+  });
+}
+
+void silu_f32(const float* x, float* y, int64_t n) {
+  blocks(n, [&](int64_t s, int64_t c) {
+#ifdef HETCIM_AVX512
+    if (has_avx512()) return sigmoid_avx512(x + s, y + s, c, true);
+#endif
+    for (int64_t i = s; i < s + c; ++i) {
+      const float sig = 1.0f / (1.0f + std::exp(-x[i]));
+      y[i] = x[i] * sig;
+    }
   });
 }
 
@@ -271,9 +296,10 @@ void hardsigmoid_f32(const float* x, float* y, int64_t n, float alpha, float bet
 }
 
 void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n, int64_t c,
-                        int64_t hw, const float* a, const float* b) {
-  if (channels_last) return affine_rows(x, y, n * hw, c, a, b);
-  for (int64_t p = 0; p < n * c; ++p) affine_plane(x + p * hw, y + p * hw, hw, a[p % c], b[p % c]);
+                        int64_t hw, const float* a, const float* b, bool relu) {
+  if (channels_last) return affine_rows(x, y, n * hw, c, a, b, relu);
+  for (int64_t p = 0; p < n * c; ++p)
+    affine_plane(x + p * hw, y + p * hw, hw, a[p % c], b[p % c], relu);
 }
 
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {

@@ -44,6 +44,9 @@ void qbinary_u8_scalar(const uint8_t* x, uint8_t s, uint8_t* y, int64_t n, const
 // y = 1 / (1 + exp(-x)) in float (AVX-512: exp by range reduction and a degree-6 polynomial,
 // relative error about 1e-7; otherwise std::exp). n elements, contiguous.
 void sigmoid_f32(const float* x, float* y, int64_t n);
+// y = x * sigmoid_f32(x) (SiLU): the same float sigmoid, then one float product, so equal bit for
+// bit to a Sigmoid followed by a Mul. y may not alias x.
+void silu_f32(const float* x, float* y, int64_t n);
 
 // y = min(max(alpha x + beta, 0), 1) (HardSigmoid; torch exports Hardswish as x * HardSigmoid(x)),
 // n elements, contiguous. oneDNN 2.6 has no HardSigmoid and runs its linear + clip post-op with
@@ -51,9 +54,10 @@ void sigmoid_f32(const float* x, float* y, int64_t n);
 void hardsigmoid_f32(const float* x, float* y, int64_t n, float alpha, float beta);
 
 // y = x * a[c] + b[c] per channel c (inference BatchNormalization); x, y are [n][hw][c]
-// (channels last) or [n][c][hw]. Single-threaded.
+// (channels last) or [n][c][hw]. relu: y = max(y, 0) (a Relu after it, +0 for v <= 0).
+// Single-threaded.
 void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n, int64_t c,
-                        int64_t hw, const float* a, const float* b);
+                        int64_t hw, const float* a, const float* b, bool relu = false);
 
 // y[i] = table[x[i]]
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);

@@ -38,10 +38,11 @@ Stats summarize(std::vector<double> s) {
 }
 
 ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOptions& o,
-                      const ProfileProgress& progress) {
+                      const ProfileProgress& progress, Engine* fused) {
   if (o.warmup < 0) throw user_error("--warmup must be >= 0, got ", o.warmup);
   if (o.runs < 1) throw user_error("--runs must be >= 1, got ", o.runs);
   engine.set_inputs(inputs);
+  if (fused) fused->set_inputs(inputs);
   const size_t total = static_cast<size_t>(o.warmup) + static_cast<size_t>(o.runs);
   size_t done = 0;
   auto step = [&] {
@@ -49,11 +50,12 @@ ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOpti
   };
   for (int i = 0; i < o.warmup; ++i) {
     engine.execute();
+    if (fused) fused->execute();
     step();
   }
   const size_t nops = engine.ops().size();
   std::vector<std::vector<double>> per_op(nops);
-  std::vector<double> whole, seconds;
+  std::vector<double> whole, whole_fused, seconds;
   using clock = std::chrono::steady_clock;
   for (int r = 0; r < o.runs; ++r) {
     engine.execute_timed(seconds);
@@ -61,6 +63,11 @@ ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOpti
     const auto t0 = clock::now();
     engine.execute();
     whole.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    if (fused) {
+      const auto t1 = clock::now();
+      fused->execute();
+      whole_fused.push_back(std::chrono::duration<double>(clock::now() - t1).count());
+    }
     step();
   }
   ProfileResult res;
@@ -72,6 +79,12 @@ ProfileResult profile(Engine& engine, const TensorMap& inputs, const ProfileOpti
     res.op_median_sum += res.ops.back().time.median;
   }
   res.model = summarize(whole);
+  if (fused) {
+    res.has_fused = true;
+    res.fused_model = summarize(whole_fused);
+    for (const OpInfo& op : fused->ops())
+      res.fused_away += op.impl.rfind("fused into", 0) == 0 ? 1 : 0;
+  }
   return res;
 }
 

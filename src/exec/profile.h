@@ -38,15 +38,23 @@ struct ProfileResult {
   Stats model;                 // whole-model latency
   double op_median_sum = 0;    // sum of the per-operator medians
   int threads = 1, warmup = 0, runs = 0;
+  // With a fused engine: its whole-model latency, measured in the same rounds, and how many of
+  // its operators another operator's kernel executes (EngineOptions::fuse).
+  bool has_fused = false;
+  Stats fused_model;
+  int fused_away = 0;
 };
 
 // "AMD EPYC 9R45 (2 logical CPUs)" from /proc/cpuinfo (Linux) or "unknown CPU (N logical CPUs)".
 [[nodiscard]] std::string machine_description();
 
 // Sets `inputs`, runs the warm-up, then `runs` rounds of (one per-operator-timed run, one
-// whole-model run).
+// whole-model run). `engine` should be unfused (EngineOptions::fuse = false) so that each
+// operator's time is its own; `fused` (optional, the same graph with the fused plan) then also
+// runs one whole-model run per round (and its warm-up), so the fused whole and the sum of the
+// parts are measured in the same machine state.
 [[nodiscard]] ProfileResult profile(Engine& engine, const TensorMap& inputs,
                                     const ProfileOptions& options,
-                                    const ProfileProgress& progress = {});
+                                    const ProfileProgress& progress = {}, Engine* fused = nullptr);
 
 }  // namespace hetcim::exec

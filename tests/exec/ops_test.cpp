@@ -412,7 +412,10 @@ TEST(EngineF32, HostKernelOperatorsMatchReference) {
   b.node("Erf", {"x"}, {"erf"});
   b.node("Mul", {"x", "x"}, {"sq"});
   b.node("Sqrt", {"sq"}, {"sqrt"});
-  both_thread_counts(b.done({"rm", "bn", "ln", "pad", "gather", "erf", "sqrt"}));
+  // Innermost axes (the contiguous-row kernel): 35 per row (unrolled part and tail), 7 per row.
+  b.node("ReduceMean", {"x"}, {"rm_hw"}, A{{"axes", Ints{2, 3}}});
+  b.node("ReduceMean", {"x"}, {"rm_w"}, A{{"axes", Ints{-1}}, {"keepdims", int64_t{0}}});
+  both_thread_counts(b.done({"rm", "bn", "ln", "pad", "gather", "erf", "sqrt", "rm_hw", "rm_w"}));
 }
 
 TEST(EngineF32, GemmMatMulAndBinaryOps) {

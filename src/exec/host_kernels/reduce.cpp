@@ -35,6 +35,28 @@ Run compile_reduce_mean(const KernelInput& k) {
   }
   const int64_t out_n = s, in_n = graph::element_count(x);
   const float inv = count > 0 ? 1.0f / static_cast<float>(count) : 0.0f;
+  // The reduced axes are the innermost ones (a decomposed LayerNorm's mean over the last axis):
+  // each output is the mean of `count` consecutive inputs, summed in double over 8 interleaved
+  // partial sums (independent chains the compiler vectorises; the odometer below is about 8x
+  // slower on ViT's 17 x 192 rows).
+  bool suffix = !reduced.empty();
+  for (int64_t d = rank - 1, k = 0; d >= 0 && k < static_cast<int64_t>(reduced.size()); --d, ++k)
+    suffix = suffix && reduced.count(d) > 0;
+  if (suffix && count > 0)
+    return
+        [out_n, count, inv](const std::vector<const float*>& in, const std::vector<float*>& out) {
+          for (int64_t j = 0; j < out_n; ++j) {
+            const float* row = in[0] + j * count;
+            double part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            int64_t k = 0;
+            for (; k + 8 <= count; k += 8)
+              for (int l = 0; l < 8; ++l) part[l] += static_cast<double>(row[k + l]);
+            double sum = ((part[0] + part[1]) + (part[2] + part[3])) +
+                         ((part[4] + part[5]) + (part[6] + part[7]));
+            for (; k < count; ++k) sum += static_cast<double>(row[k]);
+            out[0][j] = static_cast<float>(sum) * inv;
+          }
+        };
   return [x, ostride, out_n, in_n, inv](const std::vector<const float*>& in,
                                         const std::vector<float*>& out) {
     std::vector<double> acc(static_cast<size_t>(out_n), 0.0);
