@@ -279,11 +279,27 @@ bool Rng::avx512_normals() {
 }
 
 // fill_normal_portable's arithmetic in AVX-512 registers, one xoshiro step (sixteen 32-bit draws)
-// at a time: the eight lanes stay in registers, the ziggurat's layer widths are gathered, and
-// the candidates outside the inner rectangles go to the same scalar slow path in the same order
-// (the lanes and this generator are separate streams, so handling them per step instead of per
-// block of 1024 consumes this generator identically). Integer operations and exactly rounded float
-// products only: the bytes of fill_normal_portable.
+// at a time: the eight lanes stay in registers, the ziggurat's 129 layer widths sit in registers
+// too (looked up with two-source permutes instead of gathers), and the candidates outside the
+// inner rectangles are collected (compressed) per block of 1024 and then sent to the same scalar
+// slow path in increasing order (the lanes and this generator are separate streams, so this
+// consumes this generator exactly as the portable path does). Integer operations and exactly
+// rounded float products only: the bytes of fill_normal_portable.
+namespace {
+
+// table[i] for 7-bit i from a table of 128 floats held in eight registers.
+__attribute__((target("avx512f"))) inline __m512 lookup128(const __m512 (&t)[8], __m512i i,
+                                                           __mmask16 bit5, __mmask16 bit6) {
+  const __m512 p0 = _mm512_permutex2var_ps(t[0], i, t[1]);
+  const __m512 p1 = _mm512_permutex2var_ps(t[2], i, t[3]);
+  const __m512 p2 = _mm512_permutex2var_ps(t[4], i, t[5]);
+  const __m512 p3 = _mm512_permutex2var_ps(t[6], i, t[7]);
+  return _mm512_mask_blend_ps(bit6, _mm512_mask_blend_ps(bit5, p0, p1),
+                              _mm512_mask_blend_ps(bit5, p2, p3));
+}
+
+}  // namespace
+
 __attribute__((target("avx512f"))) void Rng::fill_normal_avx512(float* out, int64_t n) {
   const FloatZiggurat& z = float_ziggurat();
   uint64_t lanes[4][kLanes];
@@ -292,41 +308,57 @@ __attribute__((target("avx512f"))) void Rng::fill_normal_avx512(float* out, int6
   __m512i s1 = _mm512_loadu_si512(lanes[1]);
   __m512i s2 = _mm512_loadu_si512(lanes[2]);
   __m512i s3 = _mm512_loadu_si512(lanes[3]);
+  __m512 width_table[8];
+  __m512 next_table[8];
+  for (int j = 0; j < 8; ++j) {
+    width_table[j] = _mm512_loadu_ps(z.x.data() + 16 * j);
+    next_table[j] = _mm512_loadu_ps(z.x.data() + 1 + 16 * j);
+  }
   const __m512i layer_mask = _mm512_set1_epi32(0x7f);
+  const __m512i bit5_mask = _mm512_set1_epi32(0x20);
+  const __m512i bit6_mask = _mm512_set1_epi32(0x40);
   const __m512i sign_mask = _mm512_set1_epi32(0x80);
   const __m512 two_pow_minus24 = _mm512_set1_ps(1.0f / 16777216.0f);
-  const float* x = z.x.data();
-  alignas(64) uint32_t bits[16];
-  alignas(64) float values[16];
-  for (int64_t k0 = 0; k0 < n; k0 += 16) {
-    // One xoshiro256++ step of the eight lanes; lane l's output is draws 2l (low) and 2l + 1.
-    const __m512i r = _mm512_add_epi64(_mm512_rol_epi64(_mm512_add_epi64(s0, s3), 23), s0);
-    const __m512i t1 = _mm512_slli_epi64(s1, 17);
-    s2 = _mm512_xor_si512(s2, s0);
-    s3 = _mm512_xor_si512(s3, s1);
-    s1 = _mm512_xor_si512(s1, s2);
-    s0 = _mm512_xor_si512(s0, s3);
-    s2 = _mm512_xor_si512(s2, t1);
-    s3 = _mm512_rol_epi64(s3, 45);
-    // Ziggurat fast path (ziggurat_fast).
-    const __m512i layer = _mm512_and_si512(r, layer_mask);
-    const __m512 width = _mm512_i32gather_ps(layer, x, 4);
-    const __m512 next = _mm512_i32gather_ps(layer, x + 1, 4);
-    const __m512 u = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(r, 8)), two_pow_minus24);
-    const __m512 t = _mm512_mul_ps(u, width);
-    const __mmask16 reject = _mm512_cmp_ps_mask(t, next, _CMP_NLT_UQ);
-    const __m512i sign = _mm512_slli_epi32(_mm512_and_si512(r, sign_mask), 24);
-    const __m512 value = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(t), sign));
-    const int count = static_cast<int>(std::min<int64_t>(16, n - k0));
-    float* o = out + k0;
-    if (count == 16 && reject == 0) [[likely]] {
-      _mm512_storeu_ps(o, value);
-      continue;
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  constexpr int kBlock = 1024;
+  uint32_t rejected_bits[kBlock + 16];
+  int32_t rejected_at[kBlock + 16];
+  for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
+    const int count = static_cast<int>(std::min<int64_t>(kBlock, n - b0));
+    float* o = out + b0;
+    int rejected = 0;
+    for (int k0 = 0; k0 < count; k0 += 16) {
+      // One xoshiro256++ step of the eight lanes; lane l's output is draws 2l (low) and 2l + 1.
+      const __m512i r = _mm512_add_epi64(_mm512_rol_epi64(_mm512_add_epi64(s0, s3), 23), s0);
+      const __m512i t1 = _mm512_slli_epi64(s1, 17);
+      s2 = _mm512_xor_si512(s2, s0);
+      s3 = _mm512_xor_si512(s3, s1);
+      s1 = _mm512_xor_si512(s1, s2);
+      s0 = _mm512_xor_si512(s0, s3);
+      s2 = _mm512_xor_si512(s2, t1);
+      s3 = _mm512_rol_epi64(s3, 45);
+      // Ziggurat fast path (ziggurat_fast).
+      const __m512i layer = _mm512_and_si512(r, layer_mask);
+      const __mmask16 bit5 = _mm512_test_epi32_mask(r, bit5_mask);
+      const __mmask16 bit6 = _mm512_test_epi32_mask(r, bit6_mask);
+      const __m512 width = lookup128(width_table, layer, bit5, bit6);
+      const __m512 next = lookup128(next_table, layer, bit5, bit6);
+      const __m512 u = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(r, 8)), two_pow_minus24);
+      const __m512 t = _mm512_mul_ps(u, width);
+      const int left = count - k0;
+      const __mmask16 valid = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1u);
+      const __mmask16 reject = _mm512_mask_cmp_ps_mask(valid, t, next, _CMP_NLT_UQ);
+      const __m512i sign = _mm512_slli_epi32(_mm512_and_si512(r, sign_mask), 24);
+      _mm512_mask_storeu_ps(o + k0, valid,
+                            _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(t), sign)));
+      // The rejected candidates' bits and positions, appended in order.
+      _mm512_storeu_si512(rejected_bits + rejected, _mm512_maskz_compress_epi32(reject, r));
+      _mm512_storeu_si512(
+          rejected_at + rejected,
+          _mm512_maskz_compress_epi32(reject, _mm512_add_epi32(iota, _mm512_set1_epi32(k0))));
+      rejected += __builtin_popcount(reject);
     }
-    _mm512_store_ps(values, value);
-    _mm512_store_si512(bits, r);
-    for (int k = 0; k < count; ++k)
-      o[k] = ((reject >> k) & 1) != 0 ? reject_candidate(bits[k]) : values[k];
+    for (int j = 0; j < rejected; ++j) o[rejected_at[j]] = reject_candidate(rejected_bits[j]);
   }
 }
 #endif
