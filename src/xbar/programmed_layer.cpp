@@ -43,7 +43,7 @@ uint64_t stream_seed(uint64_t call_seed, uint64_t index) {
 // instruction-set clone gives the same bytes.
 HETCIM_XBAR_CLONES
 float dac_segment(const float* x, int64_t n, float* v, int bits, float& norm2) {
-  const float s = max_abs(x, n);
+  const float s = max_abs_lanes(x, n);
   norm2 = 0.0f;
   if (s == 0.0f) {
     std::fill(v, v + n, 0.0f);
@@ -76,21 +76,56 @@ float dac_segment(const float* x, int64_t n, float* v, int bits, float& norm2) {
 }
 
 // One array's output row: add read noise sd * z, ADC per column tile, accumulate g * codes into
-// out. Returns the number of clipped conversions.
+// out. Returns the number of clipped conversions. Two passes per column tile while it is in L1
+// (noise and full scale; codes and accumulation): the arithmetic of quantize_signed and of a
+// separate accumulation, element by element, so the bytes are those of the unfused passes.
 HETCIM_XBAR_CLONES
 int64_t adc_accumulate(float* row, const float* z, float sd, int64_t n, int64_t tile_cols,
                        bool fixed, float full_scale, int bits, float g, float* out) {
-  if (z != nullptr) {
-#pragma omp simd
-    for (int64_t c = 0; c < n; ++c) row[c] += sd * z[c];
-  }
+  constexpr int kLanes = 16;
   int64_t clipped = 0;
   for (int64_t c0 = 0; c0 < n; c0 += tile_cols) {
     const int64_t len = std::min(tile_cols, n - c0);
-    clipped += quantize_signed(row + c0, len, fixed ? full_scale : max_abs(row + c0, len), bits);
-  }
+    float* r = row + c0;
+    float* o = out + c0;
+    if (z != nullptr) {
+      const float* zc = z + c0;
 #pragma omp simd
-  for (int64_t c = 0; c < n; ++c) out[c] += g * row[c];
+      for (int64_t c = 0; c < len; ++c) r[c] += sd * zc[c];
+    }
+    const float fs = fixed ? full_scale : max_abs_lanes(r, len);
+    if (bits == 0) {
+#pragma omp simd
+      for (int64_t c = 0; c < len; ++c) o[c] += g * r[c];
+      continue;
+    }
+    if (!(fs > 0.0f)) {
+#pragma omp simd
+      for (int64_t c = 0; c < len; ++c) o[c] += g * 0.0f;
+      continue;
+    }
+    const float m = static_cast<float>((1 << (bits - 1)) - 1);
+    const float lo = -m - 1.0f;
+    const float to_code = m / fs;
+    const float to_value = fs / m;
+    // Clipping counted in 16 int lanes (quantize_signed's rule: t >= m + 0.5 or t < lo - 0.5).
+    int32_t count[kLanes] = {};
+    int64_t c = 0;
+    for (; c + kLanes <= len; c += kLanes) {
+#pragma omp simd
+      for (int l = 0; l < kLanes; ++l) {
+        const float t = r[c + l] * to_code;
+        count[l] += static_cast<int32_t>((t >= m + 0.5f) | (t < lo - 0.5f));
+        o[c + l] += g * (round_code(std::min(std::max(t, lo), m)) * to_value);
+      }
+    }
+    for (; c < len; ++c) {
+      const float t = r[c] * to_code;
+      clipped += (t >= m + 0.5f) | (t < lo - 0.5f);
+      o[c] += g * (round_code(std::min(std::max(t, lo), m)) * to_value);
+    }
+    for (const int32_t k : count) clipped += k;
+  }
   return clipped;
 }
 
