@@ -265,24 +265,36 @@ void ProgrammedLayer::forward_reference(const float* x, int64_t batch, float* y,
   const auto hi = static_cast<float>(p.g_max);
   const auto inv_range = static_cast<float>(1.0 / (p.g_max - p.g_min));
   const int64_t chunks = (batch + kChunkRows - 1) / kChunkRows;
-  // The read conductances of this call (shared by the batch), filled by the team below.
-  std::vector<float> dg_call(noisy ? static_cast<size_t>(K * N) : 0);
-  const float* dg = noisy ? dg_call.data() : dg_.data();
+  // The read conductances of this call (shared by the batch), filled by the team below; in the
+  // calling thread's grow-only scratch (the team's own buffers are v, scale and z).
+  float* dg_call = noisy ? sized(scratch().part, K * N) : nullptr;
+  const float* dg = noisy ? dg_call : dg_.data();
 
 #pragma omp parallel if (batch * K * N > kParallelWork)
   {
     if (noisy) {
-      // One uniform draw per device in [-a, a], clamped read, per row of devices its own stream.
+      // One uniform draw per device in [-a, a], clamped read, per row of devices its own stream
+      // (eight rows' streams generated side by side).
+      constexpr int kGroup = Rng::kUniformStreams;
+      const int64_t groups = (K + kGroup - 1) / kGroup;
 #pragma omp for schedule(static)
-      for (int64_t r = 0; r < K; ++r) {
-        Rng rng(stream_seed(call_seed, static_cast<uint64_t>(r)));
-        float* u = sized(scratch().z, 2 * N);
-        rng.fill_uniform(u, 2 * N, -a, a);
-        for (int64_t c = 0; c < N; ++c) {
-          const auto k = static_cast<size_t>(r * N + c);
-          const float gp = std::clamp(g_plus_[k] + u[2 * c], lo, hi);
-          const float gm = std::clamp(g_minus_[k] + u[2 * c + 1], lo, hi);
-          dg_call[k] = (gp - gm) * inv_range;
+      for (int64_t group = 0; group < groups; ++group) {
+        const int64_t r0 = group * kGroup;
+        const int count = static_cast<int>(std::min<int64_t>(kGroup, K - r0));
+        uint64_t seeds[kGroup];
+        for (int l = 0; l < count; ++l)
+          seeds[l] = stream_seed(call_seed, static_cast<uint64_t>(r0 + l));
+        float* u_rows = sized(scratch().z, kGroup * 2 * N);
+        Rng::fill_uniform_streams(seeds, count, u_rows, 2 * N, -a, a);
+        for (int l = 0; l < count; ++l) {
+          const int64_t r = r0 + l;
+          const float* u = u_rows + l * 2 * N;
+          for (int64_t c = 0; c < N; ++c) {
+            const auto k = static_cast<size_t>(r * N + c);
+            const float gp = std::clamp(g_plus_[k] + u[2 * c], lo, hi);
+            const float gm = std::clamp(g_minus_[k] + u[2 * c + 1], lo, hi);
+            dg_call[k] = (gp - gm) * inv_range;
+          }
         }
       }
     }

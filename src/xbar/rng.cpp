@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -366,6 +367,60 @@ __attribute__((target("avx512f"))) void Rng::fill_normal_avx512(float* out, int6
 void Rng::fill_uniform(float* out, int64_t n, float lo, float hi) {
   const double width = static_cast<double>(hi) - lo;
   for (int64_t k = 0; k < n; ++k) out[k] = static_cast<float>(lo + width * uniform());
+}
+
+namespace {
+
+// `n` steps of eight xoshiro256++ lanes, each output turned into fill_uniform's value:
+// float(lo + width * ((r >> 11) * 2^-53)) in double, as uniform() does. The 53-bit integer goes to
+// double exactly through the 2^52 exponent trick on its upper 52 bits (x = 2 h + b), so no
+// 64-bit integer conversion instruction is needed and every clone gives the same bytes.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void uniform_lanes(
+    uint64_t (&s)[4][kLanes], float* out, int64_t n, double lo, double width) {
+  constexpr uint64_t kExp52 = 0x4330000000000000ULL;  // the double 2^52
+  constexpr double kTwo52 = 4503599627370496.0;
+  for (int64_t j = 0; j < n; ++j) {
+    float v[kLanes];
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) {
+      const uint64_t a = s[0][l] + s[3][l];
+      const uint64_t r = ((a << 23) | (a >> 41)) + s[0][l];
+      const uint64_t sh = s[1][l] << 17;
+      s[2][l] ^= s[0][l];
+      s[3][l] ^= s[1][l];
+      s[1][l] ^= s[2][l];
+      s[0][l] ^= s[3][l];
+      s[2][l] ^= sh;
+      s[3][l] = (s[3][l] << 45) | (s[3][l] >> 19);
+      const uint64_t x = r >> 11;
+      const double h = std::bit_cast<double>(kExp52 | (x >> 1)) - kTwo52;
+      const double b = std::bit_cast<double>(kExp52 | (x & 1)) - kTwo52;
+      const double u = (h * 2.0 + b) * kTwoPowMinus53;
+      v[l] = static_cast<float>(lo + width * u);
+    }
+    for (int l = 0; l < kLanes; ++l) out[l * n + j] = v[l];
+  }
+}
+
+}  // namespace
+
+void Rng::fill_uniform_streams(const uint64_t* seeds, int count, float* out, int64_t n, float lo,
+                               float hi) {
+  HETCIM_ASSERT(count >= 0 && count <= kUniformStreams);
+  if (count == 0 || n <= 0) return;
+  uint64_t s[4][kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    uint64_t st = seeds[std::min(l, count - 1)];  // unused lanes repeat the last stream
+    for (auto& word : s) word[l] = splitmix64(st);
+  }
+  // Lanes past `count` write past the caller's rows: stage those in a local tail.
+  if (count == kLanes) {
+    uniform_lanes(s, out, n, lo, static_cast<double>(hi) - lo);
+    return;
+  }
+  std::vector<float> staged(static_cast<size_t>(kLanes * n));
+  uniform_lanes(s, staged.data(), n, lo, static_cast<double>(hi) - lo);
+  std::copy(staged.begin(), staged.begin() + count * n, out);
 }
 
 }  // namespace hetcim::xbar

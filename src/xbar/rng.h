@@ -35,6 +35,12 @@ class Rng {
   void fill_normal_portable(float* out, int64_t n);
   void fill_uniform(float* out, int64_t n, float lo, float hi);  // [lo, hi)
 
+  // Up to eight streams at once: out[l * n + j] = what Rng(seeds[l]).fill_uniform(out + l * n, n,
+  // lo, hi) writes, byte for byte, with the streams' generators run side by side in vector lanes.
+  static constexpr int kUniformStreams = 8;
+  static void fill_uniform_streams(const uint64_t* seeds, int count, float* out, int64_t n,
+                                   float lo, float hi);
+
  private:
   // The ziggurat's rare branch for layer i and candidate t: the tail (i = 0) or the wedge test.
   // Returns false when the candidate is rejected (draw again).

@@ -127,6 +127,25 @@ TEST(Rng, FillNormalMatchesItsPortableDefinitionByteForByte) {
   }
 }
 
+// Eight uniform streams side by side give each stream's own fill_uniform bytes, for every count
+// of streams and a length that is not a multiple of anything.
+TEST(Rng, FillUniformStreamsMatchesOneStreamAtATime) {
+  const int64_t n = 37;
+  for (int count = 1; count <= Rng::kUniformStreams; ++count) {
+    std::vector<uint64_t> seeds;
+    for (int l = 0; l < count; ++l) seeds.push_back(1000003ULL * static_cast<uint64_t>(l) + 5);
+    std::vector<float> together(static_cast<size_t>(count * n) + 1, 9.0f);
+    Rng::fill_uniform_streams(seeds.data(), count, together.data(), n, -0.25f, 0.75f);
+    EXPECT_EQ(together.back(), 9.0f) << "wrote past count x n";
+    for (int l = 0; l < count; ++l) {
+      std::vector<float> alone(static_cast<size_t>(n));
+      Rng(seeds[static_cast<size_t>(l)]).fill_uniform(alone.data(), n, -0.25f, 0.75f);
+      EXPECT_EQ(0, std::memcmp(alone.data(), together.data() + l * n, n * sizeof(float)))
+          << "count " << count << " stream " << l;
+    }
+  }
+}
+
 TEST(Rng, FillUniformStaysInRange) {
   Rng r(5);
   std::vector<float> v(10000);
