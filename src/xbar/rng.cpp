@@ -178,26 +178,6 @@ float Rng::float_slow_path(int i, float t, bool negative) {
     return static_cast<float>(negative ? -(FloatZiggurat::kR + a) : (FloatZiggurat::kR + a));
   }
   const double y = z.f[i] + uniform() * (z.f[i + 1] - z.f[i]);
-  // Most wedge tests are decided without exp: on a layer where f(x) = exp(-x^2/2) is convex
-  // (x >= 1) it lies below the chord through the layer's corners and above its tangents there,
-  // where it is concave (x <= 1) the other way round. A test is decided by a bound only when y
-  // is clear of it by a relative 1e-9 (the bounds and exp are accurate to ~1e-15), so the
-  // outcome is exactly that of the exp comparison below: the same bytes.
-  const double dt = t;
-  const double x0 = z.xd[static_cast<size_t>(i + 1)];
-  const double x1 = z.xd[static_cast<size_t>(i)];
-  const bool convex = x0 >= 1.0;
-  if ((convex || x1 <= 1.0) && dt >= x0 && dt <= x1) {
-    const double f0 = z.f[static_cast<size_t>(i + 1)];  // f(x0), the larger
-    const double f1 = z.f[static_cast<size_t>(i)];
-    const double chord = f0 + (f1 - f0) * ((dt - x0) / (x1 - x0));
-    const double tangent0 = f0 * (1.0 - x0 * (dt - x0));
-    const double tangent1 = f1 * (1.0 - x1 * (dt - x1));
-    const double lower = convex ? std::max(tangent0, tangent1) : chord;
-    const double upper = convex ? chord : std::min(tangent0, tangent1);
-    if (y < lower * (1.0 - 1e-9)) return negative ? -t : t;
-    if (y >= upper * (1.0 + 1e-9)) return static_cast<float>(normal());
-  }
   if (y < std::exp(-0.5 * double(t) * t)) return negative ? -t : t;
   return static_cast<float>(normal());
 }
