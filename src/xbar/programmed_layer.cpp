@@ -204,7 +204,7 @@ void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, 
     float* v = sized(work.v, rows * Kp);
     float* scale = sized(work.scale, rows * T);
     float* norm = sized(work.norm, rows * T);
-    float* part = sized(work.part, T * rows * N);
+    float* part = sized(work.part, rows * N);
     float* z = sized(work.z, noisy ? rows * N : 0);
     // This chunk's input vectors: from the whole batch, or produced now into a buffer that
     // stays in cache for the DAC (xc[b * K] is vector b0 + b).
@@ -226,16 +226,15 @@ void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, 
       }
       std::fill(v + b * Kp + K, v + (b + 1) * Kp, 0.0f);
     }
-    // Every row tile's array currents: part[t] = v[:, tile t] * dG[tile t] (one 2-D product per
-    // tile: oneDNN's brgemm kernels beat its batched-matmul path for these shapes).
-    for (int64_t t = 0; t < T; ++t)
-      sgemm(rows, N, L, v + t * L, Kp, dg + t * L * N, N, part + t * rows * N, N,
-            GemmThreads::Caller);
-    // Read noise, per-array ADC, digital accumulation over the row tiles. The standard normals
-    // of row tile t and this chunk come from one stream (index t * chunks + chunk): rows x N
-    // draws, vector b's at z + b * N (a vector with no input voltage leaves its draws unused).
+    // Per row tile t: its array currents part = v[:, tile t] * dG[tile t] (one 2-D product per
+    // tile: oneDNN's brgemm kernels beat its batched-matmul path for these shapes), then read
+    // noise, per-array ADC and the digital accumulation over the row tiles while part is still in
+    // cache. The standard normals of row tile t and this chunk come from one stream (index
+    // t * chunks + chunk): rows x N draws, vector b's at z + b * N (a vector with no input
+    // voltage leaves its draws unused).
     for (int64_t b = 0; b < rows; ++b) std::fill(y + (b0 + b) * N, y + (b0 + b + 1) * N, 0.0f);
     for (int64_t t = 0; t < T; ++t) {
+      sgemm(rows, N, L, v + t * L, Kp, dg + t * L * N, N, part, N, GemmThreads::Caller);
       if (noisy) {
         Rng rng(stream_seed(call_seed, static_cast<uint64_t>(t * chunks + chunk)));
         rng.fill_normal(z, rows * N);
@@ -243,7 +242,7 @@ void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, 
       for (int64_t b = 0; b < rows; ++b) {
         const float s = scale[b * T + t];
         if (s == 0.0f) continue;  // no input voltage: no current, no read noise
-        clipped += adc_accumulate(part + (t * rows + b) * N, noisy ? z + b * N : nullptr,
+        clipped += adc_accumulate(part + b * N, noisy ? z + b * N : nullptr,
                                   sigma_n * norm[b * T + t], N, tile_cols_, fixed_adc, full_scale,
                                   p.adc_bits, static_cast<float>(gamma_ * s), y + (b0 + b) * N);
       }
