@@ -113,7 +113,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs)
       if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median")
-        medians_.push_back({r.run_name.function_name, r.GetAdjustedRealTime(), r.GetAdjustedCPUTime()});
+        medians_.push_back(
+            {r.run_name.function_name, r.GetAdjustedRealTime(), r.GetAdjustedCPUTime()});
     ConsoleReporter::ReportRuns(runs);
   }
   void Finalize() override {

@@ -9,8 +9,9 @@
 #include <cstdint>
 
 // Element-wise kernels are compiled for AVX-512, AVX2 and the baseline and picked at load time.
-// Every clone computes the same bytes: the kernels are exact per element (no FMA contraction
-// under -std=c++20, max is order-free) and sums use a fixed lane order.
+// Sums use a fixed lane order and max is order-free, but the clones are not byte-identical on
+// every CPU: GCC's default -ffp-contract=fast (C++, also under -std=c++20) lets the AVX2 and
+// AVX-512 clones fuse a * b + c into an FMA, which the baseline clone cannot (src/xbar/README.md).
 #define HETCIM_XBAR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 
 namespace hetcim::xbar {

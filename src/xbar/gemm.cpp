@@ -3,9 +3,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <utility>
 #include <vector>
-#include <oneapi/dnnl/dnnl.hpp>
 
 #include "util/error.h"
 

@@ -48,8 +48,7 @@ TEST(StreamPin, FillNormalBytesAreThoseOfCommit3546944) {
 // Two forward calls (the second on the advanced read stream) of a layer programmed on chip seed
 // 9; inputs with exact zeros and one all-zero vector (no read noise drawn for it).
 TEST(StreamPin, ForwardBytesAreThoseOfCommit3546944) {
-  const ChipProfile a3 =
-      load_chip_profile(std::string(HETCIM_SOURCE_DIR) + "/data/chips.yaml:A3");
+  const ChipProfile a3 = load_chip_profile(std::string(HETCIM_SOURCE_DIR) + "/data/chips.yaml:A3");
   struct Case {
     const char* what;
     uint64_t hash;
@@ -82,7 +81,8 @@ TEST(StreamPin, ForwardBytesAreThoseOfCommit3546944) {
     std::vector<float> w(static_cast<size_t>(K * N)), x(static_cast<size_t>(B * K)),
         y(static_cast<size_t>(B * N));
     for (auto& v : w) v = static_cast<float>(wr.normal()) * 0.05f;
-    for (size_t i = 0; i < x.size(); ++i) x[i] = i % 7 == 0 ? 0.0f : static_cast<float>(wr.normal());
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = i % 7 == 0 ? 0.0f : static_cast<float>(wr.normal());
     for (int64_t k = 0; k < K; ++k) x[static_cast<size_t>(3 * K + k)] = 0.0f;
     const ProgrammedLayer layer = Chip(p, 9).program("fc", w.data(), K, N);
     Rng rr(13);
