@@ -41,8 +41,8 @@ uint64_t stream_seed(uint64_t call_seed, uint64_t index) {
 // DAC of one input segment: full scale s = max |x|, codes / M in [-1, 1] written to v (an ideal
 // DAC writes x / s). Returns s; `norm2` receives ||v||_2^2, summed in 16 fixed lanes so that every
 // instruction-set clone gives the same bytes.
-HETCIM_XBAR_CLONES
-float dac_segment(const float* x, int64_t n, float* v, int bits, float& norm2) {
+inline __attribute__((always_inline)) float dac_segment(const float* x, int64_t n, float* v,
+                                                        int bits, float& norm2) {
   const float s = max_abs_lanes(x, n);
   norm2 = 0.0f;
   if (s == 0.0f) {
@@ -79,9 +79,10 @@ float dac_segment(const float* x, int64_t n, float* v, int bits, float& norm2) {
 // out. Returns the number of clipped conversions. Two passes per column tile while it is in L1
 // (noise and full scale; codes and accumulation): the arithmetic of quantize_signed and of a
 // separate accumulation, element by element, so the bytes are those of the unfused passes.
-HETCIM_XBAR_CLONES
-int64_t adc_accumulate(float* row, const float* z, float sd, int64_t n, int64_t tile_cols,
-                       bool fixed, float full_scale, int bits, float g, float* out) {
+inline __attribute__((always_inline)) int64_t adc_accumulate(float* row, const float* z, float sd,
+                                                            int64_t n, int64_t tile_cols,
+                                                            bool fixed, float full_scale, int bits,
+                                                            float g, float* out) {
   constexpr int kLanes = 16;
   int64_t clipped = 0;
   for (int64_t c0 = 0; c0 < n; c0 += tile_cols) {
@@ -125,6 +126,41 @@ int64_t adc_accumulate(float* row, const float* z, float sd, int64_t n, int64_t 
       o[c] += g * (round_code(std::min(std::max(t, lo), m)) * to_value);
     }
     for (const int32_t k : count) clipped += k;
+  }
+  return clipped;
+}
+
+// The DAC of a chunk's `rows` input vectors (xc: rows x K): per vector and row tile its codes
+// (zero padded to Kp), scale and code norm. One call per chunk, compiled per instruction set with
+// dac_segment inlined (a call per vector cost as much as the 9 inputs of a first convolution).
+HETCIM_XBAR_CLONES
+void dac_rows(const float* xc, int64_t rows, int64_t K, int64_t T, int64_t L, int64_t Kp, int bits,
+              float* v, float* scale, float* norm) {
+  for (int64_t b = 0; b < rows; ++b) {
+    for (int64_t t = 0; t < T; ++t) {
+      const int64_t r0 = t * L;
+      const int64_t len = std::min(L, K - r0);
+      float norm2 = 0.0f;
+      scale[b * T + t] = dac_segment(xc + b * K + r0, len, v + b * Kp + r0, bits, norm2);
+      norm[b * T + t] = std::sqrt(norm2);
+    }
+    std::fill(v + b * Kp + K, v + (b + 1) * Kp, 0.0f);
+  }
+}
+
+// Row tile t's noise, ADC and accumulation for a chunk's `rows` vectors (part: rows x N currents,
+// z: their normals or null, y: the chunk's outputs). Returns the clipped conversions.
+HETCIM_XBAR_CLONES
+int64_t adc_rows(float* part, const float* z, int64_t rows, int64_t N, int64_t t, int64_t T,
+                 const float* scale, const float* norm, float sigma_n, int64_t tile_cols,
+                 bool fixed, float full_scale, int bits, double gamma, float* y) {
+  int64_t clipped = 0;
+  for (int64_t b = 0; b < rows; ++b) {
+    const float s = scale[b * T + t];
+    if (s == 0.0f) continue;  // no input voltage: no current, no read noise
+    clipped += adc_accumulate(part + b * N, z != nullptr ? z + b * N : nullptr,
+                              sigma_n * norm[b * T + t], N, tile_cols, fixed, full_scale, bits,
+                              static_cast<float>(gamma * s), y + b * N);
   }
   return clipped;
 }
@@ -216,16 +252,7 @@ void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, 
     }
     // DAC: normalized input codes (zero padded to whole tiles), per tile its scale and the L2
     // norm of its codes.
-    for (int64_t b = 0; b < rows; ++b) {
-      for (int64_t t = 0; t < T; ++t) {
-        const int64_t r0 = t * L;
-        const int64_t len = std::min(L, K - r0);
-        float norm2 = 0.0f;
-        scale[b * T + t] = dac_segment(xc + b * K + r0, len, v + b * Kp + r0, p.dac_bits, norm2);
-        norm[b * T + t] = std::sqrt(norm2);
-      }
-      std::fill(v + b * Kp + K, v + (b + 1) * Kp, 0.0f);
-    }
+    dac_rows(xc, rows, K, T, L, Kp, p.dac_bits, v, scale, norm);
     // Per row tile t: its array currents part = v[:, tile t] * dG[tile t] (one 2-D product per
     // tile: oneDNN's brgemm kernels beat its batched-matmul path for these shapes), then read
     // noise, per-array ADC and the digital accumulation over the row tiles while part is still in
@@ -239,13 +266,8 @@ void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, 
         Rng rng(stream_seed(call_seed, static_cast<uint64_t>(t * chunks + chunk)));
         rng.fill_normal(z, rows * N);
       }
-      for (int64_t b = 0; b < rows; ++b) {
-        const float s = scale[b * T + t];
-        if (s == 0.0f) continue;  // no input voltage: no current, no read noise
-        clipped += adc_accumulate(part + b * N, noisy ? z + b * N : nullptr,
-                                  sigma_n * norm[b * T + t], N, tile_cols_, fixed_adc, full_scale,
-                                  p.adc_bits, static_cast<float>(gamma_ * s), y + (b0 + b) * N);
-      }
+      clipped += adc_rows(part, noisy ? z : nullptr, rows, N, t, T, scale, norm, sigma_n,
+                          tile_cols_, fixed_adc, full_scale, p.adc_bits, gamma_, y + b0 * N);
     }
   }
   stats.dac_conversions += batch * K * col_tiles_;
@@ -304,10 +326,8 @@ void ProgrammedLayer::forward_reference(const float* x, int64_t batch, float* y,
       Scratch& work = scratch();
       float* v = sized(work.v, rows * K);
       float* scale = sized(work.scale, rows);
-      for (int64_t b = 0; b < rows; ++b) {
-        float norm2 = 0.0f;
-        scale[b] = dac_segment(x + (b0 + b) * K, K, v + b * K, p.dac_bits, norm2);
-      }
+      float* norm = sized(work.norm, rows);  // unused here (no per-vector noise)
+      dac_rows(x + b0 * K, rows, K, 1, K, K, p.dac_bits, v, scale, norm);
       float* out = y + b0 * N;
       sgemm(rows, N, K, v, K, dg, N, out, N, GemmThreads::Caller);
       for (int64_t b = 0; b < rows; ++b) {
