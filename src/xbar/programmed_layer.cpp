@@ -80,9 +80,9 @@ inline __attribute__((always_inline)) float dac_segment(const float* x, int64_t 
 // (noise and full scale; codes and accumulation): the arithmetic of quantize_signed and of a
 // separate accumulation, element by element, so the bytes are those of the unfused passes.
 inline __attribute__((always_inline)) int64_t adc_accumulate(float* row, const float* z, float sd,
-                                                            int64_t n, int64_t tile_cols,
-                                                            bool fixed, float full_scale, int bits,
-                                                            float g, float* out) {
+                                                             int64_t n, int64_t tile_cols,
+                                                             bool fixed, float full_scale, int bits,
+                                                             float g, float* out) {
   constexpr int kLanes = 16;
   int64_t clipped = 0;
   for (int64_t c0 = 0; c0 < n; c0 += tile_cols) {
