@@ -16,6 +16,9 @@ constexpr int64_t kParallelWork = 1 << 20;
 // Input vectors per work item: DAC, product and ADC of a chunk run on one thread.
 constexpr int64_t kChunkRows = 512;
 
+// forward_rows asks its source for at most this many inputs (256 KiB of floats) at a time.
+constexpr int64_t kSourceBlockFloats = 65536;
+
 // Grow-only scratch buffers of the calling thread: fresh multi-megabyte vectors on every call
 // would page-fault their memory in again each time (glibc hands large blocks back to the OS).
 // Purely a cache; no result depends on it.
@@ -242,17 +245,21 @@ void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, 
     float* norm = sized(work.norm, rows * T);
     float* part = sized(work.part, rows * N);
     float* z = sized(work.z, noisy ? rows * N : 0);
-    // This chunk's input vectors: from the whole batch, or produced now into a buffer that
-    // stays in cache for the DAC (xc[b * K] is vector b0 + b).
-    const float* xc = x + b0 * K;
-    if (source != nullptr) {
-      float* buffer = sized(work.rows, rows * K);
-      (*source)(b0, rows, buffer);
-      xc = buffer;
-    }
     // DAC: normalized input codes (zero padded to whole tiles), per tile its scale and the L2
-    // norm of its codes.
-    dac_rows(xc, rows, K, T, L, Kp, p.dac_bits, v, scale, norm);
+    // norm of its codes. The input vectors come from the whole batch, or are produced now, a
+    // block of them at a time, into a buffer small enough to stay in L2 until the DAC reads it
+    // (a convolution's im2col rows: 512 rows of 576 inputs would be 1.2 MB).
+    if (source == nullptr) {
+      dac_rows(x + b0 * K, rows, K, T, L, Kp, p.dac_bits, v, scale, norm);
+    } else {
+      const int64_t block = std::max<int64_t>(1, std::min(rows, kSourceBlockFloats / K));
+      float* buffer = sized(work.rows, block * K);
+      for (int64_t r0 = 0; r0 < rows; r0 += block) {
+        const int64_t n = std::min(block, rows - r0);
+        (*source)(b0 + r0, n, buffer);
+        dac_rows(buffer, n, K, T, L, Kp, p.dac_bits, v + r0 * Kp, scale + r0 * T, norm + r0 * T);
+      }
+    }
     // Per row tile t: its array currents part = v[:, tile t] * dG[tile t] (one 2-D product per
     // tile: oneDNN's brgemm kernels beat its batched-matmul path for these shapes), then read
     // noise, per-array ADC and the digital accumulation over the row tiles while part is still in
