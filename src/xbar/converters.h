@@ -30,7 +30,9 @@ int64_t quantize_signed(float* v, int64_t n, float full_scale, int bits);
   float acc[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
+#if defined(_OPENMP)  // the header is also read by code built without OpenMP
 #pragma omp simd
+#endif
     for (int l = 0; l < kLanes; ++l) acc[l] = std::max(acc[l], std::fabs(v[i + l]));
   }
   float m = 0.0f;
