@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <string>
@@ -112,24 +113,38 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs)
       if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median")
-        medians_.emplace_back(r.run_name.function_name, r.GetAdjustedRealTime());
+        medians_.push_back(
+            {r.run_name.function_name, r.GetAdjustedRealTime(), r.GetAdjustedCPUTime()});
     ConsoleReporter::ReportRuns(runs);
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    double base = 0;
-    for (const auto& [name, t] : medians_)
-      if (name == "BM_PlainGemm") base = t;
-    std::printf("\nLinear %lldx%lld, batch %lld: median of %d runs, ratio to plain fp32 GEMM\n",
-                static_cast<long long>(kIn), static_cast<long long>(kOut),
-                static_cast<long long>(kBatch), kRepetitions);
-    for (const auto& [name, t] : medians_)
-      std::printf("  %-24s %9.3f ms   %5.2fx\n", name.c_str(), t, base > 0 ? t / base : 0.0);
+    double base = 0, base_cpu = 0;
+    for (const Median& m : medians_)
+      if (m.name == "BM_PlainGemm") base = m.wall, base_cpu = m.cpu;
+    std::printf(
+        "\nLinear %lldx%lld, batch %lld: median of %d runs (wall, process CPU), ratio to plain "
+        "fp32 GEMM\n",
+        static_cast<long long>(kIn), static_cast<long long>(kOut), static_cast<long long>(kBatch),
+        kRepetitions);
+    for (const Median& m : medians_)
+      std::printf("  %-24s wall %9.3f ms %5.2fx   CPU %9.3f ms %5.2fx\n", m.name.c_str(), m.wall,
+                  base > 0 ? m.wall / base : 0.0, m.cpu, base_cpu > 0 ? m.cpu / base_cpu : 0.0);
   }
 
  private:
-  std::vector<std::pair<std::string, double>> medians_;
+  struct Median {
+    std::string name;
+    double wall, cpu;
+  };
+  std::vector<Median> medians_;
 };
+
+double process_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return 1e3 * static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_nsec);
+}
 
 struct Case {
   std::string name;
@@ -158,14 +173,16 @@ void interleaved_summary(int rounds) {
       {"A3 physical, 16 arrays", [&] { arrays.forward(inputs().data(), kBatch, y.data(), rng); }},
       {"A3 reference", [&] { ref.forward(inputs().data(), kBatch, y.data(), rng); }},
   };
-  std::vector<std::vector<double>> ms(cases.size());
+  std::vector<std::vector<double>> ms(cases.size()), cpu_ms(cases.size());
   for (auto& c : cases) c.run();  // warm-up: primitives, scratch buffers
   for (int r = 0; r < rounds; ++r) {
     for (size_t i = 0; i < cases.size(); ++i) {
+      const double c0 = process_cpu_ms();
       const auto t0 = std::chrono::steady_clock::now();
       cases[i].run();
       ms[i].push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      cpu_ms[i].push_back(process_cpu_ms() - c0);
     }
   }
   auto median = [](std::vector<double> v) {
@@ -179,6 +196,13 @@ void interleaved_summary(int rounds) {
   for (size_t i = 0; i < cases.size(); ++i)
     std::printf("  %-24s median %8.3f ms (%5.2fx)   min %8.3f ms (%5.2fx)\n", cases[i].name.c_str(),
                 median(ms[i]), median(ms[i]) / base_med, minimum(ms[i]), minimum(ms[i]) / base_min);
+  // Process CPU time of the same calls: under load the wall times carry other jobs' time slices;
+  // with OMP_NUM_THREADS=1 the CPU time is the work of the call itself.
+  const double base_cpu = median(cpu_ms[0]);
+  std::printf("Interleaved, process CPU time (median per case, ratio to the plain GEMM's):\n");
+  for (size_t i = 0; i < cases.size(); ++i)
+    std::printf("  %-24s median %8.3f ms (%5.2fx)\n", cases[i].name.c_str(), median(cpu_ms[i]),
+                median(cpu_ms[i]) / base_cpu);
 }
 
 }  // namespace
@@ -189,6 +213,6 @@ int main(int argc, char** argv) {
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  interleaved_summary(31);
+  interleaved_summary(61);
   return 0;
 }

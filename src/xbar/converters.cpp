@@ -31,10 +31,7 @@ int64_t quantize_signed(float* v, int64_t n, float full_scale, int bits) {
 
 HETCIM_XBAR_CLONES
 float max_abs(const float* v, int64_t n) {
-  float m = 0.0f;
-#pragma omp simd reduction(max : m)
-  for (int64_t i = 0; i < n; ++i) m = std::max(m, std::fabs(v[i]));
-  return m;
+  return max_abs_lanes(v, n);
 }
 
 }  // namespace hetcim::xbar

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <utility>
+#include <vector>
 
 #include "util/error.h"
 
@@ -12,9 +14,42 @@ namespace {
 
 // A CPU engine and an in-order stream: stateless handles, created once per calling thread.
 // Primitives come from oneDNN's primitive cache, so repeated shapes are not re-generated.
+//
+// The matmul primitives themselves are kept per calling thread too, keyed by the three memory
+// descriptors and the thread budget they were created under: a convolution on the chip makes one
+// product per chunk of 512 rows, and creating the primitive descriptor each time (oneDNN's
+// implementation dispatch, even when its primitive cache then hits) cost as much as a small
+// product. The same primitive computes the same bytes as a freshly created one.
 struct Context {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
+
+  struct Key {
+    dnnl::memory::desc a, b, c;
+    int threads;
+    bool in_parallel;
+    bool operator==(const Key& o) const {
+      return a == o.a && b == o.b && c == o.c && threads == o.threads &&
+             in_parallel == o.in_parallel;
+    }
+  };
+  std::vector<std::pair<Key, dnnl::matmul>> primitives;  // most recently used last
+
+  const dnnl::matmul& matmul(const dnnl::memory::desc& a, const dnnl::memory::desc& b,
+                             const dnnl::memory::desc& c) {
+    const Key key{a, b, c, omp_get_max_threads(), omp_in_parallel() != 0};
+    for (size_t i = primitives.size(); i-- > 0;) {
+      if (primitives[i].first == key) {
+        if (i + 1 != primitives.size()) std::swap(primitives[i], primitives.back());
+        return primitives.back().second;
+      }
+    }
+    constexpr size_t kKept = 32;  // a network's layers and chunk shapes; the oldest goes
+    if (primitives.size() == kKept) primitives.erase(primitives.begin());
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), engine);
+    primitives.emplace_back(key, dnnl::matmul(pd));
+    return primitives.back().second;
+  }
 };
 
 Context& context() {
@@ -38,8 +73,7 @@ void run_matmul(const dnnl::memory::desc& a_md, const float* a, const dnnl::memo
     }
   } restore{narrow, saved};
   Context& ctx = context();
-  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), ctx.engine);
-  const dnnl::matmul prim(pd);
+  const dnnl::matmul& prim = ctx.matmul(a_md, b_md, c_md);
   dnnl::memory a_mem(a_md, ctx.engine, const_cast<float*>(a));
   dnnl::memory b_mem(b_md, ctx.engine, const_cast<float*>(b));
   dnnl::memory c_mem(c_md, ctx.engine, c);

@@ -74,6 +74,21 @@ void im2col_nhwc(const float* x, const Conv2dGeometry& g, float* cols) {
   im2col_nhwc_rows(x, g, 0, g.batch * g.out_height() * g.out_width(), cols);
 }
 
+namespace {
+
+// row[c * KK + t] = tap[t][c] for every channel c and tap t < KK.
+template <int KK>
+void copy_taps(const float* const* tap, int64_t channels, float* __restrict row) {
+  const float* p[KK];
+  for (int t = 0; t < KK; ++t) p[t] = tap[t];
+  for (int64_t c = 0; c < channels; ++c) {
+#pragma GCC unroll 16
+    for (int t = 0; t < KK; ++t) row[c * KK + t] = p[t][c];
+  }
+}
+
+}  // namespace
+
 void im2col_nhwc_rows(const float* x, const Conv2dGeometry& g, int64_t first, int64_t n,
                       float* cols) {
   const int64_t ho = g.out_height();
@@ -83,23 +98,36 @@ void im2col_nhwc_rows(const float* x, const Conv2dGeometry& g, int64_t first, in
   const int64_t kk = g.kernel_h * g.kernel_w;
   HETCIM_ASSERT(first >= 0 && n >= 0 && first + n <= g.batch * ho * wo, "im2col rows ", first,
                 " + ", n, " outside the conv's ", g.batch * ho * wo);
-  for (int64_t r = first; r < first + n; ++r) {
-    const int64_t img = r / (ho * wo);
-    const int64_t oh = (r / wo) % ho;
-    const int64_t ow = r % wo;
-    float* row = cols + (r - first) * patch;
+  // Per row, the source pixel of each kernel tap (a zero pixel for padding), then the row written
+  // in its (c, i, j) order: contiguous stores, reads from the few pixels of the window (in L1).
+  const std::vector<float> zeros(static_cast<size_t>(C), 0.0f);
+  std::vector<const float*> taps(static_cast<size_t>(kk));
+  // Output pixel (img, oh, ow) of row r, stepped along instead of divided out per row (three
+  // 64-bit divisions cost more than a 9-input row).
+  int64_t img = first / (ho * wo);
+  int64_t oh = (first / wo) % ho;
+  int64_t ow = first % wo;
+  for (int64_t r = first; r < first + n; ++r, ++ow) {
+    if (ow == wo) {
+      ow = 0;
+      if (++oh == ho) oh = 0, ++img;
+    }
     for (int64_t i = 0; i < g.kernel_h; ++i) {
       const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
       for (int64_t j = 0; j < g.kernel_w; ++j) {
         const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
-        float* dst = row + i * g.kernel_w + j;
-        if (ih < 0 || ih >= g.height || iw < 0 || iw >= g.width) {
-          for (int64_t c = 0; c < C; ++c) dst[c * kk] = 0.0f;
-          continue;
-        }
-        const float* src = x + ((img * g.height + ih) * g.width + iw) * C;
-        for (int64_t c = 0; c < C; ++c) dst[c * kk] = src[c];
+        const bool inside = ih >= 0 && ih < g.height && iw >= 0 && iw < g.width;
+        taps[static_cast<size_t>(i * g.kernel_w + j)] =
+            inside ? x + ((img * g.height + ih) * g.width + iw) * C : zeros.data();
       }
+    }
+    float* row = cols + (r - first) * patch;
+    if (kk == 9) {
+      copy_taps<9>(taps.data(), C, row);  // 3x3 kernels: the tap loop unrolled
+    } else {
+      const float* const* tap = taps.data();
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t t = 0; t < kk; ++t) row[c * kk + t] = tap[t][c];
     }
   }
 }

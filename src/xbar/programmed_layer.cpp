@@ -16,6 +16,9 @@ constexpr int64_t kParallelWork = 1 << 20;
 // Input vectors per work item: DAC, product and ADC of a chunk run on one thread.
 constexpr int64_t kChunkRows = 512;
 
+// forward_rows asks its source for at most this many inputs (256 KiB of floats) at a time.
+constexpr int64_t kSourceBlockFloats = 65536;
+
 // Grow-only scratch buffers of the calling thread: fresh multi-megabyte vectors on every call
 // would page-fault their memory in again each time (glibc hands large blocks back to the OS).
 // Purely a cache; no result depends on it.
@@ -41,9 +44,9 @@ uint64_t stream_seed(uint64_t call_seed, uint64_t index) {
 // DAC of one input segment: full scale s = max |x|, codes / M in [-1, 1] written to v (an ideal
 // DAC writes x / s). Returns s; `norm2` receives ||v||_2^2, summed in 16 fixed lanes so that every
 // instruction-set clone gives the same bytes.
-HETCIM_XBAR_CLONES
-float dac_segment(const float* x, int64_t n, float* v, int bits, float& norm2) {
-  const float s = max_abs(x, n);
+inline __attribute__((always_inline)) float dac_segment(const float* x, int64_t n, float* v,
+                                                        int bits, float& norm2) {
+  const float s = max_abs_lanes(x, n);
   norm2 = 0.0f;
   if (s == 0.0f) {
     std::fill(v, v + n, 0.0f);
@@ -76,21 +79,92 @@ float dac_segment(const float* x, int64_t n, float* v, int bits, float& norm2) {
 }
 
 // One array's output row: add read noise sd * z, ADC per column tile, accumulate g * codes into
-// out. Returns the number of clipped conversions.
-HETCIM_XBAR_CLONES
-int64_t adc_accumulate(float* row, const float* z, float sd, int64_t n, int64_t tile_cols,
-                       bool fixed, float full_scale, int bits, float g, float* out) {
-  if (z != nullptr) {
-#pragma omp simd
-    for (int64_t c = 0; c < n; ++c) row[c] += sd * z[c];
-  }
+// out. Returns the number of clipped conversions. Two passes per column tile while it is in L1
+// (noise and full scale; codes and accumulation): the arithmetic of quantize_signed and of a
+// separate accumulation, element by element, so the bytes are those of the unfused passes.
+inline __attribute__((always_inline)) int64_t adc_accumulate(float* row, const float* z, float sd,
+                                                             int64_t n, int64_t tile_cols,
+                                                             bool fixed, float full_scale, int bits,
+                                                             float g, float* out) {
+  constexpr int kLanes = 16;
   int64_t clipped = 0;
   for (int64_t c0 = 0; c0 < n; c0 += tile_cols) {
     const int64_t len = std::min(tile_cols, n - c0);
-    clipped += quantize_signed(row + c0, len, fixed ? full_scale : max_abs(row + c0, len), bits);
-  }
+    float* r = row + c0;
+    float* o = out + c0;
+    if (z != nullptr) {
+      const float* zc = z + c0;
 #pragma omp simd
-  for (int64_t c = 0; c < n; ++c) out[c] += g * row[c];
+      for (int64_t c = 0; c < len; ++c) r[c] += sd * zc[c];
+    }
+    const float fs = fixed ? full_scale : max_abs_lanes(r, len);
+    if (bits == 0) {
+#pragma omp simd
+      for (int64_t c = 0; c < len; ++c) o[c] += g * r[c];
+      continue;
+    }
+    if (!(fs > 0.0f)) {
+#pragma omp simd
+      for (int64_t c = 0; c < len; ++c) o[c] += g * 0.0f;
+      continue;
+    }
+    const float m = static_cast<float>((1 << (bits - 1)) - 1);
+    const float lo = -m - 1.0f;
+    const float to_code = m / fs;
+    const float to_value = fs / m;
+    // Clipping counted in 16 int lanes (quantize_signed's rule: t >= m + 0.5 or t < lo - 0.5).
+    int32_t count[kLanes] = {};
+    int64_t c = 0;
+    for (; c + kLanes <= len; c += kLanes) {
+#pragma omp simd
+      for (int l = 0; l < kLanes; ++l) {
+        const float t = r[c + l] * to_code;
+        count[l] += static_cast<int32_t>((t >= m + 0.5f) | (t < lo - 0.5f));
+        o[c + l] += g * (round_code(std::min(std::max(t, lo), m)) * to_value);
+      }
+    }
+    for (; c < len; ++c) {
+      const float t = r[c] * to_code;
+      clipped += (t >= m + 0.5f) | (t < lo - 0.5f);
+      o[c] += g * (round_code(std::min(std::max(t, lo), m)) * to_value);
+    }
+    for (const int32_t k : count) clipped += k;
+  }
+  return clipped;
+}
+
+// The DAC of a chunk's `rows` input vectors (xc: rows x K): per vector and row tile its codes
+// (zero padded to Kp), scale and code norm. One call per chunk, compiled per instruction set with
+// dac_segment inlined (a call per vector cost as much as the 9 inputs of a first convolution).
+HETCIM_XBAR_CLONES
+void dac_rows(const float* xc, int64_t rows, int64_t K, int64_t T, int64_t L, int64_t Kp, int bits,
+              float* v, float* scale, float* norm) {
+  for (int64_t b = 0; b < rows; ++b) {
+    for (int64_t t = 0; t < T; ++t) {
+      const int64_t r0 = t * L;
+      const int64_t len = std::min(L, K - r0);
+      float norm2 = 0.0f;
+      scale[b * T + t] = dac_segment(xc + b * K + r0, len, v + b * Kp + r0, bits, norm2);
+      norm[b * T + t] = std::sqrt(norm2);
+    }
+    std::fill(v + b * Kp + K, v + (b + 1) * Kp, 0.0f);
+  }
+}
+
+// Row tile t's noise, ADC and accumulation for a chunk's `rows` vectors (part: rows x N currents,
+// z: their normals or null, y: the chunk's outputs). Returns the clipped conversions.
+HETCIM_XBAR_CLONES
+int64_t adc_rows(float* part, const float* z, int64_t rows, int64_t N, int64_t t, int64_t T,
+                 const float* scale, const float* norm, float sigma_n, int64_t tile_cols,
+                 bool fixed, float full_scale, int bits, double gamma, float* y) {
+  int64_t clipped = 0;
+  for (int64_t b = 0; b < rows; ++b) {
+    const float s = scale[b * T + t];
+    if (s == 0.0f) continue;  // no input voltage: no current, no read noise
+    clipped += adc_accumulate(part + b * N, z != nullptr ? z + b * N : nullptr,
+                              sigma_n * norm[b * T + t], N, tile_cols, fixed, full_scale, bits,
+                              static_cast<float>(gamma * s), y + b * N);
+  }
   return clipped;
 }
 
@@ -169,49 +243,38 @@ void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, 
     float* v = sized(work.v, rows * Kp);
     float* scale = sized(work.scale, rows * T);
     float* norm = sized(work.norm, rows * T);
-    float* part = sized(work.part, T * rows * N);
+    float* part = sized(work.part, rows * N);
     float* z = sized(work.z, noisy ? rows * N : 0);
-    // This chunk's input vectors: from the whole batch, or produced now into a buffer that
-    // stays in cache for the DAC (xc[b * K] is vector b0 + b).
-    const float* xc = x + b0 * K;
-    if (source != nullptr) {
-      float* buffer = sized(work.rows, rows * K);
-      (*source)(b0, rows, buffer);
-      xc = buffer;
-    }
     // DAC: normalized input codes (zero padded to whole tiles), per tile its scale and the L2
-    // norm of its codes.
-    for (int64_t b = 0; b < rows; ++b) {
-      for (int64_t t = 0; t < T; ++t) {
-        const int64_t r0 = t * L;
-        const int64_t len = std::min(L, K - r0);
-        float norm2 = 0.0f;
-        scale[b * T + t] = dac_segment(xc + b * K + r0, len, v + b * Kp + r0, p.dac_bits, norm2);
-        norm[b * T + t] = std::sqrt(norm2);
+    // norm of its codes. The input vectors come from the whole batch, or are produced now, a
+    // block of them at a time, into a buffer small enough to stay in L2 until the DAC reads it
+    // (a convolution's im2col rows: 512 rows of 576 inputs would be 1.2 MB).
+    if (source == nullptr) {
+      dac_rows(x + b0 * K, rows, K, T, L, Kp, p.dac_bits, v, scale, norm);
+    } else {
+      const int64_t block = std::max<int64_t>(1, std::min(rows, kSourceBlockFloats / K));
+      float* buffer = sized(work.rows, block * K);
+      for (int64_t r0 = 0; r0 < rows; r0 += block) {
+        const int64_t n = std::min(block, rows - r0);
+        (*source)(b0 + r0, n, buffer);
+        dac_rows(buffer, n, K, T, L, Kp, p.dac_bits, v + r0 * Kp, scale + r0 * T, norm + r0 * T);
       }
-      std::fill(v + b * Kp + K, v + (b + 1) * Kp, 0.0f);
     }
-    // Every row tile's array currents: part[t] = v[:, tile t] * dG[tile t] (one 2-D product per
-    // tile: oneDNN's brgemm kernels beat its batched-matmul path for these shapes).
-    for (int64_t t = 0; t < T; ++t)
-      sgemm(rows, N, L, v + t * L, Kp, dg + t * L * N, N, part + t * rows * N, N,
-            GemmThreads::Caller);
-    // Read noise, per-array ADC, digital accumulation over the row tiles. The standard normals
-    // of row tile t and this chunk come from one stream (index t * chunks + chunk): rows x N
-    // draws, vector b's at z + b * N (a vector with no input voltage leaves its draws unused).
+    // Per row tile t: its array currents part = v[:, tile t] * dG[tile t] (one 2-D product per
+    // tile: oneDNN's brgemm kernels beat its batched-matmul path for these shapes), then read
+    // noise, per-array ADC and the digital accumulation over the row tiles while part is still in
+    // cache. The standard normals of row tile t and this chunk come from one stream (index
+    // t * chunks + chunk): rows x N draws, vector b's at z + b * N (a vector with no input
+    // voltage leaves its draws unused).
     for (int64_t b = 0; b < rows; ++b) std::fill(y + (b0 + b) * N, y + (b0 + b + 1) * N, 0.0f);
     for (int64_t t = 0; t < T; ++t) {
+      sgemm(rows, N, L, v + t * L, Kp, dg + t * L * N, N, part, N, GemmThreads::Caller);
       if (noisy) {
         Rng rng(stream_seed(call_seed, static_cast<uint64_t>(t * chunks + chunk)));
         rng.fill_normal(z, rows * N);
       }
-      for (int64_t b = 0; b < rows; ++b) {
-        const float s = scale[b * T + t];
-        if (s == 0.0f) continue;  // no input voltage: no current, no read noise
-        clipped += adc_accumulate(part + (t * rows + b) * N, noisy ? z + b * N : nullptr,
-                                  sigma_n * norm[b * T + t], N, tile_cols_, fixed_adc, full_scale,
-                                  p.adc_bits, static_cast<float>(gamma_ * s), y + (b0 + b) * N);
-      }
+      clipped += adc_rows(part, noisy ? z : nullptr, rows, N, t, T, scale, norm, sigma_n,
+                          tile_cols_, fixed_adc, full_scale, p.adc_bits, gamma_, y + b0 * N);
     }
   }
   stats.dac_conversions += batch * K * col_tiles_;
@@ -230,24 +293,36 @@ void ProgrammedLayer::forward_reference(const float* x, int64_t batch, float* y,
   const auto hi = static_cast<float>(p.g_max);
   const auto inv_range = static_cast<float>(1.0 / (p.g_max - p.g_min));
   const int64_t chunks = (batch + kChunkRows - 1) / kChunkRows;
-  // The read conductances of this call (shared by the batch), filled by the team below.
-  std::vector<float> dg_call(noisy ? static_cast<size_t>(K * N) : 0);
-  const float* dg = noisy ? dg_call.data() : dg_.data();
+  // The read conductances of this call (shared by the batch), filled by the team below; in the
+  // calling thread's grow-only scratch (the team's own buffers are v, scale and z).
+  float* dg_call = noisy ? sized(scratch().part, K * N) : nullptr;
+  const float* dg = noisy ? dg_call : dg_.data();
 
 #pragma omp parallel if (batch * K * N > kParallelWork)
   {
     if (noisy) {
-      // One uniform draw per device in [-a, a], clamped read, per row of devices its own stream.
+      // One uniform draw per device in [-a, a], clamped read, per row of devices its own stream
+      // (eight rows' streams generated side by side).
+      constexpr int kGroup = Rng::kUniformStreams;
+      const int64_t groups = (K + kGroup - 1) / kGroup;
 #pragma omp for schedule(static)
-      for (int64_t r = 0; r < K; ++r) {
-        Rng rng(stream_seed(call_seed, static_cast<uint64_t>(r)));
-        float* u = sized(scratch().z, 2 * N);
-        rng.fill_uniform(u, 2 * N, -a, a);
-        for (int64_t c = 0; c < N; ++c) {
-          const auto k = static_cast<size_t>(r * N + c);
-          const float gp = std::clamp(g_plus_[k] + u[2 * c], lo, hi);
-          const float gm = std::clamp(g_minus_[k] + u[2 * c + 1], lo, hi);
-          dg_call[k] = (gp - gm) * inv_range;
+      for (int64_t group = 0; group < groups; ++group) {
+        const int64_t r0 = group * kGroup;
+        const int count = static_cast<int>(std::min<int64_t>(kGroup, K - r0));
+        uint64_t seeds[kGroup];
+        for (int l = 0; l < count; ++l)
+          seeds[l] = stream_seed(call_seed, static_cast<uint64_t>(r0 + l));
+        float* u_rows = sized(scratch().z, kGroup * 2 * N);
+        Rng::fill_uniform_streams(seeds, count, u_rows, 2 * N, -a, a);
+        for (int l = 0; l < count; ++l) {
+          const int64_t r = r0 + l;
+          const float* u = u_rows + l * 2 * N;
+          for (int64_t c = 0; c < N; ++c) {
+            const auto k = static_cast<size_t>(r * N + c);
+            const float gp = std::clamp(g_plus_[k] + u[2 * c], lo, hi);
+            const float gm = std::clamp(g_minus_[k] + u[2 * c + 1], lo, hi);
+            dg_call[k] = (gp - gm) * inv_range;
+          }
         }
       }
     }
@@ -258,10 +333,8 @@ void ProgrammedLayer::forward_reference(const float* x, int64_t batch, float* y,
       Scratch& work = scratch();
       float* v = sized(work.v, rows * K);
       float* scale = sized(work.scale, rows);
-      for (int64_t b = 0; b < rows; ++b) {
-        float norm2 = 0.0f;
-        scale[b] = dac_segment(x + (b0 + b) * K, K, v + b * K, p.dac_bits, norm2);
-      }
+      float* norm = sized(work.norm, rows);  // unused here (no per-vector noise)
+      dac_rows(x + b0 * K, rows, K, 1, K, K, p.dac_bits, v, scale, norm);
       float* out = y + b0 * N;
       sgemm(rows, N, K, v, K, dg, N, out, N, GemmThreads::Caller);
       for (int64_t b = 0; b < rows; ++b) {

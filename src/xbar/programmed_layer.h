@@ -65,8 +65,9 @@ class ProgrammedLayer {
                ForwardStats* stats = nullptr) const;
 
   // The same product with the input rows produced on demand: rows(first, n, out) writes input
-  // vectors [first, first + n) (n x rows(), row-major) to `out`. The physical mode asks for one
-  // chunk at a time into a cache-sized buffer (a convolution's im2col rows never exist whole);
+  // vectors [first, first + n) (n x rows(), row-major) to `out`. The physical mode asks for a
+  // block of at most 64Ki inputs at a time into an L2-sized buffer, which the DAC reads at once
+  // (a convolution's im2col rows never exist whole);
   // the result is byte for byte that of forward() on the whole matrix.
   using RowSource = std::function<void(int64_t first, int64_t n, float* out)>;
   void forward_rows(const RowSource& rows, int64_t batch, float* y, Rng& read_rng,
@@ -76,7 +77,7 @@ class ProgrammedLayer {
   friend class Chip;
   ProgrammedLayer() = default;
 
-  // x (the whole batch) or, when x is null, `source` one chunk at a time.
+  // x (the whole batch) or, when x is null, `source` a block of rows at a time.
   void forward_physical(const float* x, const RowSource* source, int64_t batch, float* y,
                         uint64_t call_seed, ForwardStats& stats) const;
   void forward_reference(const float* x, int64_t batch, float* y, uint64_t call_seed,

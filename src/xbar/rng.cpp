@@ -5,6 +5,11 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "util/error.h"
 
@@ -228,12 +233,19 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void ziggurat_fast(
 }  // namespace
 
 void Rng::fill_normal(float* out, int64_t n) {
+#if defined(__x86_64__)
+  if (avx512_normals()) {
+    fill_normal_avx512(out, n);
+    return;
+  }
+#endif
+  fill_normal_portable(out, n);
+}
+
+void Rng::fill_normal_portable(float* out, int64_t n) {
   const FloatZiggurat& z = float_ziggurat();
   uint64_t s[4][kLanes];
-  for (int l = 0; l < kLanes; ++l) {
-    uint64_t st = next_u64();
-    for (auto& word : s) word[l] = splitmix64(st);
-  }
+  seed_lanes(s);
   uint32_t bits[kChunk];
   uint8_t reject[kChunk];
   for (int64_t k0 = 0; k0 < n; k0 += kChunk) {
@@ -242,21 +254,173 @@ void Rng::fill_normal(float* out, int64_t n) {
     xoshiro_lanes(s, bits, steps);
     float* o = out + k0;
     ziggurat_fast(bits, z.x.data(), o, reject, count);
-    for (int k = 0; k < count; ++k) {
-      if (reject[k]) {
-        const uint32_t b = bits[k];
-        const auto i = static_cast<int>(b & 0x7fu);
-        const float t =
-            static_cast<float>(b >> 8) * (1.0f / 16777216.0f) * z.x[static_cast<size_t>(i)];
-        o[k] = float_slow_path(i, t, (b >> 7) & 1);
-      }
-    }
+    for (int k = 0; k < count; ++k)
+      if (reject[k]) o[k] = reject_candidate(bits[k]);
   }
 }
+
+void Rng::seed_lanes(uint64_t (&s)[4][8]) {
+  for (int l = 0; l < kLanes; ++l) {
+    uint64_t st = next_u64();
+    for (auto& word : s) word[l] = splitmix64(st);
+  }
+}
+
+float Rng::reject_candidate(uint32_t b) {
+  const FloatZiggurat& z = float_ziggurat();
+  const auto i = static_cast<int>(b & 0x7fu);
+  const float t = static_cast<float>(b >> 8) * (1.0f / 16777216.0f) * z.x[static_cast<size_t>(i)];
+  return float_slow_path(i, t, (b >> 7) & 1);
+}
+
+#if defined(__x86_64__)
+bool Rng::avx512_normals() {
+  static const bool ok = __builtin_cpu_supports("avx512f") != 0;
+  return ok;
+}
+
+// fill_normal_portable's arithmetic in AVX-512 registers, one xoshiro step (sixteen 32-bit draws)
+// at a time: the eight lanes stay in registers, the ziggurat's 129 layer widths sit in registers
+// too (looked up with two-source permutes instead of gathers), and the candidates outside the
+// inner rectangles are collected (compressed) per block of 1024 and then sent to the same scalar
+// slow path in increasing order (the lanes and this generator are separate streams, so this
+// consumes this generator exactly as the portable path does). Integer operations and exactly
+// rounded float products only: the bytes of fill_normal_portable.
+namespace {
+
+// table[i] for 7-bit i from a table of 128 floats held in eight registers.
+__attribute__((target("avx512f"))) inline __m512 lookup128(const __m512 (&t)[8], __m512i i,
+                                                           __mmask16 bit5, __mmask16 bit6) {
+  const __m512 p0 = _mm512_permutex2var_ps(t[0], i, t[1]);
+  const __m512 p1 = _mm512_permutex2var_ps(t[2], i, t[3]);
+  const __m512 p2 = _mm512_permutex2var_ps(t[4], i, t[5]);
+  const __m512 p3 = _mm512_permutex2var_ps(t[6], i, t[7]);
+  return _mm512_mask_blend_ps(bit6, _mm512_mask_blend_ps(bit5, p0, p1),
+                              _mm512_mask_blend_ps(bit5, p2, p3));
+}
+
+}  // namespace
+
+__attribute__((target("avx512f"))) void Rng::fill_normal_avx512(float* out, int64_t n) {
+  const FloatZiggurat& z = float_ziggurat();
+  uint64_t lanes[4][kLanes];
+  seed_lanes(lanes);
+  __m512i s0 = _mm512_loadu_si512(lanes[0]);
+  __m512i s1 = _mm512_loadu_si512(lanes[1]);
+  __m512i s2 = _mm512_loadu_si512(lanes[2]);
+  __m512i s3 = _mm512_loadu_si512(lanes[3]);
+  __m512 width_table[8];
+  __m512 next_table[8];
+  for (int j = 0; j < 8; ++j) {
+    width_table[j] = _mm512_loadu_ps(z.x.data() + 16 * j);
+    next_table[j] = _mm512_loadu_ps(z.x.data() + 1 + 16 * j);
+  }
+  const __m512i layer_mask = _mm512_set1_epi32(0x7f);
+  const __m512i bit5_mask = _mm512_set1_epi32(0x20);
+  const __m512i bit6_mask = _mm512_set1_epi32(0x40);
+  const __m512i sign_mask = _mm512_set1_epi32(0x80);
+  const __m512 two_pow_minus24 = _mm512_set1_ps(1.0f / 16777216.0f);
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  constexpr int kBlock = 1024;
+  uint32_t rejected_bits[kBlock + 16];
+  int32_t rejected_at[kBlock + 16];
+  for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
+    const int count = static_cast<int>(std::min<int64_t>(kBlock, n - b0));
+    float* o = out + b0;
+    int rejected = 0;
+    for (int k0 = 0; k0 < count; k0 += 16) {
+      // One xoshiro256++ step of the eight lanes; lane l's output is draws 2l (low) and 2l + 1.
+      const __m512i r = _mm512_add_epi64(_mm512_rol_epi64(_mm512_add_epi64(s0, s3), 23), s0);
+      const __m512i t1 = _mm512_slli_epi64(s1, 17);
+      s2 = _mm512_xor_si512(s2, s0);
+      s3 = _mm512_xor_si512(s3, s1);
+      s1 = _mm512_xor_si512(s1, s2);
+      s0 = _mm512_xor_si512(s0, s3);
+      s2 = _mm512_xor_si512(s2, t1);
+      s3 = _mm512_rol_epi64(s3, 45);
+      // Ziggurat fast path (ziggurat_fast).
+      const __m512i layer = _mm512_and_si512(r, layer_mask);
+      const __mmask16 bit5 = _mm512_test_epi32_mask(r, bit5_mask);
+      const __mmask16 bit6 = _mm512_test_epi32_mask(r, bit6_mask);
+      const __m512 width = lookup128(width_table, layer, bit5, bit6);
+      const __m512 next = lookup128(next_table, layer, bit5, bit6);
+      const __m512 u = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(r, 8)), two_pow_minus24);
+      const __m512 t = _mm512_mul_ps(u, width);
+      const int left = count - k0;
+      const __mmask16 valid = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1u);
+      const __mmask16 reject = _mm512_mask_cmp_ps_mask(valid, t, next, _CMP_NLT_UQ);
+      const __m512i sign = _mm512_slli_epi32(_mm512_and_si512(r, sign_mask), 24);
+      _mm512_mask_storeu_ps(o + k0, valid,
+                            _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(t), sign)));
+      // The rejected candidates' bits and positions, appended in order.
+      _mm512_storeu_si512(rejected_bits + rejected, _mm512_maskz_compress_epi32(reject, r));
+      _mm512_storeu_si512(
+          rejected_at + rejected,
+          _mm512_maskz_compress_epi32(reject, _mm512_add_epi32(iota, _mm512_set1_epi32(k0))));
+      rejected += __builtin_popcount(reject);
+    }
+    for (int j = 0; j < rejected; ++j) o[rejected_at[j]] = reject_candidate(rejected_bits[j]);
+  }
+}
+#endif
 
 void Rng::fill_uniform(float* out, int64_t n, float lo, float hi) {
   const double width = static_cast<double>(hi) - lo;
   for (int64_t k = 0; k < n; ++k) out[k] = static_cast<float>(lo + width * uniform());
+}
+
+namespace {
+
+// `n` steps of eight xoshiro256++ lanes, each output turned into fill_uniform's value:
+// float(lo + width * ((r >> 11) * 2^-53)) in double, as uniform() does. The 53-bit integer goes to
+// double exactly through the 2^52 exponent trick on its upper 52 bits (x = 2 h + b), so no
+// 64-bit integer conversion instruction is needed and every clone gives the same bytes.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void uniform_lanes(
+    uint64_t (&s)[4][kLanes], float* out, int64_t n, double lo, double width) {
+  constexpr uint64_t kExp52 = 0x4330000000000000ULL;  // the double 2^52
+  constexpr double kTwo52 = 4503599627370496.0;
+  for (int64_t j = 0; j < n; ++j) {
+    float v[kLanes];
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) {
+      const uint64_t a = s[0][l] + s[3][l];
+      const uint64_t r = ((a << 23) | (a >> 41)) + s[0][l];
+      const uint64_t sh = s[1][l] << 17;
+      s[2][l] ^= s[0][l];
+      s[3][l] ^= s[1][l];
+      s[1][l] ^= s[2][l];
+      s[0][l] ^= s[3][l];
+      s[2][l] ^= sh;
+      s[3][l] = (s[3][l] << 45) | (s[3][l] >> 19);
+      const uint64_t x = r >> 11;
+      const double h = std::bit_cast<double>(kExp52 | (x >> 1)) - kTwo52;
+      const double b = std::bit_cast<double>(kExp52 | (x & 1)) - kTwo52;
+      const double u = (h * 2.0 + b) * kTwoPowMinus53;
+      v[l] = static_cast<float>(lo + width * u);
+    }
+    for (int l = 0; l < kLanes; ++l) out[l * n + j] = v[l];
+  }
+}
+
+}  // namespace
+
+void Rng::fill_uniform_streams(const uint64_t* seeds, int count, float* out, int64_t n, float lo,
+                               float hi) {
+  HETCIM_ASSERT(count >= 0 && count <= kUniformStreams);
+  if (count == 0 || n <= 0) return;
+  uint64_t s[4][kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    uint64_t st = seeds[std::min(l, count - 1)];  // unused lanes repeat the last stream
+    for (auto& word : s) word[l] = splitmix64(st);
+  }
+  // Lanes past `count` write past the caller's rows: stage those in a local tail.
+  if (count == kLanes) {
+    uniform_lanes(s, out, n, lo, static_cast<double>(hi) - lo);
+    return;
+  }
+  std::vector<float> staged(static_cast<size_t>(kLanes * n));
+  uniform_lanes(s, staged.data(), n, lo, static_cast<double>(hi) - lo);
+  std::copy(staged.begin(), staged.begin() + count * n, out);
 }
 
 }  // namespace hetcim::xbar

@@ -30,13 +30,30 @@ class Rng {
   // wedge cases draw from this generator. Deterministic: the same state gives the same bytes on
   // every instruction set (only integer operations and exactly rounded float products).
   void fill_normal(float* out, int64_t n);
+  // The same bytes without SIMD intrinsics (fill_normal uses an AVX-512 kernel where the CPU has
+  // one; this is the definition it must match, and the path of other CPUs).
+  void fill_normal_portable(float* out, int64_t n);
   void fill_uniform(float* out, int64_t n, float lo, float hi);  // [lo, hi)
+
+  // Up to eight streams at once: out[l * n + j] = what Rng(seeds[l]).fill_uniform(out + l * n, n,
+  // lo, hi) writes, byte for byte, with the streams' generators run side by side in vector lanes.
+  static constexpr int kUniformStreams = 8;
+  static void fill_uniform_streams(const uint64_t* seeds, int count, float* out, int64_t n,
+                                   float lo, float hi);
 
  private:
   // The ziggurat's rare branch for layer i and candidate t: the tail (i = 0) or the wedge test.
   // Returns false when the candidate is rejected (draw again).
   bool normal_slow_path(int i, double t, bool negative, double& out);
   float float_slow_path(int i, float t, bool negative);
+  // fill_normal's pieces: seed its eight lanes from this generator; the slow path of a 32-bit
+  // candidate the fast path rejected; the AVX-512 kernel and whether this CPU can run it.
+  void seed_lanes(uint64_t (&s)[4][8]);
+  float reject_candidate(uint32_t bits);
+#if defined(__x86_64__)
+  static bool avx512_normals();
+  void fill_normal_avx512(float* out, int64_t n);
+#endif
 
   uint64_t s_[4];
 };

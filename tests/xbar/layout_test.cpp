@@ -108,6 +108,46 @@ TEST(Layout, Im2colRowsAreSlicesOfTheWholeMatrix) {
   }
 }
 
+// The channels-last im2col (tap pointers per row, the 3x3 case unrolled, the output pixel stepped
+// along) equals the NCHW im2col written independently (layout.cpp's im2col) on the same tensor,
+// for a 3x3 kernel with stride, padding on every side and two images, and a 3x2 kernel, both
+// from a first row inside the tensor's second image.
+TEST(Layout, ChannelsLastIm2colEqualsTheNchwIm2col) {
+  for (const int64_t kw : {3, 2}) {
+    Conv2dGeometry g;
+    g.batch = 2;
+    g.channels = 4;
+    g.height = 6;
+    g.width = 5;
+    g.kernel_h = 3;
+    g.kernel_w = kw;
+    g.stride_h = 2;
+    g.stride_w = 1;
+    g.pad_top = g.pad_left = g.pad_bottom = g.pad_right = 1;
+    const int64_t C = g.channels, H = g.height, W = g.width;
+    std::vector<float> nchw(static_cast<size_t>(g.batch * C * H * W));
+    for (size_t i = 0; i < nchw.size(); ++i) nchw[i] = static_cast<float>(i) * 0.5f + 1.0f;
+    std::vector<float> nhwc(nchw.size());
+    for (int64_t n = 0; n < g.batch; ++n)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t h = 0; h < H; ++h)
+          for (int64_t w = 0; w < W; ++w)
+            nhwc[static_cast<size_t>(((n * H + h) * W + w) * C + c)] =
+                nchw[static_cast<size_t>(((n * C + c) * H + h) * W + w)];
+    const std::vector<float> expected = im2col(nchw.data(), g);
+    const int64_t rows = g.batch * g.out_height() * g.out_width(), patch = g.patch_size();
+    ASSERT_EQ(static_cast<int64_t>(expected.size()), rows * patch);
+    std::vector<float> whole(expected.size());
+    im2col_nhwc(nhwc.data(), g, whole.data());
+    EXPECT_EQ(whole, expected) << "kernel 3x" << kw;
+    const int64_t first = rows / 2 + 3;  // inside the second image, mid-row of the output
+    std::vector<float> tail(static_cast<size_t>((rows - first) * patch));
+    im2col_nhwc_rows(nhwc.data(), g, first, rows - first, tail.data());
+    EXPECT_TRUE(std::equal(tail.begin(), tail.end(), expected.begin() + first * patch))
+        << "kernel 3x" << kw;
+  }
+}
+
 TEST(Layout, GeometryErrors) {
   Conv2dGeometry g;
   g.height = 2;
