@@ -464,7 +464,7 @@ TEST(PartitionWithAccuracy, TighteningFixesAWrongAdditivePrediction) {
   q.max_accuracy_drop = 0.0;
   res = api::partition(api::build_partition_problem(fixture().model, q), q);
   ASSERT_TRUE(res.tightening);
-  const Tightening& u = *res.tightening;
+  const Tightening u = *res.tightening;  // a copy: res is assigned again below
   ASSERT_GE(u.steps.size(), 2u);
   EXPECT_TRUE(u.verified);
   EXPECT_LE(res.accuracy->measured.hi, 0.0 + 1e-12);
