@@ -50,6 +50,11 @@ TEST(StreamPin, FillNormalBytesAreThoseOfCommit3546944) {
 TEST(StreamPin, ForwardBytesAreThoseOfCommit3546944) {
   if (!__builtin_cpu_supports("avx512f"))
     GTEST_SKIP() << "the pinned hashes are those of the AVX-512 kernels (see the file's header)";
+#ifndef __OPTIMIZE__
+  // An unoptimised build (the asan preset is Debug) contracts no a * b + c into FMA, so its last
+  // bits differ from the optimised builds' whose hashes these are.
+  GTEST_SKIP() << "the pinned hashes are those of an optimised build (FMA contraction)";
+#endif
   const ChipProfile a3 = load_chip_profile(std::string(HETCIM_SOURCE_DIR) + "/data/chips.yaml:A3");
   struct Case {
     const char* what;
