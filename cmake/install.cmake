@@ -1,6 +1,8 @@
 # Install rules: the hetcim and hetcim-torch programs, libhetcim.so (the api module and what it
-# uses) as the imported target hetcim::hetcim, the headers under include/hetcim/, and the CMake
-# package files (hetcimConfig.cmake, hetcimConfigVersion.cmake, hetcimTargets.cmake).
+# uses) as the imported target hetcim::hetcim, with libtorch also libhetcim_torch.so (api_torch
+# and train, linking libhetcim.so) as hetcim::api_torch, the headers under include/hetcim/, and
+# the CMake package files (hetcimConfig.cmake, hetcimConfigVersion.cmake, hetcimTargets.cmake,
+# hetcimTorchTargets.cmake: loaded only by find_package(hetcim COMPONENTS torch)).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -16,13 +18,25 @@ install(TARGETS hetcim_shared EXPORT hetcimTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 set(HETCIM_PUBLIC_MODULES util graph onnxio zoo passes workload cost cluster partition platform dse exec xbar data hybrid select accuracy report api)
+set(HETCIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hetcim)
+# The libtorch component: train's race_cnn_net.h includes <torch/torch.h> and is not installed
+# (the other headers speak graph::Graph and data::ImageDataset only).
+set(HETCIM_PRIVATE_HEADERS "")
+if(TARGET hetcim_api_torch_shared)
+  list(APPEND HETCIM_PUBLIC_MODULES train api_torch)
+  list(APPEND HETCIM_PRIVATE_HEADERS train/race_cnn_net.h)
+  install(TARGETS hetcim_api_torch_shared EXPORT hetcimTorchTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT hetcimTorchTargets NAMESPACE hetcim:: DESTINATION ${HETCIM_CMAKE_DIR})
+endif()
 install(CODE "
   set(SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")
   set(GENERATED_DIR \"${PROJECT_BINARY_DIR}/generated\")
   set(MODULES \"${HETCIM_PUBLIC_MODULES}\")
+  set(PRIVATE_HEADERS \"${HETCIM_PRIVATE_HEADERS}\")
   include(\"${PROJECT_SOURCE_DIR}/cmake/install_headers.cmake\")
 ")
-set(HETCIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hetcim)
 install(EXPORT hetcimTargets NAMESPACE hetcim:: DESTINATION ${HETCIM_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/hetcimConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/hetcimConfig.cmake INSTALL_DESTINATION ${HETCIM_CMAKE_DIR})

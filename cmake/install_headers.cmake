@@ -1,19 +1,24 @@
 # Installs the public headers under <prefix>/include/hetcim/: src/<module>/*.h as
 # hetcim/<module>/*.h with their project includes rewritten ("graph/graph.h" ->
-# "hetcim/graph/graph.h"), api/hetcim.h as the umbrella <hetcim/hetcim.h>, and the generated
-# hetcim/version.h. Run by `cmake --install` (install(CODE) in CMakeLists.txt) with SOURCE_DIR,
-# GENERATED_DIR and MODULES set.
+# "hetcim/graph/graph.h"), api/hetcim.h and api_torch/analog.h as the umbrellas <hetcim/hetcim.h>
+# and <hetcim/analog.h>, and the generated hetcim/version.h. Run by `cmake --install`
+# (install(CODE) in cmake/install.cmake) with SOURCE_DIR, GENERATED_DIR, MODULES and
+# PRIVATE_HEADERS (<module>/<name>.h left out) set.
 set(dest "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}/include/hetcim")
 string(REPLACE ";" "|" alternatives "${MODULES}")
 foreach(m ${MODULES})
   file(GLOB headers "${SOURCE_DIR}/src/${m}/*.h")
   foreach(h ${headers})
     get_filename_component(name "${h}" NAME)
+    list(FIND PRIVATE_HEADERS "${m}/${name}" private)  # (IN_LIST needs a policy in a script)
+    if(private GREATER -1)
+      continue()
+    endif()
     file(READ "${h}" text)
     string(REGEX REPLACE "#include \"(${alternatives})/" "#include \"hetcim/\\1/" text "${text}")
     set(out "${dest}/${m}/${name}")
-    if(m STREQUAL "api" AND name STREQUAL "hetcim.h")
-      set(out "${dest}/hetcim.h")
+    if((m STREQUAL "api" AND name STREQUAL "hetcim.h") OR (m STREQUAL "api_torch" AND name STREQUAL "analog.h"))
+      set(out "${dest}/${name}")
     endif()
     if(EXISTS "${out}")
       file(READ "${out}" old)

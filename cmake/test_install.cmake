@@ -1,8 +1,13 @@
 # The installed package as another project meets it: install this build into a temporary prefix,
 # build examples/ against it with find_package(hetcim), run both examples and check their figures
 # (ResNet-18: 38 operators and 201 crossbars of 256x256, the numbers `hetcim inspect` prints and
-# tests/integration/cli_test.cpp asserts), and import the installed Python package.
-# Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, Python_EXECUTABLE.
+# tests/integration/cli_test.cpp asserts), and import the installed Python package. Built with
+# libtorch (WITH_TORCH): the torch component too (hetcim::api_torch, <hetcim/analog.h>) and the
+# analog_eval example, whose digital accuracy read back from the written ONNX file must equal the
+# one training measured on the same test images (skipped without Fashion-MNIST unless
+# HETCIM_REQUIRE_DATA=1). Without libtorch the package must have no torch component. Either way
+# the installed libhetcim.so must not need libtorch.
+# Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, Python_EXECUTABLE, WITH_TORCH.
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
 function(run_step)
@@ -25,6 +30,36 @@ if(NOT problem_h MATCHES "#include \"hetcim/graph/dag.h\"")
   message(FATAL_ERROR "installed headers must include each other under hetcim/")
 endif()
 
+set(torch_targets "${prefix}/lib/cmake/hetcim/hetcimTorchTargets.cmake")
+if(WITH_TORCH)
+  foreach(f include/hetcim/analog.h include/hetcim/api_torch/pool.h include/hetcim/train/evaluate.h)
+    if(NOT EXISTS "${prefix}/${f}")
+      message(FATAL_ERROR "the install lacks ${f}")
+    endif()
+  endforeach()
+  file(GLOB torch_libs "${prefix}/lib/libhetcim_torch.so*")
+  if(NOT torch_libs OR NOT EXISTS "${torch_targets}")
+    message(FATAL_ERROR "the install lacks libhetcim_torch.so or hetcimTorchTargets.cmake")
+  endif()
+  if(EXISTS "${prefix}/include/hetcim/train/race_cnn_net.h")
+    message(FATAL_ERROR "train/race_cnn_net.h includes <torch/torch.h> and must not be installed")
+  endif()
+  file(READ "${prefix}/include/hetcim/analog.h" analog_h)
+  if(NOT analog_h MATCHES "#include \"hetcim/api_torch/policy.h\"")
+    message(FATAL_ERROR "<hetcim/analog.h> must include hetcim/api_torch/policy.h")
+  endif()
+elseif(EXISTS "${torch_targets}")
+  message(FATAL_ERROR "built without libtorch, yet the install has ${torch_targets}")
+endif()
+find_program(READELF readelf)
+if(READELF)
+  file(GLOB libhetcim "${prefix}/lib/libhetcim.so.*.*.*")
+  run_step(${READELF} -d ${libhetcim})
+  if(NOT out MATCHES "libhetcim.so" OR out MATCHES "NEEDED[^\n]*(libtorch|libc10)")
+    message(FATAL_ERROR "libhetcim.so must not need libtorch:\n${out}")
+  endif()
+endif()
+
 run_step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples" -B "${WORK_DIR}/build" -G Ninja
          -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}")
 run_step(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
@@ -38,6 +73,28 @@ if(NOT out MATCHES "25 +[0-9.]+ +[0-9.]+ .*ok, optimal, solved" OR NOT out MATCH
   message(FATAL_ERROR "partition_sweep printed:\n${out}")
 endif()
 message(STATUS "examples:\n${out}")
+
+if(WITH_TORCH)
+  if(NOT EXISTS "${WORK_DIR}/build/analog_eval")
+    message(FATAL_ERROR "find_package(hetcim OPTIONAL_COMPONENTS torch) did not find the torch component")
+  endif()
+  if(NOT EXISTS "/usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz"
+     AND NOT "$ENV{HETCIM_REQUIRE_DATA}" STREQUAL "1")
+    message(STATUS "analog_eval skipped: Fashion-MNIST is not installed")
+  else()
+    # 1 epoch on 5000 training images, 200 test images: about 10 s wall under load 6 on 2 cores.
+    run_step("${WORK_DIR}/build/analog_eval" "${SOURCE_DIR}/data/chips.yaml:A3" "${WORK_DIR}" 200 5000)
+    if(NOT out MATCHES "test accuracy ([0-9.]+) on the first 200 test images")
+      message(FATAL_ERROR "analog_eval printed:\n${out}")
+    endif()
+    string(REPLACE "." "[.]" trained "${CMAKE_MATCH_1}")
+    if(NOT out MATCHES "digital: accuracy ${trained} on 200 images \\(ok, measured\\)"
+       OR NOT out MATCHES "A3: accuracy [01][.][0-9]+ on 200 images \\(ok, measured\\)")
+      message(FATAL_ERROR "analog_eval (the digital accuracy must be the one training measured) printed:\n${out}")
+    endif()
+    message(STATUS "analog_eval:\n${out}")
+  endif()
+endif()
 
 if(Python_EXECUTABLE)
   file(GLOB_RECURSE init "${prefix}/*/hetcim/__init__.py")

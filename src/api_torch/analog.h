@@ -1,7 +1,9 @@
 // <hetcim/analog.h>: the front door of seed 002's libtorch jobs (library hetcim_api_torch, linked
-// into hetcim-torch; hetcim and libhetcim.so never load libtorch). Like every api job: a request
-// with validate() (UserError naming the field, the same message from C++ and the CLI), one call,
-// a result with a Status and a Provenance. Rendering is report/'s (report/race_select.h).
+// into hetcim-torch; installed as hetcim::api_torch, libhetcim_torch.so, by
+// find_package(hetcim COMPONENTS torch); hetcim and libhetcim.so never load libtorch). Like every
+// api job: a request with validate() (UserError naming the field, the same message from C++ and the
+// CLI), one call, a result with a Status and a Provenance. Rendering is report/'s
+// (report/race_select.h).
 //
 //   #include <hetcim/analog.h>
 //   hetcim::api::AnalogSelectRequest q;
