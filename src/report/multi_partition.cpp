@@ -168,6 +168,8 @@ nlohmann::json multi_partition_json(const MultiPartitionRun& r) {
     j["bound"] = r.solve->bound;
     j["solve_seconds"] = r.solve->seconds;
     j["nodes"] = r.solve->nodes;
+    j["leaves"] = r.solve->leaves;
+    j["seq_nodes"] = r.solve->seq_nodes;
     if (!r.solve->incumbent.empty()) j["incumbent"] = r.solve->incumbent;
   }
   j["engines"] = nlohmann::json::array();
