@@ -135,8 +135,13 @@ class Sequencer {
         jackson_[static_cast<size_t>(jobs_[j].machine)].add(h, jobs_[j].duration,
                                                             tail_[j] - jobs_[j].duration);
     }
-    // Each machine alone, preemptive (Jackson): a bound on every completion of this node.
-    for (JacksonBound& b : jackson_) lb = std::max(lb, b.value());
+    // Each machine alone, preemptive (Jackson): a bound on every completion of this node. Only
+    // whether the bound reaches best_ matters (dfs prunes on lower_bound() >= best_), so each
+    // machine's bound may stop once it does (JacksonBound::value's cutoff): the same decisions.
+    for (JacksonBound& b : jackson_) {
+      if (lb >= best_) break;
+      lb = std::max(lb, b.value(best_));
+    }
     return lb;
   }
 
@@ -175,17 +180,15 @@ class Sequencer {
       return;
     }
     const size_t n = jobs_.size();
-    // Jobs without a machine start as soon as they can: no decision.
+    // Jobs without a machine start as soon as they can: no decision. One pass in topological
+    // order places all that can go: a job's predecessors come before it, so any that this pass
+    // places are placed before its turn (a second pass would find none).
     std::vector<int> auto_placed;
-    for (bool again = true; again;) {
-      again = false;
-      for (int ji : topo_) {
-        const auto j = static_cast<size_t>(ji);
-        if (jobs_[j].machine < 0 && eligible(j)) {
-          place(j, ready_time(j));
-          auto_placed.push_back(ji);
-          again = true;
-        }
+    for (int ji : topo_) {
+      const auto j = static_cast<size_t>(ji);
+      if (jobs_[j].machine < 0 && eligible(j)) {
+        place(j, ready_time(j));
+        auto_placed.push_back(ji);
       }
     }
     const auto undo_auto = [&] {
