@@ -62,6 +62,7 @@ PlatformPartitionResult partition_on_platform(const Model& model,
     r.status.conclusion = r.solve.status;
     r.provenance.set("solver", "exact K-engine solver (hetcim, partition/multi_exact.h)");
     r.provenance.set("status", partition::solve_status_name(r.solve.status));
+    if (!r.solve.incumbent.empty()) r.provenance.set("incumbent", r.solve.incumbent);
   }
   r.provenance.set("objective", request.objective);
   r.provenance.set("cache", "none (solved in this run)");

@@ -16,6 +16,10 @@ namespace hetcim::partition {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr const char* kFallbackIncumbent =
+    "fallback: the first capacity-free option of every operator (search stopped at its limit)";
+constexpr const char* kResidentOptimum =
+    "the proven optimum without reprogramming (search with reprogramming stopped at its limit)";
 
 // ---------------------------------------------------------------------------------------------
 // Exact sequencing of jobs with fixed durations on machines, with delayed precedences.
@@ -131,8 +135,13 @@ class Sequencer {
         jackson_[static_cast<size_t>(jobs_[j].machine)].add(h, jobs_[j].duration,
                                                             tail_[j] - jobs_[j].duration);
     }
-    // Each machine alone, preemptive (Jackson): a bound on every completion of this node.
-    for (JacksonBound& b : jackson_) lb = std::max(lb, b.value());
+    // Each machine alone, preemptive (Jackson): a bound on every completion of this node. Only
+    // whether the bound reaches best_ matters (dfs prunes on lower_bound() >= best_), so each
+    // machine's bound may stop once it does (JacksonBound::value's cutoff): the same decisions.
+    for (JacksonBound& b : jackson_) {
+      if (lb >= best_) break;
+      lb = std::max(lb, b.value(best_));
+    }
     return lb;
   }
 
@@ -171,17 +180,15 @@ class Sequencer {
       return;
     }
     const size_t n = jobs_.size();
-    // Jobs without a machine start as soon as they can: no decision.
+    // Jobs without a machine start as soon as they can: no decision. One pass in topological
+    // order places all that can go: a job's predecessors come before it, so any that this pass
+    // places are placed before its turn (a second pass would find none).
     std::vector<int> auto_placed;
-    for (bool again = true; again;) {
-      again = false;
-      for (int ji : topo_) {
-        const auto j = static_cast<size_t>(ji);
-        if (jobs_[j].machine < 0 && eligible(j)) {
-          place(j, ready_time(j));
-          auto_placed.push_back(ji);
-          again = true;
-        }
+    for (int ji : topo_) {
+      const auto j = static_cast<size_t>(ji);
+      if (jobs_[j].machine < 0 && eligible(j)) {
+        place(j, ready_time(j));
+        auto_placed.push_back(ji);
       }
     }
     const auto undo_auto = [&] {
@@ -302,8 +309,8 @@ struct Segment {
 
 class Solver {
  public:
-  Solver(const MultiProblem& p, const MultiExactOptions& o)
-      : p_(p), m_(multi_machines(p)), deadline_(o.time_limit_seconds, o.node_limit) {
+  Solver(const MultiProblem& p, Deadline& deadline)
+      : p_(p), m_(multi_machines(p)), deadline_(deadline) {
     const size_t k = p.engines.size();
     cap_index_.assign(k, -1);
     for (size_t e = 0; e < k; ++e)
@@ -956,7 +963,7 @@ class Solver {
 
   const MultiProblem& p_;
   const MultiMachines m_;
-  Deadline deadline_;
+  Deadline& deadline_;
   std::vector<int> cap_index_;      // per engine: its resident dimension of Cap (-1: none)
   std::vector<int> reserve_index_;  // per engine: its reserved-area dimension (-1: none)
   std::vector<int> reserve_of_;     // per resident dimension: the matching reserved one or -1
@@ -975,6 +982,24 @@ class Solver {
   bool timed_out_ = false;
 };
 
+// The problem without its reprogrammed options, and per operator the index of each kept option
+// in the original problem. Empty when some operator has no other option.
+std::pair<MultiProblem, std::vector<std::vector<int>>> without_reprogramming(
+    const MultiProblem& p) {
+  MultiProblem q = p;
+  std::vector<std::vector<int>> index(p.size());
+  for (size_t v = 0; v < p.size(); ++v) {
+    q.options[v].clear();
+    for (size_t o = 0; o < p.options[v].size(); ++o)
+      if (!p.options[v][o].reprogram) {
+        q.options[v].push_back(p.options[v][o]);
+        index[v].push_back(static_cast<int>(o));
+      }
+    if (q.options[v].empty()) return {};
+  }
+  return {std::move(q), std::move(index)};
+}
+
 }  // namespace
 
 MultiExactResult solve_multi_exact(const MultiProblem& p, const MultiExactOptions& opt) {
@@ -982,8 +1007,44 @@ MultiExactResult solve_multi_exact(const MultiProblem& p, const MultiExactOption
   if (!(opt.time_limit_seconds > 0))
     throw user_error("K-engine exact solver: time limit must be > 0 s");
   if (opt.node_limit < 0) throw user_error("K-engine exact solver: node limit must be >= 0");
-  Solver s(p, opt);
-  return s.solve();
+  Deadline deadline(opt.time_limit_seconds, opt.node_limit);
+  bool reprogram = false;
+  for (const std::vector<MultiOption>& os : p.options)
+    for (const MultiOption& x : os) reprogram = reprogram || x.reprogram;
+  if (!reprogram || !opt.seed_without_reprogramming) {
+    MultiExactResult r = Solver(p, deadline).solve();
+    if (r.status == SolveStatus::TimeLimit || r.status == SolveStatus::NodeLimit)
+      r.incumbent = r.schedule.option.empty() ? "none" : kFallbackIncumbent;
+    return r;
+  }
+  // Reprogramming only adds options: every plan without it is a plan with it, of the same
+  // objective (multi_simulate charges a resident option the same either way). The solve without
+  // the reprogrammed options, on the same limits, comes first; its plan is the incumbent if the
+  // full search stops at a limit (the full search yields no plan before it completes: the DP over
+  // the segments needs every front).
+  auto [q, index] = without_reprogramming(p);
+  // (A limited solve without reprogramming has only the fallback plan, which the full solve's
+  // fallback repeats: only its proven optimum is kept.)
+  MultiExactResult seed;
+  if (!index.empty()) seed = Solver(q, deadline).solve();
+  MultiExactResult r = Solver(p, deadline).solve();
+  r.nodes += seed.nodes;
+  r.leaves += seed.leaves;
+  r.seq_nodes += seed.seq_nodes;
+  r.seconds = deadline.elapsed();
+  if (r.status != SolveStatus::TimeLimit && r.status != SolveStatus::NodeLimit) return r;
+  r.incumbent = r.schedule.option.empty() ? "none" : kFallbackIncumbent;
+  if (seed.status != SolveStatus::Optimal) return r;
+  std::vector<int> option(p.size(), -1);
+  for (size_t v = 0; v < p.size(); ++v)
+    option[v] = index[v][static_cast<size_t>(seed.schedule.option[v])];
+  MultiSchedule s = multi_simulate(p, option, seed.schedule.order);
+  if (r.schedule.option.empty() || s.objective < r.objective) {
+    r.schedule = std::move(s);
+    r.objective = r.schedule.objective;
+    r.incumbent = kResidentOptimum;
+  }
+  return r;
 }
 
 }  // namespace hetcim::partition

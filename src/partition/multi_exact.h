@@ -23,12 +23,17 @@
 //   footprint); parts combine by sum and by max respectively and a point fits when resident +
 //   reserved <= capacity. Both only grow, so the Pareto dominance over the vector stays exact
 //   (the max is handled exactly, with no enumeration of reserved sizes).
+// - With reprogrammed options the problem without them is solved first, on the same (shared)
+//   limits: its proven optimum is the incumbent if the full search stops at a limit, so a limited
+//   run is never worse than not reprogramming (`incumbent` says where a limited run's plan comes
+//   from; nodes, leaves and seq_nodes count both solves).
 // Every step is exact, so the result is a proven optimum (bound == objective). The solution is
 // replayed by multi_simulate and checked by multi_check; a disagreement is an InternalError.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "partition/multi_problem.h"
@@ -40,6 +45,10 @@ namespace hetcim::partition {
 struct MultiExactOptions {
   double time_limit_seconds = std::numeric_limits<double>::infinity();  // > 0
   int64_t node_limit = 0;  // search nodes (assignment and sequencing); 0 = none
+  // With reprogrammed options: solve the problem without them first (same limits, shared), and
+  // if the full search stops at a limit return that plan when it is better than the fallback,
+  // so a limited run is never worse than the proven optimum without reprogramming.
+  bool seed_without_reprogramming = true;
 };
 
 struct MultiExactResult {
@@ -57,6 +66,9 @@ struct MultiExactResult {
   size_t segments = 0;         // after merging cut nodes that a non-redundant edge jumps over
   size_t largest_segment = 0;  // interior operators of the largest segment
   size_t front_points = 0;     // Pareto points over all segment fronts
+  // Where the returned plan comes from when a limit stopped the search (empty when the search
+  // completed): the fallback, or the optimum without reprogramming (seed_without_reprogramming).
+  std::string incumbent;
 };
 
 [[nodiscard]] MultiExactResult solve_multi_exact(const MultiProblem& p,

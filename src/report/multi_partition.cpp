@@ -80,6 +80,7 @@ std::string multi_partition_text(const MultiPartitionRun& r) {
          std::to_string(s.objective) + ", bound " + std::to_string(x.bound) + ", " +
          std::to_string(x.nodes) + " nodes, " + std::to_string(x.seq_nodes) +
          " sequencing nodes, " + t(x.seconds) + "\n";
+    if (!x.incumbent.empty()) o += "incumbent: " + x.incumbent + "\n";
   }
   if (s.option.empty()) return o;
   std::snprintf(buf, sizeof buf, "\n%4s  %-36s %-8s %-16s %10s %12s %12s %12s\n", "#", "operator",
@@ -167,6 +168,9 @@ nlohmann::json multi_partition_json(const MultiPartitionRun& r) {
     j["bound"] = r.solve->bound;
     j["solve_seconds"] = r.solve->seconds;
     j["nodes"] = r.solve->nodes;
+    j["leaves"] = r.solve->leaves;
+    j["seq_nodes"] = r.solve->seq_nodes;
+    if (!r.solve->incumbent.empty()) j["incumbent"] = r.solve->incumbent;
   }
   j["engines"] = nlohmann::json::array();
   for (const partition::MultiEngine& e : p.engines)

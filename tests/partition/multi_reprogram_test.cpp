@@ -212,6 +212,95 @@ TEST(MultiReprogram, HandInstance) {
   EXPECT_THROW((void)multi_simulate(p, {2, 1, 2}, {0, 1, 2}), UserError);
 }
 
+// The search nodes a solve charges to its Deadline (one per assignment and sequencing node).
+int64_t charged(const MultiExactResult& r) {
+  return r.nodes + r.seq_nodes;
+}
+
+// A node limit that stops the search with reprogramming after the solve without it finished:
+// the plan returned is that optimum (12, hand_problem's comment), not the fallback (every
+// operator on the cores: 30); the full optimum is 9. Deterministic (node counts, no clock).
+TEST(MultiReprogram, LimitedRunKeepsTheOptimumWithoutReprogramming) {
+  const MultiProblem p = hand_problem();
+  MultiProblem resident = p;
+  for (auto& o : resident.options) o.pop_back();
+  const MultiExactResult q = solve_multi_exact(resident);
+  ASSERT_EQ(q.status, SolveStatus::Optimal);
+  ASSERT_DOUBLE_EQ(q.objective, 12.0);
+  MultiExactOptions plain;
+  plain.seed_without_reprogramming = false;
+  const MultiExactResult full = solve_multi_exact(p, plain);
+  ASSERT_EQ(full.status, SolveStatus::Optimal);
+  EXPECT_TRUE(full.incumbent.empty());
+  ASSERT_GT(charged(full), 2);
+  const MultiExactResult seeded = solve_multi_exact(p);
+  EXPECT_EQ(seeded.status, SolveStatus::Optimal);
+  EXPECT_DOUBLE_EQ(seeded.objective, 9.0);
+  EXPECT_EQ(charged(seeded), charged(q) + charged(full));  // both solves, counted
+  EXPECT_TRUE(seeded.incumbent.empty());
+
+  MultiExactOptions o;
+  o.node_limit = charged(q) + charged(full) / 2;
+  const MultiExactResult r = solve_multi_exact(p, o);
+  EXPECT_EQ(r.status, SolveStatus::NodeLimit);
+  EXPECT_DOUBLE_EQ(r.objective, 12.0);
+  EXPECT_EQ(r.schedule.option, (std::vector<int>{1, 0, 1}));  // a and c resident, b on the cores
+  EXPECT_NE(r.incumbent.find("optimum without reprogramming"), std::string::npos) << r.incumbent;
+  EXPECT_TRUE(multi_check(p, r.schedule).empty());
+  EXPECT_EQ(r.bound, 0.0);
+
+  // Without the seed, the same budget returns the fallback.
+  plain.node_limit = charged(full) / 2;
+  const MultiExactResult f = solve_multi_exact(p, plain);
+  EXPECT_EQ(f.status, SolveStatus::NodeLimit);
+  EXPECT_DOUBLE_EQ(f.objective, 30.0);
+  EXPECT_NE(f.incumbent.find("fallback"), std::string::npos) << f.incumbent;
+  // A budget too small for the solve without reprogramming: the fallback too.
+  o.node_limit = charged(q) / 2;
+  const MultiExactResult g = solve_multi_exact(p, o);
+  EXPECT_EQ(g.status, SolveStatus::NodeLimit);
+  EXPECT_DOUBLE_EQ(g.objective, 30.0);
+  EXPECT_NE(g.incumbent.find("fallback"), std::string::npos) << g.incumbent;
+}
+
+// On random platforms, a run stopped right after the solve without reprogramming is never worse
+// than that solve's optimum (the brute force of the problem without the reprogrammed options).
+TEST(MultiReprogram, LimitedRunNeverWorseThanNoReprogrammingOnRandomPlatforms) {
+  int instances = 0, limited = 0, better_than_fallback = 0;
+  for (uint64_t seed = 5000; instances < 60; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const MultiProblem p = random_reprogram(seed);
+    MultiProblem resident = p;
+    bool any = false;
+    for (auto& os : resident.options) {
+      const size_t before = os.size();
+      std::erase_if(os, [](const MultiOption& x) { return x.reprogram; });
+      any = any || os.size() < before;
+    }
+    MultiBruteForceOptions bo;
+    bo.max_work = 2e6;
+    if (!any || multi_brute_force_work(resident) > bo.max_work) continue;
+    ++instances;
+    const MultiBruteForceResult b = solve_multi_brute_force(resident, bo);
+    const MultiExactResult q = solve_multi_exact(resident);
+    MultiExactOptions o;
+    o.node_limit = charged(q) + 1;
+    const MultiExactResult r = solve_multi_exact(p, o);
+    if (!b.feasible) continue;
+    if (r.status == SolveStatus::Optimal) {
+      EXPECT_LE(r.objective, b.objective + 1e-9 * std::max(1.0, b.objective));
+      continue;
+    }
+    ++limited;
+    ASSERT_EQ(r.status, SolveStatus::NodeLimit);
+    EXPECT_NEAR(r.objective, b.objective, 1e-9 * std::max(1.0, b.objective));
+    EXPECT_TRUE(multi_check(p, r.schedule).empty());
+    better_than_fallback += r.incumbent.find("optimum without") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_GT(limited, 40);
+  EXPECT_GT(better_than_fallback, 10);
+}
+
 TEST(MultiReprogram, ValidateNamesTheField) {
   const auto message = [](const MultiProblem& p) {
     try {
