@@ -56,10 +56,11 @@ struct SegmentFrontOutput {
   // Latency = finish of `out` (or of the last interior operator) minus finish of `in` (or 0);
   // crossbars = interior crossbars only.
   ParetoFront<SegmentPlan> front;
-  int64_t nodes = 0;      // assignment nodes explored
-  int64_t leaves = 0;     // complete assignments sequenced
-  int64_t seq_nodes = 0;  // sequencing nodes
-  size_t decisions = 0;   // interior operators with a choice
+  int64_t nodes = 0;          // assignment nodes explored
+  int64_t leaves = 0;         // complete assignments sequenced
+  int64_t seq_nodes = 0;      // sequencing nodes
+  int64_t parent_pruned = 0;  // nodes pruned by their parent's bound alone
+  size_t decisions = 0;       // interior operators with a choice
   bool timed_out = false;
 };
 
@@ -99,7 +100,7 @@ struct SegmentBestOutput {
   int64_t crossbars = 0;
   int64_t drop = 0;  // interior accuracy drop (ppm)
   SegmentPlan plan;
-  int64_t nodes = 0, leaves = 0, seq_nodes = 0;
+  int64_t nodes = 0, leaves = 0, seq_nodes = 0, parent_pruned = 0;
   size_t decisions = 0;
   bool timed_out = false;
 };
