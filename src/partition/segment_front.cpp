@@ -464,6 +464,16 @@ class FrontSearch {
           return false;
         });
       }
+      // The child with the smallest own cost plus the best the rest can do with the crossbars
+      // and drop it leaves first: a mode that takes crossbars the rest would use better comes
+      // later, so good incumbents come early. The order changes the search path only.
+      std::vector<double> key(choices_[v].size());
+      for (size_t k : order) {
+        const Choice& ch = choices_[v][k];
+        key[k] = ch.duration + ch.energy + rest_->at(crossbars + ch.crossbars, drop + ch.drop);
+      }
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return key[a] < key[b]; });
     }
     for (size_t k : order) {
       const int64_t c = crossbars + choices_[v][k].crossbars;
