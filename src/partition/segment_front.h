@@ -5,17 +5,21 @@
 // host-load bound that keeps the host latency of the undecided operators except what the
 // crossbars still spendable can move away (fractional knapsack). A node is pruned when no
 // total of crossbars it may reach could give a latency below what the front already has for
-// that many crossbars. Leaves are sequenced exactly (sequencing.h) with that latency as cutoff.
-// With an accuracy model the front has a third coordinate, the accuracy drop (a second knapsack
-// resource, problem.h): a node whose drop exceeds the budget is cut, and a node is compared only
-// with the points that spend no more drop than it already has (any completion spends more).
+// that many crossbars; before its own bounds are computed, a node is tested with its parent's
+// (valid for all its completions; the front may have improved since). Leaves are sequenced exactly
+// (sequencing.h) with that latency as cutoff. With an accuracy model the front has a third
+// coordinate, the accuracy drop (a second knapsack resource, problem.h): a node whose drop exceeds
+// the budget is cut, and a node is compared only with the points that spend no more drop than it
+// already has (any completion spends more).
 //
 // segment_best() searches the same tree with a single objective instead: the segment's latency
 // plus rest(c), the best latency of everything outside the segment with the crossbars the
 // segment leaves over (a non-decreasing step function known from the other segments), against
 // a shared incumbent. This is the knapsack coupling made exact inside one search, far stronger
 // than a full front when the segment is the hard one; where rest() cannot change any more, the
-// fastest accelerator mode of an operator dominates its slower ones.
+// fastest accelerator mode of an operator dominates its slower ones. Its children are tried in
+// order of their own latency (+ weighted energy) plus rest() at the crossbars and drop they
+// leave, so that good incumbents come early (the order changes the path, not the optimum).
 #pragma once
 
 #include <algorithm>
