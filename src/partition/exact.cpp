@@ -160,6 +160,7 @@ class Solver {
         st.fronts += 1;
         st.front_points += f.front.size();
         add_counts(st, f.nodes, f.leaves, f.seq_nodes);
+        r_.parent_pruned += f.parent_pruned;
         if (f.timed_out) return false;
       }
     }
@@ -247,6 +248,7 @@ class Solver {
         st.decisions = b.decisions;
         st.fronts += 1;
         add_counts(st, b.nodes, b.leaves, b.seq_nodes);
+        r_.parent_pruned += b.parent_pruned;
         if (b.timed_out) return false;
         if (!b.improved) continue;
         incumbent = b.total;

@@ -57,6 +57,7 @@ struct ExactResult {
   double bound = 0.0;  // proven lower bound on the objective; == objective when Optimal
   Schedule schedule;   // replayed by simulate() and checked by check()
   int64_t nodes = 0, leaves = 0, seq_nodes = 0;
+  int64_t parent_pruned = 0;  // of the nodes, those pruned by their parent's bound alone
   double seconds = 0.0;
   size_t cut_nodes = 0;        // cut nodes of the DAG
   size_t kept_cuts = 0;        // cut nodes left after merging under non-redundant edges

@@ -47,6 +47,7 @@ class FrontSearch {
     best_.nodes = out_.nodes;
     best_.leaves = out_.leaves;
     best_.seq_nodes = out_.seq_nodes;
+    best_.parent_pruned = out_.parent_pruned;
     best_.decisions = out_.decisions;
     best_.timed_out = out_.timed_out;
     return std::move(best_);
@@ -313,7 +314,7 @@ class FrontSearch {
     for (size_t v = 0; v < nodes_.size(); ++v)
       if (choices_[v].size() == 1) decided_[v] = 0;
     out_.decisions = vars_.size();
-    dfs(0, 0, 0);
+    dfs(0, 0, 0, 0.0);
   }
 
   // Latencies at or above this are of no use for a plan with `crossbars` interior crossbars and
@@ -415,7 +416,8 @@ class FrontSearch {
     return seq;
   }
 
-  void dfs(size_t depth, int64_t crossbars, int64_t drop) {
+  // `parent_lb`: the latency bound of the parent node, valid for this node's completions too.
+  void dfs(size_t depth, int64_t crossbars, int64_t drop, double parent_lb) {
     if (out_.timed_out) return;
     ++out_.nodes;
     if (in_.deadline && in_.deadline->charge()) {
@@ -423,8 +425,17 @@ class FrontSearch {
       return;
     }
     const double elb = energy_bound();
-    if (!worth_exploring(lower_bound(threshold(crossbars, drop) - elb), elb, crossbars, drop))
+    // The cheapest test first: threshold() does not increase with the crossbars (the front's
+    // best_within, or incumbent - rest() with rest() non-decreasing), so no completion spending
+    // c >= crossbars can get below threshold(crossbars, drop) if the parent's bound cannot. The
+    // front may have improved since the parent was bounded (its earlier children's leaves).
+    const double limit = threshold(crossbars, drop) - elb;
+    if (parent_lb >= limit) {
+      ++out_.parent_pruned;
       return;
+    }
+    const double lb = std::max(parent_lb, lower_bound(limit));
+    if (!worth_exploring(lb, elb, crossbars, drop)) return;
     if (depth == vars_.size()) {
       leaf(crossbars, drop);
       return;
@@ -453,13 +464,23 @@ class FrontSearch {
           return false;
         });
       }
+      // The child with the smallest own cost plus the best the rest can do with the crossbars
+      // and drop it leaves first: a mode that takes crossbars the rest would use better comes
+      // later, so good incumbents come early. The order changes the search path only.
+      std::vector<double> key(choices_[v].size());
+      for (size_t k : order) {
+        const Choice& ch = choices_[v][k];
+        key[k] = ch.duration + ch.energy + rest_->at(crossbars + ch.crossbars, drop + ch.drop);
+      }
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return key[a] < key[b]; });
     }
     for (size_t k : order) {
       const int64_t c = crossbars + choices_[v][k].crossbars;
       const int64_t d = drop + choices_[v][k].drop;
       if (c > in_.budget || d > in_.drop_budget) continue;
       decided_[v] = static_cast<int>(k);
-      dfs(depth + 1, c, d);
+      dfs(depth + 1, c, d, lb);
       if (out_.timed_out) break;
     }
     decided_[v] = -1;

@@ -5,17 +5,21 @@
 // host-load bound that keeps the host latency of the undecided operators except what the
 // crossbars still spendable can move away (fractional knapsack). A node is pruned when no
 // total of crossbars it may reach could give a latency below what the front already has for
-// that many crossbars. Leaves are sequenced exactly (sequencing.h) with that latency as cutoff.
-// With an accuracy model the front has a third coordinate, the accuracy drop (a second knapsack
-// resource, problem.h): a node whose drop exceeds the budget is cut, and a node is compared only
-// with the points that spend no more drop than it already has (any completion spends more).
+// that many crossbars; before its own bounds are computed, a node is tested with its parent's
+// (valid for all its completions; the front may have improved since). Leaves are sequenced exactly
+// (sequencing.h) with that latency as cutoff. With an accuracy model the front has a third
+// coordinate, the accuracy drop (a second knapsack resource, problem.h): a node whose drop exceeds
+// the budget is cut, and a node is compared only with the points that spend no more drop than it
+// already has (any completion spends more).
 //
 // segment_best() searches the same tree with a single objective instead: the segment's latency
 // plus rest(c), the best latency of everything outside the segment with the crossbars the
 // segment leaves over (a non-decreasing step function known from the other segments), against
 // a shared incumbent. This is the knapsack coupling made exact inside one search, far stronger
 // than a full front when the segment is the hard one; where rest() cannot change any more, the
-// fastest accelerator mode of an operator dominates its slower ones.
+// fastest accelerator mode of an operator dominates its slower ones. Its children are tried in
+// order of their own latency (+ weighted energy) plus rest() at the crossbars and drop they
+// leave, so that good incumbents come early (the order changes the path, not the optimum).
 #pragma once
 
 #include <algorithm>
@@ -56,10 +60,11 @@ struct SegmentFrontOutput {
   // Latency = finish of `out` (or of the last interior operator) minus finish of `in` (or 0);
   // crossbars = interior crossbars only.
   ParetoFront<SegmentPlan> front;
-  int64_t nodes = 0;      // assignment nodes explored
-  int64_t leaves = 0;     // complete assignments sequenced
-  int64_t seq_nodes = 0;  // sequencing nodes
-  size_t decisions = 0;   // interior operators with a choice
+  int64_t nodes = 0;          // assignment nodes explored
+  int64_t leaves = 0;         // complete assignments sequenced
+  int64_t seq_nodes = 0;      // sequencing nodes
+  int64_t parent_pruned = 0;  // nodes pruned by their parent's bound alone
+  size_t decisions = 0;       // interior operators with a choice
   bool timed_out = false;
 };
 
@@ -99,7 +104,7 @@ struct SegmentBestOutput {
   int64_t crossbars = 0;
   int64_t drop = 0;  // interior accuracy drop (ppm)
   SegmentPlan plan;
-  int64_t nodes = 0, leaves = 0, seq_nodes = 0;
+  int64_t nodes = 0, leaves = 0, seq_nodes = 0, parent_pruned = 0;
   size_t decisions = 0;
   bool timed_out = false;
 };

@@ -147,6 +147,30 @@ TEST(ExactVsBruteForce, EnergyWeightedSerialBus) {
   expect_equal_optima(s, 31000, 200);
 }
 
+// The pruning of segment_front.cpp by the parent's bound on problems like YOLOv5n's serial
+// bus with replicas: several accelerator modes per operator, serial bus, per-tensor transfers;
+// exact == brute force, and the pruning fires.
+TEST(ExactVsBruteForce, SerialBusMultiModePerTensorPruning) {
+  RandomSpec s;
+  s.serial_bus = true;
+  s.per_tensor = true;
+  s.max_modes = 3;
+  s.max_ops = 7;
+  s.max_crossbars = 4;
+  int64_t parent = 0;
+  for (const bool chain : {false, true}) {
+    s.chain = chain;
+    s.edge_prob = chain ? 0.25 : 0.35;
+    const uint64_t first = chain ? 39000 : 38000;
+    expect_equal_optima(s, first, 150);
+    for (uint64_t seed = first; seed < first + 150; ++seed) {
+      const ExactResult ex = solve_exact(random_problem(seed, s));
+      parent += ex.parent_pruned;
+    }
+  }
+  EXPECT_GT(parent, 0);
+}
+
 // The accuracy drop as a second knapsack resource (problem.h): exact == brute force over every
 // assignment within both budgets; `binding` counts the instances where the accuracy budget
 // changes the optimum (the same problem without it is faster), so the constraint is exercised.
