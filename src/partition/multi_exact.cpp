@@ -792,6 +792,12 @@ MultiExactResult solve_multi_exact(const MultiProblem& p, const MultiExactOption
   if (!(opt.time_limit_seconds > 0))
     throw user_error("K-engine exact solver: time limit must be > 0 s");
   if (opt.node_limit < 0) throw user_error("K-engine exact solver: node limit must be >= 0");
+  if (const size_t machines = multi_machines(p).machine_names.size();
+      machines > static_cast<size_t>(kMaxSeqMachines))
+    throw user_error("K-engine exact solver: the platform has ", machines,
+                     " machines (one-at-a-time engines, exclusive groups, serial links); the "
+                     "sequencing supports at most ",
+                     kMaxSeqMachines);
   Deadline deadline(opt.time_limit_seconds, opt.node_limit);
   bool reprogram = false;
   for (const std::vector<MultiOption>& os : p.options)

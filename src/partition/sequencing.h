@@ -30,7 +30,7 @@ struct SeqEdge {
 };
 
 inline constexpr int8_t kNoMachine = -1, kHostMachine = 0, kBusMachine = 1;
-inline constexpr int kMaxSeqMachines = 64;
+inline constexpr int kMaxSeqMachines = 127;  // machine numbers are int8_t
 
 struct SeqInput {
   std::vector<double> duration;
