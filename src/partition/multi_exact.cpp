@@ -5,11 +5,12 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 #include "graph/dag.h"
 #include "partition/deadline.h"
-#include "partition/jackson.h"
+#include "partition/sequencing.h"
 #include "util/error.h"
 
 namespace hetcim::partition {
@@ -20,247 +21,6 @@ constexpr const char* kFallbackIncumbent =
     "fallback: the first capacity-free option of every operator (search stopped at its limit)";
 constexpr const char* kResidentOptimum =
     "the proven optimum without reprogramming (search with reprogramming stopped at its limit)";
-
-// ---------------------------------------------------------------------------------------------
-// Exact sequencing of jobs with fixed durations on machines, with delayed precedences.
-
-struct SeqJob {
-  double duration = 0.0;
-  int machine = -1;  // -1: starts as soon as its inputs allow
-};
-
-struct SeqArc {
-  int from = 0, to = 0;
-  double delay = 0.0;
-};
-
-struct SeqResult {
-  bool found = false;
-  double makespan = kInf;
-  std::vector<int> order;  // jobs in list order (by start)
-};
-
-class Sequencer {
- public:
-  Sequencer(const std::vector<SeqJob>& jobs, const std::vector<SeqArc>& arcs, int machines,
-            const Deadline& deadline, int64_t& nodes, bool& timed_out)
-      : jobs_(jobs),
-        machines_(machines),
-        deadline_(deadline),
-        nodes_(nodes),
-        timed_out_(timed_out) {
-    const size_t n = jobs.size();
-    pred_.resize(n);
-    succ_.resize(n);
-    for (const SeqArc& a : arcs) {
-      pred_[static_cast<size_t>(a.to)].push_back(a);
-      succ_[static_cast<size_t>(a.from)].push_back(a);
-    }
-    // Topological order (Kahn) and tails.
-    std::vector<int> indeg(n, 0);
-    for (const SeqArc& a : arcs) ++indeg[static_cast<size_t>(a.to)];
-    for (size_t j = 0; j < n; ++j)
-      if (indeg[j] == 0) topo_.push_back(static_cast<int>(j));
-    for (size_t i = 0; i < topo_.size(); ++i)
-      for (const SeqArc& a : succ_[static_cast<size_t>(topo_[i])])
-        if (--indeg[static_cast<size_t>(a.to)] == 0) topo_.push_back(a.to);
-    HETCIM_ASSERT(topo_.size() == n, "sequencing: the job graph has a cycle");
-    tail_.assign(n, 0.0);
-    for (size_t i = n; i-- > 0;) {
-      const auto j = static_cast<size_t>(topo_[i]);
-      double t = 0.0;
-      for (const SeqArc& a : succ_[j]) t = std::max(t, a.delay + tail_[static_cast<size_t>(a.to)]);
-      tail_[j] = jobs[j].duration + t;
-    }
-    finish_.assign(n, kInf);
-    done_.assign(n, 0);
-    free_.assign(static_cast<size_t>(machines), 0.0);
-    jackson_.resize(static_cast<size_t>(machines));
-    words_ = (n + 63) / 64;
-  }
-
-  SeqResult run(double cutoff) {
-    best_ = cutoff;
-    dfs();
-    return result_;
-  }
-
- private:
-  double ready_time(size_t j) const {
-    double t = jobs_[j].machine >= 0 ? free_[static_cast<size_t>(jobs_[j].machine)] : 0.0;
-    for (const SeqArc& a : pred_[j])
-      t = std::max(t, finish_[static_cast<size_t>(a.from)] + a.delay);
-    return t;
-  }
-  bool eligible(size_t j) const {
-    if (done_[j]) return false;
-    for (const SeqArc& a : pred_[j])
-      if (!done_[static_cast<size_t>(a.from)]) return false;
-    return true;
-  }
-  void place(size_t j, double start) {
-    done_[j] = 1;
-    finish_[j] = start + jobs_[j].duration;
-    if (jobs_[j].machine >= 0) free_[static_cast<size_t>(jobs_[j].machine)] = finish_[j];
-    order_.push_back(static_cast<int>(j));
-    ++count_;
-  }
-  void unplace(size_t j, double old_free) {
-    done_[j] = 0;
-    finish_[j] = kInf;
-    if (jobs_[j].machine >= 0) free_[static_cast<size_t>(jobs_[j].machine)] = old_free;
-    order_.pop_back();
-    --count_;
-  }
-
-  double lower_bound() {
-    const size_t n = jobs_.size();
-    double lb = 0.0;
-    std::vector<double> head(n, 0.0);
-    for (JacksonBound& b : jackson_) b.clear();
-    for (int ji : topo_) {
-      const auto j = static_cast<size_t>(ji);
-      if (done_[j]) {
-        lb = std::max(lb, finish_[j]);
-        continue;
-      }
-      double h = jobs_[j].machine >= 0 ? free_[static_cast<size_t>(jobs_[j].machine)] : 0.0;
-      for (const SeqArc& a : pred_[j]) {
-        const auto u = static_cast<size_t>(a.from);
-        h = std::max(h, (done_[u] ? finish_[u] : head[u] + jobs_[u].duration) + a.delay);
-      }
-      head[j] = h;
-      lb = std::max(lb, h + tail_[j]);
-      if (jobs_[j].machine >= 0)
-        jackson_[static_cast<size_t>(jobs_[j].machine)].add(h, jobs_[j].duration,
-                                                            tail_[j] - jobs_[j].duration);
-    }
-    // Each machine alone, preemptive (Jackson): a bound on every completion of this node. Only
-    // whether the bound reaches best_ matters (dfs prunes on lower_bound() >= best_), so each
-    // machine's bound may stop once it does (JacksonBound::value's cutoff): the same decisions.
-    for (JacksonBound& b : jackson_) {
-      if (lb >= best_) break;
-      lb = std::max(lb, b.value(best_));
-    }
-    return lb;
-  }
-
-  // Dominance: a partial schedule with the same jobs done, no later machines and no later
-  // finishes of the done jobs that still feed undone ones, makes this one useless.
-  bool dominated() {
-    if (memo_entries_ > 400000) return false;
-    std::string key(words_ * 8, '\0');
-    for (size_t j = 0; j < jobs_.size(); ++j)
-      if (done_[j]) key[j / 8] = static_cast<char>(key[j / 8] | (1 << (j % 8)));
-    std::vector<double> state(free_);
-    for (size_t j = 0; j < jobs_.size(); ++j) {
-      if (!done_[j]) continue;
-      bool feeds = false;
-      for (const SeqArc& a : succ_[j]) feeds = feeds || !done_[static_cast<size_t>(a.to)];
-      if (feeds) state.push_back(finish_[j]);
-    }
-    std::vector<std::vector<double>>& seen = memo_[key];
-    for (const std::vector<double>& s : seen) {
-      bool le = true;
-      for (size_t i = 0; le && i < s.size(); ++i) le = s[i] <= state[i];
-      if (le) return true;
-    }
-    if (seen.size() < 16) {
-      seen.push_back(std::move(state));
-      ++memo_entries_;
-    }
-    return false;
-  }
-
-  void dfs() {
-    if (timed_out_) return;
-    ++nodes_;
-    if (deadline_.charge()) {
-      timed_out_ = true;
-      return;
-    }
-    const size_t n = jobs_.size();
-    // Jobs without a machine start as soon as they can: no decision. One pass in topological
-    // order places all that can go: a job's predecessors come before it, so any that this pass
-    // places are placed before its turn (a second pass would find none).
-    std::vector<int> auto_placed;
-    for (int ji : topo_) {
-      const auto j = static_cast<size_t>(ji);
-      if (jobs_[j].machine < 0 && eligible(j)) {
-        place(j, ready_time(j));
-        auto_placed.push_back(ji);
-      }
-    }
-    const auto undo_auto = [&] {
-      for (size_t i = auto_placed.size(); i-- > 0;)
-        unplace(static_cast<size_t>(auto_placed[i]), 0.0);
-    };
-    if (count_ == n) {
-      double mk = 0.0;
-      for (double f : finish_) mk = std::max(mk, f);
-      if (mk < best_) {
-        best_ = mk;
-        result_.found = true;
-        result_.makespan = mk;
-        result_.order = order_;
-      }
-      undo_auto();
-      return;
-    }
-    if (lower_bound() >= best_ || dominated()) {
-      undo_auto();
-      return;
-    }
-    // Giffler-Thompson: the machine job of the earliest completion and its conflicts.
-    double ect = kInf;
-    int star = -1;
-    for (int ji : topo_) {
-      const auto j = static_cast<size_t>(ji);
-      if (jobs_[j].machine < 0 || !eligible(j)) continue;
-      const double c = ready_time(j) + jobs_[j].duration;
-      if (c < ect) {
-        ect = c;
-        star = ji;
-      }
-    }
-    HETCIM_ASSERT(star >= 0, "sequencing: no job can start");
-    const int m = jobs_[static_cast<size_t>(star)].machine;
-    std::vector<std::pair<double, int>> branch;
-    for (int ji : topo_) {
-      const auto j = static_cast<size_t>(ji);
-      if (jobs_[j].machine != m || !eligible(j)) continue;
-      const double r = ready_time(j);
-      if (ji == star || r < ect) branch.emplace_back(r - 1e-3 * tail_[j], ji);
-    }
-    std::stable_sort(branch.begin(), branch.end());
-    for (const auto& [key, ji] : branch) {
-      const auto j = static_cast<size_t>(ji);
-      const double old = free_[static_cast<size_t>(m)];
-      place(j, ready_time(j));
-      dfs();
-      unplace(j, old);
-      if (timed_out_) break;
-    }
-    undo_auto();
-  }
-
-  const std::vector<SeqJob>& jobs_;
-  int machines_;
-  const Deadline& deadline_;
-  int64_t& nodes_;
-  bool& timed_out_;
-  std::vector<std::vector<SeqArc>> pred_, succ_;
-  std::vector<int> topo_;
-  std::vector<double> tail_, finish_, free_;
-  std::vector<char> done_;
-  std::vector<int> order_;
-  size_t count_ = 0, words_ = 0;
-  double best_ = kInf;
-  SeqResult result_;
-  std::unordered_map<std::string, std::vector<std::vector<double>>> memo_;
-  std::vector<JacksonBound> jackson_;
-  size_t memo_entries_ = 0;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Capacity vectors: per engine with a capacity, the resident capacity used; then per engine with
@@ -309,8 +69,8 @@ struct Segment {
 
 class Solver {
  public:
-  Solver(const MultiProblem& p, Deadline& deadline)
-      : p_(p), m_(multi_machines(p)), deadline_(deadline) {
+  Solver(const MultiProblem& p, Deadline& deadline, SeqCache* cache)
+      : p_(p), m_(multi_machines(p)), deadline_(deadline), cache_(cache) {
     const size_t k = p.engines.size();
     cap_index_.assign(k, -1);
     for (size_t e = 0; e < k; ++e)
@@ -694,52 +454,76 @@ class Solver {
     double target = kInf;
     for (const FrontPoint& q : c.front)
       if (cap_le(q.cap, cap)) target = std::min(target, q.cost);
-    // Jobs: local ops, the entering cut node as a zero job, serial transfers.
-    const size_t k = c.ops.size();
-    std::vector<SeqJob> jobs(k);
-    std::vector<int> global(k);
-    for (size_t i = 0; i < k; ++i) {
-      const MultiOption& x = p_.option(c.ops[i], c.option[i]);
-      jobs[i] = {x.duration, m_.engine_machine[static_cast<size_t>(x.engine)]};
-      global[i] = c.ops[i];
-    }
-    const int in_job = static_cast<int>(jobs.size());
-    jobs.push_back({0.0, -1});
-    global.push_back(-1);
-    std::vector<SeqArc> arcs;
-    for (size_t e : c.edges) {
-      const int u = p_.dag.edges[e].first, v = p_.dag.edges[e].second;
-      const int ju = u == c.seg->in ? in_job : c.local[static_cast<size_t>(u)];
-      const int jv = c.local[static_cast<size_t>(v)];
-      const int l = edge_link(c, e);
-      if (l < 0) {
-        arcs.push_back({ju, jv, 0.0});
-      } else if (m_.link_machine[static_cast<size_t>(l)] < 0) {
-        arcs.push_back({ju, jv, transfer_time(p_, e, l)});
-      } else {
-        const int jt = static_cast<int>(jobs.size());
-        jobs.push_back({transfer_time(p_, e, l), m_.link_machine[static_cast<size_t>(l)]});
-        global.push_back(static_cast<int>(p_.size() + e));
-        arcs.push_back({ju, jt, 0.0});
-        arcs.push_back({jt, jv, 0.0});
-      }
-    }
     double cutoff = kInf;
     if (target < kInf) {
       if (kappa_ <= 0) return;  // latency is free: the front already has as good a point
       cutoff = (target - add) / kappa_;
       if (!(cutoff > 0)) return;
     }
-    Sequencer seq(jobs, arcs, static_cast<int>(m_.machine_names.size()), deadline_, seq_nodes_,
-                  timed_out_);
-    const SeqResult s = seq.run(cutoff);
+    // The jobs in a topological order (sequencing.h numbers them so): the entering cut node as a
+    // zero job, then per local operator the transfers of its inputs over serial links and the
+    // operator itself.
+    const size_t k = c.ops.size();
+    SeqInput in;
+    in.machines = static_cast<int>(m_.machine_names.size());
+    std::vector<int> global;  // per job: operator, n + edge for a serial transfer, -1
+    const auto add_job = [&](double duration, int machine, int g) {
+      in.duration.push_back(duration);
+      in.machine.push_back(static_cast<int8_t>(machine < 0 ? kNoMachine : machine));
+      global.push_back(g);
+      return static_cast<int>(in.duration.size() - 1);
+    };
+    const int in_job = add_job(0.0, -1, -1);
+    std::vector<int> job_of(k);
+    std::vector<std::pair<int, double>> inputs;  // (job, delay) feeding the current operator
+    for (size_t i = 0; i < k; ++i) {
+      inputs.clear();
+      for (size_t e : c.in_edges[i]) {
+        const int u = p_.dag.edges[e].first;
+        const int ju =
+            u == c.seg->in ? in_job : job_of[static_cast<size_t>(c.local[static_cast<size_t>(u)])];
+        const int l = edge_link(c, e);
+        if (l < 0) {
+          inputs.emplace_back(ju, 0.0);
+        } else if (m_.link_machine[static_cast<size_t>(l)] < 0) {
+          inputs.emplace_back(ju, transfer_time(p_, e, l));
+        } else {
+          const int jt = add_job(transfer_time(p_, e, l), m_.link_machine[static_cast<size_t>(l)],
+                                 static_cast<int>(p_.size() + e));
+          in.edges.push_back({ju, jt, 0.0});
+          inputs.emplace_back(jt, 0.0);
+        }
+      }
+      const MultiOption& x = p_.option(c.ops[i], c.option[i]);
+      job_of[i] = add_job(x.duration, m_.engine_machine[static_cast<size_t>(x.engine)], c.ops[i]);
+      for (const auto& [j, delay] : inputs) in.edges.push_back({j, job_of[i], delay});
+    }
+    SeqOptions opt;
+    opt.cutoff = cutoff;
+    opt.deadline = &deadline_;
+    opt.cache = cache_;
+    const SeqOutput s = sequence(in, opt);
+    seq_nodes_ += s.nodes;
+    if (!s.proven) {
+      timed_out_ = true;
+      return;
+    }
     if (!s.found) return;
     FrontPoint fp;
     fp.cap = cap;
     fp.cost = kappa_ * s.makespan + add;
     fp.options.assign(c.option.begin(),
                       c.option.begin() + static_cast<std::ptrdiff_t>(c.seg->interior.size()));
-    for (int j : s.order)
+    // The job list (multi_schedule.h): by start, then finish (a zero job before a job starting
+    // with it on its machine), then topological number (a zero job before its successors).
+    std::vector<int> list(in.duration.size());
+    for (size_t j = 0; j < list.size(); ++j) list[j] = static_cast<int>(j);
+    const auto key = [&](int j) {
+      const auto u = static_cast<size_t>(j);
+      return std::tuple(s.start[u], s.start[u] + in.duration[u], j);
+    };
+    std::sort(list.begin(), list.end(), [&](int a, int b) { return key(a) < key(b); });
+    for (int j : list)
       if (global[static_cast<size_t>(j)] >= 0) fp.order.push_back(global[static_cast<size_t>(j)]);
     // Replace the points the new one beats.
     std::erase_if(c.front,
@@ -964,6 +748,7 @@ class Solver {
   const MultiProblem& p_;
   const MultiMachines m_;
   Deadline& deadline_;
+  SeqCache* cache_;                 // sequencing answers shared by the solves of one call
   std::vector<int> cap_index_;      // per engine: its resident dimension of Cap (-1: none)
   std::vector<int> reserve_index_;  // per engine: its reserved-area dimension (-1: none)
   std::vector<int> reserve_of_;     // per resident dimension: the matching reserved one or -1
@@ -1007,12 +792,19 @@ MultiExactResult solve_multi_exact(const MultiProblem& p, const MultiExactOption
   if (!(opt.time_limit_seconds > 0))
     throw user_error("K-engine exact solver: time limit must be > 0 s");
   if (opt.node_limit < 0) throw user_error("K-engine exact solver: node limit must be >= 0");
+  if (const size_t machines = multi_machines(p).machine_names.size();
+      machines > static_cast<size_t>(kMaxSeqMachines))
+    throw user_error("K-engine exact solver: the platform has ", machines,
+                     " machines (one-at-a-time engines, exclusive groups, serial links); the "
+                     "sequencing supports at most ",
+                     kMaxSeqMachines);
   Deadline deadline(opt.time_limit_seconds, opt.node_limit);
   bool reprogram = false;
   for (const std::vector<MultiOption>& os : p.options)
     for (const MultiOption& x : os) reprogram = reprogram || x.reprogram;
+  SeqCache cache;
   if (!reprogram || !opt.seed_without_reprogramming) {
-    MultiExactResult r = Solver(p, deadline).solve();
+    MultiExactResult r = Solver(p, deadline, &cache).solve();
     if (r.status == SolveStatus::TimeLimit || r.status == SolveStatus::NodeLimit)
       r.incumbent = r.schedule.option.empty() ? "none" : kFallbackIncumbent;
     return r;
@@ -1026,8 +818,8 @@ MultiExactResult solve_multi_exact(const MultiProblem& p, const MultiExactOption
   // (A limited solve without reprogramming has only the fallback plan, which the full solve's
   // fallback repeats: only its proven optimum is kept.)
   MultiExactResult seed;
-  if (!index.empty()) seed = Solver(q, deadline).solve();
-  MultiExactResult r = Solver(p, deadline).solve();
+  if (!index.empty()) seed = Solver(q, deadline, &cache).solve();
+  MultiExactResult r = Solver(p, deadline, &cache).solve();
   r.nodes += seed.nodes;
   r.leaves += seed.leaves;
   r.seq_nodes += seed.seq_nodes;

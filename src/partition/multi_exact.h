@@ -12,10 +12,11 @@
 //   leave it only by taking capacity, less a fractional knapsack over the free capacity;
 //   cheapest undecided energies) and pruning against the front; every leaf is sequenced exactly.
 // - Exact sequencing of a fixed assignment (jobs on machines: one-at-a-time engines, exclusive
-//   groups, serial links; precedence delays: transfers on parallel links): depth-first search
-//   over active schedules (Giffler-Thompson branching on the machine of the earliest completion),
-//   with head+tail and machine-load bounds and dominance between partial schedules that have
-//   scheduled the same jobs.
+//   groups, serial links; precedence delays: transfers on parallel links) by the two-device
+//   solver's sequencer (sequencing.h, one machine per engine machine and serial link): active
+//   schedules, Jackson's bound per machine, lazily bounded children, a Zobrist-keyed dominance
+//   memo; one SeqCache per call answers a leaf input sequenced before (in the same solve, or in
+//   the solve without reprogramming that precedes the full one).
 // - A DP over the segments combines the fronts under the engines' capacities (a multiple-choice
 //   knapsack whose state is the option of the current cut node and the capacity spent).
 // - Reprogrammed options (multi_problem.h): the capacity vector carries, beside the resident

@@ -344,11 +344,12 @@ class FrontSearch {
     const size_t first = s.in >= 0 ? 1 : 0;
     for (size_t i = 0; i < s.interior.size(); ++i)
       plan.modes.push_back(choices_[first + i][static_cast<size_t>(decided_[first + i])].mode);
-    for (int job : r.host_order) {
+    for (int job : r.orders[kHostMachine]) {
       const int v = nodes_[static_cast<size_t>(job_node_[static_cast<size_t>(job)])];
       if (v != s.in && v != s.out) plan.host_order.push_back(v);
     }
-    for (int job : r.bus_order) plan.bus_order.push_back(job_key_[static_cast<size_t>(job)]);
+    for (int job : r.orders[kBusMachine])
+      plan.bus_order.push_back(job_key_[static_cast<size_t>(job)]);
     const double cost = r.makespan + energy;
     if (!rest_) {
       out_.front.insert(crossbars, drop, cost, std::move(plan));

@@ -18,18 +18,13 @@ struct Arc {
   double delay;
 };
 
-constexpr int kMachines = 2;
-
 // What the rest of a schedule depends on, for one set of scheduled machine jobs: when each
 // machine frees up, the latest finish so far, and for every undetermined job with a determined
 // predecessor the earliest it may start as far as those predecessors go (for a machine job, no
-// earlier than its machine frees up). A profile no later anywhere dominates: replaying the same
-// continuation, every start stays no later (makespans are monotone).
-struct Profile {
-  double free[kMachines];
-  double max_finish;
-  std::vector<double> ready;
-};
+// earlier than its machine frees up), in this order in one vector. A profile no later anywhere
+// dominates: replaying the same continuation, every start stays no later (makespans are
+// monotone).
+using Profile = std::vector<double>;
 
 // The profiles seen for one set of determined jobs (the set itself: `bits`).
 struct SetEntry {
@@ -80,6 +75,10 @@ class Search {
     remaining_.assign(n_, 0.0);
     zobrist_.resize(n_);
     for (size_t v = 0; v < n_; ++v) zobrist_[v] = splitmix(v);
+    machines_ = static_cast<size_t>(in.machines);
+    free_.assign(machines_, 0.0);
+    order_.resize(machines_);
+    releases_.resize(machines_);
     best_ = opt.cutoff;
   }
 
@@ -110,7 +109,7 @@ class Search {
   // Everything apply() changes besides the trails, to restore on undo.
   struct Mark {
     size_t determined, readied;
-    double free[kMachines];
+    double free;  // of the job's machine
     double det_bound, max_finish;
   };
 
@@ -132,9 +131,8 @@ class Search {
 
   // Schedules machine job v next on its machine (and every free job that becomes determined).
   Mark apply(size_t v) {
-    const Mark mark{
-        determined_.size(), readied_.size(), {free_[0], free_[1]}, det_bound_, max_finish_};
-    const int8_t m = in_.machine[v];
+    const auto m = static_cast<size_t>(in_.machine[v]);
+    const Mark mark{determined_.size(), readied_.size(), free_[m], det_bound_, max_finish_};
     order_[m].push_back(static_cast<int>(v));
     ++scheduled_;
     determine(v, std::max(ready_[v], free_[m]));
@@ -155,11 +153,11 @@ class Search {
       ready_[static_cast<size_t>(readied_.back().job)] = readied_.back().old;
       readied_.pop_back();
     }
-    free_[0] = mark.free[0];
-    free_[1] = mark.free[1];
+    const auto m = static_cast<size_t>(in_.machine[v]);
+    free_[m] = mark.free;
     det_bound_ = mark.det_bound;
     max_finish_ = mark.max_finish;
-    order_[in_.machine[v]].pop_back();
+    order_[m].pop_back();
     --scheduled_;
   }
 
@@ -176,8 +174,8 @@ class Search {
         if (!done_[u]) h = std::max(h, head_[u] + in_.duration[u] + a.delay);
       }
       if (const int8_t m = in_.machine[v]; m != kNoMachine) {
-        h = std::max(h, free_[m]);
-        releases_[m].push_back({h, rank_[v]});
+        h = std::max(h, free_[static_cast<size_t>(m)]);
+        releases_[static_cast<size_t>(m)].push_back({h, rank_[v]});
       }
       head_[v] = h;
       lb = std::max(lb, h + in_.duration[v] + tail_[v]);
@@ -253,8 +251,7 @@ class Search {
         best_ = makespan;
         out_.found = true;
         out_.makespan = makespan;
-        out_.host_order = order_[kHostMachine];
-        out_.bus_order = order_[kBusMachine];
+        out_.orders = order_;
         out_.start.resize(n_);
         for (size_t v = 0; v < n_; ++v) out_.start[v] = finish_[v] - in_.duration[v];
       }
@@ -267,7 +264,8 @@ class Search {
     int ect_job = -1;
     for (size_t v = 0; v < n_; ++v) {
       if (done_[v] || !on_machine(v) || left_[v] != 0) continue;
-      const double c = std::max(ready_[v], free_[in_.machine[v]]) + in_.duration[v];
+      const double c =
+          std::max(ready_[v], free_[static_cast<size_t>(in_.machine[v])]) + in_.duration[v];
       if (c < ect) {
         ect = c;
         ect_job = static_cast<int>(v);
@@ -275,6 +273,7 @@ class Search {
     }
     HETCIM_ASSERT(ect_job >= 0, "sequencing: no eligible machine job");
     const int8_t m = in_.machine[static_cast<size_t>(ect_job)];
+    const double free_m = free_[static_cast<size_t>(m)];
     // Active schedules only: on machine m, the next job starts before the earliest completion.
     // Children are ranked by their lower bound (best first), ties by the longer tail. A child's
     // bound is max(this node's bound, its own): both hold for its completions. So a child whose
@@ -288,7 +287,7 @@ class Search {
     children.clear();
     for (size_t v = 0; v < n_; ++v) {
       if (done_[v] || in_.machine[v] != m || left_[v] != 0) continue;
-      if (static_cast<int>(v) != ect_job && std::max(ready_[v], free_[m]) >= ect) continue;
+      if (static_cast<int>(v) != ect_job && std::max(ready_[v], free_m) >= ect) continue;
       children.push_back({static_cast<int>(v), kInf, tail_[v] + in_.duration[v], false});
     }
     std::stable_sort(children.begin(), children.end(),
@@ -323,17 +322,17 @@ class Search {
   // True if a state with the same scheduled jobs and a profile no later was seen before
   // (its subtree, explored or pruned, covers this one); otherwise remembers this state.
   bool dominated() {
-    prof_ready_.clear();
+    prof_.assign(free_.begin(), free_.end());
+    prof_.push_back(max_finish_);
     for (size_t v = 0; v < n_; ++v) {
       if (done_[v] || left_[v] == static_cast<int>(pred_[v].size())) continue;
       const int8_t m = in_.machine[v];
-      prof_ready_.push_back(m != kNoMachine ? std::max(ready_[v], free_[m]) : ready_[v]);
+      prof_.push_back(m != kNoMachine ? std::max(ready_[v], free_[static_cast<size_t>(m)])
+                                      : ready_[v]);
     }
-    const auto no_later = [](const double* f, double mf, const std::vector<double>& r,
-                             const double* of, double omf, const std::vector<double>& orr) {
-      if (f[0] > of[0] || f[1] > of[1] || mf > omf) return false;
-      for (size_t i = 0; i < r.size(); ++i)
-        if (r[i] > orr[i]) return false;
+    const auto no_later = [](const Profile& a, const Profile& b) {
+      for (size_t i = 0; i < a.size(); ++i)
+        if (a[i] > b[i]) return false;
       return true;
     };
     std::vector<SetEntry>& bucket = memo_[hash_];
@@ -342,16 +341,13 @@ class Search {
       if (e.bits == bits_) entry = &e;
     if (entry) {
       for (const Profile& q : entry->profiles)
-        if (no_later(q.free, q.max_finish, q.ready, free_, max_finish_, prof_ready_)) return true;
+        if (no_later(q, prof_)) return true;
       auto& list = entry->profiles;
-      std::erase_if(list, [&](const Profile& q) {
-        return no_later(free_, max_finish_, prof_ready_, q.free, q.max_finish, q.ready);
-      });
-      if (list.size() < kProfilesPerSet)
-        list.push_back(Profile{{free_[0], free_[1]}, max_finish_, prof_ready_});
+      std::erase_if(list, [&](const Profile& q) { return no_later(prof_, q); });
+      if (list.size() < kProfilesPerSet) list.push_back(prof_);
     } else if (memo_size_ < kMaxMemo) {
       ++memo_size_;
-      bucket.push_back(SetEntry{bits_, {Profile{{free_[0], free_[1]}, max_finish_, prof_ready_}}});
+      bucket.push_back(SetEntry{bits_, {prof_}});
     }
     return false;
   }
@@ -381,20 +377,21 @@ class Search {
   std::vector<char> done_;
   std::vector<uint64_t> bits_;  // done_ as a bit set
   uint64_t hash_ = 0;           // Zobrist hash of bits_
-  std::vector<int> order_[kMachines];
-  size_t scheduled_ = 0;  // machine jobs scheduled so far
-  double free_[kMachines] = {0.0, 0.0};
+  size_t machines_ = 0;
+  std::vector<std::vector<int>> order_;       // per machine
+  size_t scheduled_ = 0;                      // machine jobs scheduled so far
+  std::vector<double> free_;                  // per machine: when it frees up
   double det_bound_ = 0.0;                    // max over determined jobs of finish + tail
   double max_finish_ = 0.0;                   // max over determined jobs of finish
   std::vector<int> determined_;               // trail: jobs in the order they were determined
   std::vector<Readied> readied_;              // trail: ready_ values before each change
   std::vector<std::vector<Child>> children_;  // per depth (machine jobs scheduled)
   std::vector<double> head_;
-  std::vector<double> prof_ready_;
-  std::vector<int> rank_, job_of_rank_;  // jobs by tail, largest first
-  std::vector<Release> releases_[kMachines];
-  std::vector<uint64_t> running_;  // Jackson: available jobs, by rank
-  std::vector<double> remaining_;  // Jackson: by rank
+  Profile prof_;
+  std::vector<int> rank_, job_of_rank_;         // jobs by tail, largest first
+  std::vector<std::vector<Release>> releases_;  // per machine
+  std::vector<uint64_t> running_;               // Jackson: available jobs, by rank
+  std::vector<double> remaining_;               // Jackson: by rank
   std::unordered_map<uint64_t, std::vector<SetEntry>> memo_;
   size_t memo_size_ = 0;
   double best_;
@@ -405,7 +402,7 @@ class Search {
 }  // namespace
 
 uint64_t SeqCache::hash(const SeqInput& in) {
-  uint64_t h = splitmix(in.duration.size());
+  uint64_t h = splitmix(in.duration.size() ^ (static_cast<uint64_t>(in.machines) << 48));
   const auto mix = [&h](uint64_t x) { h = splitmix(h ^ x); };
   const auto bits = [](double d) {
     uint64_t b = 0;
@@ -426,7 +423,8 @@ uint64_t SeqCache::hash(const SeqInput& in) {
 namespace {
 
 bool same_input(const SeqInput& a, const SeqInput& b) {
-  if (a.duration != b.duration || a.machine != b.machine || a.edges.size() != b.edges.size())
+  if (a.machines != b.machines || a.duration != b.duration || a.machine != b.machine ||
+      a.edges.size() != b.edges.size())
     return false;
   for (size_t i = 0; i < a.edges.size(); ++i)
     if (a.edges[i].from != b.edges[i].from || a.edges[i].to != b.edges[i].to ||
@@ -467,9 +465,10 @@ void SeqCache::record(const SeqInput& in, uint64_t hash, double cutoff, const Se
 
 SeqOutput sequence(const SeqInput& in, const SeqOptions& opt) {
   HETCIM_ASSERT(in.machine.size() == in.duration.size(), "sequencing input sizes differ");
+  HETCIM_ASSERT(in.machines >= 1 && in.machines <= kMaxSeqMachines,
+                "sequencing: bad machine count");
   for (int8_t m : in.machine)
-    HETCIM_ASSERT(m == kNoMachine || m == kHostMachine || m == kBusMachine,
-                  "sequencing: bad machine");
+    HETCIM_ASSERT(m == kNoMachine || (m >= 0 && m < in.machines), "sequencing: bad machine");
   uint64_t hash = 0;
   if (opt.cache) {
     hash = SeqCache::hash(in);

@@ -1,16 +1,18 @@
 // Exact sequencing for a fixed assignment. Jobs are the operators of a (sub-)DAG with fixed
-// latencies, plus the transfers when the bus is serial; host jobs share one machine, bus jobs
-// (serial transfers) a second one, the other jobs (accelerator operators, transfers on a parallel
-// bus) start as soon as their inputs arrive; every edge carries a delay (a parallel transfer, or
-// 0). With the host alone this is one machine with heads, tails and delayed precedences
-// (1|prec(l_ij)|Cmax, NP-hard); with the bus, a two-machine job shop with general precedences.
-// Both are solved by depth-first branch-and-bound over active schedules (Giffler-Thompson: on
-// the machine of the earliest possible completion, branch on the jobs that can start before it)
-// with Jackson's preemptive bound per machine, critical-path bounds, and dominance between
-// partial schedules with the same scheduled jobs. The search keeps one state and applies and
-// undoes each branch (a trail of the values it changed) instead of copying states; the dominance
-// memo is keyed by an incremental (Zobrist) hash of the set of determined jobs; children are
-// bounded lazily (sequencing.cpp: a child no worse than its parent's bound is searched at once).
+// latencies, plus the transfers over serial links; each job runs on one of `machines` machines
+// (one job at a time each) or on none (it starts as soon as its inputs arrive); every edge carries
+// a delay (a transfer on a parallel link, or 0). Seed 000's two-device problem uses machines 0
+// (the host) and 1 (a serial bus), its accelerator jobs none; the K-engine solver
+// (multi_exact.cpp) one machine per one-at-a-time engine, exclusive group and serial link. With
+// one machine this is 1|prec(l_ij)|Cmax with heads and tails (NP-hard); with more, a job shop
+// with general precedences. Both are solved by depth-first branch-and-bound over active schedules
+// (Giffler-Thompson: on the machine of the earliest possible completion, branch on the jobs that
+// can start before it) with Jackson's preemptive bound per machine, critical-path bounds, and
+// dominance between partial schedules with the same scheduled jobs. The search keeps one state and
+// applies and undoes each branch (a trail of the values it changed) instead of copying states; the
+// dominance memo is keyed by an incremental (Zobrist) hash of the set of determined jobs; children
+// are bounded lazily (sequencing.cpp: a child no worse than its parent's bound is searched at
+// once).
 #pragma once
 
 #include <cstdint>
@@ -28,11 +30,13 @@ struct SeqEdge {
 };
 
 inline constexpr int8_t kNoMachine = -1, kHostMachine = 0, kBusMachine = 1;
+inline constexpr int kMaxSeqMachines = 127;  // machine numbers are int8_t
 
 struct SeqInput {
   std::vector<double> duration;
-  std::vector<int8_t> machine;  // per job: kNoMachine, kHostMachine or kBusMachine
+  std::vector<int8_t> machine;  // per job: kNoMachine or 0 .. machines - 1 (seed 000: host, bus)
   std::vector<SeqEdge> edges;
+  int machines = 2;  // 1 .. kMaxSeqMachines
 };
 
 class SeqCache;
@@ -50,9 +54,8 @@ struct SeqOutput {
   bool found = false;  // a schedule with makespan < cutoff was found (the best one is returned)
   bool proven = true;  // the search finished: found ? optimal : none below the cutoff exists
   double makespan = std::numeric_limits<double>::infinity();
-  std::vector<int> host_order;  // host jobs in execution order
-  std::vector<int> bus_order;   // bus jobs in execution order
-  std::vector<double> start;    // per job, semi-active schedule of the two orders
+  std::vector<std::vector<int>> orders;  // per machine: its jobs in execution order
+  std::vector<double> start;             // per job, semi-active schedule of the orders
   int64_t nodes = 0;
 };
 

@@ -301,5 +301,24 @@ TEST(MultiProblem, ValidateNamesTheField) {
   EXPECT_THROW(p.validate(), UserError);
 }
 
+TEST(MultiExact, TooManyMachinesIsAUserError) {
+  // 2 + 125 one-at-a-time engines and the serial link: 128 machines, one more than the
+  // sequencer numbers (int8_t).
+  MultiProblem p = hand_problem();
+  for (int i = 0; i < 125; ++i) p.engines.push_back({"idle" + std::to_string(i)});
+  EXPECT_THROW(
+      {
+        try {
+          (void)solve_multi_exact(p);
+        } catch (const UserError& e) {
+          EXPECT_NE(std::string(e.what()).find("128 machines"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      UserError);
+  p.engines.pop_back();  // 127 machines: solved
+  EXPECT_DOUBLE_EQ(solve_multi_exact(p).objective, 18.0);
+}
+
 }  // namespace
 }  // namespace hetcim::partition

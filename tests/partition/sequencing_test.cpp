@@ -65,16 +65,14 @@ TEST(Jackson, EqualsUnitStepSimulationOnRandomJobs) {
   }
 }
 
-// Makespan of a host order and a bus order by direct simulation (independent of the search):
+// Makespan of one job order per machine by direct simulation (independent of the search):
 // infinity when the orders deadlock.
-double replay(const SeqInput& in, const std::vector<int>& host_order,
-              const std::vector<int>& bus_order) {
+double replay(const SeqInput& in, const std::vector<std::vector<int>>& orders) {
   const size_t n = in.duration.size();
   std::vector<double> fin(n, 0.0);
   std::vector<int> prev(n, -1);  // the job before v on its machine
-  for (const auto* order : {&host_order, &bus_order})
-    for (size_t i = 1; i < order->size(); ++i)
-      prev[static_cast<size_t>((*order)[i])] = (*order)[i - 1];
+  for (const std::vector<int>& order : orders)
+    for (size_t i = 1; i < order.size(); ++i) prev[static_cast<size_t>(order[i])] = order[i - 1];
   std::vector<char> done(n, 0);
   double makespan = 0.0;
   for (size_t guard = 0; guard < n * n + 1; ++guard) {
@@ -142,14 +140,14 @@ void expect_matches_every_order(uint64_t seed, int machines) {
   do {
     std::vector<int> bus = jobs_on(in, kBusMachine);
     do {
-      best = std::min(best, replay(in, host, bus));
+      best = std::min(best, replay(in, {host, bus}));
     } while (std::next_permutation(bus.begin(), bus.end()));
   } while (std::next_permutation(host.begin(), host.end()));
   const SeqOutput r = sequence(in);
   ASSERT_TRUE(r.found) << "seed " << seed;
   EXPECT_TRUE(r.proven) << "seed " << seed;
   EXPECT_DOUBLE_EQ(r.makespan, best) << "seed " << seed;
-  EXPECT_DOUBLE_EQ(replay(in, r.host_order, r.bus_order), best) << "seed " << seed;
+  EXPECT_DOUBLE_EQ(replay(in, r.orders), best) << "seed " << seed;
   // The cutoff is strict: nothing below the optimum, the optimum just above it.
   SeqOptions at;
   at.cutoff = best;
@@ -167,6 +165,56 @@ TEST(Sequencing, MatchesEveryHostOrderOnRandomInstances) {
 
 TEST(Sequencing, MatchesEveryHostAndBusOrderOnRandomInstances) {
   for (uint64_t seed = 1; seed <= 400; ++seed) expect_matches_every_order(seed, 2);
+}
+
+// More machines (the K-engine solver's one-at-a-time engines, exclusive groups and serial
+// links): 3 or 4 machines, up to 9 jobs, some free; the optimum over every combination of one
+// order per machine (each replayed semi-actively), against the search, also at the cutoffs.
+double best_over_orders(const SeqInput& in, std::vector<std::vector<int>>& orders, size_t m) {
+  if (m == orders.size()) return replay(in, orders);
+  double best = std::numeric_limits<double>::infinity();
+  std::sort(orders[m].begin(), orders[m].end());
+  do {
+    best = std::min(best, best_over_orders(in, orders, m + 1));
+  } while (std::next_permutation(orders[m].begin(), orders[m].end()));
+  return best;
+}
+
+TEST(Sequencing, MatchesEveryOrderOnRandomInstancesOfThreeAndFourMachines) {
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    std::mt19937_64 rng(seed);
+    const auto uni = [&](int lo, int hi) {
+      return std::uniform_int_distribution<int>(lo, hi)(rng);
+    };
+    SeqInput in;
+    in.machines = uni(3, 4);
+    const int n = uni(2, 9);
+    for (int v = 0; v < n; ++v) {
+      in.duration.push_back(uni(0, 9));
+      in.machine.push_back(
+          static_cast<int8_t>(uni(0, 4) == 0 ? kNoMachine : uni(0, in.machines - 1)));
+    }
+    for (int v = 1; v < n; ++v)
+      for (int u = 0; u < v; ++u)
+        if (uni(0, 99) < 30) in.edges.push_back({u, v, static_cast<double>(uni(0, 6))});
+    std::vector<std::vector<int>> orders;
+    for (int m = 0; m < in.machines; ++m) orders.push_back(jobs_on(in, static_cast<int8_t>(m)));
+    const double best = best_over_orders(in, orders, 0);
+    const SeqOutput r = sequence(in);
+    ASSERT_TRUE(r.found) << "seed " << seed;
+    EXPECT_TRUE(r.proven) << "seed " << seed;
+    EXPECT_DOUBLE_EQ(r.makespan, best) << "seed " << seed;
+    ASSERT_EQ(r.orders.size(), static_cast<size_t>(in.machines)) << "seed " << seed;
+    EXPECT_DOUBLE_EQ(replay(in, r.orders), best) << "seed " << seed;
+    SeqOptions at;
+    at.cutoff = best;
+    EXPECT_FALSE(sequence(in, at).found) << "seed " << seed;
+    SeqOptions above;
+    above.cutoff = best + 0.5;
+    const SeqOutput r2 = sequence(in, above);
+    EXPECT_TRUE(r2.found) << "seed " << seed;
+    EXPECT_DOUBLE_EQ(r2.makespan, best) << "seed " << seed;
+  }
 }
 
 // A cache answers a repeated input without search, and its answers equal a fresh search's at
@@ -189,7 +237,7 @@ TEST(Sequencing, CacheAnswersEqualAFreshSearch) {
       EXPECT_TRUE(got.proven);
       if (!want.found) continue;
       EXPECT_DOUBLE_EQ(got.makespan, best) << "seed " << seed;
-      EXPECT_DOUBLE_EQ(replay(in, got.host_order, got.bus_order), best) << "seed " << seed;
+      EXPECT_DOUBLE_EQ(replay(in, got.orders), best) << "seed " << seed;
     }
     hits += cache.hits();
   }
@@ -234,7 +282,7 @@ TEST(Sequencing, CacheKeepsLargeSearches) {
     const SeqOutput again = sequence(in, opt);
     ASSERT_TRUE(again.found);
     EXPECT_DOUBLE_EQ(again.makespan, fresh.makespan);
-    EXPECT_DOUBLE_EQ(replay(in, again.host_order, again.bus_order), fresh.makespan);
+    EXPECT_DOUBLE_EQ(replay(in, again.orders), fresh.makespan);
     if (found.nodes >= SeqCache::kMinNodes) {
       EXPECT_EQ(again.nodes, 0) << "seed " << seed;
     }
@@ -242,6 +290,12 @@ TEST(Sequencing, CacheKeepsLargeSearches) {
     SeqInput other = in;
     other.duration[1] += 1.0;
     EXPECT_GT(sequence(other, opt).nodes, 0);
+    // Nor the same jobs declared on more machines (the orders have another shape).
+    SeqInput wider = in;
+    wider.machines = 3;
+    const SeqOutput w = sequence(wider, opt);
+    EXPECT_GT(w.nodes, 0);
+    EXPECT_EQ(w.orders.size(), 3U);
   }
   EXPECT_GT(kept_searches, 0);  // the cache was exercised
 }
@@ -255,7 +309,7 @@ TEST(Sequencing, BusJobsShareOneMachine) {
   in.edges = {{0, 2, 0.0}, {1, 3, 0.0}, {2, 4, 0.0}, {3, 4, 0.0}};
   const SeqOutput r = sequence(in);
   EXPECT_DOUBLE_EQ(r.makespan, 8.0);
-  EXPECT_EQ(r.bus_order, (std::vector<int>{2, 3}));
+  EXPECT_EQ(r.orders[kBusMachine], (std::vector<int>{2, 3}));
   EXPECT_DOUBLE_EQ(r.start[3], 4.0);
 }
 
