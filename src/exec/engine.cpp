@@ -168,6 +168,45 @@ struct Engine::Impl {
 
   // ---- compile-time helpers -----------------------------------------------------------------
   const Shape& shape(const std::string& t) { return known_shape(*g, *node, t); }
+  // Node n's work: its multiply-accumulates for a convolution or matrix product, 16 per output
+  // element for anything else (a streaming kernel's time per element is about that of 16 MACs);
+  // -1 when a shape it needs is not known.
+  int64_t work_of(const graph::Node& n) const {
+    auto count = [&](const std::string& t) -> int64_t {
+      const graph::TensorInfo* ti = g->info(t);
+      return ti && ti->shape ? graph::element_count(*ti->shape) : -1;
+    };
+    auto dim = [&](const std::string& t, int64_t axis) -> int64_t {  // axis < 0: from the end
+      const graph::TensorInfo* ti = g->info(t);
+      if (!ti || !ti->shape || ti->shape->empty()) return -1;
+      const auto rank = static_cast<int64_t>(ti->shape->size());
+      const int64_t a = axis < 0 ? rank + axis : axis;
+      return a >= 0 && a < rank ? (*ti->shape)[static_cast<size_t>(a)] : -1;
+    };
+    if (n.outputs.empty() || n.outputs[0].empty()) return -1;
+    const int64_t out = count(n.outputs[0]);
+    if (out < 0) return -1;
+    const std::string& op = n.op_type;
+    int64_t per = 16;
+    const size_t w_at = op == "QLinearConv" ? 3 : 1;
+    if ((op == "Conv" || op == "ConvInteger" || op == "QLinearConv") && n.inputs.size() > w_at) {
+      const int64_t wn = count(n.inputs[w_at]), oc = dim(n.inputs[w_at], 0);
+      per = wn > 0 && oc > 0 ? wn / oc : -1;  // C/group x kernel taps
+    } else if (op == "MatMul" || op == "MatMulInteger" || op == "QLinearMatMul") {
+      per = dim(n.inputs[0], -1);
+    } else if (op == "Gemm" || op == "QGemm") {
+      per = dim(n.inputs[0], n.attr_int("transA", 0) != 0 ? 0 : 1);
+    }
+    return per < 0 ? -1 : out * per;
+  }
+  // OpenMP threads for node n: EngineOptions::threads, except 1 for an operator whose work is
+  // below kSerialWork (a parallel region's start and end cost more than half of it saves).
+  int threads_for(const graph::Node& n) const {
+    if (opt.threads == 1) return 1;
+    const int64_t w = work_of(n);
+    return w >= 0 && w < kSerialWork ? 1 : opt.threads;
+  }
+  static constexpr int64_t kSerialWork = int64_t{1} << 19;
   DType dtype(const std::string& t) {
     const graph::TensorInfo* ti = g->info(t);
     if (!ti) fail(*node, "the dtype of tensor '" + t + "' is not known");
@@ -1657,8 +1696,9 @@ struct Engine::Impl {
         if (k != inner) outer *= ys[k];
       const auto& in_off = (*offs)[inner];
       bool identity_inner = yst[inner] == 1;
-      for (int64_t i = 0; identity_inner && i < ys[inner]; ++i)
+      for (int64_t i = 0; identity_inner && i < ys[inner]; ++i) {
         identity_inner = in_off[static_cast<size_t>(i)] == i;
+      }
 #pragma omp parallel for schedule(static) if (outer * ys[inner] >= 65536)
       for (int64_t o = 0; o < outer; ++o) {
         int64_t rem = o, src = 0, dst = 0;
@@ -1929,9 +1969,11 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
   m.ops.reserve(g.nodes.size());
   int& index = m.index;
   for (const graph::Node& n : g.nodes) {
-    m.ops.push_back({{n.name, n.op_type, ""}, {}});
+    m.ops.push_back({{n.name, n.op_type, "", m.threads_for(n)}, {}});
     m.cur = &m.ops.back();
     m.node = &n;
+    // oneDNN sizes a kernel's work split and scratchpad for the threads at its creation.
+    omp_set_num_threads(m.cur->info.threads);
     try {
       if (auto f = m.fused_away.find(index); f != m.fused_away.end())
         m.fused_node(f->second);
@@ -1947,6 +1989,7 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
     m.infos.push_back(m.cur->info);
     m.release_dead(index++);
   }
+  omp_set_num_threads(options.threads);
   m.scratch_storage.assign(m.scratch_size + 64, 0);
   void* aligned = m.scratch_storage.data() +
                   (64 - reinterpret_cast<uintptr_t>(m.scratch_storage.data()) % 64) % 64;
@@ -1998,23 +2041,27 @@ void Engine::set_inputs(const TensorMap& inputs) {
 
 void Engine::execute() {
   Impl& m = *impl_;
-  omp_set_num_threads(m.opt.threads);
-  for (Op& op : m.ops)
+  int threads = 0;
+  for (Op& op : m.ops) {
+    if (op.info.threads != threads) omp_set_num_threads(threads = op.info.threads);
     for (auto& s : op.steps) s();
+  }
   m.strm.wait();
+  omp_set_num_threads(m.opt.threads);
 }
 
 void Engine::execute_timed(std::vector<double>& seconds) {
   Impl& m = *impl_;
-  omp_set_num_threads(m.opt.threads);
   seconds.assign(m.ops.size(), 0.0);
   using clock = std::chrono::steady_clock;
   for (size_t i = 0; i < m.ops.size(); ++i) {
+    omp_set_num_threads(m.ops[i].info.threads);
     const auto t0 = clock::now();
     for (auto& s : m.ops[i].steps) s();
     m.strm.wait();
     seconds[i] = std::chrono::duration<double>(clock::now() - t0).count();
   }
+  omp_set_num_threads(m.opt.threads);
 }
 
 Tensor Engine::read(const std::string& tensor) const {

@@ -16,8 +16,11 @@
 // rounding, as ONNX does).
 //
 // Threads: Debian's libdnnl uses the OpenMP runtime, so the engine sets omp_set_num_threads
-// before it creates primitives (oneDNN sizes its work split then) and before every execution, and
-// the hand-written kernels run in the same OpenMP pool.
+// before it creates each operator's primitives (oneDNN sizes its work split then) and before it
+// runs them, and the hand-written kernels run in the same OpenMP pool. An operator whose work is
+// under 2^19 multiply-accumulates (16 per output element for operators without MACs) runs on one
+// thread whatever EngineOptions::threads says: starting and joining a parallel region costs about
+// what splitting such an operator saves (ViT-tiny at 32x32 ran 2x slower on 2 threads than on 1).
 //
 // The graph must be lowered (passes::lower) and executable: every initializer with values, int8
 // operators in their QLinear form with quantization parameters (exec::apply_calibration turns
@@ -41,7 +44,8 @@ struct EngineOptions {
   EngineOptions(int threads_ = 1, std::shared_ptr<Backend> backend_ = nullptr)  // NOLINT
       : threads(threads_), backend(std::move(backend_)) {}
 
-  int threads = 1;  // >= 1; OpenMP threads for oneDNN and the hand-written kernels
+  int threads = 1;  // >= 1; OpenMP threads for oneDNN and the hand-written kernels (small
+                    // operators: 1, see "Threads" above and OpInfo::threads)
   // Another device for the nodes it takes (backend.h); null: every node on the host. The engine
   // keeps it alive; its kernels run in the engine's graph order, on the engine's buffers.
   std::shared_ptr<Backend> backend;
@@ -69,6 +73,8 @@ struct OpInfo {
   std::string impl;     // the kernels run: oneDNN implementation names, "hetcim:<kernel>", a
                         // backend's name ("xbar:A3"), "+reorder" when an input is converted to
                         // another layout first
+  int threads = 1;      // OpenMP threads its kernels are created for and run with: the engine's
+                        // threads, or 1 when its work is small (EngineOptions::threads)
 };
 
 class Engine {
