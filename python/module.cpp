@@ -14,10 +14,10 @@
 #include <string>
 
 #include "api/analog_chip.h"
-#include "kwargs.h"
 #include "api/hetcim.h"
 #include "cluster/cluster_report.h"
 #include "cost/host_profile.h"
+#include "kwargs.h"
 #include "report/analog.h"
 #include "report/dse.h"
 #include "report/execution.h"

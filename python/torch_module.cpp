@@ -394,8 +394,7 @@ PYBIND11_MODULE(_hetcim_torch, m) {
         r.validate();
         py::gil_scoped_release release;
         const api::TrainResult res = api::train_race_cnn(r);
-        return std::make_tuple(res.eval_set, res.outcome.eval_accuracy,
-                               res.outcome.test_accuracy);
+        return std::make_tuple(res.eval_set, res.outcome.eval_accuracy, res.outcome.test_accuracy);
       },
       py::arg("out"),
       "Train seed 002's CNN (api::train_race_cnn, `hetcim train race-cnn`) into `out` and "

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "exec/tensor.h"
-#include "util/provenance.h"
 #include "select/controller.h"
+#include "util/provenance.h"
 #include "xbar/mapping.h"
 #include "xbar/programmed_layer.h"
 
