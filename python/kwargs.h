@@ -1,8 +1,8 @@
 // Keyword arguments -> request fields, shared by both Python modules (_hetcim, _hetcim_torch):
 // each job lists its keywords once as a map from name to setter; the request's defaults are its
 // own, None keeps a default, an unknown keyword is a UserError listing the known ones and a value
-// of the wrong type a UserError naming the keyword. The request then validates itself (the same
-// validate() the CLI's call runs, with the CLI's messages).
+// of the wrong type (or an integer its field cannot hold) a UserError naming the keyword. The
+// request then validates itself (the same validate() the CLI's call runs, with the CLI's messages).
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -40,6 +40,10 @@ void apply_kwargs(const char* job, R& r, const py::kwargs& kwargs, const Fields<
     try {
       it->second(r, value);
     } catch (const py::cast_error&) {
+      if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value))
+        throw user_error(k, ": ", std::string(py::str(value)),
+                         " does not fit (seeds are 0 to 18446744073709551615, counts and sizes "
+                         "whole numbers that fit 64 bits)");
       throw user_error(k, ": wrong type ",
                        std::string(py::str(py::type::of(value).attr("__name__"))));
     }

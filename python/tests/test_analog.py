@@ -112,6 +112,10 @@ def test_bad_evaluate_input_raises_the_clis_message(model):
     same_error(lambda: hetcim.analog.evaluate(onnx), "analog", "eval", onnx)
     with pytest.raises(hetcim.UserError, match="unknown keyword 'chips'"):
         hetcim.analog.evaluate(onnx, chips=CHIPS)
+    with pytest.raises(hetcim.UserError, match="read_seed: -1 does not fit"):
+        hetcim.analog.evaluate(onnx, chip=CHIPS + ":A3", read_seed=-1)
+    with pytest.raises(hetcim.UserError, match="limit: wrong type str"):
+        hetcim.analog.evaluate(onnx, chip=CHIPS + ":A3", limit="all")
 
 
 # A 1-epoch model: loose risk targets, so that the pool has a chip to select.
