@@ -17,6 +17,7 @@
 #include "api/hetcim.h"
 #include "cluster/cluster_report.h"
 #include "cost/host_profile.h"
+#include "kwargs.h"
 #include "report/analog.h"
 #include "report/dse.h"
 #include "report/execution.h"
@@ -36,41 +37,13 @@ namespace {
 // ---- keyword arguments -> request fields
 // ---------------------------------------------------------
 
-template <typename R>
-using Setter = std::function<void(R&, const py::handle&)>;
-
-// Applies kwargs to `r` through `fields`; an unknown keyword is a UserError listing the known ones.
-template <typename R>
-void apply_kwargs(const char* job, R& r, const py::kwargs& kwargs,
-                  const std::map<std::string, Setter<R>>& fields) {
-  for (const auto& [key, value] : kwargs) {
-    const std::string k = py::cast<std::string>(key);
-    const auto it = fields.find(k);
-    if (it == fields.end()) {
-      std::string known;
-      for (const auto& [name, _] : fields) known += (known.empty() ? "" : ", ") + name;
-      throw user_error(job, ": unknown keyword '", k, "' (known: ", known, ")");
-    }
-    if (value.is_none()) continue;  // None: the request's default
-    try {
-      it->second(r, value);
-    } catch (const py::cast_error&) {
-      throw user_error(k, ": wrong type ",
-                       std::string(py::str(py::type::of(value).attr("__name__"))));
-    }
-  }
-}
-
-template <typename R, typename T>
-Setter<R> field(T R::*member) {
-  return [member](R& r, const py::handle& v) { r.*member = py::cast<T>(v); };
-}
+using python::apply_kwargs;
+using python::field;
+using python::Setter;
 
 // A time in seconds, or a string with a unit ("50ns").
 double time_of(const py::handle& v, const char* name) {
-  if (py::isinstance<py::str>(v))
-    return parse_quantity(py::cast<std::string>(v), Quantity::Time, name);
-  return py::cast<double>(v);
+  return python::quantity_of(v, Quantity::Time, name);
 }
 
 // ---- tensors <-> NumPy

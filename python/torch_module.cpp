@@ -1,53 +1,88 @@
-// hetcim._hetcim_torch: the Python binding of api_torch (src/api_torch), seed 002's libtorch jobs.
-// A module of its own, so that `import hetcim` never loads libtorch: hetcim/__init__.py imports it
-// on the first call that needs it. hetcim::UserError becomes the same hetcim.UserError as in
-// _hetcim (a ValueError) with the message the CLI prints; the calls release the GIL.
+// hetcim._hetcim_torch: the Python binding of api_torch (src/api_torch), seed 002's libtorch jobs,
+// used by hetcim/analog.py (`hetcim.analog.evaluate / select / study / drift / serve / train`).
+// A module of its own, so that `import hetcim` never loads libtorch: hetcim/analog.py imports it
+// on the first call that needs it. Keyword arguments fill the same request structs the CLI fills
+// (python/kwargs.h), the request validates itself with the CLI's messages; hetcim::UserError
+// becomes the same hetcim.UserError as in _hetcim (a ValueError); the calls release the GIL and
+// pass no Python callbacks (the library's progress stays silent). Results the CLI writes as JSON
+// are handed over as that JSON text, rendered by the same report/ function.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <functional>
-#include <map>
+#include <cstdint>
+#include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "api_torch/analog.h"
+#include "api_torch/drift.h"
+#include "api_torch/serve.h"
+#include "api_torch/study.h"
+#include "kwargs.h"
+#include "report/analog.h"
+#include "report/drift.h"
 #include "report/race_select.h"
+#include "report/race_study.h"
+#include "select/controller.h"
 #include "util/error.h"
 #include "util/units.h"
 
 namespace py = pybind11;
 using namespace hetcim;
+using python::apply_kwargs;
+using python::field;
+using python::Fields;
 
 namespace {
 
-using Setter = std::function<void(api::AnalogSelectRequest&, const py::handle&)>;
-
-template <typename T>
-Setter field(T api::AnalogSelectRequest::*member) {
-  return [member](api::AnalogSelectRequest& r, const py::handle& v) { r.*member = py::cast<T>(v); };
+template <typename R, typename T>
+python::Setter<R> optional_field(std::optional<T> R::*member) {
+  return [member](R& r, const py::handle& v) { r.*member = py::cast<T>(v); };
 }
 
-template <typename T>
-Setter optional_field(std::optional<T> api::AnalogSelectRequest::*member) {
-  return [member](api::AnalogSelectRequest& r, const py::handle& v) { r.*member = py::cast<T>(v); };
+// ---- analog eval
+// ------------------------------------------------------------------------------------
+
+const Fields<api::AnalogEvalRequest>& eval_fields() {
+  using R = api::AnalogEvalRequest;
+  static const Fields<R> f = {
+      {"dataset", field(&R::dataset)},
+      {"data_dir", field(&R::data_dir)},
+      {"split", field(&R::split)},
+      {"chip", field(&R::chip)},
+      {"digital", field(&R::digital)},
+      {"mode", field(&R::mode)},
+      {"layers", field(&R::layers)},
+      {"chip_seed", field(&R::chip_seed)},
+      {"seed", field(&R::chip_seed)},  // the CLI's hidden alias of --chip-seed
+      {"read_seed", field(&R::read_seed)},
+      {"limit", [](R& r, const py::handle& v) { r.eval.limit = py::cast<int64_t>(v); }},
+      {"batch_size", [](R& r, const py::handle& v) { r.eval.batch_size = py::cast<int64_t>(v); }},
+      {"threads", [](R& r, const py::handle& v) { r.eval.threads = py::cast<int>(v); }},
+  };
+  return f;
 }
 
-// An energy in J, or a string with a unit ("4uJ").
-Setter energy(double select::EnergyModel::*member, const char* name) {
+// ---- analog select
+// ----------------------------------------------------------------------------------
+
+python::Setter<api::AnalogSelectRequest> energy(double select::EnergyModel::*member,
+                                                const char* name) {
   return [member, name](api::AnalogSelectRequest& r, const py::handle& v) {
-    r.energy.*member = py::isinstance<py::str>(v)
-                           ? parse_quantity(py::cast<std::string>(v), Quantity::Energy, name)
-                           : py::cast<double>(v);
+    r.energy.*member = python::quantity_of(v, Quantity::Energy, name);
   };
 }
 
-const std::map<std::string, Setter>& select_fields() {
+const Fields<api::AnalogSelectRequest>& select_fields() {
   using R = api::AnalogSelectRequest;
-  static const std::map<std::string, Setter> f = {
+  static const Fields<R> f = {
       {"chips", field(&R::chips)},
       {"pool", field(&R::pool)},
       {"mode", field(&R::mode)},
       {"chip_seed", field(&R::chip_seed)},
+      {"seed", field(&R::chip_seed)},  // the CLI's hidden alias of --chip-seed
       {"read_seed", field(&R::read_seed)},
       {"dataset", field(&R::dataset)},
       {"data_dir", field(&R::data_dir)},
@@ -80,6 +115,143 @@ const std::map<std::string, Setter>& select_fields() {
   return f;
 }
 
+// ---- analog study
+// -----------------------------------------------------------------------------------
+
+// A list of numbers, or the CLI's comma-separated text ("0.05,0.1").
+std::vector<double> numbers_of(const py::handle& v, const char* flag) {
+  std::vector<double> out;
+  if (py::isinstance<py::str>(v)) {
+    std::stringstream ss(py::cast<std::string>(v));
+    for (std::string item; std::getline(ss, item, ',');) {
+      size_t used = 0;
+      double x = 0.0;
+      try {
+        x = std::stod(item, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (item.empty() || used != item.size())
+        throw user_error(flag, ": expected comma-separated numbers, got '", item, "'");
+      out.push_back(x);
+    }
+  } else {
+    out = py::cast<std::vector<double>>(v);
+  }
+  return out;
+}
+
+const Fields<api::AnalogStudyRequest>& study_fields() {
+  using R = api::AnalogStudyRequest;
+  static const Fields<R> f = {
+      {"dataset", field(&R::dataset)},
+      {"data_dir", field(&R::data_dir)},
+      {"models", field(&R::models)},
+      {"preset", field(&R::preset)},
+      {"epochs", field(&R::epochs)},
+      {"lr", field(&R::lr)},
+      {"train_limit", field(&R::train_limit)},
+      {"holdout", field(&R::holdout)},
+      {"holdout_seed", field(&R::holdout_seed)},
+      {"chips", field(&R::chips)},
+      {"pool", field(&R::pool)},
+      {"mode", field(&R::mode)},
+      {"seed", field(&R::seed)},
+      {"split_seed", [](R& r, const py::handle& v) { r.race.split_seed = py::cast<uint64_t>(v); }},
+      {"hardware_rows",
+       [](R& r, const py::handle& v) { r.race.splits.hardware = py::cast<int64_t>(v); }},
+      {"policy_rows",
+       [](R& r, const py::handle& v) { r.race.splits.policy = py::cast<int64_t>(v); }},
+      {"certificate_rows",
+       [](R& r, const py::handle& v) { r.race.splits.certificate = py::cast<int64_t>(v); }},
+      {"test_rows", field(&R::test_images)},
+      {"design_risks",
+       [](R& r, const py::handle& v) { r.design_risks = numbers_of(v, "--design-risks"); }},
+      {"availability", field(&R::availability)},
+      {"fallback_energy", field(&R::fallback_energy)},
+      {"batch_size", field(&R::batch_size)},
+      {"threads", field(&R::threads)},
+      {"out", field(&R::out)},
+      {"paper_data", field(&R::paper_data)},
+  };
+  return f;
+}
+
+// ---- analog drift
+// -----------------------------------------------------------------------------------
+
+const Fields<api::AnalogDriftRequest>& drift_fields() {
+  using R = api::AnalogDriftRequest;
+  static const Fields<R> f = {
+      {"chip", field(&R::chip)},
+      {"policy", field(&R::policy)},
+      {"times", field(&R::times)},
+      {"compensation", field(&R::compensation)},
+      {"dataset", field(&R::dataset)},
+      {"data_dir", field(&R::data_dir)},
+      {"split", field(&R::split)},
+      {"chip_seed", optional_field(&R::chip_seed)},
+      {"seed", optional_field(&R::chip_seed)},  // the CLI's hidden alias of --chip-seed
+      {"read_seed", optional_field(&R::read_seed)},
+      {"batch_size", optional_field(&R::batch_size)},
+      {"audit", field(&R::audit)},
+      {"limit", [](R& r, const py::handle& v) { r.eval.limit = py::cast<int64_t>(v); }},
+      {"threads", [](R& r, const py::handle& v) { r.eval.threads = py::cast<int>(v); }},
+  };
+  return f;
+}
+
+// ---- analog serve
+// -----------------------------------------------------------------------------------
+
+const Fields<api::AnalogServeRequest>& serve_fields() {
+  using R = api::AnalogServeRequest;
+  static const Fields<R> f = {
+      {"model", field(&R::model)},
+      {"chips", field(&R::chips)},
+      {"input", field(&R::input)},
+      {"dataset", field(&R::dataset)},
+      {"data_dir", field(&R::data_dir)},
+      {"split", field(&R::split)},
+      {"limit", field(&R::limit)},
+      {"read_seed", optional_field(&R::read_seed)},
+      {"batch_size", optional_field(&R::batch_size)},
+      {"abstain", field(&R::abstain)},
+  };
+  return f;
+}
+
+// ---- train
+// ------------------------------------------------------------------------------------------
+
+const Fields<api::TrainRequest>& train_fields() {
+  using R = api::TrainRequest;
+  using O = train::TrainOptions;
+  const auto option = [](auto member) {
+    return [member](R& r, const py::handle& v) {
+      r.options.*member = py::cast<std::remove_reference_t<decltype(r.options.*member)>>(v);
+    };
+  };
+  static const Fields<R> f = {
+      {"dataset", field(&R::dataset)},
+      {"data_dir", field(&R::data_dir)},
+      {"preset", field(&R::preset)},
+      {"epochs", optional_field(&R::epochs)},
+      {"lr", optional_field(&R::lr)},
+      {"holdout", field(&R::holdout)},
+      {"holdout_seed", field(&R::holdout_seed)},
+      {"crop_padding", field(&R::crop_padding)},
+      {"batch_size", option(&O::batch_size)},
+      {"weight_decay", option(&O::weight_decay)},
+      {"flip", option(&O::flip)},
+      {"seed", option(&O::seed)},
+      {"train_limit", option(&O::train_limit)},
+      {"eval_limit", option(&O::eval_limit)},
+      {"threads", option(&O::threads)},
+  };
+  return f;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_hetcim_torch, m) {
@@ -99,27 +271,29 @@ PYBIND11_MODULE(_hetcim_torch, m) {
   });
 
   m.def(
+      "analog_eval",
+      [](const std::string& model, const py::kwargs& kw) {
+        api::AnalogEvalRequest r;
+        r.model = model;
+        apply_kwargs("analog.evaluate", r, kw, eval_fields());
+        r.validate();
+        py::gil_scoped_release release;
+        const api::AnalogEvalResult res = api::analog_eval(r);
+        return report::analog_eval_json(api::analog_eval_rows(res), r.dataset, r.split,
+                                        res.provenance)
+            .dump(1);
+      },
+      py::arg("model"),
+      "Accuracy of seed 002's CNN with its classifier layers on simulated chips "
+      "(api::analog_eval, `hetcim analog eval`): the JSON `--json` writes, as text.");
+
+  m.def(
       "analog_select",
       [](const std::string& model, const py::kwargs& kw) {
         api::AnalogSelectRequest r;
         r.model = model;
-        for (const auto& [key, value] : kw) {
-          const std::string k = py::cast<std::string>(key);
-          const auto it = select_fields().find(k);
-          if (it == select_fields().end()) {
-            std::string known;
-            for (const auto& [name, _] : select_fields())
-              known += (known.empty() ? "" : ", ") + name;
-            throw user_error("analog_select: unknown keyword '", k, "' (known: ", known, ")");
-          }
-          if (value.is_none()) continue;  // None: the request's default
-          try {
-            it->second(r, value);
-          } catch (const py::cast_error&) {
-            throw user_error(k, ": wrong type ",
-                             std::string(py::str(py::type::of(value).attr("__name__"))));
-          }
-        }
+        apply_kwargs("analog.select", r, kw, select_fields());
+        r.validate();
         std::string select_json, policy_json;
         {
           py::gil_scoped_release release;
@@ -140,4 +314,89 @@ PYBIND11_MODULE(_hetcim_torch, m) {
       py::arg("model"),
       "RACE-AIMC over a pool of simulated chips (api::analog_select, `hetcim analog select`): "
       "returns (the JSON `--json` writes, the frozen policy `--policy-out` writes) as text.");
+
+  m.def(
+      "analog_study",
+      [](const py::kwargs& kw) {
+        api::AnalogStudyRequest r;
+        r.paper_data = HETCIM_DEFAULT_DATA_DIR "/paper/seed002.yaml";  // the CLI's default
+        apply_kwargs("analog.study", r, kw, study_fields());
+        r.validate();
+        py::gil_scoped_release release;
+        const api::AnalogStudyResult res = api::analog_study(r);
+        return report::race_study_json(res.study, res.info, res.options).dump(1);
+      },
+      "Seed 002's experiments end to end (api::analog_study, `hetcim analog study`): models and "
+      "logit cache under `out`; returns the study.json the CLI writes, as text.");
+
+  m.def(
+      "analog_drift",
+      [](const std::string& model, const py::kwargs& kw) {
+        api::AnalogDriftRequest r;
+        r.model = model;
+        apply_kwargs("analog.drift", r, kw, drift_fields());
+        r.validate();
+        py::gil_scoped_release release;
+        const api::AnalogDriftResult res = api::analog_drift(r);
+        return report::drift_json(res.report, res.provenance).dump(1);
+      },
+      py::arg("model"),
+      "Accuracy on one chip read at increasing times after programming (api::analog_drift, "
+      "`hetcim analog drift`): the drift.json the CLI writes, as text.");
+
+  m.def(
+      "analog_serve",
+      [](const std::string& policy, const py::kwargs& kw) {
+        api::AnalogServeRequest r;
+        r.policy = policy;
+        apply_kwargs("analog.serve", r, kw, serve_fields());
+        if (r.input == "-")
+          throw user_error("input: '-' (stdin) is the CLI's stream; give an .npy file");
+        r.validate();
+        std::vector<select::Decision> decisions;
+        std::string json;
+        {
+          py::gil_scoped_release release;
+          r.on_decisions = [&](int64_t, std::span<const select::Decision> d) {
+            decisions.insert(decisions.end(), d.begin(), d.end());
+          };
+          json = report::analog_serve_json(api::analog_serve(r).summary).dump(1);
+        }
+        // The decisions as the CLI's --decisions CSV has them: route, label (-1 unless accepted),
+        // score; NumPy arrays for the numbers.
+        py::list routes;
+        py::array_t<int32_t> labels(static_cast<py::ssize_t>(decisions.size()));
+        py::array_t<double> scores(static_cast<py::ssize_t>(decisions.size()));
+        auto l = labels.mutable_unchecked<1>();
+        auto s = scores.mutable_unchecked<1>();
+        for (size_t i = 0; i < decisions.size(); ++i) {
+          const select::Decision& d = decisions[i];
+          routes.append(select::route_name(d.route));
+          l(static_cast<py::ssize_t>(i)) = d.route == select::Route::Accept ? d.label : -1;
+          s(static_cast<py::ssize_t>(i)) = d.score;
+        }
+        py::dict out;
+        out["route"] = routes;
+        out["label"] = labels;
+        out["score"] = scores;
+        return py::make_tuple(json, out);
+      },
+      py::arg("policy"),
+      "A frozen policy served query by query (api::analog_serve, `hetcim analog serve`): (the "
+      "JSON `--json` writes as text, the decisions as {route, label, score}).");
+
+  m.def(
+      "train",
+      [](const std::string& out, const py::kwargs& kw) {
+        api::TrainRequest r;
+        r.out = out;
+        apply_kwargs("analog.train", r, kw, train_fields());
+        r.validate();
+        py::gil_scoped_release release;
+        const api::TrainResult res = api::train_race_cnn(r);
+        return std::make_tuple(res.eval_set, res.outcome.eval_accuracy, res.outcome.test_accuracy);
+      },
+      py::arg("out"),
+      "Train seed 002's CNN (api::train_race_cnn, `hetcim train race-cnn`) into `out` and "
+      "`out`.train.json: (the evaluation set's name, its accuracy, the clean test accuracy).");
 }

@@ -8,6 +8,9 @@ command: every function here is one call of the api module. Bad input raises
 >>> m = hetcim.load_model("resnet18")
 >>> plan = hetcim.partition(m, preset="seed000-arm", crossbars=100, t_mvm="50ns")
 >>> plan.latency_s, plan.status
+
+Seed 002's libtorch jobs (evaluate, select, study, drift, serve, train) are in
+:mod:`hetcim.analog`, which loads libtorch on its first call only.
 """
 
 import json as _json
@@ -193,19 +196,8 @@ def execute(model, **options):
 
 
 def analog_select(model, **options):
-    """RACE-AIMC (seed 002) over a pool of simulated chips: a threshold per chip, the selection by
-    coverage per energy, an exact Clopper-Pearson certificate; `hetcim analog select` makes the
-    same call (api::analog_select). Loads libtorch on first use (``import hetcim`` does not).
+    """The former name of :func:`hetcim.analog.select` (kept as an alias)."""
+    return analog.select(model, **options)
 
-    ``model``: an ONNX file of seed 002's CNN with weights. Options (the CLI's flags): chips
-    (required), pool ("A0,A5"), mode, chip_seed, read_seed, dataset, data_dir, calibration
-    ("holdout" | "test"), holdout, holdout_seed, split, limit, risk, certificate_delta,
-    design_risk, design_delta, score, bias_correction, policy_rows, hardware_rows,
-    certificate_rows, test_rows, split_seed, batch_size, threads, cache (a logit cache directory),
-    logits (replay from a cache only), fallback_energy / communication_energy /
-    controller_energy / class_energy (J or "4uJ"). Returns (the dict ``--json`` writes, the frozen
-    policy ``--policy-out`` writes).
-    """
-    from . import _hetcim_torch
-    selection, policy = _hetcim_torch.analog_select(str(model), **options)
-    return _json.loads(selection), _json.loads(policy)
+
+from . import analog  # noqa: E402  (pure Python; loads libtorch only on its first call)

@@ -50,6 +50,15 @@ AnalogEvalResult analog_eval(const AnalogEvalRequest& request,
   return r;
 }
 
+std::vector<report::AnalogEvalRow> analog_eval_rows(const AnalogEvalResult& result) {
+  std::vector<report::AnalogEvalRow> rows;
+  for (const AnalogEvalRun& run : result.runs)
+    rows.push_back({run.chip ? run.chip->name : "digital",
+                    run.chip ? std::string(xbar::sim_mode_name(run.chip->mode)) : "-",
+                    run.result.accuracy, run.result.count, run.result.seconds});
+  return rows;
+}
+
 void AnalogSelectRequest::validate() const {
   if (model.empty()) throw user_error("model: required (an ONNX file of race_cnn with weights)");
   if (chips.empty()) throw user_error("chips: required (a chip profiles file)");

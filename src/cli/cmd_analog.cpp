@@ -30,7 +30,7 @@ namespace {
 void register_analog_eval(CLI::App& analog, const Provenance& provenance) {
   struct Args {
     api::AnalogEvalRequest request;
-    std::string logits;
+    std::string logits, json;
     bool quiet = false;
   };
   auto a = std::make_shared<Args>();
@@ -55,6 +55,9 @@ void register_analog_eval(CLI::App& analog, const Provenance& provenance) {
   options::torch_eval(cmd, q.eval.batch_size, q.eval.threads);
   cmd->add_option("--logits", a->logits,
                   "Write the logits (images x classes, float32) as .npy (one chip)");
+  cmd->add_option("--json", a->json,
+                  "Write the accuracy per chip (and the digital model) with the provenance as "
+                  "JSON");
   options::quiet(cmd, a->quiet);
   cmd->callback([a, &provenance] {
     api::AnalogEvalRequest q = a->request;
@@ -64,18 +67,16 @@ void register_analog_eval(CLI::App& analog, const Provenance& provenance) {
       progress.set_total(total);
       progress.update(done);
     });
-    std::vector<report::AnalogEvalRow> rows;
-    for (const api::AnalogEvalRun& run : r.runs)
-      rows.push_back({run.chip ? run.chip->name : "digital",
-                      run.chip ? std::string(xbar::sim_mode_name(run.chip->mode)) : "-",
-                      run.result.accuracy, run.result.count, run.result.seconds});
+    const std::vector<report::AnalogEvalRow> rows = api::analog_eval_rows(r);
+    const Provenance prov = api::with_caller(r.provenance, provenance);
     OutputSet outputs;
     if (!a->logits.empty())
       outputs.add(a->logits, exec::npy_bytes(exec::Tensor::from_floats(
                                  {r.runs[0].result.count, r.classes}, r.runs[0].result.logits)));
+    if (!a->json.empty())
+      outputs.add(a->json, report::analog_eval_json(rows, q.dataset, q.split, prov).dump(1) + "\n");
     outputs.commit();
-    std::fputs(report::provenance_text(api::with_caller(r.provenance, provenance), "# ").c_str(),
-               stdout);
+    std::fputs(report::provenance_text(prov, "# ").c_str(), stdout);
     std::fputs(report::analog_eval_text(rows).c_str(), stdout);
   });
 }

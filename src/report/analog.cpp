@@ -2,6 +2,7 @@
 
 #include "graph/graph.h"
 #include "report/printf.h"
+#include "report/provenance.h"
 
 namespace hetcim::report {
 
@@ -33,6 +34,22 @@ std::string analog_eval_text(const std::vector<AnalogEvalRow>& rows) {
     appendf(out, "%-10s %-10s %9.2f%% %9lld %9.2f\n", r.chip.c_str(), r.mode.c_str(),
             100.0 * r.accuracy, static_cast<long long>(r.images), r.seconds);
   return out;
+}
+
+nlohmann::json analog_eval_json(const std::vector<AnalogEvalRow>& rows, const std::string& dataset,
+                                const std::string& split, const Provenance& provenance) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const AnalogEvalRow& r : rows)
+    runs.push_back({{"chip", r.chip},
+                    {"mode", r.mode},
+                    {"accuracy", r.accuracy},
+                    {"images", r.images},
+                    {"seconds", r.seconds}});
+  return {{"dataset", dataset},
+          {"split", split},
+          {"runs", runs},
+          {"seconds_source", "measured: wall time of each run on this machine"},
+          {"provenance", provenance_json(provenance)}};
 }
 
 std::string analog_run_text(const std::map<std::string, exec::Tensor>& outputs,

@@ -14,6 +14,7 @@
 
 #include "exec/tensor.h"
 #include "select/controller.h"
+#include "util/provenance.h"
 #include "xbar/mapping.h"
 #include "xbar/programmed_layer.h"
 
@@ -33,6 +34,12 @@ struct AnalogEvalRow {
 };
 
 [[nodiscard]] std::string analog_eval_text(const std::vector<AnalogEvalRow>& rows);
+
+// `hetcim analog eval --json` (and hetcim.analog.evaluate): the data set and split, one entry per
+// run (chip, mode, accuracy, images, seconds: measured on this machine) and the provenance.
+[[nodiscard]] nlohmann::json analog_eval_json(const std::vector<AnalogEvalRow>& rows,
+                                              const std::string& dataset, const std::string& split,
+                                              const Provenance& provenance);
 
 [[nodiscard]] std::string analog_run_text(const std::map<std::string, exec::Tensor>& outputs,
                                           int64_t analog_layers, const xbar::ForwardStats& stats);

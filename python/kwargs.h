@@ -1,0 +1,65 @@
+// Keyword arguments -> request fields, shared by both Python modules (_hetcim, _hetcim_torch):
+// each job lists its keywords once as a map from name to setter; the request's defaults are its
+// own, None keeps a default, an unknown keyword is a UserError listing the known ones and a value
+// of the wrong type (or an integer its field cannot hold) a UserError naming the keyword. The
+// request then validates itself (the same validate() the CLI's call runs, with the CLI's messages).
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "util/error.h"
+#include "util/units.h"
+
+namespace hetcim::python {
+
+namespace py = pybind11;
+
+template <typename R>
+using Setter = std::function<void(R&, const py::handle&)>;
+
+template <typename R>
+using Fields = std::map<std::string, Setter<R>>;
+
+// Applies kwargs to `r` through `fields`; an unknown keyword is a UserError listing the known ones.
+template <typename R>
+void apply_kwargs(const char* job, R& r, const py::kwargs& kwargs, const Fields<R>& fields) {
+  for (const auto& [key, value] : kwargs) {
+    const std::string k = py::cast<std::string>(key);
+    const auto it = fields.find(k);
+    if (it == fields.end()) {
+      std::string known;
+      for (const auto& [name, _] : fields) known += (known.empty() ? "" : ", ") + name;
+      throw user_error(job, ": unknown keyword '", k, "' (known: ", known, ")");
+    }
+    if (value.is_none()) continue;  // None: the request's default
+    try {
+      it->second(r, value);
+    } catch (const py::cast_error&) {
+      if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value))
+        throw user_error(k, ": ", std::string(py::str(value)),
+                         " does not fit (seeds are 0 to 18446744073709551615, counts and sizes "
+                         "whole numbers that fit 64 bits)");
+      throw user_error(k, ": wrong type ",
+                       std::string(py::str(py::type::of(value).attr("__name__"))));
+    }
+  }
+}
+
+// The request's member `member`, cast from the Python value.
+template <typename R, typename T>
+Setter<R> field(T R::*member) {
+  return [member](R& r, const py::handle& v) { r.*member = py::cast<T>(v); };
+}
+
+// A quantity with a unit given as a string ("50ns", "4uJ"), or a number in SI units.
+inline double quantity_of(const py::handle& v, Quantity kind, const char* name) {
+  if (py::isinstance<py::str>(v)) return parse_quantity(py::cast<std::string>(v), kind, name);
+  return py::cast<double>(v);
+}
+
+}  // namespace hetcim::python
