@@ -1,6 +1,7 @@
 #include "xbar/crossbar_backend.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "exec/op_params.h"
 #include "util/error.h"
@@ -11,44 +12,40 @@ namespace {
 
 // The digital periphery of one analog node: bias (Gemm: times beta) and the fused activation,
 // with AnalogGraph's arithmetic (v + scale * bias, then the activation) so both give equal bytes.
+// The simulator runs it in its ADC pass (ProgrammedLayer's OutputEpilogue) on the scaled bias
+// scale * bias, the same float product, while the outputs are in cache.
 struct Epilogue {
-  std::vector<float> bias;  // per output column (empty: none)
-  float bias_scale = 1.0f;
-  exec::Activation act;
-
-  // Hoisted into locals and split by activation so the loops vectorize (the output rows could
-  // alias the members otherwise; a scalar Relu branch mispredicts on every other output); per
-  // element the same two operations in the same order, so the bytes do not change.
-  void apply(float* rows, int64_t count, int64_t cols) const {
-    const float* b = bias.empty() ? nullptr : bias.data();
-    const float scale = bias_scale;
-    const exec::Activation a = act;
-    for (int64_t r = 0; r < count; ++r) {
-      float* __restrict row = rows + r * cols;
-      if (b != nullptr) {
-#pragma omp simd
-        for (int64_t c = 0; c < cols; ++c) row[c] += scale * b[c];
-      }
-      if (a.kind == exec::Activation::Relu) {
-#pragma omp simd
-        for (int64_t c = 0; c < cols; ++c) row[c] = row[c] > 0 ? row[c] : 0;
-      } else if (a.kind == exec::Activation::Clip) {
-        for (int64_t c = 0; c < cols; ++c) row[c] = a.apply(row[c]);
-      }
-    }
-  }
+  std::vector<float> shift;  // scale * bias per output column (empty: none)
+  OutputEpilogue out;        // its span points into shift: keep the object where it was made
 };
 
-Epilogue epilogue_of(const graph::Graph& g, const graph::Node& n, int64_t cols) {
-  Epilogue e;
-  e.act = exec::fused_activation(n);
+std::shared_ptr<const Epilogue> epilogue_of(const graph::Graph& g, const graph::Node& n,
+                                            int64_t cols) {
+  auto e = std::make_shared<Epilogue>();
+  const exec::Activation act = exec::fused_activation(n);
+  switch (act.kind) {
+    case exec::Activation::None:
+      e->out.act = OutputEpilogue::Act::None;
+      break;
+    case exec::Activation::Relu:
+      e->out.act = OutputEpilogue::Act::Relu;
+      break;
+    case exec::Activation::Clip:
+      e->out.act = OutputEpilogue::Act::Clip;
+      break;
+  }
+  e->out.lo = act.lo;
+  e->out.hi = act.hi;
   if (n.op_type == "MatMul" || !exec::has_input(n, 2)) return e;
-  e.bias = exec::const_floats(g, n, 2, "bias");
-  if (n.op_type == "Gemm") e.bias_scale = static_cast<float>(n.attr_float("beta", 1.0));
-  if (e.bias.size() == 1) e.bias.assign(static_cast<size_t>(cols), e.bias[0]);
-  if (static_cast<int64_t>(e.bias.size()) != cols)
+  std::vector<float> bias = exec::const_floats(g, n, 2, "bias");
+  const float scale = n.op_type == "Gemm" ? static_cast<float>(n.attr_float("beta", 1.0)) : 1.0f;
+  if (bias.size() == 1) bias.assign(static_cast<size_t>(cols), bias[0]);
+  if (static_cast<int64_t>(bias.size()) != cols)
     throw user_error("node '", n.name, "': analog execution supports a bias of ", cols,
-                     " values (one per output) or a scalar, got ", e.bias.size());
+                     " values (one per output) or a scalar, got ", bias.size());
+  e->shift.resize(bias.size());
+  for (size_t c = 0; c < bias.size(); ++c) e->shift[c] = scale * bias[c];
+  e->out.shift = e->shift;
   return e;
 }
 
@@ -92,7 +89,7 @@ exec::BackendKernel CrossbarBackend::compile(const graph::Graph& g, const graph:
       chip_.program(n.name, m.weights.data(), m.rows, m.cols));
   layers_.push_back(layer);
   const int64_t K = m.rows, N = m.cols;
-  const Epilogue epi = epilogue_of(g, n, N);
+  const std::shared_ptr<const Epilogue> epi = epilogue_of(g, n, N);
   exec::BackendKernel k;
   k.impl = "xbar:" + chip_.profile().name;
   Rng* rng = &read_rng_;
@@ -107,11 +104,10 @@ exec::BackendKernel CrossbarBackend::compile(const graph::Graph& g, const graph:
     k.output_layout = exec::BackendLayout::ChannelsLast;
     // The im2col rows are made chunk by chunk inside the simulator, into a buffer that stays in
     // cache for the DAC (the same bytes as the whole matrix: ProgrammedLayer::forward_rows).
-    k.run = [layer, epi, geo, rows, N, rng, stats](const float* x, float* y) {
+    k.run = [layer, epi, geo, rows, rng, stats](const float* x, float* y) {
       layer->forward_rows([x, &geo](int64_t first, int64_t n,
                                     float* out) { im2col_nhwc_rows(x, geo, first, n, out); },
-                          rows, y, *rng, stats);
-      epi.apply(y, rows, N);
+                          rows, y, *rng, stats, &epi->out);
     };
     return k;
   }
@@ -124,9 +120,8 @@ exec::BackendKernel CrossbarBackend::compile(const graph::Graph& g, const graph:
     throw user_error("node '", n.name, "': input ", graph::shape_str(xs), " does not end in ", K,
                      " (the crossbar's rows)");
   const int64_t rows = graph::element_count(xs) / K;
-  k.run = [layer, epi, rows, N, rng, stats](const float* x, float* y) {
-    layer->forward(x, rows, y, *rng, stats);
-    epi.apply(y, rows, N);
+  k.run = [layer, epi, rows, rng, stats](const float* x, float* y) {
+    layer->forward(x, rows, y, *rng, stats, &epi->out);
   };
   return k;
 }

@@ -102,6 +102,15 @@ void im2col_nhwc_rows(const float* x, const Conv2dGeometry& g, int64_t first, in
   // in its (c, i, j) order: contiguous stores, reads from the few pixels of the window (in L1).
   const std::vector<float> zeros(static_cast<size_t>(C), 0.0f);
   std::vector<const float*> taps(static_cast<size_t>(kk));
+  // Tap offsets from the window's first pixel, and the window's extent beyond it.
+  std::vector<int64_t> offset_of(static_cast<size_t>(kk));
+  for (int64_t i = 0; i < g.kernel_h; ++i)
+    for (int64_t j = 0; j < g.kernel_w; ++j)
+      offset_of[static_cast<size_t>(i * g.kernel_w + j)] =
+          (i * g.dilation_h * g.width + j * g.dilation_w) * C;
+  const int64_t* offset = offset_of.data();
+  const int64_t span_h = (g.kernel_h - 1) * g.dilation_h;
+  const int64_t span_w = (g.kernel_w - 1) * g.dilation_w;
   // Output pixel (img, oh, ow) of row r, stepped along instead of divided out per row (three
   // 64-bit divisions cost more than a 9-input row).
   int64_t img = first / (ho * wo);
@@ -112,13 +121,21 @@ void im2col_nhwc_rows(const float* x, const Conv2dGeometry& g, int64_t first, in
       ow = 0;
       if (++oh == ho) oh = 0, ++img;
     }
-    for (int64_t i = 0; i < g.kernel_h; ++i) {
-      const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
-      for (int64_t j = 0; j < g.kernel_w; ++j) {
-        const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
-        const bool inside = ih >= 0 && ih < g.height && iw >= 0 && iw < g.width;
-        taps[static_cast<size_t>(i * g.kernel_w + j)] =
-            inside ? x + ((img * g.height + ih) * g.width + iw) * C : zeros.data();
+    const int64_t ih0 = oh * g.stride_h - g.pad_top;
+    const int64_t iw0 = ow * g.stride_w - g.pad_left;
+    if (ih0 >= 0 && ih0 + span_h < g.height && iw0 >= 0 && iw0 + span_w < g.width) {
+      // The whole window inside the image: every tap at a fixed offset from its first pixel.
+      const float* origin = x + ((img * g.height + ih0) * g.width + iw0) * C;
+      for (int64_t t = 0; t < kk; ++t) taps[static_cast<size_t>(t)] = origin + offset[t];
+    } else {
+      for (int64_t i = 0; i < g.kernel_h; ++i) {
+        const int64_t ih = ih0 + i * g.dilation_h;
+        for (int64_t j = 0; j < g.kernel_w; ++j) {
+          const int64_t iw = iw0 + j * g.dilation_w;
+          const bool inside = ih >= 0 && ih < g.height && iw >= 0 && iw < g.width;
+          taps[static_cast<size_t>(i * g.kernel_w + j)] =
+              inside ? x + ((img * g.height + ih) * g.width + iw) * C : zeros.data();
+        }
       }
     }
     float* row = cols + (r - first) * patch;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "util/error.h"
 #include "xbar/converters.h"
@@ -41,12 +42,95 @@ uint64_t stream_seed(uint64_t call_seed, uint64_t index) {
   return call_seed ^ (0x9e3779b97f4a7c15ULL * (index + 1));
 }
 
+// Sixteen floats as one value (GCC vector extension): one zmm register in the AVX-512 clone, two
+// ymm or four xmm in the others, and kept in registers across a loop (the lane arrays indexed by
+// a runtime lane in the tail loops lived on the stack, one store-to-load round trip per step).
+// Element-wise the same operations as the scalar code, contracted the same way per clone.
+// The helpers below are always inlined into their per-instruction-set callers and have internal
+// linkage: no F16 ever crosses a call boundary, so GCC's note that such a return would change the
+// ABI without AVX-512 does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+using F16 = float __attribute__((vector_size(64)));
+using I16 = int32_t __attribute__((vector_size(64)));
+
+inline __attribute__((always_inline)) F16 load16(const float* p) {
+  F16 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline __attribute__((always_inline)) void store16(float* p, F16 v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+// max |x| over n floats (order-free: the value of max_abs_lanes): 16 lanes in a register, the
+// last n mod 16 in scalar code.
+inline __attribute__((always_inline)) float max_abs16(const float* x, int64_t n) {
+  float m = 0.0f;
+  int64_t i = 0;
+  if (n >= 16) {
+    F16 acc = {};
+    const I16 abs_mask = I16{} + 0x7fffffff;
+    for (; i + 16 <= n; i += 16) {
+      const auto a = reinterpret_cast<F16>(reinterpret_cast<I16>(load16(x + i)) & abs_mask);
+      acc = acc < a ? a : acc;  // std::max(acc, a)
+    }
+    alignas(64) float lanes[16];
+    store16(lanes, acc);
+    for (const float l : lanes) m = std::max(m, l);
+  }
+  for (; i < n; ++i) m = std::max(m, std::fabs(x[i]));
+  return m;
+}
+
+// The codes / M of 16 inputs and their squares added to the 16 lanes of acc. `ideal` (all ones
+// for an ideal DAC: no rounding) is a bitwise per-lane select, as in the loop this replaced:
+// the product x * to_code then has a use other than the rounding's addition, so no clone
+// contracts the two into an FMA (the bytes pinned by stream_pin_test).
+inline __attribute__((always_inline)) F16 dac16(F16 x, float to_code, float inv_m, I16 ideal,
+                                                F16& acc) {
+  const F16 c = x * to_code;
+  constexpr float kMagic = 12582912.0f;  // round_code, element-wise
+  const F16 r = (c + kMagic) - kMagic;
+  const auto q = reinterpret_cast<F16>((reinterpret_cast<I16>(c) & ideal) |
+                                       (reinterpret_cast<I16>(r) & ~ideal));
+  const F16 v = q * inv_m;
+  acc += v * v;
+  return v;
+}
+
+// The codes of x[0..n) into v, ||v||^2 returned: element i in lane i mod 16, the lanes added in
+// order. Whole groups of 16 in a register (the lane array of the loop this replaced lived on the
+// stack: a store-to-load round trip per step), the last n mod 16 in the scalar form of that loop.
+inline __attribute__((always_inline)) float dac_codes(const float* x, int64_t n, float* v, int bits,
+                                                      float to_code, float inv_m) {
+  alignas(64) float acc[16] = {};
+  int64_t i = 0;
+  if (n >= 16) {
+    F16 lanes = {};
+    const I16 ideal = I16{} + (bits == 0 ? -1 : 0);
+    for (; i + 16 <= n; i += 16) store16(v + i, dac16(load16(x + i), to_code, inv_m, ideal, lanes));
+    store16(acc, lanes);
+  }
+  for (int l = 0; i < n; ++i, ++l) {
+    const float c = x[i] * to_code;
+    v[i] = (bits == 0 ? c : round_code(c)) * inv_m;
+    acc[l] += v[i] * v[i];
+  }
+  // Lanes never written hold +0 and leave a sum of squares unchanged.
+  const int64_t used = std::min<int64_t>(16, n);
+  float sq = 0.0f;
+  for (int64_t l = 0; l < used; ++l) sq += acc[l];
+  return sq;
+}
+
 // DAC of one input segment: full scale s = max |x|, codes / M in [-1, 1] written to v (an ideal
-// DAC writes x / s). Returns s; `norm2` receives ||v||_2^2, summed in 16 fixed lanes so that every
-// instruction-set clone gives the same bytes.
+// DAC writes x / s). Returns s; `norm2` receives ||v||_2^2, summed in 16 fixed lanes (element i
+// in lane i mod 16, the lanes added in order) so that every instruction-set clone gives the same
+// bytes.
 inline __attribute__((always_inline)) float dac_segment(const float* x, int64_t n, float* v,
                                                         int bits, float& norm2) {
-  const float s = max_abs_lanes(x, n);
+  const float s = max_abs16(x, n);
   norm2 = 0.0f;
   if (s == 0.0f) {
     std::fill(v, v + n, 0.0f);
@@ -55,37 +139,39 @@ inline __attribute__((always_inline)) float dac_segment(const float* x, int64_t 
   const float m = bits == 0 ? 1.0f : static_cast<float>((1 << (bits - 1)) - 1);
   const float to_code = m / s;
   const float inv_m = 1.0f / m;
-  constexpr int kLanes = 16;
-  float acc[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-#pragma omp simd
-    for (int l = 0; l < kLanes; ++l) {
-      const float c = x[i + l] * to_code;
-      const float q = bits == 0 ? c : round_code(c);  // |x| <= s: codes within [-M, M]
-      v[i + l] = q * inv_m;
-      acc[l] += v[i + l] * v[i + l];
-    }
-  }
-  for (int l = 0; i < n; ++i, ++l) {
-    const float c = x[i] * to_code;
-    v[i] = (bits == 0 ? c : round_code(c)) * inv_m;
-    acc[l] += v[i] * v[i];
-  }
-  float sq = 0.0f;
-  for (float a : acc) sq += a;
-  norm2 = sq;
+  norm2 = dac_codes(x, n, v, bits, to_code, inv_m);
   return s;
 }
 
+// The output epilogue on n outputs (shift: the epilogue's values for these columns, or null).
+inline __attribute__((always_inline)) void apply_epilogue(float* o, int64_t n, const float* shift,
+                                                          const OutputEpilogue& e) {
+  if (shift != nullptr) {
+#pragma omp simd
+    for (int64_t c = 0; c < n; ++c) o[c] = o[c] + shift[c];
+  }
+  if (e.act == OutputEpilogue::Act::Relu) {
+#pragma omp simd
+    for (int64_t c = 0; c < n; ++c) o[c] = o[c] > 0 ? o[c] : 0;
+  } else if (e.act == OutputEpilogue::Act::Clip) {
+    const float lo = e.lo, hi = e.hi;
+    for (int64_t c = 0; c < n; ++c) o[c] = o[c] < lo ? lo : (o[c] > hi ? hi : o[c]);
+  }
+}
+
 // One array's output row: add read noise sd * z, ADC per column tile, accumulate g * codes into
-// out. Returns the number of clipped conversions. Two passes per column tile while it is in L1
-// (noise and full scale; codes and accumulation): the arithmetic of quantize_signed and of a
-// separate accumulation, element by element, so the bytes are those of the unfused passes.
+// out (kFirst: the first row tile, out is written as 0 + g * codes instead of read: the bytes of
+// accumulating onto a zeroed row without zeroing it), then, when `epi` is given (the last row
+// tile), the output epilogue while the column tile is in L1. Returns the number of clipped
+// conversions. Two passes per column tile while it is in L1 (noise and full scale; codes and
+// accumulation): the arithmetic of quantize_signed and of a separate accumulation, element by
+// element, so the bytes are those of the unfused passes.
+template <bool kFirst>
 inline __attribute__((always_inline)) int64_t adc_accumulate(float* row, const float* z, float sd,
                                                              int64_t n, int64_t tile_cols,
                                                              bool fixed, float full_scale, int bits,
-                                                             float g, float* out) {
+                                                             float g, float* out,
+                                                             const OutputEpilogue* epi) {
   constexpr int kLanes = 16;
   int64_t clipped = 0;
   for (int64_t c0 = 0; c0 < n; c0 += tile_cols) {
@@ -97,38 +183,39 @@ inline __attribute__((always_inline)) int64_t adc_accumulate(float* row, const f
 #pragma omp simd
       for (int64_t c = 0; c < len; ++c) r[c] += sd * zc[c];
     }
-    const float fs = fixed ? full_scale : max_abs_lanes(r, len);
+    const float fs = fixed ? full_scale : max_abs16(r, len);
     if (bits == 0) {
 #pragma omp simd
-      for (int64_t c = 0; c < len; ++c) o[c] += g * r[c];
-      continue;
-    }
-    if (!(fs > 0.0f)) {
+      for (int64_t c = 0; c < len; ++c) o[c] = (kFirst ? 0.0f : o[c]) + g * r[c];
+    } else if (!(fs > 0.0f)) {
 #pragma omp simd
-      for (int64_t c = 0; c < len; ++c) o[c] += g * 0.0f;
-      continue;
-    }
-    const float m = static_cast<float>((1 << (bits - 1)) - 1);
-    const float lo = -m - 1.0f;
-    const float to_code = m / fs;
-    const float to_value = fs / m;
-    // Clipping counted in 16 int lanes (quantize_signed's rule: t >= m + 0.5 or t < lo - 0.5).
-    int32_t count[kLanes] = {};
-    int64_t c = 0;
-    for (; c + kLanes <= len; c += kLanes) {
+      for (int64_t c = 0; c < len; ++c) o[c] = (kFirst ? 0.0f : o[c]) + g * 0.0f;
+    } else {
+      const float m = static_cast<float>((1 << (bits - 1)) - 1);
+      const float lo = -m - 1.0f;
+      const float to_code = m / fs;
+      const float to_value = fs / m;
+      // Clipping counted in 16 int lanes (quantize_signed's rule: t >= m + 0.5 or t < lo - 0.5).
+      int32_t count[kLanes] = {};
+      int64_t c = 0;
+      for (; c + kLanes <= len; c += kLanes) {
 #pragma omp simd
-      for (int l = 0; l < kLanes; ++l) {
-        const float t = r[c + l] * to_code;
-        count[l] += static_cast<int32_t>((t >= m + 0.5f) | (t < lo - 0.5f));
-        o[c + l] += g * (round_code(std::min(std::max(t, lo), m)) * to_value);
+        for (int l = 0; l < kLanes; ++l) {
+          const float t = r[c + l] * to_code;
+          count[l] += static_cast<int32_t>((t >= m + 0.5f) | (t < lo - 0.5f));
+          o[c + l] = (kFirst ? 0.0f : o[c + l]) +
+                     g * (round_code(std::min(std::max(t, lo), m)) * to_value);
+        }
       }
+      for (; c < len; ++c) {
+        const float t = r[c] * to_code;
+        clipped += (t >= m + 0.5f) | (t < lo - 0.5f);
+        o[c] = (kFirst ? 0.0f : o[c]) + g * (round_code(std::min(std::max(t, lo), m)) * to_value);
+      }
+      for (const int32_t k : count) clipped += k;
     }
-    for (; c < len; ++c) {
-      const float t = r[c] * to_code;
-      clipped += (t >= m + 0.5f) | (t < lo - 0.5f);
-      o[c] += g * (round_code(std::min(std::max(t, lo), m)) * to_value);
-    }
-    for (const int32_t k : count) clipped += k;
+    if (epi != nullptr)
+      apply_epilogue(o, len, epi->shift.empty() ? nullptr : epi->shift.data() + c0, *epi);
   }
   return clipped;
 }
@@ -152,18 +239,31 @@ void dac_rows(const float* xc, int64_t rows, int64_t K, int64_t T, int64_t L, in
 }
 
 // Row tile t's noise, ADC and accumulation for a chunk's `rows` vectors (part: rows x N currents,
-// z: their normals or null, y: the chunk's outputs). Returns the clipped conversions.
+// z: their normals or null, y: the chunk's outputs, written on the first row tile and accumulated
+// onto after; `epi`: the output epilogue, given on the last row tile). Returns the clipped
+// conversions.
 HETCIM_XBAR_CLONES
 int64_t adc_rows(float* part, const float* z, int64_t rows, int64_t N, int64_t t, int64_t T,
                  const float* scale, const float* norm, float sigma_n, int64_t tile_cols,
-                 bool fixed, float full_scale, int bits, double gamma, float* y) {
+                 bool fixed, float full_scale, int bits, double gamma, float* y,
+                 const OutputEpilogue* epi) {
   int64_t clipped = 0;
   for (int64_t b = 0; b < rows; ++b) {
     const float s = scale[b * T + t];
-    if (s == 0.0f) continue;  // no input voltage: no current, no read noise
-    clipped += adc_accumulate(part + b * N, z != nullptr ? z + b * N : nullptr,
-                              sigma_n * norm[b * T + t], N, tile_cols, fixed, full_scale, bits,
-                              static_cast<float>(gamma * s), y + b * N);
+    float* out = y + b * N;
+    if (s == 0.0f) {  // no input voltage: no current, no read noise
+      if (t == 0) std::fill(out, out + N, 0.0f);
+      if (epi != nullptr)
+        apply_epilogue(out, N, epi->shift.empty() ? nullptr : epi->shift.data(), *epi);
+      continue;
+    }
+    const float* zb = z != nullptr ? z + b * N : nullptr;
+    const float sd = sigma_n * norm[b * T + t];
+    const auto g = static_cast<float>(gamma * s);
+    clipped += t == 0 ? adc_accumulate<true>(part + b * N, zb, sd, N, tile_cols, fixed, full_scale,
+                                             bits, g, out, epi)
+                      : adc_accumulate<false>(part + b * N, zb, sd, N, tile_cols, fixed, full_scale,
+                                              bits, g, out, epi);
   }
   return clipped;
 }
@@ -177,15 +277,19 @@ std::vector<float> ProgrammedLayer::effective_weights() const {
 }
 
 void ProgrammedLayer::forward(const float* x, int64_t batch, float* y, Rng& read_rng,
-                              ForwardStats* stats) const {
+                              ForwardStats* stats, const OutputEpilogue* epilogue) const {
   if (batch < 0) throw user_error("layer '", layer_id_, "': batch size must be >= 0, got ", batch);
   ForwardStats local;
   const uint64_t call_seed = read_rng.next_u64();
   if (batch > 0) {
     if (profile_.mode == SimMode::Reference) {
       forward_reference(x, batch, y, call_seed, local);
+      if (epilogue != nullptr) {
+        const float* shift = epilogue->shift.empty() ? nullptr : epilogue->shift.data();
+        for (int64_t b = 0; b < batch; ++b) apply_epilogue(y + b * cols_, cols_, shift, *epilogue);
+      }
     } else {
-      forward_physical(x, nullptr, batch, y, call_seed, local);
+      forward_physical(x, nullptr, batch, y, call_seed, local, epilogue);
     }
   }
   if (stats != nullptr) {
@@ -196,18 +300,18 @@ void ProgrammedLayer::forward(const float* x, int64_t batch, float* y, Rng& read
 }
 
 void ProgrammedLayer::forward_rows(const RowSource& rows, int64_t batch, float* y, Rng& read_rng,
-                                   ForwardStats* stats) const {
+                                   ForwardStats* stats, const OutputEpilogue* epilogue) const {
   if (batch < 0) throw user_error("layer '", layer_id_, "': batch size must be >= 0, got ", batch);
   if (profile_.mode == SimMode::Reference) {
     // The reference mode reads every device once per call for the whole batch: the rows whole.
     std::vector<float> x(static_cast<size_t>(batch * rows_));
     if (batch > 0) rows(0, batch, x.data());
-    forward(x.data(), batch, y, read_rng, stats);
+    forward(x.data(), batch, y, read_rng, stats, epilogue);
     return;
   }
   ForwardStats local;
   const uint64_t call_seed = read_rng.next_u64();
-  if (batch > 0) forward_physical(nullptr, &rows, batch, y, call_seed, local);
+  if (batch > 0) forward_physical(nullptr, &rows, batch, y, call_seed, local, epilogue);
   if (stats != nullptr) {
     stats->dac_conversions += local.dac_conversions;
     stats->adc_conversions += local.adc_conversions;
@@ -216,7 +320,8 @@ void ProgrammedLayer::forward_rows(const RowSource& rows, int64_t batch, float* 
 }
 
 void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, int64_t batch,
-                                       float* y, uint64_t call_seed, ForwardStats& stats) const {
+                                       float* y, uint64_t call_seed, ForwardStats& stats,
+                                       const OutputEpilogue* epilogue) const {
   const int64_t K = rows_;
   const int64_t N = cols_;
   const int64_t T = row_tiles_;
@@ -266,7 +371,6 @@ void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, 
     // cache. The standard normals of row tile t and this chunk come from one stream (index
     // t * chunks + chunk): rows x N draws, vector b's at z + b * N (a vector with no input
     // voltage leaves its draws unused).
-    for (int64_t b = 0; b < rows; ++b) std::fill(y + (b0 + b) * N, y + (b0 + b + 1) * N, 0.0f);
     for (int64_t t = 0; t < T; ++t) {
       sgemm(rows, N, L, v + t * L, Kp, dg + t * L * N, N, part, N, GemmThreads::Caller);
       if (noisy) {
@@ -274,7 +378,8 @@ void ProgrammedLayer::forward_physical(const float* x, const RowSource* source, 
         rng.fill_normal(z, rows * N);
       }
       clipped += adc_rows(part, noisy ? z : nullptr, rows, N, t, T, scale, norm, sigma_n,
-                          tile_cols_, fixed_adc, full_scale, p.adc_bits, gamma_, y + b0 * N);
+                          tile_cols_, fixed_adc, full_scale, p.adc_bits, gamma_, y + b0 * N,
+                          t == T - 1 ? epilogue : nullptr);
     }
   }
   stats.dac_conversions += batch * K * col_tiles_;

@@ -40,6 +40,16 @@ struct ForwardStats {
   int64_t adc_clipped = 0;  // conversions beyond the ADC range (AdcRanging::Fixed only)
 };
 
+// The digital periphery after a layer's accumulation, run by forward() per output element while
+// the output is in cache: y = act(y + shift[c]) (shift empty: no addition; the caller passes a
+// bias already multiplied by its scale, so the element arithmetic is the unfused "y + s * b").
+struct OutputEpilogue {
+  enum class Act { None, Relu, Clip };
+  std::span<const float> shift;  // one value per output column, or empty
+  Act act = Act::None;
+  float lo = 0.0f, hi = 0.0f;  // Clip: v < lo ? lo : (v > hi ? hi : v); Relu: v > 0 ? v : 0
+};
+
 class ProgrammedLayer {
  public:
   [[nodiscard]] const std::string& layer_id() const { return layer_id_; }
@@ -61,8 +71,9 @@ class ProgrammedLayer {
   [[nodiscard]] std::vector<float> effective_weights() const;
 
   // x: batch x rows, y: batch x cols (overwritten), both row-major. UserError if batch < 0.
+  // `epilogue` (optional) is applied to every output (same bytes as applying it afterwards).
   void forward(const float* x, int64_t batch, float* y, Rng& read_rng,
-               ForwardStats* stats = nullptr) const;
+               ForwardStats* stats = nullptr, const OutputEpilogue* epilogue = nullptr) const;
 
   // The same product with the input rows produced on demand: rows(first, n, out) writes input
   // vectors [first, first + n) (n x rows(), row-major) to `out`. The physical mode asks for a
@@ -71,7 +82,7 @@ class ProgrammedLayer {
   // the result is byte for byte that of forward() on the whole matrix.
   using RowSource = std::function<void(int64_t first, int64_t n, float* out)>;
   void forward_rows(const RowSource& rows, int64_t batch, float* y, Rng& read_rng,
-                    ForwardStats* stats = nullptr) const;
+                    ForwardStats* stats = nullptr, const OutputEpilogue* epilogue = nullptr) const;
 
  private:
   friend class Chip;
@@ -79,7 +90,8 @@ class ProgrammedLayer {
 
   // x (the whole batch) or, when x is null, `source` a block of rows at a time.
   void forward_physical(const float* x, const RowSource* source, int64_t batch, float* y,
-                        uint64_t call_seed, ForwardStats& stats) const;
+                        uint64_t call_seed, ForwardStats& stats,
+                        const OutputEpilogue* epilogue) const;
   void forward_reference(const float* x, int64_t batch, float* y, uint64_t call_seed,
                          ForwardStats& stats) const;
 

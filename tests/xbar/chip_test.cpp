@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -270,6 +271,52 @@ TEST(Chip, RowSourceGivesTheBytesOfTheWholeMatrix) {
     EXPECT_TRUE(same_bytes(whole, chunked)) << sim_mode_name(mode);
     EXPECT_EQ(s1.adc_conversions, s2.adc_conversions);
     EXPECT_EQ(r1.next_u64(), r2.next_u64());
+  }
+}
+
+// The output epilogue run inside the simulator's ADC pass (on the last row tile, and on vectors
+// with no input voltage, which skip the ADC) gives the bytes of the product followed by the
+// epilogue by hand: y + shift[c], then the activation. Two row tiles (the last partial) and three
+// column tiles, an all-zero input vector, every activation kind, both modes.
+TEST(Chip, EpilogueInTheAdcPassGivesTheBytesOfApplyingItAfterwards) {
+  using Act = OutputEpilogue::Act;
+  for (SimMode mode : {SimMode::Physical, SimMode::Reference}) {
+    ChipProfile p = ideal("epilogue");
+    p.mode = mode;
+    p.read_noise = 4e-6;
+    p.array_rows = 64;
+    p.array_cols = 16;
+    const int64_t K = 100, N = 40, batch = 700;
+    const auto w = random_matrix(K * N, 41);
+    auto x = random_matrix(batch * K, 42);
+    std::fill(x.begin() + 5 * K, x.begin() + 6 * K, 0.0f);  // vector 5: no input voltage
+    const auto shift = random_matrix(N, 43);
+    const ProgrammedLayer layer = Chip(p, 2).program("fc", w.data(), K, N);
+    for (Act act : {Act::None, Act::Relu, Act::Clip}) {
+      for (bool with_shift : {false, true}) {
+        OutputEpilogue e;
+        e.act = act;
+        e.lo = -0.5f;
+        e.hi = 0.75f;
+        if (with_shift) e.shift = shift;
+        std::vector<float> fused(static_cast<size_t>(batch * N)), after(fused.size());
+        Rng r1(7), r2(7);
+        layer.forward(x.data(), batch, fused.data(), r1, nullptr, &e);
+        layer.forward(x.data(), batch, after.data(), r2);
+        for (size_t i = 0; i < after.size(); ++i) {
+          float v = after[i];
+          if (with_shift) v = v + shift[i % static_cast<size_t>(N)];
+          if (act == Act::Relu) v = v > 0 ? v : 0;
+          if (act == Act::Clip) v = v < e.lo ? e.lo : (v > e.hi ? e.hi : v);
+          after[i] = v;
+        }
+        EXPECT_TRUE(same_bytes(fused, after))
+            << sim_mode_name(mode) << " act " << static_cast<int>(act) << " shift " << with_shift;
+        if (with_shift && act == Act::None) {  // the shift reached the all-zero vector's outputs
+          EXPECT_EQ(fused[static_cast<size_t>(5 * N + 3)], shift[3]);
+        }
+      }
+    }
   }
 }
 
