@@ -133,6 +133,25 @@ std::vector<int> jobs_on(const SeqInput& in, int8_t machine) {
   return out;
 }
 
+// The search on `in` proves `best` (the brute force's optimum) with orders that replay to it, and
+// its cutoff is strict: nothing found at the optimum, the optimum found just above it.
+void expect_search_finds(const SeqInput& in, double best, uint64_t seed) {
+  const SeqOutput r = sequence(in);
+  ASSERT_TRUE(r.found) << "seed " << seed;
+  EXPECT_TRUE(r.proven) << "seed " << seed;
+  EXPECT_DOUBLE_EQ(r.makespan, best) << "seed " << seed;
+  ASSERT_EQ(r.orders.size(), static_cast<size_t>(in.machines)) << "seed " << seed;
+  EXPECT_DOUBLE_EQ(replay(in, r.orders), best) << "seed " << seed;
+  SeqOptions at;
+  at.cutoff = best;
+  EXPECT_FALSE(sequence(in, at).found) << "seed " << seed;
+  SeqOptions above;
+  above.cutoff = best + 0.5;
+  const SeqOutput r2 = sequence(in, above);
+  EXPECT_TRUE(r2.found) << "seed " << seed;
+  EXPECT_DOUBLE_EQ(r2.makespan, best) << "seed " << seed;
+}
+
 void expect_matches_every_order(uint64_t seed, int machines) {
   const SeqInput in = random_instance(seed, machines);
   std::vector<int> host = jobs_on(in, kHostMachine);
@@ -143,20 +162,7 @@ void expect_matches_every_order(uint64_t seed, int machines) {
       best = std::min(best, replay(in, {host, bus}));
     } while (std::next_permutation(bus.begin(), bus.end()));
   } while (std::next_permutation(host.begin(), host.end()));
-  const SeqOutput r = sequence(in);
-  ASSERT_TRUE(r.found) << "seed " << seed;
-  EXPECT_TRUE(r.proven) << "seed " << seed;
-  EXPECT_DOUBLE_EQ(r.makespan, best) << "seed " << seed;
-  EXPECT_DOUBLE_EQ(replay(in, r.orders), best) << "seed " << seed;
-  // The cutoff is strict: nothing below the optimum, the optimum just above it.
-  SeqOptions at;
-  at.cutoff = best;
-  EXPECT_FALSE(sequence(in, at).found) << "seed " << seed;
-  SeqOptions above;
-  above.cutoff = best + 0.5;
-  const SeqOutput r2 = sequence(in, above);
-  EXPECT_TRUE(r2.found) << "seed " << seed;
-  EXPECT_DOUBLE_EQ(r2.makespan, best) << "seed " << seed;
+  expect_search_finds(in, best, seed);
 }
 
 TEST(Sequencing, MatchesEveryHostOrderOnRandomInstances) {
@@ -199,21 +205,7 @@ TEST(Sequencing, MatchesEveryOrderOnRandomInstancesOfThreeAndFourMachines) {
         if (uni(0, 99) < 30) in.edges.push_back({u, v, static_cast<double>(uni(0, 6))});
     std::vector<std::vector<int>> orders;
     for (int m = 0; m < in.machines; ++m) orders.push_back(jobs_on(in, static_cast<int8_t>(m)));
-    const double best = best_over_orders(in, orders, 0);
-    const SeqOutput r = sequence(in);
-    ASSERT_TRUE(r.found) << "seed " << seed;
-    EXPECT_TRUE(r.proven) << "seed " << seed;
-    EXPECT_DOUBLE_EQ(r.makespan, best) << "seed " << seed;
-    ASSERT_EQ(r.orders.size(), static_cast<size_t>(in.machines)) << "seed " << seed;
-    EXPECT_DOUBLE_EQ(replay(in, r.orders), best) << "seed " << seed;
-    SeqOptions at;
-    at.cutoff = best;
-    EXPECT_FALSE(sequence(in, at).found) << "seed " << seed;
-    SeqOptions above;
-    above.cutoff = best + 0.5;
-    const SeqOutput r2 = sequence(in, above);
-    EXPECT_TRUE(r2.found) << "seed " << seed;
-    EXPECT_DOUBLE_EQ(r2.makespan, best) << "seed " << seed;
+    expect_search_finds(in, best_over_orders(in, orders, 0), seed);
   }
 }
 
