@@ -56,6 +56,12 @@ Setter<R> field(T R::*member) {
   return [member](R& r, const py::handle& v) { r.*member = py::cast<T>(v); };
 }
 
+// The member `inner` of the request's member `outer` (r.eval.limit), cast from the Python value.
+template <typename R, typename O, typename T>
+Setter<R> field(O R::*outer, T O::*inner) {
+  return [outer, inner](R& r, const py::handle& v) { (r.*outer).*inner = py::cast<T>(v); };
+}
+
 // A quantity with a unit given as a string ("50ns", "4uJ"), or a number in SI units.
 inline double quantity_of(const py::handle& v, Quantity kind, const char* name) {
   if (py::isinstance<py::str>(v)) return parse_quantity(py::cast<std::string>(v), kind, name);

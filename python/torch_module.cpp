@@ -58,9 +58,9 @@ const Fields<api::AnalogEvalRequest>& eval_fields() {
       {"chip_seed", field(&R::chip_seed)},
       {"seed", field(&R::chip_seed)},  // the CLI's hidden alias of --chip-seed
       {"read_seed", field(&R::read_seed)},
-      {"limit", [](R& r, const py::handle& v) { r.eval.limit = py::cast<int64_t>(v); }},
-      {"batch_size", [](R& r, const py::handle& v) { r.eval.batch_size = py::cast<int64_t>(v); }},
-      {"threads", [](R& r, const py::handle& v) { r.eval.threads = py::cast<int>(v); }},
+      {"limit", field(&R::eval, &train::EvalOptions::limit)},
+      {"batch_size", field(&R::eval, &train::EvalOptions::batch_size)},
+      {"threads", field(&R::eval, &train::EvalOptions::threads)},
   };
   return f;
 }
@@ -102,8 +102,8 @@ const Fields<api::AnalogSelectRequest>& select_fields() {
       {"certificate_rows", optional_field(&R::certificate_rows)},
       {"test_rows", optional_field(&R::test_rows)},
       {"split_seed", field(&R::split_seed)},
-      {"batch_size", [](R& r, const py::handle& v) { r.eval.batch_size = py::cast<int64_t>(v); }},
-      {"threads", [](R& r, const py::handle& v) { r.eval.threads = py::cast<int>(v); }},
+      {"batch_size", field(&R::eval, &train::EvalOptions::batch_size)},
+      {"threads", field(&R::eval, &train::EvalOptions::threads)},
       {"cache", field(&R::cache_dir)},
       {"logits", field(&R::replay_dir)},
       {"fallback_energy", energy(&select::EnergyModel::fallback, "--fallback-energy")},
@@ -195,8 +195,8 @@ const Fields<api::AnalogDriftRequest>& drift_fields() {
       {"read_seed", optional_field(&R::read_seed)},
       {"batch_size", optional_field(&R::batch_size)},
       {"audit", field(&R::audit)},
-      {"limit", [](R& r, const py::handle& v) { r.eval.limit = py::cast<int64_t>(v); }},
-      {"threads", [](R& r, const py::handle& v) { r.eval.threads = py::cast<int>(v); }},
+      {"limit", field(&R::eval, &train::EvalOptions::limit)},
+      {"threads", field(&R::eval, &train::EvalOptions::threads)},
   };
   return f;
 }
