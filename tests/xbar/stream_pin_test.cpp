@@ -101,5 +101,70 @@ TEST(StreamPin, ForwardBytesAreThoseOfCommit3546944) {
   }
 }
 
+// Narrow layers (a first convolution's 9 inputs, fewer than 16 of either), each with and without
+// the output epilogue, and a wide one with it: the bytes of commit ea09f93, before the DAC and ADC
+// of several vectors at once (branch abatch). Same inputs as above; three forward calls.
+TEST(StreamPin, NarrowLayerAndEpilogueBytesAreThoseOfCommitEa09f93) {
+  if (!__builtin_cpu_supports("avx512f"))
+    GTEST_SKIP() << "the pinned hashes are those of the AVX-512 kernels (see the file's header)";
+#ifndef __OPTIMIZE__
+  GTEST_SKIP() << "the pinned hashes are those of an optimised build (FMA contraction)";
+#endif
+  const ChipProfile a3 = load_chip_profile(std::string(HETCIM_SOURCE_DIR) + "/data/chips.yaml:A3");
+  struct Case {
+    const char* what;
+    int64_t K, N;
+    OutputEpilogue::Act act;
+    bool shift;
+    uint64_t hash;
+    int64_t clipped;
+  };
+  using Act = OutputEpilogue::Act;
+  const Case cases[] = {
+      {"9x32, bias and Relu", 9, 32, Act::Relu, true, 0x581026f7fc7aaf5fULL, 0},
+      {"9x32, no epilogue", 9, 32, Act::None, false, 0x75460ebe50fd8bdbULL, 0},
+      {"9x32 on 4x32 arrays, Clip", 9, 32, Act::Clip, false, 0x933a098cf61cb75cULL, 0},
+      {"5x20, bias and Clip", 5, 20, Act::Clip, true, 0xb5c592c89cccb93eULL, 0},
+      {"1x48, bias", 1, 48, Act::None, true, 0x827d05694a27ec7bULL, 0},
+      {"15x16, ideal converters, Relu", 15, 16, Act::Relu, false, 0xfadb1fd1b73fa024ULL, 0},
+      {"12x40, fixed ADC full scale 0.5, bias and Relu", 12, 40, Act::Relu, true, 0x313be272ffbc5b9fULL, 35372},
+      {"300x70, bias and Relu", 300, 70, Act::Relu, true, 0xa4645705c6dd1fddULL, 0},
+      {"16x64, bias", 16, 64, Act::None, true, 0xb6372b326e2808b0ULL, 0},
+  };
+  for (const Case& k : cases) {
+    ChipProfile p = a3;
+    const std::string what = k.what;
+    if (what.find("4x32") != std::string::npos) p.array_rows = 4, p.array_cols = 32;
+    if (what.find("ideal") != std::string::npos) p.dac_bits = 0, p.adc_bits = 0;
+    if (what.find("fixed") != std::string::npos) {
+      p.adc_ranging = AdcRanging::Fixed;
+      p.adc_full_scale = 0.5;
+    }
+    const int64_t K = k.K, N = k.N, B = 1100;
+    Rng wr(5);
+    std::vector<float> w(static_cast<size_t>(K * N)), x(static_cast<size_t>(B * K)),
+        y(static_cast<size_t>(B * N)), shift(static_cast<size_t>(N));
+    for (auto& v : w) v = static_cast<float>(wr.normal()) * 0.05f;
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = i % 7 == 0 ? 0.0f : static_cast<float>(wr.normal());
+    for (int64_t j = 0; j < K; ++j) x[static_cast<size_t>(3 * K + j)] = 0.0f;
+    for (auto& v : shift) v = static_cast<float>(wr.normal()) * 0.1f;
+    OutputEpilogue e;
+    e.act = k.act;
+    e.lo = -0.05f, e.hi = 0.07f;
+    if (k.shift) e.shift = shift;
+    const ProgrammedLayer layer = Chip(p, 9).program("conv", w.data(), K, N);
+    Rng rr(13);
+    ForwardStats st;
+    std::vector<float> all;
+    for (int call = 0; call < 3; ++call) {
+      layer.forward(x.data(), B - call * 300, y.data(), rr, &st, &e);
+      all.insert(all.end(), y.begin(), y.begin() + (B - call * 300) * N);
+    }
+    EXPECT_EQ(fnv1a(all), k.hash) << k.what << ": 0x" << std::hex << fnv1a(all);
+    EXPECT_EQ(st.adc_clipped, k.clipped) << k.what;
+  }
+}
+
 }  // namespace
 }  // namespace hetcim::xbar
