@@ -63,6 +63,21 @@ inline __attribute__((always_inline)) void store16(float* p, F16 v) {
   std::memcpy(p, &v, sizeof v);
 }
 
+// The largest of 16 lanes by a tree of four lane-wise maxima (order-free, so the value of the
+// sixteen scalar steps it replaced; one of those chains per vector cost more than a narrow
+// layer's whole ADC).
+inline __attribute__((always_inline)) float hmax16(F16 a) {
+  F16 b = __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  a = a < b ? b : a;
+  b = __builtin_shufflevector(a, a, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+  a = a < b ? b : a;
+  b = __builtin_shufflevector(a, a, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  a = a < b ? b : a;
+  b = __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  a = a < b ? b : a;
+  return a[0];
+}
+
 // max |x| over n floats (order-free: the value of max_abs_lanes): 16 lanes in a register, the
 // last n mod 16 in scalar code.
 inline __attribute__((always_inline)) float max_abs16(const float* x, int64_t n) {
@@ -75,9 +90,7 @@ inline __attribute__((always_inline)) float max_abs16(const float* x, int64_t n)
       const auto a = reinterpret_cast<F16>(reinterpret_cast<I16>(load16(x + i)) & abs_mask);
       acc = acc < a ? a : acc;  // std::max(acc, a)
     }
-    alignas(64) float lanes[16];
-    store16(lanes, acc);
-    for (const float l : lanes) m = std::max(m, l);
+    m = hmax16(acc);
   }
   for (; i < n; ++i) m = std::max(m, std::fabs(x[i]));
   return m;
@@ -159,21 +172,35 @@ inline __attribute__((always_inline)) void apply_epilogue(float* o, int64_t n, c
   }
 }
 
+// The output epilogue of one element (the arithmetic of apply_epilogue).
+template <bool kShift, OutputEpilogue::Act kAct>
+inline __attribute__((always_inline)) float epilogue_value(float v, const float* shift, int64_t c,
+                                                           float lo, float hi) {
+  if constexpr (kShift) v = v + shift[c];
+  if constexpr (kAct == OutputEpilogue::Act::Relu) v = v > 0 ? v : 0;
+  if constexpr (kAct == OutputEpilogue::Act::Clip) v = v < lo ? lo : (v > hi ? hi : v);
+  return v;
+}
+
 // One array's output row: add read noise sd * z, ADC per column tile, accumulate g * codes into
 // out (kFirst: the first row tile, out is written as 0 + g * codes instead of read: the bytes of
 // accumulating onto a zeroed row without zeroing it), then, when `epi` is given (the last row
-// tile), the output epilogue while the column tile is in L1. Returns the number of clipped
-// conversions. Two passes per column tile while it is in L1 (noise and full scale; codes and
-// accumulation): the arithmetic of quantize_signed and of a separate accumulation, element by
-// element, so the bytes are those of the unfused passes.
-template <bool kFirst>
-inline __attribute__((always_inline)) int64_t adc_accumulate(float* row, const float* z, float sd,
-                                                             int64_t n, int64_t tile_cols,
-                                                             bool fixed, float full_scale, int bits,
-                                                             float g, float* out,
-                                                             const OutputEpilogue* epi) {
+// tile), the output epilogue: kEpi says it is, kShift and kAct are its shift and activation,
+// applied to each element before it is stored (the element arithmetic of the separate pass: a
+// reload of the row just stored cost a third of a narrow layer's ADC). Clipped conversions are
+// counted in the 16 int lanes `count` (quantize_signed's rule), summed once per call.
+// Two passes per column tile while it is in L1 (noise and full scale; codes and accumulation):
+// the arithmetic of quantize_signed and of a separate accumulation, element by element, so the
+// bytes are those of the unfused passes.
+template <bool kFirst, bool kEpi, bool kShift, OutputEpilogue::Act kAct>
+inline __attribute__((always_inline)) void adc_accumulate(float* row, const float* z, float sd,
+                                                          int64_t n, int64_t tile_cols, bool fixed,
+                                                          float full_scale, int bits, float g,
+                                                          float* out, const OutputEpilogue* epi,
+                                                          int32_t* count) {
   constexpr int kLanes = 16;
-  int64_t clipped = 0;
+  const float* shift = kShift ? epi->shift.data() : nullptr;
+  const float elo = kEpi ? epi->lo : 0.0f, ehi = kEpi ? epi->hi : 0.0f;
   for (int64_t c0 = 0; c0 < n; c0 += tile_cols) {
     const int64_t len = std::min(tile_cols, n - c0);
     float* r = row + c0;
@@ -184,40 +211,43 @@ inline __attribute__((always_inline)) int64_t adc_accumulate(float* row, const f
       for (int64_t c = 0; c < len; ++c) r[c] += sd * zc[c];
     }
     const float fs = fixed ? full_scale : max_abs16(r, len);
-    if (bits == 0) {
+    if (bits == 0 || !(fs > 0.0f)) {
+      if (bits == 0) {
 #pragma omp simd
-      for (int64_t c = 0; c < len; ++c) o[c] = (kFirst ? 0.0f : o[c]) + g * r[c];
-    } else if (!(fs > 0.0f)) {
+        for (int64_t c = 0; c < len; ++c) o[c] = (kFirst ? 0.0f : o[c]) + g * r[c];
+      } else {
 #pragma omp simd
-      for (int64_t c = 0; c < len; ++c) o[c] = (kFirst ? 0.0f : o[c]) + g * 0.0f;
-    } else {
-      const float m = static_cast<float>((1 << (bits - 1)) - 1);
-      const float lo = -m - 1.0f;
-      const float to_code = m / fs;
-      const float to_value = fs / m;
-      // Clipping counted in 16 int lanes (quantize_signed's rule: t >= m + 0.5 or t < lo - 0.5).
-      int32_t count[kLanes] = {};
-      int64_t c = 0;
-      for (; c + kLanes <= len; c += kLanes) {
-#pragma omp simd
-        for (int l = 0; l < kLanes; ++l) {
-          const float t = r[c + l] * to_code;
-          count[l] += static_cast<int32_t>((t >= m + 0.5f) | (t < lo - 0.5f));
-          o[c + l] = (kFirst ? 0.0f : o[c + l]) +
-                     g * (round_code(std::min(std::max(t, lo), m)) * to_value);
-        }
+        for (int64_t c = 0; c < len; ++c) o[c] = (kFirst ? 0.0f : o[c]) + g * 0.0f;
       }
-      for (; c < len; ++c) {
-        const float t = r[c] * to_code;
-        clipped += (t >= m + 0.5f) | (t < lo - 0.5f);
-        o[c] = (kFirst ? 0.0f : o[c]) + g * (round_code(std::min(std::max(t, lo), m)) * to_value);
-      }
-      for (const int32_t k : count) clipped += k;
+      if (kEpi) apply_epilogue(o, len, kShift ? shift + c0 : nullptr, *epi);
+      continue;
     }
-    if (epi != nullptr)
-      apply_epilogue(o, len, epi->shift.empty() ? nullptr : epi->shift.data() + c0, *epi);
+    const float m = static_cast<float>((1 << (bits - 1)) - 1);
+    const float lo = -m - 1.0f;
+    const float to_code = m / fs;
+    const float to_value = fs / m;
+    int32_t lanes[kLanes] = {};
+    int64_t c = 0;
+    for (; c + kLanes <= len; c += kLanes) {
+#pragma omp simd
+      for (int l = 0; l < kLanes; ++l) {
+        const float t = r[c + l] * to_code;
+        lanes[l] += static_cast<int32_t>((t >= m + 0.5f) | (t < lo - 0.5f));
+        const float v =
+            (kFirst ? 0.0f : o[c + l]) + g * (round_code(std::min(std::max(t, lo), m)) * to_value);
+        o[c + l] = kEpi ? epilogue_value<kShift, kAct>(v, shift, c0 + c + l, elo, ehi) : v;
+      }
+    }
+    for (; c < len; ++c) {
+      const float t = r[c] * to_code;
+      lanes[0] += static_cast<int32_t>((t >= m + 0.5f) | (t < lo - 0.5f));
+      const float v =
+          (kFirst ? 0.0f : o[c]) + g * (round_code(std::min(std::max(t, lo), m)) * to_value);
+      o[c] = kEpi ? epilogue_value<kShift, kAct>(v, shift, c0 + c, elo, ehi) : v;
+    }
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) count[l] += lanes[l];
   }
-  return clipped;
 }
 
 // The DAC of a chunk's `rows` input vectors (xc: rows x K): per vector and row tile its codes
@@ -238,6 +268,38 @@ void dac_rows(const float* xc, int64_t rows, int64_t K, int64_t T, int64_t L, in
   }
 }
 
+// The vectors of adc_rows with the row tile's role and the epilogue fixed at compile time.
+template <bool kFirst, bool kEpi, bool kShift, OutputEpilogue::Act kAct>
+inline __attribute__((always_inline)) void adc_vectors(
+    float* part, const float* z, int64_t rows, int64_t N, int64_t t, int64_t T, const float* scale,
+    const float* norm, float sigma_n, int64_t tile_cols, bool fixed, float full_scale, int bits,
+    double gamma, float* y, const OutputEpilogue* epi, int32_t* count) {
+  for (int64_t b = 0; b < rows; ++b) {
+    const float s = scale[b * T + t];
+    float* out = y + b * N;
+    if (s == 0.0f) {  // no input voltage: no current, no read noise
+      // Zeros on the first row tile, then the epilogue (one pass: the bytes of a zero fill and
+      // the separate epilogue; a frequent case, the blank margins of an image).
+      if constexpr (kEpi) {
+        const float* shift = kShift ? epi->shift.data() : nullptr;
+        const float elo = epi->lo, ehi = epi->hi;
+#pragma omp simd
+        for (int64_t c = 0; c < N; ++c)
+          out[c] = epilogue_value<kShift, kAct>(kFirst ? 0.0f : out[c], shift, c, elo, ehi);
+      } else if constexpr (kFirst) {
+#pragma omp simd
+        for (int64_t c = 0; c < N; ++c) out[c] = 0.0f;
+      }
+      continue;
+    }
+    const float* zb = z != nullptr ? z + b * N : nullptr;
+    const float sd = sigma_n * norm[b * T + t];
+    const auto g = static_cast<float>(gamma * s);
+    adc_accumulate<kFirst, kEpi, kShift, kAct>(part + b * N, zb, sd, N, tile_cols, fixed,
+                                               full_scale, bits, g, out, epi, count);
+  }
+}
+
 // Row tile t's noise, ADC and accumulation for a chunk's `rows` vectors (part: rows x N currents,
 // z: their normals or null, y: the chunk's outputs, written on the first row tile and accumulated
 // onto after; `epi`: the output epilogue, given on the last row tile). Returns the clipped
@@ -247,24 +309,51 @@ int64_t adc_rows(float* part, const float* z, int64_t rows, int64_t N, int64_t t
                  const float* scale, const float* norm, float sigma_n, int64_t tile_cols,
                  bool fixed, float full_scale, int bits, double gamma, float* y,
                  const OutputEpilogue* epi) {
-  int64_t clipped = 0;
-  for (int64_t b = 0; b < rows; ++b) {
-    const float s = scale[b * T + t];
-    float* out = y + b * N;
-    if (s == 0.0f) {  // no input voltage: no current, no read noise
-      if (t == 0) std::fill(out, out + N, 0.0f);
-      if (epi != nullptr)
-        apply_epilogue(out, N, epi->shift.empty() ? nullptr : epi->shift.data(), *epi);
-      continue;
+  using Act = OutputEpilogue::Act;
+  int32_t count[16] = {};
+#define HETCIM_ADC(first, has_epi, has_shift, act)                                               \
+  adc_vectors<first, has_epi, has_shift, act>(part, z, rows, N, t, T, scale, norm, sigma_n,      \
+                                              tile_cols, fixed, full_scale, bits, gamma, y, epi, \
+                                              count)
+  const bool first = t == 0;
+  if (epi == nullptr) {
+    if (first)
+      HETCIM_ADC(true, false, false, Act::None);
+    else
+      HETCIM_ADC(false, false, false, Act::None);
+  } else {
+    const bool shift = !epi->shift.empty();
+    // Every combination the chip's layers use; the last row tile only.
+    switch (epi->act) {
+      case Act::None:
+        if (shift)
+          first ? HETCIM_ADC(true, true, true, Act::None)
+                : HETCIM_ADC(false, true, true, Act::None);
+        else
+          first ? HETCIM_ADC(true, true, false, Act::None)
+                : HETCIM_ADC(false, true, false, Act::None);
+        break;
+      case Act::Relu:
+        if (shift)
+          first ? HETCIM_ADC(true, true, true, Act::Relu)
+                : HETCIM_ADC(false, true, true, Act::Relu);
+        else
+          first ? HETCIM_ADC(true, true, false, Act::Relu)
+                : HETCIM_ADC(false, true, false, Act::Relu);
+        break;
+      case Act::Clip:
+        if (shift)
+          first ? HETCIM_ADC(true, true, true, Act::Clip)
+                : HETCIM_ADC(false, true, true, Act::Clip);
+        else
+          first ? HETCIM_ADC(true, true, false, Act::Clip)
+                : HETCIM_ADC(false, true, false, Act::Clip);
+        break;
     }
-    const float* zb = z != nullptr ? z + b * N : nullptr;
-    const float sd = sigma_n * norm[b * T + t];
-    const auto g = static_cast<float>(gamma * s);
-    clipped += t == 0 ? adc_accumulate<true>(part + b * N, zb, sd, N, tile_cols, fixed, full_scale,
-                                             bits, g, out, epi)
-                      : adc_accumulate<false>(part + b * N, zb, sd, N, tile_cols, fixed, full_scale,
-                                              bits, g, out, epi);
   }
+#undef HETCIM_ADC
+  int64_t clipped = 0;
+  for (const int32_t k : count) clipped += k;
   return clipped;
 }
 

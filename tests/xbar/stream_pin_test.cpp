@@ -127,7 +127,8 @@ TEST(StreamPin, NarrowLayerAndEpilogueBytesAreThoseOfCommitEa09f93) {
       {"5x20, bias and Clip", 5, 20, Act::Clip, true, 0xb5c592c89cccb93eULL, 0},
       {"1x48, bias", 1, 48, Act::None, true, 0x827d05694a27ec7bULL, 0},
       {"15x16, ideal converters, Relu", 15, 16, Act::Relu, false, 0xfadb1fd1b73fa024ULL, 0},
-      {"12x40, fixed ADC full scale 0.5, bias and Relu", 12, 40, Act::Relu, true, 0x313be272ffbc5b9fULL, 35372},
+      {"12x40, fixed ADC full scale 0.5, bias and Relu", 12, 40, Act::Relu, true,
+       0x313be272ffbc5b9fULL, 35372},
       {"300x70, bias and Relu", 300, 70, Act::Relu, true, 0xa4645705c6dd1fddULL, 0},
       {"16x64, bias", 16, 64, Act::None, true, 0xb6372b326e2808b0ULL, 0},
   };
