@@ -250,13 +250,67 @@ inline __attribute__((always_inline)) void adc_accumulate(float* row, const floa
   }
 }
 
+// The DAC of 16 vectors of K < 16 inputs each (one row tile: x and v are 16 x K, row-major),
+// side by side: vector l in lane l of registers that hold one input position each, so that the
+// full scale, the codes, the norm's sum, its square root and the divisions take one vector
+// operation for all 16 (per vector they were scalar chains longer than the 9 x 32 product of a
+// first convolution). The arithmetic of dac_segment's scalar tail, element by element: the same
+// max, codes and squares, and the squares added to 0 in input order; a vector with no input
+// voltage gets zero codes, scale and norm.
+inline __attribute__((always_inline)) void dac_narrow16(const float* x, int64_t K, float* v,
+                                                        int bits, float* scale, float* norm) {
+  constexpr int kMaxK = 15;
+  alignas(64) float xt[kMaxK][16];
+  for (int l = 0; l < 16; ++l)
+    for (int64_t i = 0; i < K; ++i) xt[i][l] = x[l * K + i];
+  const I16 abs_mask = I16{} + 0x7fffffff;
+  F16 s = {};
+  for (int64_t i = 0; i < K; ++i) {
+    const auto a = reinterpret_cast<F16>(reinterpret_cast<I16>(load16(xt[i])) & abs_mask);
+    s = s < a ? a : s;  // std::max(s, a)
+  }
+  const float m = bits == 0 ? 1.0f : static_cast<float>((1 << (bits - 1)) - 1);
+  const F16 to_code = m / s;  // inf where s == 0 (those lanes are masked below)
+  const float inv_m = 1.0f / m;
+  const I16 ideal = I16{} + (bits == 0 ? -1 : 0);
+  const I16 live = s != 0.0f;  // all ones where the vector has an input voltage
+  F16 sq = {};
+  for (int64_t i = 0; i < K; ++i) {
+    const F16 c = load16(xt[i]) * to_code;
+    constexpr float kMagic = 12582912.0f;  // round_code, element-wise
+    const F16 r = (c + kMagic) - kMagic;
+    const auto q = reinterpret_cast<F16>((reinterpret_cast<I16>(c) & ideal) |
+                                         (reinterpret_cast<I16>(r) & ~ideal));
+    const auto code = reinterpret_cast<F16>(reinterpret_cast<I16>(q * inv_m) & live);
+    store16(xt[i], code);
+    F16 square = code * code;
+    // The square rounded on its own before it is added (as the scalar loop stored it): no FMA.
+    __asm__("" : "+m"(square));
+    sq = sq + square;
+  }
+  alignas(64) float sq_lanes[16], s_lanes[16];
+  store16(sq_lanes, sq);
+  store16(s_lanes, s);
+  for (int l = 0; l < 16; ++l) {
+    scale[l] = s_lanes[l];
+    norm[l] = std::sqrt(sq_lanes[l]);
+    for (int64_t i = 0; i < K; ++i) v[l * K + i] = xt[i][l];
+  }
+}
+
 // The DAC of a chunk's `rows` input vectors (xc: rows x K): per vector and row tile its codes
 // (zero padded to Kp), scale and code norm. One call per chunk, compiled per instruction set with
-// dac_segment inlined (a call per vector cost as much as the 9 inputs of a first convolution).
+// dac_segment inlined (a call per vector cost as much as the 9 inputs of a first convolution);
+// layers of fewer than 16 inputs 16 vectors at a time (dac_narrow16).
 HETCIM_XBAR_CLONES
 void dac_rows(const float* xc, int64_t rows, int64_t K, int64_t T, int64_t L, int64_t Kp, int bits,
               float* v, float* scale, float* norm) {
-  for (int64_t b = 0; b < rows; ++b) {
+  int64_t b = 0;
+  if (T == 1 && K < 16 && Kp == K) {
+    for (; b + 16 <= rows; b += 16)
+      dac_narrow16(xc + b * K, K, v + b * K, bits, scale + b, norm + b);
+  }
+  for (; b < rows; ++b) {
     for (int64_t t = 0; t < T; ++t) {
       const int64_t r0 = t * L;
       const int64_t len = std::min(L, K - r0);
