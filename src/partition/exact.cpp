@@ -1,6 +1,7 @@
 #include "partition/exact.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 #include "graph/dag.h"
@@ -35,15 +36,22 @@ void keep_pareto(std::vector<DpPoint>& pts) {
   const bool one_drop = std::all_of(pts.begin(), pts.end(),
                                     [&](const DpPoint& q) { return q.drop == pts.front().drop; });
   std::vector<DpPoint> kept;
+  // The (drop, time) staircase of the kept points (every one has no more crossbars than the
+  // next candidate, by the order): drop ascending, time strictly descending.
+  std::map<double, double> stairs;
   for (const DpPoint& q : pts) {
     if (one_drop) {  // the (crossbars, time) staircase
       if (kept.empty() || q.time < kept.back().time) kept.push_back(q);
       continue;
     }
-    const bool dominated = std::any_of(kept.begin(), kept.end(), [&](const DpPoint& k) {
-      return k.drop <= q.drop && k.time <= q.time;  // k.crossbars <= q.crossbars by the order
-    });
-    if (!dominated) kept.push_back(q);
+    // The fastest kept point with no more drop: the last step at or below q.drop.
+    auto it = stairs.upper_bound(q.drop);
+    if (it != stairs.begin() && std::prev(it)->second <= q.time) continue;  // dominated
+    kept.push_back(q);
+    // Steps at or above q.drop that are no faster are now dominated in (drop, time).
+    it = stairs.lower_bound(q.drop);
+    while (it != stairs.end() && it->second >= q.time) it = stairs.erase(it);
+    stairs[q.drop] = q.time;
   }
   pts = std::move(kept);
 }
