@@ -46,27 +46,13 @@ struct PartitionArgs {
 
 // hetcim partition MODEL --platform P: the K-engine solver on a platform (platform/platform.h).
 void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag : {"--hw",
-                           "--preset",
-                           "--crossbars",
-                           "--t-mvm",
-                           "--host",
-                           "--replicas",
-                           "--transfers",
-                           "--bus-model",
-                           "--energy-weight",
-                           "--pareto",
-                           "--pareto-svg",
-                           "--front",
-                           "--replay",
-                           "--mps",
-                           "--lp",
-                           "--chip",
-                           "--sensitivity",
-                           "--max-accuracy-drop",
-                           "--pareto-3d",
-                           "--no-evaluate",
-                           "--calibration"})
+  for (const char* flag : {"--hw",        "--preset",      "--crossbars",
+                           "--t-mvm",     "--host",        "--replicas",
+                           "--transfers", "--bus-model",   "--energy-weight",
+                           "--pareto",    "--pareto-svg",  "--front",
+                           "--replay",    "--mps",         "--lp",
+                           "--chip",      "--sensitivity", "--max-accuracy-drop",
+                           "--pareto-3d", "--no-evaluate", "--calibration"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (the platform file describes the ",
                        "engines, links and costs; see docs/platforms.md)");

@@ -170,7 +170,8 @@ class Solver {
       std::vector<size_t> idx(last.size());
       std::iota(idx.begin(), idx.end(), size_t{0});
       std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
-        return last[a].time < last[b].time || (last[a].time == last[b].time && last[a].drop < last[b].drop);
+        return last[a].time < last[b].time ||
+               (last[a].time == last[b].time && last[a].drop < last[b].drop);
       });
       for (size_t i : idx)
         if (f.points.empty() || last[i].drop < f.points.back().energy)
@@ -335,8 +336,8 @@ class Solver {
                               static_cast<int64_t>(suffix[jo][b].drop);
             if (c <= budget_ && d <= drop_budget_)
               rest.push_back(DpPoint{c, static_cast<double>(d),
-                                     prefix[ji][a].time + suffix[jo][b].time,
-                                     static_cast<int>(a), static_cast<int>(b), -1});
+                                     prefix[ji][a].time + suffix[jo][b].time, static_cast<int>(a),
+                                     static_cast<int>(b), -1});
           }
         keep_pareto(rest);
         RestCost cost;
@@ -470,7 +471,6 @@ void require_clean(const Problem& p, const ExactResult& r, bool check_budget) {
   }
 }
 
-
 // Allowed modes: the host, then the accelerator modes that fit the budget and are not
 // dominated by another mode (no more crossbars, no slower and, with an energy weight, no more
 // energy): makespans are monotone in latencies, so a dominated mode never helps.
@@ -499,7 +499,6 @@ std::vector<std::vector<int>> allowed_modes(const Problem& p) {
   }
   return allowed;
 }
-
 
 }  // namespace
 
