@@ -124,7 +124,8 @@ api::PartitionRequest partition_request(const py::kwargs& kw, const char* job) {
       {"transfers", field(&R::transfers)},
       {"bus_model", field(&R::bus_model)},
       {"energy_weight", field(&R::energy_weight)},
-      {"replay", field(&R::replay)}};
+      {"replay", field(&R::replay)},
+      {"front", field(&R::front)}};
   for (const char* k : {"hw", "preset", "crossbars", "t_mvm", "host"})
     f[k] = [k = std::string(k)](R& r, const py::handle& v) { set_hardware(r.hardware, k, v); };
   R r;
@@ -382,7 +383,9 @@ PYBIND11_MODULE(_hetcim, m) {
         }
         return py::make_tuple(json, svg);
       },
-      py::arg("model"), "The latency-energy front: (JSON text, SVG text).");
+      py::arg("model"),
+      "The latency-energy front: (JSON text, SVG text); front='supported' (weighted sums) or "
+      "'full' (every non-dominated point).");
 
   m.def(
       "dse_json",

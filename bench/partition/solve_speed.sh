@@ -5,6 +5,8 @@
 # machine) and of its wall seconds, with the load average before and after.
 #   HETCIM=path/to/hetcim  PEER=path/to/other/hetcim  RUNS=5  bench/partition/solve_speed.sh
 # The 128-point grid is timed as wall seconds of `dse` (2 threads), which is what its goal names.
+# CASES=regex keeps the cases whose name matches (e.g. CASES='^front' for the two fronts; a PEER
+# without `--front` fails the front-full case: leave PEER empty then).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 HETCIM="${HETCIM:-$here/../../build/release/bin/hetcim}"
@@ -15,6 +17,7 @@ trap 'rm -rf "$work"' EXIT
 cases=(
   "grid-point|partition yolov5n --preset seed000-x86 --crossbars 50 --t-mvm 500ns --quiet"
   "front|partition yolov5n --preset seed000-x86 --crossbars 100 --t-mvm 500ns --pareto $work/f.json --quiet"
+  "front-full|partition yolov5n --preset seed000-x86 --crossbars 100 --t-mvm 500ns --pareto $work/ff.json --front full --quiet"
   "serial-replicas|partition yolov5n --preset seed000-x86 --bus-model serial --replicas 4 --transfers per-tensor --quiet"
   "grid-parallel|dse --no-cache --no-figures --bus-model parallel --out $work/gp"
   "grid-serial|dse --no-cache --no-figures --bus-model serial --out $work/gs"
@@ -25,6 +28,7 @@ printf '%-16s %-8s %10s %10s\n' case build cpu_s wall_s
 for c in "${cases[@]}"; do
   name="${c%%|*}"
   args="${c#*|}"
+  [[ "$name" =~ ${CASES:-.} ]] || continue
   declare -A cpu=() wall=()
   builds=(this)
   [ -n "$PEER" ] && builds+=(peer)

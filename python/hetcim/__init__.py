@@ -118,7 +118,9 @@ def assignment(plan):
 def partition_front(model, **options):
     """The latency-energy Pareto front (exact solver over every weight).
 
-    Options as :func:`partition` (no solver, replay or energy_weight). Returns ``(front, svg)``:
+    Options as :func:`partition` (no solver, replay or energy_weight), and ``front``:
+    ``"supported"`` (default: the points a weighted sum reaches) or ``"full"`` (every
+    non-dominated point, ``hetcim partition --pareto F --front full``). Returns ``(front, svg)``:
     the dict ``hetcim partition --pareto`` writes and the SVG plot.
     """
     text, svg = _hetcim.partition_front(_model(model), **options)

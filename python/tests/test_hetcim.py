@@ -143,6 +143,18 @@ def test_partition_front_is_a_front(resnet18):
     assert "<svg" in svg
 
 
+def test_full_front_contains_the_supported_front(resnet18):
+    sup, _ = hetcim.partition_front(resnet18, preset="seed000-x86", t_mvm="500ns")
+    full, _ = hetcim.partition_front(resnet18, preset="seed000-x86", t_mvm="500ns", front="full")
+    assert sup["kind"] == "supported" and full["kind"] == "full"
+    hull = [(p["latency_s"], p["energy_j"]["total"]) for p in full["points"] if p["supported"]]
+    assert len(hull) == len(sup["points"])
+    for (l, e), p in zip(hull, sup["points"]):
+        assert l == pytest.approx(p["latency_s"], rel=1e-9)
+        assert e == pytest.approx(p["energy_j"]["total"], rel=1e-9)
+    assert len(full["points"]) >= len(sup["points"])
+
+
 def test_dse_point_equals_the_single_partition(resnet18):
     points = hetcim.dse(models=["resnet18"], crossbars=[100], t_mvm=["50ns"], hosts=["arm"])
     assert len(points) == 1

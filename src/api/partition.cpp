@@ -29,6 +29,8 @@ void PartitionRequest::validate() const {
   if (bus_model != "parallel" && bus_model != "serial")
     throw user_error("bus_model: expected parallel or serial, got '", bus_model, "'");
   check_range("energy_weight", energy_weight, 0.0, 1e12);
+  if (front != "supported" && front != "full")
+    throw user_error("front: expected supported or full, got '", front, "'");
   check_range("max_tightening", max_tightening, 1, 1000);
   if (max_accuracy_drop >= 0 || !sensitivity.empty()) {
     if (sensitivity.empty())
@@ -238,16 +240,26 @@ FrontResult partition_front(const PartitionProblem& pp, const PartitionRequest& 
         "solver, the replay and the energy weight");
   partition::FrontOptions fo;
   fo.time_limit_seconds = request.time_limit;
+  const bool full = request.front == "full";
+  fo.kind = full ? partition::FrontKind::Full : partition::FrontKind::Supported;
   FrontResult f;
-  f.title = pp.model + " on " + pp.hardware + ": latency-energy front";
+  f.title = pp.model + " on " + pp.hardware +
+            (full ? ": latency-energy front (full)" : ": latency-energy front");
   f.problem = pp.problem;
   f.front = partition::latency_energy_front(pp.problem, fo);
   f.provenance = pp.provenance;
   f.provenance.set("host source", pp.host_source);
-  f.provenance.set("solver", "exact (hetcim), one solve per weight");
-  f.provenance.set("status", f.front.complete
-                                 ? "complete front (every supported point proven optimal)"
-                                 : "incomplete front (point cap or time limit)");
+  f.provenance.set("solver", full ? "exact (hetcim), one bi-objective solve (latency, dynamic "
+                                    "energy net of host idle power)"
+                                  : "exact (hetcim), one solve per weight");
+  if (full)
+    f.provenance.set("status", f.front.complete
+                                   ? "complete full front (every non-dominated point, proven)"
+                                   : "incomplete front (time limit: no points)");
+  else
+    f.provenance.set("status", f.front.complete
+                                   ? "complete front (every supported point proven optimal)"
+                                   : "incomplete front (point cap or time limit)");
   f.provenance.set("cache", "none (solved in this run)");
   if (!f.provenance.find("seeds")) f.provenance.set("seeds", "none (deterministic)");
   f.status.origin = Origin::Solved;

@@ -36,6 +36,9 @@ struct PartitionRequest {
   std::string bus_model = "parallel";  // "parallel" (the paper) | "serial"
   double energy_weight = 0.0;          // s/J: minimise latency + W x energy; 0 = latency (>= 0)
   std::string replay;                  // a partition file to replay instead of solving
+  // The latency-energy front (partition_front): "supported" (weighted sums: the hull's
+  // vertices) | "full" (every non-dominated point, partition/energy_front.h)
+  std::string front = "supported";
   // How host "this" is measured (api::profile); its progress callback reports the runs.
   ProfileRequest host_measurement;
   // Accuracy (issue 13): a sensitivity file (`hetcim sensitivity`) measured on accuracy.chip makes

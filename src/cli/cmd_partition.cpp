@@ -46,26 +46,13 @@ struct PartitionArgs {
 
 // hetcim partition MODEL --platform P: the K-engine solver on a platform (platform/platform.h).
 void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag : {"--hw",
-                           "--preset",
-                           "--crossbars",
-                           "--t-mvm",
-                           "--host",
-                           "--replicas",
-                           "--transfers",
-                           "--bus-model",
-                           "--energy-weight",
-                           "--pareto",
-                           "--pareto-svg",
-                           "--replay",
-                           "--mps",
-                           "--lp",
-                           "--chip",
-                           "--sensitivity",
-                           "--max-accuracy-drop",
-                           "--pareto-3d",
-                           "--no-evaluate",
-                           "--calibration"})
+  for (const char* flag : {"--hw",        "--preset",      "--crossbars",
+                           "--t-mvm",     "--host",        "--replicas",
+                           "--transfers", "--bus-model",   "--energy-weight",
+                           "--pareto",    "--pareto-svg",  "--front",
+                           "--replay",    "--mps",         "--lp",
+                           "--chip",      "--sensitivity", "--max-accuracy-drop",
+                           "--pareto-3d", "--no-evaluate", "--calibration"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (the platform file describes the ",
                        "engines, links and costs; see docs/platforms.md)");
@@ -127,6 +114,8 @@ void run(PartitionArgs a, const Provenance& provenance) {
     throw user_error("--pareto-3d: the accuracy axis needs --sensitivity FILE (and --chip)");
   q.validate();
   const bool front = !a.pareto.empty() || !a.pareto_svg.empty();
+  if (!front && q.front != "supported")
+    throw user_error("--front: applies to the latency-energy front; add --pareto FILE");
   if (front && (q.solver != "exact" || !q.replay.empty() || q.energy_weight > 0))
     throw user_error(
         "--pareto: the front is computed by the exact solver over every weight; drop "
@@ -288,6 +277,11 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
                   "Compute the latency-energy Pareto front (every supported point, each proven "
                   "optimal for its weight) instead of one partition; write it as JSON");
   cmd->add_option("--pareto-svg", a->pareto_svg, "With or without --pareto: plot the front (SVG)");
+  cmd->add_option("--front", a->request.front,
+                  "With --pareto/--pareto-svg: 'supported' (the weighted-sum points) or 'full' "
+                  "(every non-dominated point, those no weight reaches too)")
+      ->check(CLI::IsMember({"supported", "full"}))
+      ->capture_default_str();
   cmd->add_option(
          "--replay", a->request.replay,
          "Replay a partition from a JSON file (as --json writes it: operator names and modes, "

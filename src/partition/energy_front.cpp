@@ -100,11 +100,79 @@ class Dichotomy {
   bool complete_ = true;
 };
 
+// The full front: the (makespan, D') front of one exact solve, re-evaluated and filtered in
+// (makespan, total); hull vertices marked supported.
+FrontResult full_front(const Problem& p, const FrontOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ExactOptions eo;
+  eo.time_limit_seconds = opt.time_limit_seconds;
+  const ExactFront e = solve_exact_energy_front(with_total_energy_weight(p, 0.0), eo);
+  FrontResult r;
+  r.kind = FrontKind::Full;
+  r.solves = 1;
+  r.complete = e.status == SolveStatus::Optimal;
+  std::vector<FrontPoint> all;
+  for (const ExactFrontPoint& pt : e.points) {
+    FrontPoint q;
+    q.makespan = pt.schedule.makespan;
+    q.schedule = pt.schedule;
+    q.energy = energy_of(p, pt.schedule);
+    all.push_back(std::move(q));
+  }
+  std::sort(all.begin(), all.end(), [](const FrontPoint& a, const FrontPoint& b) {
+    return a.makespan < b.makespan || (a.makespan == b.makespan && a.energy.total < b.energy.total);
+  });
+  for (FrontPoint& q : all)  // keep strictly decreasing total energy
+    if (r.points.empty() || q.energy.total < r.points.back().energy.total * (1 - 1e-12))
+      r.points.push_back(std::move(q));
+  // The lower-left convex hull (monotone chain over ascending makespan, descending total): a
+  // point stays a vertex unless it lies on or above the segment between its neighbours.
+  std::vector<size_t> hull;
+  const auto cross = [&](size_t o, size_t a, size_t b) {
+    const FrontPoint &po = r.points[o], &pa = r.points[a], &pb = r.points[b];
+    return (pa.makespan - po.makespan) * (pb.energy.total - po.energy.total) -
+           (pa.energy.total - po.energy.total) * (pb.makespan - po.makespan);
+  };
+  for (size_t i = 0; i < r.points.size(); ++i) {
+    while (hull.size() >= 2) {
+      const size_t o = hull[hull.size() - 2], a = hull.back();
+      // a is a vertex only when o -> a -> i turns left (strictly convex); relative tolerance.
+      const double scale = (r.points[i].makespan - r.points[o].makespan) *
+                           std::abs(r.points[o].energy.total - r.points[i].energy.total);
+      if (cross(o, a, i) > 1e-9 * scale) break;
+      hull.pop_back();
+    }
+    hull.push_back(i);
+  }
+  for (FrontPoint& q : r.points) {
+    q.supported = false;
+    q.weight = -1.0;
+  }
+  for (size_t h = 0; h < hull.size(); ++h) {
+    FrontPoint& q = r.points[hull[h]];
+    q.supported = true;
+    // The weight at which it ties with the previous vertex (0 for the fastest).
+    if (h == 0) {
+      q.weight = 0.0;
+      continue;
+    }
+    const FrontPoint& prev = r.points[hull[h - 1]];
+    q.weight = (q.makespan - prev.makespan) / (prev.energy.total - q.energy.total);
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
 }  // namespace
+
+const char* front_kind_name(FrontKind k) {
+  return k == FrontKind::Full ? "full" : "supported";
+}
 
 FrontResult latency_energy_front(const Problem& p, const FrontOptions& opt) {
   p.validate();
   if (!p.has_energy()) throw user_error("Pareto front: the problem has no energy model");
+  if (opt.kind == FrontKind::Full) return full_front(p, opt);
   return Dichotomy(p, opt).run();
 }
 

@@ -1,6 +1,8 @@
 #include "partition/exact.h"
 
 #include <algorithm>
+#include <map>
+#include <numeric>
 
 #include "graph/dag.h"
 #include "partition/deadline.h"
@@ -17,7 +19,7 @@ constexpr int kNoMode = SegmentFrontInput::kNoMode;
 
 struct DpPoint {
   int64_t crossbars;
-  int64_t drop;  // accuracy cost in ppm (0 without an accuracy model)
+  double drop;  // accuracy cost in ppm (0 without an accuracy model), or energy (J) in run_front
   double time;
   int prev_mode = -1, prev_point = -1, seg_point = -1;
 };
@@ -34,15 +36,22 @@ void keep_pareto(std::vector<DpPoint>& pts) {
   const bool one_drop = std::all_of(pts.begin(), pts.end(),
                                     [&](const DpPoint& q) { return q.drop == pts.front().drop; });
   std::vector<DpPoint> kept;
+  // The (drop, time) staircase of the kept points (every one has no more crossbars than the
+  // next candidate, by the order): drop ascending, time strictly descending.
+  std::map<double, double> stairs;
   for (const DpPoint& q : pts) {
     if (one_drop) {  // the (crossbars, time) staircase
       if (kept.empty() || q.time < kept.back().time) kept.push_back(q);
       continue;
     }
-    const bool dominated = std::any_of(kept.begin(), kept.end(), [&](const DpPoint& k) {
-      return k.drop <= q.drop && k.time <= q.time;  // k.crossbars <= q.crossbars by the order
-    });
-    if (!dominated) kept.push_back(q);
+    // The fastest kept point with no more drop: the last step at or below q.drop.
+    auto it = stairs.upper_bound(q.drop);
+    if (it != stairs.begin() && std::prev(it)->second <= q.time) continue;  // dominated
+    kept.push_back(q);
+    // Steps at or above q.drop that are no faster are now dominated in (drop, time).
+    it = stairs.lower_bound(q.drop);
+    while (it != stairs.end() && it->second >= q.time) it = stairs.erase(it);
+    stairs[q.drop] = q.time;
   }
   pts = std::move(kept);
 }
@@ -127,7 +136,95 @@ class Solver {
     return assemble(hard);
   }
 
+  // The (latency, dynamic energy) front under the budgets: segment fronts with the energy as
+  // their second resource (SegmentFrontInput::energy_resource) for every segment, a forward DP
+  // over all of them, the final states' Pareto points, each assembled and replayed.
+  ExactFront run_front() {
+    energy_resource_ = true;
+    const std::vector<DynBitset> reach = graph::transitive_closure(p_.dag);
+    d_ = decompose(DecomposeInput{&p_, &reach, &allowed_});
+    ExactFront f;
+    f.cut_nodes = d_.cut_nodes;
+    f.kept_cuts = d_.cuts.size();
+    const size_t m = d_.segments.size();
+    r_.segments.resize(m);
+    fronts_.resize(m);
+    fwd_.resize(m);
+    const States init = {{DpPoint{0, 0, 0.0}}};
+    for (size_t k = 0; k < m; ++k) {
+      const Segment& seg = d_.segments[k];
+      r_.segments[k].in = seg.in;
+      r_.segments[k].out = seg.out;
+      r_.segments[k].interior = seg.interior.size();
+      if (!compute_fronts(k)) {
+        f.status = deadline_.node_limited() ? SolveStatus::NodeLimit : SolveStatus::TimeLimit;
+        break;
+      }
+      fwd_[k] = forward_step(k == 0 ? init : fwd_[k - 1], k);
+      f.dp_states += std::accumulate(fwd_[k].begin(), fwd_[k].end(), size_t{0},
+                                     [](size_t n, const auto& v) { return n + v.size(); });
+    }
+    if (f.status == SolveStatus::Optimal) {
+      // The last segment has no out cut: one list of states. Its (time, energy) staircase.
+      const std::vector<DpPoint>& last = fwd_[m - 1][0];
+      std::vector<size_t> idx(last.size());
+      std::iota(idx.begin(), idx.end(), size_t{0});
+      std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+        return last[a].time < last[b].time ||
+               (last[a].time == last[b].time && last[a].drop < last[b].drop);
+      });
+      for (size_t i : idx)
+        if (f.points.empty() || last[i].drop < f.points.back().energy)
+          f.points.push_back(assemble_point(last[i], i));
+    }
+    f.segments = std::move(r_.segments);
+    f.nodes = r_.nodes;
+    f.leaves = r_.leaves;
+    f.seq_nodes = r_.seq_nodes;
+    f.seconds = deadline_.elapsed();
+    return f;
+  }
+
  private:
+  // The plan behind final state `point` of run_front's DP, replayed; its makespan and energy
+  // must equal the DP's.
+  ExactFrontPoint assemble_point(const DpPoint& last, size_t point) const {
+    const size_t m = d_.segments.size();
+    Assignment a{std::vector<int>(p_.size(), kHost)};
+    std::vector<const SegmentPlan*> plans(m);
+    size_t mode = 0, pt = point;
+    for (size_t k = m; k-- > 0;) {
+      const DpPoint& q = fwd_[k][mode][pt];
+      const int out = d_.segments[k].out;
+      if (out >= 0) a.mode[static_cast<size_t>(out)] = modes_of(out)[mode];
+      plans[k] = &plan_at(k, static_cast<size_t>(q.prev_mode), mode, q.seg_point);
+      mode = static_cast<size_t>(q.prev_mode);
+      pt = static_cast<size_t>(q.prev_point);
+    }
+    std::vector<int> host_order, bus_order;
+    for (size_t k = 0; k < m; ++k) {
+      const Segment& seg = d_.segments[k];
+      for (size_t i = 0; i < seg.interior.size(); ++i)
+        a.mode[static_cast<size_t>(seg.interior[i])] = plans[k]->modes[i];
+      host_order.insert(host_order.end(), plans[k]->host_order.begin(), plans[k]->host_order.end());
+      bus_order.insert(bus_order.end(), plans[k]->bus_order.begin(), plans[k]->bus_order.end());
+      if (seg.out >= 0 && a.mode[static_cast<size_t>(seg.out)] == kHost)
+        host_order.push_back(seg.out);
+    }
+    ExactFrontPoint r;
+    r.schedule = simulate(p_, a, host_order, bus_order);
+    r.makespan = r.schedule.makespan;
+    r.energy = dynamic_energy(p_, a);
+    r.crossbars = last.crossbars;
+    const double tol =
+        time_tolerance(p_) * static_cast<double>(m + 1) + 1e-12 * std::abs(last.time);
+    if (std::abs(r.makespan - last.time) > tol ||
+        std::abs(r.energy - last.drop) > 1e-9 * std::max(std::abs(last.drop), 1e-30))
+      throw internal_error("exact energy front: the DP point (", last.time, " s, ", last.drop,
+                           " J) differs from the replayed (", r.makespan, " s, ", r.energy, " J)");
+    return r;
+  }
+
   std::vector<int> modes_of(int v) const {
     return v >= 0 ? allowed_[static_cast<size_t>(v)] : std::vector<int>{kNoMode};
   }
@@ -142,6 +239,7 @@ class Solver {
   SegmentFrontInput front_input(const Segment& seg, int in_mode, int out_mode) const {
     SegmentFrontInput fi{&p_, &seg, &allowed_, &d_, in_mode, out_mode, budget_, &deadline_};
     fi.drop_budget = drop_budget_;
+    fi.energy_resource = energy_resource_;
     fi.seq_cache = cache_;
     return fi;
   }
@@ -187,7 +285,7 @@ class Solver {
         for (size_t si = 0; si < in[ji].size(); ++si)
           for (size_t q = 0; q < pts.size(); ++q) {
             const int64_t c = in[ji][si].crossbars + pts[q].crossbars + out_crossbars(k, jo);
-            const int64_t d = in[ji][si].drop + pts[q].drop + out_drop(k, jo);
+            const double d = in[ji][si].drop + pts[q].drop + static_cast<double>(out_drop(k, jo));
             if (c <= budget_ && d <= drop_budget_)
               next[jo].push_back(DpPoint{c, d, in[ji][si].time + pts[q].latency,
                                          static_cast<int>(ji), static_cast<int>(si),
@@ -208,7 +306,7 @@ class Solver {
         for (size_t q = 0; q < pts.size(); ++q)
           for (size_t si = 0; si < out[jo].size(); ++si) {
             const int64_t c = pts[q].crossbars + out_crossbars(k, jo) + out[jo][si].crossbars;
-            const int64_t d = pts[q].drop + out_drop(k, jo) + out[jo][si].drop;
+            const double d = pts[q].drop + static_cast<double>(out_drop(k, jo)) + out[jo][si].drop;
             if (c <= budget_ && d <= drop_budget_)
               prev[ji].push_back(DpPoint{c, d, pts[q].latency + out[jo][si].time,
                                          static_cast<int>(jo), static_cast<int>(si),
@@ -234,15 +332,18 @@ class Solver {
           for (size_t b = 0; b < suffix[jo].size(); ++b) {
             const int64_t c =
                 prefix[ji][a].crossbars + out_crossbars(h, jo) + suffix[jo][b].crossbars;
-            const int64_t d = prefix[ji][a].drop + out_drop(h, jo) + suffix[jo][b].drop;
+            const int64_t d = static_cast<int64_t>(prefix[ji][a].drop) + out_drop(h, jo) +
+                              static_cast<int64_t>(suffix[jo][b].drop);
             if (c <= budget_ && d <= drop_budget_)
-              rest.push_back(DpPoint{c, d, prefix[ji][a].time + suffix[jo][b].time,
-                                     static_cast<int>(a), static_cast<int>(b), -1});
+              rest.push_back(DpPoint{c, static_cast<double>(d),
+                                     prefix[ji][a].time + suffix[jo][b].time, static_cast<int>(a),
+                                     static_cast<int>(b), -1});
           }
         keep_pareto(rest);
         RestCost cost;
         for (size_t i = rest.size(); i-- > 0;)
-          cost.add(budget_ - rest[i].crossbars, drop_budget_ - rest[i].drop, rest[i].time);
+          cost.add(budget_ - rest[i].crossbars, drop_budget_ - static_cast<int64_t>(rest[i].drop),
+                   rest[i].time);
         SegmentBestOutput b =
             segment_best(front_input(seg, in_modes[ji], out_modes[jo]), cost, incumbent);
         st.decisions = b.decisions;
@@ -259,7 +360,8 @@ class Solver {
         // The rest point RestCost::at picked: the fastest of those that still fit.
         double best_rest = std::numeric_limits<double>::infinity();
         for (size_t i = rest.size(); i-- > 0;)
-          if (b.crossbars <= budget_ - rest[i].crossbars && b.drop <= drop_budget_ - rest[i].drop &&
+          if (b.crossbars <= budget_ - rest[i].crossbars &&
+              b.drop <= drop_budget_ - static_cast<int64_t>(rest[i].drop) &&
               rest[i].time < best_rest) {
             best_rest = rest[i].time;
             hard_prefix_ = rest[i].prev_mode;
@@ -357,6 +459,7 @@ class Solver {
   double optimum_ = std::numeric_limits<double>::infinity();
   SegmentPlan hard_plan_;
   int hard_in_ = -1, hard_out_ = -1, hard_prefix_ = -1, hard_suffix_ = -1;
+  bool energy_resource_ = false;
 };
 
 void require_clean(const Problem& p, const ExactResult& r, bool check_budget) {
@@ -368,17 +471,10 @@ void require_clean(const Problem& p, const ExactResult& r, bool check_budget) {
   }
 }
 
-}  // namespace
-
-ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
-  p.validate();
-  if (!(opt.time_limit_seconds > 0.0))
-    throw user_error("exact solver: time limit ", opt.time_limit_seconds, " s, expected > 0");
-  if (opt.node_limit < 0)
-    throw user_error("exact solver: node limit ", opt.node_limit, ", expected >= 0 (0 = none)");
-  // Allowed modes: the host, then the accelerator modes that fit the budget and are not
-  // dominated by another mode (no more crossbars, no slower and, with an energy weight, no more
-  // energy): makespans are monotone in latencies, so a dominated mode never helps.
+// Allowed modes: the host, then the accelerator modes that fit the budget and are not
+// dominated by another mode (no more crossbars, no slower and, with an energy weight, no more
+// energy): makespans are monotone in latencies, so a dominated mode never helps.
+std::vector<std::vector<int>> allowed_modes(const Problem& p) {
   std::vector<std::vector<int>> allowed(p.size());
   for (size_t v = 0; v < p.size(); ++v) {
     allowed[v].push_back(kHost);
@@ -401,9 +497,41 @@ ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
       if (!dominated) allowed[v].push_back(static_cast<int>(k));
     }
   }
-  ExactResult r = Solver(p, allowed, p.crossbar_budget, p.drop_limit(), all_host(p), opt).run();
+  return allowed;
+}
+
+}  // namespace
+
+ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
+  p.validate();
+  if (!(opt.time_limit_seconds > 0.0))
+    throw user_error("exact solver: time limit ", opt.time_limit_seconds, " s, expected > 0");
+  if (opt.node_limit < 0)
+    throw user_error("exact solver: node limit ", opt.node_limit, ", expected >= 0 (0 = none)");
+  ExactResult r =
+      Solver(p, allowed_modes(p), p.crossbar_budget, p.drop_limit(), all_host(p), opt).run();
   require_clean(p, r, true);
   return r;
+}
+
+ExactFront solve_exact_energy_front(const Problem& p, const ExactOptions& opt) {
+  p.validate();
+  if (!p.has_energy()) throw user_error("exact energy front: the problem has no energy model");
+  if (p.has_accuracy())
+    throw user_error("exact energy front: the problem has accuracy costs (use the 3-D front)");
+  if (!(opt.time_limit_seconds > 0.0))
+    throw user_error("exact solver: time limit ", opt.time_limit_seconds, " s, expected > 0");
+  if (opt.node_limit < 0)
+    throw user_error("exact solver: node limit ", opt.node_limit, ", expected >= 0 (0 = none)");
+  Problem q = p;
+  q.energy_weight = 1.0;  // the energy counts (decomposition, mode dominance), in joules
+  const std::vector<std::vector<int>> allowed = allowed_modes(q);
+  const Assignment fallback = all_host(q);
+  ExactFront f = Solver(q, allowed, q.crossbar_budget, q.drop_limit(), fallback, opt).run_front();
+  for (const ExactFrontPoint& pt : f.points)
+    for (const Violation& v : check(p, pt.schedule))
+      throw internal_error("exact energy front produced an invalid schedule: ", v.message);
+  return f;
 }
 
 ExactResult sequence_exact(const Problem& p, const Assignment& a, const ExactOptions& opt) {

@@ -68,6 +68,33 @@ struct ExactResult {
 
 [[nodiscard]] ExactResult solve_exact(const Problem& p, const ExactOptions& opt = {});
 
+// The exact (latency, dynamic energy) Pareto front under the budget, every non-dominated point
+// (those inside the convex hull included): the energy is a second resource of every segment
+// front (segment_front.h), of the DP states, and the forward DP runs over all the segments; the
+// final states' (time, energy) staircase is the front. Energy = host + cim + bus dynamic energy
+// of `p` as given (energy.h; the energy weight is ignored). Every point is assembled, replayed
+// by simulate() and checked; its makespan and energy must equal the DP's (else InternalError).
+// UserError without an energy model or with accuracy costs. A time or node limit leaves no
+// points (status TimeLimit / NodeLimit).
+struct ExactFrontPoint {
+  double makespan = 0.0;
+  double energy = 0.0;    // dynamic energy (J) of the schedule's assignment
+  int64_t crossbars = 0;  // crossbars it uses
+  Schedule schedule;
+};
+
+struct ExactFront {
+  SolveStatus status = SolveStatus::Optimal;
+  std::vector<ExactFrontPoint> points;  // ascending makespan, strictly descending energy
+  int64_t nodes = 0, leaves = 0, seq_nodes = 0;
+  size_t dp_states = 0;  // DP states kept over all segments
+  size_t cut_nodes = 0, kept_cuts = 0;
+  std::vector<ExactSegmentStats> segments;
+  double seconds = 0.0;
+};
+
+[[nodiscard]] ExactFront solve_exact_energy_front(const Problem& p, const ExactOptions& opt = {});
+
 // The same machinery with every operator fixed to its mode in `a`: the optimal host order of a
 // given assignment (used by simulate_best). The budget is not checked here.
 [[nodiscard]] ExactResult sequence_exact(const Problem& p, const Assignment& a,

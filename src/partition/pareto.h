@@ -1,7 +1,9 @@
 // A Pareto front over (crossbars, accuracy drop, latency), all minimised: points sorted by
 // crossbars, then drop, ascending; no point has both resources and the latency no larger than
 // another's. Without an accuracy model every drop is 0 and the front is the (crossbars, latency)
-// staircase: strictly decreasing latency. `Payload` rides along with each point.
+// staircase: strictly decreasing latency. `Payload` rides along with each point. The second
+// resource is a double so that it can also carry a dynamic energy in joules (the full
+// latency-energy front, exact.h); accuracy costs in integer ppm are exact in it (< 2^53).
 #pragma once
 
 #include <algorithm>
@@ -16,14 +18,14 @@ class ParetoFront {
  public:
   struct Point {
     int64_t crossbars;
-    int64_t drop;  // accuracy cost in ppm (problem.h), 0 without an accuracy model
+    double drop;  // accuracy cost in ppm (problem.h; 0 without an accuracy model) or energy (J)
     double latency;
     Payload payload;
   };
 
   // Smallest latency among points with at most `crossbars` and at most `drop` (infinity if none).
   [[nodiscard]] double best_within(int64_t crossbars,
-                                   int64_t drop = std::numeric_limits<int64_t>::max()) const {
+                                   double drop = std::numeric_limits<double>::infinity()) const {
     double best = std::numeric_limits<double>::infinity();
     for (const Point& pt : points_) {
       if (pt.crossbars > crossbars) break;
@@ -33,12 +35,12 @@ class ParetoFront {
   }
 
   // True if some point has crossbars <= c, drop <= d and latency <= l.
-  [[nodiscard]] bool dominates(int64_t c, int64_t d, double l) const {
+  [[nodiscard]] bool dominates(int64_t c, double d, double l) const {
     return best_within(c, d) <= l;
   }
 
   // Inserts unless dominated; removes the points the new one dominates. Returns whether kept.
-  bool insert(int64_t c, int64_t d, double l, Payload payload) {
+  bool insert(int64_t c, double d, double l, Payload payload) {
     if (dominates(c, d, l)) return false;
     std::vector<Point> next;
     next.reserve(points_.size() + 1);

@@ -288,7 +288,7 @@ class FrontSearch {
   // or of rest() that needs less is the most a completion can be compared with).
   // threshold(c). threshold() is a step function of c and the bound only falls with c, so the
   // last c of every step is the one to try.
-  bool worth_exploring(double lb, double elb, int64_t crossbars, int64_t drop) const {
+  bool worth_exploring(double lb, double elb, int64_t crossbars, int64_t drop, double res) const {
     const auto try_at = [&](int64_t c, double limit) {
       return c >= crossbars && c <= in_.budget &&
              std::max(lb, load_bound(c - crossbars)) + elb < limit;
@@ -297,10 +297,10 @@ class FrontSearch {
       const auto& pts = out_.front.points();
       for (const auto& pt : pts)
         if (pt.crossbars > crossbars &&
-            try_at(pt.crossbars - 1, out_.front.best_within(pt.crossbars - 1, drop)))
+            try_at(pt.crossbars - 1, out_.front.best_within(pt.crossbars - 1, res)))
           return true;
-      return try_at(crossbars, out_.front.best_within(crossbars, drop)) ||
-             try_at(in_.budget, out_.front.best_within(in_.budget, drop));
+      return try_at(crossbars, out_.front.best_within(crossbars, res)) ||
+             try_at(in_.budget, out_.front.best_within(in_.budget, res));
     }
     for (size_t i = 0; i < rest_->crossbars.size(); ++i)
       if (rest_->crossbars[i] >= crossbars && rest_->drop[i] >= drop &&
@@ -319,17 +319,28 @@ class FrontSearch {
 
   // Latencies at or above this are of no use for a plan with `crossbars` interior crossbars and
   // an interior drop of at least `drop`.
-  double threshold(int64_t crossbars, int64_t drop) const {
-    if (!rest_) return out_.front.best_within(crossbars, drop);
+  // `res`: the second resource of the front (the drop, or the energy bound with
+  // energy_resource).
+  double threshold(int64_t crossbars, int64_t drop, double res) const {
+    if (!rest_) return out_.front.best_within(crossbars, res);
     return incumbent_ - rest_->at(crossbars, drop);
   }
+
+  // The front's second resource at a node whose drop is `drop` and energy bound `elb`.
+  double resource(int64_t drop, double elb) const {
+    return in_.energy_resource ? elb : static_cast<double>(drop);
+  }
+  // The energy term of the objective (none when the energy is the second resource).
+  double objective_energy(double elb) const { return in_.energy_resource ? 0.0 : elb; }
 
   void leaf(int64_t crossbars, int64_t drop) {
     ++out_.leaves;
     const SeqInput seq = sequencing_input();
-    const double energy = energy_bound();  // exact: every operator is decided
+    const double exact_energy = energy_bound();  // exact: every operator is decided
+    const double res = resource(drop, exact_energy);
+    const double energy = objective_energy(exact_energy);
     SeqOptions opt;
-    opt.cutoff = threshold(crossbars, drop) - energy;
+    opt.cutoff = threshold(crossbars, drop, res) - energy;
     opt.deadline = in_.deadline;
     opt.cache = in_.seq_cache;
     const SeqOutput r = sequence(seq, opt);
@@ -352,7 +363,7 @@ class FrontSearch {
       plan.bus_order.push_back(job_key_[static_cast<size_t>(job)]);
     const double cost = r.makespan + energy;
     if (!rest_) {
-      out_.front.insert(crossbars, drop, cost, std::move(plan));
+      out_.front.insert(crossbars, res, cost, std::move(plan));
       return;
     }
     incumbent_ = cost + rest_->at(crossbars, drop);
@@ -425,18 +436,20 @@ class FrontSearch {
       out_.timed_out = true;
       return;
     }
-    const double elb = energy_bound();
+    const double node_energy = energy_bound();
+    const double res = resource(drop, node_energy);
+    const double elb = objective_energy(node_energy);
     // The cheapest test first: threshold() does not increase with the crossbars (the front's
     // best_within, or incumbent - rest() with rest() non-decreasing), so no completion spending
     // c >= crossbars can get below threshold(crossbars, drop) if the parent's bound cannot. The
     // front may have improved since the parent was bounded (its earlier children's leaves).
-    const double limit = threshold(crossbars, drop) - elb;
+    const double limit = threshold(crossbars, drop, res) - elb;
     if (parent_lb >= limit) {
       ++out_.parent_pruned;
       return;
     }
     const double lb = std::max(parent_lb, lower_bound(limit));
-    if (!worth_exploring(lb, elb, crossbars, drop)) return;
+    if (!worth_exploring(lb, elb, crossbars, drop, res)) return;
     if (depth == vars_.size()) {
       leaf(crossbars, drop);
       return;
@@ -525,7 +538,7 @@ SegmentFrontOutput segment_front(const SegmentFrontInput& in) {
 
 SegmentBestOutput segment_best(const SegmentFrontInput& in, const RestCost& rest,
                                double incumbent) {
-  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.decomposition,
+  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.decomposition && !in.energy_resource,
                 "segment_best: missing input");
   return FrontSearch(in, &rest, incumbent).run_best();
 }

@@ -52,6 +52,10 @@ struct SegmentFrontInput {
   const Deadline* deadline = nullptr;
   int64_t drop_budget = std::numeric_limits<int64_t>::max() / 4;  // interior drop (ppm) wanted
   SeqCache* seq_cache = nullptr;  // answers of earlier leaf sequencings (sequencing.h), or none
+  // segment_front() only: the front's second resource is the segment's dynamic energy (J, the
+  // problem's energy_weight times the energies, 1 for joules) instead of the accuracy drop, and
+  // the latency is the segment's latency alone (no energy term). No accuracy model allowed.
+  bool energy_resource = false;
 
   static constexpr int kNoMode = -2;
 };

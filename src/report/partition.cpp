@@ -360,9 +360,12 @@ std::string front_text(const partition::Problem& p, const partition::FrontResult
   std::string out;
   char line[512];
   std::snprintf(line, sizeof line,
-                "latency-energy front: %zu points from %zu exact solves in %.3f s%s\n",
-                f.points.size(), f.solves, f.seconds,
-                f.complete ? " (every supported point)" : " (incomplete: point cap or time limit)");
+                "latency-energy front (%s): %zu points from %zu exact solves in %.3f s%s\n",
+                partition::front_kind_name(f.kind), f.points.size(), f.solves, f.seconds,
+                !f.complete ? " (incomplete: point cap or time limit)"
+                : f.kind == partition::FrontKind::Full
+                    ? " (every non-dominated point; weight '-': no weight reaches it)"
+                    : " (every supported point)");
   out += line;
   std::snprintf(line, sizeof line, "  %10s %12s %9s %12s %10s %10s %10s %10s %6s %9s\n",
                 "weight s/J", "latency", "speedup", "energy", "host", "CIM", "bus", "static",
@@ -370,8 +373,13 @@ std::string front_text(const partition::Problem& p, const partition::FrontResult
   out += line;
   for (const partition::FrontPoint& q : f.points) {
     const partition::Summary s = partition::summarize(p, q.schedule);
-    std::snprintf(line, sizeof line, "  %10.4g %12s %8.2fx %12s %10s %10s %10s %10s %7d %9lld\n",
-                  q.weight, t(q.makespan).c_str(), s.speedup, j(q.energy.total).c_str(),
+    char weight[32];
+    if (q.supported)
+      std::snprintf(weight, sizeof weight, "%.4g", q.weight);
+    else
+      std::snprintf(weight, sizeof weight, "-");
+    std::snprintf(line, sizeof line, "  %10s %12s %8.2fx %12s %10s %10s %10s %10s %7d %9lld\n",
+                  weight, t(q.makespan).c_str(), s.speedup, j(q.energy.total).c_str(),
                   j(q.energy.host).c_str(), j(q.energy.cim).c_str(), j(q.energy.bus).c_str(),
                   j(q.energy.static_energy).c_str(), s.cim_ops,
                   static_cast<long long>(s.crossbars_used));
@@ -387,7 +395,8 @@ nlohmann::json front_json(const partition::Problem& p, const partition::FrontRes
     const partition::Summary s = partition::summarize(p, q.schedule);
     nlohmann::json modes = nlohmann::json::array();
     for (int m : q.schedule.assignment.mode) modes.push_back(m);
-    pts.push_back({{"weight_s_per_j", q.weight},
+    pts.push_back({{"weight_s_per_j", q.supported ? nlohmann::json(q.weight) : nlohmann::json()},
+                   {"supported", q.supported},
                    {"latency_s", q.makespan},
                    {"speedup", s.speedup},
                    {"energy_j", energy_json(q.energy)},
@@ -395,8 +404,13 @@ nlohmann::json front_json(const partition::Problem& p, const partition::FrontRes
                    {"crossbars_used", s.crossbars_used},
                    {"modes", modes}});
   }
-  return {{"points", pts},        {"solves", f.solves},   {"complete", f.complete},
-          {"seconds", f.seconds}, {"operators", p.names}, {"provenance", provenance_json(prov)}};
+  return {{"kind", partition::front_kind_name(f.kind)},
+          {"points", pts},
+          {"solves", f.solves},
+          {"complete", f.complete},
+          {"seconds", f.seconds},
+          {"operators", p.names},
+          {"provenance", provenance_json(prov)}};
 }
 
 // The front in the shared figure style (report/figure_style.h): one Lines panel, latency against

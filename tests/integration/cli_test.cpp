@@ -183,6 +183,35 @@ TEST(Cli, PartitionOnASerialBusAgreesWithTheMilpAndListsTheBusOrder) {
   EXPECT_NE(r.err.find("--bus-model"), std::string::npos) << r.err;
 }
 
+TEST(Cli, PartitionFullFrontHoldsTheSupportedFront) {
+  const fs::path sup = scratch("front_sup.json"), full = scratch("front_full.json");
+  const std::string base = "partition resnet18 --preset seed000-x86 --t-mvm 500ns --pareto ";
+  CliRun r = run(base + sup.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run(base + full.string() + " --front full");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json s = read_json(sup), f = read_json(full);
+  EXPECT_EQ(s["kind"], "supported");
+  EXPECT_EQ(f["kind"], "full");
+  EXPECT_TRUE(f["complete"].get<bool>());
+  std::vector<nlohmann::json> hull;
+  for (const auto& q : f["points"]) {
+    EXPECT_EQ(q["weight_s_per_j"].is_null(), !q["supported"].get<bool>());
+    if (q["supported"].get<bool>()) hull.push_back(q);
+  }
+  ASSERT_EQ(hull.size(), s["points"].size());
+  for (size_t k = 0; k < hull.size(); ++k) {
+    const double l = s["points"][k]["latency_s"], e = s["points"][k]["energy_j"]["total"];
+    EXPECT_NEAR(hull[k]["latency_s"].get<double>(), l, 1e-9 * l);
+    EXPECT_NEAR(hull[k]["energy_j"]["total"].get<double>(), e, 1e-9 * e);
+  }
+  r = run("partition resnet18 --front full");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("--front"), std::string::npos) << r.err;
+  r = run(base + full.string() + " --front hull");
+  EXPECT_NE(r.status, 0);
+}
+
 TEST(Cli, PartitionLatencyEnergyFrontAndWeightedSolvesAgree) {
   const fs::path front = scratch("front.json"), svg = scratch("front.svg"),
                  a = scratch("w_exact.json"), b = scratch("w_milp.json");

@@ -22,11 +22,8 @@ using testing::RandomSpec;
 
 // A random problem with energies whose host active power (>= 0.5 W on top of the idle 0.25 W)
 // is above its idle power, and static powers; exact binary fractions keep sums exact.
-Problem energetic(uint64_t seed, bool per_tensor) {
-  RandomSpec s;
+Problem energetic(uint64_t seed, RandomSpec s) {
   s.energy_weight = 1;
-  s.per_tensor = per_tensor;
-  s.max_ops = 7;
   Problem p = random_problem(seed, s);
   p.energy_weight = 0.0;
   int64_t crossbars = 0;
@@ -42,6 +39,13 @@ Problem energetic(uint64_t seed, bool per_tensor) {
   p.p_host_idle = 0.25;
   p.p_cim_static = 0.125;
   return p;
+}
+
+Problem energetic(uint64_t seed, bool per_tensor) {
+  RandomSpec s;
+  s.per_tensor = per_tensor;
+  s.max_ops = 7;
+  return energetic(seed, s);
 }
 
 TEST(TotalEnergyWeight, IsTheScaledDynamicObjective) {
@@ -153,6 +157,117 @@ TEST(LatencyEnergyFront, HandComputedTwoPointFront) {
   EXPECT_DOUBLE_EQ(f.points[1].makespan, 10.0);
   EXPECT_DOUBLE_EQ(f.points[1].energy.total, 0.5);
   EXPECT_EQ(f.solves, 3u);  // both extremes, then the slope finds nothing below the segment
+}
+
+// The (makespan, total energy) points no other pair dominates, ascending makespan (ties within a
+// relative 1e-12 are one point).
+std::vector<std::pair<double, double>> non_dominated(std::vector<std::pair<double, double>> pts) {
+  std::sort(pts.begin(), pts.end());
+  std::vector<std::pair<double, double>> front;
+  for (const auto& q : pts)
+    if (front.empty() || q.second < front.back().second * (1 - 1e-12)) front.push_back(q);
+  return front;
+}
+
+// The full front (every non-dominated point) equals the brute force's over every assignment
+// (each at its best host order, which minimises its makespan and so its total energy); its
+// supported points are the weighted-sum front's. Returns how many points no weight reaches.
+size_t expect_full_front_matches_brute_force(const RandomSpec& spec, uint64_t first, int count) {
+  size_t unsupported = 0;
+  FrontOptions full;
+  full.kind = FrontKind::Full;
+  for (int i = 0; i < count; ++i) {
+    const uint64_t seed = first + static_cast<uint64_t>(i);
+    const Problem p = energetic(seed, spec);
+    const FrontResult f = latency_energy_front(p, full);
+    EXPECT_EQ(f.kind, FrontKind::Full);
+    EXPECT_TRUE(f.complete);
+    const auto brute = non_dominated(every_assignment(p));
+    EXPECT_EQ(f.points.size(), brute.size()) << "seed " << seed;
+    if (f.points.size() != brute.size()) continue;
+    for (size_t k = 0; k < brute.size(); ++k) {
+      const FrontPoint& q = f.points[k];
+      EXPECT_NEAR(q.makespan, brute[k].first, 1e-9 * brute[k].first) << "seed " << seed;
+      EXPECT_NEAR(q.energy.total, brute[k].second, 1e-9 * brute[k].second) << "seed " << seed;
+      // A solved plan: its schedule is valid and its numbers are the evaluator's.
+      EXPECT_TRUE(check(p, q.schedule).empty()) << "seed " << seed;
+      EXPECT_DOUBLE_EQ(q.energy.total, energy_of(p, q.schedule).total) << "seed " << seed;
+      unsupported += q.supported ? 0 : 1;
+    }
+    // The supported points are exactly the dichotomic search's.
+    const FrontResult sup = latency_energy_front(p);
+    std::vector<const FrontPoint*> hull;
+    for (const FrontPoint& q : f.points)
+      if (q.supported) hull.push_back(&q);
+    EXPECT_EQ(hull.size(), sup.points.size()) << "seed " << seed;
+    if (hull.size() != sup.points.size()) continue;
+    for (size_t k = 0; k < hull.size(); ++k) {
+      EXPECT_NEAR(hull[k]->makespan, sup.points[k].makespan, 1e-9 * sup.points[k].makespan)
+          << "seed " << seed;
+      EXPECT_NEAR(hull[k]->energy.total, sup.points[k].energy.total,
+                  1e-9 * sup.points[k].energy.total)
+          << "seed " << seed;
+    }
+  }
+  return unsupported;
+}
+
+TEST(FullLatencyEnergyFront, MatchesTheBruteForce) {
+  RandomSpec s;
+  s.max_ops = 7;
+  EXPECT_GE(expect_full_front_matches_brute_force(s, 700, 80), 5u);
+}
+
+TEST(FullLatencyEnergyFront, PerTensorTransfers) {
+  RandomSpec s;
+  s.max_ops = 7;
+  s.per_tensor = true;
+  EXPECT_GE(expect_full_front_matches_brute_force(s, 800, 50), 3u);
+}
+
+TEST(FullLatencyEnergyFront, SerialBus) {
+  RandomSpec s;
+  s.max_ops = 6;
+  s.serial_bus = true;
+  EXPECT_GE(expect_full_front_matches_brute_force(s, 900, 50), 3u);
+}
+
+TEST(FullLatencyEnergyFront, SeveralModes) {
+  RandomSpec s;
+  s.max_ops = 6;
+  s.max_modes = 3;
+  EXPECT_GE(expect_full_front_matches_brute_force(s, 1000, 40), 3u);
+}
+
+TEST(FullLatencyEnergyFront, ChainsWithCutNodes) {
+  RandomSpec s;
+  s.blocks = 4;
+  EXPECT_GE(expect_full_front_matches_brute_force(s, 1100, 40), 3u);
+  RandomSpec c;
+  c.max_ops = 7;
+  c.chain = true;
+  EXPECT_GE(expect_full_front_matches_brute_force(c, 1200, 40), 3u);
+}
+
+TEST(FullLatencyEnergyFront, HandComputedUnsupportedPoint) {
+  // One operator, no static or idle power (total = dynamic energy): host 4 s at 1 J, mode 0
+  // 6 s at 0.8 J, mode 1 10 s at 0.2 J. All three are non-dominated; the segment from (4, 1) to
+  // (10, 0.2) passes t = 6 s at 1 - 0.8 * 2/6 = 0.733 J < 0.8 J, so the middle point is
+  // unsupported. The hull's slope: (10 - 4) s / (1 - 0.2) J = 7.5 s/J.
+  Problem p = testing::make_problem(1, {}, {4}, {{{1, 6.0, 0.8}, {1, 10.0, 0.2}}}, {}, 1);
+  p.e_host = {1.0};
+  FrontOptions full;
+  full.kind = FrontKind::Full;
+  const FrontResult f = latency_energy_front(p, full);
+  ASSERT_EQ(f.points.size(), 3u);
+  const double makespan[] = {4, 6, 10}, energy[] = {1, 0.8, 0.2}, weight[] = {0, -1, 7.5};
+  for (size_t k = 0; k < 3; ++k) {
+    EXPECT_DOUBLE_EQ(f.points[k].makespan, makespan[k]);
+    EXPECT_DOUBLE_EQ(f.points[k].energy.total, energy[k]);
+    EXPECT_EQ(f.points[k].supported, k != 1);
+    EXPECT_DOUBLE_EQ(f.points[k].weight, weight[k]);
+  }
+  EXPECT_EQ(latency_energy_front(p).points.size(), 2u);  // the weighted sums miss (6 s, 0.8 J)
 }
 
 // The latency x energy x accuracy front (accuracy_front.h): its points are mutually
