@@ -175,6 +175,7 @@ PYBIND11_MODULE(_hetcim, m) {
       [] {
         py::dict d;
         d["partition"] = table_info(api::partition_fields());
+        d["dse"] = table_info(api::dse_fields());
         return d;
       },
       "Each migrated job's field table (api/options.h): the one description of its options that "
@@ -414,29 +415,16 @@ PYBIND11_MODULE(_hetcim, m) {
       "dse_json",
       [](const py::kwargs& kw) {
         using R = api::DseRequest;
-        std::map<std::string, Setter<R>> f{
-            {"models", field(&R::models)},
-            {"crossbars", field(&R::crossbars)},
-            {"hosts", field(&R::hosts)},
-            {"milp", field(&R::milp)},
-            {"threads", field(&R::threads)},
-            {"replicas", field(&R::replicas)},
-            {"transfers", field(&R::transfers)},
-            {"bus_model", field(&R::bus_model)},
-            {"cache_dir", field(&R::cache_dir)},
-            {"milp_time_limit",
-             [](R& r, const py::handle& v) { r.milp_time_limit = time_of(v, "milp_time_limit"); }},
-            {"bus",
-             [](R& r, const py::handle& v) {
-               r.bus = py::isinstance<py::str>(v)
-                           ? parse_quantity(py::cast<std::string>(v), Quantity::Bandwidth, "bus")
-                           : py::cast<double>(v);
-             }},
-            {"t_mvm", [](R& r, const py::handle& v) {
-               r.t_mvm.clear();
-               for (const auto& t : py::cast<py::sequence>(v))
-                 r.t_mvm.push_back(time_of(t, "t_mvm"));
-             }}};
+        // The scalars from the request's table; the grid's lists by hand.
+        const python::Fields<R> f = python::with_table(
+            api::dse_fields(), {{"models", field(&R::models)},
+                                {"crossbars", field(&R::crossbars)},
+                                {"hosts", field(&R::hosts)},
+                                {"t_mvm", [](R& r, const py::handle& v) {
+                                   r.t_mvm.clear();
+                                   for (const auto& t : py::cast<py::sequence>(v))
+                                     r.t_mvm.push_back(time_of(t, "t_mvm"));
+                                 }}});
         R r;
         apply_kwargs("dse", r, kw, f);
         r.validate();

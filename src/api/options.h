@@ -123,7 +123,9 @@ void check_fields(const R& r, const FieldTable<R>& table) {
 // The tables of the migrated requests (defined beside each validate()).
 struct HardwareRequest;
 struct PartitionRequest;
+struct DseRequest;
 [[nodiscard]] const FieldTable<HardwareRequest>& hardware_fields();
 [[nodiscard]] const FieldTable<PartitionRequest>& partition_fields();
+[[nodiscard]] const FieldTable<DseRequest>& dse_fields();  // the scalars; the grid's lists aside
 
 }  // namespace hetcim::api

@@ -19,7 +19,7 @@ namespace hetcim::api {
 const FieldTable<PartitionRequest>& partition_fields() {
   using R = PartitionRequest;
   static const FieldTable<R> table = concat(
-      nested(&R::hardware, hardware_fields()),
+      concat(nested(&R::hardware, hardware_fields()), problem_build_fields<R>()),
       FieldTable<R>{
           field("solver", &R::solver,
                 "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
@@ -34,17 +34,6 @@ const FieldTable<PartitionRequest>& partition_fields() {
               .range(0, 0x1p62),
           field("gap", &R::gap, "MILP: stop at this relative gap").range(0, 1),
           field("threads", &R::threads, "MILP: CBC threads (1 is deterministic)").range(1, 256),
-          field("replicas", &R::replicas,
-                "Beyond the paper: allow up to R copies of an operator's weights on spare "
-                "crossbars (R copies run ceil(N_mvm/R) MVMs)")
-              .range(1, 64),
-          field("transfers", &R::transfers,
-                "per-edge (the paper) or per-tensor (once per tensor and direction)")
-              .one_of({"per-edge", "per-tensor"}),
-          field("bus_model", &R::bus_model,
-                "parallel (the paper: transfers overlap) or serial (the shared bus carries one "
-                "transfer at a time)")
-              .one_of({"parallel", "serial"}),
           field("energy_weight", &R::energy_weight,
                 "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = "
                 "the paper's latency objective); energies from the hardware's energy model")
