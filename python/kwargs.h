@@ -11,7 +11,10 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
+#include <variant>
 
+#include "api/options.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -24,6 +27,35 @@ using Setter = std::function<void(R&, const py::handle&)>;
 
 template <typename R>
 using Fields = std::map<std::string, Setter<R>>;
+
+// A quantity with a unit given as a string ("50ns", "4uJ"), or a number in SI units.
+inline double quantity_of(const py::handle& v, Quantity kind, const char* name) {
+  if (py::isinstance<py::str>(v)) return parse_quantity(py::cast<std::string>(v), kind, name);
+  return py::cast<double>(v);
+}
+
+// The setter of a field of an api table (api/options.h): the value cast to the member's type (a
+// string through api::set_from_text for a field with a unit, so "50ns" reads as on the CLI), then
+// the field's range or choices checked with the api's one message.
+template <typename R>
+Setter<R> table_setter(const api::Field<R>& f) {
+  return [f](R& r, const py::handle& v) {
+    const api::FieldRef ref = f.ref(r);
+    if (f.unit && py::isinstance<py::str>(v)) {
+      api::set_from_text(f, ref, py::cast<std::string>(v));
+      return;
+    }
+    std::visit([&](auto* m) { *m = py::cast<std::remove_pointer_t<decltype(m)>>(v); }, ref);
+    api::check_field(f, ref);
+  };
+}
+
+// A job's keywords: the request's field table, plus `extra` (keywords the table does not hold).
+template <typename R>
+Fields<R> with_table(const api::FieldTable<R>& table, Fields<R> extra = {}) {
+  for (const api::Field<R>& f : table) extra[f.name] = table_setter(f);
+  return extra;
+}
 
 // Applies kwargs to `r` through `fields`; an unknown keyword is a UserError listing the known ones.
 template <typename R>
@@ -60,12 +92,6 @@ Setter<R> field(T R::*member) {
 template <typename R, typename O, typename T>
 Setter<R> field(O R::*outer, T O::*inner) {
   return [outer, inner](R& r, const py::handle& v) { (r.*outer).*inner = py::cast<T>(v); };
-}
-
-// A quantity with a unit given as a string ("50ns", "4uJ"), or a number in SI units.
-inline double quantity_of(const py::handle& v, Quantity kind, const char* name) {
-  if (py::isinstance<py::str>(v)) return parse_quantity(py::cast<std::string>(v), kind, name);
-  return py::cast<double>(v);
 }
 
 }  // namespace hetcim::python

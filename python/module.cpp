@@ -12,9 +12,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "api/analog_chip.h"
 #include "api/hetcim.h"
+#include "api/options.h"
 #include "cluster/cluster_report.h"
 #include "cost/host_profile.h"
 #include "kwargs.h"
@@ -104,32 +107,9 @@ py::array array_of(exec::Tensor&& t) {
 // ---- requests from kwargs
 // --------------------------------------------------------------------------
 
-void set_hardware(api::HardwareRequest& h, const std::string& k, const py::handle& v) {
-  if (k == "hw") h.file = py::cast<std::string>(v);
-  if (k == "preset") h.preset = py::cast<std::string>(v);
-  if (k == "crossbars") h.crossbars = py::cast<int64_t>(v);
-  if (k == "t_mvm") h.t_mvm = time_of(v, "t_mvm");
-  if (k == "host") h.host = py::cast<std::string>(v);
-}
-
 api::PartitionRequest partition_request(const py::kwargs& kw, const char* job) {
-  using R = api::PartitionRequest;
-  std::map<std::string, Setter<R>> f{
-      {"solver", field(&R::solver)},
-      {"time_limit", [](R& r, const py::handle& v) { r.time_limit = time_of(v, "time_limit"); }},
-      {"gap", field(&R::gap)},
-      {"node_limit", field(&R::node_limit)},
-      {"threads", field(&R::threads)},
-      {"replicas", field(&R::replicas)},
-      {"transfers", field(&R::transfers)},
-      {"bus_model", field(&R::bus_model)},
-      {"energy_weight", field(&R::energy_weight)},
-      {"replay", field(&R::replay)},
-      {"front", field(&R::front)}};
-  for (const char* k : {"hw", "preset", "crossbars", "t_mvm", "host"})
-    f[k] = [k = std::string(k)](R& r, const py::handle& v) { set_hardware(r.hardware, k, v); };
-  R r;
-  apply_kwargs(job, r, kw, f);
+  api::PartitionRequest r;
+  apply_kwargs(job, r, kw, python::with_table(api::partition_fields()));
   r.validate();
   return r;
 }
@@ -139,6 +119,41 @@ std::string partition_json_text(const api::PartitionResult& r) {
 }
 
 }  // namespace
+
+// A field table as Python data (name, flag, default, unit, bounds, choices, help): what the tests
+// walk to check that the CLI and Python reject the same value with the same message.
+template <typename R>
+py::list table_info(const api::FieldTable<R>& table) {
+  py::list out;
+  R defaults{};
+  for (const api::Field<R>& f : table) {
+    py::dict d;
+    d["name"] = f.name;
+    d["flag"] = f.flag();
+    d["default"] = api::value_text(f, f.ref(defaults));
+    d["kind"] = std::visit(
+        [](auto* m) -> std::string {
+          using T = std::remove_pointer_t<decltype(m)>;
+          if constexpr (std::is_same_v<T, bool>)
+            return "bool";
+          else if constexpr (std::is_same_v<T, std::string>)
+            return "str";
+          else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::optional<double>>)
+            return "float";
+          else
+            return "int";
+        },
+        f.ref(defaults));
+    d["unit"] = f.unit ? py::cast(std::string(quantity_name(*f.unit))) : py::none();
+    d["lo"] = f.lo ? py::cast(*f.lo) : py::none();
+    d["hi"] = f.hi ? py::cast(*f.hi) : py::none();
+    d["lo_open"] = f.lo_open;
+    d["choices"] = f.choices;
+    d["help"] = f.help;
+    out.append(d);
+  }
+  return out;
+}
 
 PYBIND11_MODULE(_hetcim, m) {
   m.doc() = "hetcim: neural networks on heterogeneous CPU + in-memory-computing systems (C++ core)";
@@ -154,6 +169,17 @@ PYBIND11_MODULE(_hetcim, m) {
       internal_exc(e.what());
     }
   });
+
+  m.def(
+      "option_tables",
+      [] {
+        py::dict d;
+        d["partition"] = table_info(api::partition_fields());
+        d["dse"] = table_info(api::dse_fields());
+        return d;
+      },
+      "Each migrated job's field table (api/options.h): the one description of its options that "
+      "feeds validation, the CLI flags and these keyword arguments.");
 
   m.def(
       "build_info",
@@ -391,29 +417,16 @@ PYBIND11_MODULE(_hetcim, m) {
       "dse_json",
       [](const py::kwargs& kw) {
         using R = api::DseRequest;
-        std::map<std::string, Setter<R>> f{
-            {"models", field(&R::models)},
-            {"crossbars", field(&R::crossbars)},
-            {"hosts", field(&R::hosts)},
-            {"milp", field(&R::milp)},
-            {"threads", field(&R::threads)},
-            {"replicas", field(&R::replicas)},
-            {"transfers", field(&R::transfers)},
-            {"bus_model", field(&R::bus_model)},
-            {"cache_dir", field(&R::cache_dir)},
-            {"milp_time_limit",
-             [](R& r, const py::handle& v) { r.milp_time_limit = time_of(v, "milp_time_limit"); }},
-            {"bus",
-             [](R& r, const py::handle& v) {
-               r.bus = py::isinstance<py::str>(v)
-                           ? parse_quantity(py::cast<std::string>(v), Quantity::Bandwidth, "bus")
-                           : py::cast<double>(v);
-             }},
-            {"t_mvm", [](R& r, const py::handle& v) {
-               r.t_mvm.clear();
-               for (const auto& t : py::cast<py::sequence>(v))
-                 r.t_mvm.push_back(time_of(t, "t_mvm"));
-             }}};
+        // The scalars from the request's table; the grid's lists by hand.
+        const python::Fields<R> f = python::with_table(
+            api::dse_fields(), {{"models", field(&R::models)},
+                                {"crossbars", field(&R::crossbars)},
+                                {"hosts", field(&R::hosts)},
+                                {"t_mvm", [](R& r, const py::handle& v) {
+                                   r.t_mvm.clear();
+                                   for (const auto& t : py::cast<py::sequence>(v))
+                                     r.t_mvm.push_back(time_of(t, "t_mvm"));
+                                 }}});
         R r;
         apply_kwargs("dse", r, kw, f);
         r.validate();

@@ -67,7 +67,8 @@ def analog_run(model, inputs=None, **options):
     crossbar model) and the rest on the reference interpreter; `hetcim analog run` makes the same
     call. No libtorch involved.
 
-    Options: chip ("FILE:PROFILE", required), layers (comma-separated node names, or "classifier"
+    Options: chip ("FILE:PROFILE", or a bare profile name such as "A0" of the shipped
+    data/chips.yaml; required), layers (comma-separated node names, or "classifier"
     for seed 002's CNN, required), mode ("physical" | "reference"), chip_seed, read_seed,
     weight_seed, input_seed. Returns (outputs by name as NumPy arrays, converter counts as a dict).
     """
@@ -102,7 +103,9 @@ def partition(model, **options):
     Options: preset, hw (YAML file), crossbars, t_mvm ("50ns" or seconds), host (arm, x86, a
     profile file, "this"), solver ("exact" | "milp"), time_limit, node_limit (exact solver:
     deterministic limit on search nodes), gap, threads, replicas,
-    transfers, bus_model, energy_weight, replay (a partition file to replay instead of solving).
+    transfers, bus_model, energy_weight, replay (a partition file to replay instead of solving),
+    max_tightening: the fields of the request's table (``_hetcim.option_tables()["partition"]``,
+    the same description the CLI's flags and help come from).
     Returns a :class:`PartitionResult`: ``latency_s``, ``status``, ``json`` (the file
     ``--json`` writes), ``text()``, ``gantt_svg()``, ``save(path)``; ``assignment(plan)`` gives
     ``{operator: "host" | "cim"}``.

@@ -125,7 +125,7 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
       model.spec, [&] { return accuracy::measure_sensitivity(prepared, set, ops, o); });
   r.identity = {model.spec,
                 o.model_hash,
-                s.chip,
+                xbar::resolve_chip_spec(s.chip),
                 profile.name,
                 accuracy::profile_hash(profile),
                 s.chip_seed,
@@ -137,7 +137,8 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
                 accuracy::cost_kind_name(o.cost)};
   r.provenance = library_provenance();
   r.provenance.set("data", set.description);
-  r.provenance.set("simulator", "the crossbar simulator (xbar, chip " + s.chip +
+  r.provenance.set("simulator", "the crossbar simulator (xbar, chip " +
+                                    xbar::resolve_chip_spec(s.chip) +
                                     ") as the oneDNN engine's delegate for the chip's operators; "
                                     "every other operator on oneDNN (fp32)");
   r.provenance.set("statistic", "paired drop vs the digital fp32 run, exact " +

@@ -35,11 +35,11 @@ xbar::ChipProfile one_profile(const std::string& spec, const std::string& mode, 
 std::vector<xbar::ChipProfile> chip_profiles(const std::string& spec, const std::string& mode) {
   check_mode(mode);
   std::vector<xbar::ChipProfile> chips;
-  const auto colon = spec.rfind(':');
-  if (colon == std::string::npos) {
-    chips = xbar::load_chip_profiles(spec);
+  const std::string resolved = xbar::resolve_chip_spec(spec);  // a bare "A3": the shipped file's
+  if (resolved.rfind(':') == std::string::npos) {
+    chips = xbar::load_chip_profiles(resolved);
   } else {
-    chips.push_back(xbar::load_chip_profile(spec));
+    chips.push_back(xbar::load_chip_profile(resolved));
   }
   for (auto& c : chips) {
     if (mode == "reference") c.mode = xbar::SimMode::Reference;
@@ -74,7 +74,8 @@ AnalogAuditResult analog_audit(const AnalogAuditRequest& request) {
   AnalogAuditResult r;
   r.provenance = library_provenance();
   r.provenance.set("source", "modelled: the weights of " + request.model + " mapped on " +
-                                 request.chip + " (hetcim's crossbar simulator, eq. 4-5)");
+                                 xbar::resolve_chip_spec(request.chip) +
+                                 " (hetcim's crossbar simulator, eq. 4-5)");
   r.provenance.set("seeds", "chip " + std::to_string(request.chip_seed));
   r.skipped = xbar::crossbar_layers(model).skipped;
   r.audits = xbar::audit_model(model, chip, only);
@@ -115,7 +116,7 @@ AnalogRunResult analog_run(const Model& model, const AnalogRunRequest& request) 
   r.analog_layers = static_cast<int64_t>(ag.audits().size());
   r.provenance = library_provenance();
   r.provenance.set("source", "computed: " + model.spec + " with " + request.layers + " on " +
-                                 request.chip +
+                                 xbar::resolve_chip_spec(request.chip) +
                                  " (hetcim's crossbar simulator), the rest on the reference "
                                  "interpreter");
   r.provenance.set("seeds", "chip " + std::to_string(request.chip_seed) + ", read noise " +

@@ -20,9 +20,10 @@
 
 namespace hetcim::api {
 
-// "FILE:NAME" -> that profile; "FILE" (an existing file without a profile name) -> every profile of
-// the file. `mode` ("" | "physical" | "reference") overrides each profile's simulation mode. Each
-// profile is validated (UserError naming the file and the field).
+// "FILE:NAME" -> that profile; a bare "NAME" (no such file) -> that profile of the shipped
+// data/chips.yaml (xbar::resolve_chip_spec); "FILE" (an existing file without a profile name) ->
+// every profile of the file. `mode` ("" | "physical" | "reference") overrides each profile's
+// simulation mode. Each profile is validated (UserError naming the file and the field).
 [[nodiscard]] std::vector<xbar::ChipProfile> chip_profiles(const std::string& spec,
                                                            const std::string& mode = "");
 

@@ -7,6 +7,8 @@
 #include "api/common.h"
 #include "api/hardware.h"
 #include "api/model.h"
+#include "api/options.h"
+#include "api/partition.h"
 #include "api/profile.h"
 #include "cost/host_costs.h"
 #include "dist/dist.h"
@@ -16,6 +18,26 @@
 #include "util/units.h"
 
 namespace hetcim::api {
+
+const FieldTable<DseRequest>& dse_fields() {
+  using R = DseRequest;
+  static const FieldTable<R> table = concat(
+      FieldTable<R>{
+          field("bus", &R::bus,
+                "Shared bus bandwidth for every host (unset: seed 000's, 10.24GB/s for arm, "
+                "20.48GB/s otherwise)")
+              .with_unit(Quantity::Bandwidth)
+              .positive(),
+          field("milp", &R::milp, "Also solve the paper's MILP (CBC) on every point"),
+          field("milp_time_limit", &R::milp_time_limit, "Wall-clock limit per MILP")
+              .with_unit(Quantity::Time)
+              .range(1e-9, 1e6),
+          field("threads", &R::threads, "Grid points solved in parallel").range(1, 1024),
+          field("cache_dir", &R::cache_dir, "Result cache directory (none when empty)"),
+      },
+      problem_build_fields<R>());
+  return table;
+}
 
 void DseRequest::validate() const {
   if (models.empty()) throw user_error("models: expected at least one model");
@@ -32,15 +54,7 @@ void DseRequest::validate() const {
     cost::Hardware probe;
     apply_host_choice(h, probe, "hosts");
   }
-  if (bus && !(std::isfinite(*bus) && *bus > 0))
-    throw user_error("bus: expected a positive bandwidth such as 10.24GB/s, got ", *bus, " B/s");
-  check_range("milp_time_limit", milp_time_limit, 1e-9, 1e9);
-  check_range("threads", threads, 1, 1024);
-  check_range("replicas", replicas, int64_t{1}, int64_t{64});
-  if (transfers != "per-edge" && transfers != "per-tensor")
-    throw user_error("transfers: expected per-edge or per-tensor, got '", transfers, "'");
-  if (bus_model != "parallel" && bus_model != "serial")
-    throw user_error("bus_model: expected parallel or serial, got '", bus_model, "'");
+  check_fields(*this, dse_fields());
 }
 
 DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {

@@ -315,7 +315,8 @@ ExecuteResult execute(const std::string& model_spec, const ExecuteRequest& q) {
   out.provenance = library_provenance();
   out.provenance.set("plan", q.plan + " (replayed: " + e.hardware + ")");
   out.provenance.set("host source", e.host_source);
-  out.provenance.set("chip", q.chip + (q.mode.empty() ? "" : " (mode " + q.mode + ")"));
+  out.provenance.set(
+      "chip", xbar::resolve_chip_spec(q.chip) + (q.mode.empty() ? "" : " (mode " + q.mode + ")"));
   out.provenance.set("weights", e.weights);
   out.provenance.set("seeds", "chip " + std::to_string(q.chip_seed) + ", read " +
                                   std::to_string(q.read_seed) +

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/options.h"
 #include "cost/host_model.h"
 #include "util/error.h"
 
@@ -32,7 +33,29 @@ void apply_host_choice(const std::string& choice, cost::Hardware& hw, const std:
   }
 }
 
+const FieldTable<HardwareRequest>& hardware_fields() {
+  using R = HardwareRequest;
+  static const FieldTable<R> table = [] {
+    std::string presets;
+    for (const auto& n : cost::hardware_preset_names())
+      presets += (presets.empty() ? "" : ", ") + n;
+    return FieldTable<R>{
+        field("hw", &R::file, "Hardware description (YAML); replaces the preset"),
+        field("preset", &R::preset, "Hardware preset when no file is given: " + presets),
+        field("crossbars", &R::crossbars, "Crossbar budget C (overrides the hardware)").at_least(1),
+        field("t_mvm", &R::t_mvm, "Latency of one MVM (overrides the hardware)")
+            .with_unit(Quantity::Time)
+            .positive(),
+        field("host", &R::host,
+              "Host: arm, x86, a host model name, a profile file (.csv/.json) from `hetcim "
+              "profile`, or this (measure this CPU now: int8, 1 thread, 10 warm-up + 50 runs)"),
+    };
+  }();
+  return table;
+}
+
 void HardwareRequest::validate() const {
+  check_fields(*this, hardware_fields());
   if (file.empty()) {
     const auto names = cost::hardware_preset_names();
     if (std::find(names.begin(), names.end(), preset) == names.end()) {
@@ -41,10 +64,6 @@ void HardwareRequest::validate() const {
       throw user_error("preset: unknown hardware preset '", preset, "' (presets: ", known, ")");
     }
   }
-  if (crossbars && *crossbars < 1)
-    throw user_error("crossbars: expected a whole number >= 1, got ", *crossbars);
-  if (t_mvm && !(std::isfinite(*t_mvm) && *t_mvm > 0))
-    throw user_error("t_mvm: expected a positive time such as 50ns, got ", *t_mvm, " s");
   if (!host.empty() && host != "this") {
     cost::Hardware probe;
     apply_host_choice(host, probe);

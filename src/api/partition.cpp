@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "api/common.h"
+#include "api/options.h"
 #include "api/profile.h"
 #include "cost/host_costs.h"
 #include "partition/build.h"
@@ -15,23 +16,45 @@
 
 namespace hetcim::api {
 
+const FieldTable<PartitionRequest>& partition_fields() {
+  using R = PartitionRequest;
+  static const FieldTable<R> table = concat(
+      concat(nested(&R::hardware, hardware_fields()), problem_build_fields<R>()),
+      FieldTable<R>{
+          field("solver", &R::solver,
+                "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
+              .one_of({"exact", "milp"}),
+          field("time_limit", &R::time_limit, "Wall-clock limit of each solve")
+              .with_unit(Quantity::Time)
+              .range(1e-9, 1e6),
+          field("node_limit", &R::node_limit,
+                "Exact solver: stop after this many search nodes, branch-and-bound and sequencing "
+                "(deterministic, unlike the time limit: the same limit gives the same result on "
+                "any machine; 0 = none)")
+              .range(0, 0x1p62),
+          field("gap", &R::gap, "MILP: stop at this relative gap").range(0, 1),
+          field("threads", &R::threads, "MILP: CBC threads (1 is deterministic)").range(1, 256),
+          field("energy_weight", &R::energy_weight,
+                "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = "
+                "the paper's latency objective); energies from the hardware's energy model")
+              .range(0, 1e12),
+          field("replay", &R::replay,
+                "Replay a partition file (as --json writes it: operator names and modes, "
+                "optionally host_order/bus_order) instead of solving; checked against every "
+                "constraint"),
+          field("max_tightening", &R::max_tightening, "Verification: at most this many solves")
+              .range(1, 1000),
+          field("front", &R::front,
+                "With --pareto/--pareto-svg: 'supported' (the weighted-sum points) or 'full' "
+                "(every non-dominated point, those no weight reaches too)")
+              .one_of({"supported", "full"}),
+      });
+  return table;
+}
+
 void PartitionRequest::validate() const {
   hardware.validate();
-  if (solver != "exact" && solver != "milp")
-    throw user_error("solver: expected exact or milp, got '", solver, "'");
-  check_range("time_limit", time_limit, 1e-9, 1e9);
-  check_range("node_limit", node_limit, int64_t{0}, int64_t{1} << 62);
-  check_range("gap", gap, 0.0, 1.0);
-  check_range("threads", threads, 1, 256);
-  check_range("replicas", replicas, int64_t{1}, int64_t{64});
-  if (transfers != "per-edge" && transfers != "per-tensor")
-    throw user_error("transfers: expected per-edge or per-tensor, got '", transfers, "'");
-  if (bus_model != "parallel" && bus_model != "serial")
-    throw user_error("bus_model: expected parallel or serial, got '", bus_model, "'");
-  check_range("energy_weight", energy_weight, 0.0, 1e12);
-  if (front != "supported" && front != "full")
-    throw user_error("front: expected supported or full, got '", front, "'");
-  check_range("max_tightening", max_tightening, 1, 1000);
+  check_fields(*this, partition_fields());
   if (max_accuracy_drop >= 0 || !sensitivity.empty()) {
     if (sensitivity.empty())
       throw user_error(

@@ -12,6 +12,7 @@
 #include "api/accuracy.h"
 #include "api/hardware.h"
 #include "api/model.h"
+#include "api/options.h"
 #include "api/profile.h"
 #include "api/status.h"
 #include "partition/accuracy_front.h"
@@ -61,6 +62,25 @@ struct PartitionRequest {
   // UserError naming the field.
   void validate() const;
 };
+
+// How a request builds its problems (replicas, transfers, bus_model): the fields PartitionRequest
+// and DseRequest share, described once.
+template <typename R>
+FieldTable<R> problem_build_fields() {
+  return {
+      field("replicas", &R::replicas,
+            "Beyond the paper: allow up to R copies of an operator's weights on spare crossbars "
+            "(R copies run ceil(N_mvm/R) MVMs)")
+          .range(1, 64),
+      field("transfers", &R::transfers,
+            "per-edge (the paper) or per-tensor (once per tensor and direction)")
+          .one_of({"per-edge", "per-tensor"}),
+      field("bus_model", &R::bus_model,
+            "parallel (the paper: transfers overlap) or serial (the shared bus carries one "
+            "transfer at a time)")
+          .one_of({"parallel", "serial"}),
+  };
+}
 
 // The problem as built for a request, before any solve: what the MILP export and every solve use.
 struct PartitionProblem {

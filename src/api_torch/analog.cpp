@@ -7,6 +7,7 @@
 #include "report/race_select.h"
 #include "select/controller.h"
 #include "util/error.h"
+#include "xbar/chips_yaml.h"
 
 namespace hetcim::api {
 
@@ -34,7 +35,8 @@ AnalogEvalResult analog_eval(const AnalogEvalRequest& request,
   r.provenance.set("source", "accuracy measured on " + request.dataset + " (" + request.split +
                                  " split) with the classifier layers on simulated chips "
                                  "(hetcim's crossbar simulator, profiles from " +
-                                 (request.chip.empty() ? std::string("-") : request.chip) +
+                                 (request.chip.empty() ? std::string("-")
+                                                       : xbar::resolve_chip_spec(request.chip)) +
                                  "); the convolutions and --digital run digitally (libtorch)");
   r.provenance.set("seeds", "chip " + std::to_string(request.chip_seed) + ", read noise " +
                                 std::to_string(request.read_seed));

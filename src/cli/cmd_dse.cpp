@@ -9,6 +9,7 @@
 #include "api/dse.h"
 #include "api/platform.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "dist/dist.h"
 #include "report/dse.h"
 #include "report/platform_dse.h"
@@ -25,9 +26,7 @@ namespace {
 struct DseArgs {
   api::DseRequest request;
   std::vector<std::string> t_mvm = {"50ns", "100ns", "500ns", "1000ns"};
-  std::string bus;  // "": the seed-000 bus of the host (10.24 GB/s ARM, 20.48 GB/s otherwise)
   std::string out = "results";
-  std::string milp_time_limit = "60s";
   bool no_cache = false;
   bool no_figures = false;
   bool quiet = false;
@@ -93,9 +92,6 @@ void run(DseArgs a, const Provenance& provenance) {
   q.t_mvm.clear();
   for (const std::string& t : a.t_mvm)
     q.t_mvm.push_back(parse_positive_quantity(t, Quantity::Time, "--t-mvm"));
-  if (!a.bus.empty()) q.bus = parse_positive_quantity(a.bus, Quantity::Bandwidth, "--bus");
-  q.milp_time_limit =
-      parse_positive_quantity(a.milp_time_limit, Quantity::Time, "--milp-time-limit");
   namespace fs = std::filesystem;
   const auto in_out = [&](const std::string& name) { return (fs::path(a.out) / name).string(); };
   q.cache_dir = a.no_cache ? "" : in_out("cache");
@@ -195,27 +191,13 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
                   "(measure this CPU now)")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option(
-      "--bus", a->bus,
-      "Shared bus bandwidth for every host (default: 10.24GB/s for arm, 20.48GB/s otherwise)");
   cmd->add_option("--out", a->out, "Output directory")->capture_default_str();
-  cmd->add_flag("--milp", a->request.milp, "Also solve the paper's MILP (CBC) on every point");
-  cmd->add_option("--milp-time-limit", a->milp_time_limit, "Wall-clock limit per MILP")
-      ->capture_default_str();
-  cmd->add_option("--threads", a->request.threads, "Grid points solved in parallel")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
-  cmd->add_option("--replicas", a->request.replicas,
-                  "Allow up to R weight copies per operator (beyond the paper)")
-      ->check(CLI::Range(int64_t{1}, int64_t{64}))
-      ->capture_default_str();
-  cmd->add_option("--transfers", a->request.transfers, "per-edge (the paper) or per-tensor")
-      ->check(CLI::IsMember({"per-edge", "per-tensor"}))
-      ->capture_default_str();
-  cmd->add_option("--bus-model", a->request.bus_model,
-                  "parallel (the paper: transfers overlap) or serial (the shared bus carries one "
-                  "transfer at a time)")
-      ->check(CLI::IsMember({"parallel", "serial"}))
+  // The request's scalars (bus, MILP, problem building) from api::dse_fields(); --threads is
+  // declared here for its default (this machine's cores, not the request's 1) and the cache
+  // directory is --out's.
+  options::add_fields(cmd, api::dse_fields(), a->request, {"threads", "cache_dir"});
+  cmd->add_option("--threads", a->request.threads,
+                  "Grid points solved in parallel (default: this machine's cores). Range [1, 1024]")
       ->capture_default_str();
   cmd->add_flag("--no-cache", a->no_cache, "Solve every point again");
   cmd->add_flag("--no-figures", a->no_figures,

@@ -30,8 +30,6 @@ namespace {
 struct PartitionArgs {
   ModelSource model;
   api::PartitionRequest request;
-  std::string t_mvm;  // "": from the hardware description
-  std::string time_limit = "600s";
   std::string pareto, pareto_svg;
   std::string json, gantt, mps, lp;
   std::string max_accuracy_drop;  // "1%"
@@ -57,7 +55,7 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
       throw user_error(flag, " does not apply with --platform (the platform file describes the ",
                        "engines, links and costs; see docs/platforms.md)");
   api::PlatformPartitionRequest& q = a.platform;
-  q.time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
+  q.time_limit = a.request.time_limit;
   q.node_limit = a.request.node_limit;
   q.solver = a.request.solver;
   q.gap = a.request.gap;
@@ -103,9 +101,6 @@ double parse_percent(const std::string& text, const char* flag) {
 
 void run(PartitionArgs a, const Provenance& provenance) {
   api::PartitionRequest& q = a.request;
-  if (!a.t_mvm.empty())
-    q.hardware.t_mvm = parse_positive_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
-  q.time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
   if (!a.max_accuracy_drop.empty())
     q.max_accuracy_drop = parse_percent(a.max_accuracy_drop, "--max-accuracy-drop");
   q.evaluate_plans = !a.no_evaluate;
@@ -210,12 +205,6 @@ void run(PartitionArgs a, const Provenance& provenance) {
   }
 }
 
-std::string preset_list() {
-  std::string s;
-  for (const std::string& n : cost::hardware_preset_names()) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 }  // namespace
 
 void register_partition(CLI::App& app, const Provenance& provenance) {
@@ -225,68 +214,13 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
       "Partition a network between the host CPU and an RRAM crossbar accelerator to "
       "minimise end-to-end latency (seed 000)");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  cmd->add_option("--hw", a->request.hardware.file, "Hardware description (YAML)");
-  cmd->add_option("--preset", a->request.hardware.preset,
-                  "Hardware preset when --hw is not given: " + preset_list())
-      ->capture_default_str();
-  cmd->add_option_function<int64_t>(
-         "--crossbars", [a](const int64_t& c) { a->request.hardware.crossbars = c; },
-         "Crossbar budget C (overrides the hardware)")
-      ->check(whole_number());
-  cmd->add_option("--t-mvm", a->t_mvm, "Latency of one MVM, e.g. 50ns (overrides the hardware)");
-  cmd->add_option(
-      "--host", a->request.hardware.host,
-      "Host: arm, x86, a host model name, a profile file (.csv/.json) from `hetcim profile`, or "
-      "this (measure this CPU now: int8, 1 thread, 10 warm-up + 50 runs)");
-  cmd->add_option("--solver", a->request.solver,
-                  "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
-      ->check(CLI::IsMember({"exact", "milp"}))
-      ->capture_default_str();
-  cmd->add_option("--time-limit", a->time_limit, "Wall-clock limit of the solver")
-      ->capture_default_str();
-  cmd->add_option("--node-limit", a->request.node_limit,
-                  "Exact solver: stop after this many search nodes, branch-and-bound and "
-                  "sequencing (deterministic, unlike "
-                  "--time-limit: the same limit gives the same result on any machine; 0 = none)")
-      ->capture_default_str();
-  cmd->add_option("--gap", a->request.gap, "MILP: stop at this relative gap")
-      ->check(finite_range(0.0, 1.0));
-  cmd->add_option("--threads", a->request.threads, "MILP: CBC threads (1 is deterministic)")
-      ->check(CLI::Range(1, 256));
-  cmd->add_option("--replicas", a->request.replicas,
-                  "Beyond the paper: allow up to R copies of an operator's weights on spare "
-                  "crossbars (R copies run ceil(N_mvm/R) MVMs)")
-      ->check(CLI::Range(int64_t{1}, int64_t{64}))
-      ->capture_default_str();
-  cmd->add_option("--transfers", a->request.transfers,
-                  "per-edge (the paper) or per-tensor (once per tensor and direction)")
-      ->check(CLI::IsMember({"per-edge", "per-tensor"}))
-      ->capture_default_str();
-  cmd->add_option("--bus-model", a->request.bus_model,
-                  "parallel (the paper: transfers overlap) or serial (the shared bus carries one "
-                  "transfer at a time)")
-      ->check(CLI::IsMember({"parallel", "serial"}))
-      ->capture_default_str();
-  cmd->add_option(
-         "--energy-weight", a->request.energy_weight,
-         "Beyond the paper: minimise latency + W x energy per inference (W in s/J; 0 = the "
-         "paper's latency objective); energies come from the hardware's energy model")
-      ->check(finite_range(0.0, 1e12))
-      ->capture_default_str();
+  // The request's fields (hardware, solver, limits, models of the bus and transfers, replay):
+  // flags, help, defaults and checks from api::partition_fields().
+  options::add_fields(cmd, api::partition_fields(), a->request);
   cmd->add_option("--pareto", a->pareto,
                   "Compute the latency-energy Pareto front (every supported point, each proven "
                   "optimal for its weight) instead of one partition; write it as JSON");
   cmd->add_option("--pareto-svg", a->pareto_svg, "With or without --pareto: plot the front (SVG)");
-  cmd->add_option("--front", a->request.front,
-                  "With --pareto/--pareto-svg: 'supported' (the weighted-sum points) or 'full' "
-                  "(every non-dominated point, those no weight reaches too)")
-      ->check(CLI::IsMember({"supported", "full"}))
-      ->capture_default_str();
-  cmd->add_option(
-         "--replay", a->request.replay,
-         "Replay a partition from a JSON file (as --json writes it: operator names and modes, "
-         "optionally host_order/bus_order) instead of solving; checked against every constraint")
-      ->check(CLI::ExistingFile);
   api::AccuracySetup& acc = a->request.accuracy;
   cmd->add_option("--sensitivity", a->request.sensitivity,
                   "Accuracy: a sensitivity file from `hetcim sensitivity` (checked against the "
@@ -314,10 +248,6 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
   cmd->add_flag("--no-verify", a->no_verify,
                 "With --max-accuracy-drop: return the solver's plan without tightening it until "
                 "its measured drop's upper interval end is within the budget");
-  cmd->add_option("--max-tightening", a->request.max_tightening,
-                  "Verification: at most this many solves")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
   cmd->add_flag("--no-evaluate", a->no_evaluate,
                 "Do not re-evaluate the returned plans on the chip (predicted drops only)");
   cmd->add_option("--pareto-3d", a->pareto_3d,

@@ -1,5 +1,6 @@
 #include "cli/options.h"
 
+#include <cctype>
 #include <cstdio>
 
 namespace hetcim::cli::options {
@@ -58,6 +59,26 @@ void torch_eval(CLI::App* cmd, int64_t& batch_size, int& threads) {
 
 void limit(CLI::App* cmd, int64_t& limit, const std::string& help) {
   cmd->add_option("--limit", limit, help)->check(CLI::NonNegativeNumber);
+}
+
+std::string type_name(const api::FieldSpec& f, const api::FieldRef& kind) {
+  if (!f.choices.empty()) {
+    std::string s = "{";
+    for (const std::string& c : f.choices) s += (s.size() == 1 ? "" : ",") + c;
+    return s + "}";
+  }
+  if (f.unit) {
+    std::string s(quantity_name(*f.unit));
+    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+  }
+  if (std::holds_alternative<uint64_t*>(kind)) return "UINT";
+  if (std::holds_alternative<int*>(kind) || std::holds_alternative<int64_t*>(kind) ||
+      std::holds_alternative<std::optional<int64_t>*>(kind))
+    return "INT";
+  if (std::holds_alternative<double*>(kind) || std::holds_alternative<std::optional<double>*>(kind))
+    return "FLOAT";
+  return "TEXT";
 }
 
 }  // namespace hetcim::cli::options

@@ -6,9 +6,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <variant>
+#include <vector>
+
+#include "api/options.h"
 
 namespace hetcim::cli::options {
 
@@ -46,5 +51,41 @@ void torch_eval(CLI::App* cmd, int64_t& batch_size, int& threads);
 
 // --limit N: the first N images only (0: all).
 void limit(CLI::App* cmd, int64_t& limit, const std::string& help = "First N images only (0: all)");
+
+// INT, UINT, FLOAT, TEXT, or the unit (TIME, ...), as --help shows the value.
+[[nodiscard]] std::string type_name(const api::FieldSpec& f, const api::FieldRef& kind);
+
+// The flags of an api request's field table (api/options.h): each field `--flag` set through
+// api::set_from_text (so a bad value gets the api's message, the one Python raises), its help
+// composed with unit, choices or range and the default of a default-constructed R; a bool field is
+// a flag that flips its default (--name when false, --no-name when true). `skip`: fields the
+// command declares itself (other spelling or type). Returns the options, by field name order.
+template <typename R>
+std::vector<CLI::Option*> add_fields(CLI::App* cmd, const api::FieldTable<R>& table, R& target,
+                                     const std::vector<std::string>& skip = {}) {
+  std::vector<CLI::Option*> added;
+  R defaults{};
+  for (const api::Field<R>& f : table) {
+    if (std::find(skip.begin(), skip.end(), f.name) != skip.end()) continue;
+    const api::FieldRef def = f.ref(defaults);
+    if (std::holds_alternative<bool*>(def)) {
+      const bool on = !*std::get<bool*>(def);
+      added.push_back(cmd->add_flag_callback(
+          on ? f.flag() : "--no-" + f.flag().substr(2),
+          [&target, f, on] { *std::get<bool*>(f.ref(target)) = on; }, f.help));
+      continue;
+    }
+    std::string default_text = api::value_text(f, def);  // "600 s" shown as "600s", as typed
+    if (f.unit) std::erase(default_text, ' ');
+    CLI::Option* o = cmd->add_option_function<std::string>(
+        f.flag(),
+        [&target, f](const std::string& text) { api::set_from_text(f, f.ref(target), text); },
+        api::full_help(f, false, ""));  // CLI11 shows choices and default
+    o->type_name(type_name(f, def));
+    if (!default_text.empty()) o->default_str(default_text);
+    added.push_back(o);
+  }
+  return added;
+}
 
 }  // namespace hetcim::cli::options

@@ -2,7 +2,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -190,7 +192,22 @@ std::vector<ChipProfile> load_chip_profiles(const std::string& path) {
   return parse_chip_profiles(read_input_file(path, "chip profile"), path);
 }
 
-ChipProfile load_chip_profile(std::string_view spec) {
+std::string shipped_chips_file() {
+  return HETCIM_SHIPPED_CHIPS;
+}
+
+std::string resolve_chip_spec(std::string_view spec) {
+  if (spec.empty() || spec.find(':') != std::string_view::npos) return std::string(spec);
+  for (const char c : spec)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-')
+      return std::string(spec);
+  if (std::filesystem::exists(std::string(spec))) return std::string(spec);
+  return shipped_chips_file() + ":" + std::string(spec);
+}
+
+ChipProfile load_chip_profile(std::string_view bare_or_spec) {
+  const std::string resolved = resolve_chip_spec(bare_or_spec);
+  const std::string_view spec = resolved;
   const auto colon = spec.rfind(':');
   if (colon == std::string_view::npos || colon == 0 || colon + 1 == spec.size())
     throw user_error("chip '", spec, "': expected FILE:PROFILE, e.g. data/chips.yaml:A0");

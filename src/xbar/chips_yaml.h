@@ -33,7 +33,17 @@ namespace hetcim::xbar {
                                                            std::string_view source);
 [[nodiscard]] std::vector<ChipProfile> load_chip_profiles(const std::string& path);
 
-// "path/chips.yaml:A0" -> the profile A0 of that file (UserError listing the names it has).
+// The chips file shipped with hetcim (data/chips.yaml of the source tree this was built from).
+[[nodiscard]] std::string shipped_chips_file();
+
+// A chip spec as a file and profile: a bare profile name ("A3": no ':', letters, digits, '_' and
+// '-' only, and no such file) -> "<shipped_chips_file()>:A3"; any other spec unchanged. Every
+// loader below resolves through it, so the CLI and Python accept the same specs; callers that
+// record the chip record the resolved spec (where the profile was found).
+[[nodiscard]] std::string resolve_chip_spec(std::string_view spec);
+
+// "path/chips.yaml:A0" (or a bare "A0", resolve_chip_spec) -> the profile A0 of that file
+// (UserError listing the names it has).
 [[nodiscard]] ChipProfile load_chip_profile(std::string_view spec);
 
 }  // namespace hetcim::xbar

@@ -180,7 +180,9 @@ TEST(Cli, PartitionOnASerialBusAgreesWithTheMilpAndListsTheBusOrder) {
   EXPECT_TRUE(z["bus_order"].empty());
   r = run("partition resnet18 --bus-model shared");
   EXPECT_NE(r.status, 0);
-  EXPECT_NE(r.err.find("--bus-model"), std::string::npos) << r.err;
+  // The api's message (the one Python raises), not CLI11's.
+  EXPECT_NE(r.err.find("bus_model: expected parallel or serial, got 'shared'"), std::string::npos)
+      << r.err;
 }
 
 TEST(Cli, PartitionFullFrontHoldsTheSupportedFront) {
@@ -292,7 +294,7 @@ TEST(Cli, PartitionReplaysAFileAndRejectsInfeasibleOnes) {
 TEST(Cli, PartitionRejectsBadHardwareFlags) {
   CliRun r = run("partition resnet18 --t-mvm 50");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("--t-mvm"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("t_mvm: cannot read '50' as a time"), std::string::npos) << r.err;
   r = run("partition resnet18 --host pentium");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("host: expected arm, x86"), std::string::npos) << r.err;

@@ -1,0 +1,186 @@
+"""One options discipline (issue 11): every migrated request describes its fields once
+(api/options.h); the CLI flags and the Python keywords come from that table. Checked here against
+the other face: the CLI rejects a bad value with the very message Python raises, the defaults
+`--help` shows are the ones a run without flags uses, and a bare chip profile name resolves to the
+shipped chips file the same way from both."""
+
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+import hetcim
+from hetcim import _hetcim
+
+BIN = os.environ.get("HETCIM_BIN", "")
+CHIPS = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "data", "chips.yaml"))
+
+
+def cli(*args, check=True):
+    r = subprocess.run([BIN, *args], capture_output=True, text=True)
+    if check:
+        assert r.returncode == 0, r.stderr
+    return r
+
+
+@pytest.fixture(scope="module")
+def resnet18():
+    return hetcim.load_model("resnet18")
+
+
+# Each migrated table: the CLI words before its flags and the Python call taking its keywords.
+JOBS = {
+    "partition": (["partition", "resnet18"], lambda m, **kw: hetcim.partition(m, **kw)),
+    "dse": (["dse", "--models", "resnet18"], lambda m, **kw: hetcim.dse(models=["resnet18"], **kw)),
+}
+# Jobs cheap enough to run twice in the defaults test (a DSE's default grid is not).
+RUNS = {"partition"}
+# Fields a command declares by hand, and why: dse's --threads defaults to this machine's cores
+# (the request's 1 is the library's), its cache directory is --out's.
+BY_HAND = {"dse": {"threads", "cache_dir"}}
+
+# A value of another quantity, for each unit a field may have.
+WRONG_UNIT = {"time": "5J", "energy": "5ns", "bandwidth": "5ns", "size": "5ns", "power": "5ns",
+              "frequency": "5ns", "conductance": "5ns"}
+
+UNIT_SUFFIX = {"time": "s", "energy": "J", "bandwidth": "B/s", "size": "B", "power": "W",
+               "frequency": "Hz", "conductance": "S"}
+
+
+def bad_values(f):
+    """(text the CLI takes, value Python takes) pairs each outside the field's range or choices."""
+    out = []
+    unit = f["unit"]
+
+    def both(x):
+        if unit:  # the same text with its base unit to both faces
+            s = "%g%s" % (x, UNIT_SUFFIX[unit])
+            return [(s, s)]
+        return [(str(x), x)]
+
+    if f["choices"]:
+        out.append(("bogus", "bogus"))
+    if f["lo"] is not None:
+        lo = f["lo"]
+        below = lo if f["lo_open"] else (lo - 1 if f["kind"] == "int" else lo - abs(lo) - 0.5)
+        out += both(int(below) if f["kind"] == "int" else below)
+    if f["hi"] is not None:
+        hi = f["hi"]
+        above = int(hi) + 1 if f["kind"] == "int" else hi * 2 + 1
+        out += both(above)
+    if unit:
+        out.append((WRONG_UNIT[unit], WRONG_UNIT[unit]))
+    return out
+
+
+def test_every_migrated_job_has_a_table_and_bad_values():
+    tables = _hetcim.option_tables()
+    assert set(tables) == set(JOBS)
+    for job, fields in tables.items():
+        checked = [f["name"] for f in fields if bad_values(f)]
+        # partition: solver, transfers, bus_model (choices), crossbars, t_mvm, time_limit,
+        # node_limit, gap, threads, replicas, energy_weight, max_tightening (ranges); dse: bus,
+        # milp_time_limit, threads, replicas, transfers, bus_model.
+        assert len(checked) >= {"partition": 12, "dse": 6}[job], (job, checked)
+
+
+@pytest.mark.parametrize("job", sorted(JOBS))
+def test_cli_and_python_reject_a_bad_value_with_the_same_message(job, resnet18):
+    words, call = JOBS[job]
+    n = 0
+    for f in _hetcim.option_tables()[job]:
+        for text, value in bad_values(f):
+            with pytest.raises(hetcim.UserError) as e:
+                call(resnet18, **{f["name"]: value})
+                pytest.fail(f"{f['name']}={value!r} was accepted")
+            message = str(e.value)
+            assert message.startswith(f["name"] + ": "), message
+            r = cli(*words, f["flag"], text, "--quiet", check=False)
+            assert r.returncode == 1, (f["flag"], text, r.stdout)
+            assert r.stderr == f"hetcim: error: {message}\n", (f["flag"], text)
+            n += 1
+    assert n >= 10
+
+
+def test_messages_name_the_field_and_the_bound(resnet18):
+    # Known by hand from the table's bounds and choices.
+    cases = [(dict(gap=2.0), "gap: expected a number in [0, 1], got 2"),
+             (dict(threads=0), "threads: expected a whole number in [1, 256], got 0"),
+             (dict(crossbars=0), "crossbars: expected a whole number >= 1, got 0"),
+             (dict(t_mvm="0ns"), "t_mvm: expected a positive time such as 50ns, got 0 s"),
+             (dict(t_mvm=0.0), "t_mvm: expected a positive time such as 50ns, got 0 s"),
+             (dict(bus_model="shared"), "bus_model: expected parallel or serial, got 'shared'")]
+    for kw, message in cases:
+        with pytest.raises(hetcim.UserError) as e:
+            hetcim.partition(resnet18, **kw)
+        assert str(e.value) == message
+
+
+def help_defaults(words):
+    """{flag: default text or None} as `--help` shows them (CLI11: `--flag TYPE=default`)."""
+    text = cli(*words[:1], "--help").stdout
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"\s+(--[a-z0-9-]+) (\S+?)(?:=(\S+))?(?:\s|$)", line)
+        if m:
+            out[m.group(1)] = m.group(3)
+    return out
+
+
+@pytest.mark.parametrize("job", sorted(JOBS))
+def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
+    words, _ = JOBS[job]
+    shown = help_defaults(words)
+    explicit = []
+    for f in _hetcim.option_tables()[job]:
+        if f["kind"] == "bool" or f["name"] in BY_HAND.get(job, ()):
+            continue
+        assert f["flag"] in shown, f["flag"]
+        # A quantity is shown as it is typed: "600s" for the table's "600 s".
+        default = f["default"].replace(" ", "") if f["unit"] else f["default"]
+        assert shown[f["flag"]] == (default or None), f["flag"]
+        if default:
+            explicit += [f["flag"], default]
+    assert len(explicit) >= 2 * 4  # partition: 12 defaults; dse: milp_time_limit, replicas, ...
+    if job not in RUNS:
+        return
+    # The defaults shown are the ones a run uses: every flag at its shown default gives the bytes
+    # of a run without flags.
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    cli(*words, "--json", str(a), "--quiet")
+    cli(*words, *explicit, "--json", str(b), "--quiet")
+    ja, jb = json.loads(a.read_text()), json.loads(b.read_text())
+    for j in (ja, jb):  # the command line and the measured solve time aside
+        j.pop("provenance", None)
+        j["solver"].pop("seconds", None)
+    assert ja == jb
+
+
+def test_a_bare_chip_profile_name_is_the_shipped_files(tmp_path):
+    onnx = tmp_path / "cnn.onnx"
+    cli("export", "race_cnn_mnist", "--onnx", str(onnx))
+    layers, _, text = hetcim.analog_audit(onnx, chip="A3", chip_seed=2)
+    layers_file, _, text_file = hetcim.analog_audit(onnx, chip=CHIPS + ":A3", chip_seed=2)
+    assert text == text_file and layers == layers_file
+    r = cli("analog", "audit", str(onnx), "--chip", "A3", "--chip-seed", "2")
+    assert r.stdout == text
+    # Another bare name is another profile (A0 is not A3's chip).
+    _, _, text_a0 = hetcim.analog_audit(onnx, chip="A0", chip_seed=2)
+    assert text_a0 != text
+    # An unknown name: the shipped file named with the profiles it has, from both faces.
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.analog_audit(onnx, chip="A99")
+    assert "no chip profile 'A99'" in str(e.value) and "chips.yaml" in str(e.value)
+    r = cli("analog", "audit", str(onnx), "--chip", "A99", check=False)
+    assert r.returncode == 1 and r.stderr == f"hetcim: error: {e.value}\n"
+
+
+def test_a_bare_chip_name_is_recorded_with_the_file_it_was_found_in(tmp_path):
+    doc = hetcim.sensitivity("race_cnn_mnist", chip="A3", dataset="synthetic", samples=8,
+                             max_pairs=0)
+    ref = hetcim.sensitivity("race_cnn_mnist", chip=CHIPS + ":A3", dataset="synthetic", samples=8,
+                             max_pairs=0)
+    assert doc["chip"]["hash"] == ref["chip"]["hash"] and doc["operators"] == ref["operators"]
+    assert os.path.samefile(doc["chip"]["spec"].rsplit(":", 1)[0], CHIPS)
