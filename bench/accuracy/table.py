@@ -10,6 +10,10 @@ out, chips = sys.argv[1], sys.argv[2:]
 test = bool(glob.glob(os.path.join(out, "exec_*.json")))
 head = ["chip", "budget", "latency (us)", "energy (uJ)", "on chip", "solves", "predicted drop",
         "calibration drop [95 % interval]", "verified (upper end <= budget)"]
+heldout = any("heldout" in json.load(open(f)).get("accuracy", {})
+              for f in glob.glob(os.path.join(out, "plan_*.json")))
+if heldout:
+    head += ["held-out drop [95 % interval]", "held-out upper end <= budget"]
 if test:
     head.append("test drop [95 % interval]")
 print("| " + " | ".join(head) + " |")
@@ -31,6 +35,13 @@ for chip in chips:
                f"{p['energy_j']['total'] * 1e6:.1f}", str(len(a["analog_operators"])), solves,
                pts(a["predicted_drop"]),
                f"{pts(a['measured_drop'])} [{pts(a['measured_lo'])}, {pts(a['measured_hi'])}]", ok]
+        if heldout:
+            h = a.get("heldout")
+            if h is None:
+                row += ["-", "-"]
+            else:
+                row.append(f"{pts(h['measured_drop'])} [{pts(h['measured_lo'])}, {pts(h['measured_hi'])}]")
+                row.append("-" if b is None else ("yes" if h["hi_within_budget"] else "NO"))
         if test:
             e = os.path.join(out, os.path.basename(f).replace("plan_", "exec_", 1))
             if os.path.exists(e):

@@ -2,6 +2,7 @@
 
 #include <numeric>
 
+#include "accuracy/chip_eval.h"
 #include "api/common.h"
 #include "api/profile.h"
 #include "cost/host_costs.h"
@@ -43,6 +44,12 @@ void PartitionRequest::validate() const {
     if (!replay.empty() && max_accuracy_drop >= 0)
       throw user_error("max_accuracy_drop: a replayed partition is not solved; drop the budget");
   }
+  check_range("eval_samples", eval_samples, int64_t{0}, int64_t{1} << 24);
+  if (eval_samples > 0 && sensitivity.empty())
+    throw user_error(
+        "eval_samples: a held-out evaluation needs a sensitivity file (hetcim sensitivity)");
+  if (eval_samples > 0 && !evaluate_plans)
+    throw user_error("eval_samples: a held-out evaluation evaluates the plan; drop no-evaluate");
 }
 
 PartitionProblem build_partition_problem(const Model& model, const PartitionRequest& request) {
@@ -82,6 +89,11 @@ PartitionProblem build_partition_problem(const Model& model, const PartitionRequ
     AccuracySetup want = request.accuracy;
     pp.accuracy = load_accuracy_model(model, request.sensitivity, want);
     apply_accuracy(pp.problem, *pp.accuracy, request.max_accuracy_drop);
+    if (request.eval_samples > 0 && pp.accuracy->file.id.dataset != "synthetic")
+      throw user_error("eval_samples: sensitivity file ", request.sensitivity,
+                       " was measured on data set '", pp.accuracy->file.id.dataset,
+                       "' (field 'dataset.name'); a held-out evaluation draws synthetic inputs "
+                       "(a data set's: hetcim execute on its test split)");
     pp.provenance.set("accuracy", "sensitivities of " + request.sensitivity + " (" +
                                       pp.accuracy->file.id.profile + ", " +
                                       std::to_string(pp.accuracy->file.id.samples) + " images of " +
@@ -136,6 +148,25 @@ bool solve(const PartitionProblem& pp, const partition::Problem& objective,
   r.schedule = m.schedule;
   r.status.conclusion = m.status;
   return true;
+}
+
+// The held-out evaluation of PartitionRequest::eval_samples on r's returned plan: the file's
+// generator with another seed, refused when any input equals one of the calibration set's.
+void evaluate_heldout(const PartitionProblem& pp, const PartitionRequest& request,
+                      const PlanEvaluator& calibration, PartitionResult& r) {
+  const AccuracyModel& m = *pp.accuracy;
+  AccuracySetup held = m.setup;
+  held.samples = request.eval_samples;
+  held.input_seed = request.eval_seed;
+  PlanEvaluator ev(m, held);
+  const int64_t shared = accuracy::shared_inputs(calibration.set(), ev.set());
+  if (shared > 0)
+    throw user_error("eval_seed: ", request.eval_seed, " draws ", shared, " of its ",
+                     request.eval_samples, " inputs equal to inputs of sensitivity file ",
+                     m.file.path, " (field 'dataset.seed' ", m.setup.input_seed,
+                     "); choose another seed");
+  r.heldout = ev.evaluate(pp.problem, r.schedule.assignment);
+  r.heldout_set = ev.set_description();
 }
 
 // The verification loop of PartitionRequest::verify on r's solved and evaluated plan.
@@ -219,6 +250,7 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
     if (request.max_accuracy_drop >= 0 && request.verify && request.replay.empty() &&
         !tighten(pp, request, ev, r))
       return r;
+    if (request.eval_samples > 0) evaluate_heldout(pp, request, ev, r);
   }
   // The facts the reports print: host source, solver, status, cache, seeds.
   r.provenance = report::partition_provenance(r.run);

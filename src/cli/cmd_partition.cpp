@@ -206,6 +206,9 @@ void run(PartitionArgs a, const Provenance& provenance) {
       j["accuracy"] = report::plan_accuracy_json(*r.accuracy, r.accuracy_set, q.max_accuracy_drop);
     if (r.tightening)
       j["accuracy"]["verification"] = report::tightening_json(*r.tightening, r.accuracy_set);
+    if (r.heldout)
+      j["accuracy"]["heldout"] =
+          report::heldout_accuracy_json(*r.heldout, r.heldout_set, q.max_accuracy_drop);
     out.add(a.json, j.dump(1) + "\n");
   }
   if (!a.gantt.empty()) out.add(a.gantt, report::gantt_svg(r.run, r.problem, r.schedule));
@@ -218,6 +221,10 @@ void run(PartitionArgs a, const Provenance& provenance) {
           stdout);
     if (r.tightening)
       std::fputs(report::tightening_text(*r.tightening, r.accuracy_set).c_str(), stdout);
+    if (r.heldout)
+      std::fputs(
+          report::heldout_accuracy_text(*r.heldout, r.heldout_set, q.max_accuracy_drop).c_str(),
+          stdout);
   }
 }
 
@@ -323,6 +330,15 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--max-tightening", a->request.max_tightening,
                   "Verification: at most this many solves")
       ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--eval-samples", a->request.eval_samples,
+                  "Held-out evaluation: measure the returned plan once more on this many "
+                  "synthetic inputs the sensitivity file did not use (synthetic files only; a "
+                  "data set's held-out check is `hetcim execute --split test`)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 24));
+  cmd->add_option("--eval-seed", a->request.eval_seed,
+                  "Held-out evaluation: the seed of its synthetic inputs (must draw none of the "
+                  "file's inputs)")
       ->capture_default_str();
   cmd->add_flag("--no-evaluate", a->no_evaluate,
                 "Do not re-evaluate the returned plans on the chip (predicted drops only)");
