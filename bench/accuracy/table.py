@@ -1,6 +1,7 @@
 """The table of bench/accuracy/accuracy_budget.sh: one row per chip and budget (none = the
 latency-optimal plan), from the plan JSON files `hetcim partition --json` wrote and, when present,
-the test-set runs `hetcim execute --json` wrote (exec_<chip>_<budget>.json)."""
+the test-set runs `hetcim execute --json` wrote (exec_<chip>_<budget>.json), and the plans'
+held-out evaluation (`hetcim partition --eval-samples`, the plan JSON's accuracy.heldout)."""
 import glob
 import json
 import os

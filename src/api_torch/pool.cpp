@@ -312,10 +312,10 @@ std::vector<PoolResult> pool_logits(const std::vector<PoolRequest>& requests,
         if (r.on_simulation) {
           // The task's measured wall time (bench/dist/study_scaling.sh models more ranks from it).
           char line[160];
-          std::snprintf(line, sizeof line, "simulated %s (task %zu, model %zu): %.3f s wall",
-                        what.c_str(), i, s.request + 1,
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                            .count());
+          std::snprintf(
+              line, sizeof line, "simulated %s (task %zu, model %zu): %.3f s wall", what.c_str(), i,
+              s.request + 1,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
           r.on_simulation(line);
         }
         return std::string(reinterpret_cast<const char*>(ev.logits.data()),

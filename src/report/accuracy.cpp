@@ -178,15 +178,16 @@ std::string tightening_guarantee(const accuracy::Tightening& t, const std::strin
 std::string heldout_accuracy_text(const accuracy::PlanAccuracy& a, const std::string& set,
                                   double budget) {
   char line[1024];
-  std::snprintf(line, sizeof line,
-                "held-out evaluation (inputs neither the sensitivities nor the verification "
-                "saw): measured drop %s points, interval %s at %.0f %%%s%s%s\n  on %s\n",
-                points(a.measured.drop()).c_str(), interval(a.measured).c_str(),
-                a.measured.level * 100, budget >= 0 ? "; upper end " : "",
-                budget < 0 ? "" : (a.measured.hi <= budget + 1e-12 ? "<= budget" : "> budget"),
-                budget < 0 ? "" : (a.measured.drop() <= budget + 1e-12 ? ", drop <= budget"
-                                                                       : ", drop > budget"),
-                set.c_str());
+  std::snprintf(
+      line, sizeof line,
+      "held-out evaluation (inputs neither the sensitivities nor the verification "
+      "saw): measured drop %s points, interval %s at %.0f %%%s%s%s\n  on %s\n",
+      points(a.measured.drop()).c_str(), interval(a.measured).c_str(), a.measured.level * 100,
+      budget >= 0 ? "; upper end " : "",
+      budget < 0 ? "" : (a.measured.hi <= budget + 1e-12 ? "<= budget" : "> budget"),
+      budget < 0 ? ""
+                 : (a.measured.drop() <= budget + 1e-12 ? ", drop <= budget" : ", drop > budget"),
+      set.c_str());
   return line;
 }
 
