@@ -423,6 +423,13 @@ TEST(Sensitivity, DefaultsToTheTrainingRecordsHeldOutImages) {
   pq.accuracy.calibration = "test";
   e = error_of([&] { (void)api::build_partition_problem(m, pq); });
   EXPECT_NE(e.find("'dataset.split'"), std::string::npos) << e;
+  // A held-out evaluation draws synthetic inputs: refused for a data set's file, naming it.
+  pq.accuracy.calibration = "holdout";
+  pq.eval_samples = 10;
+  e = error_of([&] { (void)api::build_partition_problem(m, pq); });
+  EXPECT_NE(e.find("eval_samples"), std::string::npos) << e;
+  EXPECT_NE(e.find("'dataset.name'"), std::string::npos) << e;
+  EXPECT_NE(e.find(path), std::string::npos) << e;
   fs::remove_all(dir);
 }
 
