@@ -10,7 +10,10 @@
 # env:   DATASET (fashion-mnist | synthetic), SAMPLES (calibration images), COST (top1 | logit),
 #        TEST_SAMPLES (test images for hetcim execute, 0 = all; data sets only), CHIPS
 #        ("A0 A1 ..."), BUDGETS ("0.5% 1% ..."), PAIRS (pairwise checks, 0 = none), PRESET
-#        (seed000-arm), JOBS (chips in parallel)
+#        (seed000-arm), JOBS (chips in parallel), EVAL_SAMPLES and EVAL_SEED (synthetic only: every
+#        plan measured once more on EVAL_SAMPLES inputs of seed EVAL_SEED, none of which is a
+#        calibration input: hetcim partition --eval-samples; 0 = none), INPUT_SEED (synthetic
+#        calibration inputs, 1)
 set -eu
 build=$1
 model=$2
@@ -24,6 +27,9 @@ COST=${COST:-top1}
 TEST_SAMPLES=${TEST_SAMPLES:-0}
 PRESET=${PRESET:-seed000-arm}
 JOBS=${JOBS:-1}
+EVAL_SAMPLES=${EVAL_SAMPLES:-0}
+EVAL_SEED=${EVAL_SEED:-2}
+INPUT_SEED=${INPUT_SEED:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 chips="$here/../../data/chips.yaml"
 hetcim="$build/bin/hetcim"
@@ -32,14 +38,21 @@ uptime > "$out/load-start.txt"
 
 one_chip() {
   chip=$1
+  seed=""
+  if [ "$DATASET" = synthetic ]; then seed="--input-seed $INPUT_SEED"; fi
+  # shellcheck disable=SC2086
   "$hetcim" sensitivity "$model" --chip "$chips:$chip" --dataset "$DATASET" --samples "$SAMPLES" \
-    --max-pairs "$PAIRS" --cost "$COST" --cache "$out/cache" --quiet --out "$out/sens_$chip.json"
+    $seed --max-pairs "$PAIRS" --cost "$COST" --cache "$out/cache" --quiet --out "$out/sens_$chip.json"
+  eval=""
+  if [ "$EVAL_SAMPLES" != 0 ]; then eval="--eval-samples $EVAL_SAMPLES --eval-seed $EVAL_SEED"; fi
+  # shellcheck disable=SC2086
   "$hetcim" partition "$model" --preset "$PRESET" --chip "$chips:$chip" \
-    --sensitivity "$out/sens_$chip.json" --cache "$out/cache" --quiet --json "$out/plan_${chip}_none.json"
+    --sensitivity "$out/sens_$chip.json" --cache "$out/cache" --quiet $eval --json "$out/plan_${chip}_none.json"
   for b in $BUDGETS; do
+    # shellcheck disable=SC2086
     "$hetcim" partition "$model" --preset "$PRESET" --chip "$chips:$chip" \
       --sensitivity "$out/sens_$chip.json" --max-accuracy-drop "$b" --cache "$out/cache" --quiet \
-      --json "$out/plan_${chip}_$b.json"
+      $eval --json "$out/plan_${chip}_$b.json"
   done
   if [ "$DATASET" != synthetic ]; then
     for b in none $BUDGETS; do

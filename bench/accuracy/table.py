@@ -1,6 +1,7 @@
 """The table of bench/accuracy/accuracy_budget.sh: one row per chip and budget (none = the
 latency-optimal plan), from the plan JSON files `hetcim partition --json` wrote and, when present,
-the test-set runs `hetcim execute --json` wrote (exec_<chip>_<budget>.json)."""
+the test-set runs `hetcim execute --json` wrote (exec_<chip>_<budget>.json), and the plans'
+held-out evaluation (`hetcim partition --eval-samples`, the plan JSON's accuracy.heldout)."""
 import glob
 import json
 import os
@@ -10,6 +11,10 @@ out, chips = sys.argv[1], sys.argv[2:]
 test = bool(glob.glob(os.path.join(out, "exec_*.json")))
 head = ["chip", "budget", "latency (us)", "energy (uJ)", "on chip", "solves", "predicted drop",
         "calibration drop [95 % interval]", "verified (upper end <= budget)"]
+heldout = any("heldout" in json.load(open(f)).get("accuracy", {})
+              for f in glob.glob(os.path.join(out, "plan_*.json")))
+if heldout:
+    head += ["held-out drop [95 % interval]", "held-out upper end <= budget"]
 if test:
     head.append("test drop [95 % interval]")
 print("| " + " | ".join(head) + " |")
@@ -31,6 +36,13 @@ for chip in chips:
                f"{p['energy_j']['total'] * 1e6:.1f}", str(len(a["analog_operators"])), solves,
                pts(a["predicted_drop"]),
                f"{pts(a['measured_drop'])} [{pts(a['measured_lo'])}, {pts(a['measured_hi'])}]", ok]
+        if heldout:
+            h = a.get("heldout")
+            if h is None:
+                row += ["-", "-"]
+            else:
+                row.append(f"{pts(h['measured_drop'])} [{pts(h['measured_lo'])}, {pts(h['measured_hi'])}]")
+                row.append("-" if b is None else ("yes" if h["hi_within_budget"] else "NO"))
         if test:
             e = os.path.join(out, os.path.basename(f).replace("plan_", "exec_", 1))
             if os.path.exists(e):

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <string_view>
+#include <unordered_set>
 
 #include "accuracy/paired.h"
 #include "data/holdout.h"
@@ -137,6 +139,20 @@ CalibrationSet synthetic_set(const graph::Graph& prepared, int64_t samples, uint
       top1(evaluate_on_chip(prepared, set, ChipRun{}, {}), set.classes);
   set.labels = top;
   return set;
+}
+
+int64_t shared_inputs(const CalibrationSet& a, const CalibrationSet& b) {
+  if (a.sample_size != b.sample_size || a.sample_size <= 0) return 0;
+  const auto bytes = static_cast<size_t>(a.sample_size) * sizeof(float);
+  const auto view = [&](const CalibrationSet& s, int64_t i) {
+    return std::string_view(reinterpret_cast<const char*>(s.inputs.data() + i * s.sample_size),
+                            bytes);
+  };
+  std::unordered_set<std::string_view> seen;
+  for (int64_t i = 0; i < a.count; ++i) seen.insert(view(a, i));
+  int64_t shared = 0;
+  for (int64_t i = 0; i < b.count; ++i) shared += seen.count(view(b, i)) > 0 ? 1 : 0;
+  return shared;
 }
 
 std::vector<float> evaluate_on_chip(const graph::Graph& prepared, const CalibrationSet& set,

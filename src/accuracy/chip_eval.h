@@ -75,6 +75,10 @@ struct ChipRun {
 [[nodiscard]] CalibrationSet synthetic_set(const graph::Graph& prepared, int64_t samples,
                                            uint64_t seed);
 
+// How many inputs of `b` are bit-identical to an input of `a` (same sample size; 0 otherwise):
+// the check that a held-out set shares no input with the calibration set it is held out of.
+[[nodiscard]] int64_t shared_inputs(const CalibrationSet& a, const CalibrationSet& b);
+
 // Logits (count x classes) of the prepared model over the set with `analog_nodes` on the chip
 // (empty: everything digital; `chip` is then ignored). UserError naming a node that is not a
 // Conv / Gemm / MatMul with constant weights.

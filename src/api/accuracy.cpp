@@ -220,9 +220,11 @@ void apply_accuracy(partition::Problem& p, const AccuracyModel& m, double max_dr
   }
 }
 
-PlanEvaluator::PlanEvaluator(const AccuracyModel& m) : m_(m) {
+PlanEvaluator::PlanEvaluator(const AccuracyModel& m) : PlanEvaluator(m, m.setup) {}
+
+PlanEvaluator::PlanEvaluator(const AccuracyModel& m, const AccuracySetup& setup) : m_(m) {
   const xbar::ChipProfile profile = xbar::load_chip_profile(m.setup.chip);
-  set_ = calibration_set(m.prepared, m.setup, m.model_spec);
+  set_ = calibration_set(m.prepared, setup, m.model_spec);
   options_ = options_for(m.setup, profile, m.file.id.model_hash);
   digital_ =
       accuracy::top1(accuracy::chip_logits(m.prepared, set_, options_, {}, nullptr), set_.classes);

@@ -97,10 +97,14 @@ void apply_accuracy(partition::Problem& p, const AccuracyModel& m, double max_dr
 class PlanEvaluator {
  public:
   explicit PlanEvaluator(const AccuracyModel& m);
+  // On the images of `setup` instead of the file's (its dataset, samples, input seed, held-out
+  // subset; the file's chip and seeds): a held-out evaluation.
+  PlanEvaluator(const AccuracyModel& m, const AccuracySetup& setup);
   [[nodiscard]] accuracy::PlanAccuracy evaluate(const partition::Problem& p,
                                                 const partition::Assignment& a);
   [[nodiscard]] const std::string& set_description() const { return set_.description; }
   [[nodiscard]] size_t runs() const { return runs_; }
+  [[nodiscard]] const accuracy::CalibrationSet& set() const { return set_; }
 
  private:
   const AccuracyModel& m_;

@@ -2,6 +2,7 @@
 
 #include <numeric>
 
+#include "accuracy/chip_eval.h"
 #include "api/common.h"
 #include "api/options.h"
 #include "api/profile.h"
@@ -48,6 +49,14 @@ const FieldTable<PartitionRequest>& partition_fields() {
                 "With --pareto/--pareto-svg: 'supported' (the weighted-sum points) or 'full' "
                 "(every non-dominated point, those no weight reaches too)")
               .one_of({"supported", "full"}),
+          field("eval_samples", &R::eval_samples,
+                "Held-out evaluation: measure the returned plan once more on this many synthetic "
+                "inputs the sensitivity file did not use (synthetic files only; a data set's "
+                "held-out check is `hetcim execute --split test`)")
+              .range(0, 0x1p24),
+          field("eval_seed", &R::eval_seed,
+                "Held-out evaluation: the seed of its synthetic inputs (must draw none of the "
+                "file's inputs)"),
       });
   return table;
 }
@@ -68,6 +77,11 @@ void PartitionRequest::validate() const {
     if (!replay.empty() && max_accuracy_drop >= 0)
       throw user_error("max_accuracy_drop: a replayed partition is not solved; drop the budget");
   }
+  if (eval_samples > 0 && sensitivity.empty())
+    throw user_error(
+        "eval_samples: a held-out evaluation needs a sensitivity file (hetcim sensitivity)");
+  if (eval_samples > 0 && !evaluate_plans)
+    throw user_error("eval_samples: a held-out evaluation evaluates the plan; drop no-evaluate");
 }
 
 PartitionProblem build_partition_problem(const Model& model, const PartitionRequest& request) {
@@ -107,6 +121,11 @@ PartitionProblem build_partition_problem(const Model& model, const PartitionRequ
     AccuracySetup want = request.accuracy;
     pp.accuracy = load_accuracy_model(model, request.sensitivity, want);
     apply_accuracy(pp.problem, *pp.accuracy, request.max_accuracy_drop);
+    if (request.eval_samples > 0 && pp.accuracy->file.id.dataset != "synthetic")
+      throw user_error("eval_samples: sensitivity file ", request.sensitivity,
+                       " was measured on data set '", pp.accuracy->file.id.dataset,
+                       "' (field 'dataset.name'); a held-out evaluation draws synthetic inputs "
+                       "(a data set's: hetcim execute on its test split)");
     pp.provenance.set("accuracy", "sensitivities of " + request.sensitivity + " (" +
                                       pp.accuracy->file.id.profile + ", " +
                                       std::to_string(pp.accuracy->file.id.samples) + " images of " +
@@ -161,6 +180,25 @@ bool solve(const PartitionProblem& pp, const partition::Problem& objective,
   r.schedule = m.schedule;
   r.status.conclusion = m.status;
   return true;
+}
+
+// The held-out evaluation of PartitionRequest::eval_samples on r's returned plan: the file's
+// generator with another seed, refused when any input equals one of the calibration set's.
+void evaluate_heldout(const PartitionProblem& pp, const PartitionRequest& request,
+                      const PlanEvaluator& calibration, PartitionResult& r) {
+  const AccuracyModel& m = *pp.accuracy;
+  AccuracySetup held = m.setup;
+  held.samples = request.eval_samples;
+  held.input_seed = request.eval_seed;
+  PlanEvaluator ev(m, held);
+  const int64_t shared = accuracy::shared_inputs(calibration.set(), ev.set());
+  if (shared > 0)
+    throw user_error("eval_seed: ", request.eval_seed, " draws ", shared, " of its ",
+                     request.eval_samples, " inputs equal to inputs of sensitivity file ",
+                     m.file.path, " (field 'dataset.seed' ", m.setup.input_seed,
+                     "); choose another seed");
+  r.heldout = ev.evaluate(pp.problem, r.schedule.assignment);
+  r.heldout_set = ev.set_description();
 }
 
 // The verification loop of PartitionRequest::verify on r's solved and evaluated plan.
@@ -244,6 +282,7 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
     if (request.max_accuracy_drop >= 0 && request.verify && request.replay.empty() &&
         !tighten(pp, request, ev, r))
       return r;
+    if (request.eval_samples > 0) evaluate_heldout(pp, request, ev, r);
   }
   // The facts the reports print: host source, solver, status, cache, seeds.
   r.provenance = report::partition_provenance(r.run);

@@ -58,6 +58,14 @@ struct PartitionRequest {
   // At most max_tightening solves (1..1000); the result says whether the last plan fits.
   bool verify = true;
   int max_tightening = 50;
+  // Held-out evaluation (issue 13): with eval_samples > 0 and a synthetic sensitivity file, the
+  // returned plan is measured once more, after it was chosen and verified, on eval_samples inputs
+  // of the file's generator with seed eval_seed (PartitionResult::heldout): inputs none of which
+  // equals one of the file's (UserError otherwise, naming eval_seed), so neither the
+  // sensitivities nor the verification saw them. A data set's held-out check is `hetcim execute`
+  // on the test split. 0..2^24 samples.
+  int64_t eval_samples = 0;
+  uint64_t eval_seed = 2;
 
   // UserError naming the field.
   void validate() const;
@@ -108,6 +116,9 @@ struct PartitionResult {
   std::string accuracy_set;                        // the images it was evaluated on
   // With a budget and verify: every solve of the tightening loop; the last is the plan returned.
   std::optional<accuracy::Tightening> tightening;
+  // With eval_samples: the returned plan on the held-out inputs, and their description.
+  std::optional<accuracy::PlanAccuracy> heldout;
+  std::string heldout_set;
 };
 
 // The latency x energy x accuracy-drop front (partition/accuracy_front.h), each point

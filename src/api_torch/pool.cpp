@@ -1,5 +1,6 @@
 #include "api_torch/pool.h"
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -302,11 +303,21 @@ std::vector<PoolResult> pool_logits(const std::vector<PoolRequest>& requests,
       [&](size_t i) {
         const Simulation& s = sims[i];
         const PoolRequest& r = requests[s.request];
-        if (r.on_simulation)
-          r.on_simulation("simulating " + std::string(s.unit ? s.unit->name : "digital") + " on " +
-                          std::to_string(s.images->count) + " " +
-                          (s.test_part ? "test" : "calibration") + " images...");
+        const std::string what = std::string(s.unit ? s.unit->name : "digital") + " on " +
+                                 std::to_string(s.images->count) + " " +
+                                 (s.test_part ? "test" : "calibration") + " images";
+        if (r.on_simulation) r.on_simulation("simulating " + what + "...");
+        const auto start = std::chrono::steady_clock::now();
         const train::EvalResult ev = train::evaluate_race_cnn(models[s.request], *s.images, s.eval);
+        if (r.on_simulation) {
+          // The task's measured wall time (bench/dist/study_scaling.sh models more ranks from it).
+          char line[160];
+          std::snprintf(
+              line, sizeof line, "simulated %s (task %zu, model %zu): %.3f s wall", what.c_str(), i,
+              s.request + 1,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+          r.on_simulation(line);
+        }
         return std::string(reinterpret_cast<const char*>(ev.logits.data()),
                            ev.logits.size() * sizeof(float));
       },

@@ -190,6 +190,9 @@ void run(PartitionArgs a, const Provenance& provenance) {
       j["accuracy"] = report::plan_accuracy_json(*r.accuracy, r.accuracy_set, q.max_accuracy_drop);
     if (r.tightening)
       j["accuracy"]["verification"] = report::tightening_json(*r.tightening, r.accuracy_set);
+    if (r.heldout)
+      j["accuracy"]["heldout"] =
+          report::heldout_accuracy_json(*r.heldout, r.heldout_set, q.max_accuracy_drop);
     out.add(a.json, j.dump(1) + "\n");
   }
   if (!a.gantt.empty()) out.add(a.gantt, report::gantt_svg(r.run, r.problem, r.schedule));
@@ -202,6 +205,10 @@ void run(PartitionArgs a, const Provenance& provenance) {
           stdout);
     if (r.tightening)
       std::fputs(report::tightening_text(*r.tightening, r.accuracy_set).c_str(), stdout);
+    if (r.heldout)
+      std::fputs(
+          report::heldout_accuracy_text(*r.heldout, r.heldout_set, q.max_accuracy_drop).c_str(),
+          stdout);
   }
 }
 

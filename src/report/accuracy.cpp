@@ -175,6 +175,43 @@ std::string tightening_guarantee(const accuracy::Tightening& t, const std::strin
          " look(s) at these images (evaluate it on test images: hetcim execute)";
 }
 
+std::string heldout_accuracy_text(const accuracy::PlanAccuracy& a, const std::string& set,
+                                  double budget) {
+  char line[1024];
+  std::snprintf(
+      line, sizeof line,
+      "held-out evaluation (inputs neither the sensitivities nor the verification "
+      "saw): measured drop %s points, interval %s at %.0f %%%s%s%s\n  on %s\n",
+      points(a.measured.drop()).c_str(), interval(a.measured).c_str(), a.measured.level * 100,
+      budget >= 0 ? "; upper end " : "",
+      budget < 0 ? "" : (a.measured.hi <= budget + 1e-12 ? "<= budget" : "> budget"),
+      budget < 0 ? ""
+                 : (a.measured.drop() <= budget + 1e-12 ? ", drop <= budget" : ", drop > budget"),
+      set.c_str());
+  return line;
+}
+
+nlohmann::json heldout_accuracy_json(const accuracy::PlanAccuracy& a, const std::string& set,
+                                     double budget) {
+  nlohmann::json j = {{"measured_drop", a.measured.drop()},
+                      {"measured_lo", a.measured.lo},
+                      {"measured_hi", a.measured.hi},
+                      {"level", a.measured.level},
+                      {"accuracy", a.measured.chip_accuracy()},
+                      {"digital_accuracy", a.measured.digital_accuracy()},
+                      {"discordant", {{"b", a.measured.b}, {"c", a.measured.c}}},
+                      {"samples", a.measured.n},
+                      {"images", set},
+                      {"source",
+                       "measured by the crossbar simulator (simulated chip) on held-out inputs: "
+                       "none equals an input of the sensitivity file"}};
+  if (budget >= 0) {
+    j["hi_within_budget"] = a.measured.hi <= budget + 1e-12;
+    j["drop_within_budget"] = a.measured.drop() <= budget + 1e-12;
+  }
+  return j;
+}
+
 nlohmann::json tightening_json(const accuracy::Tightening& t, const std::string& set) {
   nlohmann::json steps = nlohmann::json::array();
   for (const accuracy::TighteningStep& s : t.steps)

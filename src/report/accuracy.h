@@ -28,6 +28,14 @@ namespace hetcim::report {
                                                const std::string& set);
 [[nodiscard]] nlohmann::json tightening_json(const accuracy::Tightening& t, const std::string& set);
 
+// The returned plan on held-out inputs (hetcim partition --eval-samples): its measured drop and
+// interval there, and whether the interval's upper end (and the drop itself) is within `budget`
+// (< 0: none).
+[[nodiscard]] std::string heldout_accuracy_text(const accuracy::PlanAccuracy& a,
+                                                const std::string& set, double budget);
+[[nodiscard]] nlohmann::json heldout_accuracy_json(const accuracy::PlanAccuracy& a,
+                                                   const std::string& set, double budget);
+
 // `accuracy`: per point, or empty when the points were not re-evaluated.
 [[nodiscard]] std::string front3d_text(const std::string& title, const partition::Front3d& f,
                                        const std::vector<accuracy::PlanAccuracy>& accuracy,
