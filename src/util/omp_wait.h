@@ -1,7 +1,8 @@
 // libgomp's spin-wait, bounded for the CLI. libgomp (the OpenMP runtime Debian's oneDNN and the
 // exec engine's own kernels use) makes an idle pool thread, and a thread waiting at a barrier,
 // busy-wait GOMP_SPINCOUNT times before it sleeps; with neither GOMP_SPINCOUNT nor OMP_WAIT_POLICY
-// set that is 300,000 spins, 3 to 15 ms on the 2-vCPU EPYC VM of bench/README.md. When another
+// set that is 300,000 spins, about 7 ms on the 2-vCPU EPYC VM of bench/README.md (a spin is one
+// `pause`, 24 ns there), longer when the spinning thread is itself interrupted. When another
 // process holds the second core, a 2-thread parallel region then waits for its descheduled peer
 // that long: MobileNetV3-small at 64x64 (0.2 ms a run) ran whole rounds at 12 to 40 ms a run at 2
 // threads, against 0.2 ms at 1 thread, with 86 % of the samples in libgomp's spin loop (perf).
@@ -16,9 +17,10 @@
 
 namespace hetcim {
 
-// About the cost of waking a sleeping pool thread on that VM (6 to 8 us with OMP_WAIT_POLICY=
-// PASSIVE against 0.4 to 1.5 us for a spinning one, one empty 2-thread region): spinning longer
-// than a wake-up costs cannot save more than it risks (bench/README.md, "exec").
+// About 7 us on that VM, the cost of waking a sleeping pool thread there (an empty 2-thread
+// region: 6 to 8 us with OMP_WAIT_POLICY=PASSIVE, 0.4 to 1.5 us with a spinning peer): spinning
+// as long as a wake-up costs, then sleeping, is never worse than twice the better of the two
+// choices made in hindsight (the ski-rental argument), while 7 ms of spinning can be 1000x worse.
 inline constexpr long kHetcimSpinCount = 300;
 
 // Call first thing in main(), with main's argv. Returns when no re-execution is needed (either
