@@ -20,8 +20,7 @@
 #        the first of its seeded inputs (NAME.in.npy). MODELS then filters corpus names.
 #   env: MODELS="resnet18 resnet50 mobilenetv2 yolov5n" PRECISIONS="fp32 int8" THREADS="1 2"
 #        ROUNDS=5 WARMUP=10 RUNS=30 OUT=bench/exec/results
-#        SPIN=1: both thread pools spin-wait between parallel regions (each engine's default:
-#        hetcim's CLI bounds libgomp's to GOMP_SPINCOUNT=300, util/omp_wait.h; ORT spins too);
+#        SPIN=1: both thread pools spin-wait between parallel regions (each engine's default);
 #        SPIN=0: neither does (hetcim: OMP_WAIT_POLICY=PASSIVE for libgomp, which oneDNN uses;
 #        ORT: session.intra_op.allow_spinning=0). On a machine shared with other jobs, spinning
 #        threads that wait for a descheduled peer waste whole time slices: use SPIN=0 there.

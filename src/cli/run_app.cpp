@@ -13,7 +13,6 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/interrupt_cleanup.h"
-#include "util/omp_wait.h"
 
 namespace hetcim::cli {
 namespace {
@@ -99,8 +98,6 @@ void check_integer_flags(CLI::App& app) {
 }
 
 int run_app(CLI::App& app, int argc, char** argv) {
-  // libgomp's spin-wait bounded (util/omp_wait.h): may execute the program again, same arguments.
-  hetcim::bound_openmp_spin(argv);
   try {
     // OpenBLAS's pool, started while the libraries loaded, stops busy-waiting (util/blas_pool.h).
     hetcim::park_blas_pool();
