@@ -25,6 +25,7 @@
 #include "graph/qlinear_operands.h"
 #include "util/error.h"
 #include "util/limits.h"
+#include "util/omp_wait.h"
 
 namespace hetcim::exec {
 namespace {
@@ -2141,8 +2142,10 @@ std::string onednn_description() {
   const char* rt = v->cpu_runtime == DNNL_RUNTIME_OMP   ? "OpenMP"
                    : v->cpu_runtime == DNNL_RUNTIME_TBB ? "TBB"
                                                         : "sequential";
-  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
-         std::to_string(v->patch) + " (" + rt + " runtime, ISA " + isa + ")";
+  std::string out = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+                    std::to_string(v->patch) + " (" + rt + " runtime, ISA " + isa + ")";
+  if (v->cpu_runtime == DNNL_RUNTIME_OMP) out += "; OpenMP spin-wait " + openmp_wait_description();
+  return out;
 }
 
 }  // namespace hetcim::exec

@@ -21,6 +21,12 @@
 // under 2^19 multiply-accumulates (16 per output element for operators without MACs) runs on one
 // thread whatever EngineOptions::threads says: starting and joining a parallel region costs about
 // what splitting such an operator saves (ViT-tiny at 32x32 ran 2x slower on 2 threads than on 1).
+// A parallel region also waits for every thread of its team: libgomp's threads spin-wait
+// GOMP_SPINCOUNT times before they sleep, and with its default (300,000 spins, milliseconds) a
+// region whose second thread another process has descheduled costs that long (util/omp_wait.h:
+// measured trade-offs; set OMP_WAIT_POLICY=PASSIVE on a shared machine). An operator on one
+// thread wakes no pool thread (oneDNN calls its kernel directly; a hand-written kernel's region
+// under omp_set_num_threads(1) runs on the calling thread alone), whatever the pool's policy.
 //
 // The graph must be lowered (passes::lower) and executable: every initializer with values, int8
 // operators in their QLinear form with quantization parameters (exec::apply_calibration turns
@@ -111,7 +117,9 @@ class Engine {
 // what `hetcim inspect` lists and why `hetcim run` would refuse the model.
 [[nodiscard]] std::vector<std::string> unsupported_operators(const graph::Graph& g);
 
-// "oneDNN 2.6.3 (OpenMP runtime, ISA avx512_core_vnni)", for profile headers.
+// "oneDNN 2.6.3 (OpenMP runtime, ISA avx512_core_vnni); OpenMP spin-wait libgomp's default
+// (GOMP_SPINCOUNT=300000)", for profile headers (util/omp_wait.h: the setting this process runs
+// with).
 [[nodiscard]] std::string onednn_description();
 
 }  // namespace hetcim::exec

@@ -20,11 +20,13 @@ struct CliRun {
   std::string out, err;
 };
 
-CliRun run(const std::string& args) {
+// HETCIM_BIN ARGS run under a command prefix (such as "env VAR=VALUE").
+CliRun run_env(const std::string& prefix, const std::string& args) {
   const fs::path dir = fs::temp_directory_path() / ("hetcim_cli_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
-  const std::string cmd = std::string(HETCIM_BIN) + " " + args + " >" + out + " 2>" + err;
+  const std::string cmd = prefix + (prefix.empty() ? "" : " ") + std::string(HETCIM_BIN) + " " +
+                          args + " >" + out + " 2>" + err;
   const int raw = std::system(cmd.c_str());
   auto slurp = [](const std::string& p) {
     std::ifstream in(p);
@@ -33,6 +35,10 @@ CliRun run(const std::string& args) {
     return ss.str();
   };
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+CliRun run(const std::string& args) {
+  return run_env("", args);
 }
 
 fs::path scratch(const std::string& name) {
@@ -54,6 +60,34 @@ TEST(Cli, VersionNamesTheCommitAndTheLibraries) {
   EXPECT_EQ(r.out.rfind("hetcim ", 0), 0u) << r.out;
   for (const char* lib : {"(commit ", "\n  oneDNN 2.", "\n  CBC 2.", "\n  ONNX 1."})
     EXPECT_NE(r.out.find(lib), std::string::npos) << lib << " in " << r.out;
+}
+
+// util/omp_wait.h: `--version` names the spin-wait libgomp runs with, as libgomp's own
+// OMP_DISPLAY_ENV listing (printed once, while it loads) shows it.
+TEST(Cli, VersionNamesLibgompsSpinWait) {
+  auto version = [](const std::string& env) {
+    return run_env("env -u GOMP_SPINCOUNT -u OMP_WAIT_POLICY OMP_DISPLAY_ENV=verbose " + env,
+                   "--version");
+  };
+  auto count = [](const std::string& s, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  const struct {
+    std::string env, libgomp, named;
+  } cases[] = {
+      {"", "GOMP_SPINCOUNT = '300000'", "libgomp's default (GOMP_SPINCOUNT=300000)"},
+      {"OMP_WAIT_POLICY=PASSIVE", "GOMP_SPINCOUNT = '0'", "OMP_WAIT_POLICY=PASSIVE (environment)"},
+      {"GOMP_SPINCOUNT=12345", "GOMP_SPINCOUNT = '12345'", "GOMP_SPINCOUNT=12345 (environment)"},
+  };
+  for (const auto& c : cases) {
+    const CliRun r = version(c.env);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count(r.err, "OPENMP DISPLAY ENVIRONMENT BEGIN"), 1u) << r.err;
+    EXPECT_EQ(count(r.err, c.libgomp), 1u) << c.env << ": " << r.err;
+    EXPECT_NE(r.out.find("OpenMP spin-wait " + c.named), std::string::npos) << r.out;
+  }
 }
 
 TEST(Cli, UnknownModelNamesTheZoo) {
