@@ -201,18 +201,8 @@ class Solver {
       mode = static_cast<size_t>(q.prev_mode);
       pt = static_cast<size_t>(q.prev_point);
     }
-    std::vector<int> host_order, bus_order;
-    for (size_t k = 0; k < m; ++k) {
-      const Segment& seg = d_.segments[k];
-      for (size_t i = 0; i < seg.interior.size(); ++i)
-        a.mode[static_cast<size_t>(seg.interior[i])] = plans[k]->modes[i];
-      host_order.insert(host_order.end(), plans[k]->host_order.begin(), plans[k]->host_order.end());
-      bus_order.insert(bus_order.end(), plans[k]->bus_order.begin(), plans[k]->bus_order.end());
-      if (seg.out >= 0 && a.mode[static_cast<size_t>(seg.out)] == kHost)
-        host_order.push_back(seg.out);
-    }
     ExactFrontPoint r;
-    r.schedule = simulate(p_, a, host_order, bus_order);
+    r.schedule = stitched(plans, a);
     r.makespan = r.schedule.makespan;
     r.energy = dynamic_energy(p_, a);
     r.crossbars = last.crossbars;
@@ -374,6 +364,24 @@ class Solver {
     return true;
   }
 
+  // The whole schedule of one plan per segment: their interior modes written into `a` (whose cut
+  // modes are set), host and bus orders concatenated in segment order (a host cut after its
+  // segment), simulated.
+  Schedule stitched(const std::vector<const SegmentPlan*>& plans, Assignment& a) const {
+    const size_t m = plans.size();
+    std::vector<int> host_order, bus_order;
+    for (size_t k = 0; k < m; ++k) {
+      const Segment& seg = d_.segments[k];
+      for (size_t i = 0; i < seg.interior.size(); ++i)
+        a.mode[static_cast<size_t>(seg.interior[i])] = plans[k]->modes[i];
+      host_order.insert(host_order.end(), plans[k]->host_order.begin(), plans[k]->host_order.end());
+      bus_order.insert(bus_order.end(), plans[k]->bus_order.begin(), plans[k]->bus_order.end());
+      if (seg.out >= 0 && a.mode[static_cast<size_t>(seg.out)] == kHost)
+        host_order.push_back(seg.out);
+    }
+    return simulate(p_, a, host_order, bus_order);
+  }
+
   const SegmentPlan& plan_at(size_t k, size_t ji, size_t jo, int point) const {
     return fronts_[k][ji][jo].front.points()[static_cast<size_t>(point)].payload;
   }
@@ -409,17 +417,7 @@ class Solver {
       mode = q.prev_mode;
       point = q.prev_point;
     }
-    std::vector<int> host_order, bus_order;
-    for (size_t k = 0; k < m; ++k) {
-      const Segment& seg = d_.segments[k];
-      for (size_t i = 0; i < seg.interior.size(); ++i)
-        a.mode[static_cast<size_t>(seg.interior[i])] = plans[k]->modes[i];
-      host_order.insert(host_order.end(), plans[k]->host_order.begin(), plans[k]->host_order.end());
-      bus_order.insert(bus_order.end(), plans[k]->bus_order.begin(), plans[k]->bus_order.end());
-      if (seg.out >= 0 && a.mode[static_cast<size_t>(seg.out)] == kHost)
-        host_order.push_back(seg.out);
-    }
-    r_.schedule = simulate(p_, a, host_order, bus_order);
+    r_.schedule = stitched(plans, a);
     const double objective = objective_value(p_, r_.schedule);
     const double tol =
         time_tolerance(p_) * static_cast<double>(m + 1) + 1e-12 * std::abs(objective);
