@@ -12,21 +12,14 @@
 #include "partition/exact.h"
 #include "passes/pipeline.h"
 #include "report/partition_file.h"
+#include "user_error_message.h"
 #include "util/error.h"
 
 namespace {
 
 using namespace hetcim;
 
-template <typename F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no UserError)";
-}
+using hetcim::testing::message_of;
 
 TEST(Api, InspectCountsResnet18AsPublished) {
   const api::InspectResult r = api::inspect(api::load_model("resnet18"));

@@ -5,20 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "api/partition.h"
+#include "user_error_message.h"
 #include "util/error.h"
 
 namespace hetcim {
 namespace {
 
-template <typename F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
-}
+using hetcim::testing::message_of;
 
 struct Toy {
   std::string mode = "b";

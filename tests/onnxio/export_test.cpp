@@ -12,6 +12,7 @@
 
 #include "fixtures.h"
 #include "onnxio/import.h"
+#include "user_error_message.h"
 #include "util/error.h"
 
 namespace hetcim::onnxio {
@@ -67,14 +68,7 @@ Graph architecture() {
   return g;
 }
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no UserError)";
-}
+using hetcim::testing::message_of;
 
 void expect_uniform_weights(const std::vector<float>& w, double bound, const std::string& what) {
   ASSERT_FALSE(w.empty()) << what;
