@@ -7,6 +7,8 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS hetcim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The shipped chip profiles: a bare profile name ("A3") resolves here (xbar/chips_yaml.h).
+install(FILES ${PROJECT_SOURCE_DIR}/data/chips.yaml DESTINATION ${CMAKE_INSTALL_DATADIR}/hetcim)
 if(TARGET hetcim-torch)
   install(TARGETS hetcim-torch RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

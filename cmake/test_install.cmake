@@ -5,7 +5,8 @@
 # libtorch (WITH_TORCH): the torch component too (hetcim::api_torch, <hetcim/analog.h>) and the
 # analog_eval example, whose digital accuracy read back from the written ONNX file must equal the
 # one training measured on the same test images (skipped without Fashion-MNIST unless
-# HETCIM_REQUIRE_DATA=1). Without libtorch the package must have no torch component. Either way
+# HETCIM_REQUIRE_DATA=1). A bare chip profile name (A3) resolves to the installed
+# share/hetcim/chips.yaml, from the installed CLI and the installed Python package. Without libtorch the package must have no torch component. Either way
 # the installed libhetcim.so must not need libtorch.
 # Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, Python_EXECUTABLE, WITH_TORCH.
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -20,7 +21,7 @@ endfunction()
 
 run_step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
 foreach(f include/hetcim/hetcim.h include/hetcim/version.h include/hetcim/partition/problem.h
-          lib/cmake/hetcim/hetcimConfig.cmake bin/hetcim)
+          lib/cmake/hetcim/hetcimConfig.cmake bin/hetcim share/hetcim/chips.yaml)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "the install lacks ${f}")
   endif()
@@ -74,6 +75,18 @@ if(NOT out MATCHES "25 +[0-9.]+ +[0-9.]+ .*ok, optimal, solved" OR NOT out MATCH
 endif()
 message(STATUS "examples:\n${out}")
 
+# A bare chip profile name resolves to the installed chips file (share/hetcim/chips.yaml), not to
+# the source tree's: the installed CLI records where it found the profile.
+run_step("${prefix}/bin/hetcim" sensitivity race_cnn_mnist --chip A3 --dataset synthetic
+         --samples 8 --max-pairs 0 --quiet --out "${WORK_DIR}/sens.json")
+file(READ "${WORK_DIR}/sens.json" sens)
+string(JSON chip_spec GET "${sens}" chip spec)
+file(REAL_PATH "${prefix}/share/hetcim/chips.yaml" installed_chips)
+if(NOT chip_spec STREQUAL "${installed_chips}:A3")
+  message(FATAL_ERROR "the installed hetcim resolved the bare chip name A3 to '${chip_spec}', "
+                      "not to ${installed_chips}:A3")
+endif()
+
 if(WITH_TORCH)
   if(NOT EXISTS "${WORK_DIR}/build/analog_eval")
     message(FATAL_ERROR "find_package(hetcim OPTIONAL_COMPONENTS torch) did not find the torch component")
@@ -105,7 +118,7 @@ if(Python_EXECUTABLE)
   get_filename_component(pkg "${init}" DIRECTORY)
   get_filename_component(site "${pkg}" DIRECTORY)
   run_step(${CMAKE_COMMAND} -E env "PYTHONPATH=${site}" ${Python_EXECUTABLE} -c
-           "import hetcim; r = hetcim.inspect('resnet18'); assert r['totals']['crossbars'] == 201, r['totals']; print(hetcim.__file__)")
+           "import hetcim, os; r = hetcim.inspect('resnet18'); assert r['totals']['crossbars'] == 201, r['totals']; d = hetcim.sensitivity('race_cnn_mnist', chip='A3', dataset='synthetic', samples=8, max_pairs=0); assert d['chip']['spec'] == os.path.realpath('${prefix}/share/hetcim/chips.yaml') + ':A3', d['chip']['spec']; print(hetcim.__file__)")
   if(NOT out MATCHES "^${site}")
     message(FATAL_ERROR "imported hetcim from ${out}, not from the install")
   endif()

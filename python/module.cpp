@@ -176,6 +176,9 @@ PYBIND11_MODULE(_hetcim, m) {
         py::dict d;
         d["partition"] = table_info(api::partition_fields());
         d["dse"] = table_info(api::dse_fields());
+        d["run"] = table_info(api::run_fields());
+        d["profile"] = table_info(api::profile_fields());
+        d["inspect"] = table_info(api::inspect_fields());
         return d;
       },
       "Each migrated job's field table (api/options.h): the one description of its options that "
@@ -243,23 +246,22 @@ PYBIND11_MODULE(_hetcim, m) {
       "inspect_json",
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::InspectRequest;
-        std::map<std::string, Setter<R>> f{
-            {"precision", field(&R::precision)},
-            {"differential", field(&R::differential)},
-            {"crossbar", [](R& r, const py::handle& v) {
-               if (py::isinstance<py::str>(v)) {
-                 const std::string s = py::cast<std::string>(v);
-                 const auto x = s.find('x');
-                 if (x == std::string::npos)
-                   throw user_error("crossbar: expected ROWSxCOLS, got '", s, "'");
-                 r.xbar_rows = std::stoll(s.substr(0, x));
-                 r.xbar_cols = std::stoll(s.substr(x + 1));
-               } else {
-                 const auto t = py::cast<std::pair<int64_t, int64_t>>(v);
-                 r.xbar_rows = t.first;
-                 r.xbar_cols = t.second;
-               }
-             }}};
+        const python::Fields<R> f = python::with_table(
+            api::inspect_fields(), {{"crossbar", [](R& r, const py::handle& v) {
+                                       if (py::isinstance<py::str>(v)) {
+                                         const std::string s = py::cast<std::string>(v);
+                                         const auto x = s.find('x');
+                                         if (x == std::string::npos)
+                                           throw user_error("crossbar: expected ROWSxCOLS, got '",
+                                                            s, "'");
+                                         r.xbar_rows = std::stoll(s.substr(0, x));
+                                         r.xbar_cols = std::stoll(s.substr(x + 1));
+                                       } else {
+                                         const auto t = py::cast<std::pair<int64_t, int64_t>>(v);
+                                         r.xbar_rows = t.first;
+                                         r.xbar_cols = t.second;
+                                       }
+                                     }}});
         R r;
         apply_kwargs("inspect", r, kw, f);
         r.validate();
@@ -299,18 +301,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "run",
       [](const api::Model& model, const py::object& inputs, const py::kwargs& kw) {
         using R = api::RunRequest;
-        std::map<std::string, Setter<R>> f{
-            {"precision", field(&R::precision)},
-            {"threads", field(&R::threads)},
-            {"weight_seed", field(&R::weight_seed)},
-            {"input_seed", field(&R::input_seed)},
-            {"calibration_seed", field(&R::calibration_seed)},
-            {"calibration_samples", field(&R::calibration_samples)},
-            {"calibration_data", field(&R::calibration_data)},
-            {"calibration_method", field(&R::calibration_method)},
-            {"calibration_percentile", field(&R::calibration_percentile)},
-            {"warmup", field(&R::warmup)},
-            {"runs", field(&R::runs)}};
+        const python::Fields<R> f = python::with_table(api::run_fields());
         R r;
         apply_kwargs("run", r, kw, f);
         if (py::isinstance<py::dict>(inputs)) {
@@ -343,14 +334,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "profile_json",
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::ProfileRequest;
-        std::map<std::string, Setter<R>> f{{"precision", field(&R::precision)},
-                                           {"threads", field(&R::threads)},
-                                           {"weight_seed", field(&R::weight_seed)},
-                                           {"input_seed", field(&R::input_seed)},
-                                           {"calibration_seed", field(&R::calibration_seed)},
-                                           {"calibration_samples", field(&R::calibration_samples)},
-                                           {"warmup", field(&R::warmup)},
-                                           {"runs", field(&R::runs)}};
+        const python::Fields<R> f = python::with_table(api::profile_fields());
         R r;
         apply_kwargs("profile", r, kw, f);
         r.validate();

@@ -34,14 +34,17 @@ def _model(model, batch=1):
     return model if isinstance(model, Model) else load_model(model, batch)
 
 
-def inspect(model, precision="int8", crossbar="256x256", differential=False):
+def inspect(model, precision="int8", crossbar="256x256", differential=False, **options):
     """What a network asks of a crossbar system, per operator and in total.
 
-    ``model`` is a :class:`Model` or a zoo name / ONNX path. Returns the dict that
-    ``hetcim inspect --json`` writes: ``{"model", "precision", "operators": [...], "totals": {...}, ...}``.
+    ``model`` is a :class:`Model` or a zoo name / ONNX path. Options: the fields of the request's
+    table (``_hetcim.option_tables()["inspect"]``) and ``crossbar`` ("ROWSxCOLS" or a pair).
+    Returns the dict that ``hetcim inspect --json`` writes:
+    ``{"model", "precision", "operators": [...], "totals": {...}, ...}``.
     """
     return _json.loads(_hetcim.inspect_json(_model(model), precision=precision,
-                                            crossbar=crossbar, differential=differential))
+                                            crossbar=crossbar, differential=differential,
+                                            **options))
 
 
 def inspect_table(model, precision="int8"):
@@ -56,7 +59,8 @@ def run(model, inputs=None, **options):
     seeded random (``input_seed``). Options: precision ("fp32" | "int8"), threads, weight_seed,
     input_seed, calibration_seed, calibration_samples, calibration_data (a .npy file or a
     directory of them, int8), calibration_method ("minmax" | "percentile"), calibration_percentile,
-    warmup, runs. Returns a dict of output
+    warmup, runs, fuse: the fields of the request's table (``_hetcim.option_tables()["run"]``,
+    the same description the CLI's flags and help come from). Returns a dict of output
     arrays by name (views of the engine's results, no copy).
     """
     return _hetcim.run(_model(model), inputs, **options)[0]

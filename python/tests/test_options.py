@@ -34,12 +34,18 @@ def resnet18():
 JOBS = {
     "partition": (["partition", "resnet18"], lambda m, **kw: hetcim.partition(m, **kw)),
     "dse": (["dse", "--models", "resnet18"], lambda m, **kw: hetcim.dse(models=["resnet18"], **kw)),
+    "run": (["run", "resnet18"], lambda m, **kw: hetcim.run(m, **kw)),
+    "profile": (["profile", "resnet18"], lambda m, **kw: hetcim.profile(m, **kw)),
+    "inspect": (["inspect", "resnet18"], lambda m, **kw: hetcim.inspect(m, **kw)),
 }
 # Jobs cheap enough to run twice in the defaults test (a DSE's default grid is not).
 RUNS = {"partition"}
 # Fields a command declares by hand, and why: dse's --threads defaults to this machine's cores
-# (the request's 1 is the library's), its cache directory is --out's.
-BY_HAND = {"dse": {"threads", "cache_dir"}}
+# (the request's 1 is the library's), its cache directory is --out's; run's and profile's weight
+# seed keeps its flag --seed.
+BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {"weight_seed"}}
+# The fewest fields with bad values each table has (counted by hand from the tables).
+MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1}
 
 # A value of another quantity, for each unit a field may have.
 WRONG_UNIT = {"time": "5J", "energy": "5ns", "bandwidth": "5ns", "size": "5ns", "power": "5ns",
@@ -82,8 +88,11 @@ def test_every_migrated_job_has_a_table_and_bad_values():
         checked = [f["name"] for f in fields if bad_values(f)]
         # partition: solver, transfers, bus_model (choices), crossbars, t_mvm, time_limit,
         # node_limit, gap, threads, replicas, energy_weight, max_tightening (ranges); dse: bus,
-        # milp_time_limit, threads, replicas, transfers, bus_model.
-        assert len(checked) >= {"partition": 12, "dse": 6}[job], (job, checked)
+        # milp_time_limit, threads, replicas, transfers, bus_model; run: precision,
+        # calibration_method (choices), threads, calibration_samples, calibration_percentile,
+        # warmup, runs; profile: precision, threads, warmup, runs, calibration_samples; inspect:
+        # precision.
+        assert len(checked) >= MIN_CHECKED[job], (job, checked)
 
 
 @pytest.mark.parametrize("job", sorted(JOBS))
@@ -101,7 +110,7 @@ def test_cli_and_python_reject_a_bad_value_with_the_same_message(job, resnet18):
             assert r.returncode == 1, (f["flag"], text, r.stdout)
             assert r.stderr == f"hetcim: error: {message}\n", (f["flag"], text)
             n += 1
-    assert n >= 10
+    assert n >= MIN_CHECKED[job]
 
 
 def test_messages_name_the_field_and_the_bound(resnet18):
@@ -143,7 +152,9 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
         assert shown[f["flag"]] == (default or None), f["flag"]
         if default:
             explicit += [f["flag"], default]
-    assert len(explicit) >= 2 * 4  # partition: 12 defaults; dse: milp_time_limit, replicas, ...
+    # partition: 12 defaults; dse: milp_time_limit, replicas, ...; run: 9 (calibration_data is
+    # empty); profile: 7; inspect: precision (dump_after is empty).
+    assert len(explicit) >= 2 * {"partition": 4, "dse": 4, "run": 9, "profile": 7, "inspect": 1}[job]
     if job not in RUNS:
         return
     # The defaults shown are the ones a run uses: every flag at its shown default gives the bytes

@@ -3,14 +3,26 @@
 #include <algorithm>
 
 #include "api/common.h"
+#include "api/options.h"
 #include "exec/engine.h"
 #include "passes/pipeline.h"
 #include "util/error.h"
 
 namespace hetcim::api {
 
+const FieldTable<InspectRequest>& inspect_fields() {
+  using R = InspectRequest;
+  static const FieldTable<R> table = {
+      field("precision", &R::precision, "Deployment precision").one_of({"int8", "fp32"}),
+      field("differential", &R::differential,
+            "Two columns per signed weight (differential G+/G- mapping) in the crossbar count"),
+      field("dump_after", &R::dump_after, "Print the graph after this pipeline step"),
+  };
+  return table;
+}
+
 void InspectRequest::validate() const {
-  (void)parse_precision(precision);
+  check_fields(*this, inspect_fields());
   if (xbar_rows <= 0 || xbar_cols <= 0)
     throw user_error("crossbar: rows and columns must be positive, got ", xbar_rows, "x",
                      xbar_cols);

@@ -127,5 +127,11 @@ struct DseRequest;
 [[nodiscard]] const FieldTable<HardwareRequest>& hardware_fields();
 [[nodiscard]] const FieldTable<PartitionRequest>& partition_fields();
 [[nodiscard]] const FieldTable<DseRequest>& dse_fields();  // the scalars; the grid's lists aside
+struct RunRequest;
+struct ProfileRequest;
+struct InspectRequest;
+[[nodiscard]] const FieldTable<RunRequest>& run_fields();          // the inputs aside
+[[nodiscard]] const FieldTable<ProfileRequest>& profile_fields();  // the progress callback aside
+[[nodiscard]] const FieldTable<InspectRequest>& inspect_fields();  // the crossbar size aside
 
 }  // namespace hetcim::api

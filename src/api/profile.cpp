@@ -3,6 +3,7 @@
 #include <map>
 
 #include "api/common.h"
+#include "api/options.h"
 #include "exec/calibration.h"
 #include "exec/engine.h"
 #include "exec/inputs.h"
@@ -12,12 +13,25 @@
 
 namespace hetcim::api {
 
+const FieldTable<ProfileRequest>& profile_fields() {
+  using R = ProfileRequest;
+  static const FieldTable<R> table = {
+      field("precision", &R::precision, "fp32, or int8 (calibrated static quantization)")
+          .one_of({"int8", "fp32"}),
+      field("threads", &R::threads, "CPU threads").range(1, 1024),
+      field("warmup", &R::warmup, "Warm-up runs").range(0, 100000),
+      field("runs", &R::runs, "Timed runs").range(1, 100000),
+      field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry"),
+      field("input_seed", &R::input_seed, "Seed for the random input"),
+      field("calibration_seed", &R::calibration_seed, "Seed for int8 calibration inputs"),
+      field("calibration_samples", &R::calibration_samples, "Random inputs for int8 calibration")
+          .range(1, 1000),
+  };
+  return table;
+}
+
 void ProfileRequest::validate() const {
-  (void)parse_precision(precision);
-  check_range("threads", threads, 1, 1024);
-  check_range("warmup", warmup, 0, 100000);
-  check_range("runs", runs, 1, 100000);
-  check_range("calibration_samples", calibration_samples, 1, 1000);
+  check_fields(*this, profile_fields());
 }
 
 std::string describe(const ProfileRequest& a) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/common.h"
+#include "api/options.h"
 #include "exec/calibration.h"
 #include "exec/engine.h"
 #include "exec/inputs.h"
@@ -76,16 +77,37 @@ bool has_qdq(const graph::Graph& g) {
 
 }  // namespace
 
+const FieldTable<RunRequest>& run_fields() {
+  using R = RunRequest;
+  static const FieldTable<R> table = {
+      field("precision", &R::precision, "fp32, or int8 (calibrated static quantization)")
+          .one_of({"int8", "fp32"}),
+      field("threads", &R::threads, "CPU threads").range(1, 1024),
+      field("fuse", &R::fuse,
+            "Run the engine's fused plan (off, --no-fuse: every operator as its own kernel, no "
+            "residual-Add sum post-ops, no SiLU kernel: the unfused baseline)"),
+      field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry"),
+      field("input_seed", &R::input_seed, "Seed for random inputs"),
+      field("calibration_seed", &R::calibration_seed, "Seed for int8 calibration inputs"),
+      field("calibration_samples", &R::calibration_samples, "Random inputs for int8 calibration")
+          .range(1, 1000),
+      field("calibration_data", &R::calibration_data,
+            "int8 calibration inputs instead of random ones: a .npy file (one sample, or samples "
+            "stacked along axis 0) or a directory of .npy files"),
+      field("calibration_method", &R::calibration_method,
+            "minmax, or percentile (per sample, averaged over samples)")
+          .one_of({"minmax", "percentile"}),
+      field("calibration_percentile", &R::calibration_percentile,
+            "Percentile of calibration method percentile")
+          .range(50, 100),
+      field("warmup", &R::warmup, "Warm-up runs before timing").range(0, 100000),
+      field("runs", &R::runs, "Timed runs").range(1, 100000),
+  };
+  return table;
+}
+
 void RunRequest::validate() const {
-  (void)parse_precision(precision);
-  check_range("threads", threads, 1, 1024);
-  check_range("calibration_samples", calibration_samples, 1, 1000);
-  check_range("warmup", warmup, 0, 100000);
-  check_range("runs", runs, 1, 100000);
-  if (calibration_method != "minmax" && calibration_method != "percentile")
-    throw user_error("calibration_method: expected minmax or percentile, got '", calibration_method,
-                     "'");
-  check_range("calibration_percentile", calibration_percentile, 50.0, 100.0);
+  check_fields(*this, run_fields());
 }
 
 namespace {

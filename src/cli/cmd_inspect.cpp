@@ -4,6 +4,7 @@
 #include "api/inspect.h"
 #include "cli/commands.h"
 #include "cli/model_source.h"
+#include "cli/options.h"
 #include "report/inspect.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -67,19 +68,14 @@ void register_inspect(CLI::App& app) {
       "Per-operator table of what a network asks of a CIM system (at the partitioning "
       "granularity: the operators ONNX Runtime executes for the int8 model)");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  cmd->add_option("--precision", a->request.precision, "Deployment precision")
-      ->check(CLI::IsMember({"int8", "fp32"}))
-      ->capture_default_str();
+  // The request's fields from api::inspect_fields(); the crossbar size is one flag ROWSxCOLS.
+  options::add_fields(cmd, api::inspect_fields(), a->request);
   cmd->add_option("--crossbar", a->crossbar, "Crossbar size ROWSxCOLS")->capture_default_str();
-  cmd->add_flag("--differential", a->request.differential,
-                "Two columns per signed weight (differential G+/G- mapping) in the crossbar count");
   add_input_shape_option(cmd, a->model);
   cmd->add_option("--batch", a->model.batch, "Batch size for zoo models and symbolic batch dims")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--json", a->json, "Also write the table and totals as JSON to this file");
-  cmd->add_option("--dump-after", a->request.dump_after,
-                  "Print the graph after this pipeline step");
   cmd->add_flag("--quiet", a->quiet, "Do not print the table");
   cmd->callback([a] { run(*a); });
 }

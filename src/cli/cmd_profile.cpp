@@ -7,6 +7,7 @@
 #include "api/profile.h"
 #include "cli/commands.h"
 #include "cli/model_source.h"
+#include "cli/options.h"
 #include "cost/host_profile.h"
 #include "report/provenance.h"
 #include "util/error.h"
@@ -87,31 +88,11 @@ void register_profile(CLI::App& app, const Provenance& provenance) {
       "Per-operator host latency on this CPU (median/min/p90 after warm-up) and the "
       "whole-model latency; writes a host profile (CSV or JSON) for the partitioner");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  cmd->add_option("--precision", a->request.precision,
-                  "fp32, or int8 (calibrated static quantization)")
-      ->check(CLI::IsMember({"int8", "fp32"}))
-      ->capture_default_str();
-  cmd->add_option("--threads", a->request.threads, "CPU threads")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
-  cmd->add_option("--warmup", a->request.warmup, "Warm-up runs")
-      ->check(CLI::Range(0, 100000))
-      ->capture_default_str();
-  cmd->add_option("--runs", a->request.runs, "Timed runs")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
+  // The request's fields from api::profile_fields(); the weight seed keeps its flag --seed.
+  options::add_fields(cmd, api::profile_fields(), a->request, {"weight_seed"});
   cmd->add_option("--csv", a->csv, "Write the host profile as CSV");
   cmd->add_option("--json", a->json, "Write the host profile as JSON");
   cmd->add_option("--seed", a->request.weight_seed, "Seed for weights the model does not carry")
-      ->capture_default_str();
-  cmd->add_option("--input-seed", a->request.input_seed, "Seed for the random input")
-      ->capture_default_str();
-  cmd->add_option("--calibration-seed", a->request.calibration_seed,
-                  "Seed for int8 calibration inputs")
-      ->capture_default_str();
-  cmd->add_option("--calibration-samples", a->request.calibration_samples,
-                  "Random inputs for int8 calibration")
-      ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))

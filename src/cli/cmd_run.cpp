@@ -8,6 +8,7 @@
 #include "api/run.h"
 #include "cli/commands.h"
 #include "cli/model_source.h"
+#include "cli/options.h"
 #include "exec/npy.h"
 #include "util/error.h"
 #include "util/output_set.h"
@@ -20,7 +21,6 @@ struct RunArgs {
   api::RunRequest request;
   std::vector<std::string> inputs;   // FILE or NAME=FILE
   std::vector<std::string> outputs;  // FILE or NAME=FILE
-  bool no_fuse = false;
 };
 
 // NAME=FILE, or FILE alone: (name or "", file).
@@ -37,7 +37,6 @@ void run(RunArgs a) {
       throw user_error("--input '", spec, "': that input is given twice");
     a.request.inputs[name] = exec::read_npy(file);
   }
-  a.request.fuse = !a.no_fuse;
   a.request.validate();
   const api::RunResult r = api::run(load_api_model(a.model), a.request);
   const api::RunRequest& q = a.request;
@@ -97,51 +96,17 @@ void register_run(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "run", "Execute a model on this CPU (oneDNN engine); print the top-5 and the latency");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  cmd->add_option("--precision", a->request.precision,
-                  "fp32, or int8 (calibrated static quantization)")
-      ->check(CLI::IsMember({"int8", "fp32"}))
-      ->capture_default_str();
-  cmd->add_option("--threads", a->request.threads, "CPU threads")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
-  cmd->add_flag("--no-fuse", a->no_fuse,
-                "Run every operator as its own kernel (no residual-Add sum post-ops, no SiLU "
-                "kernel): the unfused baseline");
+  // The request's fields from api::run_fields(); the weight seed keeps its flag --seed.
+  options::add_fields(cmd, api::run_fields(), a->request, {"weight_seed"});
   cmd->add_option("--input", a->inputs,
                   ".npy input (FILE, or NAME=FILE per model input); default: seeded random");
   cmd->add_option("--output", a->outputs,
                   "Write an output as .npy (FILE, or NAME=FILE per model output)");
   cmd->add_option("--seed", a->request.weight_seed, "Seed for weights the model does not carry")
       ->capture_default_str();
-  cmd->add_option("--input-seed", a->request.input_seed, "Seed for random inputs")
-      ->capture_default_str();
-  cmd->add_option("--calibration-seed", a->request.calibration_seed,
-                  "Seed for int8 calibration inputs")
-      ->capture_default_str();
-  cmd->add_option("--calibration-samples", a->request.calibration_samples,
-                  "Random inputs for int8 calibration")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
-  cmd->add_option("--calibration-data", a->request.calibration_data,
-                  "int8 calibration inputs instead of random ones: a .npy file (one sample, or "
-                  "samples stacked along axis 0) or a directory of .npy files");
-  cmd->add_option("--calibration-method", a->request.calibration_method,
-                  "minmax, or percentile (per sample, averaged over samples)")
-      ->check(CLI::IsMember({"minmax", "percentile"}))
-      ->capture_default_str();
-  cmd->add_option("--calibration-percentile", a->request.calibration_percentile,
-                  "Percentile of --calibration-method percentile")
-      ->check(CLI::Range(50.0, 100.0))
-      ->capture_default_str();
   add_input_shape_option(cmd, a->model);
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
-      ->capture_default_str();
-  cmd->add_option("--warmup", a->request.warmup, "Warm-up runs before timing")
-      ->check(CLI::Range(0, 100000))
-      ->capture_default_str();
-  cmd->add_option("--runs", a->request.runs, "Timed runs")
-      ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->callback([a] { run(*a); });
 }
