@@ -179,6 +179,8 @@ PYBIND11_MODULE(_hetcim, m) {
         d["run"] = table_info(api::run_fields());
         d["profile"] = table_info(api::profile_fields());
         d["inspect"] = table_info(api::inspect_fields());
+        d["analog_audit"] = table_info(api::analog_audit_fields());
+        d["analog_run"] = table_info(api::analog_run_fields());
         return d;
       },
       "Each migrated job's field table (api/options.h): the one description of its options that "
@@ -604,15 +606,8 @@ PYBIND11_MODULE(_hetcim, m) {
       "analog_run",
       [](const api::Model& model, const py::object& inputs, const py::kwargs& kw) {
         using R = api::AnalogRunRequest;
-        std::map<std::string, Setter<R>> f{{"chip", field(&R::chip)},
-                                           {"mode", field(&R::mode)},
-                                           {"layers", field(&R::layers)},
-                                           {"chip_seed", field(&R::chip_seed)},
-                                           {"read_seed", field(&R::read_seed)},
-                                           {"weight_seed", field(&R::weight_seed)},
-                                           {"input_seed", field(&R::input_seed)}};
         R r;
-        apply_kwargs("analog_run", r, kw, f);
+        apply_kwargs("analog_run", r, kw, python::with_table(api::analog_run_fields()));
         if (py::isinstance<py::dict>(inputs)) {
           for (const auto& [k, v] : py::cast<py::dict>(inputs)) {
             const std::string name = py::cast<std::string>(k);
@@ -652,12 +647,9 @@ PYBIND11_MODULE(_hetcim, m) {
       "analog_audit",
       [](const py::kwargs& kw) {
         using R = api::AnalogAuditRequest;
-        std::map<std::string, Setter<R>> f{{"model", field(&R::model)},
-                                           {"chip", field(&R::chip)},
-                                           {"layers", field(&R::layers)},
-                                           {"chip_seed", field(&R::chip_seed)}};
         R r;
-        apply_kwargs("analog_audit", r, kw, f);
+        apply_kwargs("analog_audit", r, kw,
+                     python::with_table(api::analog_audit_fields(), {{"model", field(&R::model)}}));
         r.validate();
         api::AnalogAuditResult res;
         {

@@ -37,7 +37,17 @@ JOBS = {
     "run": (["run", "resnet18"], lambda m, **kw: hetcim.run(m, **kw)),
     "profile": (["profile", "resnet18"], lambda m, **kw: hetcim.profile(m, **kw)),
     "inspect": (["inspect", "resnet18"], lambda m, **kw: hetcim.inspect(m, **kw)),
+    "analog_run": (["analog", "run", "resnet18", "--chip", "A0", "--analog-layers", "conv1"],
+                   lambda m, **kw: hetcim.analog_run(m, chip="A0", layers="conv1", **kw)),
+    # No bad values (a chip, layers, a seed of any 64-bit value): the call is never made, the file
+    # stands in for the ONNX model only for `--help`.
+    "analog_audit": (["analog", "audit", CHIPS, "--chip", "A0"],
+                     lambda m, **kw: hetcim.analog_audit(CHIPS, chip="A0", **kw)),
 }
+# The command words before the model (what `--help` is asked of), where not just the first.
+COMMAND = {"analog_run": ["analog", "run"], "analog_audit": ["analog", "audit"]}
+# Commands without --quiet (they print no progress).
+NO_QUIET = {"analog_run", "analog_audit"}
 # Jobs cheap enough to run twice in the defaults test (a DSE's default grid is not).
 RUNS = {"partition"}
 # Fields a command declares by hand, and why: dse's --threads defaults to this machine's cores
@@ -45,7 +55,8 @@ RUNS = {"partition"}
 # seed keeps its flag --seed.
 BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {"weight_seed"}}
 # The fewest fields with bad values each table has (counted by hand from the tables).
-MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1}
+MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1, "analog_run": 1,
+               "analog_audit": 0}
 
 # A value of another quantity, for each unit a field may have.
 WRONG_UNIT = {"time": "5J", "energy": "5ns", "bandwidth": "5ns", "size": "5ns", "power": "5ns",
@@ -91,7 +102,7 @@ def test_every_migrated_job_has_a_table_and_bad_values():
         # milp_time_limit, threads, replicas, transfers, bus_model; run: precision,
         # calibration_method (choices), threads, calibration_samples, calibration_percentile,
         # warmup, runs; profile: precision, threads, warmup, runs, calibration_samples; inspect:
-        # precision.
+        # precision; analog_run: mode (choices; the seeds take any 64-bit value); analog_audit: none.
         assert len(checked) >= MIN_CHECKED[job], (job, checked)
 
 
@@ -106,7 +117,8 @@ def test_cli_and_python_reject_a_bad_value_with_the_same_message(job, resnet18):
                 pytest.fail(f"{f['name']}={value!r} was accepted")
             message = str(e.value)
             assert message.startswith(f["name"] + ": "), message
-            r = cli(*words, f["flag"], text, "--quiet", check=False)
+            quiet = [] if job in NO_QUIET else ["--quiet"]
+            r = cli(*words, f["flag"], text, *quiet, check=False)
             assert r.returncode == 1, (f["flag"], text, r.stdout)
             assert r.stderr == f"hetcim: error: {message}\n", (f["flag"], text)
             n += 1
@@ -129,7 +141,7 @@ def test_messages_name_the_field_and_the_bound(resnet18):
 
 def help_defaults(words):
     """{flag: default text or None} as `--help` shows them (CLI11: `--flag TYPE=default`)."""
-    text = cli(*words[:1], "--help").stdout
+    text = cli(*words, "--help").stdout
     out = {}
     for line in text.splitlines():
         m = re.match(r"\s+(--[a-z0-9-]+) (\S+?)(?:=(\S+))?(?:\s|$)", line)
@@ -141,7 +153,7 @@ def help_defaults(words):
 @pytest.mark.parametrize("job", sorted(JOBS))
 def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
     words, _ = JOBS[job]
-    shown = help_defaults(words)
+    shown = help_defaults(COMMAND.get(job, words[:1]))
     explicit = []
     for f in _hetcim.option_tables()[job]:
         if f["kind"] == "bool" or f["name"] in BY_HAND.get(job, ()):
@@ -153,8 +165,10 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
         if default:
             explicit += [f["flag"], default]
     # partition: 12 defaults; dse: milp_time_limit, replicas, ...; run: 9 (calibration_data is
-    # empty); profile: 7; inspect: precision (dump_after is empty).
-    assert len(explicit) >= 2 * {"partition": 4, "dse": 4, "run": 9, "profile": 7, "inspect": 1}[job]
+    # empty); profile: 7; inspect: precision (dump_after is empty); analog_run: the 4 seeds (chip,
+    # mode, layers are empty); analog_audit: chip_seed.
+    assert len(explicit) >= 2 * {"partition": 4, "dse": 4, "run": 9, "profile": 7, "inspect": 1,
+                                 "analog_run": 4, "analog_audit": 1}[job]
     if job not in RUNS:
         return
     # The defaults shown are the ones a run uses: every flag at its shown default gives the bytes
@@ -195,3 +209,27 @@ def test_a_bare_chip_name_is_recorded_with_the_file_it_was_found_in(tmp_path):
                              max_pairs=0)
     assert doc["chip"]["hash"] == ref["chip"]["hash"] and doc["operators"] == ref["operators"]
     assert os.path.samefile(doc["chip"]["spec"].rsplit(":", 1)[0], CHIPS)
+
+
+def test_an_empty_choice_and_an_old_flag_spelling(resnet18, tmp_path):
+    # mode may be empty (the profile's own mode): the message lists it as ''.
+    message = "mode: expected '', physical or reference, got 'fast'"
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.analog_run(resnet18, chip="A0", layers="conv1", mode="fast")
+    assert str(e.value) == message
+    r = cli("analog", "run", "resnet18", "--chip", "A0", "--analog-layers", "conv1", "--mode",
+            "fast", check=False)
+    assert r.stderr == f"hetcim: error: {message}\n"
+    # --seed is the hidden old spelling of --chip-seed: the same run, not shown in --help, and not
+    # both on one command line.
+    base = ["analog", "run", "race_cnn", "--chip", "A0", "--analog-layers", "classifier"]
+
+    def logits(*flags):
+        out = tmp_path / "out.npy"
+        cli(*base, *flags, "--output", str(out))
+        return out.read_bytes()
+
+    assert logits("--seed", "5") == logits("--chip-seed", "5")
+    assert logits("--chip-seed", "5") != logits("--chip-seed", "6")  # the flag reaches the chip
+    assert not re.search(r"--seed\b", cli("analog", "run", "--help").stdout)
+    assert cli(*base, "--seed", "5", "--chip-seed", "5", check=False).returncode != 0

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "api/common.h"
+#include "api/options.h"
 #include "exec/inputs.h"
 #include "exec/weights.h"
 #include "onnxio/import.h"
@@ -20,7 +21,7 @@ namespace {
 
 void check_mode(const std::string& mode) {
   if (!mode.empty() && mode != "physical" && mode != "reference")
-    throw user_error("mode: expected physical or reference, got '", mode, "'");
+    throw user_error("mode: expected '', physical or reference, got '", mode, "'");  // the field's
 }
 
 // The one profile a FILE:PROFILE spec names.
@@ -60,9 +61,21 @@ std::vector<std::string> analog_layers(const std::string& spec) {
   return out;
 }
 
+const FieldTable<AnalogAuditRequest>& analog_audit_fields() {
+  using R = AnalogAuditRequest;
+  static const FieldTable<R> table = {
+      field("chip", &R::chip, "FILE:PROFILE, or a profile name of the shipped data/chips.yaml"),
+      field("layers", &R::layers, "Comma-separated node names (empty: every mappable layer)"),
+      field("chip_seed", &R::chip_seed, "Chip seed: the persistent programmed state")
+          .alias("--seed"),
+  };
+  return table;
+}
+
 void AnalogAuditRequest::validate() const {
   if (model.empty()) throw user_error("model: required (an ONNX file with weights)");
   if (chip.empty()) throw user_error("chip: required (FILE:PROFILE)");
+  check_fields(*this, analog_audit_fields());
 }
 
 AnalogAuditResult analog_audit(const AnalogAuditRequest& request) {
@@ -82,10 +95,27 @@ AnalogAuditResult analog_audit(const AnalogAuditRequest& request) {
   return r;
 }
 
+const FieldTable<AnalogRunRequest>& analog_run_fields() {
+  using R = AnalogRunRequest;
+  static const FieldTable<R> table = {
+      field("chip", &R::chip, "FILE:PROFILE, or a profile name of the shipped data/chips.yaml"),
+      field("mode", &R::mode, "Override the profile's simulation mode ('': the profile's own)")
+          .one_of({"", "physical", "reference"}),
+      field("layers", &R::layers, "Comma-separated node names to run on the chip")
+          .flag("--analog-layers"),
+      field("chip_seed", &R::chip_seed, "Chip seed: the persistent programmed state")
+          .alias("--seed"),
+      field("read_seed", &R::read_seed, "Seed of the read noise"),
+      field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry"),
+      field("input_seed", &R::input_seed, "Seed for random inputs"),
+  };
+  return table;
+}
+
 void AnalogRunRequest::validate() const {
   if (chip.empty()) throw user_error("chip: required (FILE:PROFILE)");
   if (layers.empty()) throw user_error("layers: required (node names to run on the chip)");
-  check_mode(mode);
+  check_fields(*this, analog_run_fields());
 }
 
 AnalogRunResult analog_run(const Model& model, const AnalogRunRequest& request) {

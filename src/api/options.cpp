@@ -63,7 +63,7 @@ std::string bounds_text(const FieldSpec& f) {
 std::string choices_text(const std::vector<std::string>& c) {
   std::string s;
   for (size_t i = 0; i < c.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == c.size() ? " or " : ", ") + c[i];
+    s += (i == 0 ? "" : i + 1 == c.size() ? " or " : ", ") + (c[i].empty() ? "''" : c[i]);
   return s;
 }
 
@@ -103,6 +103,7 @@ void check_number(const FieldSpec& f, double v) {
 }  // namespace
 
 std::string FieldSpec::flag() const {
+  if (!flag_text.empty()) return flag_text;
   std::string s = "--" + name;
   for (char& c : s)
     if (c == '_') c = '-';

@@ -1,5 +1,6 @@
 // One options discipline: a request describes each of its plain fields once, in a table of
-// `Field`s: the name (the Python keyword; the CLI flag is "--" + the name with '-' for '_'), the
+// `Field`s: the name (the Python keyword; the CLI flag is "--" + the name with '-' for '_', or its
+// own spelling with .flag("--analog-layers"), plus hidden aliases kept for old scripts), the
 // member, the unit (a quantity given as "50ns"), the range or the choices, and the help. The
 // default is the struct's own default member initialiser, read from a default-constructed request.
 // From that one table:
@@ -35,9 +36,11 @@ struct FieldSpec {
   std::optional<Quantity> unit;      // a double given with a unit ("50ns"), or SI in Python
   std::optional<double> lo, hi;      // inclusive bounds (lo exclusive with lo_open)
   bool lo_open = false;              // > lo rather than >= lo
-  std::vector<std::string> choices;  // a string field: one of these
+  std::vector<std::string> choices;  // a string field: one of these ("" allowed, shown as '')
+  std::string flag_text;             // the CLI flag when not derived from the name ("": derived)
+  std::vector<std::string> aliases;  // hidden CLI spellings of the same field ("--seed")
 
-  [[nodiscard]] std::string flag() const;  // "--" + name, '_' -> '-'
+  [[nodiscard]] std::string flag() const;  // flag_text, or "--" + name with '_' -> '-'
 };
 
 template <typename R>
@@ -64,6 +67,17 @@ struct Field : FieldSpec {
   }
   Field with_unit(Quantity q) && {
     unit = q;
+    return std::move(*this);
+  }
+  using FieldSpec::flag;
+  // The CLI flag, when the name does not derive it ("--analog-layers" for `layers`).
+  Field flag(std::string f) && {
+    flag_text = std::move(f);
+    return std::move(*this);
+  }
+  // An older spelling of the flag, accepted but not shown in --help.
+  Field alias(std::string a) && {
+    aliases.push_back(std::move(a));
     return std::move(*this);
   }
 };
@@ -133,5 +147,9 @@ struct InspectRequest;
 [[nodiscard]] const FieldTable<RunRequest>& run_fields();          // the inputs aside
 [[nodiscard]] const FieldTable<ProfileRequest>& profile_fields();  // the progress callback aside
 [[nodiscard]] const FieldTable<InspectRequest>& inspect_fields();  // the crossbar size aside
+struct AnalogAuditRequest;
+struct AnalogRunRequest;
+[[nodiscard]] const FieldTable<AnalogAuditRequest>& analog_audit_fields();  // the model file aside
+[[nodiscard]] const FieldTable<AnalogRunRequest>& analog_run_fields();      // the inputs aside
 
 }  // namespace hetcim::api

@@ -90,12 +90,7 @@ void register_analog_audit(CLI::App& analog) {
   cmd->add_option("model", q->model, "ONNX model with weights")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--chip", q->chip, "FILE:PROFILE")->required();
-  CLI::Option* seed =
-      cmd->add_option("--chip-seed", q->chip_seed, "Chip seed")->capture_default_str();
-  seed->excludes(cmd->add_option("--seed", q->chip_seed, "Chip seed")->group(""));
-  cmd->add_option("--layers", q->layers,
-                  "Comma-separated node names (default: every mappable layer)");
+  options::add_fields(cmd, api::analog_audit_fields(), *q)[0]->required();  // --chip
   cmd->callback([q] {
     const api::AnalogAuditResult r = api::analog_audit(*q);
     std::fputs(report::analog_audit_text(r.audits, r.skipped).c_str(), stdout);
@@ -127,15 +122,10 @@ void register_analog_run(CLI::App& analog) {
       "Run any model with chosen Conv/Gemm/MatMul nodes on a simulated chip and the rest on "
       "the reference interpreter (programmed once, fresh read noise per run)");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  cmd->add_option("--chip", q.chip, "FILE:PROFILE")->required();
-  options::sim_mode(cmd, q.mode, "Override the profile's simulation mode");
-  cmd->add_option("--analog-layers", q.layers, "Comma-separated node names to run on the chip")
-      ->required();
-  options::chip_seeds(cmd, q.chip_seed, q.read_seed);
-  cmd->add_option("--weight-seed", q.weight_seed, "Seed for weights the model does not carry")
-      ->capture_default_str();
+  const std::vector<CLI::Option*> flags = options::add_fields(cmd, api::analog_run_fields(), q);
+  flags[0]->required();  // --chip
+  flags[2]->required();  // --analog-layers
   cmd->add_option("--input", a->inputs, ".npy input (FILE, or NAME=FILE); default: seeded random");
-  cmd->add_option("--input-seed", q.input_seed, "Seed for random inputs")->capture_default_str();
   cmd->add_option("--output", a->outputs, "Write an output as .npy (FILE, or NAME=FILE)");
   cmd->add_option("--batch", a->model.batch, "Batch size of a zoo model")
       ->check(CLI::Range(1, 1 << 20))

@@ -64,7 +64,8 @@ void limit(CLI::App* cmd, int64_t& limit, const std::string& help) {
 std::string type_name(const api::FieldSpec& f, const api::FieldRef& kind) {
   if (!f.choices.empty()) {
     std::string s = "{";
-    for (const std::string& c : f.choices) s += (s.size() == 1 ? "" : ",") + c;
+    for (size_t i = 0; i < f.choices.size(); ++i)
+      s += (i == 0 ? "" : ",") + (f.choices[i].empty() ? "''" : f.choices[i]);
     return s + "}";
   }
   if (f.unit) {

@@ -58,8 +58,9 @@ void limit(CLI::App* cmd, int64_t& limit, const std::string& help = "First N ima
 // The flags of an api request's field table (api/options.h): each field `--flag` set through
 // api::set_from_text (so a bad value gets the api's message, the one Python raises), its help
 // composed with unit, choices or range and the default of a default-constructed R; a bool field is
-// a flag that flips its default (--name when false, --no-name when true). `skip`: fields the
-// command declares itself (other spelling or type). Returns the options, by field name order.
+// a flag that flips its default (--name when false, --no-name when true); a field's aliases are
+// hidden options excluding its flag (not shown in --help) (bool fields take none). `skip`: fields
+// the command declares itself (other spelling or type). Returns the options, by field name order.
 template <typename R>
 std::vector<CLI::Option*> add_fields(CLI::App* cmd, const api::FieldTable<R>& table, R& target,
                                      const std::vector<std::string>& skip = {}) {
@@ -68,6 +69,9 @@ std::vector<CLI::Option*> add_fields(CLI::App* cmd, const api::FieldTable<R>& ta
   for (const api::Field<R>& f : table) {
     if (std::find(skip.begin(), skip.end(), f.name) != skip.end()) continue;
     const api::FieldRef def = f.ref(defaults);
+    const auto set = [&target, f](const std::string& text) {
+      api::set_from_text(f, f.ref(target), text);
+    };
     if (std::holds_alternative<bool*>(def)) {
       const bool on = !*std::get<bool*>(def);
       added.push_back(cmd->add_flag_callback(
@@ -78,11 +82,11 @@ std::vector<CLI::Option*> add_fields(CLI::App* cmd, const api::FieldTable<R>& ta
     std::string default_text = api::value_text(f, def);  // "600 s" shown as "600s", as typed
     if (f.unit) std::erase(default_text, ' ');
     CLI::Option* o = cmd->add_option_function<std::string>(
-        f.flag(),
-        [&target, f](const std::string& text) { api::set_from_text(f, f.ref(target), text); },
-        api::full_help(f, false, ""));  // CLI11 shows choices and default
+        f.flag(), set, api::full_help(f, false, ""));  // CLI11 shows choices and default
     o->type_name(type_name(f, def));
     if (!default_text.empty()) o->default_str(default_text);
+    for (const std::string& alias : f.aliases)  // hidden; one spelling per command line
+      cmd->add_option_function<std::string>(alias, set, f.help)->group("")->excludes(o);
     added.push_back(o);
   }
   return added;

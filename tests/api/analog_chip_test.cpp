@@ -113,8 +113,8 @@ TEST(AnalogChip, BadRequestsNameTheField) {
             std::string::npos);
   q.inputs.clear();
   q.mode = "fast";
-  EXPECT_NE(user_error_of([&] { (void)analog_run(m, q); }).find("mode: expected physical"),
-            std::string::npos);
+  EXPECT_EQ(user_error_of([&] { (void)analog_run(m, q); }),
+            "mode: expected '', physical or reference, got 'fast'");
   q.mode = "";
   q.chip = kChips;  // every profile: run needs one
   EXPECT_NE(user_error_of([&] { (void)analog_run(m, q); }).find("--chip needs FILE:PROFILE"),

@@ -55,6 +55,25 @@ TEST(Options, OneMessageFormatNamingTheField) {
   EXPECT_EQ(f[0].flag(), "--mode");
 }
 
+TEST(Options, AnEmptyChoiceIsListedAsQuotesAndAFlagMayBeSpelledApart) {
+  struct Req {
+    std::string mode;
+    std::string layers;
+  } r;
+  const api::Field<Req> mode =
+      api::field("mode", &Req::mode, "Mode ('': the profile's)").one_of({"", "physical"});
+  const api::Field<Req> layers =
+      api::field("layers", &Req::layers, "Layers").flag("--analog-layers").alias("--nodes");
+  EXPECT_NO_THROW(api::check_field(mode, mode.ref(r)));  // "" is one of the choices
+  EXPECT_EQ(message_of([&] { api::set_from_text(mode, mode.ref(r), "x"); }),
+            "mode: expected '' or physical, got 'x'");
+  EXPECT_EQ(api::full_help(mode, true, ""), "Mode ('': the profile's). One of '' or physical");
+  EXPECT_EQ(mode.flag(), "--mode");
+  EXPECT_EQ(layers.flag(), "--analog-layers");
+  EXPECT_EQ(layers.aliases, std::vector<std::string>{"--nodes"});
+  EXPECT_EQ(layers.name, "layers");  // the Python keyword and the messages keep the name
+}
+
 TEST(Options, EveryPartitionDefaultRoundTripsThroughItsText) {
   api::PartitionRequest defaults;
   const auto& table = api::partition_fields();
