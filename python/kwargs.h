@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -55,6 +56,42 @@ template <typename R>
 Fields<R> with_table(const api::FieldTable<R>& table, Fields<R> extra = {}) {
   for (const api::Field<R>& f : table) extra[f.name] = table_setter(f);
   return extra;
+}
+
+// A field table as Python data (name, flag, default, kind, unit, bounds, choices, help): what the
+// tests walk (each module's `option_tables()`) to check that the CLI and Python reject the same
+// value with the same message.
+template <typename R>
+py::list table_info(const api::FieldTable<R>& table) {
+  py::list out;
+  R defaults{};
+  for (const api::Field<R>& f : table) {
+    py::dict d;
+    d["name"] = f.name;
+    d["flag"] = f.flag();
+    d["default"] = api::value_text(f, f.ref(defaults));
+    d["kind"] = std::visit(
+        [](auto* m) -> std::string {
+          using T = std::remove_pointer_t<decltype(m)>;
+          if constexpr (std::is_same_v<T, bool>)
+            return "bool";
+          else if constexpr (std::is_same_v<T, std::string>)
+            return "str";
+          else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::optional<double>>)
+            return "float";
+          else
+            return "int";
+        },
+        f.ref(defaults));
+    d["unit"] = f.unit ? py::cast(std::string(quantity_name(*f.unit))) : py::none();
+    d["lo"] = f.lo ? py::cast(*f.lo) : py::none();
+    d["hi"] = f.hi ? py::cast(*f.hi) : py::none();
+    d["lo_open"] = f.lo_open;
+    d["choices"] = f.choices;
+    d["help"] = f.help;
+    out.append(d);
+  }
+  return out;
 }
 
 // Applies kwargs to `r` through `fields`; an unknown keyword is a UserError listing the known ones.

@@ -43,6 +43,7 @@ namespace {
 using python::apply_kwargs;
 using python::field;
 using python::Setter;
+using python::table_info;
 
 // A time in seconds, or a string with a unit ("50ns").
 double time_of(const py::handle& v, const char* name) {
@@ -119,41 +120,6 @@ std::string partition_json_text(const api::PartitionResult& r) {
 }
 
 }  // namespace
-
-// A field table as Python data (name, flag, default, unit, bounds, choices, help): what the tests
-// walk to check that the CLI and Python reject the same value with the same message.
-template <typename R>
-py::list table_info(const api::FieldTable<R>& table) {
-  py::list out;
-  R defaults{};
-  for (const api::Field<R>& f : table) {
-    py::dict d;
-    d["name"] = f.name;
-    d["flag"] = f.flag();
-    d["default"] = api::value_text(f, f.ref(defaults));
-    d["kind"] = std::visit(
-        [](auto* m) -> std::string {
-          using T = std::remove_pointer_t<decltype(m)>;
-          if constexpr (std::is_same_v<T, bool>)
-            return "bool";
-          else if constexpr (std::is_same_v<T, std::string>)
-            return "str";
-          else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::optional<double>>)
-            return "float";
-          else
-            return "int";
-        },
-        f.ref(defaults));
-    d["unit"] = f.unit ? py::cast(std::string(quantity_name(*f.unit))) : py::none();
-    d["lo"] = f.lo ? py::cast(*f.lo) : py::none();
-    d["hi"] = f.hi ? py::cast(*f.hi) : py::none();
-    d["lo_open"] = f.lo_open;
-    d["choices"] = f.choices;
-    d["help"] = f.help;
-    out.append(d);
-  }
-  return out;
-}
 
 PYBIND11_MODULE(_hetcim, m) {
   m.doc() = "hetcim: neural networks on heterogeneous CPU + in-memory-computing systems (C++ core)";

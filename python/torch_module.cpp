@@ -47,21 +47,9 @@ python::Setter<R> optional_field(std::optional<T> R::*member) {
 
 const Fields<api::AnalogEvalRequest>& eval_fields() {
   using R = api::AnalogEvalRequest;
-  static const Fields<R> f = {
-      {"dataset", field(&R::dataset)},
-      {"data_dir", field(&R::data_dir)},
-      {"split", field(&R::split)},
-      {"chip", field(&R::chip)},
-      {"digital", field(&R::digital)},
-      {"mode", field(&R::mode)},
-      {"layers", field(&R::layers)},
-      {"chip_seed", field(&R::chip_seed)},
-      {"seed", field(&R::chip_seed)},  // the CLI's hidden alias of --chip-seed
-      {"read_seed", field(&R::read_seed)},
-      {"limit", field(&R::eval, &train::EvalOptions::limit)},
-      {"batch_size", field(&R::eval, &train::EvalOptions::batch_size)},
-      {"threads", field(&R::eval, &train::EvalOptions::threads)},
-  };
+  // The table's keywords, and `seed`: the older keyword of chip_seed, kept for callers.
+  static const Fields<R> f =
+      python::with_table(api::analog_eval_fields(), {{"seed", field(&R::chip_seed)}});
   return f;
 }
 
@@ -269,6 +257,15 @@ PYBIND11_MODULE(_hetcim_torch, m) {
       PyErr_SetString(internal_exc, e.what());
     }
   });
+
+  m.def(
+      "option_tables",
+      [] {
+        py::dict d;
+        d["analog_eval"] = python::table_info(api::analog_eval_fields());
+        return d;
+      },
+      "The field tables (api/options.h) of this module's migrated jobs, as _hetcim.option_tables.");
 
   m.def(
       "analog_eval",

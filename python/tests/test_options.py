@@ -12,7 +12,13 @@ import subprocess
 import pytest
 
 import hetcim
+import hetcim.analog
 from hetcim import _hetcim
+
+try:  # the libtorch jobs' tables, in their own module (absent from a build without libtorch)
+    from hetcim import _hetcim_torch
+except ImportError:
+    _hetcim_torch = None
 
 BIN = os.environ.get("HETCIM_BIN", "")
 CHIPS = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "data", "chips.yaml"))
@@ -43,9 +49,25 @@ JOBS = {
     # stands in for the ONNX model only for `--help`.
     "analog_audit": (["analog", "audit", CHIPS, "--chip", "A0"],
                      lambda m, **kw: hetcim.analog_audit(CHIPS, chip="A0", **kw)),
+    # The model file is looked at only after the options are read: the chips file stands in.
+    "analog_eval": (["analog", "eval", CHIPS],
+                    lambda m, **kw: hetcim.analog.evaluate(CHIPS, **kw)),
 }
+if _hetcim_torch is None:
+    del JOBS["analog_eval"]
+
+
+def option_tables():
+    """Both modules' tables by job."""
+    tables = dict(_hetcim.option_tables())
+    if _hetcim_torch is not None:
+        tables.update(_hetcim_torch.option_tables())
+    return tables
+
+
 # The command words before the model (what `--help` is asked of), where not just the first.
-COMMAND = {"analog_run": ["analog", "run"], "analog_audit": ["analog", "audit"]}
+COMMAND = {"analog_run": ["analog", "run"], "analog_audit": ["analog", "audit"],
+           "analog_eval": ["analog", "eval"]}
 # Commands without --quiet (they print no progress).
 NO_QUIET = {"analog_run", "analog_audit"}
 # Jobs cheap enough to run twice in the defaults test (a DSE's default grid is not).
@@ -56,7 +78,7 @@ RUNS = {"partition"}
 BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {"weight_seed"}}
 # The fewest fields with bad values each table has (counted by hand from the tables).
 MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1, "analog_run": 1,
-               "analog_audit": 0}
+               "analog_audit": 0, "analog_eval": 6}
 
 # A value of another quantity, for each unit a field may have.
 WRONG_UNIT = {"time": "5J", "energy": "5ns", "bandwidth": "5ns", "size": "5ns", "power": "5ns",
@@ -93,7 +115,7 @@ def bad_values(f):
 
 
 def test_every_migrated_job_has_a_table_and_bad_values():
-    tables = _hetcim.option_tables()
+    tables = option_tables()
     assert set(tables) == set(JOBS)
     for job, fields in tables.items():
         checked = [f["name"] for f in fields if bad_values(f)]
@@ -102,7 +124,8 @@ def test_every_migrated_job_has_a_table_and_bad_values():
         # milp_time_limit, threads, replicas, transfers, bus_model; run: precision,
         # calibration_method (choices), threads, calibration_samples, calibration_percentile,
         # warmup, runs; profile: precision, threads, warmup, runs, calibration_samples; inspect:
-        # precision; analog_run: mode (choices; the seeds take any 64-bit value); analog_audit: none.
+        # precision; analog_run: mode (choices; the seeds take any 64-bit value); analog_audit: none; analog_eval: dataset, split, mode (choices), limit, batch_size,
+        # threads (ranges).
         assert len(checked) >= MIN_CHECKED[job], (job, checked)
 
 
@@ -110,7 +133,7 @@ def test_every_migrated_job_has_a_table_and_bad_values():
 def test_cli_and_python_reject_a_bad_value_with_the_same_message(job, resnet18):
     words, call = JOBS[job]
     n = 0
-    for f in _hetcim.option_tables()[job]:
+    for f in option_tables()[job]:
         for text, value in bad_values(f):
             with pytest.raises(hetcim.UserError) as e:
                 call(resnet18, **{f["name"]: value})
@@ -155,7 +178,7 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
     words, _ = JOBS[job]
     shown = help_defaults(COMMAND.get(job, words[:1]))
     explicit = []
-    for f in _hetcim.option_tables()[job]:
+    for f in option_tables()[job]:
         if f["kind"] == "bool" or f["name"] in BY_HAND.get(job, ()):
             continue
         assert f["flag"] in shown, f["flag"]
@@ -166,9 +189,10 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
             explicit += [f["flag"], default]
     # partition: 12 defaults; dse: milp_time_limit, replicas, ...; run: 9 (calibration_data is
     # empty); profile: 7; inspect: precision (dump_after is empty); analog_run: the 4 seeds (chip,
-    # mode, layers are empty); analog_audit: chip_seed.
+    # mode, layers are empty); analog_audit: chip_seed; analog_eval: dataset, split, layers, the 2
+    # seeds, limit, batch_size, threads.
     assert len(explicit) >= 2 * {"partition": 4, "dse": 4, "run": 9, "profile": 7, "inspect": 1,
-                                 "analog_run": 4, "analog_audit": 1}[job]
+                                 "analog_run": 4, "analog_audit": 1, "analog_eval": 8}[job]
     if job not in RUNS:
         return
     # The defaults shown are the ones a run uses: every flag at its shown default gives the bytes

@@ -11,9 +11,40 @@
 
 namespace hetcim::api {
 
+const FieldTable<AnalogEvalRequest>& analog_eval_fields() {
+  using R = AnalogEvalRequest;
+  using E = train::EvalOptions;
+  static const FieldTable<E> eval = {
+      field("limit", &E::limit, "First N images only (0: all)").at_least(0),
+      field("batch_size", &E::batch_size,
+            "Images per analog read (reference mode shares noise per batch)")
+          .range(1, 1 << 20),
+      field("threads", &E::threads, "libtorch threads (0: libtorch's default)").range(0, 1024),
+  };
+  static const FieldTable<R> table = concat<R>(
+      {
+          field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
+          field("data_dir", &R::data_dir, "Directory of the data set files").alias("--dataset-dir"),
+          field("split", &R::split, "The split").one_of({"train", "test"}),
+          field("chip", &R::chip,
+                "FILE:PROFILE (one chip) or FILE (every profile of the file); '' = none"),
+          field("digital", &R::digital, "Also report the clean digital accuracy"),
+          field("mode", &R::mode, "Override the profiles' simulation mode ('': their own)")
+              .one_of({"", "physical", "reference"}),
+          field("layers", &R::layers, "'classifier' or a comma-separated list of Gemm nodes")
+              .flag("--analog-layers"),
+          field("chip_seed", &R::chip_seed, "Chip seed: the persistent programmed state")
+              .alias("--seed"),
+          field("read_seed", &R::read_seed, "Seed of the read noise"),
+      },
+      nested(&R::eval, eval));
+  return table;
+}
+
 void AnalogEvalRequest::validate() const {
   if (model.empty()) throw user_error("model: required (an ONNX file of race_cnn with weights)");
   if (chip.empty() && !digital) throw user_error("analog eval: give --chip and/or --digital");
+  check_fields(*this, analog_eval_fields());
 }
 
 AnalogEvalResult analog_eval(const AnalogEvalRequest& request,

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "api/analog_chip.h"
+#include "api/options.h"
 #include "api/status.h"
 #include "api_torch/policy.h"
 #include "api_torch/pool.h"
@@ -56,6 +57,9 @@ struct AnalogEvalRequest {
 
   void validate() const;  // UserError naming the field: no chip and no digital run
 };
+
+// The table of AnalogEvalRequest (api/options.h): every field but the model file and one_run.
+[[nodiscard]] const FieldTable<AnalogEvalRequest>& analog_eval_fields();
 
 struct AnalogEvalRun {
   std::optional<xbar::ChipProfile> chip;  // nullopt: the digital model

@@ -42,17 +42,7 @@ void register_analog_eval(CLI::App& analog, const Provenance& provenance) {
   cmd->add_option("model", q.model, "ONNX model (race_cnn with weights)")
       ->required()
       ->check(CLI::ExistingFile);
-  options::dataset(cmd, q.dataset, q.data_dir);
-  options::split(cmd, q.split);
-  cmd->add_option("--chip", q.chip, "FILE:PROFILE (one chip) or FILE (every profile of the file)");
-  cmd->add_flag("--digital", q.digital, "Also report the clean digital accuracy");
-  options::sim_mode(cmd, q.mode);
-  options::chip_seeds(cmd, q.chip_seed, q.read_seed);
-  cmd->add_option("--analog-layers", q.layers,
-                  "'classifier' or a comma-separated list of Gemm nodes")
-      ->capture_default_str();
-  options::limit(cmd, q.eval.limit);
-  options::torch_eval(cmd, q.eval.batch_size, q.eval.threads);
+  options::add_fields(cmd, api::analog_eval_fields(), q);
   cmd->add_option("--logits", a->logits,
                   "Write the logits (images x classes, float32) as .npy (one chip)");
   cmd->add_option("--json", a->json,
