@@ -87,6 +87,7 @@ py::list table_info(const api::FieldTable<R>& table) {
     d["lo"] = f.lo ? py::cast(*f.lo) : py::none();
     d["hi"] = f.hi ? py::cast(*f.hi) : py::none();
     d["lo_open"] = f.lo_open;
+    d["hi_open"] = f.hi_open;
     d["choices"] = f.choices;
     d["help"] = f.help;
     out.append(d);

@@ -147,6 +147,7 @@ PYBIND11_MODULE(_hetcim, m) {
         d["inspect"] = table_info(api::inspect_fields());
         d["analog_audit"] = table_info(api::analog_audit_fields());
         d["analog_run"] = table_info(api::analog_run_fields());
+        d["execute"] = table_info(api::execute_fields());
         return d;
       },
       "Each migrated job's field table (api/options.h): the one description of its options that "
@@ -537,28 +538,8 @@ PYBIND11_MODULE(_hetcim, m) {
       "execute_json",
       [](const std::string& model, const py::kwargs& kw) {
         using R = api::ExecuteRequest;
-        std::map<std::string, Setter<R>> f{
-            {"plan", field(&R::plan)},
-            {"chip", field(&R::chip)},
-            {"mode", field(&R::mode)},
-            {"host", field(&R::host)},
-            {"dataset", field(&R::dataset)},
-            {"dataset_dir", field(&R::dataset_dir)},
-            {"split", field(&R::split)},
-            {"limit", field(&R::limit)},
-            {"batch", field(&R::batch)},
-            {"threads", field(&R::threads)},
-            {"chip_seed", field(&R::chip_seed)},
-            {"read_seed", field(&R::read_seed)},
-            {"weight_seed", field(&R::weight_seed)},
-            {"certify", field(&R::certify)},
-            {"risk", field(&R::risk)},
-            {"certificate_delta", field(&R::certificate_delta)},
-            {"design_risk", [](R& r, const py::handle& v) { r.design_risk = py::cast<double>(v); }},
-            {"design_delta", field(&R::design_delta)},
-            {"split_seed", field(&R::split_seed)}};
         R r;
-        apply_kwargs("execute", r, kw, f);
+        apply_kwargs("execute", r, kw, python::with_table(api::execute_fields()));
         r.validate();
         py::gil_scoped_release release;
         api::ExecuteResult x = api::execute(model, r);

@@ -49,6 +49,10 @@ JOBS = {
     # stands in for the ONNX model only for `--help`.
     "analog_audit": (["analog", "audit", CHIPS, "--chip", "A0"],
                      lambda m, **kw: hetcim.analog_audit(CHIPS, chip="A0", **kw)),
+    # The plan is read only after the options: a bad value fails first.
+    "execute": (["execute", "race_cnn_mnist", "--plan", "plan.json", "--chip", "A0"],
+                lambda m, **kw: hetcim.execute("race_cnn_mnist", plan="plan.json", chip="A0",
+                                               **kw)),
     # The model file is looked at only after the options are read: the chips file stands in.
     "analog_eval": (["analog", "eval", CHIPS],
                     lambda m, **kw: hetcim.analog.evaluate(CHIPS, **kw)),
@@ -78,7 +82,7 @@ RUNS = {"partition"}
 BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {"weight_seed"}}
 # The fewest fields with bad values each table has (counted by hand from the tables).
 MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1, "analog_run": 1,
-               "analog_audit": 0, "analog_eval": 6}
+               "analog_audit": 0, "analog_eval": 6, "execute": 9}
 
 # A value of another quantity, for each unit a field may have.
 WRONG_UNIT = {"time": "5J", "energy": "5ns", "bandwidth": "5ns", "size": "5ns", "power": "5ns",
@@ -125,7 +129,8 @@ def test_every_migrated_job_has_a_table_and_bad_values():
         # calibration_method (choices), threads, calibration_samples, calibration_percentile,
         # warmup, runs; profile: precision, threads, warmup, runs, calibration_samples; inspect:
         # precision; analog_run: mode (choices; the seeds take any 64-bit value); analog_audit: none; analog_eval: dataset, split, mode (choices), limit, batch_size,
-        # threads (ranges).
+        # threads (ranges); execute: mode, split (choices), limit, batch, threads, risk,
+        # certificate_delta, design_risk, design_delta (ranges).
         assert len(checked) >= MIN_CHECKED[job], (job, checked)
 
 
@@ -190,9 +195,11 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
     # partition: 12 defaults; dse: milp_time_limit, replicas, ...; run: 9 (calibration_data is
     # empty); profile: 7; inspect: precision (dump_after is empty); analog_run: the 4 seeds (chip,
     # mode, layers are empty); analog_audit: chip_seed; analog_eval: dataset, split, layers, the 2
-    # seeds, limit, batch_size, threads.
+    # seeds, limit, batch_size, threads; execute: dataset, split, limit, batch, threads, the 4
+    # seeds, risk, certificate_delta, design_delta (design_risk unset: 0.8 r).
     assert len(explicit) >= 2 * {"partition": 4, "dse": 4, "run": 9, "profile": 7, "inspect": 1,
-                                 "analog_run": 4, "analog_audit": 1, "analog_eval": 8}[job]
+                                 "analog_run": 4, "analog_audit": 1, "analog_eval": 8,
+                                 "execute": 12}[job]
     if job not in RUNS:
         return
     # The defaults shown are the ones a run uses: every flag at its shown default gives the bytes
@@ -233,6 +240,14 @@ def test_a_bare_chip_name_is_recorded_with_the_file_it_was_found_in(tmp_path):
                              max_pairs=0)
     assert doc["chip"]["hash"] == ref["chip"]["hash"] and doc["operators"] == ref["operators"]
     assert os.path.samefile(doc["chip"]["spec"].rsplit(":", 1)[0], CHIPS)
+
+
+def test_an_open_interval_is_written_with_parentheses():
+    # risk is a probability strictly between 0 and 1 (known by hand from execute's table).
+    for bad in (0.0, 1.0):
+        with pytest.raises(hetcim.UserError) as e:
+            hetcim.execute("race_cnn_mnist", plan="plan.json", chip="A0", risk=bad)
+        assert str(e.value) == "risk: expected a number in (0, 1), got %g" % bad
 
 
 def test_an_empty_choice_and_an_old_flag_spelling(resnet18, tmp_path):

@@ -7,6 +7,7 @@
 #include "accuracy/paired.h"
 #include "api/common.h"
 #include "api/model.h"
+#include "api/options.h"
 #include "api/partition.h"
 #include "cost/hardware.h"
 #include "data/dataset.h"
@@ -166,20 +167,49 @@ report::ExecutionCertificate certify(const ExecuteRequest& q, const hybrid::Eval
 
 }  // namespace
 
+const FieldTable<ExecuteRequest>& execute_fields() {
+  using R = ExecuteRequest;
+  static const FieldTable<R> table = {
+      field("plan", &R::plan, "Partition file (hetcim partition --json)"),
+      field("chip", &R::chip, "Chip profile FILE:PROFILE, e.g. data/chips.yaml:A3"),
+      field("mode", &R::mode, "Override the profile's simulation mode ('': the profile's own)")
+          .one_of({"", "physical", "reference"}),
+      field("host", &R::host,
+            "Host of the partition problem ('': the hardware's): arm, x86, a host model or a "
+            "profile file"),
+      field("dataset", &R::dataset, "Data set: fashion-mnist or cifar10"),
+      field("dataset_dir", &R::dataset_dir,
+            "Directory of the data set's files ('': the name's own)")
+          .flag("--data-dir")
+          .alias("--dataset-dir"),
+      field("split", &R::split, "The split").one_of({"train", "test"}),
+      field("limit", &R::limit, "Evaluate the first N images (0: all)").range(0, 0x1p40),
+      field("batch", &R::batch, "Images per engine run").range(1, 65536),
+      field("threads", &R::threads, "CPU threads (engine and simulator)").range(1, 1024),
+      field("chip_seed", &R::chip_seed, "Chip seed: the persistent programmed state")
+          .alias("--seed"),
+      field("read_seed", &R::read_seed, "Seed of the read noise"),
+      field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry"),
+      field("certify", &R::certify,
+            "Seed 002's certified fallback: bias correction, score, Clopper-Pearson threshold and "
+            "certificate on the plan's logits, the all-host run as fallback"),
+      field("risk", &R::risk, "Certified selective risk target r").between(0, 1),
+      field("certificate_delta", &R::certificate_delta, "Certificate confidence delta_C")
+          .flag("--delta")
+          .between(0, 1),
+      field("design_risk", &R::design_risk, "Design risk r_d of the threshold fit (unset: 0.8 r)")
+          .between(0, 1),
+      field("design_delta", &R::design_delta, "delta_d of the threshold fit").between(0, 1),
+      field("split_seed", &R::split_seed, "Seed of the H/P/C/T splits"),
+  };
+  return table;
+}
+
 void ExecuteRequest::validate() const {
   if (plan.empty()) throw user_error("plan: a partition file is required");
   if (chip.empty()) throw user_error("chip: expected FILE:PROFILE, got nothing");
-  if (!mode.empty() && mode != "physical" && mode != "reference")
-    throw user_error("mode: expected physical or reference, got '", mode, "'");
+  check_fields(*this, execute_fields());
   if (hardware) hardware->validate();
-  (void)data::parse_split(split);
-  check_range("limit", limit, int64_t{0}, int64_t{1} << 40);
-  check_range("batch", batch, int64_t{1}, int64_t{65536});
-  check_range("threads", threads, 1, 1024);
-  check_range("risk", risk, 1e-9, 1 - 1e-9);
-  check_range("certificate_delta", certificate_delta, 1e-9, 1 - 1e-9);
-  if (design_risk) check_range("design_risk", *design_risk, 1e-9, 1 - 1e-9);
-  check_range("design_delta", design_delta, 1e-9, 1 - 1e-9);
 }
 
 ExecuteResult execute(const std::string& model_spec, const ExecuteRequest& q) {

@@ -52,11 +52,17 @@ const char* example(Quantity q) {
   return "";
 }
 
-// "in [lo, hi]", ">= lo", "> lo", "<= hi" ("" without bounds).
+// "[lo, hi]" (a parenthesis at an open end).
+std::string interval_text(const FieldSpec& f) {
+  return (f.lo_open ? "(" : "[") + quantity_text(f, *f.lo) + ", " + quantity_text(f, *f.hi) +
+         (f.hi_open ? ")" : "]");
+}
+
+// "in [lo, hi]", ">= lo", "> lo", "<= hi", "< hi" ("" without bounds).
 std::string bounds_text(const FieldSpec& f) {
-  if (f.lo && f.hi) return "in [" + quantity_text(f, *f.lo) + ", " + quantity_text(f, *f.hi) + "]";
+  if (f.lo && f.hi) return "in " + interval_text(f);
   if (f.lo) return (f.lo_open ? "> " : ">= ") + quantity_text(f, *f.lo);
-  if (f.hi) return "<= " + quantity_text(f, *f.hi);
+  if (f.hi) return (f.hi_open ? "< " : "<= ") + quantity_text(f, *f.hi);
   return "";
 }
 
@@ -69,7 +75,7 @@ std::string choices_text(const std::vector<std::string>& c) {
 
 bool within(const FieldSpec& f, double v) {
   if (f.lo && !(f.lo_open ? v > *f.lo : v >= *f.lo)) return false;
-  if (f.hi && !(v <= *f.hi)) return false;
+  if (f.hi && !(f.hi_open ? v < *f.hi : v <= *f.hi)) return false;
   return true;
 }
 
@@ -83,7 +89,7 @@ int64_t whole_bound(double b) {
 // Whole numbers compared as integers (as doubles, 2^62 + 1 would pass a bound of 2^62).
 void check_whole(const FieldSpec& f, int64_t v) {
   const bool ok = (!f.lo || (f.lo_open ? v > whole_bound(*f.lo) : v >= whole_bound(*f.lo))) &&
-                  (!f.hi || v <= whole_bound(*f.hi));
+                  (!f.hi || (f.hi_open ? v < whole_bound(*f.hi) : v <= whole_bound(*f.hi)));
   if (!ok)
     throw user_error(f.name, ": expected a whole number ", bounds_text(f), ", got ",
                      std::to_string(v));
@@ -205,7 +211,7 @@ std::string full_help(const FieldSpec& f, bool with_choices, const std::string& 
   if (f.unit) sentence("A " + std::string(quantity_name(*f.unit)) + " such as " + example(*f.unit));
   if (with_choices && !f.choices.empty()) sentence("One of " + choices_text(f.choices));
   if (f.lo && f.hi)
-    sentence("Range [" + quantity_text(f, *f.lo) + ", " + quantity_text(f, *f.hi) + "]");
+    sentence("Range " + interval_text(f));
   else if (f.lo || f.hi)
     sentence("Range " + bounds_text(f));
   if (!default_text.empty()) sentence("Default " + default_text);

@@ -34,8 +34,9 @@ struct FieldSpec {
   std::string name;                  // snake_case: the Python keyword; the CLI flag derives from it
   std::string help;                  // one sentence, without default or range (composed from these)
   std::optional<Quantity> unit;      // a double given with a unit ("50ns"), or SI in Python
-  std::optional<double> lo, hi;      // inclusive bounds (lo exclusive with lo_open)
+  std::optional<double> lo, hi;      // inclusive bounds (exclusive with lo_open, hi_open)
   bool lo_open = false;              // > lo rather than >= lo
+  bool hi_open = false;              // < hi rather than <= hi
   std::vector<std::string> choices;  // a string field: one of these ("" allowed, shown as '')
   std::string flag_text;             // the CLI flag when not derived from the name ("": derived)
   std::vector<std::string> aliases;  // hidden CLI spellings of the same field ("--seed")
@@ -59,6 +60,13 @@ struct Field : FieldSpec {
   Field positive() && {
     lo = 0;
     lo_open = true;
+    return std::move(*this);
+  }
+  // Strictly between l and h (a probability that must be neither 0 nor 1).
+  Field between(double l, double h) && {
+    lo = l;
+    hi = h;
+    lo_open = hi_open = true;
     return std::move(*this);
   }
   Field one_of(std::vector<std::string> c) && {
@@ -151,5 +159,7 @@ struct AnalogAuditRequest;
 struct AnalogRunRequest;
 [[nodiscard]] const FieldTable<AnalogAuditRequest>& analog_audit_fields();  // the model file aside
 [[nodiscard]] const FieldTable<AnalogRunRequest>& analog_run_fields();      // the inputs aside
+struct ExecuteRequest;
+[[nodiscard]] const FieldTable<ExecuteRequest>& execute_fields();  // the hardware aside
 
 }  // namespace hetcim::api

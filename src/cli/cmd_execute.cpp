@@ -62,26 +62,10 @@ void register_execute(CLI::App& app, const Provenance& provenance) {
       "Run a partition plan end to end: host operators on oneDNN, CIM operators on a simulated "
       "chip; accuracy over a data set, modelled latency and energy, optional certified fallback");
   cmd->add_option("model", a->model, "Zoo model name or ONNX file (the plan's model)")->required();
-  cmd->add_option("--plan", a->request.plan, "Partition file (hetcim partition --json)")
-      ->required();
-  cmd->add_option("--chip", a->request.chip, "Chip profile FILE:PROFILE, e.g. data/chips.yaml:A3")
-      ->required();
-  options::sim_mode(cmd, a->request.mode, "Override the profile's simulation mode");
-  options::dataset(cmd, a->request.dataset, a->request.dataset_dir, {},
-                   "Data set: fashion-mnist or cifar10",
-                   "Directory of the data set's files (default: the name's own)");
-  options::split(cmd, a->request.split, "test or train");
-  cmd->add_option("--limit", a->request.limit, "Evaluate the first N images (0: all)")
-      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
-      ->capture_default_str();
-  cmd->add_option("--batch", a->request.batch, "Images per engine run")
-      ->check(CLI::Range(1, 65536))
-      ->capture_default_str();
-  options::threads(cmd, a->request.threads, "CPU threads (engine and simulator)", 1, 1024);
-  options::chip_seeds(cmd, a->request.chip_seed, a->request.read_seed);
-  cmd->add_option("--weight-seed", a->request.weight_seed,
-                  "Seed for weights the model does not carry")
-      ->capture_default_str();
+  const std::vector<CLI::Option*> flags =
+      options::add_fields(cmd, api::execute_fields(), a->request);
+  flags[0]->required();  // --plan
+  flags[1]->required();  // --chip
   const auto given = [a](auto) { a->hardware_given = true; };
   cmd->add_option("--hw", a->hardware.file,
                   "Hardware description (YAML) of the partition problem (default: the plan's)")
@@ -97,24 +81,6 @@ void register_execute(CLI::App& app, const Provenance& provenance) {
          "Crossbar budget C (with the hardware flags; default: the plan's)")
       ->check(whole_number());
   cmd->add_option("--t-mvm", a->t_mvm, "Latency of one MVM (with the hardware flags)");
-  cmd->add_option("--host", a->request.host,
-                  "Host of the partition problem (default: the hardware's): arm, x86, a host "
-                  "model or a profile file");
-  cmd->add_flag("--certify", a->request.certify,
-                "Seed 002's certified fallback: bias correction, score, Clopper-Pearson "
-                "threshold and certificate on the plan's logits, the all-host run as fallback");
-  cmd->add_option("--risk", a->request.risk, "Certified selective risk target r")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
-  cmd->add_option("--delta", a->request.certificate_delta, "Certificate confidence delta_C")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
-  cmd->add_option_function<double>(
-         "--design-risk", [a](const double& v) { a->request.design_risk = v; },
-         "Design risk r_d of the threshold fit (default 0.8 r)")
-      ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--split-seed", a->request.split_seed, "Seed of the H/P/C/T splits")
-      ->capture_default_str();
   cmd->add_option("--json", a->json, "Write the figures as JSON (with provenance)");
   cmd->add_flag("--quiet", a->quiet, "No progress and no summary on stdout");
   cmd->callback([a, &provenance] { run(*a, provenance); });

@@ -59,8 +59,8 @@ void limit(CLI::App* cmd, int64_t& limit, const std::string& help = "First N ima
 // api::set_from_text (so a bad value gets the api's message, the one Python raises), its help
 // composed with unit, choices or range and the default of a default-constructed R; a bool field is
 // a flag that flips its default (--name when false, --no-name when true); a field's aliases are
-// hidden options excluding its flag (not shown in --help) (bool fields take none). `skip`: fields
-// the command declares itself (other spelling or type). Returns the options, by field name order.
+// hidden options (not in --help) that exclude its flag; bool fields take none. `skip`: fields the
+// command declares itself (other spelling or type). Returns the options, by field name order.
 template <typename R>
 std::vector<CLI::Option*> add_fields(CLI::App* cmd, const api::FieldTable<R>& table, R& target,
                                      const std::vector<std::string>& skip = {}) {
