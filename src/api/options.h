@@ -9,7 +9,7 @@
 //   - the CLI adds its flags (cli/options.h: add_fields; help composed from unit, default, range)
 //     and sets them with set_from_text, so the CLI prints the api's message and no check of its
 //     own;
-//   - the Python binding fills the request from keyword arguments (python/kwargs.h: apply_table).
+//   - the Python binding fills the request from keyword arguments (python/kwargs.h: with_table).
 // Cross-field checks stay hand-written in each validate().
 #pragma once
 
