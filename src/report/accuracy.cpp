@@ -105,6 +105,21 @@ std::string plan_accuracy_text(const accuracy::PlanAccuracy& a, const std::strin
   return out;
 }
 
+namespace {
+
+// The measured drop of a plan and its interval, as every plan-accuracy object carries them.
+nlohmann::json measured_json(const accuracy::PlanAccuracy& a) {
+  return {{"measured_drop", a.measured.drop()},
+          {"measured_lo", a.measured.lo},
+          {"measured_hi", a.measured.hi},
+          {"level", a.measured.level},
+          {"accuracy", a.measured.chip_accuracy()},
+          {"digital_accuracy", a.measured.digital_accuracy()},
+          {"discordant", {{"b", a.measured.b}, {"c", a.measured.c}}}};
+}
+
+}  // namespace
+
 nlohmann::json plan_accuracy_json(const accuracy::PlanAccuracy& a, const std::string& set,
                                   double budget) {
   nlohmann::json j = {{"analog_operators", a.analog},
@@ -115,15 +130,9 @@ nlohmann::json plan_accuracy_json(const accuracy::PlanAccuracy& a, const std::st
                                             ? "sum of the single top-1 drops"
                                             : "summed single logit costs mapped to points by "
                                               "the fit on the greedy check (accuracy/cost.h)"},
-                      {"measured_drop", a.measured.drop()},
-                      {"measured_lo", a.measured.lo},
-                      {"measured_hi", a.measured.hi},
-                      {"level", a.measured.level},
-                      {"accuracy", a.measured.chip_accuracy()},
-                      {"digital_accuracy", a.measured.digital_accuracy()},
-                      {"discordant", {{"b", a.measured.b}, {"c", a.measured.c}}},
                       {"images", set},
                       {"source", "measured by the crossbar simulator (simulated chip)"}};
+  j.update(measured_json(a));
   // Which images: `hetcim execute` warns when it evaluates the plan on the same ones.
   nlohmann::json cal = {
       {"dataset", a.source.dataset}, {"split", a.source.split}, {"samples", a.measured.n}};
@@ -193,18 +202,12 @@ std::string heldout_accuracy_text(const accuracy::PlanAccuracy& a, const std::st
 
 nlohmann::json heldout_accuracy_json(const accuracy::PlanAccuracy& a, const std::string& set,
                                      double budget) {
-  nlohmann::json j = {{"measured_drop", a.measured.drop()},
-                      {"measured_lo", a.measured.lo},
-                      {"measured_hi", a.measured.hi},
-                      {"level", a.measured.level},
-                      {"accuracy", a.measured.chip_accuracy()},
-                      {"digital_accuracy", a.measured.digital_accuracy()},
-                      {"discordant", {{"b", a.measured.b}, {"c", a.measured.c}}},
-                      {"samples", a.measured.n},
+  nlohmann::json j = {{"samples", a.measured.n},
                       {"images", set},
                       {"source",
                        "measured by the crossbar simulator (simulated chip) on held-out inputs: "
                        "none equals an input of the sensitivity file"}};
+  j.update(measured_json(a));
   if (budget >= 0) {
     j["hi_within_budget"] = a.measured.hi <= budget + 1e-12;
     j["drop_within_budget"] = a.measured.drop() <= budget + 1e-12;
