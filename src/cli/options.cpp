@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "util/error.h"
+
 namespace hetcim::cli::options {
 
 void quiet(CLI::App* cmd, bool& quiet, const std::string& help) {
@@ -17,14 +19,28 @@ std::function<void(const std::string&)> stderr_lines(bool quiet) {
   };
 }
 
+CLI::Option* hidden_alias(CLI::Option* alias, const CLI::Option* main) {
+  const std::string message = alias->get_name(false, true) + " is the old spelling of " +
+                              main->get_name(false, true) + "; give only " +
+                              main->get_name(false, true);
+  // Validators run once parsing is over, when main's count is final; a UserError passes through
+  // CLI11 to run_app, which prints it as every other bad input ("hetcim: error: ...", exit 1).
+  alias->check(CLI::Validator(
+      [main, message](const std::string&) {
+        if (main->count() > 0) throw UserError(message);
+        return std::string();
+      },
+      ""));
+  return alias->group("");
+}
+
 void dataset(CLI::App* cmd, std::string& dataset, std::string& data_dir,
              const std::vector<std::string>& names, const std::string& dataset_help,
              const std::string& dir_help) {
   CLI::Option* name = cmd->add_option("--dataset", dataset, dataset_help)->capture_default_str();
   if (!names.empty()) name->check(CLI::IsMember(names));
   CLI::Option* dir = cmd->add_option("--data-dir", data_dir, dir_help);
-  CLI::Option* alias = cmd->add_option("--dataset-dir", data_dir, dir_help)->group("");
-  dir->excludes(alias);
+  hidden_alias(cmd->add_option("--dataset-dir", data_dir, dir_help), dir);
 }
 
 void split(CLI::App* cmd, std::string& split, const std::string& help) {
@@ -36,8 +52,7 @@ void split(CLI::App* cmd, std::string& split, const std::string& help) {
 void chip_seeds(CLI::App* cmd, uint64_t& chip_seed, uint64_t& read_seed,
                 const std::string& chip_help, const std::string& read_help) {
   CLI::Option* seed = cmd->add_option("--chip-seed", chip_seed, chip_help)->capture_default_str();
-  CLI::Option* alias = cmd->add_option("--seed", chip_seed, chip_help)->group("");
-  seed->excludes(alias);
+  hidden_alias(cmd->add_option("--seed", chip_seed, chip_help), seed);
   cmd->add_option("--read-seed", read_seed, read_help)->capture_default_str();
 }
 

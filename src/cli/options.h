@@ -26,6 +26,10 @@ void quiet(CLI::App* cmd, bool& quiet, const std::string& help = "No progress on
 
 // --dataset NAME (fashion-mnist | cifar10, or `names` when a command takes others; {}: the api
 // checks the name) and --data-dir DIR (hidden alias --dataset-dir).
+// Makes `alias` the hidden old spelling of `main`: not in --help, and refused together with it
+// (CLI11's excludes() would print "Excludes:" with the hidden name blank in main's help).
+CLI::Option* hidden_alias(CLI::Option* alias, const CLI::Option* main);
+
 void dataset(CLI::App* cmd, std::string& dataset, std::string& data_dir,
              const std::vector<std::string>& names = {"fashion-mnist", "cifar10"},
              const std::string& dataset_help = "fashion-mnist or cifar10",
@@ -86,7 +90,7 @@ std::vector<CLI::Option*> add_fields(CLI::App* cmd, const api::FieldTable<R>& ta
     o->type_name(type_name(f, def));
     if (!default_text.empty()) o->default_str(default_text);
     for (const std::string& alias : f.aliases)  // hidden; one spelling per command line
-      cmd->add_option_function<std::string>(alias, set, f.help)->group("")->excludes(o);
+      hidden_alias(cmd->add_option_function<std::string>(alias, set, f.help), o);
     added.push_back(o);
   }
   return added;

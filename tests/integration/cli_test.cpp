@@ -62,6 +62,21 @@ TEST(Cli, VersionNamesTheCommitAndTheLibraries) {
     EXPECT_NE(r.out.find(lib), std::string::npos) << lib << " in " << r.out;
 }
 
+// An old spelling (cli/options.h hidden_alias) is not in --help, and with its new spelling on the
+// same command line it is a user error naming both (before: "--chip-seed excludes " with the
+// hidden name blank, in the help and in the error).
+TEST(Cli, HiddenAliasIsRefusedBesideItsNewSpelling) {
+  const CliRun help = run("partition --help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.out.find("Excludes"), std::string::npos) << help.out;
+  EXPECT_EQ(help.out.find("--seed "), std::string::npos) << help.out;
+  const CliRun both = run("partition resnet18 --seed 3 --chip-seed 3 --quiet");
+  EXPECT_EQ(both.status, 1);
+  EXPECT_EQ(both.err,
+            "hetcim: error: --seed is the old spelling of --chip-seed; give only --chip-seed\n");
+  EXPECT_EQ(run("partition resnet18 --seed 3 --quiet").status, 0);  // alone it still works
+}
+
 // util/omp_wait.h: `--version` names the spin-wait libgomp runs with, as libgomp's own
 // OMP_DISPLAY_ENV listing (printed once, while it loads) shows it.
 TEST(Cli, VersionNamesLibgompsSpinWait) {
