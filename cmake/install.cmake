@@ -7,8 +7,11 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS hetcim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# The shipped chip profiles: a bare profile name ("A3") resolves here (xbar/chips_yaml.h).
+# The shipped chip profiles: a bare profile name ("A3") resolves here (xbar/chips_yaml.h,
+# util/shipped_data.h).
 install(FILES ${PROJECT_SOURCE_DIR}/data/chips.yaml DESTINATION ${CMAKE_INSTALL_DATADIR}/hetcim)
+# The published numbers `hetcim reproduce` and `analog study` compare with (util/shipped_data.h).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/paper DESTINATION ${CMAKE_INSTALL_DATADIR}/hetcim)
 if(TARGET hetcim-torch)
   install(TARGETS hetcim-torch RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

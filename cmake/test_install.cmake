@@ -21,7 +21,8 @@ endfunction()
 
 run_step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
 foreach(f include/hetcim/hetcim.h include/hetcim/version.h include/hetcim/partition/problem.h
-          lib/cmake/hetcim/hetcimConfig.cmake bin/hetcim share/hetcim/chips.yaml)
+          lib/cmake/hetcim/hetcimConfig.cmake bin/hetcim share/hetcim/chips.yaml
+          share/hetcim/paper/seed000.yaml share/hetcim/paper/seed001.yaml share/hetcim/paper/seed002.yaml)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "the install lacks ${f}")
   endif()
@@ -85,6 +86,16 @@ file(REAL_PATH "${prefix}/share/hetcim/chips.yaml" installed_chips)
 if(NOT chip_spec STREQUAL "${installed_chips}:A3")
   message(FATAL_ERROR "the installed hetcim resolved the bare chip name A3 to '${chip_spec}', "
                       "not to ${installed_chips}:A3")
+endif()
+
+# The published numbers too: the installed `hetcim reproduce` reads share/hetcim/paper.
+run_step("${prefix}/bin/hetcim" reproduce seed001 --quick --out "${WORK_DIR}/repro001")
+file(READ "${WORK_DIR}/repro001/reproduce.json" repro)
+string(JSON paper_origin GET "${repro}" provenance facts "published numbers")
+file(REAL_PATH "${prefix}/share/hetcim/paper/seed001.yaml" installed_paper)
+if(NOT paper_origin STREQUAL installed_paper)
+  message(FATAL_ERROR "the installed hetcim reproduce read the published numbers from "
+                      "'${paper_origin}', not from ${installed_paper}")
 endif()
 
 if(WITH_TORCH)

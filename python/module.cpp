@@ -18,10 +18,10 @@
 #include "api/analog_chip.h"
 #include "api/hetcim.h"
 #include "api/options.h"
-#include "cluster/cluster_report.h"
 #include "cost/host_profile.h"
 #include "kwargs.h"
 #include "report/analog.h"
+#include "report/cluster_tables.h"
 #include "report/dse.h"
 #include "report/execution.h"
 #include "report/inspect.h"
@@ -148,6 +148,7 @@ PYBIND11_MODULE(_hetcim, m) {
         d["analog_audit"] = table_info(api::analog_audit_fields());
         d["analog_run"] = table_info(api::analog_run_fields());
         d["execute"] = table_info(api::execute_fields());
+        d["export_onnx"] = table_info(api::export_fields());
         return d;
       },
       "Each migrated job's field table (api/options.h): the one description of its options that "
@@ -171,17 +172,19 @@ PYBIND11_MODULE(_hetcim, m) {
       "list_models",
       [] {
         py::list out;
-        for (const zoo::ModelInfo& i : zoo::list_models()) {
+        for (const api::ZooModel& i : api::list_models()) {
           py::dict d;
           d["name"] = i.name;
           d["description"] = i.description;
           d["input"] = i.input;
+          d["parameters"] = i.parameters;
           d["source"] = i.source;
           out.append(d);
         }
         return out;
       },
-      "The built-in model zoo: name, description, input shape (batch 1), source.");
+      "The built-in model zoo: name, description, input shape (batch 1), parameters (weights "
+      "and biases), source.");
 
   py::class_<api::Model>(m, "Model",
                          "A network: a zoo model or an imported ONNX file, before lowering.")
@@ -432,7 +435,7 @@ PYBIND11_MODULE(_hetcim, m) {
         apply_kwargs("cluster_roofline", r, kw, f);
         r.validate();
         const api::RooflineResult x = api::cluster_roofline(r);
-        nlohmann::json j = nlohmann::json::parse(cluster::roofline_json(x.config, x.points));
+        nlohmann::json j = nlohmann::json::parse(report::roofline_json(x.config, x.points));
         j["provenance"] = report::provenance_json(x.provenance);
         return j.dump(1) + "\n";
       },
@@ -463,7 +466,7 @@ PYBIND11_MODULE(_hetcim, m) {
         apply_kwargs("cluster_bottleneck", r, kw, f);
         r.validate();
         const api::BottleneckResult x = api::cluster_bottleneck(r);
-        nlohmann::json j = nlohmann::json::parse(cluster::bottleneck_json(x.config, x.study));
+        nlohmann::json j = nlohmann::json::parse(report::bottleneck_json(x.config, x.study));
         j["provenance"] = report::provenance_json(x.provenance);
         return j.dump(1) + "\n";
       },
@@ -488,8 +491,7 @@ PYBIND11_MODULE(_hetcim, m) {
         r.validate();
         py::gil_scoped_release release;
         const api::CalibrateResult x = api::cluster_calibrate(r);
-        nlohmann::json j =
-            nlohmann::json::parse(cluster::calibration_json(x.config, x.calibration));
+        nlohmann::json j = nlohmann::json::parse(report::calibration_json(x.config, x.calibration));
         j["provenance"] = report::provenance_json(x.provenance);
         return j.dump(1) + "\n";
       },
@@ -534,6 +536,23 @@ PYBIND11_MODULE(_hetcim, m) {
       py::arg("model"),
       "Per-operator accuracy drops on a simulated chip: the sensitivity file as JSON text (the "
       "CLI's sensitivity --out).");
+  m.def(
+      "export_onnx",
+      [](const api::Model& model, const py::kwargs& kw) {
+        using R = api::ExportRequest;
+        R r;
+        apply_kwargs("export_onnx", r, kw, python::with_table(api::export_fields()));
+        r.validate();
+        std::string bytes;
+        {
+          py::gil_scoped_release release;
+          bytes = api::export_onnx(model, r).onnx;
+        }
+        return py::bytes(bytes);
+      },
+      py::arg("model"),
+      "The model as a standard ONNX file's bytes (fp32, or int8 in QDQ form): what `hetcim "
+      "export --onnx` writes.");
   m.def(
       "execute_json",
       [](const std::string& model, const py::kwargs& kw) {

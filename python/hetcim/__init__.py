@@ -47,6 +47,20 @@ def inspect(model, precision="int8", crossbar="256x256", differential=False, **o
                                             **options))
 
 
+def export_onnx(model, path=None, **options):
+    """The model as a standard ONNX file (fp32, or with ``int8=True`` statically quantized in QDQ
+    form): the bytes ``hetcim export --onnx`` writes, also written to ``path`` when given.
+
+    Options: the fields of ``_hetcim.option_tables()["export_onnx"]`` (weight_seed, int8,
+    calibration_seed, calibration_samples). Returns the bytes.
+    """
+    data = _hetcim.export_onnx(_model(model), **options)
+    if path is not None:
+        with open(path, "wb") as f:
+            f.write(data)
+    return data
+
+
 def inspect_table(model, precision="int8"):
     """The table ``hetcim inspect`` prints, as text."""
     return _hetcim.inspect_table(_model(model), precision)

@@ -38,9 +38,15 @@ def test_build_info_names_the_libraries():
     assert {"oneDNN", "CBC", "ONNX"} <= set(b["dependencies"])
 
 
-def test_zoo_lists_resnet18_with_its_input():
+def test_zoo_lists_resnet18_with_its_input_and_the_cli_the_same_models():
     zoo = {m["name"]: m for m in hetcim.list_models()}
     assert zoo["resnet18"]["input"] == [1, 3, 224, 224]
+    # torchvision's ResNet-18: 11,689,512 parameters (published).
+    assert zoo["resnet18"]["parameters"] == 11689512
+    # `hetcim models` prints the same list (one api call behind both): name, input, parameters.
+    rows = [line.split()[:3] for line in cli("models").stdout.splitlines()[1:]]
+    assert rows == [[m["name"], "x".join(map(str, m["input"])), str(m["parameters"])]
+                    for m in hetcim.list_models()]
 
 
 def test_inspect_matches_the_cli_and_the_published_parameter_count(resnet18, tmp_path):
@@ -343,6 +349,24 @@ def test_analog_run_is_the_clis_call(tmp_path):
     outs2, _ = hetcim.analog_run("race_cnn_mnist", chip=CHIPS + ":A0", layers="classifier",
                                  read_seed=5)
     assert not np.array_equal(y, outs2[name])
+
+
+def test_export_writes_the_clis_bytes_and_an_int8_model_that_runs(tmp_path):
+    cli_file = tmp_path / "cli.onnx"
+    cli("export", "race_cnn_mnist", "--seed", "3", "--onnx", str(cli_file))
+    py_file = tmp_path / "py.onnx"
+    data = hetcim.export_onnx("race_cnn_mnist", py_file, weight_seed=3)
+    assert data == cli_file.read_bytes() == py_file.read_bytes()
+    assert hetcim.export_onnx("race_cnn_mnist", weight_seed=4) != data  # the seed draws the weights
+    q = tmp_path / "int8.onnx"
+    hetcim.export_onnx("race_cnn_mnist", q, weight_seed=3, int8=True)
+    # The QDQ file carries its own scales: it runs as it is (int8) and gives the int8 run of the
+    # fp32 export with the same calibration (hetcim run --precision int8 calibrates the same way).
+    x = np.random.default_rng(1).random((1, 1, 28, 28), dtype=np.float32)
+    y_qdq = hetcim.run(str(q), x, warmup=0, runs=1)
+    y_int8 = hetcim.run(str(cli_file), x, precision="int8", warmup=0, runs=1)
+    (a,), (b,) = y_qdq.values(), y_int8.values()
+    assert np.array_equal(a, b)
 
 
 def test_analog_audit_prints_the_clis_table(tmp_path):

@@ -53,6 +53,9 @@ JOBS = {
     "execute": (["execute", "race_cnn_mnist", "--plan", "plan.json", "--chip", "A0"],
                 lambda m, **kw: hetcim.execute("race_cnn_mnist", plan="plan.json", chip="A0",
                                                **kw)),
+    # Nothing is written: a bad value fails while the flags are read.
+    "export_onnx": (["export", "resnet18", "--onnx", "unwritten.onnx"],
+                    lambda m, **kw: hetcim.export_onnx(m, **kw)),
     # The model file is looked at only after the options are read: the chips file stands in.
     "analog_eval": (["analog", "eval", CHIPS],
                     lambda m, **kw: hetcim.analog.evaluate(CHIPS, **kw)),
@@ -73,7 +76,7 @@ def option_tables():
 COMMAND = {"analog_run": ["analog", "run"], "analog_audit": ["analog", "audit"],
            "analog_eval": ["analog", "eval"]}
 # Commands without --quiet (they print no progress).
-NO_QUIET = {"analog_run", "analog_audit"}
+NO_QUIET = {"analog_run", "analog_audit", "export_onnx"}
 # Jobs cheap enough to run twice in the defaults test (a DSE's default grid is not).
 RUNS = {"partition"}
 # Fields a command declares by hand, and why: dse's --threads defaults to this machine's cores
@@ -82,7 +85,7 @@ RUNS = {"partition"}
 BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {"weight_seed"}}
 # The fewest fields with bad values each table has (counted by hand from the tables).
 MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1, "analog_run": 1,
-               "analog_audit": 0, "analog_eval": 6, "execute": 9}
+               "analog_audit": 0, "analog_eval": 6, "execute": 9, "export_onnx": 1}
 
 # A value of another quantity, for each unit a field may have.
 WRONG_UNIT = {"time": "5J", "energy": "5ns", "bandwidth": "5ns", "size": "5ns", "power": "5ns",
@@ -130,7 +133,7 @@ def test_every_migrated_job_has_a_table_and_bad_values():
         # warmup, runs; profile: precision, threads, warmup, runs, calibration_samples; inspect:
         # precision; analog_run: mode (choices; the seeds take any 64-bit value); analog_audit: none; analog_eval: dataset, split, mode (choices), limit, batch_size,
         # threads (ranges); execute: mode, split (choices), limit, batch, threads, risk,
-        # certificate_delta, design_risk, design_delta (ranges).
+        # certificate_delta, design_risk, design_delta (ranges); export_onnx: calibration_samples.
         assert len(checked) >= MIN_CHECKED[job], (job, checked)
 
 
@@ -196,10 +199,11 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
     # empty); profile: 7; inspect: precision (dump_after is empty); analog_run: the 4 seeds (chip,
     # mode, layers are empty); analog_audit: chip_seed; analog_eval: dataset, split, layers, the 2
     # seeds, limit, batch_size, threads; execute: dataset, split, limit, batch, threads, the 4
-    # seeds, risk, certificate_delta, design_delta (design_risk unset: 0.8 r).
+    # seeds, risk, certificate_delta, design_delta (design_risk unset: 0.8 r); export_onnx:
+    # weight_seed (flag --seed), calibration_seed, calibration_samples.
     assert len(explicit) >= 2 * {"partition": 4, "dse": 4, "run": 9, "profile": 7, "inspect": 1,
                                  "analog_run": 4, "analog_audit": 1, "analog_eval": 8,
-                                 "execute": 12}[job]
+                                 "execute": 12, "export_onnx": 3}[job]
     if job not in RUNS:
         return
     # The defaults shown are the ones a run uses: every flag at its shown default gives the bytes

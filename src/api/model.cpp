@@ -4,6 +4,7 @@
 
 #include "onnxio/import.h"
 #include "util/error.h"
+#include "workload/workload.h"
 #include "zoo/zoo.h"
 
 namespace hetcim::api {
@@ -28,6 +29,16 @@ Model load_model(const std::string& spec, int64_t batch,
     m.graph = zoo::build_model(spec, o);
   }
   return m;
+}
+
+std::vector<ZooModel> list_models() {
+  std::vector<ZooModel> out;
+  for (const zoo::ModelInfo& m : zoo::list_models()) {
+    const graph::Graph g = zoo::build_model(m.name, {});
+    out.push_back({m.name, m.description, m.source, g.shape_of(g.inputs.at(0), m.name),
+                   workload::count_params(g)});
+  }
+  return out;
 }
 
 }  // namespace hetcim::api

@@ -12,9 +12,9 @@
 #include "cli/commands.h"
 #include "cli/flags.h"
 #include "cluster/cluster_config.h"
-#include "cluster/cluster_report.h"
 #include "cluster/constants.h"
 #include "report/cluster.h"
+#include "report/cluster_tables.h"
 #include "report/figure_style.h"
 #include "util/output_set.h"
 
@@ -96,14 +96,14 @@ void run_roofline(RooflineArgs a, const Provenance& base) {
   const api::RooflineResult r = api::cluster_roofline(a.request);
   const Provenance prov = api::with_caller(r.provenance, base);
   const std::string text =
-      report::cluster_text_with_provenance(cluster::roofline_text(r.config, r.points), prov);
+      report::cluster_text_with_provenance(report::roofline_text(r.config, r.points), prov);
   write_outputs(a.src,
                 a.src.csv.empty()
                     ? ""
-                    : report::cluster_text_with_provenance(cluster::roofline_csv(r.points), prov),
+                    : report::cluster_text_with_provenance(report::roofline_csv(r.points), prov),
                 a.src.json.empty() ? ""
                                    : report::cluster_json_with_provenance(
-                                         cluster::roofline_json(r.config, r.points), prov),
+                                         report::roofline_json(r.config, r.points), prov),
                 [&](OutputSet& out, const std::string& dir) {
                   return report::write_roofline_figures(out, r.points, dir, {}, "cluster_roofline",
                                                         report::cluster_figure_footer(prov));
@@ -116,14 +116,14 @@ void run_bottleneck(BottleneckArgs a, const Provenance& base) {
   const api::BottleneckResult r = api::cluster_bottleneck(a.request);
   const Provenance prov = api::with_caller(r.provenance, base);
   const std::string text =
-      report::cluster_text_with_provenance(cluster::bottleneck_text(r.config, r.study), prov);
+      report::cluster_text_with_provenance(report::bottleneck_text(r.config, r.study), prov);
   write_outputs(a.src,
                 a.src.csv.empty()
                     ? ""
-                    : report::cluster_text_with_provenance(cluster::bottleneck_csv(r.study), prov),
+                    : report::cluster_text_with_provenance(report::bottleneck_csv(r.study), prov),
                 a.src.json.empty() ? ""
                                    : report::cluster_json_with_provenance(
-                                         cluster::bottleneck_json(r.config, r.study), prov),
+                                         report::bottleneck_json(r.config, r.study), prov),
                 [&](OutputSet& out, const std::string& dir) {
                   return report::write_bottleneck_figures(out, r.study, dir, {},
                                                           report::cluster_figure_footer(prov));
@@ -137,11 +137,11 @@ void run_calibrate(CalibrateArgs a, const Provenance& base) {
   const Provenance prov = api::with_caller(r.provenance, base);
   const cluster::Fig9Calibration& cal = r.calibration;
   const std::string text =
-      report::cluster_text_with_provenance(cluster::calibration_text(r.config, cal), prov);
+      report::cluster_text_with_provenance(report::calibration_text(r.config, cal), prov);
   OutputSet out;
   if (!a.src.json.empty())
     out.add(a.src.json,
-            report::cluster_json_with_provenance(cluster::calibration_json(r.config, cal), prov));
+            report::cluster_json_with_provenance(report::calibration_json(r.config, cal), prov));
   std::vector<report::Figure> figures;
   if (!a.report.empty())
     figures = report::write_calibration_report(out, a.report, r.config, cal,

@@ -1,11 +1,13 @@
+// hetcim export: flags -> api::export_onnx (api/export.h) -> the .onnx file through one OutputSet.
 #include <cstdio>
 #include <memory>
 
+#include "api/export.h"
 #include "cli/commands.h"
 #include "cli/model_source.h"
-#include "exec/calibration.h"
-#include "exec/qdq_export.h"
-#include "onnxio/export.h"
+#include "cli/options.h"
+#include "util/files.h"
+#include "util/output_set.h"
 
 namespace hetcim::cli {
 
@@ -13,9 +15,7 @@ void register_export(CLI::App& app) {
   struct Args {
     ModelSource model;
     std::string onnx;
-    uint64_t seed = 1;
-    bool int8 = false;
-    exec::CalibrationOptions calibration;
+    api::ExportRequest request;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
@@ -24,29 +24,18 @@ void register_export(CLI::App& app) {
       "does not carry are drawn from --seed");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--onnx", a->onnx, "Output ONNX file")->required();
-  cmd->add_option("--seed", a->seed, "Seed for weights the model does not carry")
-      ->capture_default_str();
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_flag("--int8", a->int8,
-                "Write the statically quantized int8 model in QDQ form (BatchNorm folded, scales "
-                "calibrated on seeded random inputs, per-channel int8 weights): what `hetcim run "
-                "--precision int8` executes");
-  cmd->add_option("--calibration-seed", a->calibration.seed, "Seed for --int8 calibration inputs")
-      ->capture_default_str();
-  cmd->add_option("--calibration-samples", a->calibration.samples,
-                  "Random inputs for --int8 calibration")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
+  options::add_fields(cmd, api::export_fields(), a->request);
   cmd->callback([a] {
-    graph::Graph g = load_model(a->model);
-    if (a->int8)
-      g = exec::to_qdq(exec::prepare(g, {passes::Precision::Int8, a->seed, a->calibration}));
-    onnxio::ExportOptions o;
-    o.seed = a->seed;
-    onnxio::export_onnx(g, a->onnx, o);
-    std::printf("wrote %s (%zu nodes)\n", a->onnx.c_str(), g.nodes.size());
+    a->request.validate();
+    OutputSet out;
+    (void)resolve_output_path(a->onnx);
+    const api::ExportResult r = api::export_onnx(load_api_model(a->model), a->request);
+    out.add(a->onnx, r.onnx);
+    out.commit();
+    std::printf("wrote %s (%zu nodes)\n", a->onnx.c_str(), r.nodes);
   });
 }
 

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "cluster/cluster_report.h"
 #include "cluster/ima_model.h"
+#include "report/cluster_tables.h"
 #include "report/figure_style.h"
 #include "report/provenance.h"
 
@@ -210,7 +210,7 @@ std::vector<Figure> write_calibration_report(OutputSet& out, const std::string& 
   out.make_directory(dir);
   out.add(dir + "/calibration.txt", text);
   out.add(dir + "/calibration.json",
-          cluster_json_with_provenance(cluster::calibration_json(config, cal), prov));
+          cluster_json_with_provenance(calibration_json(config, cal), prov));
   char note_buf[320];
   std::snprintf(note_buf, sizeof note_buf,
                 "CALIBRATION, not a reproduction: constants fitted to seed 001's Fig. 9 "

@@ -1,6 +1,5 @@
 #include "xbar/chips_yaml.h"
 
-#include <dlfcn.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
@@ -15,6 +14,7 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/numbers.h"
+#include "util/shipped_data.h"
 #include "util/units.h"
 
 namespace hetcim::xbar {
@@ -195,24 +195,9 @@ std::vector<ChipProfile> load_chip_profiles(const std::string& path) {
 }
 
 std::string shipped_chips_file() {
-  namespace fs = std::filesystem;
   if (const char* env = std::getenv("HETCIM_CHIPS_FILE"); env != nullptr && *env != '\0')
     return env;
-  // Installed: <prefix>/<datadir>/hetcim/chips.yaml, found from the file holding this code
-  // (<prefix>/bin/hetcim, <prefix>/lib/libhetcim.so, <prefix>/lib/python3/dist-packages/hetcim/
-  // _hetcim.so, ...) by looking in each of its directory's ancestors, nearest first.
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&shipped_chips_file), &info) != 0 &&
-      info.dli_fname != nullptr) {
-    std::error_code ec;
-    fs::path dir = fs::weakly_canonical(fs::path(info.dli_fname), ec).parent_path();
-    for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
-      const fs::path candidate = dir / HETCIM_INSTALLED_CHIPS;
-      if (fs::is_regular_file(candidate, ec)) return candidate.string();
-      if (dir == dir.root_path()) break;
-    }
-  }
-  return HETCIM_SHIPPED_CHIPS;  // the source tree this was built from
+  return shipped_data_path("chips.yaml");
 }
 
 std::string resolve_chip_spec(std::string_view spec) {

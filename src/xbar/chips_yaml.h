@@ -33,10 +33,9 @@ namespace hetcim::xbar {
                                                            std::string_view source);
 [[nodiscard]] std::vector<ChipProfile> load_chip_profiles(const std::string& path);
 
-// The chips file shipped with hetcim: $HETCIM_CHIPS_FILE when set; else the installed copy,
-// <prefix>/share/hetcim/chips.yaml, found from the program or library holding this code (in the
-// nearest of its directory's ancestors that has it); else data/chips.yaml of the source tree this
-// was built from (a build tree).
+// The chips file shipped with hetcim: $HETCIM_CHIPS_FILE when set; else
+// shipped_data_path("chips.yaml") (util/shipped_data.h: the installed <prefix>/share/hetcim copy,
+// else the source tree's data/chips.yaml).
 [[nodiscard]] std::string shipped_chips_file();
 
 // A chip spec as a file and profile: a bare profile name ("A3": no ':', letters, digits, '_' and

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/cluster_config.h"
-#include "cluster/cluster_report.h"
 #include "cluster/dw_engine.h"
+#include "report/cluster_tables.h"
 #include "util/error.h"
 #include "workload/workload.h"
 #include "zoo/bottleneck.h"
@@ -159,10 +159,10 @@ TEST(Bottleneck, OutputsStateTheChosenShapeAndItsCrossbars) {
   EXPECT_NEAR(st.results[4].ima_crossbars, 144000.0 / 65536, 1e-12);
   EXPECT_NEAR(st.results[2].ima_crossbars, (144000.0 + 37 * 9 * 16 * 16 + 9 * 8 * 8) / 65536,
               1e-12);
-  const nlohmann::json j = nlohmann::json::parse(bottleneck_json(c, st));
+  const nlohmann::json j = nlohmann::json::parse(report::bottleneck_json(c, st));
   EXPECT_NE(j.at("shape_origin").get<std::string>().find("chosen"), std::string::npos);
   EXPECT_EQ(j.at("pointwise_on_crossbar").at(0).at("tiles"), 3);
-  const std::string text = bottleneck_text(c, st);
+  const std::string text = report::bottleneck_text(c, st);
   EXPECT_NE(text.find("shape: CHOSEN"), std::string::npos);
   EXPECT_NE(text.find("2.20 to 3.51 crossbars"), std::string::npos) << text;
   zoo::BottleneckShape other;
@@ -177,7 +177,7 @@ TEST(Bottleneck, PipelinedNeverLosesAndTheReportsCarryEveryMapping) {
   const BottleneckStudy s = bottleneck_study(c, {}, paper_mappings());
   EXPECT_EQ(p.results[0].cycles, s.results[0].cycles);  // the cores do not use the IMA
   for (size_t i = 1; i < p.results.size(); ++i) EXPECT_LT(p.results[i].cycles, s.results[i].cycles);
-  const std::string csv = bottleneck_csv(p);
+  const std::string csv = report::bottleneck_csv(p);
   EXPECT_NE(csv.find("ima+dw,dw,dw,44826,1382400,0,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("cores,total,all,3596512,"), std::string::npos) << csv;
 }

@@ -9,7 +9,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "cluster/cluster_report.h"
+#include "report/cluster_tables.h"
 #include "report/paper_data.h"
 #include "util/error.h"
 
@@ -105,10 +105,10 @@ TEST(Calibration, OutputsAreLabelledCalibration) {
   o.rate_points = 11;
   const ClusterConfig c = cluster_preset("seed001");
   const Fig9Calibration cal = calibrate_fig9(c, {}, o);
-  const std::string text = calibration_text(c, cal);
+  const std::string text = report::calibration_text(c, cal);
   EXPECT_EQ(text.rfind("CALIBRATION (not a reproduction)", 0), 0u) << text;
   EXPECT_NE(text.find("Fig. 7(c) peak"), std::string::npos);
-  const nlohmann::json j = nlohmann::json::parse(calibration_json(c, cal));
+  const nlohmann::json j = nlohmann::json::parse(report::calibration_json(c, cal));
   EXPECT_EQ(j.at("kind"), "calibration");
   EXPECT_NE(j.at("label").get<std::string>().find("CALIBRATION"), std::string::npos);
   EXPECT_EQ(j.at("targets").size(), 4u);

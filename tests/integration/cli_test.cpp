@@ -77,6 +77,27 @@ TEST(Cli, HiddenAliasIsRefusedBesideItsNewSpelling) {
   EXPECT_EQ(run("partition resnet18 --seed 3 --quiet").status, 0);  // alone it still works
 }
 
+// `hetcim reproduce` takes its options from api::reproduce_fields (api/reproduce.h): a bad value
+// gets the table's message (bounds known from the table: threads in [0, 1024], a positive time)
+// before anything runs, and no output directory appears.
+TEST(Cli, ReproduceOptionsAreTheApiTables) {
+  const fs::path out = scratch("repro_bad");
+  CliRun r = run("reproduce seed001 --threads 2000 --out " + out.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "hetcim: error: threads: expected a whole number in [0, 1024], got 2000\n");
+  r = run("reproduce seed000 --milp-time-limit 0s --out " + out.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "hetcim: error: milp_time_limit: expected a positive time such as 50ns, got 0 s\n");
+  r = run("reproduce seed001 --hosts '' --out " + out.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("hetcim: error: hosts: expected at least one host", 0), 0U) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  const CliRun help = run("reproduce --help");
+  EXPECT_NE(help.out.find("--milp-time-limit TIME"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--threads INT=0"), std::string::npos) << help.out;
+}
+
 // util/omp_wait.h: `--version` names the spin-wait libgomp runs with, as libgomp's own
 // OMP_DISPLAY_ENV listing (printed once, while it loads) shows it.
 TEST(Cli, VersionNamesLibgompsSpinWait) {

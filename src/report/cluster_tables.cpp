@@ -1,4 +1,4 @@
-#include "cluster/cluster_report.h"
+#include "report/cluster_tables.h"
 
 #include <cmath>
 #include <cstdio>
@@ -11,7 +11,11 @@
 #include "cluster/ima_model.h"
 #include "util/units.h"
 
-namespace hetcim::cluster {
+namespace hetcim::report {
+
+// The cluster model's types and functions, rendered here.
+using namespace hetcim::cluster;  // NOLINT(google-build-using-namespace): one module rendered
+
 namespace {
 
 std::string fmt(const char* f, auto... args) {
@@ -309,9 +313,6 @@ std::string bottleneck_json(const ClusterConfig& c, const BottleneckStudy& s) {
   return j.dump(1) + "\n";
 }
 
-}  // namespace hetcim::cluster
-
-namespace hetcim::cluster {
 namespace {
 
 const char* const kCalibrationLabel =
@@ -454,4 +455,4 @@ std::string calibration_json(const ClusterConfig& c, const Fig9Calibration& cal)
   return j.dump(1) + "\n";
 }
 
-}  // namespace hetcim::cluster
+}  // namespace hetcim::report
