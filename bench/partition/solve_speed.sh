@@ -5,8 +5,10 @@
 # machine) and of its wall seconds, with the load average before and after.
 #   HETCIM=path/to/hetcim  PEER=path/to/other/hetcim  RUNS=5  bench/partition/solve_speed.sh
 # The 128-point grid is timed as wall seconds of `dse` (2 threads), which is what its goal names.
-# CASES=regex keeps the cases whose name matches (e.g. CASES='^front' for the two fronts; a PEER
-# without `--front` fails the front-full case: leave PEER empty then).
+# CASES=regex keeps the cases whose name matches (e.g. CASES='^front$|^front-full$' for the two
+# fronts without replicas; a PEER without `--front` fails the front-full cases: leave PEER empty
+# then). The three replicas cases at 100 crossbars cost tens of CPU seconds each (bench/README.md,
+# session 9): CASES='^(grid|serial|front$|front-full$)' leaves them out.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 HETCIM="${HETCIM:-$here/../../build/release/bin/hetcim}"
@@ -19,12 +21,15 @@ cases=(
   "front|partition yolov5n --preset seed000-x86 --crossbars 100 --t-mvm 500ns --pareto $work/f.json --quiet"
   "front-full|partition yolov5n --preset seed000-x86 --crossbars 100 --t-mvm 500ns --pareto $work/ff.json --front full --quiet"
   "serial-replicas|partition yolov5n --preset seed000-x86 --bus-model serial --replicas 4 --transfers per-tensor --quiet"
+  "point-replicas|partition yolov5n --preset seed000-x86 --crossbars 100 --t-mvm 500ns --replicas 4 --quiet"
+  "front-replicas|partition yolov5n --preset seed000-x86 --crossbars 100 --t-mvm 500ns --replicas 4 --pareto $work/fr.json --quiet"
+  "front-full-replicas|partition yolov5n --preset seed000-x86 --crossbars 100 --t-mvm 500ns --replicas 4 --pareto $work/ffr.json --front full --quiet"
   "grid-parallel|dse --no-cache --no-figures --bus-model parallel --out $work/gp"
   "grid-serial|dse --no-cache --no-figures --bus-model serial --out $work/gs"
 )
 median() { /usr/bin/python3 -c "import sys,statistics; print(round(statistics.median(float(x) for x in sys.argv[1:]), 3))" "$@"; }
 echo "# $(date -u +%FT%TZ) load average: $(cut -d' ' -f1-3 /proc/loadavg) runs=$RUNS"
-printf '%-16s %-8s %10s %10s\n' case build cpu_s wall_s
+printf '%-20s %-8s %10s %10s\n' case build cpu_s wall_s
 for c in "${cases[@]}"; do
   name="${c%%|*}"
   args="${c#*|}"
@@ -44,7 +49,7 @@ for c in "${cases[@]}"; do
   done
   for b in "${builds[@]}"; do
     # shellcheck disable=SC2086
-    printf '%-16s %-8s %10s %10s\n' "$name" "$b" "$(median ${cpu[$b]})" "$(median ${wall[$b]})"
+    printf '%-20s %-8s %10s %10s\n' "$name" "$b" "$(median ${cpu[$b]})" "$(median ${wall[$b]})"
   done
   unset cpu wall
 done

@@ -104,16 +104,17 @@ std::vector<std::pair<double, double>> every_assignment(const Problem& p) {
   return out;
 }
 
-// Returns how many fronts had three points or more.
-size_t expect_front_matches_brute_force(bool per_tensor, uint64_t first, int count) {
+// Returns how many fronts had `long_front` points or more.
+size_t expect_front_matches_brute_force(const std::function<Problem(uint64_t)>& make,
+                                        uint64_t first, int count, size_t long_front = 3) {
   size_t long_fronts = 0;
   for (int i = 0; i < count; ++i) {
     const uint64_t seed = first + static_cast<uint64_t>(i);
-    const Problem p = energetic(seed, per_tensor);
+    const Problem p = make(seed);
     const FrontResult f = latency_energy_front(p);
     EXPECT_FALSE(f.points.empty());
     EXPECT_TRUE(f.complete);
-    long_fronts += f.points.size() >= 3 ? 1 : 0;
+    long_fronts += f.points.size() >= long_front ? 1 : 0;
     // No assignment dominates a point of the front.
     for (const FrontPoint& q : f.points)
       for (const auto& [l, e] : every_assignment(p))
@@ -136,12 +137,42 @@ size_t expect_front_matches_brute_force(bool per_tensor, uint64_t first, int cou
   return long_fronts;
 }
 
+size_t expect_front_matches_brute_force(bool per_tensor, uint64_t first, int count) {
+  return expect_front_matches_brute_force(
+      [per_tensor](uint64_t seed) { return energetic(seed, per_tensor); }, first, count);
+}
+
 TEST(LatencyEnergyFront, MatchesTheBruteForceAtEveryWeight) {
   EXPECT_GE(expect_front_matches_brute_force(false, 100, 100), 4u);  // the recursion is exercised
 }
 
 TEST(LatencyEnergyFront, PerTensorTransfers) {
   EXPECT_GE(expect_front_matches_brute_force(true, 300, 60), 4u);
+}
+
+// Weight replication as partition::build_problem makes it (build.cpp): an offloadable
+// operator's one mode split into a fixed part (its input and output) and `mvm` MVM steps; r
+// copies take r times the crossbars and ceil(mvm / r) steps at the same energy (the
+// crossbar-MVMs add up alike), and a copy that does not shorten the operator is not a mode.
+// The budget leaves room for some copies but not all.
+Problem replicated(uint64_t seed, RandomSpec s, int max_replicas) {
+  s.max_acc = 8;  // MVM steps 0..8 on top of energetic()'s fixed 6
+  Problem p = energetic(seed, s);
+  int64_t all = 0;
+  for (std::vector<AccMode>& modes : p.acc) {
+    if (modes.empty()) continue;
+    const AccMode base = modes.front();
+    const double fixed = 6.0, mvm = base.t_acc - fixed;
+    modes.clear();
+    for (int r = 1; r <= max_replicas; ++r) {
+      const double t = fixed + std::ceil(mvm / r);
+      if (!modes.empty() && t >= modes.back().t_acc) break;
+      modes.push_back(AccMode{r * base.crossbars, t, base.energy});
+    }
+    all += modes.back().crossbars;
+  }
+  p.crossbar_budget = all * 2 / 3;
+  return p;
 }
 
 TEST(LatencyEnergyFront, HandComputedTwoPointFront) {
@@ -172,13 +203,14 @@ std::vector<std::pair<double, double>> non_dominated(std::vector<std::pair<doubl
 // The full front (every non-dominated point) equals the brute force's over every assignment
 // (each at its best host order, which minimises its makespan and so its total energy); its
 // supported points are the weighted-sum front's. Returns how many points no weight reaches.
-size_t expect_full_front_matches_brute_force(const RandomSpec& spec, uint64_t first, int count) {
+size_t expect_full_front_matches_brute_force(const std::function<Problem(uint64_t)>& make,
+                                             uint64_t first, int count) {
   size_t unsupported = 0;
   FrontOptions full;
   full.kind = FrontKind::Full;
   for (int i = 0; i < count; ++i) {
     const uint64_t seed = first + static_cast<uint64_t>(i);
-    const Problem p = energetic(seed, spec);
+    const Problem p = make(seed);
     const FrontResult f = latency_energy_front(p, full);
     EXPECT_EQ(f.kind, FrontKind::Full);
     EXPECT_TRUE(f.complete);
@@ -210,6 +242,11 @@ size_t expect_full_front_matches_brute_force(const RandomSpec& spec, uint64_t fi
     }
   }
   return unsupported;
+}
+
+size_t expect_full_front_matches_brute_force(const RandomSpec& spec, uint64_t first, int count) {
+  return expect_full_front_matches_brute_force(
+      [&spec](uint64_t seed) { return energetic(seed, spec); }, first, count);
 }
 
 TEST(FullLatencyEnergyFront, MatchesTheBruteForce) {
@@ -247,6 +284,46 @@ TEST(FullLatencyEnergyFront, ChainsWithCutNodes) {
   c.max_ops = 7;
   c.chain = true;
   EXPECT_GE(expect_full_front_matches_brute_force(c, 1200, 40), 3u);
+}
+
+// How many of the problems make(first .. first + count - 1) have an operator with two copies or
+// more that fit the budget (the replicas tests are about those).
+int with_copies(const std::function<Problem(uint64_t)>& make, uint64_t first, int count) {
+  int n = 0;
+  for (int i = 0; i < count; ++i) {
+    const Problem p = make(first + static_cast<uint64_t>(i));
+    bool some = false;
+    for (const auto& modes : p.acc)
+      some = some || (modes.size() > 1 && modes[1].crossbars <= p.crossbar_budget);
+    n += some ? 1 : 0;
+  }
+  return n;
+}
+
+// Replicas (issue 15: the YOLOv5n fronts with --replicas 4): modes that differ in crossbars and
+// latency only, both fronts against the brute force over every assignment.
+TEST(LatencyEnergyFront, Replicas) {
+  RandomSpec s;
+  s.max_ops = 6;
+  const auto make = [&s](uint64_t seed) { return replicated(seed, s, 4); };
+  EXPECT_GE(with_copies(make, 1300, 50), 40);
+  // Copies cost no energy of their own: of these fronts none of 120 had three points, 20 of
+  // these 50 have two (the copies shape the fast one).
+  EXPECT_GE(expect_front_matches_brute_force(make, 1300, 50, 2), 10u);
+}
+
+TEST(FullLatencyEnergyFront, Replicas) {
+  RandomSpec s;
+  s.max_ops = 6;
+  const auto make = [&s](uint64_t seed) { return replicated(seed, s, 4); };
+  EXPECT_GE(with_copies(make, 1400, 50), 40);
+  EXPECT_GE(expect_full_front_matches_brute_force(make, 1400, 50), 2u);
+  RandomSpec serial = s;
+  serial.serial_bus = true;
+  serial.per_tensor = true;
+  EXPECT_GE(expect_full_front_matches_brute_force(
+                [&serial](uint64_t seed) { return replicated(seed, serial, 3); }, 1500, 40),
+            1u);
 }
 
 TEST(FullLatencyEnergyFront, HandComputedUnsupportedPoint) {
