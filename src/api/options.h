@@ -26,8 +26,9 @@
 namespace hetcim::api {
 
 // A pointer to a request's member, of one of the types a field may have.
-using FieldRef = std::variant<bool*, int*, int64_t*, uint64_t*, double*, std::string*,
-                              std::optional<int64_t>*, std::optional<double>*>;
+using FieldRef =
+    std::variant<bool*, int*, int64_t*, uint64_t*, double*, std::string*, std::optional<int64_t>*,
+                 std::optional<uint64_t>*, std::optional<double>*>;
 
 // What a field is, apart from where it lives.
 struct FieldSpec {

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <optional>
+
 #include "api/partition.h"
 #include "user_error_message.h"
 #include "util/error.h"
@@ -72,6 +75,25 @@ TEST(Options, AnEmptyChoiceIsListedAsQuotesAndAFlagMayBeSpelledApart) {
   EXPECT_EQ(layers.flag(), "--analog-layers");
   EXPECT_EQ(layers.aliases, std::vector<std::string>{"--nodes"});
   EXPECT_EQ(layers.name, "layers");  // the Python keyword and the messages keep the name
+}
+
+TEST(Options, AnOptionalSeedIsUnsetOrAny64BitValue) {
+  struct Req {
+    std::optional<uint64_t> seed;
+  } r;
+  const api::Field<Req> f = api::field("holdout_seed", &Req::seed, "Seed");
+  EXPECT_EQ(api::value_text(f, f.ref(r)), "");  // unset: shown as nothing, passes its check
+  EXPECT_NO_THROW(api::check_field(f, f.ref(r)));
+  api::set_from_text(f, f.ref(r), "18446744073709551615");  // 2^64 - 1
+  EXPECT_EQ(*r.seed, UINT64_MAX);
+  EXPECT_EQ(api::value_text(f, f.ref(r)), "18446744073709551615");
+  EXPECT_EQ(message_of([&] { api::set_from_text(f, f.ref(r), "-1"); }),
+            "holdout_seed: expected a whole number from 0 to 18446744073709551615, got '-1'");
+  EXPECT_EQ(*r.seed, UINT64_MAX);  // a refused text leaves the value
+  const api::Field<Req> bounded = api::field("s", &Req::seed, "Seed").range(1, 9);
+  r.seed = 0;
+  EXPECT_EQ(message_of([&] { api::check_field(bounded, bounded.ref(r)); }),
+            "s: expected a whole number in [1, 9], got 0");
 }
 
 TEST(Options, EveryPartitionDefaultRoundTripsThroughItsText) {
