@@ -162,5 +162,19 @@ struct AnalogRunRequest;
 [[nodiscard]] const FieldTable<AnalogRunRequest>& analog_run_fields();      // the inputs aside
 struct ExecuteRequest;
 [[nodiscard]] const FieldTable<ExecuteRequest>& execute_fields();  // the hardware aside
+struct AccuracySetup;
+struct SensitivityRequest;
+[[nodiscard]] const FieldTable<AccuracySetup>& accuracy_setup_fields();
+[[nodiscard]] const FieldTable<SensitivityRequest>& sensitivity_fields();  // the operators aside
+struct ClusterRequest;
+struct RooflineRequest;
+struct BottleneckRequest;
+struct CalibrateRequest;
+// Every override of the cluster description; a study's table holds the ones it takes.
+[[nodiscard]] const FieldTable<ClusterRequest>& cluster_fields();
+[[nodiscard]] const FieldTable<ClusterRequest>& cluster_constants_fields();  // preset, config
+[[nodiscard]] const FieldTable<RooflineRequest>& roofline_fields();      // the sweep's lists aside
+[[nodiscard]] const FieldTable<BottleneckRequest>& bottleneck_fields();  // the mappings aside
+[[nodiscard]] const FieldTable<CalibrateRequest>& calibrate_fields();
 
 }  // namespace hetcim::api
