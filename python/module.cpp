@@ -149,6 +149,10 @@ PYBIND11_MODULE(_hetcim, m) {
         d["analog_run"] = table_info(api::analog_run_fields());
         d["execute"] = table_info(api::execute_fields());
         d["export_onnx"] = table_info(api::export_fields());
+        d["sensitivity"] = table_info(api::sensitivity_fields());
+        d["cluster_roofline"] = table_info(api::roofline_fields());
+        d["cluster_bottleneck"] = table_info(api::bottleneck_fields());
+        d["cluster_calibrate"] = table_info(api::calibrate_fields());
         return d;
       },
       "Each migrated job's field table (api/options.h): the one description of its options that "
@@ -422,15 +426,11 @@ PYBIND11_MODULE(_hetcim, m) {
       "cluster_roofline_json",
       [](const py::kwargs& kw) {
         using R = api::RooflineRequest;
-        std::map<std::string, Setter<R>> f{
-            {"preset",
-             [](R& r, const py::handle& v) { r.cluster.preset = py::cast<std::string>(v); }},
-            {"config",
-             [](R& r, const py::handle& v) { r.cluster.config = py::cast<std::string>(v); }},
-            {"bus_widths", field(&R::bus_widths)},
-            {"utilizations", field(&R::utilizations)},
-            {"executions", field(&R::executions)},
-            {"vectors", field(&R::vectors)}};
+        // The table's keywords and the sweep's lists.
+        const python::Fields<R> f =
+            python::with_table(api::roofline_fields(), {{"bus_widths", field(&R::bus_widths)},
+                                                        {"utilizations", field(&R::utilizations)},
+                                                        {"executions", field(&R::executions)}});
         R r;
         apply_kwargs("cluster_roofline", r, kw, f);
         r.validate();
@@ -445,23 +445,8 @@ PYBIND11_MODULE(_hetcim, m) {
       "cluster_bottleneck_json",
       [](const py::kwargs& kw) {
         using R = api::BottleneckRequest;
-        std::map<std::string, Setter<R>> f{
-            {"preset",
-             [](R& r, const py::handle& v) { r.cluster.preset = py::cast<std::string>(v); }},
-            {"config",
-             [](R& r, const py::handle& v) { r.cluster.config = py::cast<std::string>(v); }},
-            {"bus_width",
-             [](R& r, const py::handle& v) { r.cluster.bus_width_bits = py::cast<int64_t>(v); }},
-            {"execution",
-             [](R& r, const py::handle& v) { r.cluster.execution = py::cast<std::string>(v); }},
-            {"mappings", field(&R::mappings)},
-            {"height", [](R& r, const py::handle& v) { r.shape.height = py::cast<int64_t>(v); }},
-            {"width", [](R& r, const py::handle& v) { r.shape.width = py::cast<int64_t>(v); }},
-            {"c_in", [](R& r, const py::handle& v) { r.shape.c_in = py::cast<int64_t>(v); }},
-            {"expansion",
-             [](R& r, const py::handle& v) { r.shape.expansion = py::cast<int64_t>(v); }},
-            {"c_out", [](R& r, const py::handle& v) { r.shape.c_out = py::cast<int64_t>(v); }},
-            {"stride", [](R& r, const py::handle& v) { r.shape.stride = py::cast<int64_t>(v); }}};
+        const python::Fields<R> f =
+            python::with_table(api::bottleneck_fields(), {{"mappings", field(&R::mappings)}});
         R r;
         apply_kwargs("cluster_bottleneck", r, kw, f);
         r.validate();
@@ -476,16 +461,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "cluster_calibrate_json",
       [](const py::kwargs& kw) {
         using R = api::CalibrateRequest;
-        std::map<std::string, Setter<R>> f{
-            {"preset",
-             [](R& r, const py::handle& v) { r.cluster.preset = py::cast<std::string>(v); }},
-            {"config",
-             [](R& r, const py::handle& v) { r.cluster.config = py::cast<std::string>(v); }},
-            {"fit", field(&R::fit)},
-            {"max_overhead",
-             [](R& r, const py::handle& v) { r.options.overhead_max = py::cast<int64_t>(v); }},
-            {"rate_points",
-             [](R& r, const py::handle& v) { r.options.rate_points = py::cast<int64_t>(v); }}};
+        const python::Fields<R> f = python::with_table(api::calibrate_fields());
         R r;
         apply_kwargs("cluster_calibrate", r, kw, f);
         r.validate();
@@ -501,32 +477,9 @@ PYBIND11_MODULE(_hetcim, m) {
       "sensitivity_json",
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::SensitivityRequest;
-        const auto setup = [](auto member) {
-          return [member](R& r, const py::handle& v) {
-            r.setup.*member = py::cast<std::remove_reference_t<decltype(r.setup.*member)>>(v);
-          };
-        };
-        std::map<std::string, Setter<R>> f{
-            {"chip", setup(&api::AccuracySetup::chip)},
-            {"dataset", setup(&api::AccuracySetup::dataset)},
-            {"data_dir", setup(&api::AccuracySetup::data_dir)},
-            {"calibration", setup(&api::AccuracySetup::calibration)},
-            {"holdout", [](R& r, const py::handle& v) { r.setup.holdout = py::cast<int64_t>(v); }},
-            {"holdout_seed",
-             [](R& r, const py::handle& v) { r.setup.holdout_seed = py::cast<uint64_t>(v); }},
-            {"samples", setup(&api::AccuracySetup::samples)},
-            {"chip_seed", setup(&api::AccuracySetup::chip_seed)},
-            {"read_seed", setup(&api::AccuracySetup::read_seed)},
-            {"input_seed", setup(&api::AccuracySetup::input_seed)},
-            {"weight_seed", setup(&api::AccuracySetup::weight_seed)},
-            {"cache_dir", setup(&api::AccuracySetup::cache_dir)},
-            {"cost", setup(&api::AccuracySetup::cost)},
-            {"level", field(&R::level)},
-            {"max_pairs", field(&R::max_pairs)},
-            {"greedy", field(&R::greedy)},
-            {"operators", field(&R::operators)}};
+        const python::Fields<R> f =
+            python::with_table(api::sensitivity_fields(), {{"operators", field(&R::operators)}});
         R r;
-        r.setup.dataset = "fashion-mnist";  // the CLI's default
         apply_kwargs("sensitivity", r, kw, f);
         r.validate();
         py::gil_scoped_release release;

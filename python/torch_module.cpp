@@ -213,30 +213,7 @@ const Fields<api::AnalogServeRequest>& serve_fields() {
 // ------------------------------------------------------------------------------------------
 
 const Fields<api::TrainRequest>& train_fields() {
-  using R = api::TrainRequest;
-  using O = train::TrainOptions;
-  const auto option = [](auto member) {
-    return [member](R& r, const py::handle& v) {
-      r.options.*member = py::cast<std::remove_reference_t<decltype(r.options.*member)>>(v);
-    };
-  };
-  static const Fields<R> f = {
-      {"dataset", field(&R::dataset)},
-      {"data_dir", field(&R::data_dir)},
-      {"preset", field(&R::preset)},
-      {"epochs", optional_field(&R::epochs)},
-      {"lr", optional_field(&R::lr)},
-      {"holdout", field(&R::holdout)},
-      {"holdout_seed", field(&R::holdout_seed)},
-      {"crop_padding", field(&R::crop_padding)},
-      {"batch_size", option(&O::batch_size)},
-      {"weight_decay", option(&O::weight_decay)},
-      {"flip", option(&O::flip)},
-      {"seed", option(&O::seed)},
-      {"train_limit", option(&O::train_limit)},
-      {"eval_limit", option(&O::eval_limit)},
-      {"threads", option(&O::threads)},
-  };
+  static const Fields<api::TrainRequest> f = python::with_table(api::train_fields());
   return f;
 }
 
@@ -263,6 +240,7 @@ PYBIND11_MODULE(_hetcim_torch, m) {
       [] {
         py::dict d;
         d["analog_eval"] = python::table_info(api::analog_eval_fields());
+        d["train"] = python::table_info(api::train_fields());
         return d;
       },
       "The field tables (api/options.h) of this module's migrated jobs, as _hetcim.option_tables.");

@@ -176,13 +176,15 @@ class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofli
 
     @staticmethod
     def roofline(**options):
-        """Fig. 7: options preset, config, bus_widths, utilizations, executions, vectors."""
+        """Fig. 7: options preset, config, tcdm_contention, vectors (the table
+        ``_hetcim.option_tables()["cluster_roofline"]``), bus_widths, utilizations, executions."""
         return _json.loads(_hetcim.cluster_roofline_json(**options))
 
     @staticmethod
     def bottleneck(**options):
-        """Fig. 8-10: options preset, config, bus_width, execution, mappings, height, width,
-        c_in, expansion, c_out, stride."""
+        """Fig. 8-10: options preset, config, bus_width (bits), execution, tcdm_contention,
+        height, width, c_in, expansion, c_out, stride (the table
+        ``_hetcim.option_tables()["cluster_bottleneck"]``), mappings."""
         return _json.loads(_hetcim.cluster_bottleneck_json(**options))
 
     @staticmethod

@@ -59,9 +59,21 @@ JOBS = {
     # The model file is looked at only after the options are read: the chips file stands in.
     "analog_eval": (["analog", "eval", CHIPS],
                     lambda m, **kw: hetcim.analog.evaluate(CHIPS, **kw)),
+    # The options are checked before the model is loaded or anything measured.
+    "sensitivity": (["sensitivity", "race_cnn_mnist", "--chip", "A0"],
+                    lambda m, **kw: hetcim.sensitivity("race_cnn_mnist", chip="A0", **kw)),
+    "cluster_roofline": (["cluster", "roofline"], lambda m, **kw: hetcim.cluster.roofline(**kw)),
+    "cluster_bottleneck": (["cluster", "bottleneck"],
+                           lambda m, **kw: hetcim.cluster.bottleneck(**kw)),
+    "cluster_calibrate": (["cluster", "calibrate"],
+                          lambda m, **kw: hetcim.cluster.calibrate(**kw)),
+    # Checked before any data is read or a file written.
+    "train": (["train", "race-cnn", "--out", "never.onnx"],
+              lambda m, **kw: hetcim.analog.train("never.onnx", **kw)),
 }
 if _hetcim_torch is None:
     del JOBS["analog_eval"]
+    del JOBS["train"]
 
 
 def option_tables():
@@ -74,9 +86,12 @@ def option_tables():
 
 # The command words before the model (what `--help` is asked of), where not just the first.
 COMMAND = {"analog_run": ["analog", "run"], "analog_audit": ["analog", "audit"],
-           "analog_eval": ["analog", "eval"]}
+           "analog_eval": ["analog", "eval"], "cluster_roofline": ["cluster", "roofline"],
+           "cluster_bottleneck": ["cluster", "bottleneck"],
+           "cluster_calibrate": ["cluster", "calibrate"]}
 # Commands without --quiet (they print no progress).
-NO_QUIET = {"analog_run", "analog_audit", "export_onnx"}
+NO_QUIET = {"analog_run", "analog_audit", "export_onnx", "cluster_roofline", "cluster_bottleneck",
+            "cluster_calibrate"}
 # Jobs cheap enough to run twice in the defaults test (a DSE's default grid is not).
 RUNS = {"partition"}
 # Fields a command declares by hand, and why: dse's --threads defaults to this machine's cores
@@ -85,7 +100,9 @@ RUNS = {"partition"}
 BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {"weight_seed"}}
 # The fewest fields with bad values each table has (counted by hand from the tables).
 MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1, "analog_run": 1,
-               "analog_audit": 0, "analog_eval": 6, "execute": 9, "export_onnx": 1}
+               "analog_audit": 0, "analog_eval": 6, "execute": 9, "sensitivity": 7,
+               "cluster_roofline": 3, "cluster_bottleneck": 10, "cluster_calibrate": 4,
+               "train": 11, "export_onnx": 1}
 
 # A value of another quantity, for each unit a field may have.
 WRONG_UNIT = {"time": "5J", "energy": "5ns", "bandwidth": "5ns", "size": "5ns", "power": "5ns",
@@ -133,7 +150,13 @@ def test_every_migrated_job_has_a_table_and_bad_values():
         # warmup, runs; profile: precision, threads, warmup, runs, calibration_samples; inspect:
         # precision; analog_run: mode (choices; the seeds take any 64-bit value); analog_audit: none; analog_eval: dataset, split, mode (choices), limit, batch_size,
         # threads (ranges); execute: mode, split (choices), limit, batch, threads, risk,
-        # certificate_delta, design_risk, design_delta (ranges); export_onnx: calibration_samples.
+        # certificate_delta, design_risk, design_delta (ranges); sensitivity: dataset,
+        # calibration, cost (choices), holdout, samples, level, max_pairs (ranges);
+        # cluster_roofline: preset (choices), tcdm_contention, vectors; cluster_bottleneck: preset,
+        # execution (choices), bus_width, tcdm_contention, the shape's 6; cluster_calibrate: preset,
+        # fit (choices), max_overhead, rate_points; train: dataset, preset (choices), epochs, lr,
+        # holdout, crop_padding, batch_size, weight_decay, train_limit, eval_limit, threads;
+        # export_onnx: calibration_samples.
         assert len(checked) >= MIN_CHECKED[job], (job, checked)
 
 
@@ -199,11 +222,17 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
     # empty); profile: 7; inspect: precision (dump_after is empty); analog_run: the 4 seeds (chip,
     # mode, layers are empty); analog_audit: chip_seed; analog_eval: dataset, split, layers, the 2
     # seeds, limit, batch_size, threads; execute: dataset, split, limit, batch, threads, the 4
-    # seeds, risk, certificate_delta, design_delta (design_risk unset: 0.8 r); export_onnx:
-    # weight_seed (flag --seed), calibration_seed, calibration_samples.
+    # seeds, risk, certificate_delta, design_delta (design_risk unset: 0.8 r); sensitivity:
+    # dataset, samples, the 4 seeds, level, max_pairs; cluster_roofline: preset, vectors;
+    # cluster_bottleneck: preset and the shape's 6; cluster_calibrate: preset, fit, max_overhead,
+    # rate_points; train: dataset, preset, holdout, holdout_seed, crop_padding, batch_size,
+    # weight_decay, seed, train_limit, eval_limit, threads; export_onnx: weight_seed (flag
+    # --seed), calibration_seed, calibration_samples.
     assert len(explicit) >= 2 * {"partition": 4, "dse": 4, "run": 9, "profile": 7, "inspect": 1,
                                  "analog_run": 4, "analog_audit": 1, "analog_eval": 8,
-                                 "execute": 12, "export_onnx": 3}[job]
+                                 "execute": 12, "sensitivity": 8, "cluster_roofline": 2,
+                                 "cluster_bottleneck": 7, "cluster_calibrate": 4,
+                                 "train": 11, "export_onnx": 3}[job]
     if job not in RUNS:
         return
     # The defaults shown are the ones a run uses: every flag at its shown default gives the bytes
@@ -276,3 +305,52 @@ def test_an_empty_choice_and_an_old_flag_spelling(resnet18, tmp_path):
     assert logits("--chip-seed", "5") != logits("--chip-seed", "6")  # the flag reaches the chip
     assert not re.search(r"--seed\b", cli("analog", "run", "--help").stdout)
     assert cli(*base, "--seed", "5", "--chip-seed", "5", check=False).returncode != 0
+
+
+def test_cluster_bus_width_in_bits_from_both_faces(tmp_path):
+    # --bus-width takes "64bit" or "64", the keyword bus_width 64: the same field, the same study.
+    out = tmp_path / "b.json"
+    cli("cluster", "bottleneck", "--bus-width", "64bit", "--json", str(out))
+    ref = json.loads(out.read_text())
+    doc = hetcim.cluster.bottleneck(bus_width=64)
+    doc.pop("provenance"), ref.pop("provenance")
+    assert doc == ref
+    assert doc != {k: v for k, v in hetcim.cluster.bottleneck().items() if k != "provenance"}
+    # Not a whole number of bytes: the hand check, one message (known by hand) from both faces.
+    message = "bus_width: expected a multiple of 8 bits such as 128, got 12"
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.cluster.bottleneck(bus_width=12)
+    assert str(e.value) == message
+    r = cli("cluster", "bottleneck", "--bus-width", "12bit", check=False)
+    assert r.returncode == 1 and r.stderr == f"hetcim: error: {message}\n"
+
+
+def test_new_tables_name_the_field_and_the_bound():
+    # Known by hand from the tables' bounds and choices.
+    cases = [(lambda: hetcim.cluster.bottleneck(stride=3),
+              "stride: expected a whole number in [1, 2], got 3"),
+             (lambda: hetcim.cluster.roofline(tcdm_contention=1.5),
+              "tcdm_contention: expected a number in [0, 1], got 1.5"),
+             (lambda: hetcim.cluster.calibrate(rate_points=1),
+              "rate_points: expected a whole number in [2, 100000], got 1"),
+             (lambda: hetcim.sensitivity("race_cnn_mnist", chip="A0", max_pairs=-1),
+              "max_pairs: expected a whole number in [0, 100000], got -1"),
+             (lambda: hetcim.sensitivity("race_cnn_mnist", chip="A0", cost="top5"),
+              "cost: expected '', top1 or logit, got 'top5'")]
+    for call, message in cases:
+        with pytest.raises(hetcim.UserError) as e:
+            call()
+        assert str(e.value) == message
+
+
+def test_sensitivity_no_greedy_is_greedy_false(tmp_path):
+    # The table's bool greedy (on by default) is --no-greedy on the CLI: no greedy check either way.
+    opts = dict(chip=CHIPS + ":A3", dataset="synthetic", samples=8, max_pairs=0)
+    doc = hetcim.sensitivity("race_cnn_mnist", greedy=False, **opts)
+    out = tmp_path / "s.json"
+    cli("sensitivity", "race_cnn_mnist", "--chip", CHIPS + ":A3", "--dataset", "synthetic",
+        "--samples", "8", "--max-pairs", "0", "--no-greedy", "--quiet", "--out", str(out))
+    ref = json.loads(out.read_text())
+    assert doc["additivity"] == ref["additivity"] and doc["operators"] == ref["operators"]
+    assert doc["additivity"]["greedy"] == []
+    assert hetcim.sensitivity("race_cnn_mnist", **opts)["additivity"]["greedy"] != []

@@ -7,6 +7,7 @@
 
 #include "accuracy/chip_eval.h"
 #include "api/common.h"
+#include "api/options.h"
 #include "data/dataset.h"
 #include "data/holdout.h"
 #include "partition/energy.h"
@@ -83,25 +84,71 @@ std::string seeds_text(const AccuracySetup& s) {
 
 }  // namespace
 
+const FieldTable<AccuracySetup>& accuracy_setup_fields() {
+  using S = AccuracySetup;
+  static const FieldTable<S> table = {
+      field("chip", &S::chip, "Chip profile FILE:PROFILE, e.g. data/chips.yaml:A3"),
+      field("dataset", &S::dataset,
+            "The images: a data set (the first `samples` images of `calibration`, pixels / 255) "
+            "or synthetic (seeded inputs labelled by the fp32 model's own top-1)")
+          .one_of({"fashion-mnist", "cifar10", "synthetic"}),
+      field("data_dir", &S::data_dir, "Directory of the data set ('': its usual place)")
+          .alias("--dataset-dir"),
+      field("calibration", &S::calibration,
+            "Images of a data set: holdout (the seeded held-out training images, those of the "
+            "model's .train.json when it has one, which it never trained on) or test (the test "
+            "images; a plan later evaluated on the test set then reuses them); '': holdout")
+          .one_of({"", "holdout", "test"}),
+      field("holdout", &S::holdout,
+            "Held-out training images (unset: the model's .train.json's, else 10000)")
+          .range(1, 0x1p40),
+      field("holdout_seed", &S::holdout_seed,
+            "Seed of the held-out subset (unset: the model's .train.json's, else 1)"),
+      field("samples", &S::samples, "Images of the calibration set, or synthetic inputs")
+          .range(1, 1 << 24),
+      field("chip_seed", &S::chip_seed, "Chip instance (programmed state)").alias("--seed"),
+      field("read_seed", &S::read_seed, "Read noise"),
+      field("input_seed", &S::input_seed, "Synthetic inputs"),
+      field("weight_seed", &S::weight_seed, "Weights a model does not carry (zoo models)"),
+      field("cache_dir", &S::cache_dir, "Logit cache directory (content-addressed; '': none)")
+          .flag("--cache"),
+      field("cost", &S::cost,
+            "The cost hetcim partition budgets: top1 (single top-1 drops, points) or logit "
+            "(relative mean squared logit error, mapped to points by a fit on the greedy check); "
+            "orders the greedy check, recorded in the file; '': top1")
+          .one_of({"", "top1", "logit"}),
+  };
+  return table;
+}
+
+const FieldTable<SensitivityRequest>& sensitivity_fields() {
+  using R = SensitivityRequest;
+  static const FieldTable<R> table = concat<R>(
+      nested(&R::setup, accuracy_setup_fields()),
+      {
+          field("level", &R::level, "Confidence level of the intervals").range(0.5, 0.999999),
+          field("max_pairs", &R::max_pairs,
+                "Pairwise additivity checks, at most this many (0: none)")
+              .range(0, 100000),
+          field("greedy", &R::greedy,
+                "The greedy additivity check (operators added one at a time in ascending "
+                "cost, each prefix set measured), on by default"),
+      });
+  return table;
+}
+
 void AccuracySetup::validate() const {
   if (chip.empty()) throw user_error("chip: expected FILE:PROFILE (e.g. data/chips.yaml:A3)");
-  if (dataset != "fashion-mnist" && dataset != "cifar10" && dataset != "synthetic")
-    throw user_error("dataset: expected fashion-mnist, cifar10 or synthetic, got '", dataset, "'");
-  check_range("samples", samples, int64_t{1}, int64_t{1} << 24);
-  if (!calibration.empty() && calibration != "holdout" && calibration != "test")
-    throw user_error("calibration: expected holdout or test, got '", calibration, "'");
+  check_fields(*this, accuracy_setup_fields());
   if (dataset == "synthetic" && (calibration == "test" || holdout || holdout_seed))
     throw user_error("calibration: a synthetic set has no test or held-out images");
   if (calibration == "test" && (holdout || holdout_seed))
     throw user_error("holdout: held-out images are for calibration 'holdout', not 'test'");
-  if (holdout) check_range("holdout", *holdout, int64_t{1}, int64_t{1} << 40);
-  if (!cost.empty()) (void)accuracy::parse_cost_kind(cost, "cost");
 }
 
 void SensitivityRequest::validate() const {
   setup.validate();
-  check_range("level", level, 0.5, 0.999999);
-  check_range("max_pairs", static_cast<int64_t>(max_pairs), int64_t{0}, int64_t{100000});
+  check_fields(*this, sensitivity_fields());
 }
 
 SensitivityResult sensitivity(const Model& model, const SensitivityRequest& request) {
@@ -117,7 +164,7 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
       request.operators.empty() ? accuracy::chip_capable_nodes(prepared) : request.operators;
   accuracy::SensitivityOptions o = options_for(s, profile, accuracy::model_hash(prepared));
   o.level = request.level;
-  o.max_pairs = request.max_pairs;
+  o.max_pairs = static_cast<size_t>(request.max_pairs);
   o.greedy = request.greedy;
   o.cost = s.cost.empty() ? accuracy::CostKind::Top1 : accuracy::parse_cost_kind(s.cost, "cost");
   o.progress = request.progress;

@@ -47,18 +47,25 @@ struct AccuracySetup {
   // file records ("" = top1); a check of a file: "" = any, else the file's must be this.
   std::string cost;
 
-  void validate() const;  // UserError naming the field
+  // UserError naming the field: the table's ranges and choices (accuracy_setup_fields), the chip
+  // required, and the held-out fields' agreement with the data set and its calibration images.
+  void validate() const;
 };
 
 struct SensitivityRequest {
-  AccuracySetup setup;
-  double level = 0.95;                 // confidence level of the intervals
-  size_t max_pairs = 28;               // pairwise additivity checks (0 = none)
+  // The images, chip and seeds; the data set fashion-mnist unless set.
+  AccuracySetup setup = [] {
+    AccuracySetup s;
+    s.dataset = "fashion-mnist";
+    return s;
+  }();
+  double level = 0.95;                 // confidence level of the intervals, [0.5, 0.999999]
+  int64_t max_pairs = 28;              // pairwise additivity checks (0 = none), 0..100000
   bool greedy = true;                  // the greedy additivity check
   std::vector<std::string> operators;  // empty = every operator the chip can run
   std::function<void(size_t, size_t)> progress;
 
-  void validate() const;
+  void validate() const;  // the setup's and the table's (sensitivity_fields) checks
 };
 
 struct SensitivityResult {

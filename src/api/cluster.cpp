@@ -1,8 +1,10 @@
 #include "api/cluster.h"
 
+#include <algorithm>
+
 #include "api/common.h"
+#include "api/options.h"
 #include "util/error.h"
-#include "util/numbers.h"
 
 namespace hetcim::api {
 namespace {
@@ -26,36 +28,93 @@ Provenance cluster_provenance(const ClusterRequest& s) {
   return p;
 }
 
-void check_shape(const zoo::BottleneckShape& shape) {
-  const int64_t big = int64_t{1} << 20;
-  check_range("height", shape.height, int64_t{1}, big);
-  check_range("width", shape.width, int64_t{1}, big);
-  check_range("c_in", shape.c_in, int64_t{1}, big);
-  check_range("expansion", shape.expansion, int64_t{1}, big);
-  check_range("c_out", shape.c_out, int64_t{1}, big);
-  if (shape.stride != 1 && shape.stride != 2)
-    throw user_error("stride: expected 1 or 2, got ", shape.stride);
+// The fields of `t` named in `names`, in the table's order.
+FieldTable<ClusterRequest> only(const FieldTable<ClusterRequest>& t,
+                                const std::vector<std::string>& names) {
+  FieldTable<ClusterRequest> out;
+  for (const Field<ClusterRequest>& f : t)
+    if (std::find(names.begin(), names.end(), f.name) != names.end()) out.push_back(f);
+  return out;
+}
+
+const FieldTable<zoo::BottleneckShape>& shape_fields() {
+  using S = zoo::BottleneckShape;
+  const double big = 1 << 20;
+  static const FieldTable<S> table = {
+      field("height", &S::height, "Input feature map height").range(1, big),
+      field("width", &S::width, "Input feature map width").range(1, big),
+      field("c_in", &S::c_in, "Input channels").range(1, big),
+      field("expansion", &S::expansion, "Expansion factor t (hidden = t * c_in)").range(1, big),
+      field("c_out", &S::c_out, "Output channels").range(1, big),
+      field("stride", &S::stride, "Depth-wise stride").range(1, 2),
+  };
+  return table;
 }
 
 }  // namespace
 
-void ClusterRequest::validate() const {
-  if (bus_width_bits && (*bus_width_bits < 8 || *bus_width_bits % 8 != 0 ||
-                         *bus_width_bits > cluster::kMaxBusWidthBits))
-    throw user_error("bus_width: expected a multiple of 8 from 8 to ", cluster::kMaxBusWidthBits,
-                     " bits such as 128, got ", *bus_width_bits);
-  if (!execution.empty()) (void)parse_execution(execution, "execution");
-  if (tcdm_contention) check_range("tcdm_contention", *tcdm_contention, 0.0, 1.0);
+const FieldTable<ClusterRequest>& cluster_fields() {
+  using C = ClusterRequest;
+  static const FieldTable<C> table = {
+      field("preset", &C::preset, "Built-in cluster (without a config file)")
+          .one_of(cluster::cluster_preset_names()),
+      field("config", &C::config,
+            "Cluster description (YAML, see src/cluster/cluster_config.h; '': the preset)"),
+      field("bus_width", &C::bus_width_bits,
+            "Override the IMA data-interface width: bits, a multiple of 8 (the CLI also takes "
+            "128bit)")
+          .range(8, cluster::kMaxBusWidthBits),
+      field("execution", &C::execution, "Override the IMA execution model ('': the description's)")
+          .one_of({"", "sequential", "pipelined"}),
+      field("tcdm_contention", &C::tcdm_contention,
+            "TCDM bank conflicts: probability that each core accesses the TCDM in a cycle while "
+            "an accelerator streams (unset: the description's, 0 in the preset; cluster/area.h)")
+          .range(0, 1),
+  };
+  return table;
 }
 
-int64_t parse_bus_width(const std::string& text, const std::string& field) {
-  std::string w = text;
-  if (w.ends_with("bit")) w.resize(w.size() - 3);
-  const std::optional<int64_t> bits = parse_integer(w);
-  if (!bits || *bits < 8 || *bits % 8 != 0 || *bits > cluster::kMaxBusWidthBits)
-    throw user_error(field, ": expected a multiple of 8 from 8bit to ", cluster::kMaxBusWidthBits,
-                     "bit such as 128bit, got '", text, "'");
-  return *bits;
+const FieldTable<ClusterRequest>& cluster_constants_fields() {
+  static const FieldTable<ClusterRequest> table = only(cluster_fields(), {"preset", "config"});
+  return table;
+}
+
+const FieldTable<RooflineRequest>& roofline_fields() {
+  using R = RooflineRequest;
+  static const FieldTable<R> table = concat<R>(
+      nested(&R::cluster, only(cluster_fields(), {"preset", "config", "tcdm_contention"})),
+      {field("vectors", &R::vectors, "Jobs per synthetic layer").range(1, 1 << 24)});
+  return table;
+}
+
+const FieldTable<BottleneckRequest>& bottleneck_fields() {
+  using R = BottleneckRequest;
+  static const FieldTable<R> table =
+      concat(nested(&R::cluster, cluster_fields()), nested(&R::shape, shape_fields()));
+  return table;
+}
+
+const FieldTable<CalibrateRequest>& calibrate_fields() {
+  using R = CalibrateRequest;
+  using O = cluster::Fig9FitOptions;
+  static const FieldTable<O> options = {
+      field("max_overhead", &O::overhead_max,
+            "Largest per-job overhead searched (cycles; every integer from 0)")
+          .range(0, 1'000'000),
+      field("rate_points", &O::rate_points, "Grid points per cores' rate axis (geometric)")
+          .range(2, 100'000),
+  };
+  static const FieldTable<R> table =
+      concat(concat<R>(nested(&R::cluster, cluster_constants_fields()),
+                       {field("fit", &R::fit, "The figure to fit").one_of({"fig9"})}),
+             nested(&R::options, options));
+  return table;
+}
+
+void ClusterRequest::validate() const {
+  check_fields(*this, cluster_fields());
+  if (bus_width_bits && *bus_width_bits % 8 != 0)
+    throw user_error("bus_width: expected a multiple of 8 bits such as 128, got ", *bus_width_bits);
 }
 
 ConstantsResult cluster_constants(const ClusterRequest& request) {
@@ -81,35 +140,35 @@ cluster::ClusterConfig load_cluster(const ClusterRequest& r) {
 
 void RooflineRequest::validate() const {
   cluster.validate();
+  check_fields(*this, roofline_fields());
   for (const int64_t w : bus_widths)
     if (w < 8 || w % 8 != 0 || w > cluster::kMaxBusWidthBits)
       throw user_error("bus_widths: expected multiples of 8 from 8 to ", cluster::kMaxBusWidthBits,
                        " bits, got ", w);
   for (const double u : utilizations) check_range("utilizations", u, 1e-12, 1.0);
   for (const std::string& e : executions) (void)parse_execution(e, "executions");
-  check_range("vectors", vectors, int64_t{1}, int64_t{1} << 24);
 }
 
 void BottleneckRequest::validate() const {
   cluster.validate();
-  check_shape(shape);
+  check_fields(*this, bottleneck_fields());
   if (mappings.empty()) throw user_error("mappings: expected at least one mapping");
   for (const std::string& m : mappings) (void)cluster::parse_mapping(m);
 }
 
 void CalibrateRequest::validate() const {
   cluster.validate();
-  check_shape(shape);
-  if (fit != "fig9")
-    throw user_error("fit: expected fig9 (the only figure fitted), got '", fit, "'");
+  check_fields(*this, calibrate_fields());
+  check_fields(shape, shape_fields());  // not among the calibration's options: the paper's block
+  // The search's other bounds are not options (C++ callers may set them).
   const cluster::Fig9FitOptions& o = options;
   check_range("overhead_min", o.overhead_min, int64_t{0}, int64_t{1'000'000});
-  check_range("overhead_max", o.overhead_max, o.overhead_min, int64_t{1'000'000});
+  if (o.overhead_max < o.overhead_min)
+    throw user_error("max_overhead: ", o.overhead_max, " is below overhead_min ", o.overhead_min);
   check_range("pointwise_min", o.pointwise_min, 1e-6, 1e6);
   check_range("pointwise_max", o.pointwise_max, o.pointwise_min, 1e6);
   check_range("depthwise_min", o.depthwise_min, 1e-6, 1e6);
   check_range("depthwise_max", o.depthwise_max, o.depthwise_min, 1e6);
-  check_range("rate_points", o.rate_points, int64_t{2}, int64_t{100'000});
   const double points = static_cast<double>(o.overhead_max - o.overhead_min + 1) *
                         static_cast<double>(o.rate_points) * static_cast<double>(o.rate_points);
   if (points > 2e9)

@@ -24,16 +24,13 @@ struct ClusterRequest {
   std::string execution;  // override of the IMA execution: "" | "sequential" | "pipelined"
   std::optional<double> tcdm_contention;  // override of tcdm.contention: in [0, 1]
 
-  void validate() const;  // UserError naming the field
+  // UserError naming the field: the table's ranges and choices (api/options.h: cluster_fields),
+  // and a bus width that is not a whole number of bytes.
+  void validate() const;
 };
 
 // The description with the overrides applied.
 [[nodiscard]] cluster::ClusterConfig load_cluster(const ClusterRequest& request);
-
-// A bus width as people write it, "128bit" or "128", into bits; UserError naming `field` unless it
-// is a multiple of 8 from 8 to cluster::kMaxBusWidthBits.
-[[nodiscard]] int64_t parse_bus_width(const std::string& text,
-                                      const std::string& field = "--bus-width");
 
 struct ConstantsResult {
   Status status;  // origin: computed (the description as loaded)

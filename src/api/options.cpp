@@ -95,6 +95,13 @@ void check_whole(const FieldSpec& f, int64_t v) {
                      std::to_string(v));
 }
 
+void check_unsigned(const FieldSpec& f, uint64_t v) {
+  if (f.lo || f.hi)  // a seed beyond 2^63 - 1 is beyond any bound given
+    check_whole(f, v > uint64_t{std::numeric_limits<int64_t>::max()}
+                       ? std::numeric_limits<int64_t>::max()
+                       : static_cast<int64_t>(v));
+}
+
 void check_number(const FieldSpec& f, double v) {
   if (!std::isfinite(v))
     throw user_error(f.name, ": expected a finite number, got ", number_text(v));
@@ -121,11 +128,9 @@ void check_field(const FieldSpec& f, FieldRef value) {
                  [](bool*) {},
                  [&](int* v) { check_whole(f, *v); },
                  [&](int64_t* v) { check_whole(f, *v); },
-                 [&](uint64_t* v) {
-                   if (f.lo || f.hi)  // a seed beyond 2^63 - 1 is beyond any bound given
-                     check_whole(f, *v > uint64_t{std::numeric_limits<int64_t>::max()}
-                                        ? std::numeric_limits<int64_t>::max()
-                                        : static_cast<int64_t>(*v));
+                 [&](uint64_t* v) { check_unsigned(f, *v); },
+                 [&](std::optional<uint64_t>* v) {
+                   if (*v) check_unsigned(f, **v);
                  },
                  [&](double* v) { check_number(f, *v); },
                  [&](std::optional<int64_t>* v) {
@@ -151,6 +156,13 @@ void set_from_text(const FieldSpec& f, FieldRef value, const std::string& text) 
     if (!v) throw user_error(f.name, ": expected a whole number, got '", text, "'");
     return *v;
   };
+  const auto unsigned_whole = [&] {
+    const std::optional<uint64_t> x = parse_unsigned(text);
+    if (!x)
+      throw user_error(f.name, ": expected a whole number from 0 to 18446744073709551615, got '",
+                       text, "'");
+    return *x;
+  };
   const auto number = [&] {
     if (f.unit) return parse_quantity(text, *f.unit, f.name);
     const std::optional<double> v = parse_finite(text);
@@ -172,15 +184,8 @@ void set_from_text(const FieldSpec& f, FieldRef value, const std::string& text) 
                    *v = static_cast<int>(x);
                  },
                  [&](int64_t* v) { *v = whole(); },
-                 [&](uint64_t* v) {
-                   const std::optional<uint64_t> x = parse_unsigned(text);
-                   if (!x)
-                     throw user_error(f.name,
-                                      ": expected a whole number from 0 to "
-                                      "18446744073709551615, got '",
-                                      text, "'");
-                   *v = *x;
-                 },
+                 [&](uint64_t* v) { *v = unsigned_whole(); },
+                 [&](std::optional<uint64_t>* v) { *v = unsigned_whole(); },
                  [&](double* v) { *v = number(); },
                  [&](std::optional<int64_t>* v) { *v = whole(); },
                  [&](std::optional<double>* v) { *v = number(); },
@@ -199,6 +204,7 @@ std::string value_text(const FieldSpec& f, FieldRef value) {
           [](uint64_t* v) { return std::to_string(*v); },
           [&](double* v) { return quantity_text(f, *v); },
           [](std::optional<int64_t>* v) { return *v ? std::to_string(**v) : std::string(); },
+          [](std::optional<uint64_t>* v) { return *v ? std::to_string(**v) : std::string(); },
           [&](std::optional<double>* v) { return *v ? quantity_text(f, **v) : std::string(); },
           [](std::string* v) { return *v; },
       },

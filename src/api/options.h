@@ -26,8 +26,9 @@
 namespace hetcim::api {
 
 // A pointer to a request's member, of one of the types a field may have.
-using FieldRef = std::variant<bool*, int*, int64_t*, uint64_t*, double*, std::string*,
-                              std::optional<int64_t>*, std::optional<double>*>;
+using FieldRef =
+    std::variant<bool*, int*, int64_t*, uint64_t*, double*, std::string*, std::optional<int64_t>*,
+                 std::optional<uint64_t>*, std::optional<double>*>;
 
 // What a field is, apart from where it lives.
 struct FieldSpec {
@@ -161,5 +162,19 @@ struct AnalogRunRequest;
 [[nodiscard]] const FieldTable<AnalogRunRequest>& analog_run_fields();      // the inputs aside
 struct ExecuteRequest;
 [[nodiscard]] const FieldTable<ExecuteRequest>& execute_fields();  // the hardware aside
+struct AccuracySetup;
+struct SensitivityRequest;
+[[nodiscard]] const FieldTable<AccuracySetup>& accuracy_setup_fields();
+[[nodiscard]] const FieldTable<SensitivityRequest>& sensitivity_fields();  // the operators aside
+struct ClusterRequest;
+struct RooflineRequest;
+struct BottleneckRequest;
+struct CalibrateRequest;
+// Every override of the cluster description; a study's table holds the ones it takes.
+[[nodiscard]] const FieldTable<ClusterRequest>& cluster_fields();
+[[nodiscard]] const FieldTable<ClusterRequest>& cluster_constants_fields();  // preset, config
+[[nodiscard]] const FieldTable<RooflineRequest>& roofline_fields();      // the sweep's lists aside
+[[nodiscard]] const FieldTable<BottleneckRequest>& bottleneck_fields();  // the mappings aside
+[[nodiscard]] const FieldTable<CalibrateRequest>& calibrate_fields();
 
 }  // namespace hetcim::api

@@ -250,14 +250,54 @@ nlohmann::json policy_json(const AnalogSelectRequest& q, const AnalogSelectResul
           {"data", r.data}};
 }
 
+const FieldTable<TrainRequest>& train_fields() {
+  using R = TrainRequest;
+  using O = train::TrainOptions;
+  static const FieldTable<O> options = {
+      field("batch_size", &O::batch_size, "Batch size").range(1, 1 << 20),
+      field("weight_decay", &O::weight_decay, "AdamW weight decay").range(0, 10),
+      field("flip", &O::flip, "The random horizontal flip, on by default"),
+      field("seed", &O::seed, "Seed of initialization, shuffling and augmentation"),
+      field("train_limit", &O::train_limit,
+            "Train on the first N images not held out only (0: all)")
+          .at_least(0),
+      field("eval_limit", &O::eval_limit,
+            "Per-epoch accuracy on the first N held-out images only (0: all)")
+          .at_least(0),
+      field("threads", &O::threads, "libtorch threads (0: libtorch's default)").range(0, 1024),
+  };
+  static const FieldTable<R> table = concat<R>(
+      {
+          field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
+          field("data_dir", &R::data_dir,
+                "Directory of the data set files ('': fashion-mnist's "
+                "/usr/share/datasets/fashion-mnist; cifar10: the cifar-10-batches-bin "
+                "directory)"),
+          field("out", &R::out, "Output ONNX file (its training record: + .train.json)"),
+          field("preset", &R::preset,
+                "paper: 30 epochs, lr 2e-3 (seed 002, Sec. IV-A); fast: 2 epochs, lr 2e-3 (for "
+                "tests and development; epochs and lr override either)")
+              .one_of({"paper", "fast"}),
+          field("epochs", &R::epochs, "Epochs (unset: the preset's)").range(1, 100000),
+          field("lr", &R::lr, "Peak learning rate, cosine annealed to 0 (unset: the preset's)")
+              .range(1e-12, 10),
+          field("holdout", &R::holdout,
+                "Training images held out of training (seeded random subset): the evaluation "
+                "set of training choices and the calibration pool of `analog select "
+                "--holdout`; 0 trains on all")
+              .range(0, 0x1p40),
+          field("holdout_seed", &R::holdout_seed, "Seed of the held-out subset"),
+          field("crop_padding", &R::crop_padding,
+                "Random-crop zero padding per side (-1: 2 for 28x28 images, 4 for 32x32)")
+              .range(-1, 64),
+      },
+      nested(&R::options, options));
+  return table;
+}
+
 void TrainRequest::validate() const {
   if (out.empty()) throw user_error("out: required (the ONNX file to write)");
-  if (preset != "paper" && preset != "fast")
-    throw user_error("preset: expected paper or fast, got '", preset, "'");
-  if (epochs) check_range("epochs", *epochs, 1, 100000);
-  if (lr) check_range("lr", *lr, 1e-12, 10.0);
-  check_range("holdout", holdout, int64_t{0}, int64_t{1} << 40);
-  check_range("crop_padding", crop_padding, int64_t{-1}, int64_t{64});
+  check_fields(*this, train_fields());
 }
 
 TrainResult train_race_cnn(const TrainRequest& q) {
@@ -271,7 +311,7 @@ TrainResult train_race_cnn(const TrainRequest& q) {
   job.holdout_seed = q.holdout_seed;
   train::TrainOptions& o = job.options;
   o = q.options;
-  o.epochs = q.epochs.value_or(q.preset == "fast" ? 2 : 30);
+  o.epochs = static_cast<int>(q.epochs.value_or(q.preset == "fast" ? 2 : 30));
   o.lr = q.lr.value_or(2e-3);
   o.crop_padding = q.crop_padding;
   TrainResult r;

@@ -145,21 +145,25 @@ struct AnalogSelectResult {
                                          const AnalogSelectResult& result);
 
 struct TrainRequest {
-  std::string dataset = "fashion-mnist";
+  std::string dataset = "fashion-mnist";  // fashion-mnist | cifar10
   std::string data_dir;
-  std::string out;               // ONNX file, required; the record goes to out + ".train.json"
-  std::string preset = "paper";  // paper: 30 epochs, lr 2e-3; fast: 2 epochs, lr 2e-3
-  std::optional<int> epochs;     // nullopt: the preset's
-  std::optional<double> lr;      // nullopt: the preset's
-  int64_t holdout = 10000;       // training images held out (0: train on all)
+  std::string out;                // ONNX file, required; the record goes to out + ".train.json"
+  std::string preset = "paper";   // paper: 30 epochs, lr 2e-3; fast: 2 epochs, lr 2e-3
+  std::optional<int64_t> epochs;  // nullopt: the preset's; 1..100000
+  std::optional<double> lr;       // nullopt: the preset's; [1e-12, 10]
+  int64_t holdout = 10000;        // training images held out (0: train on all), 0..2^40
   uint64_t holdout_seed = 1;
-  int64_t crop_padding = -1;  // random-crop padding per side; -1: 2 for 28x28 images, 4 for 32x32
+  int64_t crop_padding = -1;  // random-crop padding per side, -1..64; -1: 2 for 28x28, 4 for 32x32
   // batch_size, weight_decay, flip, seed, train_limit, eval_limit, threads, and the progress /
   // epoch_done callbacks; epochs, lr and crop_padding are set from the fields above.
   train::TrainOptions options;
 
-  void validate() const;
+  void validate() const;  // UserError naming the field: out required, the table's checks
 };
+
+// The fields of a training request: its own and those of its options the user sets (the
+// callbacks aside).
+[[nodiscard]] const FieldTable<TrainRequest>& train_fields();
 
 struct TrainResult {
   Status status;  // origin: measured (trained and evaluated now)

@@ -11,6 +11,7 @@
 #include "api/common.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/options.h"
 #include "cluster/cluster_config.h"
 #include "cluster/constants.h"
 #include "report/cluster.h"
@@ -21,45 +22,45 @@
 namespace hetcim::cli {
 namespace {
 
-struct ClusterSource {
-  std::string preset = "seed001";
-  std::string config;
+// Where a study writes its tables and figures.
+struct Outputs {
   std::string csv, json, figures;
-  std::string bus_width;                  // "" = the configuration's
-  std::string execution;                  // "" = the configuration's
-  std::optional<double> tcdm_contention;  // unset = the configuration's
 };
 
 struct RooflineArgs {
-  ClusterSource src;
+  Outputs out;
   api::RooflineRequest request;
 };
 
 struct BottleneckArgs {
-  ClusterSource src;
+  Outputs out;
   api::BottleneckRequest request;
 };
 
 struct CalibrateArgs {
-  ClusterSource src;
+  std::string json;
   std::string report;  // directory: calibration.txt, calibration.json, figures
   api::CalibrateRequest request;
 };
 
-// The cluster flags into the request: the preset or file, "--bus-width 128bit", "--execution".
-api::ClusterRequest cluster_request(const ClusterSource& s) {
-  api::ClusterRequest r;
-  r.preset = s.preset;
-  r.config = s.config;
-  if (!s.bus_width.empty()) r.bus_width_bits = api::parse_bus_width(s.bus_width);
-  r.execution = s.execution;
-  r.tcdm_contention = s.tcdm_contention;
-  return r;
+// --preset and --config (from a request's table) exclude each other.
+void exclusive_source(CLI::App* cmd) {
+  CLI::Option* preset = cmd->get_option("--preset");
+  CLI::Option* config = cmd->get_option("--config");
+  preset->excludes(config);
+  config->excludes(preset);
+}
+
+// The request's flags from its table (api/options.h): the cluster, the study's scalars.
+template <typename R>
+void add_request_flags(CLI::App* cmd, const api::FieldTable<R>& table, R& target) {
+  options::add_fields(cmd, table, target);
+  exclusive_source(cmd);
 }
 
 // The tables (CSV, JSON) and the figures of one study, committed together after the last check.
 template <typename DrawFigures>
-void write_outputs(const ClusterSource& s, const std::string& csv, const std::string& json,
+void write_outputs(const Outputs& s, const std::string& csv, const std::string& json,
                    const DrawFigures& draw) {
   OutputSet out;
   if (!s.csv.empty()) out.add(s.csv, csv);
@@ -74,34 +75,23 @@ void write_outputs(const ClusterSource& s, const std::string& csv, const std::st
                 (std::filesystem::path(s.figures) / f.name).string().c_str());
 }
 
-void add_source_options(CLI::App* cmd, ClusterSource& s) {
-  auto* preset =
-      cmd->add_option("--preset", s.preset, "Built-in cluster: seed001")->capture_default_str();
-  auto* config = cmd->add_option("--config", s.config,
-                                 "Cluster description (YAML, see src/cluster/cluster_config.h)");
-  preset->excludes(config);
-  config->excludes(preset);
+void add_output_options(CLI::App* cmd, Outputs& s) {
   cmd->add_option("--csv", s.csv, "Write the table as CSV");
   cmd->add_option("--json", s.json, "Write the result as JSON");
   cmd->add_option("--figures", s.figures,
                   "Draw the figures (SVG and PNG, gnuplot) into this directory");
-  cmd->add_option("--tcdm-contention", s.tcdm_contention,
-                  "TCDM bank conflicts: probability that each core accesses the TCDM in a cycle "
-                  "while an accelerator streams (0 = none, the default; cluster/area.h)")
-      ->check(finite_range(0.0, 1.0));
 }
 
 void run_roofline(RooflineArgs a, const Provenance& base) {
-  a.request.cluster = cluster_request(a.src);
   const api::RooflineResult r = api::cluster_roofline(a.request);
   const Provenance prov = api::with_caller(r.provenance, base);
   const std::string text =
       report::cluster_text_with_provenance(report::roofline_text(r.config, r.points), prov);
-  write_outputs(a.src,
-                a.src.csv.empty()
+  write_outputs(a.out,
+                a.out.csv.empty()
                     ? ""
                     : report::cluster_text_with_provenance(report::roofline_csv(r.points), prov),
-                a.src.json.empty() ? ""
+                a.out.json.empty() ? ""
                                    : report::cluster_json_with_provenance(
                                          report::roofline_json(r.config, r.points), prov),
                 [&](OutputSet& out, const std::string& dir) {
@@ -112,16 +102,15 @@ void run_roofline(RooflineArgs a, const Provenance& base) {
 }
 
 void run_bottleneck(BottleneckArgs a, const Provenance& base) {
-  a.request.cluster = cluster_request(a.src);
   const api::BottleneckResult r = api::cluster_bottleneck(a.request);
   const Provenance prov = api::with_caller(r.provenance, base);
   const std::string text =
       report::cluster_text_with_provenance(report::bottleneck_text(r.config, r.study), prov);
-  write_outputs(a.src,
-                a.src.csv.empty()
+  write_outputs(a.out,
+                a.out.csv.empty()
                     ? ""
                     : report::cluster_text_with_provenance(report::bottleneck_csv(r.study), prov),
-                a.src.json.empty() ? ""
+                a.out.json.empty() ? ""
                                    : report::cluster_json_with_provenance(
                                          report::bottleneck_json(r.config, r.study), prov),
                 [&](OutputSet& out, const std::string& dir) {
@@ -132,22 +121,21 @@ void run_bottleneck(BottleneckArgs a, const Provenance& base) {
 }
 
 void run_calibrate(CalibrateArgs a, const Provenance& base) {
-  a.request.cluster = cluster_request(a.src);
   const api::CalibrateResult r = api::cluster_calibrate(a.request);
   const Provenance prov = api::with_caller(r.provenance, base);
   const cluster::Fig9Calibration& cal = r.calibration;
   const std::string text =
       report::cluster_text_with_provenance(report::calibration_text(r.config, cal), prov);
   OutputSet out;
-  if (!a.src.json.empty())
-    out.add(a.src.json,
+  if (!a.json.empty())
+    out.add(a.json,
             report::cluster_json_with_provenance(report::calibration_json(r.config, cal), prov));
   std::vector<report::Figure> figures;
   if (!a.report.empty())
     figures = report::write_calibration_report(out, a.report, r.config, cal,
                                                a.request.options.targets, text, prov);
   out.commit();
-  if (!a.src.json.empty()) std::printf("wrote %s\n", a.src.json.c_str());
+  if (!a.json.empty()) std::printf("wrote %s\n", a.json.c_str());
   if (!a.report.empty()) {
     std::printf("wrote %s/calibration.txt and calibration.json\n", a.report.c_str());
     for (const report::Figure& f : figures)
@@ -171,7 +159,9 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
       cmd->add_subcommand("roofline",
                           "Fig. 7: IMA throughput vs operational intensity for bus widths, "
                           "operating points and sequential / pipelined execution");
-  add_source_options(roof, r->src);
+  // The cluster and the layers (api::roofline_fields); the sweep's lists by hand.
+  add_request_flags(roof, api::roofline_fields(), r->request);
+  add_output_options(roof, r->out);
   roof->add_option("--bus-widths", r->request.bus_widths, "IMA data-interface widths in bits")
       ->delimiter(',')
       ->check(CLI::Range(int64_t{8}, int64_t{1} << 20))
@@ -185,9 +175,6 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
       ->delimiter(',')
       ->check(CLI::IsMember({"sequential", "pipelined"}))
       ->capture_default_str();
-  roof->add_option("--vectors", r->request.vectors, "Jobs per synthetic layer")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 24))
-      ->capture_default_str();
   roof->callback([r, &provenance] { run_roofline(*r, provenance); });
 
   auto b = std::make_shared<BottleneckArgs>();
@@ -196,50 +183,48 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
                           "Fig. 8-10: the MobileNetV2 Bottleneck under the mappings cores, "
                           "ima-cjobN, hybrid, ima+dw: per-layer cycles, speedup, energy and "
                           "area efficiency");
-  add_source_options(bn, b->src);
-  bn->add_option("--bus-width", b->src.bus_width,
-                 "Override the IMA data-interface width, e.g. 128bit");
-  bn->add_option("--execution", b->src.execution, "Override the IMA execution model")
-      ->check(CLI::IsMember({"sequential", "pipelined"}));
+  // The cluster's overrides and the block's shape (api::bottleneck_fields) in the table's order,
+  // --bus-width by hand: it also takes "128bit", then reads as the table's field.
+  const api::FieldTable<api::BottleneckRequest>& table = api::bottleneck_fields();
+  std::vector<std::string> skip_first{"bus_width"}, skip_second{"bus_width"};
+  bool seen = false;
+  for (const api::Field<api::BottleneckRequest>& f : table) {
+    if (f.name == "bus_width") {
+      seen = true;
+      continue;
+    }
+    (seen ? skip_first : skip_second).push_back(f.name);
+  }
+  options::add_fields(bn, table, b->request, skip_first);
+  for (const api::Field<api::BottleneckRequest>& f : table) {
+    if (f.name != "bus_width") continue;
+    bn->add_option_function<std::string>(
+          f.flag(),
+          [b, f](const std::string& text) {
+            std::string bits = text;
+            if (bits.ends_with("bit")) bits.resize(bits.size() - 3);
+            api::set_from_text(f, f.ref(b->request), bits);
+          },
+          api::full_help(f, false, ""))
+        ->type_name("BITS");
+  }
+  options::add_fields(bn, table, b->request, skip_second);
+  exclusive_source(bn);
+  add_output_options(bn, b->out);
   bn->add_option("--mappings", b->request.mappings,
                  "Mappings, the first is the reference of the ratios")
       ->delimiter(',')
       ->capture_default_str();
-  const auto range = CLI::Range(int64_t{1}, int64_t{1} << 20);
-  bn->add_option("--height", b->request.shape.height, "Input feature map height")
-      ->check(range)
-      ->capture_default_str();
-  bn->add_option("--width", b->request.shape.width, "Input feature map width")
-      ->check(range)
-      ->capture_default_str();
-  bn->add_option("--c-in", b->request.shape.c_in, "Input channels")
-      ->check(range)
-      ->capture_default_str();
-  bn->add_option("--expansion", b->request.shape.expansion,
-                 "Expansion factor t (hidden = t * c_in)")
-      ->check(range)
-      ->capture_default_str();
-  bn->add_option("--c-out", b->request.shape.c_out, "Output channels")
-      ->check(range)
-      ->capture_default_str();
-  bn->add_option("--stride", b->request.shape.stride, "Depth-wise stride")
-      ->check(CLI::IsMember({1, 2}))
-      ->capture_default_str();
   bn->callback([b, &provenance] { run_bottleneck(*b, provenance); });
 
-  auto t = std::make_shared<ClusterSource>();
+  auto t = std::make_shared<api::ClusterRequest>();
   CLI::App* con = cmd->add_subcommand(
       "constants",
       "Every constant of the cluster model with its value and source: the paper, derived, the "
       "literature (cited), assumed or calibrated");
-  auto* tp =
-      con->add_option("--preset", t->preset, "Built-in cluster: seed001")->capture_default_str();
-  auto* tc = con->add_option("--config", t->config,
-                             "Cluster description (YAML, see src/cluster/cluster_config.h)");
-  tp->excludes(tc);
-  tc->excludes(tp);
+  add_request_flags(con, api::cluster_constants_fields(), *t);
   con->callback([t, &provenance] {
-    const api::ConstantsResult r = api::cluster_constants(cluster_request(*t));
+    const api::ConstantsResult r = api::cluster_constants(*t);
     std::fputs(report::cluster_text_with_provenance(cluster::constant_table_text(r.config),
                                                     api::with_caller(r.provenance, provenance))
                    .c_str(),
@@ -252,27 +237,11 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
       "A CALIBRATION, not a reproduction: fit the IMA's per-job overhead and the cores' "
       "point-wise / depth-wise rates to Fig. 9's Bottleneck speedups (exhaustive grid search) and "
       "show what Fig. 7 becomes with them");
-  auto* preset = cal->add_option("--preset", k->src.preset, "Built-in cluster: seed001")
-                     ->capture_default_str();
-  auto* config = cal->add_option("--config", k->src.config,
-                                 "Cluster description (YAML, see src/cluster/cluster_config.h)");
-  preset->excludes(config);
-  config->excludes(preset);
-  cal->add_option("--fit", k->request.fit, "The figure to fit: fig9")
-      ->check(CLI::IsMember({"fig9"}))
-      ->capture_default_str();
+  add_request_flags(cal, api::calibrate_fields(), k->request);
   cal->add_option("--report", k->report,
                   "Write calibration.txt, calibration.json and the figures (fitted Fig. 7, 9, 10) "
                   "into this directory");
-  cal->add_option("--json", k->src.json, "Write the result as JSON");
-  cal->add_option("--max-overhead", k->request.options.overhead_max,
-                  "Largest per-job overhead searched (cycles; every integer from 0)")
-      ->check(CLI::Range(int64_t{0}, int64_t{1'000'000}))
-      ->capture_default_str();
-  cal->add_option("--rate-points", k->request.options.rate_points,
-                  "Grid points per cores' rate axis (geometric)")
-      ->check(CLI::Range(int64_t{2}, int64_t{100'000}))
-      ->capture_default_str();
+  cal->add_option("--json", k->json, "Write the result as JSON");
   cal->callback([k, &provenance] { run_calibrate(*k, provenance); });
 }
 

@@ -1,9 +1,17 @@
 // The options tables (api/options.h): one message format naming the field, text round trips of
-// every default, nested tables writing the nested member.
+// every default, nested tables writing the nested member; sensitivity's and the cluster studies'
+// tables.
 #include "api/options.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/accuracy.h"
+#include "api/cluster.h"
 #include "api/partition.h"
 #include "user_error_message.h"
 #include "util/error.h"
@@ -74,6 +82,25 @@ TEST(Options, AnEmptyChoiceIsListedAsQuotesAndAFlagMayBeSpelledApart) {
   EXPECT_EQ(layers.name, "layers");  // the Python keyword and the messages keep the name
 }
 
+TEST(Options, AnOptionalSeedIsUnsetOrAny64BitValue) {
+  struct Req {
+    std::optional<uint64_t> seed;
+  } r;
+  const api::Field<Req> f = api::field("holdout_seed", &Req::seed, "Seed");
+  EXPECT_EQ(api::value_text(f, f.ref(r)), "");  // unset: shown as nothing, passes its check
+  EXPECT_NO_THROW(api::check_field(f, f.ref(r)));
+  api::set_from_text(f, f.ref(r), "18446744073709551615");  // 2^64 - 1
+  EXPECT_EQ(*r.seed, UINT64_MAX);
+  EXPECT_EQ(api::value_text(f, f.ref(r)), "18446744073709551615");
+  EXPECT_EQ(message_of([&] { api::set_from_text(f, f.ref(r), "-1"); }),
+            "holdout_seed: expected a whole number from 0 to 18446744073709551615, got '-1'");
+  EXPECT_EQ(*r.seed, UINT64_MAX);  // a refused text leaves the value
+  const api::Field<Req> bounded = api::field("s", &Req::seed, "Seed").range(1, 9);
+  r.seed = 0;
+  EXPECT_EQ(message_of([&] { api::check_field(bounded, bounded.ref(r)); }),
+            "s: expected a whole number in [1, 9], got 0");
+}
+
 TEST(Options, EveryPartitionDefaultRoundTripsThroughItsText) {
   api::PartitionRequest defaults;
   const auto& table = api::partition_fields();
@@ -107,6 +134,136 @@ TEST(Options, NestedFieldsWriteTheNestedMember) {
   EXPECT_EQ(r.bus_model, "serial");
   r.hardware.crossbars = 0;
   EXPECT_EQ(message_of([&] { r.validate(); }), "crossbars: expected a whole number >= 1, got 0");
+}
+
+// Sets the field `name` of `r` from text through `table`; false when the table has no such field.
+template <typename R>
+bool set_named(const api::FieldTable<R>& table, R& r, const std::string& name,
+               const std::string& text) {
+  for (const auto& f : table)
+    if (f.name == name) {
+      api::set_from_text(f, f.ref(r), text);
+      return true;
+    }
+  return false;
+}
+
+// Every default of `table` reads back from its own text, and a default request passes the table.
+template <typename R>
+void expect_defaults_round_trip(const api::FieldTable<R>& table) {
+  R defaults;
+  EXPECT_NO_THROW(api::check_fields(defaults, table));
+  for (const auto& f : table) {
+    const std::string text = api::value_text(f, f.ref(defaults));
+    if (text.empty()) continue;  // "" or an unset optional
+    R other;
+    api::set_from_text(f, f.ref(other), text);
+    EXPECT_EQ(api::value_text(f, f.ref(other)), text) << f.name;
+  }
+}
+
+template <typename R>
+std::vector<std::string> names_of(const api::FieldTable<R>& table) {
+  std::vector<std::string> out;
+  for (const auto& f : table) out.push_back(f.name);
+  return out;
+}
+
+TEST(Options, SensitivityTableHoldsTheSetupAndTheChecks) {
+  const auto& table = api::sensitivity_fields();
+  expect_defaults_round_trip(table);
+  // The setup's 13 fields, then level, max_pairs, greedy (the operators list aside).
+  EXPECT_EQ(names_of(table),
+            (std::vector<std::string>{"chip", "dataset", "data_dir", "calibration", "holdout",
+                                      "holdout_seed", "samples", "chip_seed", "read_seed",
+                                      "input_seed", "weight_seed", "cache_dir", "cost", "level",
+                                      "max_pairs", "greedy"}));
+  api::SensitivityRequest q;
+  EXPECT_EQ(q.setup.dataset, "fashion-mnist");  // the CLI's and Python's default, now the api's
+  EXPECT_TRUE(set_named(table, q, "chip_seed", "7"));
+  EXPECT_TRUE(set_named(table, q, "holdout_seed", "18446744073709551615"));
+  EXPECT_TRUE(set_named(table, q, "cache_dir", "/tmp/c"));
+  EXPECT_EQ(q.setup.chip_seed, 7u);  // nested: the setup's member
+  EXPECT_EQ(q.setup.holdout_seed, std::optional<uint64_t>(UINT64_MAX));
+  EXPECT_EQ(q.setup.cache_dir, "/tmp/c");
+  q.setup.chip = "data/chips.yaml:A3";
+  q.setup.holdout_seed.reset();
+  EXPECT_NO_THROW(q.validate());
+  // One format, bounds known from the table; the cross-field checks stay by hand.
+  q.max_pairs = -1;
+  EXPECT_EQ(message_of([&] { q.validate(); }),
+            "max_pairs: expected a whole number in [0, 100000], got -1");
+  q.max_pairs = 0;
+  q.setup.calibration = "train";
+  EXPECT_EQ(message_of([&] { q.validate(); }),
+            "calibration: expected '', holdout or test, got 'train'");
+  q.setup.calibration = "test";
+  q.setup.holdout = 100;
+  EXPECT_EQ(message_of([&] { q.validate(); }),
+            "holdout: held-out images are for calibration 'holdout', not 'test'");
+  q.setup.holdout = 0;
+  EXPECT_EQ(message_of([&] { q.validate(); }),
+            "holdout: expected a whole number in [1, 1099511627776], got 0");
+  q.setup = {};
+  EXPECT_EQ(message_of([&] { q.validate(); }),
+            "chip: expected FILE:PROFILE (e.g. data/chips.yaml:A3)");
+}
+
+TEST(Options, ClusterTablesHoldEachStudysOptions) {
+  expect_defaults_round_trip(api::roofline_fields());
+  expect_defaults_round_trip(api::bottleneck_fields());
+  expect_defaults_round_trip(api::calibrate_fields());
+  expect_defaults_round_trip(api::cluster_constants_fields());
+  // What each command took before the tables: the roofline sweeps bus widths and executions
+  // itself (its lists), the calibration fits the preset or file as given.
+  EXPECT_EQ(names_of(api::roofline_fields()),
+            (std::vector<std::string>{"preset", "config", "tcdm_contention", "vectors"}));
+  EXPECT_EQ(
+      names_of(api::bottleneck_fields()),
+      (std::vector<std::string>{"preset", "config", "bus_width", "execution", "tcdm_contention",
+                                "height", "width", "c_in", "expansion", "c_out", "stride"}));
+  EXPECT_EQ(names_of(api::calibrate_fields()),
+            (std::vector<std::string>{"preset", "config", "fit", "max_overhead", "rate_points"}));
+  EXPECT_EQ(names_of(api::cluster_constants_fields()),
+            (std::vector<std::string>{"preset", "config"}));
+
+  api::BottleneckRequest b;
+  EXPECT_TRUE(set_named(api::bottleneck_fields(), b, "bus_width", "64"));
+  EXPECT_TRUE(set_named(api::bottleneck_fields(), b, "c_in", "32"));
+  EXPECT_TRUE(set_named(api::bottleneck_fields(), b, "tcdm_contention", "0.25"));
+  EXPECT_EQ(b.cluster.bus_width_bits, std::optional<int64_t>(64));
+  EXPECT_EQ(b.shape.c_in, 32);
+  EXPECT_EQ(b.cluster.tcdm_contention, std::optional<double>(0.25));
+  EXPECT_NO_THROW(b.validate());
+  b.shape.stride = 3;
+  EXPECT_EQ(message_of([&] { b.validate(); }), "stride: expected a whole number in [1, 2], got 3");
+  b.shape.stride = 2;
+  b.cluster.bus_width_bits = 12;  // within [8, 2^20]; not a whole number of bytes: by hand
+  EXPECT_EQ(message_of([&] { b.validate(); }),
+            "bus_width: expected a multiple of 8 bits such as 128, got 12");
+  b.cluster.bus_width_bits = 4;
+  EXPECT_EQ(message_of([&] { b.validate(); }),
+            "bus_width: expected a whole number in [8, 1048576], got 4");
+  b.cluster.bus_width_bits.reset();
+  b.cluster.execution = "parallel";
+  EXPECT_EQ(message_of([&] { b.validate(); }),
+            "execution: expected '', sequential or pipelined, got 'parallel'");
+
+  api::CalibrateRequest c;
+  EXPECT_TRUE(set_named(api::calibrate_fields(), c, "max_overhead", "20"));
+  EXPECT_EQ(c.options.overhead_max, 20);  // nested: the fit's options
+  c.options.overhead_min = 30;            // not an option: the hand check names both
+  EXPECT_EQ(message_of([&] { c.validate(); }), "max_overhead: 20 is below overhead_min 30");
+  c.options.overhead_min = 0;
+  c.shape.height = 0;  // the calibration's block, not an option, checked by the shape's table
+  EXPECT_EQ(message_of([&] { c.validate(); }),
+            "height: expected a whole number in [1, 1048576], got 0");
+  c.shape.height = 16;
+  c.fit = "fig8";
+  EXPECT_EQ(message_of([&] { c.validate(); }), "fit: expected fig9, got 'fig8'");
+  api::RooflineRequest r;
+  r.cluster.preset = "seed002";
+  EXPECT_EQ(message_of([&] { r.validate(); }), "preset: expected seed001, got 'seed002'");
 }
 
 }  // namespace

@@ -190,6 +190,40 @@ TEST(TrainRequest, FieldsOutOfRangeAreNamed) {
   q.epochs = 0;
   EXPECT_NE(user_error_of([&] { q.validate(); }).find("epochs: expected a whole number in [1,"),
             std::string::npos);
+  q.epochs.reset();
+  EXPECT_NO_THROW(q.validate());
+  // The training options the table holds, checked in one format (bounds known from the table).
+  q.options.batch_size = 0;
+  EXPECT_EQ(user_error_of([&] { q.validate(); }),
+            "batch_size: expected a whole number in [1, 1048576], got 0");
+  q.options.batch_size = 128;
+  q.dataset = "mnist";
+  EXPECT_EQ(user_error_of([&] { q.validate(); }),
+            "dataset: expected fashion-mnist or cifar10, got 'mnist'");
+  q.dataset = "cifar10";
+  q.crop_padding = -2;  // -1 is "by the image size"
+  EXPECT_EQ(user_error_of([&] { q.validate(); }),
+            "crop_padding: expected a whole number in [-1, 64], got -2");
+}
+
+TEST(TrainRequest, TheTableWritesTheOptionsAndRoundTripsEveryDefault) {
+  TrainRequest defaults;
+  for (const auto& f : train_fields()) {
+    const std::string text = value_text(f, f.ref(defaults));
+    if (text.empty()) continue;  // out, data_dir; epochs and lr: the preset's
+    TrainRequest other;
+    set_from_text(f, f.ref(other), text);
+    EXPECT_EQ(value_text(f, f.ref(other)), text) << f.name;
+  }
+  TrainRequest q;
+  for (const auto& f : train_fields()) {
+    if (f.name == "flip") set_from_text(f, f.ref(q), "false");
+    if (f.name == "seed") set_from_text(f, f.ref(q), "9");
+    if (f.name == "epochs") set_from_text(f, f.ref(q), "3");
+  }
+  EXPECT_FALSE(q.options.flip);  // nested: the training options' members
+  EXPECT_EQ(q.options.seed, 9u);
+  EXPECT_EQ(q.epochs, std::optional<int64_t>(3));
 }
 
 TEST(AnalogEvalRequest, NoChipAndNoDigitalRunIsRefused) {
