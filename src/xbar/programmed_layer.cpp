@@ -63,34 +63,55 @@ inline __attribute__((always_inline)) void store16(float* p, F16 v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-// The largest of 16 lanes by a tree of four lane-wise maxima (order-free, so the value of the
-// sixteen scalar steps it replaced; one of those chains per vector cost more than a narrow
-// layer's whole ADC).
-inline __attribute__((always_inline)) float hmax16(F16 a) {
-  F16 b = __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  a = a < b ? b : a;
-  b = __builtin_shufflevector(a, a, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
-  a = a < b ? b : a;
-  b = __builtin_shufflevector(a, a, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-  a = a < b ? b : a;
-  b = __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-  a = a < b ? b : a;
+// Lane-wise maxima and the largest lane are taken in 8-lane halves (F8: one ymm in the AVX2 and
+// AVX-512 clones): GCC has no 64-byte compare without AVX-512, so in the AVX2 clone a select on
+// an F16 became sixteen scalar maxss with the lanes spilled to the stack (issue 15 scope 3,
+// session 9: on an AVX2-only CPU the DAC was the largest piece of the whole network's profile),
+// and an F16 carried across loop iterations lives in memory there. max is order-free and exact,
+// so any grouping gives the same value on every clone.
+using F8 = float __attribute__((vector_size(32)));
+using I8 = int32_t __attribute__((vector_size(32)));
+
+inline __attribute__((always_inline)) F8 load8(const float* p) {
+  F8 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline __attribute__((always_inline)) F8 max8(F8 a, F8 b) {
+  return a < b ? b : a;  // std::max(a, b) per lane
+}
+
+inline __attribute__((always_inline)) F8 abs8(F8 a) {
+  return reinterpret_cast<F8>(reinterpret_cast<I8>(a) & (I8{} + 0x7fffffff));
+}
+
+// The largest of 16 lanes held as two halves (lanes 0-7, 8-15): the halves' lane-wise maximum,
+// then a tree of three lane-wise maxima (order-free, so the value of the sixteen scalar steps it
+// replaced; one of those chains per vector cost more than a narrow layer's whole ADC).
+inline __attribute__((always_inline)) float hmax16(F8 lo, F8 hi) {
+  F8 a = max8(lo, hi);
+  F8 b = __builtin_shufflevector(a, a, 4, 5, 6, 7, 0, 1, 2, 3);
+  a = max8(a, b);
+  b = __builtin_shufflevector(a, a, 2, 3, 0, 1, 6, 7, 4, 5);
+  a = max8(a, b);
+  b = __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6);
+  a = max8(a, b);
   return a[0];
 }
 
-// max |x| over n floats (order-free: the value of max_abs_lanes): 16 lanes in a register, the
-// last n mod 16 in scalar code.
+// max |x| over n floats (order-free: the value of max_abs_lanes): 16 lanes in two 8-lane
+// registers, the last n mod 16 in scalar code.
 inline __attribute__((always_inline)) float max_abs16(const float* x, int64_t n) {
   float m = 0.0f;
   int64_t i = 0;
   if (n >= 16) {
-    F16 acc = {};
-    const I16 abs_mask = I16{} + 0x7fffffff;
+    F8 lo = {}, hi = {};
     for (; i + 16 <= n; i += 16) {
-      const auto a = reinterpret_cast<F16>(reinterpret_cast<I16>(load16(x + i)) & abs_mask);
-      acc = acc < a ? a : acc;  // std::max(acc, a)
+      lo = max8(lo, abs8(load8(x + i)));
+      hi = max8(hi, abs8(load8(x + i + 8)));
     }
-    m = hmax16(acc);
+    m = hmax16(lo, hi);
   }
   for (; i < n; ++i) m = std::max(m, std::fabs(x[i]));
   return m;
@@ -263,17 +284,22 @@ inline __attribute__((always_inline)) void dac_narrow16(const float* x, int64_t 
   alignas(64) float xt[kMaxK][16];
   for (int l = 0; l < 16; ++l)
     for (int64_t i = 0; i < K; ++i) xt[i][l] = x[l * K + i];
-  const I16 abs_mask = I16{} + 0x7fffffff;
-  F16 s = {};
+  // The full scales in two 8-lane halves (max8: see hmax16), then as one F16.
+  F8 s_lo = {}, s_hi = {};
   for (int64_t i = 0; i < K; ++i) {
-    const auto a = reinterpret_cast<F16>(reinterpret_cast<I16>(load16(xt[i])) & abs_mask);
-    s = s < a ? a : s;  // std::max(s, a)
+    s_lo = max8(s_lo, abs8(load8(xt[i])));
+    s_hi = max8(s_hi, abs8(load8(xt[i] + 8)));
   }
+  const I8 live_lo = s_lo != 0.0f, live_hi = s_hi != 0.0f;
+  const F16 s =
+      __builtin_shufflevector(s_lo, s_hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const float m = bits == 0 ? 1.0f : static_cast<float>((1 << (bits - 1)) - 1);
   const F16 to_code = m / s;  // inf where s == 0 (those lanes are masked below)
   const float inv_m = 1.0f / m;
   const I16 ideal = I16{} + (bits == 0 ? -1 : 0);
-  const I16 live = s != 0.0f;  // all ones where the vector has an input voltage
+  // All ones where the vector has an input voltage.
+  const I16 live = __builtin_shufflevector(live_lo, live_hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                           12, 13, 14, 15);
   F16 sq = {};
   for (int64_t i = 0; i < K; ++i) {
     const F16 c = load16(xt[i]) * to_code;

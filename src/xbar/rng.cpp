@@ -12,6 +12,8 @@
 #endif
 
 #include "util/error.h"
+#include "xbar/exp_bound.h"
+#include "xbar/rng_detail.h"
 
 namespace hetcim::xbar {
 namespace {
@@ -142,7 +144,7 @@ bool Rng::normal_slow_path(int i, double t, bool negative, double& out) {
     return true;
   }
   const double y = z.f[i] + uniform() * (z.f[i + 1] - z.f[i]);
-  if (y >= std::exp(-0.5 * t * t)) return false;
+  if (!below_exp(y, -0.5 * t * t)) return false;  // y >= exp(-t^2 / 2)
   out = negative ? -t : t;
   return true;
 }
@@ -162,24 +164,32 @@ double Rng::normal() {
   }
 }
 
-// Rejected fast-path candidate of fill_normal: the tail for layer 0, else the wedge test; when
-// the wedge rejects, a fresh normal() stands in for the ziggurat's restart (the first-attempt
-// acceptances of an exact ziggurat are themselves N(0, 1) distributed, so any exact sampler may
-// supply the restarts).
-float Rng::float_slow_path(int i, float t, bool negative) {
-  const FloatZiggurat& z = float_ziggurat();
+namespace {
+
+// Rejected fast-path candidate of fill_normal (layer i, magnitude t): the tail for layer 0, else
+// the wedge test; when the wedge rejects, a fresh normal() stands in for the ziggurat's restart
+// (the first-attempt acceptances of an exact ziggurat are themselves N(0, 1) distributed, so any
+// exact sampler may supply the restarts). The wedge test's exp is decided by below_exp (the
+// decisions of std::exp, without its cost).
+float float_reject(Rng& rng, const FloatZiggurat& z, int i, float t, bool negative) {
   if (i == 0) {
     double a = 0.0;
     double b = 0.0;
     do {
-      a = -std::log(uniform_open()) / FloatZiggurat::kR;
-      b = -std::log(uniform_open());
+      a = -std::log(rng.uniform_open()) / FloatZiggurat::kR;
+      b = -std::log(rng.uniform_open());
     } while (2.0 * b < a * a);
     return static_cast<float>(negative ? -(FloatZiggurat::kR + a) : (FloatZiggurat::kR + a));
   }
-  const double y = z.f[i] + uniform() * (z.f[i + 1] - z.f[i]);
-  if (y < std::exp(-0.5 * double(t) * t)) return negative ? -t : t;
-  return static_cast<float>(normal());
+  const double y = z.f[i] + rng.uniform() * (z.f[i + 1] - z.f[i]);
+  if (below_exp(y, -0.5 * double(t) * t)) return negative ? -t : t;
+  return static_cast<float>(rng.normal());
+}
+
+}  // namespace
+
+float Rng::float_slow_path(int i, float t, bool negative) {
+  return float_reject(*this, float_ziggurat(), i, t, negative);
 }
 
 namespace {
@@ -238,6 +248,7 @@ void Rng::fill_normal(float* out, int64_t n) {
     fill_normal_avx512(out, n);
     return;
   }
+  if (detail::fill_normal_avx2(*this, out, n)) return;
 #endif
   fill_normal_portable(out, n);
 }
@@ -259,11 +270,20 @@ void Rng::fill_normal_portable(float* out, int64_t n) {
   }
 }
 
-void Rng::seed_lanes(uint64_t (&s)[4][8]) {
+namespace {
+
+// fill_normal's eight lanes, seeded from `rng` (word w of lane l in s[w][l]).
+void seed_lanes_from(Rng& rng, uint64_t (&s)[4][kLanes]) {
   for (int l = 0; l < kLanes; ++l) {
-    uint64_t st = next_u64();
+    uint64_t st = rng.next_u64();
     for (auto& word : s) word[l] = splitmix64(st);
   }
+}
+
+}  // namespace
+
+void Rng::seed_lanes(uint64_t (&s)[4][8]) {
+  seed_lanes_from(*this, s);
 }
 
 float Rng::reject_candidate(uint32_t b) {
@@ -362,7 +382,148 @@ __attribute__((target("avx512f"))) void Rng::fill_normal_avx512(float* out, int6
     for (int j = 0; j < rejected; ++j) o[rejected_at[j]] = reject_candidate(rejected_bits[j]);
   }
 }
+
+// fill_normal_portable's arithmetic in AVX2 registers for CPUs without AVX-512 (the portable
+// path's compiled AVX2 clone made three passes through memory per block: the lanes' draws, the
+// fast path with its reject flags, a scalar scan of the flags). One xoshiro step (sixteen 32-bit
+// draws, lanes 0-3 and 4-7 in two registers) at a time, the eight lanes in registers, each
+// draw's layer width and the next one's gathered as one 64-bit element, a byte of reject flags
+// per eight draws, and the candidates outside the inner rectangles sent to the same scalar slow
+// path in increasing order after each block of 1024, as fill_normal_avx512 does (the lanes and
+// the generator are separate streams). Integer operations and exactly rounded float products
+// only: the bytes of fill_normal_portable.
+namespace {
+
+__attribute__((target("avx2"))) inline __m256i rotl64x4(__m256i x, int k) {
+  return _mm256_or_si256(_mm256_slli_epi64(x, k), _mm256_srli_epi64(x, 64 - k));
+}
+
+// fill_normal_avx2's ziggurat fast path (ziggurat_fast) on eight draws r, written to o; returns
+// their reject bits. `pairs[i]` holds layer i's (x[i], x[i + 1]); left < 8 (the block's last
+// draws) stores and flags only the first `left`.
+__attribute__((target("avx2"), always_inline)) inline uint8_t ziggurat8(__m256i r,
+                                                                        const long long* pairs,
+                                                                        float* o, int left) {
+  const __m256i layer_mask = _mm256_set1_epi32(0x7f);
+  const __m256i sign_mask = _mm256_set1_epi32(0x80);
+  const __m256 two_pow_minus24 = _mm256_set1_ps(1.0f / 16777216.0f);
+  // Draws 0, 1, 4, 5 in g0 and 2, 3, 6, 7 in g1, so that the even and odd floats of the two
+  // gathers come out in draw order.
+  const __m256i layer = _mm256_permute4x64_epi64(_mm256_and_si256(r, layer_mask), 0xd8);
+  const __m256 g0 =
+      _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(layer), 8));
+  const __m256 g1 =
+      _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_extracti128_si256(layer, 1), 8));
+  const __m256 width = _mm256_shuffle_ps(g0, g1, 0x88);
+  const __m256 next = _mm256_shuffle_ps(g0, g1, 0xdd);
+  const __m256 u = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(r, 8)), two_pow_minus24);
+  const __m256 t = _mm256_mul_ps(u, width);
+  const __m256i sign = _mm256_slli_epi32(_mm256_and_si256(r, sign_mask), 24);
+  const __m256 value = _mm256_castsi256_ps(_mm256_xor_si256(_mm256_castps_si256(t), sign));
+  int reject = _mm256_movemask_ps(_mm256_cmp_ps(t, next, _CMP_NLT_UQ));
+  if (left >= 8) [[likely]] {
+    _mm256_storeu_ps(o, value);
+  } else {
+    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    _mm256_maskstore_ps(o, _mm256_cmpgt_epi32(_mm256_set1_epi32(left), iota), value);
+    reject &= (1 << left) - 1;
+  }
+  return static_cast<uint8_t>(reject);
+}
+
+bool avx2_normals() {
+  static const bool ok = __builtin_cpu_supports("avx2") != 0;
+  return ok;
+}
+
+// The slow path of the block's candidates flagged in masks[g] bit j (draw 8 g + j, result to
+// out[8 g + j]), in increasing order. Not inlined into the AVX2 kernel: its double arithmetic
+// stays that of the baseline instruction set (no FMA contraction of y's product and sum).
+__attribute__((noinline)) void reject_block(Rng& rng, const FloatZiggurat& z, float* out,
+                                            const uint32_t* draws, const uint8_t* masks,
+                                            int groups) {
+  for (int g = 0; g < groups; ++g)
+    for (unsigned bits = masks[g]; bits != 0; bits &= bits - 1) {
+      const int k = 8 * g + __builtin_ctz(bits);
+      const uint32_t b = draws[k];
+      const auto i = static_cast<int>(b & 0x7fu);
+      const float t =
+          static_cast<float>(b >> 8) * (1.0f / 16777216.0f) * z.x[static_cast<size_t>(i)];
+      out[k] = float_reject(rng, z, i, t, (b >> 7) & 1);
+    }
+}
+
+// The AVX2 kernel (above) for `rng`, whose eight lanes fill_normal seeded into `lanes`.
+__attribute__((target("avx2"))) void normal_kernel_avx2(Rng& rng,
+                                                        const uint64_t (&lanes)[4][kLanes],
+                                                        float* out, int64_t n) {
+  const FloatZiggurat& z = float_ziggurat();
+  // Layer i's (x[i], x[i + 1]) as one 64-bit table entry: one gather element per draw.
+  alignas(64) static const auto pair_table = [&z] {
+    std::array<uint64_t, FloatZiggurat::kLayers> t{};
+    for (int i = 0; i < FloatZiggurat::kLayers; ++i)
+      t[i] = std::bit_cast<uint32_t>(z.x[i]) |
+             static_cast<uint64_t>(std::bit_cast<uint32_t>(z.x[i + 1])) << 32;
+    return t;
+  }();
+  const auto* pairs = reinterpret_cast<const long long*>(pair_table.data());
+  // Lanes 0-3 in the a registers, 4-7 in the b registers.
+  const auto* lane_words = reinterpret_cast<const __m256i*>(&lanes[0][0]);
+  __m256i s0a = _mm256_loadu_si256(lane_words + 0), s0b = _mm256_loadu_si256(lane_words + 1);
+  __m256i s1a = _mm256_loadu_si256(lane_words + 2), s1b = _mm256_loadu_si256(lane_words + 3);
+  __m256i s2a = _mm256_loadu_si256(lane_words + 4), s2b = _mm256_loadu_si256(lane_words + 5);
+  __m256i s3a = _mm256_loadu_si256(lane_words + 6), s3b = _mm256_loadu_si256(lane_words + 7);
+  constexpr int kBlock = 1024;
+  alignas(32) uint32_t draws[kBlock];  // the block's draws, read again for its rejects only
+  uint8_t reject_mask[kBlock / 8];     // per 8 draws: bit j set when draw j was rejected
+  for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
+    const int count = static_cast<int>(std::min<int64_t>(kBlock, n - b0));
+    float* o = out + b0;
+    const int groups = (count + 7) / 8;
+    for (int k0 = 0; k0 < count; k0 += 16) {
+      // One xoshiro256++ step of the eight lanes; lane l's output is draws 2l (low) and 2l + 1.
+      const __m256i ra = _mm256_add_epi64(rotl64x4(_mm256_add_epi64(s0a, s3a), 23), s0a);
+      const __m256i rb = _mm256_add_epi64(rotl64x4(_mm256_add_epi64(s0b, s3b), 23), s0b);
+      const __m256i ta = _mm256_slli_epi64(s1a, 17);
+      const __m256i tb = _mm256_slli_epi64(s1b, 17);
+      s2a = _mm256_xor_si256(s2a, s0a);
+      s2b = _mm256_xor_si256(s2b, s0b);
+      s3a = _mm256_xor_si256(s3a, s1a);
+      s3b = _mm256_xor_si256(s3b, s1b);
+      s1a = _mm256_xor_si256(s1a, s2a);
+      s1b = _mm256_xor_si256(s1b, s2b);
+      s0a = _mm256_xor_si256(s0a, s3a);
+      s0b = _mm256_xor_si256(s0b, s3b);
+      s2a = _mm256_xor_si256(s2a, ta);
+      s2b = _mm256_xor_si256(s2b, tb);
+      s3a = rotl64x4(s3a, 45);
+      s3b = rotl64x4(s3b, 45);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(draws + k0), ra);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(draws + k0 + 8), rb);
+      const int left = count - k0;
+      reject_mask[k0 / 8] = ziggurat8(ra, pairs, o + k0, left);
+      if (left > 8) reject_mask[k0 / 8 + 1] = ziggurat8(rb, pairs, o + k0 + 8, left - 8);
+    }
+    // The rejected candidates in increasing order, through the portable path's slow path.
+    reject_block(rng, z, o, draws, reject_mask, groups);
+  }
+}
+
+}  // namespace
 #endif
+
+bool detail::fill_normal_avx2(Rng& rng, float* out, int64_t n) {
+#if defined(__x86_64__)
+  if (!avx2_normals()) return false;
+  uint64_t lanes[4][kLanes];
+  seed_lanes_from(rng, lanes);
+  normal_kernel_avx2(rng, lanes, out, n);
+  return true;
+#else
+  (void)rng, (void)out, (void)n;
+  return false;
+#endif
+}
 
 void Rng::fill_uniform(float* out, int64_t n, float lo, float hi) {
   const double width = static_cast<double>(hi) - lo;

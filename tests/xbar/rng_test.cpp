@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
+
+#include "xbar/exp_bound.h"
+#include "xbar/rng_detail.h"
 
 namespace hetcim::xbar {
 namespace {
@@ -109,22 +113,72 @@ TEST(Rng, FillNormalIsDeterministic) {
   EXPECT_NE(x, y);
 }
 
-// fill_normal runs an AVX-512 kernel where the CPU has one; it must give the bytes of the
-// portable definition (same lanes, same ziggurat, same slow-path order), for lengths that end
-// inside a 16-draw step, on one, and across the portable path's 1024-candidate blocks, and
-// leave the generator in the same state. (On a CPU without AVX-512 both calls are portable.)
+// fill_normal runs an AVX-512 kernel where the CPU has one, else an AVX2 kernel where it has
+// that; each must give the bytes of the portable definition (same lanes, same ziggurat, same
+// slow-path order), for lengths that end inside a 16-draw step (and inside the AVX2 kernel's
+// 8-draw halves), on one, and across the 1024-candidate blocks, and leave the generator in the
+// same state. The AVX2 kernel is also run directly (detail::fill_normal_avx2), so an AVX-512
+// machine tests it too. (On a CPU without either, the calls are all portable.)
 TEST(Rng, FillNormalMatchesItsPortableDefinitionByteForByte) {
-  for (const int64_t n : {0, 1, 15, 16, 17, 1023, 1024, 1025, 40000}) {
+  for (const int64_t n : {0, 1, 7, 8, 9, 15, 16, 17, 23, 1023, 1024, 1025, 40000}) {
     for (const uint64_t seed : {1ULL, 77ULL, 123456789ULL}) {
-      Rng a(seed), b(seed);
+      Rng a(seed), b(seed), c(seed);
       std::vector<float> x(static_cast<size_t>(n) + 1, -1.0f), y(static_cast<size_t>(n) + 1, -1.0f);
+      std::vector<float> w(static_cast<size_t>(n) + 1, -1.0f);
       a.fill_normal(x.data(), n);
       b.fill_normal_portable(y.data(), n);
       ASSERT_EQ(0, std::memcmp(x.data(), y.data(), x.size() * sizeof(float)))
           << "n " << n << " seed " << seed;
-      EXPECT_EQ(a.next_u64(), b.next_u64()) << "n " << n << " seed " << seed;
+      const uint64_t next = b.next_u64();
+      EXPECT_EQ(a.next_u64(), next) << "n " << n << " seed " << seed;
+      if (detail::fill_normal_avx2(c, w.data(), n)) {
+        ASSERT_EQ(0, std::memcmp(w.data(), y.data(), w.size() * sizeof(float)))
+            << "AVX2 kernel, n " << n << " seed " << seed;
+        EXPECT_EQ(c.next_u64(), next) << "AVX2 kernel, n " << n << " seed " << seed;
+      }
     }
   }
+}
+
+// The wedge test's bound: exp_approx within 2e-8 of std::exp (relative) on [-8, 0], and
+// below_exp deciding y < std::exp(a) exactly as std::exp does, for y on either side of std::exp(a)
+// by 0 to 3 ulps (where the polynomial alone would decide wrongly), at the edges of its 1e-7 band,
+// and anywhere in [0, 1]; a outside [-8, 0] goes to std::exp.
+TEST(Rng, BelowExpDecidesAsStdExp) {
+  Rng r(31);
+  double worst = 0.0;
+  int64_t checked = 0;
+  for (int k = 0; k <= 400000; ++k) {
+    const double a = k < 200000 ? -8.0 * k / 200000.0 : -8.0 * r.uniform();
+    const double e = std::exp(a);
+    worst = std::max(worst, std::fabs(exp_approx(a) - e) / e);
+    std::vector<double> ys = {e,
+                              e * (1 - 1e-7),
+                              e * (1 + 1e-7),
+                              e * (1 - 1.0001e-7),
+                              e * (1 + 1.0001e-7),
+                              e * (1 - 0.9999e-7),
+                              e * (1 + 0.9999e-7),
+                              r.uniform(),
+                              0.0,
+                              1.0};
+    double up = e, down = e;
+    for (int u = 0; u < 3; ++u) {
+      up = std::nextafter(up, 2.0);
+      down = std::nextafter(down, 0.0);
+      ys.push_back(up);
+      ys.push_back(down);
+    }
+    for (const double y : ys) {
+      ASSERT_EQ(below_exp(y, a), y < e) << "a " << a << " y " << y;
+      ++checked;
+    }
+  }
+  EXPECT_LT(worst, 2e-8);
+  EXPECT_GT(checked, 6000000);
+  for (const double a : {-8.5, -30.0, 0.25, 3.0})
+    for (const double y : {0.0, std::exp(a), std::nextafter(std::exp(a), 0.0), 1.0})
+      EXPECT_EQ(below_exp(y, a), y < std::exp(a)) << "a " << a << " y " << y;
 }
 
 // Eight uniform streams side by side give each stream's own fill_uniform bytes, for every count

@@ -7,7 +7,10 @@
 // measured on the old bytes, e.g. accuracy tables, are then re-measured) and update the hashes.
 // The forward hashes are those of the AVX-512 clones of the element-wise kernels (the development
 // and CI machines): GCC contracts a * b + c into FMA in the AVX2/AVX-512 clones of C++ code (its
-// default -ffp-contract=fast), so a CPU without them may compute other last bits.
+// default -ffp-contract=fast), so a CPU without them may compute other last bits. A second set,
+// the AVX2 clones' bytes, was taken in session 9 on a CPU with AVX2 and no AVX-512 (AMD EPYC,
+// family 25) from the code of commit 0fa9501 (the same code as the AVX-512 pins' commits, whose
+// AVX2 bytes were never pinned); a CPU with neither skips the forward pins.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -47,9 +50,17 @@ TEST(StreamPin, FillNormalBytesAreThoseOfCommit3546944) {
 
 // Two forward calls (the second on the advanced read stream) of a layer programmed on chip seed
 // 9; inputs with exact zeros and one all-zero vector (no read noise drawn for it).
+// Which clones' bytes a pin holds: AVX-512's (0) or AVX2's (1); -1 when neither runs here.
+int pinned_clones() {
+  if (__builtin_cpu_supports("avx512f")) return 0;
+  if (__builtin_cpu_supports("avx2")) return 1;
+  return -1;
+}
+
 TEST(StreamPin, ForwardBytesAreThoseOfCommit3546944) {
-  if (!__builtin_cpu_supports("avx512f"))
-    GTEST_SKIP() << "the pinned hashes are those of the AVX-512 kernels (see the file's header)";
+  const int clones = pinned_clones();
+  if (clones < 0)
+    GTEST_SKIP() << "the pinned hashes are those of the AVX-512 and AVX2 kernels (see the header)";
 #ifndef __OPTIMIZE__
   // An unoptimised build (the asan preset is Debug) contracts no a * b + c into FMA, so its last
   // bits differ from the optimised builds' whose hashes these are.
@@ -58,17 +69,19 @@ TEST(StreamPin, ForwardBytesAreThoseOfCommit3546944) {
   const ChipProfile a3 = load_chip_profile(std::string(HETCIM_SOURCE_DIR) + "/data/chips.yaml:A3");
   struct Case {
     const char* what;
-    uint64_t hash;
+    uint64_t hash[2];  // AVX-512, AVX2 clones
     int64_t clipped;
   };
   const Case cases[] = {
-      {"A3, one array", 0x7525b45a11f761e5ULL, 0},
-      {"A3 on 64x32 arrays (5 x 5 tiles)", 0xf70bffaeadaffad8ULL, 0},
-      {"A3, reference mode", 0x1421de9646c15939ULL, 0},
-      {"fixed ADC full scale 3 on 64x32 arrays", 0xc6c145f884641f15ULL, 439},
-      {"ideal converters on 64-row arrays", 0x01ae905f4f504043ULL, 0},
-      {"2048x256 on 256x256 arrays, batch 600", 0xecbf2d70d623be23ULL, 0},
-      {"no read noise, 100x40 arrays", 0xa9edbf4f9d24399fULL, 0},
+      {"A3, one array", {0x7525b45a11f761e5ULL, 0xcabcad1f0235434fULL}, 0},
+      {"A3 on 64x32 arrays (5 x 5 tiles)", {0xf70bffaeadaffad8ULL, 0x579255f74777f5f7ULL}, 0},
+      {"A3, reference mode", {0x1421de9646c15939ULL, 0xbba23cdd974800d3ULL}, 0},
+      {"fixed ADC full scale 3 on 64x32 arrays",
+       {0xc6c145f884641f15ULL, 0x41c9308463ee52e6ULL},
+       439},
+      {"ideal converters on 64-row arrays", {0x01ae905f4f504043ULL, 0xa91dd1017fec27c2ULL}, 0},
+      {"2048x256 on 256x256 arrays, batch 600", {0xecbf2d70d623be23ULL, 0xe3ce31d6085be402ULL}, 0},
+      {"no read noise, 100x40 arrays", {0xa9edbf4f9d24399fULL, 0x4a46e40b75491a73ULL}, 0},
   };
   for (int c = 0; c < 7; ++c) {
     ChipProfile p = a3;
@@ -96,7 +109,7 @@ TEST(StreamPin, ForwardBytesAreThoseOfCommit3546944) {
     ForwardStats st;
     layer.forward(x.data(), B, y.data(), rr, &st);
     layer.forward(x.data(), B, y.data(), rr, &st);
-    EXPECT_EQ(fnv1a(y), cases[c].hash) << cases[c].what;
+    EXPECT_EQ(fnv1a(y), cases[c].hash[clones]) << cases[c].what;
     EXPECT_EQ(st.adc_clipped, cases[c].clipped) << cases[c].what;
   }
 }
@@ -105,8 +118,9 @@ TEST(StreamPin, ForwardBytesAreThoseOfCommit3546944) {
 // the output epilogue, and a wide one with it: the bytes of commit ea09f93, before the DAC and ADC
 // of several vectors at once (branch abatch). Same inputs as above; three forward calls.
 TEST(StreamPin, NarrowLayerAndEpilogueBytesAreThoseOfCommitEa09f93) {
-  if (!__builtin_cpu_supports("avx512f"))
-    GTEST_SKIP() << "the pinned hashes are those of the AVX-512 kernels (see the file's header)";
+  const int clones = pinned_clones();
+  if (clones < 0)
+    GTEST_SKIP() << "the pinned hashes are those of the AVX-512 and AVX2 kernels (see the header)";
 #ifndef __OPTIMIZE__
   GTEST_SKIP() << "the pinned hashes are those of an optimised build (FMA contraction)";
 #endif
@@ -116,21 +130,62 @@ TEST(StreamPin, NarrowLayerAndEpilogueBytesAreThoseOfCommitEa09f93) {
     int64_t K, N;
     OutputEpilogue::Act act;
     bool shift;
-    uint64_t hash;
+    uint64_t hash[2];  // AVX-512, AVX2 clones
     int64_t clipped;
   };
   using Act = OutputEpilogue::Act;
   const Case cases[] = {
-      {"9x32, bias and Relu", 9, 32, Act::Relu, true, 0x581026f7fc7aaf5fULL, 0},
-      {"9x32, no epilogue", 9, 32, Act::None, false, 0x75460ebe50fd8bdbULL, 0},
-      {"9x32 on 4x32 arrays, Clip", 9, 32, Act::Clip, false, 0x933a098cf61cb75cULL, 0},
-      {"5x20, bias and Clip", 5, 20, Act::Clip, true, 0xb5c592c89cccb93eULL, 0},
-      {"1x48, bias", 1, 48, Act::None, true, 0x827d05694a27ec7bULL, 0},
-      {"15x16, ideal converters, Relu", 15, 16, Act::Relu, false, 0xfadb1fd1b73fa024ULL, 0},
-      {"12x40, fixed ADC full scale 0.5, bias and Relu", 12, 40, Act::Relu, true,
-       0x313be272ffbc5b9fULL, 35372},
-      {"300x70, bias and Relu", 300, 70, Act::Relu, true, 0xa4645705c6dd1fddULL, 0},
-      {"16x64, bias", 16, 64, Act::None, true, 0xb6372b326e2808b0ULL, 0},
+      {"9x32, bias and Relu",
+       9,
+       32,
+       Act::Relu,
+       true,
+       {0x581026f7fc7aaf5fULL, 0x00385850e40096ceULL},
+       0},
+      {"9x32, no epilogue",
+       9,
+       32,
+       Act::None,
+       false,
+       {0x75460ebe50fd8bdbULL, 0x5cf5b691b0ebdcd5ULL},
+       0},
+      {"9x32 on 4x32 arrays, Clip",
+       9,
+       32,
+       Act::Clip,
+       false,
+       {0x933a098cf61cb75cULL, 0x7863ac46825392a2ULL},
+       0},
+      {"5x20, bias and Clip",
+       5,
+       20,
+       Act::Clip,
+       true,
+       {0xb5c592c89cccb93eULL, 0x607f96d2f915e442ULL},
+       0},
+      {"1x48, bias", 1, 48, Act::None, true, {0x827d05694a27ec7bULL, 0xa7d0317fbd7b830cULL}, 0},
+      {"15x16, ideal converters, Relu",
+       15,
+       16,
+       Act::Relu,
+       false,
+       {0xfadb1fd1b73fa024ULL, 0x045bbde8c0aea4b2ULL},
+       0},
+      {"12x40, fixed ADC full scale 0.5, bias and Relu",
+       12,
+       40,
+       Act::Relu,
+       true,
+       {0x313be272ffbc5b9fULL, 0x313be272ffbc5b9fULL},
+       35372},
+      {"300x70, bias and Relu",
+       300,
+       70,
+       Act::Relu,
+       true,
+       {0xa4645705c6dd1fddULL, 0xa20c0f3392a636e3ULL},
+       0},
+      {"16x64, bias", 16, 64, Act::None, true, {0xb6372b326e2808b0ULL, 0x80bd876bf71e4e47ULL}, 0},
   };
   for (const Case& k : cases) {
     ChipProfile p = a3;
@@ -162,7 +217,7 @@ TEST(StreamPin, NarrowLayerAndEpilogueBytesAreThoseOfCommitEa09f93) {
       layer.forward(x.data(), B - call * 300, y.data(), rr, &st, &e);
       all.insert(all.end(), y.begin(), y.begin() + (B - call * 300) * N);
     }
-    EXPECT_EQ(fnv1a(all), k.hash) << k.what << ": 0x" << std::hex << fnv1a(all);
+    EXPECT_EQ(fnv1a(all), k.hash[clones]) << k.what << ": 0x" << std::hex << fnv1a(all);
     EXPECT_EQ(st.adc_clipped, k.clipped) << k.what;
   }
 }
