@@ -56,9 +56,23 @@ JOBS = {
     # The model file is looked at only after the options are read: the chips file stands in.
     "analog_eval": (["analog", "eval", CHIPS],
                     lambda m, **kw: hetcim.analog.evaluate(CHIPS, **kw)),
+    # The same for select, drift and serve (the chips file stands in for the model or the policy).
+    # Study: a value wrongly accepted fails on the missing paper data, before any training.
+    "analog_select": (["analog", "select", CHIPS, "--chips", CHIPS],
+                      lambda m, **kw: hetcim.analog.select(CHIPS, chips=CHIPS, **kw)),
+    "analog_study": (["analog", "study", "--chips", CHIPS, "--out", "never-written",
+                      "--paper-data", "no-paper.yaml"],
+                     lambda m, **kw: hetcim.analog.study(chips=CHIPS, out="never-written",
+                                                         paper_data="no-paper.yaml", **kw)),
+    "analog_drift": (["analog", "drift", CHIPS, "--chip", CHIPS + ":A3", "--out", "never-written"],
+                     lambda m, **kw: hetcim.analog.drift(CHIPS, chip=CHIPS + ":A3", **kw)),
+    "analog_serve": (["analog", "serve", CHIPS],
+                     lambda m, **kw: hetcim.analog.serve(CHIPS, **kw)),
 }
+TORCH_JOBS = ("analog_eval", "analog_select", "analog_study", "analog_drift", "analog_serve")
 if _hetcim_torch is None:
-    del JOBS["analog_eval"]
+    for _job in TORCH_JOBS:
+        del JOBS[_job]
 
 
 def option_tables():
@@ -71,18 +85,23 @@ def option_tables():
 
 # The command words before the model (what `--help` is asked of), where not just the first.
 COMMAND = {"analog_run": ["analog", "run"], "analog_audit": ["analog", "audit"],
-           "analog_eval": ["analog", "eval"]}
+           "analog_eval": ["analog", "eval"], "analog_select": ["analog", "select"],
+           "analog_study": ["analog", "study"], "analog_drift": ["analog", "drift"],
+           "analog_serve": ["analog", "serve"]}
 # Commands without --quiet (they print no progress).
 NO_QUIET = {"analog_run", "analog_audit"}
 # Jobs cheap enough to run twice in the defaults test (a DSE's default grid is not).
 RUNS = {"partition"}
 # Fields a command declares by hand, and why: dse's --threads defaults to this machine's cores
 # (the request's 1 is the library's), its cache directory is --out's; run's and profile's weight
-# seed keeps its flag --seed.
-BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {"weight_seed"}}
+# seed keeps its flag --seed; study's --paper-data defaults to the source tree's file (the
+# request knows no source tree).
+BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {"weight_seed"},
+           "analog_study": {"paper_data"}}
 # The fewest fields with bad values each table has (counted by hand from the tables).
 MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1, "analog_run": 1,
-               "analog_audit": 0, "analog_eval": 6, "execute": 9}
+               "analog_audit": 0, "analog_eval": 6, "execute": 9, "analog_select": 20,
+               "analog_study": 16, "analog_drift": 7, "analog_serve": 4}
 
 # A value of another quantity, for each unit a field may have.
 WRONG_UNIT = {"time": "5J", "energy": "5ns", "bandwidth": "5ns", "size": "5ns", "power": "5ns",
@@ -130,7 +149,13 @@ def test_every_migrated_job_has_a_table_and_bad_values():
         # warmup, runs; profile: precision, threads, warmup, runs, calibration_samples; inspect:
         # precision; analog_run: mode (choices; the seeds take any 64-bit value); analog_audit: none; analog_eval: dataset, split, mode (choices), limit, batch_size,
         # threads (ranges); execute: mode, split (choices), limit, batch, threads, risk,
-        # certificate_delta, design_risk, design_delta (ranges).
+        # certificate_delta, design_risk, design_delta (ranges); analog_select: mode, dataset,
+        # calibration, split (choices), holdout, limit, risk, certificate_delta, design_risk,
+        # design_delta, the 4 split sizes, the 4 energies, batch_size, threads (ranges);
+        # analog_study: dataset, preset, mode (choices), models, epochs, lr, train_limit, holdout,
+        # the 4 split sizes, availability, fallback_energy, batch_size, threads (ranges);
+        # analog_drift: compensation, dataset, split (choices), limit, batch_size, threads, audit;
+        # analog_serve: dataset, split (choices), limit, batch_size.
         assert len(checked) >= MIN_CHECKED[job], (job, checked)
 
 
@@ -196,10 +221,18 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
     # empty); profile: 7; inspect: precision (dump_after is empty); analog_run: the 4 seeds (chip,
     # mode, layers are empty); analog_audit: chip_seed; analog_eval: dataset, split, layers, the 2
     # seeds, limit, batch_size, threads; execute: dataset, split, limit, batch, threads, the 4
-    # seeds, risk, certificate_delta, design_delta (design_risk unset: 0.8 r).
+    # seeds, risk, certificate_delta, design_delta (design_risk unset: 0.8 r); analog_select:
+    # dataset, split, the 2 seeds, limit, the 2 risks and 2 deltas, score, policy_rows,
+    # split_seed, the 4 energies, batch_size, threads (the protocol's optionals unset);
+    # analog_study: dataset, models, preset, epochs, lr, train_limit, holdout, holdout_seed, seed,
+    # split_seed, the 3 split sizes, test_rows, availability, fallback_energy, batch_size,
+    # threads; analog_drift: times, compensation, dataset, split, limit, threads, audit (seeds and
+    # batch_size unset: 1 or the policy's); analog_serve: split, limit (read_seed and batch_size
+    # unset: the policy's).
     assert len(explicit) >= 2 * {"partition": 4, "dse": 4, "run": 9, "profile": 7, "inspect": 1,
                                  "analog_run": 4, "analog_audit": 1, "analog_eval": 8,
-                                 "execute": 12}[job]
+                                 "execute": 12, "analog_select": 18, "analog_study": 18,
+                                 "analog_drift": 7, "analog_serve": 2}[job]
     if job not in RUNS:
         return
     # The defaults shown are the ones a run uses: every flag at its shown default gives the bytes
@@ -272,3 +305,49 @@ def test_an_empty_choice_and_an_old_flag_spelling(resnet18, tmp_path):
     assert logits("--chip-seed", "5") != logits("--chip-seed", "6")  # the flag reaches the chip
     assert not re.search(r"--seed\b", cli("analog", "run", "--help").stdout)
     assert cli(*base, "--seed", "5", "--chip-seed", "5", check=False).returncode != 0
+
+
+@pytest.mark.skipif(_hetcim_torch is None, reason="built without libtorch")
+def test_the_analog_jobs_messages_are_known_by_hand():
+    # Each from its table's bounds or choices, the same from Python and the CLI.
+    cases = [
+        ("analog_select", dict(calibration="train"),
+         "calibration: expected holdout or test, got 'train'"),
+        ("analog_select", dict(fallback_energy="-1uJ"),
+         "fallback_energy: expected an energy >= 0 J, got -1 uJ"),
+        ("analog_select", dict(risk=1.0), "risk: expected a number in (0, 1), got 1"),
+        ("analog_study", dict(mode="fast"), "mode: expected '', physical or reference, got 'fast'"),
+        ("analog_study", dict(epochs=100001),
+         "epochs: expected a whole number in [0, 100000], got 100001"),
+        ("analog_drift", dict(compensation="local"),
+         "compensation: expected none, global or both, got 'local'"),
+        ("analog_drift", dict(batch_size=0),
+         "batch_size: expected a whole number in [1, 1048576], got 0"),
+        ("analog_serve", dict(dataset="mnist"),
+         "dataset: expected '', fashion-mnist or cifar10, got 'mnist'"),
+    ]
+    tables = option_tables()
+    for job, kw, message in cases:
+        words, call = JOBS[job]
+        with pytest.raises(hetcim.UserError) as e:
+            call(None, **kw)
+        assert str(e.value) == message
+        [(name, value)] = kw.items()
+        flag = next(f["flag"] for f in tables[job] if f["name"] == name)
+        r = cli(*words, flag, str(value), "--quiet", check=False)
+        assert r.returncode == 1 and r.stderr == f"hetcim: error: {message}\n", (job, r.stderr)
+
+
+@pytest.mark.skipif(_hetcim_torch is None, reason="built without libtorch")
+def test_old_spellings_of_select_and_drift_stay_hidden_aliases():
+    # --seed (chip seed) and --dataset-dir: accepted, absent from --help, not beside the new one.
+    for job in ("analog_select", "analog_drift"):
+        words = JOBS[job][0]
+        help_text = cli(*COMMAND[job], "--help").stdout
+        assert not re.search(r"--seed\b", help_text) and "--dataset-dir" not in help_text
+        assert "--chip-seed" in help_text and "--data-dir" in help_text
+        for old, new in (("--seed", "--chip-seed"), ("--dataset-dir", "--data-dir")):
+            r = cli(*words, old, "5", new, "5", "--quiet", check=False)
+            assert r.returncode == 1
+            assert r.stderr == (f"hetcim: error: {old} is the old spelling of {new}; "
+                                f"give only {new}\n"), r.stderr

@@ -32,6 +32,12 @@ std::string quantity_text(const FieldSpec& f, double v) {
   return f.unit ? format_quantity(v, *f.unit) : number_text(v);
 }
 
+// "a time", "an energy".
+std::string a_quantity(Quantity q) {
+  const std::string name(quantity_name(q));
+  return (name.front() == 'e' ? "an " : "a ") + name;
+}
+
 const char* example(Quantity q) {
   switch (q) {
     case Quantity::Time:
@@ -102,8 +108,15 @@ void check_number(const FieldSpec& f, double v) {
   if (f.unit && f.lo && *f.lo == 0 && f.lo_open && !f.hi)
     throw user_error(f.name, ": expected a positive ", quantity_name(*f.unit), " such as ",
                      example(*f.unit), ", got ", quantity_text(f, v));
-  const std::string what = f.unit ? "a " + std::string(quantity_name(*f.unit)) : "a number";
+  const std::string what = f.unit ? a_quantity(*f.unit) : "a number";
   throw user_error(f.name, ": expected ", what, " ", bounds_text(f), ", got ", quantity_text(f, v));
+}
+
+void check_choice(const FieldSpec& f, const std::string& v) {
+  if (f.choices.empty()) return;
+  for (const std::string& c : f.choices)
+    if (c == v) return;
+  throw user_error(f.name, ": expected ", choices_text(f.choices), ", got '", v, "'");
 }
 
 }  // namespace
@@ -131,15 +144,15 @@ void check_field(const FieldSpec& f, FieldRef value) {
                  [&](std::optional<int64_t>* v) {
                    if (*v) check_whole(f, **v);
                  },
+                 [&](std::optional<uint64_t>* v) {
+                   if (*v) check_field(f, &**v);
+                 },
                  [&](std::optional<double>* v) {
                    if (*v) check_number(f, **v);
                  },
-                 [&](std::string* v) {
-                   if (f.choices.empty()) return;
-                   for (const std::string& c : f.choices)
-                     if (c == *v) return;
-                   throw user_error(f.name, ": expected ", choices_text(f.choices), ", got '", *v,
-                                    "'");
+                 [&](std::string* v) { check_choice(f, *v); },
+                 [&](std::optional<std::string>* v) {
+                   if (*v) check_choice(f, **v);
                  },
              },
              value);
@@ -150,6 +163,13 @@ void set_from_text(const FieldSpec& f, FieldRef value, const std::string& text) 
     const std::optional<int64_t> v = parse_integer(text);
     if (!v) throw user_error(f.name, ": expected a whole number, got '", text, "'");
     return *v;
+  };
+  const auto seed = [&] {
+    const std::optional<uint64_t> x = parse_unsigned(text);
+    if (!x)
+      throw user_error(f.name, ": expected a whole number from 0 to 18446744073709551615, got '",
+                       text, "'");
+    return *x;
   };
   const auto number = [&] {
     if (f.unit) return parse_quantity(text, *f.unit, f.name);
@@ -172,19 +192,13 @@ void set_from_text(const FieldSpec& f, FieldRef value, const std::string& text) 
                    *v = static_cast<int>(x);
                  },
                  [&](int64_t* v) { *v = whole(); },
-                 [&](uint64_t* v) {
-                   const std::optional<uint64_t> x = parse_unsigned(text);
-                   if (!x)
-                     throw user_error(f.name,
-                                      ": expected a whole number from 0 to "
-                                      "18446744073709551615, got '",
-                                      text, "'");
-                   *v = *x;
-                 },
+                 [&](uint64_t* v) { *v = seed(); },
                  [&](double* v) { *v = number(); },
                  [&](std::optional<int64_t>* v) { *v = whole(); },
+                 [&](std::optional<uint64_t>* v) { *v = seed(); },
                  [&](std::optional<double>* v) { *v = number(); },
                  [&](std::string* v) { *v = text; },
+                 [&](std::optional<std::string>* v) { *v = text; },
              },
              value);
   check_field(f, value);
@@ -199,8 +213,10 @@ std::string value_text(const FieldSpec& f, FieldRef value) {
           [](uint64_t* v) { return std::to_string(*v); },
           [&](double* v) { return quantity_text(f, *v); },
           [](std::optional<int64_t>* v) { return *v ? std::to_string(**v) : std::string(); },
+          [](std::optional<uint64_t>* v) { return *v ? std::to_string(**v) : std::string(); },
           [&](std::optional<double>* v) { return *v ? quantity_text(f, **v) : std::string(); },
           [](std::string* v) { return *v; },
+          [](std::optional<std::string>* v) { return v->value_or(""); },
       },
       value);
 }
@@ -208,7 +224,11 @@ std::string value_text(const FieldSpec& f, FieldRef value) {
 std::string full_help(const FieldSpec& f, bool with_choices, const std::string& default_text) {
   std::string s = f.help;
   const auto sentence = [&](const std::string& t) { s += (s.empty() ? "" : ". ") + t; };
-  if (f.unit) sentence("A " + std::string(quantity_name(*f.unit)) + " such as " + example(*f.unit));
+  if (f.unit) {
+    std::string what = a_quantity(*f.unit);
+    what[0] = 'A';
+    sentence(what + " such as " + example(*f.unit));
+  }
   if (with_choices && !f.choices.empty()) sentence("One of " + choices_text(f.choices));
   if (f.lo && f.hi)
     sentence("Range " + interval_text(f));

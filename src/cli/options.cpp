@@ -88,7 +88,9 @@ std::string type_name(const api::FieldSpec& f, const api::FieldRef& kind) {
     for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return s;
   }
-  if (std::holds_alternative<uint64_t*>(kind)) return "UINT";
+  if (std::holds_alternative<uint64_t*>(kind) ||
+      std::holds_alternative<std::optional<uint64_t>*>(kind))
+    return "UINT";
   if (std::holds_alternative<int*>(kind) || std::holds_alternative<int64_t*>(kind) ||
       std::holds_alternative<std::optional<int64_t>*>(kind))
     return "INT";
