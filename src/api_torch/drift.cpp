@@ -78,7 +78,8 @@ const FieldTable<AnalogDriftRequest>& analog_drift_fields() {
                 "seeds, and its coverage and accepted error rate at each time"),
           field("times", &R::times,
                 "Read times after programming, increasing (units s, min, h, d, w, mo, y)"),
-          field("compensation", &R::compensation, "Global drift compensation")
+          field("compensation", &R::compensation,
+                "Without (none) or with (global) global drift compensation, or both")
               .one_of({"none", "global", "both"}),
           field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
           field("data_dir", &R::data_dir, "Directory of the data set files").alias("--dataset-dir"),
