@@ -75,7 +75,8 @@ py::list table_info(const api::FieldTable<R>& table) {
           using T = std::remove_pointer_t<decltype(m)>;
           if constexpr (std::is_same_v<T, bool>)
             return "bool";
-          else if constexpr (std::is_same_v<T, std::string>)
+          else if constexpr (std::is_same_v<T, std::string> ||
+                             std::is_same_v<T, std::optional<std::string>>)
             return "str";
           else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::optional<double>>)
             return "float";

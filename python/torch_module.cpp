@@ -12,7 +12,6 @@
 
 #include <cstdint>
 #include <span>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,7 +26,6 @@
 #include "report/race_study.h"
 #include "select/controller.h"
 #include "util/error.h"
-#include "util/units.h"
 
 namespace py = pybind11;
 using namespace hetcim;
@@ -56,112 +54,27 @@ const Fields<api::AnalogEvalRequest>& eval_fields() {
 // ---- analog select
 // ----------------------------------------------------------------------------------
 
-python::Setter<api::AnalogSelectRequest> energy(double select::EnergyModel::*member,
-                                                const char* name) {
-  return [member, name](api::AnalogSelectRequest& r, const py::handle& v) {
-    r.energy.*member = python::quantity_of(v, Quantity::Energy, name);
-  };
-}
-
 const Fields<api::AnalogSelectRequest>& select_fields() {
   using R = api::AnalogSelectRequest;
-  static const Fields<R> f = {
-      {"chips", field(&R::chips)},
-      {"pool", field(&R::pool)},
-      {"mode", field(&R::mode)},
-      {"chip_seed", field(&R::chip_seed)},
-      {"seed", field(&R::chip_seed)},  // the CLI's hidden alias of --chip-seed
-      {"read_seed", field(&R::read_seed)},
-      {"dataset", field(&R::dataset)},
-      {"data_dir", field(&R::data_dir)},
-      {"calibration", optional_field(&R::calibration)},
-      {"holdout", optional_field(&R::holdout)},
-      {"holdout_seed", optional_field(&R::holdout_seed)},
-      {"split", field(&R::split)},
-      {"limit", field(&R::limit)},
-      {"risk", field(&R::risk)},
-      {"certificate_delta", field(&R::certificate_delta)},
-      {"design_risk", field(&R::design_risk)},
-      {"design_delta", field(&R::design_delta)},
-      {"score", field(&R::score)},
-      {"bias_correction", field(&R::bias_correction)},
-      {"policy_rows", field(&R::policy_rows)},
-      {"hardware_rows", optional_field(&R::hardware_rows)},
-      {"certificate_rows", optional_field(&R::certificate_rows)},
-      {"test_rows", optional_field(&R::test_rows)},
-      {"split_seed", field(&R::split_seed)},
-      {"batch_size", field(&R::eval, &train::EvalOptions::batch_size)},
-      {"threads", field(&R::eval, &train::EvalOptions::threads)},
-      {"cache", field(&R::cache_dir)},
-      {"logits", field(&R::replay_dir)},
-      {"fallback_energy", energy(&select::EnergyModel::fallback, "--fallback-energy")},
-      {"communication_energy",
-       energy(&select::EnergyModel::communication, "--communication-energy")},
-      {"controller_energy", energy(&select::EnergyModel::controller, "--controller-energy")},
-      {"class_energy", energy(&select::EnergyModel::per_class, "--class-energy")},
-  };
+  // The table's keywords, and `seed`: the older keyword of chip_seed, kept for callers.
+  static const Fields<R> f =
+      python::with_table(api::analog_select_fields(), {{"seed", field(&R::chip_seed)}});
   return f;
 }
 
 // ---- analog study
 // -----------------------------------------------------------------------------------
 
-// A list of numbers, or the CLI's comma-separated text ("0.05,0.1").
-std::vector<double> numbers_of(const py::handle& v, const char* flag) {
-  std::vector<double> out;
-  if (py::isinstance<py::str>(v)) {
-    std::stringstream ss(py::cast<std::string>(v));
-    for (std::string item; std::getline(ss, item, ',');) {
-      size_t used = 0;
-      double x = 0.0;
-      try {
-        x = std::stod(item, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (item.empty() || used != item.size())
-        throw user_error(flag, ": expected comma-separated numbers, got '", item, "'");
-      out.push_back(x);
-    }
-  } else {
-    out = py::cast<std::vector<double>>(v);
-  }
-  return out;
-}
-
 const Fields<api::AnalogStudyRequest>& study_fields() {
   using R = api::AnalogStudyRequest;
-  static const Fields<R> f = {
-      {"dataset", field(&R::dataset)},
-      {"data_dir", field(&R::data_dir)},
-      {"models", field(&R::models)},
-      {"preset", field(&R::preset)},
-      {"epochs", field(&R::epochs)},
-      {"lr", field(&R::lr)},
-      {"train_limit", field(&R::train_limit)},
-      {"holdout", field(&R::holdout)},
-      {"holdout_seed", field(&R::holdout_seed)},
-      {"chips", field(&R::chips)},
-      {"pool", field(&R::pool)},
-      {"mode", field(&R::mode)},
-      {"seed", field(&R::seed)},
-      {"split_seed", [](R& r, const py::handle& v) { r.race.split_seed = py::cast<uint64_t>(v); }},
-      {"hardware_rows",
-       [](R& r, const py::handle& v) { r.race.splits.hardware = py::cast<int64_t>(v); }},
-      {"policy_rows",
-       [](R& r, const py::handle& v) { r.race.splits.policy = py::cast<int64_t>(v); }},
-      {"certificate_rows",
-       [](R& r, const py::handle& v) { r.race.splits.certificate = py::cast<int64_t>(v); }},
-      {"test_rows", field(&R::test_images)},
-      {"design_risks",
-       [](R& r, const py::handle& v) { r.design_risks = numbers_of(v, "--design-risks"); }},
-      {"availability", field(&R::availability)},
-      {"fallback_energy", field(&R::fallback_energy)},
-      {"batch_size", field(&R::batch_size)},
-      {"threads", field(&R::threads)},
-      {"out", field(&R::out)},
-      {"paper_data", field(&R::paper_data)},
-  };
+  // The table's keywords, and design_risks: a list of numbers, or the CLI's text "0.05,0.1".
+  static const Fields<R> f = python::with_table(
+      api::analog_study_fields(), {{"design_risks", [](R& r, const py::handle& v) {
+                                      r.design_risks =
+                                          py::isinstance<py::str>(v)
+                                              ? api::parse_design_risks(py::cast<std::string>(v))
+                                              : py::cast<std::vector<double>>(v);
+                                    }}});
   return f;
 }
 
@@ -170,22 +83,9 @@ const Fields<api::AnalogStudyRequest>& study_fields() {
 
 const Fields<api::AnalogDriftRequest>& drift_fields() {
   using R = api::AnalogDriftRequest;
-  static const Fields<R> f = {
-      {"chip", field(&R::chip)},
-      {"policy", field(&R::policy)},
-      {"times", field(&R::times)},
-      {"compensation", field(&R::compensation)},
-      {"dataset", field(&R::dataset)},
-      {"data_dir", field(&R::data_dir)},
-      {"split", field(&R::split)},
-      {"chip_seed", optional_field(&R::chip_seed)},
-      {"seed", optional_field(&R::chip_seed)},  // the CLI's hidden alias of --chip-seed
-      {"read_seed", optional_field(&R::read_seed)},
-      {"batch_size", optional_field(&R::batch_size)},
-      {"audit", field(&R::audit)},
-      {"limit", field(&R::eval, &train::EvalOptions::limit)},
-      {"threads", field(&R::eval, &train::EvalOptions::threads)},
-  };
+  // The table's keywords, and `seed`: the older keyword of chip_seed, kept for callers.
+  static const Fields<R> f =
+      python::with_table(api::analog_drift_fields(), {{"seed", optional_field(&R::chip_seed)}});
   return f;
 }
 
@@ -193,19 +93,7 @@ const Fields<api::AnalogDriftRequest>& drift_fields() {
 // -----------------------------------------------------------------------------------
 
 const Fields<api::AnalogServeRequest>& serve_fields() {
-  using R = api::AnalogServeRequest;
-  static const Fields<R> f = {
-      {"model", field(&R::model)},
-      {"chips", field(&R::chips)},
-      {"input", field(&R::input)},
-      {"dataset", field(&R::dataset)},
-      {"data_dir", field(&R::data_dir)},
-      {"split", field(&R::split)},
-      {"limit", field(&R::limit)},
-      {"read_seed", optional_field(&R::read_seed)},
-      {"batch_size", optional_field(&R::batch_size)},
-      {"abstain", field(&R::abstain)},
-  };
+  static const Fields<api::AnalogServeRequest> f = python::with_table(api::analog_serve_fields());
   return f;
 }
 
@@ -241,6 +129,10 @@ PYBIND11_MODULE(_hetcim_torch, m) {
         py::dict d;
         d["analog_eval"] = python::table_info(api::analog_eval_fields());
         d["train"] = python::table_info(api::train_fields());
+        d["analog_select"] = python::table_info(api::analog_select_fields());
+        d["analog_study"] = python::table_info(api::analog_study_fields());
+        d["analog_drift"] = python::table_info(api::analog_drift_fields());
+        d["analog_serve"] = python::table_info(api::analog_serve_fields());
         return d;
       },
       "The field tables (api/options.h) of this module's migrated jobs, as _hetcim.option_tables.");
@@ -294,7 +186,6 @@ PYBIND11_MODULE(_hetcim_torch, m) {
       "analog_study",
       [](const py::kwargs& kw) {
         api::AnalogStudyRequest r;
-        r.paper_data = HETCIM_DEFAULT_DATA_DIR "/paper/seed002.yaml";  // the CLI's default
         apply_kwargs("analog.study", r, kw, study_fields());
         r.validate();
         py::gil_scoped_release release;

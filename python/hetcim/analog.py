@@ -81,7 +81,7 @@ def study(**options):
     Options: chips and out (required), pool, models, preset ("paper" | "fast"), epochs, lr,
     train_limit, holdout, holdout_seed, mode, seed, split_seed, hardware_rows, policy_rows,
     certificate_rows, test_rows (--test), design_risks (list or "0.05,0.1"), availability,
-    fallback_energy, batch_size, threads, dataset, data_dir, paper_data.
+    fallback_energy (J or "4uJ"), batch_size, threads, dataset, data_dir, paper_data.
     """
     return _json.loads(_torch().analog_study(**_kw(options)))
 

@@ -230,7 +230,7 @@ def test_bad_study_input_raises_the_clis_message(work):
         "analog", "study", "--chips", CHIPS, "--pool", "A0,B7", "--out", work / "bad")
     assert "no profile 'B7'" in msg
     assert not (work / "bad").exists()
-    with pytest.raises(hetcim.UserError, match="--design-risks: expected comma-separated numbers"):
+    with pytest.raises(hetcim.UserError, match="design_risks: expected comma-separated numbers"):
         hetcim.analog.study(chips=CHIPS, out=str(work / "bad"), design_risks="0.1,x")
 
 

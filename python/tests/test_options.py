@@ -70,10 +70,24 @@ JOBS = {
     # Checked before any data is read or a file written.
     "train": (["train", "race-cnn", "--out", "never.onnx"],
               lambda m, **kw: hetcim.analog.train("never.onnx", **kw)),
+    # The same for select, drift and serve (the chips file stands in for the model or the policy).
+    # Study: a value wrongly accepted fails on the missing paper data, before any training.
+    "analog_select": (["analog", "select", CHIPS, "--chips", CHIPS],
+                      lambda m, **kw: hetcim.analog.select(CHIPS, chips=CHIPS, **kw)),
+    "analog_study": (["analog", "study", "--chips", CHIPS, "--out", "never-written",
+                      "--paper-data", "no-paper.yaml"],
+                     lambda m, **kw: hetcim.analog.study(chips=CHIPS, out="never-written",
+                                                         paper_data="no-paper.yaml", **kw)),
+    "analog_drift": (["analog", "drift", CHIPS, "--chip", CHIPS + ":A3", "--out", "never-written"],
+                     lambda m, **kw: hetcim.analog.drift(CHIPS, chip=CHIPS + ":A3", **kw)),
+    "analog_serve": (["analog", "serve", CHIPS],
+                     lambda m, **kw: hetcim.analog.serve(CHIPS, **kw)),
 }
+TORCH_JOBS = ("analog_eval", "analog_select", "analog_study", "analog_drift", "analog_serve",
+              "train")
 if _hetcim_torch is None:
-    del JOBS["analog_eval"]
-    del JOBS["train"]
+    for _job in TORCH_JOBS:
+        del JOBS[_job]
 
 
 def option_tables():
@@ -88,7 +102,10 @@ def option_tables():
 COMMAND = {"analog_run": ["analog", "run"], "analog_audit": ["analog", "audit"],
            "analog_eval": ["analog", "eval"], "cluster_roofline": ["cluster", "roofline"],
            "cluster_bottleneck": ["cluster", "bottleneck"],
-           "cluster_calibrate": ["cluster", "calibrate"]}
+           "cluster_calibrate": ["cluster", "calibrate"],
+           "analog_select": ["analog", "select"],
+           "analog_study": ["analog", "study"], "analog_drift": ["analog", "drift"],
+           "analog_serve": ["analog", "serve"]}
 # Commands without --quiet (they print no progress).
 NO_QUIET = {"analog_run", "analog_audit", "export_onnx", "cluster_roofline", "cluster_bottleneck",
             "cluster_calibrate"}
@@ -102,7 +119,9 @@ BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {
 MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1, "analog_run": 1,
                "analog_audit": 0, "analog_eval": 6, "execute": 9, "sensitivity": 7,
                "cluster_roofline": 3, "cluster_bottleneck": 10, "cluster_calibrate": 4,
-               "train": 11, "export_onnx": 1}
+               "train": 11, "export_onnx": 1,
+               "analog_select": 20,
+               "analog_study": 16, "analog_drift": 7, "analog_serve": 4}
 
 # A value of another quantity, for each unit a field may have.
 WRONG_UNIT = {"time": "5J", "energy": "5ns", "bandwidth": "5ns", "size": "5ns", "power": "5ns",
@@ -157,6 +176,13 @@ def test_every_migrated_job_has_a_table_and_bad_values():
         # fit (choices), max_overhead, rate_points; train: dataset, preset (choices), epochs, lr,
         # holdout, crop_padding, batch_size, weight_decay, train_limit, eval_limit, threads;
         # export_onnx: calibration_samples.
+        # analog_select: mode, dataset,
+        # calibration, split (choices), holdout, limit, risk, certificate_delta, design_risk,
+        # design_delta, the 4 split sizes, the 4 energies, batch_size, threads (ranges);
+        # analog_study: dataset, preset, mode (choices), models, epochs, lr, train_limit, holdout,
+        # the 4 split sizes, availability, fallback_energy, batch_size, threads (ranges);
+        # analog_drift: compensation, dataset, split (choices), limit, batch_size, threads, audit;
+        # analog_serve: dataset, split (choices), limit, batch_size.
         assert len(checked) >= MIN_CHECKED[job], (job, checked)
 
 
@@ -228,11 +254,20 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
     # rate_points; train: dataset, preset, holdout, holdout_seed, crop_padding, batch_size,
     # weight_decay, seed, train_limit, eval_limit, threads; export_onnx: weight_seed (flag
     # --seed), calibration_seed, calibration_samples.
+    # analog_select:
+    # dataset, split, the 2 seeds, limit, the 2 risks and 2 deltas, score, policy_rows,
+    # split_seed, the 4 energies, batch_size, threads (the protocol's optionals unset);
+    # analog_study: dataset, models, preset, epochs, lr, train_limit, holdout, holdout_seed, seed,
+    # split_seed, the 3 split sizes, test_rows, availability, fallback_energy, batch_size,
+    # threads; analog_drift: times, compensation, dataset, split, limit, threads, audit (seeds and
+    # batch_size unset: 1 or the policy's); analog_serve: split, limit (read_seed and batch_size
+    # unset: the policy's).
     assert len(explicit) >= 2 * {"partition": 4, "dse": 4, "run": 9, "profile": 7, "inspect": 1,
                                  "analog_run": 4, "analog_audit": 1, "analog_eval": 8,
                                  "execute": 12, "sensitivity": 8, "cluster_roofline": 2,
                                  "cluster_bottleneck": 7, "cluster_calibrate": 4,
-                                 "train": 11, "export_onnx": 3}[job]
+                                 "train": 11, "export_onnx": 3, "analog_select": 18,
+                                 "analog_study": 18, "analog_drift": 7, "analog_serve": 2}[job]
     if job not in RUNS:
         return
     # The defaults shown are the ones a run uses: every flag at its shown default gives the bytes
@@ -354,3 +389,47 @@ def test_sensitivity_no_greedy_is_greedy_false(tmp_path):
     assert doc["additivity"] == ref["additivity"] and doc["operators"] == ref["operators"]
     assert doc["additivity"]["greedy"] == []
     assert hetcim.sensitivity("race_cnn_mnist", **opts)["additivity"]["greedy"] != []
+@pytest.mark.skipif(_hetcim_torch is None, reason="built without libtorch")
+def test_the_analog_jobs_messages_are_known_by_hand():
+    # Each from its table's bounds or choices, the same from Python and the CLI.
+    cases = [
+        ("analog_select", dict(calibration="train"),
+         "calibration: expected holdout or test, got 'train'"),
+        ("analog_select", dict(fallback_energy="-1uJ"),
+         "fallback_energy: expected an energy >= 0 J, got -1 uJ"),
+        ("analog_select", dict(risk=1.0), "risk: expected a number in (0, 1), got 1"),
+        ("analog_study", dict(mode="fast"), "mode: expected '', physical or reference, got 'fast'"),
+        ("analog_study", dict(epochs=100001),
+         "epochs: expected a whole number in [0, 100000], got 100001"),
+        ("analog_drift", dict(compensation="local"),
+         "compensation: expected none, global or both, got 'local'"),
+        ("analog_drift", dict(batch_size=0),
+         "batch_size: expected a whole number in [1, 1048576], got 0"),
+        ("analog_serve", dict(dataset="mnist"),
+         "dataset: expected '', fashion-mnist or cifar10, got 'mnist'"),
+    ]
+    tables = option_tables()
+    for job, kw, message in cases:
+        words, call = JOBS[job]
+        with pytest.raises(hetcim.UserError) as e:
+            call(None, **kw)
+        assert str(e.value) == message
+        [(name, value)] = kw.items()
+        flag = next(f["flag"] for f in tables[job] if f["name"] == name)
+        r = cli(*words, flag, str(value), "--quiet", check=False)
+        assert r.returncode == 1 and r.stderr == f"hetcim: error: {message}\n", (job, r.stderr)
+
+
+@pytest.mark.skipif(_hetcim_torch is None, reason="built without libtorch")
+def test_old_spellings_of_select_and_drift_stay_hidden_aliases():
+    # --seed (chip seed) and --dataset-dir: accepted, absent from --help, not beside the new one.
+    for job in ("analog_select", "analog_drift"):
+        words = JOBS[job][0]
+        help_text = cli(*COMMAND[job], "--help").stdout
+        assert not re.search(r"--seed\b", help_text) and "--dataset-dir" not in help_text
+        assert "--chip-seed" in help_text and "--data-dir" in help_text
+        for old, new in (("--seed", "--chip-seed"), ("--dataset-dir", "--data-dir")):
+            r = cli(*words, old, "5", new, "5", "--quiet", check=False)
+            assert r.returncode == 1
+            assert r.stderr == (f"hetcim: error: {old} is the old spelling of {new}; "
+                                f"give only {new}\n"), r.stderr

@@ -32,6 +32,12 @@ std::string quantity_text(const FieldSpec& f, double v) {
   return f.unit ? format_quantity(v, *f.unit) : number_text(v);
 }
 
+// "a time", "an energy".
+std::string a_quantity(Quantity q) {
+  const std::string name(quantity_name(q));
+  return (name.front() == 'e' ? "an " : "a ") + name;
+}
+
 const char* example(Quantity q) {
   switch (q) {
     case Quantity::Time:
@@ -109,8 +115,15 @@ void check_number(const FieldSpec& f, double v) {
   if (f.unit && f.lo && *f.lo == 0 && f.lo_open && !f.hi)
     throw user_error(f.name, ": expected a positive ", quantity_name(*f.unit), " such as ",
                      example(*f.unit), ", got ", quantity_text(f, v));
-  const std::string what = f.unit ? "a " + std::string(quantity_name(*f.unit)) : "a number";
+  const std::string what = f.unit ? a_quantity(*f.unit) : "a number";
   throw user_error(f.name, ": expected ", what, " ", bounds_text(f), ", got ", quantity_text(f, v));
+}
+
+void check_choice(const FieldSpec& f, const std::string& v) {
+  if (f.choices.empty()) return;
+  for (const std::string& c : f.choices)
+    if (c == v) return;
+  throw user_error(f.name, ": expected ", choices_text(f.choices), ", got '", v, "'");
 }
 
 }  // namespace
@@ -139,12 +152,9 @@ void check_field(const FieldSpec& f, FieldRef value) {
                  [&](std::optional<double>* v) {
                    if (*v) check_number(f, **v);
                  },
-                 [&](std::string* v) {
-                   if (f.choices.empty()) return;
-                   for (const std::string& c : f.choices)
-                     if (c == *v) return;
-                   throw user_error(f.name, ": expected ", choices_text(f.choices), ", got '", *v,
-                                    "'");
+                 [&](std::string* v) { check_choice(f, *v); },
+                 [&](std::optional<std::string>* v) {
+                   if (*v) check_choice(f, **v);
                  },
              },
              value);
@@ -156,7 +166,7 @@ void set_from_text(const FieldSpec& f, FieldRef value, const std::string& text) 
     if (!v) throw user_error(f.name, ": expected a whole number, got '", text, "'");
     return *v;
   };
-  const auto unsigned_whole = [&] {
+  const auto seed = [&] {
     const std::optional<uint64_t> x = parse_unsigned(text);
     if (!x)
       throw user_error(f.name, ": expected a whole number from 0 to 18446744073709551615, got '",
@@ -184,12 +194,13 @@ void set_from_text(const FieldSpec& f, FieldRef value, const std::string& text) 
                    *v = static_cast<int>(x);
                  },
                  [&](int64_t* v) { *v = whole(); },
-                 [&](uint64_t* v) { *v = unsigned_whole(); },
-                 [&](std::optional<uint64_t>* v) { *v = unsigned_whole(); },
+                 [&](uint64_t* v) { *v = seed(); },
                  [&](double* v) { *v = number(); },
                  [&](std::optional<int64_t>* v) { *v = whole(); },
+                 [&](std::optional<uint64_t>* v) { *v = seed(); },
                  [&](std::optional<double>* v) { *v = number(); },
                  [&](std::string* v) { *v = text; },
+                 [&](std::optional<std::string>* v) { *v = text; },
              },
              value);
   check_field(f, value);
@@ -207,6 +218,7 @@ std::string value_text(const FieldSpec& f, FieldRef value) {
           [](std::optional<uint64_t>* v) { return *v ? std::to_string(**v) : std::string(); },
           [&](std::optional<double>* v) { return *v ? quantity_text(f, **v) : std::string(); },
           [](std::string* v) { return *v; },
+          [](std::optional<std::string>* v) { return v->value_or(""); },
       },
       value);
 }
@@ -214,7 +226,11 @@ std::string value_text(const FieldSpec& f, FieldRef value) {
 std::string full_help(const FieldSpec& f, bool with_choices, const std::string& default_text) {
   std::string s = f.help;
   const auto sentence = [&](const std::string& t) { s += (s.empty() ? "" : ". ") + t; };
-  if (f.unit) sentence("A " + std::string(quantity_name(*f.unit)) + " such as " + example(*f.unit));
+  if (f.unit) {
+    std::string what = a_quantity(*f.unit);
+    what[0] = 'A';
+    sentence(what + " such as " + example(*f.unit));
+  }
   if (with_choices && !f.choices.empty()) sentence("One of " + choices_text(f.choices));
   if (f.lo && f.hi)
     sentence("Range " + interval_text(f));

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,9 +27,11 @@
 namespace hetcim::api {
 
 // A pointer to a request's member, of one of the types a field may have.
+// An optional member is unset by default (the job decides, e.g. from a file it reads) and set by
+// the flag or keyword; --help shows no default for it.
 using FieldRef =
     std::variant<bool*, int*, int64_t*, uint64_t*, double*, std::string*, std::optional<int64_t>*,
-                 std::optional<uint64_t>*, std::optional<double>*>;
+                 std::optional<uint64_t>*, std::optional<double>*, std::optional<std::string>*>;
 
 // What a field is, apart from where it lives.
 struct FieldSpec {
@@ -121,6 +124,14 @@ template <typename R>
 FieldTable<R> concat(FieldTable<R> a, const FieldTable<R>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
+}
+
+// The tables one after the other, in --help's order: concat<R>({{...}, nested(...), {...}}).
+template <typename R>
+FieldTable<R> concat(std::initializer_list<FieldTable<R>> parts) {
+  FieldTable<R> out;
+  for (const FieldTable<R>& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
 }
 
 // UserError in the one format when the value is outside the field's range or choices (an unset

@@ -92,15 +92,119 @@ std::vector<report::AnalogEvalRow> analog_eval_rows(const AnalogEvalResult& resu
   return rows;
 }
 
+const FieldTable<AnalogSelectRequest>& analog_select_fields() {
+  using R = AnalogSelectRequest;
+  using E = train::EvalOptions;
+  using M = select::EnergyModel;
+  constexpr double kRows = 0x1p40;
+  static const FieldTable<M> energy = {
+      field("fallback_energy", &M::fallback, "Energy of the digital fallback per deferred query")
+          .with_unit(Quantity::Energy)
+          .at_least(0),
+      field("communication_energy", &M::communication, "Communication cost C per activated chip")
+          .with_unit(Quantity::Energy)
+          .at_least(0),
+      field("controller_energy", &M::controller, "Controller energy per activated chip")
+          .with_unit(Quantity::Energy)
+          .at_least(0),
+      field("class_energy", &M::per_class, "Energy per fused class output")
+          .with_unit(Quantity::Energy)
+          .at_least(0),
+  };
+  static const FieldTable<E> eval = {
+      field("batch_size", &E::batch_size,
+            "Images per analog read (reference mode shares noise per batch)")
+          .range(1, 1 << 20),
+      field("threads", &E::threads, "libtorch threads (0: libtorch's default)").range(0, 1024),
+  };
+  static const FieldTable<R> table = concat<R>({
+      {
+          field("chips", &R::chips, "Chip profiles file (e.g. data/chips.yaml)"),
+          field("pool", &R::pool,
+                "Comma-separated units: a profile name (A0) or distinct units of one profile "
+                "(A0#1,A0#2); '': every profile of the file with an energy"),
+          field("mode", &R::mode, "Override the profiles' simulation mode ('': their own)")
+              .one_of({"", "physical", "reference"}),
+          field("chip_seed", &R::chip_seed,
+                "Base chip seed; a unit's chip seed is derived from it and the unit's name")
+              .alias("--seed"),
+          field("read_seed", &R::read_seed,
+                "Base read-noise seed; derived per unit name like --chip-seed"),
+          field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
+          field("data_dir", &R::data_dir, "Directory of the data set files").alias("--dataset-dir"),
+          field("calibration", &R::calibration,
+                "holdout: H/P/C from training images held out of training, T = the official "
+                "test set (the paper's protocol; default when the model's .train.json "
+                "records a holdout); test: all four roles from --split")
+              .one_of({"holdout", "test"}),
+          field("holdout", &R::holdout,
+                "Held-out training images (default: the model's .train.json; must match it)")
+              .range(1, kRows),
+          field("holdout_seed", &R::holdout_seed,
+                "Seed of the held-out subset (default: the model's .train.json)"),
+          field("split", &R::split,
+                "--calibration test: the data set split the four roles are drawn from")
+              .one_of({"train", "test"}),
+          field("limit", &R::limit, "First N calibration images only (0: all)").at_least(0),
+          field("risk", &R::risk, "Deployment risk target r for the certificate")
+              .flag("--alpha")
+              .between(0, 1),
+          field("certificate_delta", &R::certificate_delta,
+                "Certificate: the bound holds with confidence 1 - delta")
+              .flag("--delta")
+              .between(0, 1),
+          field("design_risk", &R::design_risk,
+                "Design risk r_d of the threshold fit (r_d < r leaves slack)")
+              .flag("--design-alpha")
+              .between(0, 1),
+          field("design_delta", &R::design_delta, "delta_d of the threshold fit").between(0, 1),
+          field("score", &R::score,
+                "Confidence score: logit_margin, max_softmax, probability_margin, log_odds, "
+                "negative_entropy"),
+          field("bias_correction", &R::bias_correction,
+                "Bias correction, eq. (6), on the hardware split H (without it H is unused)"),
+          field("hardware_rows", &R::hardware_rows,
+                "Rows of the hardware split H (default 3000 with --calibration holdout, 2000 "
+                "otherwise)")
+              .flag("--hardware")
+              .range(0, kRows),
+          field("policy_rows", &R::policy_rows,
+                "Rows of the policy split P (thresholds, selection)")
+              .flag("--policy")
+              .range(1, kRows),
+          field("certificate_rows", &R::certificate_rows,
+                "Rows of the certificate split C (default 5000 with --calibration holdout, "
+                "4000 otherwise)")
+              .flag("--certificate")
+              .range(1, kRows),
+          field("test_rows", &R::test_rows,
+                "Rows of the test split T: drawn with H/P/C under --calibration test "
+                "(default 2000); the first N official test images under --calibration "
+                "holdout (default all)")
+              .flag("--test")
+              .range(0, kRows),
+          field("split_seed", &R::split_seed, "Seed of the random split into H, P, C (, T)"),
+      },
+      nested(&R::energy, energy),
+      nested(&R::eval, eval),
+      {
+          field("cache", &R::cache_dir,
+                "Logit cache directory: reuse the logits of earlier simulations, store new ones"),
+          field("logits", &R::replay_dir,
+                "Replay from this logit cache only (no simulation; an error names what is "
+                "missing)"),
+      },
+  });
+  return table;
+}
+
 void AnalogSelectRequest::validate() const {
   if (model.empty()) throw user_error("model: required (an ONNX file of race_cnn with weights)");
   if (chips.empty()) throw user_error("chips: required (a chip profiles file)");
-  (void)select::parse_confidence_score(score);
+  check_fields(*this, analog_select_fields());
+  (void)select::parse_confidence_score(score);  // also the names with '-' for '_'
   if (!cache_dir.empty() && !replay_dir.empty())
     throw user_error("--cache and --logits: give one (--logits replays without simulating)");
-  if (calibration && *calibration != "holdout" && *calibration != "test")
-    throw user_error("--calibration: expected 'holdout' or 'test', got '", *calibration, "'");
-  select::validate(energy);
 }
 
 namespace {

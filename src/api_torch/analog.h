@@ -118,8 +118,12 @@ struct AnalogSelectRequest {
   bool over_ranks = false;
   std::function<void(const std::string& what)> on_simulation;  // "simulating A0 on 1000 ..."
 
-  void validate() const;
+  void validate() const;  // UserError naming the field
 };
+
+// The table of AnalogSelectRequest (api/options.h): every field but the model file, over_ranks and
+// the callback.
+[[nodiscard]] const FieldTable<AnalogSelectRequest>& analog_select_fields();
 
 struct AnalogSelectResult {
   bool root = true;  // false on an MPI rank other than 0: every other field is empty

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/options.h"
 #include "api/status.h"
 #include "report/drift.h"
 #include "train/evaluate.h"
@@ -45,6 +46,10 @@ struct AnalogDriftRequest {
 
   void validate() const;  // UserError naming the field
 };
+
+// The table of AnalogDriftRequest (api/options.h): every field but the model file and the
+// callback; eval's limit and threads under their names.
+[[nodiscard]] const FieldTable<AnalogDriftRequest>& analog_drift_fields();
 
 struct AnalogDriftResult {
   Status status;  // origin: measured (accuracies on the data set now)

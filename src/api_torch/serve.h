@@ -20,6 +20,7 @@
 #include <span>
 #include <string>
 
+#include "api/options.h"
 #include "api/status.h"
 #include "report/analog.h"
 #include "select/controller.h"
@@ -46,6 +47,10 @@ struct AnalogServeRequest {
 
   void validate() const;  // UserError naming the field
 };
+
+// The table of AnalogServeRequest (api/options.h): every field but the policy file and the
+// callbacks.
+[[nodiscard]] const FieldTable<AnalogServeRequest>& analog_serve_fields();
 
 struct AnalogServeResult {
   Status status;  // origin: measured (simulated inference now; energies modelled)

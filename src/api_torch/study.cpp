@@ -9,6 +9,8 @@
 #include "dist/dist.h"
 #include "report/gnuplot.h"
 #include "util/error.h"
+#include "util/numbers.h"
+#include "util/shipped_data.h"
 #include "util/units.h"
 
 namespace hetcim::api {
@@ -16,31 +18,112 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The fallback cost as a user writes it ("4uJ").
+std::string fallback_text(double joules) {
+  std::string s = format_quantity(joules, Quantity::Energy);
+  std::erase(s, ' ');
+  return s;
+}
+
 }  // namespace
 
+const FieldTable<AnalogStudyRequest>& analog_study_fields() {
+  using R = AnalogStudyRequest;
+  using O = select::RaceOptions;
+  using S = select::SplitSizes;
+  using M = select::EnergyModel;
+  constexpr double kImages = 0x1p40;
+  static const FieldTable<S> splits = {
+      field("hardware_rows", &S::hardware, "Rows of H").flag("--hardware").range(0, kImages),
+      field("policy_rows", &S::policy, "Rows of P").flag("--policy").range(1, kImages),
+      field("certificate_rows", &S::certificate, "Rows of C")
+          .flag("--certificate")
+          .range(1, kImages),
+  };
+  static const FieldTable<O> split = concat<O>({
+      {field("split_seed", &O::split_seed, "Run i splits H/P/C with split-seed + i - 1")},
+      nested(&O::splits, splits),
+  });
+  static const FieldTable<M> fallback = {
+      field("fallback_energy", &M::fallback, "Operating point of the fallback cost F")
+          .with_unit(Quantity::Energy)
+          .at_least(0),
+  };
+  static const FieldTable<R> table = concat<R>({
+      {
+          field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
+          field("data_dir", &R::data_dir, "Directory of the data set files"),
+          field("models", &R::models, "Independently trained models (runs); model i has seed i")
+              .range(1, 1000),
+          field("preset", &R::preset, "Training: paper (30 epochs, lr 2e-3) or fast (2 epochs)")
+              .one_of({"paper", "fast"}),
+          field("epochs", &R::epochs, "Epochs (0: the preset's)").range(0, 100000),
+          field("lr", &R::lr, "Peak learning rate (0: the preset's; else at least 1e-12)")
+              .range(0, 10),
+          field("train_limit", &R::train_limit, "Train on the first N images not held out (0: all)")
+              .range(0, kImages),
+          field("holdout", &R::holdout, "Training images held out: the calibration pool")
+              .range(1, kImages),
+          field("holdout_seed", &R::holdout_seed, "Seed of the held-out subset"),
+          field("chips", &R::chips, "Chip profiles file (e.g. data/chips.yaml)"),
+          field("pool", &R::pool,
+                "Comma-separated units, mildest first (availability drops the first ones); '': "
+                "every profile of the file"),
+          field("mode", &R::mode, "Override the profiles' simulation mode ('': their own)")
+              .one_of({"", "physical", "reference"}),
+          field("seed", &R::seed,
+                "Run i (1-based) trains with seed + i - 1 and simulates chips with base chip "
+                "and read seeds seed + i - 1 (derived per unit name)"),
+      },
+      nested(&R::race, split),
+      {
+          field("test_rows", &R::test_images, "First N official test images as T (-1: all)")
+              .flag("--test")
+              .range(-1, kImages),
+          field("availability", &R::availability, "Drop the first 1..N units of the pool (Fig. 2c)")
+              .range(0, 100),
+      },
+      nested(&R::race, nested(&O::energy, fallback)),
+      {
+          field("batch_size", &R::batch_size, "Images per analog read").range(1, 1 << 20),
+          field("threads", &R::threads, "libtorch threads (0: libtorch's default)").range(0, 1024),
+          field("out", &R::out, "Output directory: models/ and cache/ are written here"),
+          field("paper_data", &R::paper_data,
+                "The paper's published values, drawn as markers in Fig. 2 a-d ('': the shipped "
+                "data/paper/seed002.yaml)"),
+      },
+  });
+  return table;
+}
+
+std::vector<double> parse_design_risks(const std::string& text) {
+  std::vector<double> out;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    const size_t comma = text.find(',', pos);
+    std::string item =
+        text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    item.erase(0, item.find_first_not_of(' '));  // "0.05, 0.1" as "0.05,0.1"
+    item.erase(item.find_last_not_of(' ') + 1);
+    const std::optional<double> v = parse_finite(item);
+    if (!v) throw user_error("design_risks: expected comma-separated numbers, got '", item, "'");
+    out.push_back(*v);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
 void AnalogStudyRequest::validate() const {
-  if (chips.empty()) throw user_error("--chips: required (a chip profiles file)");
-  if (out.empty()) throw user_error("--out: required (the output directory)");
-  if (paper_data.empty())
-    throw user_error("--paper-data: required (the published values, data/paper/seed002.yaml)");
-  if (dataset != "fashion-mnist" && dataset != "cifar10")
-    throw user_error("--dataset: expected fashion-mnist or cifar10, got '", dataset, "'");
-  if (preset != "paper" && preset != "fast")
-    throw user_error("--preset: expected paper or fast, got '", preset, "'");
-  if (!mode.empty() && mode != "physical" && mode != "reference")
-    throw user_error("--mode: expected physical or reference, got '", mode, "'");
-  check_range("--models", models, 1, 1000);
-  if (epochs != 0) check_range("--epochs", epochs, 1, 100000);
-  if (lr != 0.0) check_range("--lr", lr, 1e-12, 10.0);
-  check_range("--train-limit", train_limit, int64_t{0}, int64_t{1} << 40);
-  check_range("--holdout", holdout, int64_t{1}, int64_t{1} << 40);
-  check_range("--test", test_images, int64_t{-1}, int64_t{1} << 40);
-  check_range("--availability", availability, 0, 100);
-  check_range("--batch-size", batch_size, int64_t{1}, int64_t{1} << 20);
-  check_range("--threads", threads, 0, 1024);
-  if (design_risks.empty()) throw user_error("--design-risks: expected comma-separated numbers");
+  if (chips.empty()) throw user_error("chips: required (a chip profiles file)");
+  if (out.empty()) throw user_error("out: required (the output directory)");
+  check_fields(*this, analog_study_fields());
+  if (lr > 0.0 && lr < 1e-12)
+    throw user_error("lr: expected 0 (the preset's) or a number in [1e-12, 10], got ", lr);
+  if (design_risks.empty()) throw user_error("design_risks: expected comma-separated numbers");
   for (double r : design_risks)
-    if (!(r > 0.0 && r < 1.0)) throw user_error("--design-risks: ", r, " is outside (0, 1)");
+    if (!(r > 0.0 && r < 1.0))
+      throw user_error("design_risks: expected numbers in (0, 1), got ", r);
 }
 
 AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
@@ -48,8 +131,6 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
   a.validate();
   select::StudyOptions so;
   so.race = a.race;
-  so.race.energy.fallback =
-      parse_quantity(a.fallback_energy, Quantity::Energy, "--fallback-energy");
   so.design_risks = a.design_risks;
   so.availability_drops = a.availability;
   const std::vector<PoolUnit> units0 = parse_pool(a.chips, a.pool, a.mode, a.seed, a.seed);
@@ -58,7 +139,8 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
     throw user_error("--out ", a.out, ": exists and is not a directory");
   const std::string models_dir = a.out + "/models", cache_dir = a.out + "/cache";
   AnalogStudyResult r;
-  r.paper = report::load_paper_data(a.paper_data);
+  r.paper = report::load_paper_data(a.paper_data.empty() ? shipped_data_path("paper/seed002.yaml")
+                                                         : a.paper_data);
   r.paper.require({"table2", "fig2b", "fig2c"},
                   {"e_fallback", "e_selective", "break_even_fallback", "e_always_on"});
 
@@ -181,7 +263,7 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
       {"energy",
        "modelled: seed 002's component model, Table I energies, C 0.12 uJ, "
        "controller 0.003 uJ, 0.0002 uJ per class, fallback " +
-           a.fallback_energy},
+           fallback_text(so.race.energy.fallback)},
       {"published values", r.paper.origin + " (the paper: CIFAR-10; markers in the figures)"},
       {"version", version_string()},
       {"machine", machine_description()}};

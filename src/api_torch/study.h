@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "api/options.h"
 #include "api/status.h"
 #include "api_torch/pool.h"
 #include "report/paper_data.h"
@@ -45,8 +46,8 @@ struct AnalogStudyRequest {
   std::string pool;   // comma-separated units, mildest first; "" = every profile of the file
   std::string mode;   // "" | physical | reference
   uint64_t seed = 1;  // run i: training seed and base chip/read seeds seed + i - 1
-  // H/P/C sizes, split seed (run i: split_seed + i - 1), risks; splits.test is not used (T is
-  // the first `test_images` official test images).
+  // H/P/C sizes, split seed (run i: split_seed + i - 1), risks, energy.fallback (the fallback
+  // cost F, J); splits.test is not used (T is the first `test_images` official test images).
   select::RaceOptions race = [] {
     select::RaceOptions o;
     o.splits = select::SplitSizes{3000, 2000, 5000, 0};
@@ -54,13 +55,12 @@ struct AnalogStudyRequest {
   }();
   int64_t test_images = -1;                                                 // -1: all
   std::vector<double> design_risks = {0.05, 0.06, 0.07, 0.08, 0.09, 0.10};  // Fig. 2b
-  int availability = 3;                 // drop the first 1..N units (Fig. 2c)
-  std::string fallback_energy = "4uJ";  // the fallback cost F (human units)
+  int availability = 3;  // drop the first 1..N units (Fig. 2c)
   int64_t batch_size = 128;
   int threads = 1;  // libtorch threads
   std::string out;  // output directory, required: models/ and cache/ are written here
-  std::string
-      paper_data;  // the published values (data/paper/seed002.yaml of the source tree), required
+  // The published values; "": the shipped data/paper/seed002.yaml (util/shipped_data.h).
+  std::string paper_data;
   // Split the simulations over the MPI ranks of this run; rank 0 alone gets the result.
   bool over_ranks = false;
   // "training model 1 of 5 (30 epochs)..." before each training, and each simulation.
@@ -69,6 +69,16 @@ struct AnalogStudyRequest {
 
   void validate() const;  // UserError naming the field
 };
+
+// The table of AnalogStudyRequest (api/options.h): every field but design_risks (a list:
+// parse_design_risks), over_ranks and the callbacks; race's split_seed, splits (but test) and
+// energy.fallback under the names split_seed, hardware_rows, policy_rows, certificate_rows and
+// fallback_energy.
+[[nodiscard]] const FieldTable<AnalogStudyRequest>& analog_study_fields();
+
+// "0.05,0.1" -> {0.05, 0.1}: the CLI's and Python's text of design_risks; UserError naming the
+// field otherwise.
+[[nodiscard]] std::vector<double> parse_design_risks(const std::string& text);
 
 struct AnalogStudyResult {
   bool root = true;  // false on an MPI rank other than 0: every other field is empty

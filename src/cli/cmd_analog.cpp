@@ -11,7 +11,6 @@
 #include "api/common.h"
 #include "api_torch/analog.h"
 #include "cli/commands.h"
-#include "cli/flags.h"
 #include "cli/model_source.h"
 #include "cli/options.h"
 #include "exec/npy.h"
@@ -21,7 +20,6 @@
 #include "util/error.h"
 #include "util/output_set.h"
 #include "util/progress.h"
-#include "util/units.h"
 #include "xbar/chip_profile.h"
 
 namespace hetcim::cli {
@@ -144,13 +142,7 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
   struct Args {
     api::AnalogSelectRequest request;
     std::string json, policy;
-    std::string fallback = "4uJ", communication = "0.12uJ", controller = "0.003uJ",
-                per_class = "0.0002uJ";
-    bool no_bias = false, quiet = false;
-    // Flags whose absence leaves the choice to the protocol (std::optional in the request).
-    std::string calibration;
-    int64_t holdout = 10000, hardware = 0, certificate = 0, test = 0;
-    uint64_t holdout_seed = 1;
+    bool quiet = false;
   };
   auto a = std::make_shared<Args>();
   api::AnalogSelectRequest& q = a->request;
@@ -162,84 +154,8 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
   cmd->add_option("model", q.model, "ONNX model (race_cnn with weights, from `hetcim train`)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--chips", q.chips, "Chip profiles file (e.g. data/chips.yaml)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--pool", q.pool,
-                  "Comma-separated units: a profile name (A0) or distinct units of one profile "
-                  "(A0#1,A0#2); default: every profile of the file with an energy");
-  options::sim_mode(cmd, q.mode);
-  options::chip_seeds(cmd, q.chip_seed, q.read_seed,
-                      "Base chip seed; a unit's chip seed is derived from it and the unit's name",
-                      "Base read-noise seed; derived per unit name like --chip-seed");
-  options::dataset(cmd, q.dataset, q.data_dir);
-  cmd->add_option("--calibration", a->calibration,
-                  "holdout: H/P/C from training images held out of training, T = the official "
-                  "test set (the paper's protocol; default when the model's .train.json records "
-                  "a holdout); test: all four roles from --split")
-      ->check(CLI::IsMember({"holdout", "test"}));
-  cmd->add_option("--holdout", a->holdout,
-                  "Held-out training images (default: the model's .train.json; must match it)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--holdout-seed", a->holdout_seed,
-                  "Seed of the held-out subset (default: the model's .train.json)");
-  options::split(cmd, q.split,
-                 "--calibration test: the data set split the four roles are drawn from");
-  options::limit(cmd, q.limit, "First N calibration images only (0: all)");
-  cmd->add_option("--alpha", q.risk, "Deployment risk target r for the certificate")
-      ->check(finite_range(0.0, 1.0))
-      ->capture_default_str();
-  cmd->add_option("--delta", q.certificate_delta,
-                  "Certificate: the bound holds with confidence 1 - delta")
-      ->check(finite_range(0.0, 1.0))
-      ->capture_default_str();
-  cmd->add_option("--design-alpha", q.design_risk,
-                  "Design risk r_d of the threshold fit (r_d < r leaves slack)")
-      ->check(finite_range(0.0, 1.0))
-      ->capture_default_str();
-  cmd->add_option("--design-delta", q.design_delta, "delta_d of the threshold fit")
-      ->check(finite_range(0.0, 1.0))
-      ->capture_default_str();
-  cmd->add_option("--score", q.score,
-                  "Confidence score: logit_margin, max_softmax, probability_margin, "
-                  "log_odds, negative_entropy")
-      ->capture_default_str();
-  cmd->add_flag("--no-bias-correction", a->no_bias,
-                "Skip eq. (6) (the hardware split is then unused)");
-  cmd->add_option("--hardware", a->hardware,
-                  "Rows of the hardware split H (default 3000 with --calibration holdout, 2000 "
-                  "otherwise)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--policy", q.policy_rows, "Rows of the policy split P (thresholds, selection)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--certificate", a->certificate,
-                  "Rows of the certificate split C (default 5000 with --calibration holdout, 4000 "
-                  "otherwise)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--test", a->test,
-                  "Rows of the test split T: drawn with H/P/C under --calibration test (default "
-                  "2000); the first N official test images under --calibration holdout (default "
-                  "all)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--split-seed", q.split_seed, "Seed of the random split into H, P, C (, T)")
-      ->capture_default_str();
-  cmd->add_option("--fallback-energy", a->fallback,
-                  "Energy of the digital fallback per deferred query")
-      ->capture_default_str();
-  cmd->add_option("--communication-energy", a->communication,
-                  "Communication cost C per activated chip")
-      ->capture_default_str();
-  cmd->add_option("--controller-energy", a->controller, "Controller energy per activated chip")
-      ->capture_default_str();
-  cmd->add_option("--class-energy", a->per_class, "Energy per fused class output")
-      ->capture_default_str();
-  options::torch_eval(cmd, q.eval.batch_size, q.eval.threads);
-  cmd->add_option("--cache", q.cache_dir,
-                  "Logit cache directory: reuse the logits of earlier simulations, store new ones");
-  cmd->add_option("--logits", q.replay_dir,
-                  "Replay from this logit cache only (no simulation; an error names what is "
-                  "missing)");
+  // The request's fields from api::analog_select_fields(); --chips is required and must exist.
+  options::add_fields(cmd, api::analog_select_fields(), q)[0]->required()->check(CLI::ExistingFile);
   options::quiet(cmd, a->quiet, "No progress lines on stderr");
   cmd->add_option(
       "--json", a->json,
@@ -247,20 +163,8 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
   cmd->add_option("--policy-out", a->policy,
                   "Write the frozen policy (for `hetcim analog serve`): model hash, chip unit, "
                   "profile and seeds, bias, score, threshold, certificate, energies");
-  cmd->callback([a, cmd, &provenance] {
+  cmd->callback([a, &provenance] {
     api::AnalogSelectRequest q = a->request;
-    q.energy.fallback = parse_quantity(a->fallback, Quantity::Energy, "--fallback-energy");
-    q.energy.communication =
-        parse_quantity(a->communication, Quantity::Energy, "--communication-energy");
-    q.energy.controller = parse_quantity(a->controller, Quantity::Energy, "--controller-energy");
-    q.energy.per_class = parse_quantity(a->per_class, Quantity::Energy, "--class-energy");
-    q.bias_correction = !a->no_bias;
-    if (cmd->count("--calibration") > 0) q.calibration = a->calibration;
-    if (cmd->count("--holdout") > 0) q.holdout = a->holdout;
-    if (cmd->count("--holdout-seed") > 0) q.holdout_seed = a->holdout_seed;
-    if (cmd->count("--hardware") > 0) q.hardware_rows = a->hardware;
-    if (cmd->count("--certificate") > 0) q.certificate_rows = a->certificate;
-    if (cmd->count("--test") > 0) q.test_rows = a->test;
     q.on_simulation = options::stderr_lines(a->quiet);
     // Under MPI (`mpirun -np N hetcim analog select ...`) the simulations are split over the
     // ranks; rank 0 alone reads and writes the cache, runs the protocol and writes the outputs.

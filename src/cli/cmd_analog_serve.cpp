@@ -21,10 +21,9 @@
 namespace hetcim::cli {
 void register_analog_serve(CLI::App& analog) {
   struct Args {
-    std::string policy, model, chips, input, dataset, data_dir, split = "test", json, decisions;
-    int64_t limit = 0, batch_size = 0;
-    bool abstain = false, quiet = false;
-    uint64_t read_seed = 0;
+    api::AnalogServeRequest request;
+    std::string json, decisions;
+    bool quiet = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = analog.add_subcommand(
@@ -33,50 +32,19 @@ void register_analog_serve(CLI::App& analog) {
       "one "
       "analog inference on the selected chip, then accept, fallback or abstain; coverage and "
       "modelled energy");
-  cmd->add_option("policy", a->policy, "Policy file written by `hetcim analog select --policy-out`")
+  cmd->add_option("policy", a->request.policy,
+                  "Policy file written by `hetcim analog select --policy-out`")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--model", a->model, "ONNX model (default: the policy's; must hash the same)");
-  cmd->add_option("--chips", a->chips,
-                  "Chip profiles file (default: the policy's; the unit's profile must match)");
-  cmd->add_option("--input", a->input,
-                  "Queries: uint8 images as .npy (N x H x W or N x C x H x W); '-': the .npy "
-                  "streamed on stdin, read and answered one batch at a time as it arrives");
-  cmd->add_option("--dataset", a->dataset,
-                  "Queries from a data set instead: fashion-mnist, cifar10")
-      ->check(CLI::IsMember({"fashion-mnist", "cifar10"}));
-  cmd->add_option("--data-dir", a->data_dir, "Directory of the data set files");
-  cmd->add_option("--split", a->split, "train or test")
-      ->check(CLI::IsMember({"train", "test"}))
-      ->capture_default_str();
-  cmd->add_option("--limit", a->limit, "First N queries only (0: all)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--read-seed", a->read_seed,
-                  "Read-noise seed (default: the policy's test-set stream, so serving the "
-                  "official test set reproduces the offline test split)");
-  cmd->add_flag("--abstain", a->abstain, "Deferred queries abstain instead of using the fallback");
+  // The request's fields from api::analog_serve_fields().
+  options::add_fields(cmd, api::analog_serve_fields(), a->request);
   cmd->add_option("--decisions", a->decisions,
                   "Write one CSV row per query: route, label, score ('-': to stdout, each batch "
                   "as soon as it is decided; the summary then goes to stderr)");
-  cmd->add_option("--batch-size", a->batch_size,
-                  "Queries per analog read (default: the policy's; decisions equal the offline "
-                  "evaluation's only with its batch size, read noise is drawn per read)")
-      ->check(CLI::PositiveNumber);
   cmd->add_option("--json", a->json, "Write the counts, coverage and energy as JSON");
-  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
-  cmd->callback([a, cmd] {
-    api::AnalogServeRequest q;
-    q.policy = a->policy;
-    q.model = a->model;
-    q.chips = a->chips;
-    q.input = a->input;
-    q.dataset = a->dataset;
-    q.data_dir = a->data_dir;
-    q.split = a->split;
-    q.limit = a->limit;
-    if (cmd->count("--read-seed") > 0) q.read_seed = a->read_seed;
-    if (a->batch_size > 0) q.batch_size = a->batch_size;
-    q.abstain = a->abstain;
+  options::quiet(cmd, a->quiet);
+  cmd->callback([a] {
+    api::AnalogServeRequest q = a->request;
     q.on_start = options::stderr_lines(a->quiet);
     const bool rows_to_stdout = a->decisions == "-";
     std::string csv = report::analog_serve_csv_header();

@@ -243,8 +243,12 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
                   "Refuse a sensitivity file measured on other images (holdout or test)")
       ->check(CLI::IsMember({"holdout", "test"}));
   cmd->add_option("--data-dir", acc.data_dir, "Directory of the data set");
-  options::chip_seeds(cmd, acc.chip_seed, acc.read_seed, "Chip instance (must be the file's)",
-                      "Read noise (must be the file's)");
+  CLI::Option* chip_seed =
+      cmd->add_option("--chip-seed", acc.chip_seed, "Chip instance (must be the file's)")
+          ->capture_default_str();
+  options::hidden_alias(cmd->add_option("--seed", acc.chip_seed, "Chip instance"), chip_seed);
+  cmd->add_option("--read-seed", acc.read_seed, "Read noise (must be the file's)")
+      ->capture_default_str();
   cmd->add_option("--weight-seed", acc.weight_seed, "Weights a model does not carry")
       ->capture_default_str();
   cmd->add_option("--cache", acc.cache_dir, "Logit cache directory for the re-evaluations");

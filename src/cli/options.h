@@ -1,8 +1,9 @@
-// The flags several commands share, declared in one place: one name, one help text and one check
-// per notion, added to a subcommand as a named group. A notion that had two spellings keeps the old
-// one as a hidden alias (not in --help) bound to the same field, for scripts written against it:
-//   --chip-seed   (alias --seed:        analog eval/audit/run/select/drift, execute)
-//   --data-dir    (alias --dataset-dir: execute)
+// How a command declares its flags: an api request's field table becomes the command's flags
+// (add_fields below: one name, help, unit, range and default per field, checked by the api with
+// the message Python raises); what is not a request field (output paths, --quiet, renderings) the
+// command adds itself. A notion that had two spellings keeps the old one as a hidden alias (not in
+// --help) bound to the same field, for scripts written against it (`--seed` for `--chip-seed`,
+// `--dataset-dir` for `--data-dir`): a field's .alias() in its table, or hidden_alias by hand.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -24,37 +25,9 @@ void quiet(CLI::App* cmd, bool& quiet, const std::string& help = "No progress on
 // --quiet.
 [[nodiscard]] std::function<void(const std::string&)> stderr_lines(bool quiet);
 
-// --dataset NAME (fashion-mnist | cifar10, or `names` when a command takes others; {}: the api
-// checks the name) and --data-dir DIR (hidden alias --dataset-dir).
 // Makes `alias` the hidden old spelling of `main`: not in --help, and refused together with it
 // (CLI11's excludes() would print "Excludes:" with the hidden name blank in main's help).
 CLI::Option* hidden_alias(CLI::Option* alias, const CLI::Option* main);
-
-void dataset(CLI::App* cmd, std::string& dataset, std::string& data_dir,
-             const std::vector<std::string>& names = {"fashion-mnist", "cifar10"},
-             const std::string& dataset_help = "fashion-mnist or cifar10",
-             const std::string& dir_help = "Directory of the data set files");
-
-// --split train|test.
-void split(CLI::App* cmd, std::string& split, const std::string& help = "train or test");
-
-// The chip instance and its reads: --chip-seed (hidden alias --seed) and --read-seed.
-void chip_seeds(CLI::App* cmd, uint64_t& chip_seed, uint64_t& read_seed,
-                const std::string& chip_help = "Chip seed: the persistent programmed state",
-                const std::string& read_help = "Seed of the read noise");
-
-// --mode physical|reference: overrides the chip profiles' simulation mode.
-void sim_mode(CLI::App* cmd, std::string& mode,
-              const std::string& help = "Override the profiles' simulation mode");
-
-// --threads N in [lo, hi].
-void threads(CLI::App* cmd, int& threads, const std::string& help, int lo = 0, int hi = 1024);
-
-// libtorch evaluation: --batch-size (images per analog read) and --threads (libtorch threads).
-void torch_eval(CLI::App* cmd, int64_t& batch_size, int& threads);
-
-// --limit N: the first N images only (0: all).
-void limit(CLI::App* cmd, int64_t& limit, const std::string& help = "First N images only (0: all)");
 
 // INT, UINT, FLOAT, TEXT, or the unit (TIME, ...), as --help shows the value.
 [[nodiscard]] std::string type_name(const api::FieldSpec& f, const api::FieldRef& kind);

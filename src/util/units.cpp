@@ -163,8 +163,8 @@ double parse_positive_quantity(std::string_view text, Quantity q, std::string_vi
 static double parse_any_quantity(std::string_view text, Quantity q, std::string_view field) {
   const std::string_view s = trim(text);
   auto fail = [&](std::string_view why) {
-    return user_error(field, ": cannot read '", text, "' as a ", quantity_name(q), " (", why, "; ",
-                      examples(q), ")");
+    return user_error(field, ": cannot read '", text, "' as ", q == Quantity::Energy ? "an " : "a ",
+                      quantity_name(q), " (", why, "; ", examples(q), ")");
   };
   double value = 0.0;
   const char* first = s.data();

@@ -8,6 +8,9 @@
 #include <fstream>
 
 #include "api_torch/analog.h"
+#include "api_torch/drift.h"
+#include "api_torch/serve.h"
+#include "api_torch/study.h"
 #include "data/fashion_mnist.h"
 #include "require_data.h"
 #include "util/error.h"
@@ -224,6 +227,64 @@ TEST(TrainRequest, TheTableWritesTheOptionsAndRoundTripsEveryDefault) {
   EXPECT_FALSE(q.options.flip);  // nested: the training options' members
   EXPECT_EQ(q.options.seed, 9u);
   EXPECT_EQ(q.epochs, std::optional<int64_t>(3));
+}
+
+// Select, study, drift and serve check their fields through their tables (api/options.h): one
+// message format naming the field, its bounds or choices (written here by hand from the tables).
+TEST(AnalogRequests, TheTablesCheckRangesAndChoicesInOneFormat) {
+  AnalogSelectRequest sel;
+  sel.model = "m.onnx";
+  sel.chips = kChips;
+  sel.calibration = "train";
+  EXPECT_EQ(user_error_of([&] { sel.validate(); }),
+            "calibration: expected holdout or test, got 'train'");
+  sel.calibration.reset();  // unset: the protocol decides
+  sel.energy.fallback = -1e-6;
+  EXPECT_EQ(user_error_of([&] { sel.validate(); }),
+            "fallback_energy: expected an energy >= 0 J, got -1 uJ");
+  sel.energy.fallback = 0;
+  sel.test_rows = -1;
+  EXPECT_EQ(user_error_of([&] { sel.validate(); }),
+            "test_rows: expected a whole number in [0, 1099511627776], got -1");
+  sel.test_rows = 0;
+  sel.score = "logit-margin";  // the names with '-' for '_' stay accepted
+  EXPECT_EQ(user_error_of([&] { sel.validate(); }), "(no UserError)");
+
+  AnalogStudyRequest st;
+  st.chips = kChips;
+  st.out = "out";
+  st.paper_data = "paper.yaml";
+  st.mode = "fast";
+  EXPECT_EQ(user_error_of([&] { st.validate(); }),
+            "mode: expected '', physical or reference, got 'fast'");
+  st.mode = "";
+  st.epochs = 0;  // the preset's
+  st.lr = 1e-13;  // neither 0 (the preset's) nor a learning rate
+  EXPECT_EQ(user_error_of([&] { st.validate(); }),
+            "lr: expected 0 (the preset's) or a number in [1e-12, 10], got 1e-13");
+  st.lr = 0;
+  st.design_risks = {0.1, 1.0};
+  EXPECT_EQ(user_error_of([&] { st.validate(); }),
+            "design_risks: expected numbers in (0, 1), got 1");
+  EXPECT_EQ(parse_design_risks("0.05, 0.1"), (std::vector<double>{0.05, 0.1}));
+  EXPECT_EQ(user_error_of([] { (void)parse_design_risks("0.1,x"); }),
+            "design_risks: expected comma-separated numbers, got 'x'");
+
+  AnalogDriftRequest dr;
+  dr.model = "m.onnx";
+  dr.compensation = "local";
+  EXPECT_EQ(user_error_of([&] { dr.validate(); }),
+            "compensation: expected none, global or both, got 'local'");
+  dr.compensation = "none";
+  dr.batch_size = 0;
+  EXPECT_EQ(user_error_of([&] { dr.validate(); }),
+            "batch_size: expected a whole number in [1, 1048576], got 0");
+
+  AnalogServeRequest sv;
+  sv.policy = "p.json";
+  sv.dataset = "mnist";
+  EXPECT_EQ(user_error_of([&] { sv.validate(); }),
+            "dataset: expected '', fashion-mnist or cifar10, got 'mnist'");
 }
 
 TEST(AnalogEvalRequest, NoChipAndNoDigitalRunIsRefused) {
