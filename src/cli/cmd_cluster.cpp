@@ -13,7 +13,6 @@
 #include "cli/flags.h"
 #include "cli/options.h"
 #include "cluster/cluster_config.h"
-#include "cluster/constants.h"
 #include "report/cluster.h"
 #include "report/cluster_tables.h"
 #include "report/figure_style.h"
@@ -225,7 +224,7 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
   add_request_flags(con, api::cluster_constants_fields(), *t);
   con->callback([t, &provenance] {
     const api::ConstantsResult r = api::cluster_constants(*t);
-    std::fputs(report::cluster_text_with_provenance(cluster::constant_table_text(r.config),
+    std::fputs(report::cluster_text_with_provenance(report::constant_table_text(r.config),
                                                     api::with_caller(r.provenance, provenance))
                    .c_str(),
                stdout);

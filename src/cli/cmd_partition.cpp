@@ -13,7 +13,6 @@
 #include "cli/flags.h"
 #include "cli/model_source.h"
 #include "cli/options.h"
-#include "cost/hardware.h"
 #include "report/accuracy.h"
 #include "report/multi_partition.h"
 #include "report/partition.h"

@@ -142,15 +142,4 @@ std::vector<ConstantRow> constant_table(const ClusterConfig& c) {
   return rows;
 }
 
-std::string constant_table_text(const ClusterConfig& c) {
-  std::ostringstream os;
-  for (const ConstantRow& r : constant_table(c)) {
-    char b[256];
-    std::snprintf(b, sizeof b, "%-32s %-22s %-10s ", r.field.c_str(), r.value.c_str(),
-                  r.as_preset ? constant_source_name(r.source) : "given");
-    os << b << r.reference << "\n";
-  }
-  return os.str();
-}
-
 }  // namespace hetcim::cluster

@@ -26,7 +26,4 @@ struct ConstantRow {
 
 [[nodiscard]] std::vector<ConstantRow> constant_table(const ClusterConfig& config);
 
-// Aligned text: field, value, source, reference ("given" when not the preset's value).
-[[nodiscard]] std::string constant_table_text(const ClusterConfig& config);
-
 }  // namespace hetcim::cluster

@@ -455,4 +455,15 @@ std::string calibration_json(const ClusterConfig& c, const Fig9Calibration& cal)
   return j.dump(1) + "\n";
 }
 
+std::string constant_table_text(const ClusterConfig& c) {
+  std::ostringstream os;
+  for (const ConstantRow& r : constant_table(c)) {
+    char b[256];
+    std::snprintf(b, sizeof b, "%-32s %-22s %-10s ", r.field.c_str(), r.value.c_str(),
+                  r.as_preset ? constant_source_name(r.source) : "given");
+    os << b << r.reference << "\n";
+  }
+  return os.str();
+}
+
 }  // namespace hetcim::report

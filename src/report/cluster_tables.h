@@ -34,4 +34,8 @@ namespace hetcim::report {
 [[nodiscard]] std::string calibration_json(const cluster::ClusterConfig& c,
                                            const cluster::Fig9Calibration& cal);
 
+// The constants of the model (cluster/constants.h) as aligned text: field, value, source,
+// reference ("given" when not the preset's value).
+[[nodiscard]] std::string constant_table_text(const cluster::ClusterConfig& config);
+
 }  // namespace hetcim::report

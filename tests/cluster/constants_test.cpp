@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/cluster_tables.h"
+
 namespace hetcim::cluster {
 namespace {
 
@@ -42,10 +44,10 @@ TEST(Constants, CalibratedAndGivenValuesAreNamed) {
       EXPECT_EQ(r.value, "31");
     }
   }
-  EXPECT_NE(
-      constant_table_text(c).find("ima.job_overhead_cycles          31                     given"),
-      std::string::npos)
-      << constant_table_text(c);
+  EXPECT_NE(report::constant_table_text(c).find(
+                "ima.job_overhead_cycles          31                     given"),
+            std::string::npos)
+      << report::constant_table_text(c);
 }
 
 }  // namespace
