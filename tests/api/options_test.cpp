@@ -264,38 +264,39 @@ TEST(Options, ClusterTablesHoldEachStudysOptions) {
   api::RooflineRequest r;
   r.cluster.preset = "seed002";
   EXPECT_EQ(message_of([&] { r.validate(); }), "preset: expected seed001, got 'seed002'");
+}
 
-  // An optional seed or choice: unset passes and shows no default; set, it is read and checked as
-  // the plain field would be (values known by hand).
-  TEST(Options, OptionalSeedsAndChoicesAreUnsetUntilGiven) {
-    struct Opt {
-      std::optional<uint64_t> seed;
-      std::optional<std::string> how;
-      double e = 4e-6;
-    };
-    const api::FieldTable<Opt> f{
-        api::field("seed", &Opt::seed, "Seed"),
-        api::field("how", &Opt::how, "How").one_of({"holdout", "test"}),
-        api::field("e", &Opt::e, "Energy").with_unit(Quantity::Energy).at_least(0),
-    };
-    Opt r;
-    EXPECT_NO_THROW(api::check_fields(r, f));  // unset: nothing to check
-    EXPECT_EQ(api::value_text(f[0], f[0].ref(r)), "");
-    EXPECT_EQ(api::value_text(f[1], f[1].ref(r)), "");
-    api::set_from_text(f[0], f[0].ref(r), "18446744073709551615");
-    EXPECT_EQ(r.seed, uint64_t{18446744073709551615U});
-    EXPECT_EQ(message_of([&] { api::set_from_text(f[0], f[0].ref(r), "-1"); }),
-              "seed: expected a whole number from 0 to 18446744073709551615, got '-1'");
-    api::set_from_text(f[1], f[1].ref(r), "test");
-    EXPECT_EQ(r.how, "test");
-    EXPECT_EQ(message_of([&] { api::set_from_text(f[1], f[1].ref(r), "train"); }),
-              "how: expected holdout or test, got 'train'");
-    // "an energy", in the message and in the help.
-    EXPECT_EQ(message_of([&] { api::set_from_text(f[2], f[2].ref(r), "-1uJ"); }),
-              "e: expected an energy >= 0 J, got -1 uJ");
-    EXPECT_EQ(api::full_help(f[2], false, "4uJ"),
-              "Energy. An energy such as 0.7uJ. Range >= 0 J. Default 4uJ");
-  }
+// An optional seed or choice: unset passes and shows no default; set, it is read and checked as
+// the plain field would be (values known by hand).
+TEST(Options, OptionalSeedsAndChoicesAreUnsetUntilGiven) {
+  struct Opt {
+    std::optional<uint64_t> seed;
+    std::optional<std::string> how;
+    double e = 4e-6;
+  };
+  const api::FieldTable<Opt> f{
+      api::field("seed", &Opt::seed, "Seed"),
+      api::field("how", &Opt::how, "How").one_of({"holdout", "test"}),
+      api::field("e", &Opt::e, "Energy").with_unit(Quantity::Energy).at_least(0),
+  };
+  Opt r;
+  EXPECT_NO_THROW(api::check_fields(r, f));  // unset: nothing to check
+  EXPECT_EQ(api::value_text(f[0], f[0].ref(r)), "");
+  EXPECT_EQ(api::value_text(f[1], f[1].ref(r)), "");
+  api::set_from_text(f[0], f[0].ref(r), "18446744073709551615");
+  EXPECT_EQ(r.seed, uint64_t{18446744073709551615U});
+  EXPECT_EQ(message_of([&] { api::set_from_text(f[0], f[0].ref(r), "-1"); }),
+            "seed: expected a whole number from 0 to 18446744073709551615, got '-1'");
+  api::set_from_text(f[1], f[1].ref(r), "test");
+  EXPECT_EQ(r.how, "test");
+  EXPECT_EQ(message_of([&] { api::set_from_text(f[1], f[1].ref(r), "train"); }),
+            "how: expected holdout or test, got 'train'");
+  // "an energy", in the message and in the help.
+  EXPECT_EQ(message_of([&] { api::set_from_text(f[2], f[2].ref(r), "-1uJ"); }),
+            "e: expected an energy >= 0 J, got -1 uJ");
+  EXPECT_EQ(api::full_help(f[2], false, "4uJ"),
+            "Energy. An energy such as 0.7uJ. Range >= 0 J. Default 4uJ");
+}
 
 }  // namespace
 }  // namespace hetcim

@@ -80,6 +80,7 @@ void expect_shared_equals_separate(const std::string& model, passes::Precision p
 }
 
 TEST(EngineMemory, SharedActivationMemoryGivesTheSameBytes) {
+  HETCIM_SKIP_WITHOUT_AVX512();
   expect_shared_equals_separate("resnet18", passes::Precision::Fp32);
   expect_shared_equals_separate("resnet18", passes::Precision::Int8);
   expect_shared_equals_separate("bottleneck", passes::Precision::Int8);

@@ -191,6 +191,7 @@ TEST(Silu, NotFusedWhenTheSigmoidIsReadElsewhere) {
 // channels-last and the convolutions after them need no reorder; each Relu runs inside its
 // BatchNorm's pass (bit for bit: max(x a + b, 0) either way).
 TEST(ConcatChain, WritesChannelsLastForItsConsumers) {
+  HETCIM_SKIP_WITHOUT_AVX512();
   Builder b;
   b.input("x", DType::Float32, kS);
   conv(b, "x", "f1", 1, true);

@@ -46,6 +46,7 @@ TEST(Models, Fp32EngineMatchesReferenceOnSmallModels) {
 }
 
 TEST(Models, Int8EngineMatchesReferenceExactlyOnSmallModels) {
+  HETCIM_SKIP_WITHOUT_AVX512();
   for (const char* model : {"bottleneck", "race_cnn"}) {
     SCOPED_TRACE(model);
     const graph::Graph g = prepared(model, Precision::Int8);

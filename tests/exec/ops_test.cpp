@@ -546,6 +546,7 @@ graph::Graph qconv_graph(int64_t c, int64_t m, int64_t h, int64_t k, int64_t str
 }
 
 TEST(EngineInt8, QLinearConvExact) {
+  HETCIM_SKIP_WITHOUT_AVX512();
   for (const auto& [c, m, h, k, s, p, g, act] : std::vector<
            std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string>>{
            {16, 32, 10, 3, 1, 1, 1, ""},
@@ -560,6 +561,7 @@ TEST(EngineInt8, QLinearConvExact) {
 }
 
 TEST(EngineInt8, QGemmAndQLinearMatMulExact) {
+  HETCIM_SKIP_WITHOUT_AVX512();
   Builder b;
   b.input("a", DType::UInt8, {2, 40});
   b.constant("sa", testing::scalar_f(0.03f)).constant("za", testing::scalar_u8(128));
@@ -613,6 +615,7 @@ TEST(EngineInt8, ElementwiseAndPoolingExact) {
 }
 
 TEST(EngineInt8, LayoutTransposesAreLogicalIdentities) {
+  HETCIM_SKIP_WITHOUT_AVX512();
   // Q -> ToNHWC -> QLinearConv -> ToNCHW -> DQ, as passes::layout_nhwc writes it.
   Builder b;
   b.input("x", DType::Float32, {1, 8, 5, 5});
