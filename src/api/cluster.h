@@ -38,7 +38,8 @@ struct ConstantsResult {
   cluster::ClusterConfig config;
 };
 
-// Every constant of the cluster model with where it comes from (report/cluster_tables.h: constant_table_text).
+// Every constant of the cluster model with where it comes from (report/cluster_tables.h:
+// constant_table_text).
 [[nodiscard]] ConstantsResult cluster_constants(const ClusterRequest& request = {});
 
 struct RooflineRequest {
