@@ -2107,6 +2107,18 @@ int Engine::threads() const {
   return impl_->opt.threads;
 }
 
+bool onednn_avx512() {
+  switch (dnnl::get_effective_cpu_isa()) {
+    case dnnl::cpu_isa::avx512_core:
+    case dnnl::cpu_isa::avx512_core_vnni:
+    case dnnl::cpu_isa::avx512_core_bf16:
+    case dnnl::cpu_isa::avx512_core_amx:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string onednn_description() {
   const dnnl_version_t* v = dnnl_version();
   std::string isa;

@@ -121,5 +121,10 @@ class Engine {
 // (GOMP_SPINCOUNT=300000)", for profile headers (util/omp_wait.h: the setting this process runs
 // with).
 [[nodiscard]] std::string onednn_description();
+// Whether oneDNN runs its AVX-512 kernels here (effective ISA avx512_core or above): the kernels
+// the engine's int8 results were established with, equal to the reference interpreter's and
+// within 2 steps of ONNX Runtime's. On an AVX2-only CPU (seen 2026-12-02 on an AMD EPYC Zen 3)
+// they are not: int8 outputs differ from both, cause not yet found (src/README.md, exec).
+[[nodiscard]] bool onednn_avx512();
 
 }  // namespace hetcim::exec
