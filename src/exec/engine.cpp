@@ -120,6 +120,13 @@ struct Buf {
   memory mem;
 };
 
+// OpInfo::layout of a buffer.
+std::string layout_name(const Buf& b) {
+  if (is_plain(b.md, b.shape)) return "row-major";
+  if (b.shape.size() == 4 && b.md == nhwc_md(b.shape, b.md.data_type())) return "channels-last";
+  return is_strided(b.md) ? "strided" : "blocked";
+}
+
 struct Op {
   OpInfo info;
   std::vector<std::function<void()>> steps;
@@ -376,6 +383,80 @@ struct Engine::Impl {
     dnnl::reorder(src, dst).execute(strm, const_cast<memory&>(src), const_cast<memory&>(dst));
     strm.wait();
   }
+  // A buffer only the current node's steps use: the arena gives it back once the node is compiled,
+  // like a tensor whose last reader is this node.
+  memory node_temp(const memory::desc& md) {
+    if (opt.keep_intermediates) return alloc(md);
+    void* p = arena.allocate(md.get_size());
+    owned[std::string(1, '\x01') + node->name + "#" + std::to_string(owned.size())].push_back(p);
+    return memory(md, eng, p);
+  }
+
+  // ---- exact int8 without VNNI (int8_weight_halves) ------------------------------------------
+  // Whether an int8 kernel over weights w8, adding k_per_output products per output, must run as
+  // halves here: some adjacent pair could overflow int16 (one product per output cannot).
+  static bool needs_halves(const Tensor& w8, int64_t k_per_output) {
+    if (!int8_weight_halves() || k_per_output < 2) return false;
+    const int8_t* w = w8.data<int8_t>();
+    return std::any_of(w, w + w8.numel(), [](int8_t v) { return v < -64 || v > 64; });
+  }
+  // w8 = lo + hi, lo = floor(w / 2) in [-64, 63], hi = w - lo in [-64, 64].
+  static std::pair<Tensor, Tensor> weight_halves(const Tensor& w8) {
+    std::pair<Tensor, Tensor> h{Tensor::zeros(DType::Int8, w8.shape),
+                                Tensor::zeros(DType::Int8, w8.shape)};
+    kernels::int8_halves(w8.data<int8_t>(), h.first.data<int8_t>(), h.second.data<int8_t>(),
+                         static_cast<size_t>(w8.numel()));
+    return h;
+  }
+  // The requantization of an int8 kernel run as halves (the hi half's kernel, with the bias): the
+  // lo half's int32 sum `partial` added, then the scales multiplied, as binary post-ops 0 and 1
+  // (oneDNN applies output scales before post-ops, so they cannot stay output scales). With every
+  // sum below 2^24 the float value is the one the single kernel computes.
+  void halves_post_ops(dnnl::post_ops& po, std::unordered_map<int, memory>& args,
+                       const memory& partial, const std::vector<float>& scales,
+                       const Shape& scale_shape) {
+    memory sm = alloc(plain_md(scale_shape, dt::f32));
+    std::memcpy(sm.get_data_handle(), scales.data(), scales.size() * sizeof(float));
+    po.append_binary(dnnl::algorithm::binary_add, partial.get_desc());
+    po.append_binary(dnnl::algorithm::binary_mul, sm.get_desc());
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = partial;
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1] = sm;
+  }
+  // The lo half's kernel: the primitive `desc_of(partial's desc)` describes (no bias, no scales),
+  // its weights lo reordered once from `w_user`, writing the int32 sum into partial. Added before
+  // the hi half's kernel, which reads partial.
+  // A non-constant lo (`lo_runtime`, refreshed by an earlier step) is read as it is.
+  template <class Prim, class DescOf>
+  void add_lo_half(DescOf desc_of, const Tensor& lo, const memory::desc& w_user, const memory& src,
+                   const memory& partial, int32_t zx, const memory& lo_runtime = memory()) {
+    dnnl::primitive_attr a = base_attr();
+    if (zx != 0) a.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    typename Prim::primitive_desc pd(desc_of(partial.get_desc()), a, eng);
+    memory wm = lo_runtime;
+    if (!wm) {
+      wm = alloc(pd.weights_desc());
+      reorder_now(const_memory(lo, w_user), wm);
+    }
+    std::unordered_map<int, memory> args{
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, partial}};
+    if (zx != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(zx);
+    add_scratchpad(pd, args);
+    cur->steps.push_back([this, p = Prim(pd), args]() { p.execute(strm, args); });
+  }
+  // An s8 source as u8 (x + 128: the sign bit flipped) in a node temp, refreshed by a step each
+  // run; the caller adds 128 to its zero point. Without VNNI oneDNN rounds the weights of
+  // s8-source kernels to even values; u8 sources keep them whole.
+  memory shifted_u8(const memory& s8) {
+    memory::desc md = s8.get_desc();
+    md.data.data_type = dnnl_u8;
+    memory u8 = node_temp(md);
+    const size_t bytes = md.get_size();
+    cur->steps.push_back([s8, u8, bytes]() {
+      kernels::flip_sign_bits(static_cast<const uint8_t*>(s8.get_data_handle()),
+                              static_cast<uint8_t*>(u8.get_data_handle()), bytes);
+    });
+    return u8;
+  }
 
   // The buffer of tensor t (a graph input, an earlier output, or a constant made on demand).
   Buf& buf(const std::string& t) {
@@ -609,6 +690,8 @@ struct Engine::Impl {
     dt wdt = dt::f32;
     DType ytype = DType::Float32;
     int32_t zx = 0, zy = 0;
+    bool halves = false, shift = false;  // int8_weight_halves()
+    memory partial;
     if (q) {
       const float sx = scalar_f(1), sy = scalar_f(6);
       zx = scalar_zp(2);
@@ -639,15 +722,24 @@ struct Engine::Impl {
         scales[c] = (sx * sw[c]) / sy;
         same = same && scales[c] == scales[0];
       }
-      if (same)
+      // Depthwise kernels multiply in int32 (one product per pair): exact without halves.
+      const bool depthwise = w.c == w.group && w.oc == w.group;
+      halves = needs_halves(wt, depthwise ? 1 : (w.c / w.group) * w.kh * w.kw);
+      shift = int8_weight_halves() && xtype == DType::Int8;
+      if (shift) zx += 128;
+      if (halves) {
+        partial = node_temp(nhwc_md(shape(y), dt::s32));
+        halves_post_ops(po, args, partial, scales, {1, w.oc, 1, 1});
+      } else if (same) {
         attr.set_output_scales(0, {scales[0]});
-      else
+      } else {
         attr.set_output_scales(1 << 1, scales);
+      }
       if (zx != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, act, sy);
       post_round(po, zy);
-      src_md = nhwc_md(shape(x), dnnl_type(xtype));
+      src_md = nhwc_md(shape(x), shift ? dt::u8 : dnnl_type(xtype));
       dst_md = nhwc_md(shape(y), dnnl_type(ytype));
       bias_md = memory::desc({w.oc}, dt::s32, tag::x);
     } else {
@@ -712,6 +804,8 @@ struct Engine::Impl {
     }
     // Weights: reorder once into the primitive's layout.
     const memory::desc wplain(wd, wdt, grouped ? tag::goihw : tag::oihw);
+    Tensor lo;
+    if (halves) std::tie(lo, wt) = weight_halves(wt);
     memory wuser = const_memory(wt, wplain);
     memory wmem = alloc(pd.weights_desc());
     reorder_now(wuser, wmem);
@@ -722,11 +816,20 @@ struct Engine::Impl {
       if (!q && b.dtype != DType::Float32) fail(n, "the bias must be float32");
       args[DNNL_ARG_BIAS] = const_memory(b, bias_md);
     }
-    args[DNNL_ARG_SRC] = get(x, pd.src_desc());
+    args[DNNL_ARG_SRC] =
+        shift ? shifted_u8(get(x, nhwc_md(shape(x), dt::s8))) : get(x, pd.src_desc());
+    if (halves)
+      add_lo_half<dnnl::convolution_forward>(
+          [&](const memory::desc& dmd) {
+            return dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg,
+                                                   pd.src_desc(), wany, dmd, strides, dil, pl, pr);
+          },
+          lo, wplain, args[DNNL_ARG_SRC], partial, zx);
     args[DNNL_ARG_DST] = sum_into ? bufs.at(sum_of).mem : output(y, pd.dst_desc(), ytype);
     if (q && zx != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(zx);
     if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
     add_primitive(dnnl::convolution_forward(pd), args, pd);
+    if (halves) cur->info.impl += " x2 (int8 weight halves)";
     if (sum_into) {
       const std::string& add = g->nodes[static_cast<size_t>(add_at)].name;
       cur->info.impl += "+sum(" + add + ")";
@@ -757,6 +860,8 @@ struct Engine::Impl {
     DType atype = dtype(a), ytype = dtype(y);
     dt wdt = dt::f32, bias_dt = dt::f32;
     int32_t za = 0, zy = 0;
+    bool halves = false, shift = false;  // int8_weight_halves()
+    memory partial;
     if (q) {
       const float sa = scalar_f(1);
       za = scalar_zp(2);
@@ -781,10 +886,20 @@ struct Engine::Impl {
         scales[j] = float_out ? alpha * sa * sb[j] : (alpha * sa * sb[j]) / sy;
         same = same && scales[j] == scales[0];
       }
-      if (same)
+      halves = needs_halves(bt, K);
+      shift = int8_weight_halves() && atype == DType::Int8;
+      if (shift) {
+        za += 128;
+        atype = DType::UInt8;
+      }
+      if (halves) {
+        partial = node_temp(plain_md({M, N}, dt::s32));
+        halves_post_ops(po, args, partial, scales, {1, N});
+      } else if (same) {
         attr.set_output_scales(0, {scales[0]});
-      else
+      } else {
         attr.set_output_scales(1 << 1, scales);
+      }
       if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, act, sy);
@@ -823,18 +938,25 @@ struct Engine::Impl {
     auto desc =
         has_c ? dnnl::matmul::desc(a_md, b_any, c_md, y_md) : dnnl::matmul::desc(a_md, b_any, y_md);
     dnnl::matmul::primitive_desc pd(desc, attr, eng);
+    Tensor lo;
+    if (halves) std::tie(lo, bt) = weight_halves(bt);
     memory buser = const_memory(bt, b_user);
     memory bmem = alloc(pd.weights_desc());
     reorder_now(buser, bmem);
     args[DNNL_ARG_WEIGHTS] = bmem;
     if (has_c) args[DNNL_ARG_BIAS] = const_memory(ct, c_md);
     // A: row-major input viewed with the transA strides.
-    memory abuf = get_plain(a);
+    memory abuf = shift ? shifted_u8(get_plain(a)) : get_plain(a);
     args[DNNL_ARG_SRC] = memory(a_md, eng, abuf.get_data_handle());
+    if (halves)
+      add_lo_half<dnnl::matmul>(
+          [&](const memory::desc& dmd) { return dnnl::matmul::desc(a_md, b_any, dmd); }, lo, b_user,
+          args[DNNL_ARG_SRC], partial, za);
     args[DNNL_ARG_DST] = output(y, y_md, ytype);
     if (q && za != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(za);
     if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
     add_primitive(dnnl::matmul(pd), args, pd);
+    if (halves) cur->info.impl += " x2 (int8 weight halves)";
   }
 
   void matmul(bool q) {
@@ -854,6 +976,9 @@ struct Engine::Impl {
     std::unordered_map<int, memory> args;
     const DType ytype = dtype(y);
     int32_t za = 0, zy = 0, zb = 0;
+    bool halves = false, shift = false;  // int8_weight_halves()
+    memory partial;
+    dt adt = dnnl_type(dtype(a), node);
     dt bdt = dnnl_type(dtype(b), node);
     const bool b_const = init(b) != nullptr;
     Tensor bt;
@@ -886,10 +1011,25 @@ struct Engine::Impl {
         scales[j] = (sa * sb[j]) / sy;
         same = same && scales[j] == scales[0];
       }
-      if (same)
+      // A non-constant B is split each run (its zero point stays with the hi half's kernel).
+      halves = b_const ? needs_halves(bt, as.back()) : int8_weight_halves() && as.back() > 1;
+      shift = int8_weight_halves() && adt == dt::s8;
+      if (shift) {
+        za += 128;
+        adt = dt::u8;
+      }
+      if (halves) {
+        Shape ys_full = ys;
+        while (ys_full.size() < r) ys_full.insert(ys_full.begin(), 1);
+        partial = node_temp(plain_md(ys_full, dt::s32));
+        Shape scale_shape(r, 1);
+        scale_shape.back() = N;
+        halves_post_ops(po, args, partial, scales, scale_shape);
+      } else if (same) {
         attr.set_output_scales(0, {scales[0]});
-      else
+      } else {
         attr.set_output_scales(1 << (r - 1), scales);
+      }
       if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, fused_activation(n), sy);
@@ -898,28 +1038,48 @@ struct Engine::Impl {
       post_activation(po, fused_activation(n));
     }
     attr.set_post_ops(po);
-    const memory::desc a_md = plain_md(as, dnnl_type(dtype(a), node));
+    const memory::desc a_md = plain_md(as, adt);
     const memory::desc b_md = plain_md(bs, bdt);
     Shape ys_full = ys;
     while (ys_full.size() < r) ys_full.insert(ys_full.begin(), 1);
     const memory::desc y_md = plain_md(ys_full, dnnl_type(ytype, node));
     const memory::desc b_use = b_const ? memory::desc(dims_of(bs), bdt, tag::any) : b_md;
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_use, y_md), attr, eng);
+    Tensor lo;
+    memory lo_runtime;
     if (b_const) {
+      if (halves) std::tie(lo, bt) = weight_halves(bt);
       memory buser = const_memory(bt, b_md);
       memory bmem = alloc(pd.weights_desc());
       reorder_now(buser, bmem);
       args[DNNL_ARG_WEIGHTS] = bmem;
+    } else if (halves) {
+      memory bmem = memory(b_md, eng, get_plain(b).get_data_handle());
+      lo_runtime = node_temp(b_md);
+      memory hi = node_temp(b_md);
+      const size_t count = b_md.get_size();
+      cur->steps.push_back([bmem, lo_runtime, hi, count]() {
+        kernels::int8_halves(static_cast<const int8_t*>(bmem.get_data_handle()),
+                             static_cast<int8_t*>(lo_runtime.get_data_handle()),
+                             static_cast<int8_t*>(hi.get_data_handle()), count);
+      });
+      args[DNNL_ARG_WEIGHTS] = hi;
     } else {
       args[DNNL_ARG_WEIGHTS] = memory(b_md, eng, get_plain(b).get_data_handle());
     }
-    args[DNNL_ARG_SRC] = memory(a_md, eng, get_plain(a).get_data_handle());
+    memory abuf = shift ? shifted_u8(get_plain(a)) : get_plain(a);
+    args[DNNL_ARG_SRC] = memory(a_md, eng, abuf.get_data_handle());
+    if (halves)
+      add_lo_half<dnnl::matmul>(
+          [&](const memory::desc& dmd) { return dnnl::matmul::desc(a_md, b_use, dmd); }, lo, b_md,
+          args[DNNL_ARG_SRC], partial, za, lo_runtime);
     memory& out = output(y, plain_md(ys, dnnl_type(ytype, node)), ytype);
     args[DNNL_ARG_DST] = memory(y_md, eng, out.get_data_handle());
     if (q && za != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(za);
     if (q && zb != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_WEIGHTS] = scalar_s32(zb);
     if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
     add_primitive(dnnl::matmul(pd), args, pd);
+    if (halves) cur->info.impl += " x2 (int8 weight halves)";
   }
 
   // Float binary ops: oneDNN binary when the second operand broadcasts into the first (swapping
@@ -1970,7 +2130,7 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
   m.ops.reserve(g.nodes.size());
   int& index = m.index;
   for (const graph::Node& n : g.nodes) {
-    m.ops.push_back({{n.name, n.op_type, "", m.threads_for(n)}, {}});
+    m.ops.push_back({{n.name, n.op_type, "", m.threads_for(n), ""}, {}});
     m.cur = &m.ops.back();
     m.node = &n;
     // oneDNN sizes a kernel's work split and scratchpad for the threads at its creation.
@@ -1987,6 +2147,8 @@ Engine::Engine(const graph::Graph& g, const EngineOptions& options)
                        "): oneDNN cannot create a kernel: ", e.what());
     }
     if (m.cur->info.impl.empty()) m.cur->info.impl = "none";
+    if (auto b = m.bufs.find(n.outputs.empty() ? "" : n.outputs[0]); b != m.bufs.end())
+      m.cur->info.layout = layout_name(b->second);
     m.infos.push_back(m.cur->info);
     m.release_dead(index++);
   }
@@ -2107,15 +2269,15 @@ int Engine::threads() const {
   return impl_->opt.threads;
 }
 
-bool onednn_avx512() {
+bool int8_weight_halves() {
   switch (dnnl::get_effective_cpu_isa()) {
-    case dnnl::cpu_isa::avx512_core:
+    case dnnl::cpu_isa::avx2_vnni:
     case dnnl::cpu_isa::avx512_core_vnni:
     case dnnl::cpu_isa::avx512_core_bf16:
     case dnnl::cpu_isa::avx512_core_amx:
-      return true;
+      return false;  // vpdpbusd widens every product to int32
     default:
-      return false;
+      return true;
   }
 }
 
@@ -2156,6 +2318,7 @@ std::string onednn_description() {
                                                         : "sequential";
   std::string out = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
                     std::to_string(v->patch) + " (" + rt + " runtime, ISA " + isa + ")";
+  if (int8_weight_halves()) out += "; int8 as weight halves (no VNNI)";
   if (v->cpu_runtime == DNNL_RUNTIME_OMP) out += "; OpenMP spin-wait " + openmp_wait_description();
   return out;
 }

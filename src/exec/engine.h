@@ -81,6 +81,9 @@ struct OpInfo {
                         // another layout first
   int threads = 1;      // OpenMP threads its kernels are created for and run with: the engine's
                         // threads, or 1 when its work is small (EngineOptions::threads)
+  std::string layout;   // how its output 0 is stored: "row-major", "channels-last", "strided"
+                        // (another dense order) or "blocked" (a oneDNN layout such as aBcd8b,
+                        // picked by the kernel for this CPU); "" when it has no buffer of its own
 };
 
 class Engine {
@@ -119,12 +122,14 @@ class Engine {
 
 // "oneDNN 2.6.3 (OpenMP runtime, ISA avx512_core_vnni); OpenMP spin-wait libgomp's default
 // (GOMP_SPINCOUNT=300000)", for profile headers (util/omp_wait.h: the setting this process runs
-// with).
+// with); "; int8 as weight halves (no VNNI)" after the ISA when int8_weight_halves().
 [[nodiscard]] std::string onednn_description();
-// Whether oneDNN runs its AVX-512 kernels here (effective ISA avx512_core or above): the kernels
-// the engine's int8 results were established with, equal to the reference interpreter's and
-// within 2 steps of ONNX Runtime's. On an AVX2-only CPU (seen 2026-12-02 on an AMD EPYC Zen 3)
-// they are not: int8 outputs differ from both, cause not yet found (src/README.md, exec).
-[[nodiscard]] bool onednn_avx512();
+// Whether the engine runs int8 products as weight halves here: oneDNN's int8 kernels without VNNI
+// (AVX2, or AVX-512 without VNNI) add adjacent u8 x s8 products in a saturating int16
+// (vpmaddubsw: 2 * 255 * 127 = 64770 > 32767) and round the weights of s8-source convolutions to
+// even values (oneDNN's developer guide, "Nuances of int8 computations"). The engine then keeps its
+// results exact: weights split into halves within [-64, 64] (two kernels, the first's int32 sum
+// added by the second as a post-op) and s8 sources shifted to u8 (zero point + 128).
+[[nodiscard]] bool int8_weight_halves();
 
 }  // namespace hetcim::exec

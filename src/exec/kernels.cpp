@@ -311,6 +311,23 @@ void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
   });
 }
 
+void flip_sign_bits(const uint8_t* x, uint8_t* y, size_t n) {
+  blocks(static_cast<int64_t>(n), [&](int64_t s, int64_t c) {
+    for (int64_t i = s; i < s + c; ++i) y[i] = static_cast<uint8_t>(x[i] ^ 0x80u);
+  });
+}
+
+void int8_halves(const int8_t* w, int8_t* lo, int8_t* hi, size_t n) {
+  blocks(static_cast<int64_t>(n), [&](int64_t s, int64_t c) {
+    for (int64_t i = s; i < s + c; ++i) {
+      const int v = w[i];
+      const int l = v >= 0 ? v / 2 : -((1 - v) / 2);  // floor(v / 2)
+      lo[i] = static_cast<int8_t>(l);
+      hi[i] = static_cast<int8_t>(v - l);
+    }
+  });
+}
+
 void quantize_f32(const float* x, void* y, bool int8_out, int64_t n, float scale, int32_t zp) {
   blocks(n, [&](int64_t s, int64_t c) {
     quantize_block(x + s, static_cast<uint8_t*>(y) + s, int8_out, c, scale, zp);

@@ -61,6 +61,10 @@ void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n,
 
 // y[i] = table[x[i]]
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);
+// y[i] = x[i] ^ 0x80 over n bytes: int8 x as uint8 x + 128.
+void flip_sign_bits(const uint8_t* x, uint8_t* y, size_t n);
+// w = lo + hi over n values, lo = floor(w / 2) in [-64, 63], hi = w - lo in [-64, 64].
+void int8_halves(const int8_t* w, int8_t* lo, int8_t* hi, size_t n);
 
 // QuantizeLinear / DequantizeLinear, per tensor.
 void quantize_f32(const float* x, void* y, bool int8_out, int64_t n, float scale, int32_t zp);

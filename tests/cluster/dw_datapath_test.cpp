@@ -55,7 +55,6 @@ graph::Graph depthwise_graph(const Case& k, const Tensor& w) {
 }
 
 TEST(DwDatapath, BitExactAgainstTheHostEnginesDepthwiseQLinearConv) {
-  HETCIM_SKIP_WITHOUT_AVX512();
   const std::vector<Case> cases = {
       {8, 8, 16, 1, 0, false, 127}, {8, 8, 16, 1, 7, true, 127},  {7, 5, 24, 1, 5, true, 127},
       {9, 9, 40, 2, 6, true, 127},  {6, 5, 33, 2, 4, false, 127}, {16, 16, 48, 1, 8, true, 48},

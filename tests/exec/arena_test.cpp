@@ -64,14 +64,19 @@ TEST(Arena, FirstFitReusesAReleasedRegionAndCoalesces) {
 }
 
 // The same graph and inputs through an engine with a buffer per tensor and one that shares
-// activation memory by lifetime: every output byte equal.
-void expect_shared_equals_separate(const std::string& model, passes::Precision precision) {
-  SCOPED_TRACE(model);
+// activation memory by lifetime: every output byte equal. A buffer per tensor
+// (keep_intermediates) runs the unfused plan; `fuse` runs the shared engine's fused plan, equal
+// bit for bit in int8 only (in float32 a residual Add as a sum post-op rounds in another order on
+// some CPUs: oneDNN's AVX2 kernels start their sums from the other operand).
+void expect_shared_equals_separate(const std::string& model, passes::Precision precision,
+                                   bool fuse) {
+  SCOPED_TRACE(model + (fuse ? " fused" : " unfused"));
   const graph::Graph g = testing::prepared(model, precision);
   const TensorMap inputs = random_inputs(g, 3);
-  EngineOptions separate;
+  EngineOptions shared, separate;
+  shared.fuse = fuse;
   separate.keep_intermediates = true;
-  Engine shared_engine(g), separate_engine(g, separate);
+  Engine shared_engine(g, shared), separate_engine(g, separate);
   for (int run = 0; run < 2; ++run) {  // a second run starts from the first run's leftovers
     const TensorMap a = shared_engine.run(inputs), b = separate_engine.run(inputs);
     ASSERT_EQ(a.size(), b.size());
@@ -80,11 +85,10 @@ void expect_shared_equals_separate(const std::string& model, passes::Precision p
 }
 
 TEST(EngineMemory, SharedActivationMemoryGivesTheSameBytes) {
-  HETCIM_SKIP_WITHOUT_AVX512();
-  expect_shared_equals_separate("resnet18", passes::Precision::Fp32);
-  expect_shared_equals_separate("resnet18", passes::Precision::Int8);
-  expect_shared_equals_separate("bottleneck", passes::Precision::Int8);
-  expect_shared_equals_separate("race_cnn", passes::Precision::Fp32);
+  expect_shared_equals_separate("resnet18", passes::Precision::Fp32, false);
+  expect_shared_equals_separate("resnet18", passes::Precision::Int8, true);
+  expect_shared_equals_separate("bottleneck", passes::Precision::Int8, true);
+  expect_shared_equals_separate("race_cnn", passes::Precision::Fp32, false);
 }
 
 TEST(EngineMemory, AnIntermediateIsReadableOnlyWhenKept) {

@@ -191,7 +191,6 @@ TEST(Silu, NotFusedWhenTheSigmoidIsReadElsewhere) {
 // channels-last and the convolutions after them need no reorder; each Relu runs inside its
 // BatchNorm's pass (bit for bit: max(x a + b, 0) either way).
 TEST(ConcatChain, WritesChannelsLastForItsConsumers) {
-  HETCIM_SKIP_WITHOUT_AVX512();
   Builder b;
   b.input("x", DType::Float32, kS);
   conv(b, "x", "f1", 1, true);
@@ -215,19 +214,25 @@ TEST(ConcatChain, WritesChannelsLastForItsConsumers) {
   }
   const graph::Graph g = b.done({feats.back()});
   const Engine e = compare(g, 0);
+  // The premise: oneDNN writes the convolutions' outputs channels-last. Its AVX-512 kernels do;
+  // its AVX2 kernels pick a blocked layout (aBcd8b), and then no input of the chain is
+  // channels-last and the Concats rightly stay row-major.
+  if (e.ops().front().layout != "channels-last")
+    GTEST_SKIP() << "oneDNN writes the first convolution's output " << e.ops().front().layout
+                 << " on this CPU (" << onednn_description() << "), not channels-last";
   for (const OpInfo& o : e.ops()) {
     SCOPED_TRACE(o.name);
     if (o.op_type == "Concat") {
-      EXPECT_EQ(o.impl.rfind("hetcim:concat_rows", 0), 0u);
+      EXPECT_EQ(o.impl.rfind("hetcim:concat_rows", 0), 0u) << o.impl;
     }
     if (o.op_type == "BatchNormalization") {
-      EXPECT_EQ(o.impl.rfind("hetcim:batchnorm_nhwc+relu(", 0), 0u);
+      EXPECT_EQ(o.impl.rfind("hetcim:batchnorm_nhwc+relu(", 0), 0u) << o.impl;
     }
     if (o.op_type == "Relu") {
-      EXPECT_EQ(o.impl.rfind("fused into", 0), 0u);
+      EXPECT_EQ(o.impl.rfind("fused into", 0), 0u) << o.impl;
     }
     if (o.op_type == "Conv" && o.name != g.nodes[0].name) {
-      EXPECT_EQ(o.impl.find("reorder"), std::string::npos);
+      EXPECT_EQ(o.impl.find("reorder"), std::string::npos) << o.impl;
     }
   }
 }

@@ -69,7 +69,6 @@ TEST(ModelsSlow, Fp32EngineMatchesReference) {
 }
 
 TEST(ModelsSlow, Int8EngineMatchesReferenceExactly) {
-  HETCIM_SKIP_WITHOUT_AVX512();
   for (const char* model : {"resnet18", "mobilenetv2", "yolov5n"}) {
     SCOPED_TRACE(model);
     const graph::Graph g = prepared(model, Precision::Int8);

@@ -46,7 +46,6 @@ TEST(Models, Fp32EngineMatchesReferenceOnSmallModels) {
 }
 
 TEST(Models, Int8EngineMatchesReferenceExactlyOnSmallModels) {
-  HETCIM_SKIP_WITHOUT_AVX512();
   for (const char* model : {"bottleneck", "race_cnn"}) {
     SCOPED_TRACE(model);
     const graph::Graph g = prepared(model, Precision::Int8);

@@ -17,17 +17,6 @@
 #include "util/hash.h"
 #include "zoo/zoo.h"
 
-// The engine tests that pin int8 results equal to the reference interpreter's, the concat chain's
-// channels-last plan and the bytes of shared activation memory were established with oneDNN's
-// AVX-512 kernels (exec::onednn_avx512). On an AVX2-only CPU (an AMD EPYC Zen 3 VM, 2026-12-02)
-// eight of them fail: int8 outputs other than the reference's, no channels-last plan, other last
-// bits with shared memory. The cause is not found yet; it is an open defect of the engine on such
-// CPUs, not a claim that its results are right there. The tests skip there, saying so.
-#define HETCIM_SKIP_WITHOUT_AVX512()                                                         \
-  if (!::hetcim::exec::onednn_avx512())                                                      \
-  GTEST_SKIP() << "established with oneDNN's AVX-512 kernels; on this CPU (no AVX-512) the " \
-                  "engine fails it, cause not found yet: an open defect (tests/exec/test_util.h)"
-
 namespace hetcim::exec::testing {
 
 inline uint64_t splitmix(uint64_t& s) {
