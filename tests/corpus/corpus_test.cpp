@@ -230,8 +230,9 @@ TEST_P(CorpusOracle, MatchesOnnxRuntime) {
     EXPECT_EQ(got.at(p.outputs.at(0)).bytes, ref.at(p.outputs.at(0)).bytes)
         << c.name << ": the engine differs from the reference interpreter";
     std::printf(
-        "[ measured ] %s: %lld of %lld elements within 2 steps of ORT's %g (%lld equal), top-1 "
-        "%lld of %lld; not asserted: ORT's int8 kernels saturate on this CPU (no VNNI)\n",
+        "[ measured ] %s: %lld of %lld elements within 2 steps (%g) of ORT's (%lld equal), top-1 "
+        "%lld of %lld; not asserted: without VNNI ORT's u8 x s8 kernels saturate (its "
+        "quantization guide)\n",
         c.name, static_cast<long long>(within), static_cast<long long>(n * per), step,
         static_cast<long long>(equal), static_cast<long long>(same_top1),
         static_cast<long long>(n));
