@@ -408,13 +408,25 @@ struct Engine::Impl {
                          static_cast<size_t>(w8.numel()));
     return h;
   }
-  // The requantization of an int8 kernel run as halves (the hi half's kernel, with the bias): the
-  // lo half's int32 sum `partial` added, then the scales multiplied, as binary post-ops 0 and 1
-  // (oneDNN applies output scales before post-ops, so they cannot stay output scales). With every
-  // sum below 2^24 the float value is the one the single kernel computes.
-  void halves_post_ops(dnnl::post_ops& po, std::unordered_map<int, memory>& args,
-                       const memory& partial, const std::vector<float>& scales,
-                       const Shape& scale_shape) {
+  // The requantization scales of an int8 kernel, one per output channel along `axis` of a
+  // rank-`rank` output: oneDNN output scales (one value when all agree) or, for the hi half's
+  // kernel of a split one (`partial` given: the lo half's int32 sum), post-ops 0 and 1 that add
+  // partial and then multiply the scales (oneDNN applies output scales before post-ops, so they
+  // cannot stay output scales). With every sum below 2^24 the float value is the single kernel's.
+  void int8_scales(dnnl::primitive_attr& attr, dnnl::post_ops& po,
+                   std::unordered_map<int, memory>& args, const std::vector<float>& scales,
+                   size_t axis, size_t rank, const memory& partial) {
+    if (!partial) {
+      const bool same =
+          std::all_of(scales.begin(), scales.end(), [&](float v) { return v == scales.front(); });
+      if (same)
+        attr.set_output_scales(0, {scales.front()});
+      else
+        attr.set_output_scales(1 << axis, scales);
+      return;
+    }
+    Shape scale_shape(rank, 1);
+    scale_shape[axis] = static_cast<int64_t>(scales.size());
     memory sm = alloc(plain_md(scale_shape, dt::f32));
     std::memcpy(sm.get_data_handle(), scales.data(), scales.size() * sizeof(float));
     po.append_binary(dnnl::algorithm::binary_add, partial.get_desc());
@@ -424,8 +436,9 @@ struct Engine::Impl {
   }
   // The lo half's kernel: the primitive `desc_of(partial's desc)` describes (no bias, no scales),
   // its weights lo reordered once from `w_user`, writing the int32 sum into partial. Added before
-  // the hi half's kernel, which reads partial.
-  // A non-constant lo (`lo_runtime`, refreshed by an earlier step) is read as it is.
+  // the hi half's kernel, which reads partial; the node's impl (the hi kernel's, prepended by
+  // add_primitive) ends in " x2 (int8 weight halves)". A non-constant lo (`lo_runtime`, refreshed
+  // by an earlier step) is read as it is.
   template <class Prim, class DescOf>
   void add_lo_half(DescOf desc_of, const Tensor& lo, const memory::desc& w_user, const memory& src,
                    const memory& partial, int32_t zx, const memory& lo_runtime = memory()) {
@@ -442,6 +455,7 @@ struct Engine::Impl {
     if (zx != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(zx);
     add_scratchpad(pd, args);
     cur->steps.push_back([this, p = Prim(pd), args]() { p.execute(strm, args); });
+    cur->info.impl += " x2 (int8 weight halves)";
   }
   // An s8 source as u8 (x + 128: the sign bit flipped) in a node temp, refreshed by a step each
   // run; the caller adds 128 to its zero point. Without VNNI oneDNN rounds the weights of
@@ -717,24 +731,14 @@ struct Engine::Impl {
       wt = std::move(w8);
       wdt = dt::s8;
       std::vector<float> scales(static_cast<size_t>(w.oc));
-      bool same = true;
-      for (size_t c = 0; c < scales.size(); ++c) {
-        scales[c] = (sx * sw[c]) / sy;
-        same = same && scales[c] == scales[0];
-      }
+      for (size_t c = 0; c < scales.size(); ++c) scales[c] = (sx * sw[c]) / sy;
       // Depthwise kernels multiply in int32 (one product per pair): exact without halves.
       const bool depthwise = w.c == w.group && w.oc == w.group;
       halves = needs_halves(wt, depthwise ? 1 : (w.c / w.group) * w.kh * w.kw);
       shift = int8_weight_halves() && xtype == DType::Int8;
       if (shift) zx += 128;
-      if (halves) {
-        partial = node_temp(nhwc_md(shape(y), dt::s32));
-        halves_post_ops(po, args, partial, scales, {1, w.oc, 1, 1});
-      } else if (same) {
-        attr.set_output_scales(0, {scales[0]});
-      } else {
-        attr.set_output_scales(1 << 1, scales);
-      }
+      if (halves) partial = node_temp(nhwc_md(shape(y), dt::s32));
+      int8_scales(attr, po, args, scales, 1, 4, partial);
       if (zx != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, act, sy);
@@ -829,7 +833,6 @@ struct Engine::Impl {
     if (q && zx != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(zx);
     if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
     add_primitive(dnnl::convolution_forward(pd), args, pd);
-    if (halves) cur->info.impl += " x2 (int8 weight halves)";
     if (sum_into) {
       const std::string& add = g->nodes[static_cast<size_t>(add_at)].name;
       cur->info.impl += "+sum(" + add + ")";
@@ -881,25 +884,16 @@ struct Engine::Impl {
       wdt = dt::s8;
       bias_dt = dt::s32;
       std::vector<float> scales(static_cast<size_t>(N));
-      bool same = true;
-      for (size_t j = 0; j < scales.size(); ++j) {
+      for (size_t j = 0; j < scales.size(); ++j)
         scales[j] = float_out ? alpha * sa * sb[j] : (alpha * sa * sb[j]) / sy;
-        same = same && scales[j] == scales[0];
-      }
       halves = needs_halves(bt, K);
       shift = int8_weight_halves() && atype == DType::Int8;
       if (shift) {
         za += 128;
         atype = DType::UInt8;
       }
-      if (halves) {
-        partial = node_temp(plain_md({M, N}, dt::s32));
-        halves_post_ops(po, args, partial, scales, {1, N});
-      } else if (same) {
-        attr.set_output_scales(0, {scales[0]});
-      } else {
-        attr.set_output_scales(1 << 1, scales);
-      }
+      if (halves) partial = node_temp(plain_md({M, N}, dt::s32));
+      int8_scales(attr, po, args, scales, 1, 2, partial);
       if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, act, sy);
@@ -956,7 +950,6 @@ struct Engine::Impl {
     if (q && za != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(za);
     if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
     add_primitive(dnnl::matmul(pd), args, pd);
-    if (halves) cur->info.impl += " x2 (int8 weight halves)";
   }
 
   void matmul(bool q) {
@@ -1006,11 +999,7 @@ struct Engine::Impl {
         if (zb != 0) attr.set_zero_points(DNNL_ARG_WEIGHTS, 0, {DNNL_RUNTIME_S32_VAL});
       }
       std::vector<float> scales(static_cast<size_t>(N));
-      bool same = true;
-      for (size_t j = 0; j < scales.size(); ++j) {
-        scales[j] = (sa * sb[j]) / sy;
-        same = same && scales[j] == scales[0];
-      }
+      for (size_t j = 0; j < scales.size(); ++j) scales[j] = (sa * sb[j]) / sy;
       // A non-constant B is split each run (its zero point stays with the hi half's kernel).
       halves = b_const ? needs_halves(bt, as.back()) : int8_weight_halves() && as.back() > 1;
       shift = int8_weight_halves() && adt == dt::s8;
@@ -1022,14 +1011,8 @@ struct Engine::Impl {
         Shape ys_full = ys;
         while (ys_full.size() < r) ys_full.insert(ys_full.begin(), 1);
         partial = node_temp(plain_md(ys_full, dt::s32));
-        Shape scale_shape(r, 1);
-        scale_shape.back() = N;
-        halves_post_ops(po, args, partial, scales, scale_shape);
-      } else if (same) {
-        attr.set_output_scales(0, {scales[0]});
-      } else {
-        attr.set_output_scales(1 << (r - 1), scales);
       }
+      int8_scales(attr, po, args, scales, r - 1, r, partial);
       if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, fused_activation(n), sy);
@@ -1079,7 +1062,6 @@ struct Engine::Impl {
     if (q && zb != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_WEIGHTS] = scalar_s32(zb);
     if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
     add_primitive(dnnl::matmul(pd), args, pd);
-    if (halves) cur->info.impl += " x2 (int8 weight halves)";
   }
 
   // Float binary ops: oneDNN binary when the second operand broadcasts into the first (swapping
