@@ -16,7 +16,12 @@ batches, the same distribution as the test inputs.
 
 For every model the script writes NAME.onnx, NAME.in.npy (seeded N(0,1) inputs, stacked along the
 batch axis: N_INPUTS of them) and one line of OUT_DIR/manifest.tsv:
-    name  file  input_name  input_shape(one sample)  precision(fp32|int8)  inputs.npy
+    name  file  input_name  input_shape(one sample)  precision(fp32|int8|probe)  inputs.npy
+One more file is written by hand with onnx.helper, not exported: `int8_pair_probe`, a probe of
+ONNX Runtime's int8 arithmetic on the machine at hand (write_pair_probe). Its manifest precision is
+`probe`: the oracle rows leave it out, and corpus_test reads ORT's output on it to decide whether
+ORT is an oracle for int8 here.
+
 Files that already exist with the same stamp (versions, salt, the model's row) are reused (the cache under the build
 directory), so a rerun only checks stamps.
 """
@@ -235,6 +240,49 @@ def build_fx(name, ctor, shape, backend):
     return convert_fx(m)
 
 
+# int8_pair_probe: QuantizeLinear (scale 1, zero point 0) -> QLinearConv 1x1 over 16 channels,
+# every weight 127 (scale 1, zero point 0), output scale 4100 -> DequantizeLinear; every input
+# 255. The exact sum is 16 x 255 x 127 = 518,160, requantized round(126.38) = 126, dequantized
+# 516,600. A kernel that adds adjacent u8 x s8 products in a saturating int16 (VPMADDUBSW, used
+# without VNNI) gets 8 x 32,767 = 262,136 instead: round(63.94) = 64, dequantized 262,400.
+PROBE = "int8_pair_probe"
+PROBE_SHAPE = (1, 16, 1, 1)
+
+
+def write_pair_probe(onnx_path, in_path):
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    def const(name, value, dtype):
+        return numpy_helper.from_array(np.array(value, dtype=dtype), name)
+
+    inits = [
+        const("one", 1.0, np.float32),
+        const("zero_u8", 0, np.uint8),
+        const("zero_s8", 0, np.int8),
+        const("y_scale", 4100.0, np.float32),
+        numpy_helper.from_array(np.full((1, 16, 1, 1), 127, dtype=np.int8), "w"),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["input", "one", "zero_u8"], ["xq"]),
+        helper.make_node("QLinearConv", ["xq", "one", "zero_u8", "w", "one", "zero_s8", "y_scale", "zero_u8"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "y_scale", "zero_u8"], ["output"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        PROBE,
+        [helper.make_tensor_value_info("input", TensorProto.FLOAT, list(PROBE_SHAPE))],
+        [helper.make_tensor_value_info("output", TensorProto.FLOAT, [1, 1, 1, 1])],
+        inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(model)
+    onnx.save(model, onnx_path + ".tmp")
+    os.replace(onnx_path + ".tmp", onnx_path)
+    np.save(in_path + ".tmp.npy", np.full((N_INPUTS,) + PROBE_SHAPE[1:], 255.0, dtype=np.float32))
+    os.replace(in_path + ".tmp.npy", in_path)
+
+
 def jobs():
     for name, ctor, shape, opset, dyn in FP32:
         yield name, "fp32", shape, opset, dyn, (lambda n=name, c=ctor, s=shape: build_fp32(n, c, s))
@@ -247,6 +295,7 @@ def jobs():
                 else:
                     b = lambda n=name, c=ctor, bk=backend: build_fx(n, c, S224, bk)
                 yield name, "int8", S224, 13, False, (b, backend)
+    yield PROBE, "probe", PROBE_SHAPE, 13, False, None
 
 
 def main():
@@ -277,12 +326,15 @@ def main():
         )
         if not fresh:
             t0 = time.time()
-            if isinstance(builder, tuple):
-                builder, backend = builder
-                torch.backends.quantized.engine = backend
-            model = builder()
-            export(model, shape, onnx_path, opset, dyn)
-            write_inputs(name, shape, in_path)
+            if builder is None:
+                write_pair_probe(onnx_path, in_path)
+            else:
+                if isinstance(builder, tuple):
+                    builder, backend = builder
+                    torch.backends.quantized.engine = backend
+                model = builder()
+                export(model, shape, onnx_path, opset, dyn)
+                write_inputs(name, shape, in_path)
             with open(stamp_path, "w") as f:
                 f.write(stamp)
             print("make_corpus: %-32s %6.1f s" % (name, time.time() - t0), file=sys.stderr)
