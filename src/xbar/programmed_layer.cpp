@@ -117,34 +117,43 @@ inline __attribute__((always_inline)) float max_abs16(const float* x, int64_t n)
   return m;
 }
 
-// The codes / M of 16 inputs and their squares added to the 16 lanes of acc. `ideal` (all ones
+// The codes / M of 8 inputs and their squares added to the 8 lanes of acc. `ideal` (all ones
 // for an ideal DAC: no rounding) is a bitwise per-lane select, as in the loop this replaced:
 // the product x * to_code then has a use other than the rounding's addition, so no clone
 // contracts the two into an FMA (the bytes pinned by stream_pin_test).
-inline __attribute__((always_inline)) F16 dac16(F16 x, float to_code, float inv_m, I16 ideal,
-                                                F16& acc) {
-  const F16 c = x * to_code;
+inline __attribute__((always_inline)) F8 dac8(F8 x, float to_code, float inv_m, I8 ideal, F8& acc) {
+  const F8 c = x * to_code;
   constexpr float kMagic = 12582912.0f;  // round_code, element-wise
-  const F16 r = (c + kMagic) - kMagic;
-  const auto q = reinterpret_cast<F16>((reinterpret_cast<I16>(c) & ideal) |
-                                       (reinterpret_cast<I16>(r) & ~ideal));
-  const F16 v = q * inv_m;
+  const F8 r = (c + kMagic) - kMagic;
+  const auto q =
+      reinterpret_cast<F8>((reinterpret_cast<I8>(c) & ideal) | (reinterpret_cast<I8>(r) & ~ideal));
+  const F8 v = q * inv_m;
   acc += v * v;
   return v;
 }
 
+inline __attribute__((always_inline)) void store8(float* p, F8 v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
 // The codes of x[0..n) into v, ||v||^2 returned: element i in lane i mod 16, the lanes added in
-// order. Whole groups of 16 in a register (the lane array of the loop this replaced lived on the
-// stack: a store-to-load round trip per step), the last n mod 16 in the scalar form of that loop.
+// order. Whole groups of 16 in registers, as two 8-lane halves (F8, one ymm in the AVX2 and
+// AVX-512 clones): as one F16 the AVX2 clone kept the lanes on the stack and stored each group
+// through general registers, and this loop was the largest item of a whole network's profile on
+// an AVX2 CPU (issue 13, session 11). The last n mod 16 in the scalar form of that loop.
 inline __attribute__((always_inline)) float dac_codes(const float* x, int64_t n, float* v, int bits,
                                                       float to_code, float inv_m) {
   alignas(64) float acc[16] = {};
   int64_t i = 0;
   if (n >= 16) {
-    F16 lanes = {};
-    const I16 ideal = I16{} + (bits == 0 ? -1 : 0);
-    for (; i + 16 <= n; i += 16) store16(v + i, dac16(load16(x + i), to_code, inv_m, ideal, lanes));
-    store16(acc, lanes);
+    F8 lo = {}, hi = {};
+    const I8 ideal = I8{} + (bits == 0 ? -1 : 0);
+    for (; i + 16 <= n; i += 16) {
+      store8(v + i, dac8(load8(x + i), to_code, inv_m, ideal, lo));
+      store8(v + i + 8, dac8(load8(x + i + 8), to_code, inv_m, ideal, hi));
+    }
+    store8(acc, lo);
+    store8(acc + 8, hi);
   }
   for (int l = 0; i < n; ++i, ++l) {
     const float c = x[i] * to_code;
