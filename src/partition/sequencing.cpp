@@ -410,7 +410,7 @@ uint64_t SeqCache::hash(const SeqInput& in) {
     return b;
   };
   for (size_t v = 0; v < in.duration.size(); ++v) {
-    mix(bits(in.duration[v]));
+    if (in.machine[v] != kNoMachine) mix(bits(in.duration[v]));
     mix(static_cast<uint64_t>(in.machine[v] + 2));
   }
   for (const SeqEdge& e : in.edges) {
@@ -422,10 +422,13 @@ uint64_t SeqCache::hash(const SeqInput& in) {
 
 namespace {
 
-bool same_input(const SeqInput& a, const SeqInput& b) {
-  if (a.machines != b.machines || a.duration != b.duration || a.machine != b.machine ||
-      a.edges.size() != b.edges.size())
+// Equal but perhaps for the free jobs' durations.
+bool same_family(const SeqInput& a, const SeqInput& b) {
+  if (a.machines != b.machines || a.machine != b.machine || a.edges.size() != b.edges.size() ||
+      a.duration.size() != b.duration.size())
     return false;
+  for (size_t v = 0; v < a.duration.size(); ++v)
+    if (a.machine[v] != kNoMachine && a.duration[v] != b.duration[v]) return false;
   for (size_t i = 0; i < a.edges.size(); ++i)
     if (a.edges[i].from != b.edges[i].from || a.edges[i].to != b.edges[i].to ||
         a.edges[i].delay != b.edges[i].delay)
@@ -433,27 +436,123 @@ bool same_input(const SeqInput& a, const SeqInput& b) {
   return true;
 }
 
+std::vector<double> free_durations(const SeqInput& in) {
+  std::vector<double> d;
+  for (size_t v = 0; v < in.duration.size(); ++v)
+    if (in.machine[v] == kNoMachine) d.push_back(in.duration[v]);
+  return d;
+}
+
+// Each of a's no longer than b's.
+bool no_longer(const std::vector<double>& a, const std::vector<double>& b) {
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] > b[i]) return false;
+  return true;
+}
+
 }  // namespace
 
-SeqCache::Entry* SeqCache::find(const SeqInput& in, uint64_t hash) {
+double replay_orders(const SeqInput& in, const std::vector<std::vector<int>>& orders,
+                     std::vector<double>& start) {
+  const size_t n = in.duration.size();
+  // Kahn's algorithm over the precedence edges and each machine's order.
+  std::vector<std::vector<std::pair<int, double>>> succ(n);
+  std::vector<int> indegree(n, 0);
+  for (const SeqEdge& e : in.edges) {
+    succ[static_cast<size_t>(e.from)].push_back({e.to, e.delay});
+    ++indegree[static_cast<size_t>(e.to)];
+  }
+  for (const std::vector<int>& order : orders)
+    for (size_t i = 1; i < order.size(); ++i) {
+      succ[static_cast<size_t>(order[i - 1])].push_back({order[i], 0.0});
+      ++indegree[static_cast<size_t>(order[i])];
+    }
+  start.assign(n, 0.0);
+  std::vector<int> ready;
+  for (size_t v = 0; v < n; ++v)
+    if (indegree[v] == 0) ready.push_back(static_cast<int>(v));
+  double makespan = 0.0;
+  size_t done = 0;
+  while (!ready.empty()) {
+    const auto v = static_cast<size_t>(ready.back());
+    ready.pop_back();
+    ++done;
+    const double finish = start[v] + in.duration[v];
+    makespan = std::max(makespan, finish);
+    for (const auto& [w, delay] : succ[v]) {
+      const auto u = static_cast<size_t>(w);
+      start[u] = std::max(start[u], finish + delay);
+      if (--indegree[u] == 0) ready.push_back(w);
+    }
+  }
+  return done == n ? makespan : kInf;
+}
+
+SeqCache::Family* SeqCache::find(const SeqInput& in, uint64_t hash) {
   const auto it = map_.find(hash);
   if (it == map_.end()) return nullptr;
-  for (Entry& e : it->second)
-    if (same_input(e.input, in)) return &e;
+  for (Family& f : it->second)
+    if (same_family(f.input, in)) return &f;
   return nullptr;
+}
+
+bool SeqCache::answer(const SeqInput& in, uint64_t hash, double cutoff, SeqOutput& out) {
+  const Family* f = find(in, hash);
+  if (!f) return false;
+  const std::vector<double> mine = free_durations(in);
+  for (const Entry& e : f->entries) {
+    if (!no_longer(e.free, mine)) continue;
+    // Nothing of `in` is below what nothing of e's input is below.
+    const double bound = e.optimal ? e.best.makespan : e.none_below;
+    if (cutoff <= bound) {
+      ++hits_;
+      out = SeqOutput{};
+      return true;
+    }
+    if (!e.optimal) continue;
+    if (e.free == mine) {  // the same input: its optimum as found
+      ++hits_;
+      out = e.best;
+      out.nodes = 0;
+      return true;
+    }
+    // e's optimal orders with in's durations: optimal for in when no longer than e's optimum.
+    std::vector<double> start;
+    const double makespan = replay_orders(in, e.best.orders, start);
+    if (makespan > e.best.makespan) continue;
+    ++hits_;
+    out = SeqOutput{};
+    out.found = true;  // makespan = e's optimum < cutoff (tested above)
+    out.makespan = makespan;
+    out.orders = e.best.orders;
+    out.start = std::move(start);
+    return true;
+  }
+  return false;
 }
 
 void SeqCache::record(const SeqInput& in, uint64_t hash, double cutoff, const SeqOutput& out) {
   if (!out.proven) return;
-  Entry* e = find(in, hash);
+  Family* f = find(in, hash);
+  const std::vector<double> mine = free_durations(in);
+  Entry* e = nullptr;
+  if (f)
+    for (Entry& x : f->entries)
+      if (x.free == mine) e = &x;
   if (!e) {
     if (out.nodes < kMinNodes) return;
-    const size_t bytes = in.duration.size() * (2 * sizeof(double) + 1 + 2 * sizeof(int)) +
-                         in.edges.size() * sizeof(SeqEdge) + 256;
+    size_t bytes = mine.size() * sizeof(double) +
+                   in.duration.size() * (sizeof(double) + 2 * sizeof(int)) + 128;
+    if (!f)
+      bytes += in.duration.size() * (sizeof(double) + 1) + in.edges.size() * sizeof(SeqEdge) + 128;
     if (bytes_ + bytes > kMaxBytes) return;
     bytes_ += bytes;
-    map_[hash].push_back(Entry{in, false, 0.0, {}});
-    e = &map_[hash].back();
+    if (!f) {
+      map_[hash].push_back(Family{in, {}});
+      f = &map_[hash].back();
+    }
+    f->entries.push_back(Entry{mine, false, 0.0, {}});
+    e = &f->entries.back();
   }
   if (out.found) {
     e->optimal = true;
@@ -472,18 +571,8 @@ SeqOutput sequence(const SeqInput& in, const SeqOptions& opt) {
   uint64_t hash = 0;
   if (opt.cache) {
     hash = SeqCache::hash(in);
-    if (const SeqCache::Entry* e = opt.cache->find(in, hash)) {
-      // An optimum answers every cutoff; a proof that nothing is below L, every cutoff <= L.
-      if (e->optimal || opt.cutoff <= e->none_below) {
-        opt.cache->count_hit();
-        SeqOutput r;
-        if (e->optimal && e->best.makespan < opt.cutoff) {
-          r = e->best;
-          r.nodes = 0;
-        }
-        return r;
-      }
-    }
+    SeqOutput r;
+    if (opt.cache->answer(in, hash, opt.cutoff, r)) return r;
   }
   SeqOutput r = Search(in, opt).run();
   if (opt.cache) opt.cache->record(in, hash, opt.cutoff, r);

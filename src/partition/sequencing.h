@@ -61,36 +61,59 @@ struct SeqOutput {
 
 // What earlier searches proved about the inputs they were given: the exact solver sequences the
 // same leaf again and again with different cutoffs (segment_front and segment_best of one solve,
-// and every solve of a latency-energy front). A search run to the end either found a schedule
-// below its cutoff -- then the one it returns is the best of all schedules, an optimum that
-// answers every later cutoff -- or proved that none is below its cutoff, which answers every
-// later cutoff no larger. A pure function memo of the input, valid across problems; not thread
-// safe (one per solve, or per front). Keeps the searches that cost at least kMinNodes nodes, up
-// to about kMaxBytes of inputs and schedules (then stops storing: same calls, same answers).
+// and every solve of a latency-energy front), and leaves that differ only in how long their free
+// jobs (kNoMachine: accelerator operators, whose replica counts change their durations) take. A
+// search run to the end either found a schedule below its cutoff -- then the one it returns is
+// the best of all schedules, an optimum -- or proved that none is below its cutoff. The optimal
+// makespan never falls when a job gets longer (every schedule's makespan is a longest path in a
+// DAG of its durations), so an entry whose free jobs are each no longer than the input's answers
+// for it:
+//   - nothing is below its optimum (or its proven bound): every cutoff no larger is answered;
+//   - its optimal orders replayed with the input's durations (sequencing.cpp: semi-active, as the
+//     search builds them) give a schedule; if its makespan equals the entry's optimum, that
+//     schedule is optimal for the input too (the same input is the case of equal durations).
+// A pure function memo of the input, valid across problems; not thread safe (one per solve, or
+// per front). Inputs are grouped by everything but their free jobs' durations (hash()). Keeps the
+// searches that cost at least kMinNodes nodes, up to about kMaxBytes of inputs and schedules
+// (then stops storing: same calls, same answers).
 class SeqCache {
  public:
   static constexpr int64_t kMinNodes = 64;
   static constexpr size_t kMaxBytes = size_t{8} << 20;
 
   struct Entry {
-    SeqInput input;
-    bool optimal = false;     // `best` is an optimum (found and proven)
-    double none_below = 0.0;  // !optimal: no schedule has a makespan below this
+    std::vector<double> free;  // the free jobs' durations, in job order
+    bool optimal = false;      // `best` is an optimum (found and proven)
+    double none_below = 0.0;   // !optimal: no schedule has a makespan below this
     SeqOutput best;
   };
-  // The entry for `in` (nullptr if none); `hash` from hash().
-  [[nodiscard]] Entry* find(const SeqInput& in, uint64_t hash);
+  // Inputs equal but for their free jobs' durations (those of `input` are its first entry's).
+  struct Family {
+    SeqInput input;
+    std::vector<Entry> entries;
+  };
+  // What the entries of `in`'s family prove for `in` at `cutoff` (hash from hash()): true and
+  // `out` set (nodes 0) when they answer it, false otherwise.
+  [[nodiscard]] bool answer(const SeqInput& in, uint64_t hash, double cutoff, SeqOutput& out);
   // Records what a finished search (proven) with `cutoff` found.
   void record(const SeqInput& in, uint64_t hash, double cutoff, const SeqOutput& out);
+  // Of everything but the free jobs' durations.
   [[nodiscard]] static uint64_t hash(const SeqInput& in);
   [[nodiscard]] int64_t hits() const { return hits_; }
-  void count_hit() { ++hits_; }
 
  private:
-  std::unordered_map<uint64_t, std::vector<Entry>> map_;
+  Family* find(const SeqInput& in, uint64_t hash);
+
+  std::unordered_map<uint64_t, std::vector<Family>> map_;
   size_t bytes_ = 0;
   int64_t hits_ = 0;
 };
+
+// The semi-active schedule of one job order per machine (each job as early as its predecessors,
+// their delays and the job before it on its machine allow): start times into `start`, the
+// makespan returned; infinity when the orders contradict the precedences.
+[[nodiscard]] double replay_orders(const SeqInput& in, const std::vector<std::vector<int>>& orders,
+                                   std::vector<double>& start);
 
 [[nodiscard]] SeqOutput sequence(const SeqInput& in, const SeqOptions& opt = {});
 

@@ -292,6 +292,93 @@ TEST(Sequencing, CacheKeepsLargeSearches) {
   EXPECT_GT(kept_searches, 0);  // the cache was exercised
 }
 
+// Leaves that differ only in their free jobs' durations (an accelerator operator's replica
+// count): a cache that holds a search of the same jobs with free jobs no longer answers by
+// monotonicity (a lower bound, or the earlier optimum's orders replayed when they keep its
+// makespan). Every answer, cached or not, must equal a fresh search's at cutoffs below, at and
+// above the optimum; some must come from the cache, and some of those from a replay.
+TEST(Sequencing, CacheAnswersLongerFreeJobsAsAFreshSearch) {
+  int64_t hits = 0, replayed = 0;
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    std::mt19937_64 rng(seed);
+    const auto uni = [&](int lo, int hi) {
+      return std::uniform_int_distribution<int>(lo, hi)(rng);
+    };
+    SeqInput base;
+    const int n = 24;
+    for (int v = 0; v < n; ++v) {
+      base.duration.push_back(uni(1, 20));
+      base.machine.push_back(v % 3 == 0 ? kNoMachine : kHostMachine);
+    }
+    for (int v = 1; v < n; ++v)
+      for (int u = std::max(0, v - 6); u < v; ++u)
+        if (uni(0, 99) < 25) base.edges.push_back({u, v, static_cast<double>(uni(0, 15))});
+    SeqCache cache;
+    SeqOptions first;
+    first.cache = &cache;
+    const SeqOutput b = sequence(base, first);  // recorded if it took kMinNodes nodes
+    ASSERT_TRUE(b.found);
+    for (int variant = 0; variant < 12; ++variant) {
+      SeqInput in = base;
+      // One or two free jobs longer (by 1 to 6, or by 30: then it may become critical); every
+      // fourth variant one shorter instead (not answered by the base's entry).
+      for (int k = 0; k < 1 + variant % 2; ++k) {
+        const auto v = static_cast<size_t>(3 * uni(0, n / 3 - 1));
+        in.duration[v] += variant % 4 == 3 ? -std::min(in.duration[v] - 1.0, 2.0)
+                                           : (variant % 3 == 0 ? 30.0 : uni(1, 6));
+      }
+      const double best = sequence(in).makespan;
+      bool searched = false;  // a cached call of this variant searched (and was recorded)
+      for (double cutoff :
+           {std::numeric_limits<double>::infinity(), best + 1.0, best, best - 1.0, b.makespan}) {
+        SeqOptions fresh;
+        fresh.cutoff = cutoff;
+        const SeqOutput want = sequence(in, fresh);
+        SeqOptions cached = fresh;
+        cached.cache = &cache;
+        const int64_t before = cache.hits();
+        const SeqOutput got = sequence(in, cached);
+        ASSERT_EQ(got.found, want.found) << "seed " << seed << " variant " << variant;
+        EXPECT_TRUE(got.proven);
+        if (cache.hits() > before) {
+          EXPECT_EQ(got.nodes, 0);
+          if (got.found && !searched) ++replayed;  // another input's orders, replayed
+        }
+        searched = searched || got.nodes > 0;
+        if (!want.found) continue;
+        EXPECT_DOUBLE_EQ(got.makespan, best) << "seed " << seed << " variant " << variant;
+        EXPECT_DOUBLE_EQ(replay(in, got.orders), best) << "seed " << seed;
+        ASSERT_EQ(got.start.size(), in.duration.size());
+        for (const SeqEdge& e : in.edges)  // the returned starts are a schedule of `in`
+          EXPECT_GE(got.start[static_cast<size_t>(e.to)],
+                    got.start[static_cast<size_t>(e.from)] +
+                        in.duration[static_cast<size_t>(e.from)] + e.delay - 1e-9);
+      }
+    }
+    hits += cache.hits();
+  }
+  EXPECT_GT(hits, 0);
+  EXPECT_GT(replayed, 0);
+}
+
+// replay_orders: the semi-active schedule of given orders, worked by hand. Host jobs 0 (2 s), 2
+// (3 s) and 3 (2 s); free job 1 (4 s) between 0 and 2: 0 -> 1 (delay 1) -> 2; 3 free of all.
+// Orders {3, 0, 2}: 3 [0, 2], 0 [2, 4], 1 [5, 9], 2 [9, 12]: 12. Orders {0, 3, 2}: 0 [0, 2],
+// 3 [2, 4], 1 [3, 7], 2 [7, 10]: 10. Orders {2, 0, 3} contradict 0 -> 1 -> 2: infinity.
+TEST(Sequencing, ReplayOrdersByHand) {
+  SeqInput in;
+  in.duration = {2, 4, 3, 2};
+  in.machine = {kHostMachine, kNoMachine, kHostMachine, kHostMachine};
+  in.edges = {{0, 1, 1.0}, {1, 2, 0.0}};
+  in.machines = 1;
+  std::vector<double> start;
+  EXPECT_DOUBLE_EQ(replay_orders(in, {{3, 0, 2}}, start), 12.0);
+  EXPECT_EQ(start, (std::vector<double>{2, 5, 9, 0}));
+  EXPECT_DOUBLE_EQ(replay_orders(in, {{0, 3, 2}}, start), 10.0);
+  EXPECT_EQ(start, (std::vector<double>{0, 3, 7, 2}));
+  EXPECT_DOUBLE_EQ(replay_orders(in, {{2, 0, 3}}, start), std::numeric_limits<double>::infinity());
+}
+
 TEST(Sequencing, BusJobsShareOneMachine) {
   // Two free jobs (0, 1) finishing at 1 and 2 each feed a bus job of length 3 (2, 3) that feeds
   // host job 4. Serial bus: 1 -> [1,4] -> [4,7] (or [2,5] -> [5,8] the other way) -> host [7,8].
