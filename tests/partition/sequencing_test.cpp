@@ -237,25 +237,29 @@ TEST(Sequencing, CacheAnswersEqualAFreshSearch) {
   EXPECT_EQ(hits, 0);
 }
 
-// The same with instances large enough to be kept: 16 host jobs and 8 free ones on a random DAG
-// with delayed edges (delays idle the host, which Jackson's bound does not see), solved once and
-// then answered from the cache.
+// 16 host jobs and 8 free ones (every third job) on a random DAG with delayed edges (delays idle
+// the host, which Jackson's bound does not see): searches large enough for the cache to keep.
+constexpr int kDelayedJobs = 24;
+SeqInput delayed_instance(std::mt19937_64& rng) {
+  const auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  SeqInput in;
+  for (int v = 0; v < kDelayedJobs; ++v) {
+    in.duration.push_back(uni(1, 20));
+    in.machine.push_back(v % 3 == 0 ? kNoMachine : kHostMachine);
+  }
+  for (int v = 1; v < kDelayedJobs; ++v)
+    for (int u = std::max(0, v - 6); u < v; ++u)
+      if (uni(0, 99) < 25) in.edges.push_back({u, v, static_cast<double>(uni(0, 15))});
+  return in;
+}
+
+// The same with instances large enough to be kept (delayed_instance), solved once and then
+// answered from the cache.
 TEST(Sequencing, CacheKeepsLargeSearches) {
   int kept_searches = 0;
   for (uint64_t seed = 1; seed <= 16; ++seed) {
     std::mt19937_64 rng(seed);
-    const auto uni = [&](int lo, int hi) {
-      return std::uniform_int_distribution<int>(lo, hi)(rng);
-    };
-    SeqInput in;
-    const int n = 24;
-    for (int v = 0; v < n; ++v) {
-      in.duration.push_back(uni(1, 20));
-      in.machine.push_back(v % 3 == 0 ? kNoMachine : kHostMachine);
-    }
-    for (int v = 1; v < n; ++v)
-      for (int u = std::max(0, v - 6); u < v; ++u)
-        if (uni(0, 99) < 25) in.edges.push_back({u, v, static_cast<double>(uni(0, 15))});
+    const SeqInput in = delayed_instance(rng);
     const SeqOutput fresh = sequence(in);
     ASSERT_TRUE(fresh.found);
     SeqCache cache;
@@ -304,15 +308,8 @@ TEST(Sequencing, CacheAnswersLongerFreeJobsAsAFreshSearch) {
     const auto uni = [&](int lo, int hi) {
       return std::uniform_int_distribution<int>(lo, hi)(rng);
     };
-    SeqInput base;
-    const int n = 24;
-    for (int v = 0; v < n; ++v) {
-      base.duration.push_back(uni(1, 20));
-      base.machine.push_back(v % 3 == 0 ? kNoMachine : kHostMachine);
-    }
-    for (int v = 1; v < n; ++v)
-      for (int u = std::max(0, v - 6); u < v; ++u)
-        if (uni(0, 99) < 25) base.edges.push_back({u, v, static_cast<double>(uni(0, 15))});
+    const SeqInput base = delayed_instance(rng);
+    const int n = kDelayedJobs;
     SeqCache cache;
     SeqOptions first;
     first.cache = &cache;
