@@ -156,6 +156,7 @@ bool solve(const PartitionProblem& pp, const partition::Problem& objective,
     r.run.bound = e.bound * pp.scale;
     r.run.seconds = e.seconds;
     r.run.nodes = e.nodes;
+    r.run.incumbent = e.incumbent;
     r.schedule = e.schedule;
     r.status.origin = Origin::Solved;
     r.status.conclusion = e.status;
@@ -263,7 +264,8 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
                                0,
                                partition::milp_stats(pp.objective),
                                pp.energy_weight,
-                               pp.provenance};
+                               pp.provenance,
+                               {}};
   r.problem = pp.problem;
   if (!request.replay.empty()) {
     r.schedule = report::read_partition_file(request.replay, pp.problem);

@@ -132,8 +132,8 @@ class Solver {
       bwd_[k] = backward_step(k + 1 == m ? init : bwd_[k + 1], k);
     }
     if (!solve_hard(hard, hard == 0 ? init : fwd_[hard - 1], hard + 1 == m ? init : bwd_[hard + 1]))
-      return timed_out();
-    return assemble(hard);
+      return hard_in_ >= 0 ? assemble(hard, limit_status()) : timed_out();
+    return assemble(hard, SolveStatus::Optimal);
   }
 
   // The (latency, dynamic energy) front under the budgets: segment fronts with the energy as
@@ -340,23 +340,29 @@ class Solver {
         st.fronts += 1;
         add_counts(st, b.nodes, b.leaves, b.seq_nodes);
         r_.parent_pruned += b.parent_pruned;
-        if (b.timed_out) return false;
-        if (!b.improved) continue;
-        incumbent = b.total;
-        optimum_ = b.total;
-        hard_plan_ = std::move(b.plan);
-        hard_in_ = static_cast<int>(ji);
-        hard_out_ = static_cast<int>(jo);
-        // The rest point RestCost::at picked: the fastest of those that still fit.
-        double best_rest = std::numeric_limits<double>::infinity();
-        for (size_t i = rest.size(); i-- > 0;)
-          if (b.crossbars <= budget_ - rest[i].crossbars &&
-              b.drop <= drop_budget_ - static_cast<int64_t>(rest[i].drop) &&
-              rest[i].time < best_rest) {
-            best_rest = rest[i].time;
-            hard_prefix_ = rest[i].prev_mode;
-            hard_suffix_ = rest[i].prev_point;
-          }
+        // A plan found before a limit struck is complete (its leaf was sequenced to the end):
+        // the incumbent of a limited solve.
+        if (b.improved) {
+          incumbent = b.total;
+          optimum_ = b.total;
+          hard_plan_ = std::move(b.plan);
+          hard_in_ = static_cast<int>(ji);
+          hard_out_ = static_cast<int>(jo);
+          // The rest point RestCost::at picked: the fastest of those that still fit.
+          double best_rest = std::numeric_limits<double>::infinity();
+          for (size_t i = rest.size(); i-- > 0;)
+            if (b.crossbars <= budget_ - rest[i].crossbars &&
+                b.drop <= drop_budget_ - static_cast<int64_t>(rest[i].drop) &&
+                rest[i].time < best_rest) {
+              best_rest = rest[i].time;
+              hard_prefix_ = rest[i].prev_mode;
+              hard_suffix_ = rest[i].prev_point;
+            }
+        }
+        if (b.timed_out) {
+          st.seconds = deadline_.elapsed() - t0;
+          return false;
+        }
       }
     }
     st.seconds = deadline_.elapsed() - t0;
@@ -386,7 +392,13 @@ class Solver {
     return fronts_[k][ji][jo].front.points()[static_cast<size_t>(point)].payload;
   }
 
-  ExactResult assemble(size_t h) {
+  SolveStatus limit_status() const {
+    return deadline_.node_limited() ? SolveStatus::NodeLimit : SolveStatus::TimeLimit;
+  }
+
+  // The plan of the hard segment's best leaf with the rest's DP points: the optimum when
+  // `status` is Optimal, else the incumbent of a solve a limit stopped.
+  ExactResult assemble(size_t h, SolveStatus status) {
     const size_t m = d_.segments.size();
     Assignment a{std::vector<int>(p_.size(), kHost)};
     std::vector<const SegmentPlan*> plans(m);
@@ -424,16 +436,21 @@ class Solver {
     if (std::abs(objective - optimum_) > tol)
       throw internal_error("exact solver: the DP optimum ", optimum_,
                            " s differs from the replayed ", "objective ", objective, " s");
-    r_.status = SolveStatus::Optimal;
+    r_.status = status;
     r_.makespan = r_.schedule.makespan;
     r_.objective = objective;
     r_.bound = objective;
+    if (status != SolveStatus::Optimal) {
+      r_.bound = std::min(trivial_bound(p_, allowed_), objective);
+      r_.incumbent = ExactResult::kSearchIncumbent;
+    }
     r_.seconds = deadline_.elapsed();
     return std::move(r_);
   }
 
   ExactResult timed_out() {
-    r_.status = deadline_.node_limited() ? SolveStatus::NodeLimit : SolveStatus::TimeLimit;
+    r_.status = limit_status();
+    r_.incumbent = ExactResult::kFallbackIncumbent;
     r_.schedule = simulate_in_topological_order(p_, fallback_);
     r_.makespan = r_.schedule.makespan;
     r_.objective = objective_value(p_, r_.schedule);

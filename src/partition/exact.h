@@ -8,13 +8,15 @@
 // and the crossbars spent); the hardest segment is then searched with a single objective, its
 // latency plus the best the rest can do with the crossbars it leaves (segment_best). Every step
 // is exact, so the result is a proven optimum (bound == makespan); it is replayed by the
-// simulator and checked, and a disagreement is an InternalError.
+// simulator and checked, and a disagreement is an InternalError. A time or node limit stops the
+// search with the best plan it has (ExactResult::incumbent), replayed and checked the same way.
 // With an accuracy model (problem.h) the accuracy drop is a second knapsack resource: the fronts,
 // the DP states and rest() carry (crossbars, drop) and both budgets bound every step.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "partition/problem.h"
@@ -27,12 +29,13 @@ class SeqCache;
 
 struct ExactOptions {
   // Wall-clock limit in seconds (> 0; infinity = none). When it strikes the result is
-  // TimeLimit with the all-host incumbent and the root lower bound.
+  // TimeLimit with the best plan found so far (ExactResult::incumbent says which) and the root
+  // lower bound.
   double time_limit_seconds = std::numeric_limits<double>::infinity();
   // Deterministic work limit: search nodes charged, ExactResult::nodes + seq_nodes (segment
   // branch-and-bound and exact sequencing); 0 = none. When it strikes the result is NodeLimit,
-  // as TimeLimit otherwise (all-host incumbent, root bound); unlike the wall clock it stops every
-  // run of the same problem at the same point on any machine.
+  // as TimeLimit otherwise (incumbent, root bound); unlike the wall clock it stops every run of
+  // the same problem at the same point on any machine.
   int64_t node_limit = 0;
   // Answers of the exact sequencings of earlier solves (sequencing.h: a memo of the input, valid
   // for any problem), e.g. the solves of one latency-energy front; nullptr: one per solve.
@@ -64,6 +67,14 @@ struct ExactResult {
   size_t jumping_edges = 0;    // edges over a cut node
   size_t redundant_edges = 0;  // of those, proven redundant
   std::vector<ExactSegmentStats> segments;
+  // Where a limited solve's plan comes from ("" when Optimal): the hard segment's best leaf so
+  // far with the other segments' optimal share of the rest (the limit struck in the hard
+  // segment's search, after a first leaf), or the all-host plan (it struck before).
+  std::string incumbent;
+  static constexpr const char* kSearchIncumbent =
+      "the best plan the search found before the limit (not proven optimal)";
+  static constexpr const char* kFallbackIncumbent =
+      "the all-host plan (the limit struck before the search found a plan)";
 };
 
 [[nodiscard]] ExactResult solve_exact(const Problem& p, const ExactOptions& opt = {});

@@ -93,6 +93,7 @@ Provenance partition_provenance(const PartitionRun& r) {
     p.set("status",
           std::string(partition::solve_status_name(r.status)) +
               (r.status == partition::SolveStatus::Optimal ? " (proven)" : " (not proven)"));
+    if (!r.incumbent.empty()) p.set("incumbent", r.incumbent);
   }
   p.set("cache", "none (solved in this run)");
   if (!p.find("seeds")) p.set("seeds", "none (deterministic)");
@@ -154,6 +155,7 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
                   r.status == partition::SolveStatus::Optimal ? "proven" : "not proven",
                   t(r.bound).c_str(), gap * 100, r.seconds, static_cast<long long>(r.nodes));
     row("solver", line);
+    if (!r.incumbent.empty()) row("incumbent", r.incumbent);
   }
   if (r.milp) {
     std::snprintf(line, sizeof line,
@@ -232,6 +234,7 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
                       {"host_order", host_order},
                       {"bus_order", s.bus_order},
                       {"transfers", transfers}};
+  if (!r.incumbent.empty()) j["solver"]["incumbent"] = r.incumbent;
   if (p.has_energy()) j["energy_j"] = energy_json(partition::energy_of(p, s));
   if (r.energy_weight > 0) j["energy_weight_s_per_j"] = r.energy_weight;
   if (r.milp)

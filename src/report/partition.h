@@ -29,6 +29,8 @@ struct PartitionRun {
   double energy_weight = 0;  // s/J: the objective was latency + energy_weight * total energy
   // Command line, version, date, machine; the reports add the host source, solver and status.
   Provenance provenance;
+  // Where a limited run's plan comes from (partition::ExactResult::incumbent); "" otherwise.
+  std::string incumbent;
 };
 
 // The run's provenance with its facts: host source, solver and status, cache ("none"), seeds.

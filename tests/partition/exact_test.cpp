@@ -352,23 +352,65 @@ TEST(ExactSolver, YoloLikeProvenOptimalAndReplayable) {
   EXPECT_GE(big, 10u);  // the Detect/PANet tail is one segment with many offloadable convs
 }
 
-TEST(ExactSolver, TimeLimitReturnsTheAllHostIncumbent) {
+// A limit that strikes before any plan is found leaves the all-host plan, with a valid bound.
+TEST(ExactSolver, AnEarlyLimitReturnsTheAllHostPlan) {
   testing::CostSpec c;
   c.budget = 100;
   c.replication_modes = 3;
   const Problem p = testing::to_problem(testing::yolov5n(), c);
   ExactOptions opt;
-  opt.time_limit_seconds = 0.01;
+  opt.node_limit = 1;
   const ExactResult r = solve_exact(p, opt);
-  ASSERT_EQ(r.status, SolveStatus::TimeLimit);
+  ASSERT_EQ(r.status, SolveStatus::NodeLimit);
+  EXPECT_EQ(r.incumbent, ExactResult::kFallbackIncumbent);
   EXPECT_TRUE(check(p, r.schedule).empty());
   double cpu_only = 0.0;
   for (double t : p.t_host) cpu_only += t;
   EXPECT_NEAR(r.makespan, cpu_only, 1e-9 * cpu_only);
   EXPECT_GT(r.bound, 0.0);
   EXPECT_LE(r.bound, r.makespan);
+  opt.node_limit = 0;
   opt.time_limit_seconds = 0;
   EXPECT_THROW((void)solve_exact(p, opt), UserError);
+}
+
+// A limit that strikes in the hard segment's search keeps the best plan found so far: checked,
+// no better than the optimum, far better than all-host here, the same at the same limit, and
+// never worse at a larger one (the search path is the same, the incumbent only improves).
+TEST(ExactSolver, ALimitInTheSearchReturnsItsBestPlan) {
+  testing::CostSpec c;
+  c.budget = 100;
+  c.replication_modes = 3;
+  const Problem p = testing::to_problem(testing::yolov5n(), c);
+  const ExactResult full = solve_exact(p);
+  ASSERT_EQ(full.status, SolveStatus::Optimal);
+  EXPECT_TRUE(full.incumbent.empty());
+  // Every node is charged once; the hard segment (the most decisions) is searched last.
+  const int64_t work = full.nodes + full.seq_nodes;
+  const auto hard = std::max_element(full.segments.begin(), full.segments.end(),
+                                     [](const ExactSegmentStats& a, const ExactSegmentStats& b) {
+                                       return a.decisions < b.decisions;
+                                     });
+  const int64_t in_hard = hard->nodes + hard->seq_nodes;
+  ASSERT_GT(in_hard, 100);
+  double cpu_only = 0.0;
+  for (double t : p.t_host) cpu_only += t;
+  double previous = cpu_only;
+  for (int64_t limit : {work - in_hard / 2, work - in_hard / 4, work - 1}) {
+    ExactOptions opt;
+    opt.node_limit = limit;
+    const ExactResult r = solve_exact(p, opt);
+    ASSERT_EQ(r.status, SolveStatus::NodeLimit) << limit;
+    EXPECT_EQ(r.incumbent, ExactResult::kSearchIncumbent) << limit;
+    EXPECT_TRUE(check(p, r.schedule).empty()) << limit;
+    EXPECT_LE(crossbars_used(p, r.schedule.assignment), 100) << limit;
+    EXPECT_GE(r.makespan, full.makespan * (1 - 1e-12)) << limit;
+    EXPECT_LE(r.makespan, previous * (1 + 1e-12)) << limit;
+    EXPECT_LT(r.makespan, 0.9 * cpu_only) << limit;
+    EXPECT_LE(r.bound, full.makespan * (1 + 1e-12)) << limit;
+    EXPECT_EQ(solve_exact(p, opt).makespan, r.makespan) << limit;
+    previous = r.makespan;
+  }
 }
 
 }  // namespace
