@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <unordered_map>
 
 #include "util/error.h"
@@ -17,6 +18,48 @@ struct Arc {
   int to;
   double delay;
 };
+
+// Arcs grouped by job in compressed rows (one allocation, not one per job: a search is built
+// for every leaf of the exact solver, most of them settled in a few nodes): job v's arcs are
+// arcs[first[v] .. first[v + 1]), in the order they were added.
+struct Adjacency {
+  std::vector<int> first;
+  std::vector<Arc> arcs;
+
+  // (job, arc) pairs, grouped by job stably.
+  Adjacency(size_t jobs, const std::vector<std::pair<int, Arc>>& list) : first(jobs + 1, 0) {
+    for (const auto& [v, a] : list) ++first[static_cast<size_t>(v) + 1];
+    for (size_t v = 0; v < jobs; ++v) first[v + 1] += first[v];
+    arcs.resize(list.size());
+    std::vector<int> next(first.begin(), first.end() - 1);
+    for (const auto& [v, a] : list) arcs[static_cast<size_t>(next[static_cast<size_t>(v)]++)] = a;
+  }
+  [[nodiscard]] std::span<const Arc> operator[](size_t v) const {
+    return {arcs.data() + first[v], arcs.data() + first[v + 1]};
+  }
+  [[nodiscard]] size_t degree(size_t v) const {
+    return static_cast<size_t>(first[v + 1] - first[v]);
+  }
+};
+
+Adjacency successors(const SeqInput& in) {
+  std::vector<std::pair<int, Arc>> list;
+  list.reserve(in.edges.size());
+  for (const SeqEdge& e : in.edges) {
+    HETCIM_ASSERT(e.from >= 0 && e.from < e.to && static_cast<size_t>(e.to) < in.duration.size(),
+                  "sequencing edges must go forward");
+    list.push_back({e.from, Arc{e.to, e.delay}});
+  }
+  return Adjacency(in.duration.size(), list);
+}
+
+// Arcs to each job's predecessors (Arc::to is the predecessor).
+Adjacency predecessors(const SeqInput& in) {
+  std::vector<std::pair<int, Arc>> list;
+  list.reserve(in.edges.size());
+  for (const SeqEdge& e : in.edges) list.push_back({e.to, Arc{e.from, e.delay}});
+  return Adjacency(in.duration.size(), list);
+}
 
 // What the rest of a schedule depends on, for one set of scheduled machine jobs: when each
 // machine frees up, the latest finish so far, and for every undetermined job with a determined
@@ -44,15 +87,8 @@ uint64_t splitmix(uint64_t x) {
 
 class Search {
  public:
-  Search(const SeqInput& in, const SeqOptions& opt) : in_(in), opt_(opt), n_(in.duration.size()) {
-    succ_.resize(n_);
-    pred_.resize(n_);
-    for (const SeqEdge& e : in.edges) {
-      HETCIM_ASSERT(e.from >= 0 && e.from < e.to && static_cast<size_t>(e.to) < n_,
-                    "sequencing edges must go forward");
-      succ_[static_cast<size_t>(e.from)].push_back({e.to, e.delay});
-      pred_[static_cast<size_t>(e.to)].push_back({e.from, e.delay});
-    }
+  Search(const SeqInput& in, const SeqOptions& opt)
+      : in_(in), opt_(opt), n_(in.duration.size()), succ_(successors(in)), pred_(predecessors(in)) {
     tail_.assign(n_, 0.0);
     for (size_t v = n_; v-- > 0;)
       for (const Arc& a : succ_[v])
@@ -90,7 +126,7 @@ class Search {
     done_.assign(n_, 0);
     bits_.assign((n_ + 63) / 64, 0);
     children_.resize(n_machine_jobs_ + 1);
-    for (size_t v = 0; v < n_; ++v) left_[v] = static_cast<int>(pred_[v].size());
+    for (size_t v = 0; v < n_; ++v) left_[v] = static_cast<int>(pred_.degree(v));
     for (size_t v = 0; v < n_; ++v)
       if (left_[v] == 0 && !on_machine(v) && !done_[v]) determine(v, 0.0);
     dfs(lower_bound(best_));
@@ -325,7 +361,7 @@ class Search {
     prof_.assign(free_.begin(), free_.end());
     prof_.push_back(max_finish_);
     for (size_t v = 0; v < n_; ++v) {
-      if (done_[v] || left_[v] == static_cast<int>(pred_[v].size())) continue;
+      if (done_[v] || left_[v] == static_cast<int>(pred_.degree(v))) continue;
       const int8_t m = in_.machine[v];
       prof_.push_back(m != kNoMachine ? std::max(ready_[v], free_[static_cast<size_t>(m)])
                                       : ready_[v]);
@@ -367,7 +403,7 @@ class Search {
   const SeqOptions& opt_;
   size_t n_;
   size_t n_machine_jobs_ = 0;
-  std::vector<std::vector<Arc>> succ_, pred_;  // pred_ arcs store the predecessor in `to`
+  Adjacency succ_, pred_;  // pred_ arcs store the predecessor in `to`
   std::vector<double> tail_;
   std::vector<uint64_t> zobrist_;
   // The one search state: valid where done_ (finish_), or for undetermined jobs (ready_ = latest
@@ -436,16 +472,15 @@ bool same_family(const SeqInput& a, const SeqInput& b) {
   return true;
 }
 
-std::vector<double> free_durations(const SeqInput& in) {
-  std::vector<double> d;
+void free_durations(const SeqInput& in, std::vector<double>& d) {
+  d.clear();
   for (size_t v = 0; v < in.duration.size(); ++v)
     if (in.machine[v] == kNoMachine) d.push_back(in.duration[v]);
-  return d;
 }
 
-// Each of a's no longer than b's.
-bool no_longer(const std::vector<double>& a, const std::vector<double>& b) {
-  for (size_t i = 0; i < a.size(); ++i)
+// Each of a[0 .. b.size()) no longer than b's.
+bool no_longer(const double* a, const std::vector<double>& b) {
+  for (size_t i = 0; i < b.size(); ++i)
     if (a[i] > b[i]) return false;
   return true;
 }
@@ -499,18 +534,21 @@ SeqCache::Family* SeqCache::find(const SeqInput& in, uint64_t hash) {
 bool SeqCache::answer(const SeqInput& in, uint64_t hash, double cutoff, SeqOutput& out) {
   const Family* f = find(in, hash);
   if (!f) return false;
-  const std::vector<double> mine = free_durations(in);
-  for (const Entry& e : f->entries) {
-    if (!no_longer(e.free, mine)) continue;
+  free_durations(in, mine_);
+  for (size_t i = 0; i < f->entries.size(); ++i) {
+    const Entry& e = f->entries[i];
+    // An entry answers only if it is no longer; test that last, it is the dear part.
+    const bool by_bound = cutoff <= e.bound();
+    if (!by_bound && !e.optimal) continue;
+    const double* theirs = f->free.data() + i * f->jobs;
+    if (!no_longer(theirs, mine_)) continue;
     // Nothing of `in` is below what nothing of e's input is below.
-    const double bound = e.optimal ? e.best.makespan : e.none_below;
-    if (cutoff <= bound) {
+    if (by_bound) {
       ++hits_;
       out = SeqOutput{};
       return true;
     }
-    if (!e.optimal) continue;
-    if (e.free == mine) {  // the same input: its optimum as found
+    if (std::equal(mine_.begin(), mine_.end(), theirs)) {  // the same input: its optimum as found
       ++hits_;
       out = e.best;
       out.nodes = 0;
@@ -534,24 +572,30 @@ bool SeqCache::answer(const SeqInput& in, uint64_t hash, double cutoff, SeqOutpu
 void SeqCache::record(const SeqInput& in, uint64_t hash, double cutoff, const SeqOutput& out) {
   if (!out.proven) return;
   Family* f = find(in, hash);
-  const std::vector<double> mine = free_durations(in);
+  free_durations(in, mine_);
+  uint64_t mine_hash = splitmix(mine_.size());
+  for (double d : mine_) mine_hash = splitmix(mine_hash ^ std::bit_cast<uint64_t>(d));
   Entry* e = nullptr;
   if (f)
-    for (Entry& x : f->entries)
-      if (x.free == mine) e = &x;
+    for (size_t i = 0; i < f->entries.size() && !e; ++i)
+      if (f->free_hash[i] == mine_hash &&
+          std::equal(mine_.begin(), mine_.end(), f->free.data() + i * f->jobs))
+        e = &f->entries[i];
   if (!e) {
     if (out.nodes < kMinNodes) return;
-    size_t bytes = mine.size() * sizeof(double) +
+    size_t bytes = mine_.size() * sizeof(double) + sizeof(uint64_t) +
                    in.duration.size() * (sizeof(double) + 2 * sizeof(int)) + 128;
     if (!f)
       bytes += in.duration.size() * (sizeof(double) + 1) + in.edges.size() * sizeof(SeqEdge) + 128;
     if (bytes_ + bytes > kMaxBytes) return;
     bytes_ += bytes;
     if (!f) {
-      map_[hash].push_back(Family{in, {}});
+      map_[hash].push_back(Family{in, mine_.size(), {}, {}, {}});
       f = &map_[hash].back();
     }
-    f->entries.push_back(Entry{mine, false, 0.0, {}});
+    f->free.insert(f->free.end(), mine_.begin(), mine_.end());
+    f->free_hash.push_back(mine_hash);
+    f->entries.push_back(Entry{});
     e = &f->entries.back();
   }
   if (out.found) {

@@ -82,14 +82,20 @@ class SeqCache {
   static constexpr size_t kMaxBytes = size_t{8} << 20;
 
   struct Entry {
-    std::vector<double> free;  // the free jobs' durations, in job order
-    bool optimal = false;      // `best` is an optimum (found and proven)
-    double none_below = 0.0;   // !optimal: no schedule has a makespan below this
+    bool optimal = false;     // `best` is an optimum (found and proven)
+    double none_below = 0.0;  // !optimal: no schedule has a makespan below this
     SeqOutput best;
+    // Nothing is below this: best.makespan when optimal, else none_below.
+    [[nodiscard]] double bound() const { return optimal ? best.makespan : none_below; }
   };
   // Inputs equal but for their free jobs' durations (those of `input` are its first entry's).
+  // The entries' free durations lie in one array (entry i's at free[i * jobs ...]), scanned by
+  // every lookup.
   struct Family {
     SeqInput input;
+    size_t jobs = 0;                  // free jobs per entry
+    std::vector<double> free;         // entries.size() x jobs, in job order
+    std::vector<uint64_t> free_hash;  // per entry, of its free durations (finds an equal one)
     std::vector<Entry> entries;
   };
   // What the entries of `in`'s family prove for `in` at `cutoff` (hash from hash()): true and
@@ -105,6 +111,7 @@ class SeqCache {
   Family* find(const SeqInput& in, uint64_t hash);
 
   std::unordered_map<uint64_t, std::vector<Family>> map_;
+  std::vector<double> mine_;  // scratch: the free durations of the input at hand
   size_t bytes_ = 0;
   int64_t hits_ = 0;
 };
