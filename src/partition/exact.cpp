@@ -307,6 +307,31 @@ class Solver {
     return prev;
   }
 
+  // The rest of the hard segment h for the prefix states at its in cut's mode and the suffix
+  // states at its out cut's mode jo: prefix (ends at the in cut) + out cut crossbars and drop +
+  // suffix, Pareto-pruned (returned second); what each leaves (budget - c, drop budget - d) are
+  // the RestCost's thresholds.
+  std::pair<RestCost, std::vector<DpPoint>> rest_cost(const std::vector<DpPoint>& prefix,
+                                                      const std::vector<DpPoint>& suffix, size_t h,
+                                                      size_t jo) const {
+    std::vector<DpPoint> rest;
+    for (size_t a = 0; a < prefix.size(); ++a)
+      for (size_t b = 0; b < suffix.size(); ++b) {
+        const int64_t c = prefix[a].crossbars + out_crossbars(h, jo) + suffix[b].crossbars;
+        const int64_t d = static_cast<int64_t>(prefix[a].drop) + out_drop(h, jo) +
+                          static_cast<int64_t>(suffix[b].drop);
+        if (c <= budget_ && d <= drop_budget_)
+          rest.push_back(DpPoint{c, static_cast<double>(d), prefix[a].time + suffix[b].time,
+                                 static_cast<int>(a), static_cast<int>(b), -1});
+      }
+    keep_pareto(rest);
+    RestCost cost;
+    for (size_t i = rest.size(); i-- > 0;)
+      cost.add(budget_ - rest[i].crossbars, drop_budget_ - static_cast<int64_t>(rest[i].drop),
+               rest[i].time);
+    return {std::move(cost), std::move(rest)};
+  }
+
   bool solve_hard(size_t h, const States& prefix, const States& suffix) {
     const Segment& seg = d_.segments[h];
     const std::vector<int> in_modes = modes_of(seg.in), out_modes = modes_of(seg.out);
@@ -315,25 +340,7 @@ class Solver {
     double incumbent = std::numeric_limits<double>::infinity();
     for (size_t ji = 0; ji < in_modes.size(); ++ji) {
       for (size_t jo = 0; jo < out_modes.size(); ++jo) {
-        // The rest: prefix (ends at the in cut) + out cut crossbars and drop + suffix,
-        // Pareto-pruned; what it leaves (budget - c, drop budget - d) are RestCost's thresholds.
-        std::vector<DpPoint> rest;
-        for (size_t a = 0; a < prefix[ji].size(); ++a)
-          for (size_t b = 0; b < suffix[jo].size(); ++b) {
-            const int64_t c =
-                prefix[ji][a].crossbars + out_crossbars(h, jo) + suffix[jo][b].crossbars;
-            const int64_t d = static_cast<int64_t>(prefix[ji][a].drop) + out_drop(h, jo) +
-                              static_cast<int64_t>(suffix[jo][b].drop);
-            if (c <= budget_ && d <= drop_budget_)
-              rest.push_back(DpPoint{c, static_cast<double>(d),
-                                     prefix[ji][a].time + suffix[jo][b].time, static_cast<int>(a),
-                                     static_cast<int>(b), -1});
-          }
-        keep_pareto(rest);
-        RestCost cost;
-        for (size_t i = rest.size(); i-- > 0;)
-          cost.add(budget_ - rest[i].crossbars, drop_budget_ - static_cast<int64_t>(rest[i].drop),
-                   rest[i].time);
+        const auto [cost, rest] = rest_cost(prefix[ji], suffix[jo], h, jo);
         SegmentBestOutput b =
             segment_best(front_input(seg, in_modes[ji], out_modes[jo]), cost, incumbent);
         st.decisions = b.decisions;
@@ -360,6 +367,16 @@ class Solver {
             }
         }
         if (b.timed_out) {
+          // What the stopped search and the pairs not searched yet still prove (the pairs
+          // searched to the end have nothing below the incumbent).
+          open_bound_ = b.bound;
+          for (size_t k = ji * out_modes.size() + jo + 1; k < in_modes.size() * out_modes.size();
+               ++k) {
+            const size_t i = k / out_modes.size(), o = k % out_modes.size();
+            open_bound_ = std::min(open_bound_,
+                                   segment_best_bound(front_input(seg, in_modes[i], out_modes[o]),
+                                                      rest_cost(prefix[i], suffix[o], h, o).first));
+          }
           st.seconds = deadline_.elapsed() - t0;
           return false;
         }
@@ -441,7 +458,7 @@ class Solver {
     r_.objective = objective;
     r_.bound = objective;
     if (status != SolveStatus::Optimal) {
-      r_.bound = std::min(trivial_bound(p_, allowed_), objective);
+      r_.bound = std::min(std::max(trivial_bound(p_, allowed_), open_bound_), objective);
       r_.incumbent = ExactResult::kSearchIncumbent;
     }
     r_.seconds = deadline_.elapsed();
@@ -454,7 +471,7 @@ class Solver {
     r_.schedule = simulate_in_topological_order(p_, fallback_);
     r_.makespan = r_.schedule.makespan;
     r_.objective = objective_value(p_, r_.schedule);
-    r_.bound = std::min(trivial_bound(p_, allowed_), r_.objective);
+    r_.bound = std::min(std::max(trivial_bound(p_, allowed_), open_bound_), r_.objective);
     r_.seconds = deadline_.elapsed();
     return std::move(r_);
   }
@@ -472,6 +489,8 @@ class Solver {
   std::vector<std::vector<std::vector<SegmentFrontOutput>>> fronts_;  // [k][ji][jo]
   std::vector<States> fwd_, bwd_;
   double optimum_ = std::numeric_limits<double>::infinity();
+  // A limited hard search: no plan of the pairs not searched to the end is below this.
+  double open_bound_ = 0.0;
   SegmentPlan hard_plan_;
   int hard_in_ = -1, hard_out_ = -1, hard_prefix_ = -1, hard_suffix_ = -1;
   bool energy_resource_ = false;

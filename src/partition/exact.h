@@ -29,13 +29,14 @@ class SeqCache;
 
 struct ExactOptions {
   // Wall-clock limit in seconds (> 0; infinity = none). When it strikes the result is
-  // TimeLimit with the best plan found so far (ExactResult::incumbent says which) and the root
-  // lower bound.
+  // TimeLimit with the best plan found so far (ExactResult::incumbent says which) and a lower
+  // bound: the critical path / host load one, or where higher, the least root bound of the hard
+  // segment's searches that did not finish (segment_best_bound).
   double time_limit_seconds = std::numeric_limits<double>::infinity();
   // Deterministic work limit: search nodes charged, ExactResult::nodes + seq_nodes (segment
   // branch-and-bound and exact sequencing); 0 = none. When it strikes the result is NodeLimit,
-  // as TimeLimit otherwise (incumbent, root bound); unlike the wall clock it stops every run of
-  // the same problem at the same point on any machine.
+  // as TimeLimit otherwise (incumbent, bound); unlike the wall clock it stops every run of the
+  // same problem at the same point on any machine.
   int64_t node_limit = 0;
   // Answers of the exact sequencings of earlier solves (sequencing.h: a memo of the input, valid
   // for any problem), e.g. the solves of one latency-energy front; nullptr: one per solve.

@@ -43,6 +43,7 @@ class FrontSearch {
   }
 
   SegmentBestOutput run_best() {
+    best_.bound = root_bound();
     search();
     best_.nodes = out_.nodes;
     best_.leaves = out_.leaves;
@@ -309,14 +310,37 @@ class FrontSearch {
     return false;
   }
 
-  void search() {
+  void undecide() {
     decided_.assign(nodes_.size(), -1);
     for (size_t v = 0; v < nodes_.size(); ++v)
       if (choices_[v].size() == 1) decided_[v] = 0;
+  }
+
+  void search() {
+    undecide();
     out_.decisions = vars_.size();
     dfs(0, 0, 0, 0.0);
   }
 
+ public:
+  // Single objective: a lower bound on latency + rest over every plan of the segment, from the
+  // root's bounds (those worth_exploring compares with the incumbent): a plan spending c
+  // crossbars costs at least max(lb, load_bound(c)) + rest(c), and both parts only fall with c
+  // within a step of rest().
+  double root_bound() {
+    undecide();
+    const double elb = objective_energy(energy_bound());
+    const double lb = lower_bound(kInf);
+    double bound = kInf;
+    for (size_t i = 0; i < rest_->crossbars.size(); ++i) {
+      if (rest_->crossbars[i] < 0 || rest_->drop[i] < 0) continue;
+      const int64_t c = std::min(rest_->crossbars[i], in_.budget);
+      bound = std::min(bound, std::max(lb, load_bound(c)) + elb + rest_->latency[i]);
+    }
+    return bound;
+  }
+
+ private:
   // Latencies at or above this are of no use for a plan with `crossbars` interior crossbars and
   // an interior drop of at least `drop`.
   // `res`: the second resource of the front (the drop, or the energy bound with
@@ -541,6 +565,12 @@ SegmentBestOutput segment_best(const SegmentFrontInput& in, const RestCost& rest
   HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.decomposition && !in.energy_resource,
                 "segment_best: missing input");
   return FrontSearch(in, &rest, incumbent).run_best();
+}
+
+double segment_best_bound(const SegmentFrontInput& in, const RestCost& rest) {
+  HETCIM_ASSERT(in.problem && in.segment && in.allowed && in.decomposition && !in.energy_resource,
+                "segment_best_bound: missing input");
+  return FrontSearch(in, &rest, kInf).root_bound();
 }
 
 }  // namespace hetcim::partition

@@ -111,9 +111,17 @@ struct SegmentBestOutput {
   int64_t nodes = 0, leaves = 0, seq_nodes = 0, parent_pruned = 0;
   size_t decisions = 0;
   bool timed_out = false;
+  // No plan of the segment has latency + rest below this (segment_best_bound): what a search
+  // stopped by a limit still proves.
+  double bound = 0.0;
 };
 
 [[nodiscard]] SegmentBestOutput segment_best(const SegmentFrontInput& in, const RestCost& rest,
                                              double incumbent);
+
+// A lower bound on latency + rest over every plan of the segment, from the bounds of the search's
+// root (critical path, Jackson's over the surely-host operators, the host load less what the
+// crossbars each step of rest() leaves can move away); infinity when no plan fits.
+[[nodiscard]] double segment_best_bound(const SegmentFrontInput& in, const RestCost& rest);
 
 }  // namespace hetcim::partition

@@ -71,6 +71,43 @@ TEST(ExactVsBruteForce, PerTensorDirectionRandomDags) {
   expect_equal_optima(s, 9000, 200);
 }
 
+// A solve stopped by a node limit: its plan is checked and no better than the brute-force
+// optimum, its bound no higher (the root bounds of the hard segment's unfinished pairs are
+// bounds), and it is exact once the limit covers the whole solve. Multi-mode DAGs with energy
+// and accuracy budgets, so that every part of the bound is exercised.
+TEST(ExactVsBruteForce, LimitedSolvesBracketTheOptimum) {
+  int searched = 0, above_zero = 0;
+  for (int k = 0; k < 3; ++k) {
+    RandomSpec s;
+    s.max_modes = 3;
+    s.max_ops = 8;
+    s.energy_weight = k == 1 ? 3 : 0;
+    s.max_drop = k == 2 ? 40 : 0;
+    for (uint64_t seed = 21000; seed < 21060; ++seed) {
+      const Problem p = random_problem(seed + 1000 * static_cast<uint64_t>(k), s);
+      const BruteForceResult bf = solve_brute_force(p);
+      const ExactResult full = solve_exact(p);
+      const int64_t work = full.nodes + full.seq_nodes;
+      const double tol = 1e-9 * bf.objective;
+      for (int64_t limit : {work / 4, work / 2, work - 1}) {
+        if (limit < 1) continue;
+        ExactOptions o;
+        o.node_limit = limit;
+        const ExactResult r = solve_exact(p, o);
+        ASSERT_EQ(r.status, SolveStatus::NodeLimit) << "seed " << seed << " limit " << limit;
+        EXPECT_TRUE(check(p, r.schedule).empty()) << "seed " << seed;
+        EXPECT_GE(r.objective, bf.objective - tol) << "seed " << seed << " limit " << limit;
+        EXPECT_LE(r.bound, bf.objective + tol) << "seed " << seed << " limit " << limit;
+        EXPECT_LE(r.bound, r.objective) << "seed " << seed;
+        searched += r.incumbent == ExactResult::kSearchIncumbent ? 1 : 0;
+        above_zero += r.bound > 0 ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GT(searched, 30);
+  EXPECT_GT(above_zero, 30);
+}
+
 TEST(ExactVsBruteForce, SparseDagsWithLargeTransfers) {
   RandomSpec s;
   s.edge_prob = 0.2;
