@@ -28,6 +28,11 @@ const FieldTable<DseRequest>& dse_fields() {
                 "20.48GB/s otherwise)")
               .with_unit(Quantity::Bandwidth)
               .positive(),
+          field("time_limit", &R::time_limit,
+                "Wall-clock limit per exact solve (a point it stops keeps the best plan found, "
+                "with its bound)")
+              .with_unit(Quantity::Time)
+              .range(1e-9, 1e9),
           field("milp", &R::milp, "Also solve the paper's MILP (CBC) on every point"),
           field("milp_time_limit", &R::milp_time_limit, "Wall-clock limit per MILP")
               .with_unit(Quantity::Time)
@@ -63,6 +68,7 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
   o.crossbars = a.crossbars;
   o.t_mvm = a.t_mvm;
   o.run_milp = a.milp;
+  o.exact_time_limit = a.time_limit;
   o.milp_time_limit = a.milp_time_limit;
   o.threads = a.threads;
   o.build.max_replicas = a.replicas;

@@ -23,11 +23,14 @@ struct DseRequest {
   // arm, x86, host model names, profile files (.csv / .json, "{model}" in the path for several
   // models), or "this" (measure this CPU now, model by model).
   std::vector<std::string> hosts = {"arm", "x86"};
-  std::optional<double> bus;      // bytes/s for every host; default: seed 000's bus of each host
-  bool milp = false;              // also solve the paper's MILP on every point
-  double milp_time_limit = 60.0;  // seconds per MILP (> 0)
-  int threads = 1;                // grid points solved in parallel, 1..1024
-  int64_t replicas = 1;           // 1..64
+  std::optional<double> bus;  // bytes/s for every host; default: seed 000's bus of each host
+  // Seconds per exact solve (> 0): a point it stops keeps the best plan found and a bound
+  // (status time-limit).
+  double time_limit = 600.0;
+  bool milp = false;                   // also solve the paper's MILP on every point
+  double milp_time_limit = 60.0;       // seconds per MILP (> 0)
+  int threads = 1;                     // grid points solved in parallel, 1..1024
+  int64_t replicas = 1;                // 1..64
   std::string transfers = "per-edge";  // "per-edge" | "per-tensor"
   std::string bus_model = "parallel";  // "parallel" | "serial"
   std::string cache_dir;               // "" = no cache

@@ -30,10 +30,10 @@ struct DseArgs {
   bool no_cache = false;
   bool no_figures = false;
   bool quiet = false;
-  // Platform mode (issue 12): --platform, --sweep, --imas, --objective, --time-limit.
+  // Platform mode (issue 12): --platform, --sweep, --imas, --objective (and --time-limit, the
+  // request's, for both modes).
   api::PlatformDseRequest platform;
   bool platform_given = false;
-  std::string time_limit = "600s";
 };
 
 // hetcim dse --platform P --sweep KEY=v1,v2 ...: a grid over platform parameters, each point
@@ -47,7 +47,7 @@ void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) 
   api::PlatformDseRequest& q = a.platform;
   if (cmd.count("--models") > 0) q.models = a.request.models;
   q.threads = a.request.threads;
-  q.time_limit = parse_positive_quantity(a.time_limit, Quantity::Time, "--time-limit");
+  q.time_limit = a.request.time_limit;
   namespace fs = std::filesystem;
   const auto in_out = [&](const std::string& name) { return (fs::path(a.out) / name).string(); };
   q.cache_dir = a.no_cache ? "" : in_out("cache");
@@ -219,15 +219,12 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--objective", a->platform.objective, "With --platform: latency or energy")
       ->check(CLI::IsMember({"latency", "energy"}))
       ->capture_default_str();
-  cmd->add_option("--time-limit", a->time_limit,
-                  "With --platform: wall-clock limit of the exact solver per point")
-      ->capture_default_str();
   cmd->callback([a, cmd, &provenance] {
     if (a->platform_given) {
       run_platform(*a, provenance, *cmd);
       return;
     }
-    for (const char* flag : {"--sweep", "--imas", "--objective", "--time-limit"})
+    for (const char* flag : {"--sweep", "--imas", "--objective"})
       if (cmd->count(flag) > 0) throw user_error(flag, " applies with --platform only");
     run(*a, provenance);
   });

@@ -125,6 +125,30 @@ TEST(Api, DsePointIsTheSinglePartition) {
   EXPECT_EQ(d.cached, 0u);
 }
 
+// The grid's exact time limit reaches each solve: a point that needs millions of nodes (the
+// grid's hardest, YOLOv5n x86 at 200 crossbars with replicas) stops at the first clock reading
+// of a 1 ns limit, keeps a checked plan, and says so; the limit is in the provenance.
+TEST(Api, DseTimeLimitStopsEachSolve) {
+  api::DseRequest q;
+  q.models = {"yolov5n"};
+  q.crossbars = {200};
+  q.t_mvm = {500e-9};
+  q.hosts = {"x86"};
+  q.replicas = 4;
+  q.time_limit = 1e-9;
+  const api::DseResult d = api::run_dse(q);
+  ASSERT_EQ(d.points.size(), 1u);
+  EXPECT_EQ(d.points[0].status, "time-limit");
+  EXPECT_EQ(d.optimal, 0u);
+  EXPECT_LE(d.points[0].bound, d.points[0].latency);
+  EXPECT_GT(d.points[0].latency, 0.0);
+  const std::string* solver = d.provenance.find("solver");
+  ASSERT_NE(solver, nullptr);
+  EXPECT_NE(solver->find("time limit 1 ns"), std::string::npos) << *solver;
+  q.time_limit = 0;
+  EXPECT_THROW((void)api::run_dse(q), UserError);
+}
+
 TEST(Api, BuildInfoListsTheLibraries) {
   const api::BuildInfo b = api::build_info();
   ASSERT_GE(b.dependencies.size(), 3u);
