@@ -165,8 +165,9 @@ def dse(**options):
     its host source, status and cached flag; the whole document, with its provenance and summary,
     is ``json.loads(hetcim._hetcim.dse_json(**options))``).
 
-    Options: models, crossbars, t_mvm (list of "50ns" or seconds), hosts, bus, milp,
-    milp_time_limit, threads, replicas, transfers, bus_model, cache_dir.
+    Options: models, crossbars, t_mvm (list of "50ns" or seconds), hosts, bus, time_limit (per
+    exact solve; a point it stops keeps its best plan and bound), milp, milp_time_limit, threads,
+    replicas, transfers, bus_model, cache_dir.
     """
     return _json.loads(_hetcim.dse_json(**options))["points"]
 

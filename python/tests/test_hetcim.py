@@ -168,6 +168,19 @@ def test_dse_point_equals_the_single_partition(resnet18):
     assert points[0]["latency_s"] == pytest.approx(plan.latency_s, rel=1e-12)
 
 
+def test_dse_time_limit_reaches_each_solve():
+    # The grid's hardest point needs millions of nodes: a 1 ns limit stops it at the first clock
+    # reading, with a plan no faster than its bound.
+    points = hetcim.dse(
+        models=["yolov5n"], crossbars=[200], t_mvm=["500ns"], hosts=["x86"], replicas=4,
+        time_limit="1ns",
+    )
+    assert points[0]["status"] == "time-limit"
+    assert points[0]["bound_s"] <= points[0]["latency_s"]
+    with pytest.raises(hetcim.UserError, match="time_limit"):
+        hetcim.dse(models=["resnet18"], time_limit="0s")
+
+
 def test_cluster_studies_match_the_cli(tmp_path):
     # The same figures and the same provenance facts (source, solver, cache, seeds); the command
     # line and date of the provenance are the caller's.

@@ -108,12 +108,19 @@ TEST(Api, TheHardwareIsTheOneSourceOfTheCrossbarGeometry) {
   EXPECT_NE(msg.find("analysed for 128x256"), std::string::npos) << msg;
 }
 
-TEST(Api, DsePointIsTheSinglePartition) {
+// A grid of one point.
+api::DseRequest one_point(const std::string& model, int64_t crossbars, double t_mvm,
+                          const std::string& host) {
   api::DseRequest q;
-  q.models = {"resnet18"};
-  q.crossbars = {100};
-  q.t_mvm = {50e-9};
-  q.hosts = {"x86"};
+  q.models = {model};
+  q.crossbars = {crossbars};
+  q.t_mvm = {t_mvm};
+  q.hosts = {host};
+  return q;
+}
+
+TEST(Api, DsePointIsTheSinglePartition) {
+  const api::DseRequest q = one_point("resnet18", 100, 50e-9, "x86");
   const api::DseResult d = api::run_dse(q);
   ASSERT_EQ(d.points.size(), 1u);
   api::PartitionRequest p;
@@ -127,13 +134,9 @@ TEST(Api, DsePointIsTheSinglePartition) {
 
 // The grid's exact time limit reaches each solve: a point that needs millions of nodes (the
 // grid's hardest, YOLOv5n x86 at 200 crossbars with replicas) stops at the first clock reading
-// of a 1 ns limit, keeps a checked plan, and says so; the limit is in the provenance.
+// of a 1 ns limit with a plan and a bound (status time-limit); the limit is in the provenance.
 TEST(Api, DseTimeLimitStopsEachSolve) {
-  api::DseRequest q;
-  q.models = {"yolov5n"};
-  q.crossbars = {200};
-  q.t_mvm = {500e-9};
-  q.hosts = {"x86"};
+  api::DseRequest q = one_point("yolov5n", 200, 500e-9, "x86");
   q.replicas = 4;
   q.time_limit = 1e-9;
   const api::DseResult d = api::run_dse(q);
