@@ -325,8 +325,8 @@ class FrontSearch {
  public:
   // Single objective: a lower bound on latency + rest over every plan of the segment, from the
   // root's bounds (those worth_exploring compares with the incumbent): a plan spending c
-  // crossbars costs at least max(lb, load_bound(c)) + rest(c), and both parts only fall with c
-  // within a step of rest().
+  // crossbars costs at least max(lb, load_bound(c)) + rest(c). Within a step of rest() (the same
+  // rest latency) the load bound only falls with c, so each step's largest c is the one to take.
   double root_bound() {
     undecide();
     const double elb = objective_energy(energy_bound());
