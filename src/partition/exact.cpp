@@ -369,9 +369,8 @@ class Solver {
         if (b.timed_out) {
           // What the stopped search and the pairs not searched yet still prove (the pairs
           // searched to the end have nothing below the incumbent).
-          open_bound_ = b.bound;
-          for (size_t k = ji * out_modes.size() + jo + 1; k < in_modes.size() * out_modes.size();
-               ++k) {
+          open_bound_ = std::numeric_limits<double>::infinity();
+          for (size_t k = ji * out_modes.size() + jo; k < in_modes.size() * out_modes.size(); ++k) {
             const size_t i = k / out_modes.size(), o = k % out_modes.size();
             open_bound_ = std::min(open_bound_,
                                    segment_best_bound(front_input(seg, in_modes[i], out_modes[o]),

@@ -43,7 +43,6 @@ class FrontSearch {
   }
 
   SegmentBestOutput run_best() {
-    best_.bound = root_bound();
     search();
     best_.nodes = out_.nodes;
     best_.leaves = out_.leaves;

@@ -111,9 +111,6 @@ struct SegmentBestOutput {
   int64_t nodes = 0, leaves = 0, seq_nodes = 0, parent_pruned = 0;
   size_t decisions = 0;
   bool timed_out = false;
-  // No plan of the segment has latency + rest below this (segment_best_bound): what a search
-  // stopped by a limit still proves.
-  double bound = 0.0;
 };
 
 [[nodiscard]] SegmentBestOutput segment_best(const SegmentFrontInput& in, const RestCost& rest,
