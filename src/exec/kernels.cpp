@@ -154,6 +154,54 @@ __attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y,
   }
 }
 
+// The AVX-512 kernel's arithmetic on 8 lanes (AVX2 + FMA: the same IEEE operations in the same
+// order, so the same bytes per element; 2^k as two exact power-of-two products, which round as
+// _mm512_scalef_ps does where e is subnormal). A scalar tail of n % 8 elements.
+__attribute__((target("avx2,fma"))) void sigmoid_avx2(const float* x, float* y, int64_t n,
+                                                      bool times_x) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256 lo = _mm256_set1_ps(-88.0f), hi = _mm256_set1_ps(88.0f);
+  const __m256 log2e = _mm256_set1_ps(1.44269504088896341f);
+  const __m256 ln2hi = _mm256_set1_ps(0.693359375f), ln2lo = _mm256_set1_ps(-2.12194440e-4f);
+  const __m256 p0 = _mm256_set1_ps(1.9875691500e-4f), p1 = _mm256_set1_ps(1.3981999507e-3f);
+  const __m256 p2 = _mm256_set1_ps(8.3334519073e-3f), p3 = _mm256_set1_ps(4.1665795894e-2f);
+  const __m256 p4 = _mm256_set1_ps(1.6666665459e-1f), p5 = _mm256_set1_ps(5.0000001201e-1f);
+  const __m256i bias = _mm256_set1_epi32(127);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 v = _mm256_min_ps(
+        _mm256_max_ps(_mm256_sub_ps(_mm256_setzero_ps(), _mm256_loadu_ps(x + i)), lo), hi);
+    const __m256 k =
+        _mm256_round_ps(_mm256_mul_ps(v, log2e), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(k, ln2hi, v);
+    r = _mm256_fnmadd_ps(k, ln2lo, r);
+    __m256 p = _mm256_fmadd_ps(p0, r, p1);
+    p = _mm256_fmadd_ps(p, r, p2);
+    p = _mm256_fmadd_ps(p, r, p3);
+    p = _mm256_fmadd_ps(p, r, p4);
+    p = _mm256_fmadd_ps(p, r, p5);
+    const __m256 r2 = _mm256_mul_ps(r, r);
+    const __m256 er = _mm256_add_ps(_mm256_fmadd_ps(p, r2, r), one);
+    // k in [-127, 127]: 2^k = 2^k1 2^k2 with k1 = floor(k / 2), both factors normal floats.
+    const __m256i ki = _mm256_cvtps_epi32(k);
+    const __m256i k1 = _mm256_srai_epi32(ki, 1), k2 = _mm256_sub_epi32(ki, k1);
+    const __m256 f1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k1, bias), 23));
+    const __m256 f2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k2, bias), 23));
+    const __m256 e = _mm256_mul_ps(_mm256_mul_ps(er, f1), f2);
+    const __m256 sig = _mm256_div_ps(one, _mm256_add_ps(one, e));
+    _mm256_storeu_ps(y + i, times_x ? _mm256_mul_ps(_mm256_loadu_ps(x + i), sig) : sig);
+  }
+  for (; i < n; ++i) {
+    const float sig = 1.0f / (1.0f + std::exp(-x[i]));
+    y[i] = times_x ? x[i] * sig : sig;
+  }
+}
+
+bool has_avx2_fma() {
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return yes;
+}
+
 bool has_vbmi() {
   static const bool yes =
       __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
@@ -274,6 +322,7 @@ void sigmoid_f32(const float* x, float* y, int64_t n) {
   blocks(n, [&](int64_t s, int64_t c) {
 #ifdef HETCIM_AVX512
     if (has_avx512()) return sigmoid_avx512(x + s, y + s, c, false);
+    if (has_avx2_fma()) return sigmoid_avx2(x + s, y + s, c, false);
 #endif
     for (int64_t i = s; i < s + c; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
   });
@@ -283,6 +332,7 @@ void silu_f32(const float* x, float* y, int64_t n) {
   blocks(n, [&](int64_t s, int64_t c) {
 #ifdef HETCIM_AVX512
     if (has_avx512()) return sigmoid_avx512(x + s, y + s, c, true);
+    if (has_avx2_fma()) return sigmoid_avx2(x + s, y + s, c, true);
 #endif
     for (int64_t i = s; i < s + c; ++i) {
       const float sig = 1.0f / (1.0f + std::exp(-x[i]));

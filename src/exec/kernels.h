@@ -41,8 +41,9 @@ void qbinary_u8(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const
 // b = s when !p.a_broadcast, else a = s. Exact through a 256-entry table.
 void qbinary_u8_scalar(const uint8_t* x, uint8_t s, uint8_t* y, int64_t n, const QBinary& p);
 
-// y = 1 / (1 + exp(-x)) in float (AVX-512: exp by range reduction and a degree-6 polynomial,
-// relative error about 1e-7; otherwise std::exp). n elements, contiguous.
+// y = 1 / (1 + exp(-x)) in float (AVX-512, and AVX2 with FMA: exp by range reduction and a
+// degree-6 polynomial, relative error about 1e-7, the same bytes on both but for the scalar tail of
+// n % 16 or n % 8 elements; otherwise, and in that tail, std::exp). n elements, contiguous.
 void sigmoid_f32(const float* x, float* y, int64_t n);
 // y = x * sigmoid_f32(x) (SiLU): the same float sigmoid, then one float product, so equal bit for
 // bit to a Sigmoid followed by a Mul. y may not alias x.

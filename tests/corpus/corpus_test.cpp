@@ -234,6 +234,11 @@ TEST_P(CorpusOracle, MatchesOnnxRuntime) {
   }
   const graph::Graph p = exec::prepare(g, po);
   exec::Engine engine(p);
+  // No operator on one of oneDNN's reference kernels: they are 10-300x slower than its vector
+  // ones (an AVX2 binary whose per-channel operand is plain fell back to one: EfficientNet-B0's
+  // squeeze-excitation Muls took 19 of its 23 ms on a Zen 3).
+  for (const exec::OpInfo& o : engine.ops())
+    EXPECT_NE(o.impl.rfind("ref", 0), 0u) << c.name << ": " << o.name << " runs " << o.impl;
   const exec::Tensor x = exec::read_npy(kDir + "/" + e.inputs);
   const exec::Tensor ort = exec::read_npy(kDir + "/" + e.name + ".ort.npy");
   const int64_t n = x.shape.at(0);

@@ -486,6 +486,53 @@ TEST(EngineF32, SigmoidOverAWideRange) {
   EXPECT_EQ(got.at(2), 0.5);
 }
 
+// Relative error where the sigmoid is small: an absolute bound does not see a wrong exponent
+// 2^k there. Against 1 / (1 + exp(-x)) in double, for x in [-87, 87] (sigmoid >= 1.6e-38, a
+// normal float), and the SiLU x * sigmoid(x) of the fused Sigmoid -> Mul.
+TEST(EngineF32, SigmoidAndSiluRelativeErrorInTheTails) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 1, 1, 1749});  // 1749 = 109 x 16 + 5: vector body and tail
+  b.node("Sigmoid", {"x"}, {"s"});
+  b.node("Mul", {"x", "s"}, {"y"});
+  const graph::Graph g = b.done({"y"});
+  Tensor x = Tensor::zeros(DType::Float32, {1, 1, 1, 1749});
+  for (int64_t i = 0; i < x.numel(); ++i)
+    x.data<float>()[i] = -87.0f + 174.0f * static_cast<float>(i) / 1748.0f;
+  const Tensor got = Engine(g).run({{"x", x}}).at("y");
+  double worst = 0;
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    const double v = x.at(i);
+    const double want = v / (1.0 + std::exp(-v));
+    if (want != 0) worst = std::max(worst, std::fabs(got.at(i) - want) / std::fabs(want));
+  }
+  EXPECT_LE(worst, 1e-6);
+}
+
+// A squeeze-excitation Mul: a convolution's output (oneDNN's channel-blocked layout) times a
+// per-channel [1, C, 1, 1] gate. Runs a vectorized kernel, not oneDNN's reference one (which
+// its AVX2 binary kernels fall back to for a plain gate: 300x slower), for C a multiple of the
+// block and not (20: padded blocks), and equals the reference interpreter.
+TEST(EngineF32, ChannelGateMulRunsAVectorKernel) {
+  for (const int64_t c : {32, 20}) {
+    SCOPED_TRACE(c);
+    Builder b;
+    b.input("x", DType::Float32, {1, 8, 12, 12});
+    b.constant("w", random_tensor(DType::Float32, {c, 8, 3, 3}, 5));
+    b.node("Conv", {"x", "w"}, {"f"}, A{{"pads", Ints{1, 1, 1, 1}}});
+    b.node("GlobalAveragePool", {"f"}, {"p"});
+    b.node("Sigmoid", {"p"}, {"gate"});
+    b.node("Mul", {"f", "gate"}, {"y"});
+    const graph::Graph g = b.done({"y"});
+    both_thread_counts(g);
+    const Engine e(g);
+    for (const OpInfo& o : e.ops()) {
+      if (o.op_type == "Mul") {
+        EXPECT_NE(o.impl.rfind("ref", 0), 0u) << o.impl;
+      }
+    }
+  }
+}
+
 TEST(EngineF32, DataMovement) {
   Builder b;
   b.input("x", DType::Float32, {1, 8, 6, 6});
