@@ -101,6 +101,67 @@ __attribute__((target("avx512f,avx512bw"))) void quantize_avx512(const float* x,
     quantize_scalar(x + i, static_cast<uint8_t*>(y) + i, n - i, s, zp, {0, 255});
 }
 
+// The two kernels above on 8 lanes with AVX2 + FMA: the same IEEE operations in the same order
+// (so the same bytes as the AVX-512 and scalar versions), the int32 results narrowed by saturating
+// packs, which change nothing once they are clamped to the output type's range.
+__attribute__((target("avx2,fma"))) void qbinary_avx2(const uint8_t* a, const uint8_t* b,
+                                                      uint8_t* y, int64_t n, const QBinary& p) {
+  const float ra = p.sa / p.sy, rb = p.sb / p.sy, r = (p.sa * p.sb) / p.sy;
+  const float k = static_cast<float>(p.zy) -
+                  std::fma(ra, static_cast<float>(p.za), rb * static_cast<float>(p.zb));
+  const __m256 vra = _mm256_set1_ps(ra), vrb = _mm256_set1_ps(rb), vr = _mm256_set1_ps(r);
+  const __m256 vk = _mm256_set1_ps(k), fzy = _mm256_set1_ps(static_cast<float>(p.zy));
+  const __m256i za = _mm256_set1_epi32(p.za), zb = _mm256_set1_epi32(p.zb);
+  const __m256i lo = _mm256_set1_epi32(p.lo), hi = _mm256_set1_epi32(p.hi);
+  const __m256 big = _mm256_set1_ps(4194304.0f), nbig = _mm256_set1_ps(-4194304.0f);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i ai =
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + i)));
+    const __m256i bi =
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + i)));
+    __m256 v;
+    if (p.mul) {
+      const __m256i prod = _mm256_mullo_epi32(_mm256_sub_epi32(ai, za), _mm256_sub_epi32(bi, zb));
+      v = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(prod), vr), fzy);
+    } else {
+      v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(ai), vra,
+                          _mm256_fmadd_ps(_mm256_cvtepi32_ps(bi), vrb, vk));
+    }
+    v = _mm256_min_ps(_mm256_max_ps(v, nbig), big);
+    __m256i q = _mm256_cvtps_epi32(v);
+    q = _mm256_min_epi32(_mm256_max_epi32(q, lo), hi);
+    const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), _mm_packus_epi16(w, w));
+  }
+  qbinary_scalar(a + i, b + i, y + i, n - i, p);
+}
+
+__attribute__((target("avx2,fma"))) void quantize_avx2(const float* x, void* y, bool s8, int64_t n,
+                                                       float s, int32_t zp) {
+  const __m256 sv = _mm256_set1_ps(s);
+  const __m256 big = _mm256_set1_ps(4194304.0f), nbig = _mm256_set1_ps(-4194304.0f);
+  const __m256i z = _mm256_set1_epi32(zp);
+  const __m256i lo = _mm256_set1_epi32(s8 ? -128 : 0), hi = _mm256_set1_epi32(s8 ? 127 : 255);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 xv = _mm256_loadu_ps(x + i);
+    const __m256 nan = _mm256_cmp_ps(xv, xv, _CMP_UNORD_Q);
+    __m256 v = _mm256_div_ps(_mm256_blendv_ps(xv, _mm256_setzero_ps(), nan), sv);
+    v = _mm256_min_ps(_mm256_max_ps(v, nbig), big);
+    __m256i q = _mm256_add_epi32(_mm256_cvtps_epi32(v), z);
+    q = _mm256_min_epi32(_mm256_max_epi32(q, lo), hi);
+    const __m128i q0 = _mm256_castsi256_si128(q), q1 = _mm256_extracti128_si256(q, 1);
+    const __m128i w = _mm_packs_epi32(q0, q1);  // within int16: exact
+    const __m128i bytes = s8 ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(static_cast<uint8_t*>(y) + i), bytes);
+  }
+  if (s8)
+    quantize_scalar(x + i, static_cast<int8_t*>(y) + i, n - i, s, zp, {-128, 127});
+  else
+    quantize_scalar(x + i, static_cast<uint8_t*>(y) + i, n - i, s, zp, {0, 255});
+}
+
 // 256-entry byte table with AVX-512 VBMI: two 128-byte permutes and a blend on bit 7.
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_avx512(const uint8_t* x,
                                                                          uint8_t* y, int64_t n,
@@ -220,6 +281,7 @@ bool has_avx512() {
 void qbinary_block(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const QBinary& p) {
 #ifdef HETCIM_AVX512
   if (has_avx512()) return qbinary_avx512(a, b, y, n, p);
+  if (has_avx2_fma()) return qbinary_avx2(a, b, y, n, p);
 #endif
   qbinary_scalar(a, b, y, n, p);
 }
@@ -227,6 +289,7 @@ void qbinary_block(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, co
 void quantize_block(const float* x, void* y, bool s8, int64_t n, float s, int32_t zp) {
 #ifdef HETCIM_AVX512
   if (has_avx512()) return quantize_avx512(x, y, s8, n, s, zp);
+  if (has_avx2_fma()) return quantize_avx2(x, y, s8, n, s, zp);
 #endif
   if (s8)
     quantize_scalar(x, static_cast<int8_t*>(y), n, s, zp, {-128, 127});

@@ -152,6 +152,46 @@ TEST(Reference, QLinearAddAndMulByHand) {
   }
 }
 
+// QLinearAdd and QLinearMul on all 65,536 pairs of bytes (the engine's vector kernel for this
+// CPU, and its scalar tail, against the reference interpreter's scalar formula), with a fused
+// Relu, for scales that are not powers of two and for the scales of the ties test below (0.1, 0.1,
+// 0.2), where sums land on .5 after the zero point and the order of the fused multiply-adds
+// decides the rounding.
+TEST(Reference, QLinearAddAndMulEveryPairOfBytes) {
+  struct Scales {
+    float sa, sb, sy;
+    uint8_t za, zb, zy;
+  };
+  for (const Scales& q :
+       {Scales{0.037f, 0.052f, 0.061f, 121, 7, 133}, Scales{0.1f, 0.1f, 0.2f, 3, 250, 5}}) {
+    SCOPED_TRACE(q.sa);
+    Builder b;
+    b.input("a", DType::UInt8, {1, 65541});  // 65,536 pairs and a tail of 5
+    b.input("b", DType::UInt8, {1, 65541});
+    b.constant("sa", testing::scalar_f(q.sa)).constant("za", testing::scalar_u8(q.za));
+    b.constant("sb", testing::scalar_f(q.sb)).constant("zb", testing::scalar_u8(q.zb));
+    b.constant("sy", testing::scalar_f(q.sy)).constant("zy", testing::scalar_u8(q.zy));
+    b.constant("sm", testing::scalar_f(0.5f));
+    const graph::TensorInfo out{DType::UInt8, graph::Shape{1, 65541}};
+    b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"add"}, {},
+           "com.microsoft", {out});
+    b.node("QLinearAdd", {"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}, {"add_relu"},
+           A{{"activation", std::string("Relu")}}, "com.microsoft", {out});
+    b.node("QLinearMul", {"a", "sa", "za", "b", "sb", "zb", "sm", "zy"}, {"mul"}, {},
+           "com.microsoft", {out});
+    const graph::Graph g = b.done({"add", "add_relu", "mul"});
+    Tensor x = Tensor::zeros(DType::UInt8, {1, 65541}), z = Tensor::zeros(DType::UInt8, {1, 65541});
+    for (int i = 0; i < 65541; ++i) {
+      x.data<uint8_t>()[i] = static_cast<uint8_t>((i >> 8) & 255);
+      z.data<uint8_t>()[i] = static_cast<uint8_t>(i * 7);
+    }
+    const TensorMap in{{"a", x}, {"b", z}};
+    const TensorMap ref = run_reference(g, in), eng = Engine(g).run(in);
+    for (const char* y : {"add", "add_relu", "mul"})
+      EXPECT_EQ(eng.at(y).bytes, ref.at(y).bytes) << y;
+  }
+}
+
 // Scales that are not powers of two: values computed by onnxruntime-node 1.30 (x86, AVX-512
 // machine, its QLinearAdd fused from DQ -> Add -> Q by its QDQ optimizer) on the same inputs; the
 // exact sums are ties after the zero point (e.g. a = 7, b = 247: 0.1 (7 - 3) + 0.1 (247 - 250) =

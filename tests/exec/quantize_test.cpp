@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "exec/calibration.h"
 #include "exec/engine.h"
@@ -51,6 +52,36 @@ TEST(Quantize, QuantizeLinearByHand) {
   ASSERT_EQ(x / 0.3f, -42.5f);
   ASSERT_NE(x * (1.0f / 0.3f), -42.5f);
   EXPECT_EQ(quantize_value(x, 0.3f, 100, u8), 58);
+}
+
+// Whichever vector kernel this CPU runs (AVX-512, AVX2 + FMA, or the scalar loop): the engine's
+// QuantizeLinear equals quantize_value element for element on ties, saturation, NaN, infinities
+// and the scalar tail (1210 elements: not a multiple of 8 or 16), to u8 and s8.
+TEST(Quantize, VectorKernelsEqualTheScalarFormula) {
+  std::vector<float> x;
+  for (int i = -600; i <= 600; ++i) x.push_back(static_cast<float>(i) * 0.25f);  // ties at 0.5
+  for (float v : {1e9f, -1e9f, 3.0e38f, -0.0f, 1e-30f}) x.push_back(v);
+  x.push_back(std::numeric_limits<float>::quiet_NaN());
+  x.push_back(std::numeric_limits<float>::infinity());
+  x.push_back(-std::numeric_limits<float>::infinity());
+  x.push_back(static_cast<float>(-42.5 * static_cast<double>(0.3f)));  // x / 0.3 is a tie
+  const auto n = static_cast<int64_t>(x.size());
+  for (const auto& [scale, zu, zs] : std::vector<std::tuple<float, uint8_t, int8_t>>{
+           {0.5f, 10, 0}, {0.3f, 100, -7}, {0.0625f, 0, 3}}) {
+    testing::Builder b;
+    b.input("x", DType::Float32, {n});
+    b.constant("s", testing::scalar_f(scale))
+        .constant("zu", testing::scalar_u8(zu))
+        .constant("zs", testing::scalar_i8(zs));
+    b.node("QuantizeLinear", {"x", "s", "zu"}, {"qu"});
+    b.node("QuantizeLinear", {"x", "s", "zs"}, {"qs"});
+    const TensorMap out = Engine(b.done({"qu", "qs"})).run({{"x", Tensor::from_floats({n}, x)}});
+    for (int64_t i = 0; i < n; ++i) {
+      const float v = x[static_cast<size_t>(i)];
+      ASSERT_EQ(out.at("qu").at(i), quantize_value(v, scale, zu, {0, 255})) << "x = " << v;
+      ASSERT_EQ(out.at("qs").at(i), quantize_value(v, scale, zs, {-128, 127})) << "x = " << v;
+    }
+  }
 }
 
 TEST(Quantize, DequantizeLinearByHand) {
