@@ -1311,6 +1311,7 @@ struct Engine::Impl {
     for (const memory::desc& md : mds)
       same_format = same_format && is_strided(md) == is_strided(mds[0]);
     if (!same_format || is_strided(mds[0])) return concat_strided(axis, t);
+    if (axis == 1 && concat_blocked(t)) return;
     dnnl::concat::primitive_desc pd(static_cast<int>(axis), mds, eng, base_attr());
     std::unordered_map<int, memory> args;
     for (size_t i = 0; i < n.inputs.size(); ++i)
@@ -1318,6 +1319,51 @@ struct Engine::Impl {
           get(n.inputs[i], pd.src_desc(static_cast<int>(i)));
     args[DNNL_ARG_DST] = output(y, pd.dst_desc(), t);
     add_primitive(dnnl::concat(pd), args, pd);
+  }
+
+  // A channel Concat of inputs in one channel-blocked layout (aBcd8b, ...) whose channel counts
+  // are whole blocks: per image, each input is one contiguous slab of the output, so the Concat is
+  // one memcpy per input and image (oneDNN 2.6's simple concat moved YOLOv5n's 8-channel blocks
+  // at about 2 GB/s on Zen 3). False (nothing added) for anything else.
+  bool concat_blocked(DType t) {
+    const graph::Node& n = *node;
+    const std::string& y = n.outputs.at(0);
+    const memory::desc& first = buf(n.inputs[0]).md;
+    const auto& blk = first.data.format_desc.blocking;
+    if (first.data.format_kind != dnnl_blocked || blk.inner_nblks != 1) return false;
+    const int64_t block = blk.inner_blks[0];
+    const auto ymd = channel_blocked_like(first, shape(y), first.data_type());
+    if (!ymd) return false;
+    std::vector<memory> ins;
+    std::vector<int64_t> slabs;  // bytes per image
+    for (const std::string& x : n.inputs) {
+      const Buf& xb = buf(x);
+      const auto want = channel_blocked_like(first, shape(x), first.data_type());
+      if (!want || xb.md != *want || shape(x)[1] % block != 0 || xb.md.data.offset0 != 0)
+        return false;
+      ins.push_back(xb.mem);
+      slabs.push_back(static_cast<int64_t>(xb.md.get_size()) / shape(x)[0]);
+    }
+    memory ym = output(y, *ymd, t);
+    const int64_t images = shape(y)[0];
+    const int64_t image_bytes =
+        static_cast<int64_t>(ymd->get_size()) / std::max<int64_t>(images, 1);
+    cur->info.impl = "hetcim:concat_blocked";
+    cur->steps.push_back([ins, slabs, ym, images, image_bytes]() {
+      auto* yp = static_cast<uint8_t*>(ym.get_data_handle());
+      const auto parts = static_cast<int64_t>(ins.size());
+#pragma omp parallel for collapse(2) schedule(static) if (images * image_bytes >= (1 << 20))
+      for (int64_t im = 0; im < images; ++im)
+        for (int64_t i = 0; i < parts; ++i) {
+          int64_t off = 0;
+          for (int64_t k = 0; k < i; ++k) off += slabs[static_cast<size_t>(k)];
+          const auto* xp =
+              static_cast<const uint8_t*>(ins[static_cast<size_t>(i)].get_data_handle());
+          const int64_t len = slabs[static_cast<size_t>(i)];
+          std::memcpy(yp + im * image_bytes + off, xp + im * len, static_cast<size_t>(len));
+        }
+    });
+    return true;
   }
 
   // Concat of tensors in strided layouts (or in a mix of layouts, converted to strided): one

@@ -573,6 +573,30 @@ TEST(EngineF32, ChannelGateMulRunsAVectorKernel) {
   }
 }
 
+// A channel Concat of convolution outputs (oneDNN's channel-blocked layout, 8 or 16 channels a
+// block on x86) over two images: whole blocks (16 + 32 channels) are copied slab by slab, a
+// partial block (16 + 20) goes to oneDNN's concat; both equal the reference interpreter.
+TEST(EngineF32, ChannelConcatOfBlockedTensors) {
+  for (const int64_t c2 : {32, 20}) {
+    SCOPED_TRACE(c2);
+    Builder b;
+    b.input("x", DType::Float32, {2, 8, 10, 10});
+    b.constant("w1", random_tensor(DType::Float32, {16, 8, 3, 3}, 6));
+    b.constant("w2", random_tensor(DType::Float32, {c2, 8, 1, 1}, 7));
+    b.node("Conv", {"x", "w1"}, {"f1"}, A{{"pads", Ints{1, 1, 1, 1}}});
+    b.node("Conv", {"x", "w2"}, {"f2"});
+    b.node("Concat", {"f1", "f2", "f1"}, {"y"}, A{{"axis", int64_t{1}}});
+    const graph::Graph g = b.done({"y"});
+    both_thread_counts(g);
+    const Engine e(g);
+    for (const OpInfo& o : e.ops()) {
+      if (o.op_type == "Concat" && c2 == 32 && o.layout == "blocked") {
+        EXPECT_EQ(o.impl, "hetcim:concat_blocked");
+      }
+    }
+  }
+}
+
 TEST(EngineF32, DataMovement) {
   Builder b;
   b.input("x", DType::Float32, {1, 8, 6, 6});
