@@ -1933,9 +1933,20 @@ struct Engine::Impl {
                       static_cast<size_t>(ys[inner]) * es);
           continue;
         }
-        for (int64_t i = 0; i < ys[inner]; ++i)
-          std::memcpy(yp + (dst + i * yst[inner]) * static_cast<int64_t>(es),
-                      xp + (src + in_off[static_cast<size_t>(i)]) * static_cast<int64_t>(es), es);
+        // A gather along the innermost axis, typed for the common element sizes (a memcpy call
+        // per 4-byte element cost ~10 ns: YOLOv5n's two upsamplings 3.7 ms on Zen 3).
+        auto gather = [&](auto* out, const auto* in) {
+          for (int64_t i = 0; i < ys[inner]; ++i)
+            out[dst + i * yst[inner]] = in[src + in_off[static_cast<size_t>(i)]];
+        };
+        if (es == 4)
+          gather(reinterpret_cast<uint32_t*>(yp), reinterpret_cast<const uint32_t*>(xp));
+        else if (es == 1)
+          gather(yp, xp);
+        else
+          for (int64_t i = 0; i < ys[inner]; ++i)
+            std::memcpy(yp + (dst + i * yst[inner]) * static_cast<int64_t>(es),
+                        xp + (src + in_off[static_cast<size_t>(i)]) * static_cast<int64_t>(es), es);
       }
     });
   }

@@ -628,6 +628,18 @@ TEST(EngineF32, DataMovement) {
 
 // ---- engine versus reference: int8 (exact) --------------------------------------------------
 
+// Nearest Resize of uint8 data (an int8 network's upsampling), 2x and 3x along H and W.
+TEST(EngineInt8, ResizeNearestExact) {
+  Builder b;
+  b.input("x", DType::UInt8, {1, 3, 5, 7});
+  b.constant("roi", Tensor::from_floats({0}, {}));
+  b.constant("s2", Tensor::from_floats({4}, {1, 1, 2, 2}));
+  b.constant("s3", Tensor::from_floats({4}, {1, 1, 3, 2}));
+  b.node("Resize", {"x", "roi", "s2"}, {"y2"}, A{{"mode", std::string("nearest")}});
+  b.node("Resize", {"x", "roi", "s3"}, {"y3"}, A{{"mode", std::string("nearest")}});
+  both_thread_counts(b.done({"y2", "y3"}));
+}
+
 // A QLinearConv with per-channel weight scales, non-zero input/output zero points and a bias.
 graph::Graph qconv_graph(int64_t c, int64_t m, int64_t h, int64_t k, int64_t stride, int64_t pad,
                          int64_t group, const std::string& act) {
