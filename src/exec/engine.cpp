@@ -1830,6 +1830,8 @@ struct Engine::Impl {
         const uint8_t* t = p.table.data();
         kernels::for_each_run(p.shape, {yst, p.strides},
                               [&](int64_t len, const int64_t* off, const int64_t* st) {
+                                if (st[0] == 1 && st[1] == 1)  // contiguous: the vector table
+                                  return kernels::table_u8(xp + off[1], base + off[0], len, t);
                                 for (int64_t i = 0; i < len; ++i)
                                   base[off[0] + i * st[0]] = t[xp[off[1] + i * st[1]]];
                               });

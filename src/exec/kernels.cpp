@@ -178,6 +178,23 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_avx512(const u
   for (; i < n; ++i) y[i] = table[x[i]];
 }
 
+// The same table on AVX2: the bytes widened to a 256-entry int32 table once per call, then 8
+// entries per gather (a scalar lookup per byte took 20 of YOLOv5n int8's 106 ms on Zen 3).
+__attribute__((target("avx2"))) void table_avx2(const uint8_t* x, uint8_t* y, int64_t n,
+                                                const uint8_t* table) {
+  alignas(32) int32_t wide[256];
+  for (int i = 0; i < 256; ++i) wide[i] = table[i];
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i idx =
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + i)));
+    const __m256i v = _mm256_i32gather_epi32(wide, idx, 4);  // each within [0, 255]
+    const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), _mm_packus_epi16(w, w));
+  }
+  for (; i < n; ++i) y[i] = table[x[i]];
+}
+
 // times_x: y = x * sigmoid(x) (SiLU), the product of x and the float sigmoid, as a separate Mul
 // computes it.
 __attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y, int64_t n,
@@ -419,6 +436,7 @@ void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
   blocks(n, [&](int64_t s, int64_t c) {
 #ifdef HETCIM_AVX512
     if (has_vbmi()) return table_avx512(x + s, y + s, c, table);
+    if (c >= 256 && has_avx2_fma()) return table_avx2(x + s, y + s, c, table);
 #endif
     for (int64_t i = s; i < s + c; ++i) y[i] = table[x[i]];
   });

@@ -779,6 +779,23 @@ TEST(EngineInt8, ElementwiseAndPoolingExact) {
       {"add", "addr", "mul", "mulb", "sig", "leaky", "gap", "ap", "cat", "mp", "deq", "req"}));
 }
 
+// The 256-entry tables of QLinearSigmoid and of a QLinearConcat input with its own scale, on
+// tensors with contiguous runs of >= 256 bytes (the vector table kernels; the test above has
+// runs of 63).
+TEST(EngineInt8, TablesOnLongRunsExact) {
+  Builder b;
+  b.input("a", DType::UInt8, {1, 8, 20, 20});
+  b.input("b", DType::UInt8, {1, 8, 20, 20});
+  b.constant("sa", testing::scalar_f(0.04f)).constant("za", testing::scalar_u8(120));
+  b.constant("sb", testing::scalar_f(0.07f)).constant("zb", testing::scalar_u8(30));
+  b.constant("sy", testing::scalar_f(0.09f)).constant("zy", testing::scalar_u8(70));
+  b.node("QLinearSigmoid", {"a", "sa", "za", "sy", "zy"}, {"sig"}, {}, "com.microsoft",
+         {{DType::UInt8, graph::Shape{1, 8, 20, 20}}});
+  b.node("QLinearConcat", {"sy", "zy", "a", "sa", "za", "b", "sb", "zb"}, {"cat"},
+         A{{"axis", int64_t{1}}}, "com.microsoft", {{DType::UInt8, graph::Shape{1, 16, 20, 20}}});
+  both_thread_counts(b.done({"sig", "cat"}));
+}
+
 TEST(EngineInt8, LayoutTransposesAreLogicalIdentities) {
   // Q -> ToNHWC -> QLinearConv -> ToNCHW -> DQ, as passes::layout_nhwc writes it.
   Builder b;
