@@ -369,8 +369,9 @@ Ranges calibrate(const graph::Graph& fp32, const CalibrationOptions& o) {
       if (!ti || ti->dtype != DType::Float32) continue;
       const Tensor v = e.read(t);
       const float* p = v.data<float>();
-      if (percentile && v.numel() > 0) {
-        std::vector<float> sorted(p, p + v.numel());
+      const int64_t count = v.numel();  // once: not inlined into the loop's condition
+      if (percentile && count > 0) {
+        std::vector<float> sorted(p, p + count);
         const auto n = static_cast<double>(sorted.size() - 1);
         auto at = [&](double q) {
           const auto k = static_cast<size_t>(std::llround(q / 100.0 * n));
@@ -384,7 +385,7 @@ Ranges calibrate(const graph::Graph& fp32, const CalibrationOptions& o) {
         continue;
       }
       float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-      for (int64_t i = 0; i < v.numel(); ++i) {
+      for (int64_t i = 0; i < count; ++i) {
         lo = std::min(lo, p[i]);
         hi = std::max(hi, p[i]);
       }
