@@ -446,7 +446,10 @@ struct Engine::Impl {
     }
     Shape scale_shape(rank, 1);
     scale_shape[axis] = static_cast<int64_t>(scales.size());
-    memory sm = alloc(plain_md(scale_shape, dt::f32));
+    // In partial's dimension order (the same bytes as row-major for a per-channel vector): on
+    // AVX2 oneDNN 2.6 takes a channels-last convolution over a 1x1 map (a squeeze-excitation
+    // gate's) with its reference kernel when the two post-op operands' orders differ.
+    memory sm = alloc(like_md(partial.get_desc(), scale_shape, dt::f32));
     std::memcpy(sm.get_data_handle(), scales.data(), scales.size() * sizeof(float));
     po.append_binary(dnnl::algorithm::binary_add, partial.get_desc());
     po.append_binary(dnnl::algorithm::binary_mul, sm.get_desc());

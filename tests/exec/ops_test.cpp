@@ -814,6 +814,33 @@ TEST(EngineInt8, LayoutTransposesAreLogicalIdentities) {
   both_thread_counts(b.done({"out"}));
 }
 
+// A squeeze-excitation gate's convolution in int8: channels-last, a 1x1 map, per-channel weight
+// scales, weights beyond +-64 (two kernels over weight halves on a CPU without VNNI). Exact, and
+// on a vector kernel: with its post-op operands in different dimension orders oneDNN 2.6 ran it
+// with its reference kernel on AVX2.
+TEST(EngineInt8, GateConvolutionOnA1x1MapExactOnAVectorKernel) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 32, 1, 1});
+  b.constant("s", testing::scalar_f(0.01f)).constant("z", testing::scalar_u8(128));
+  b.node("QuantizeLinear", {"x", "s", "z"}, {"q"});
+  b.node("Transpose", {"q"}, {"q_nhwc"}, A{{"perm", Ints{0, 2, 3, 1}}, {"layout_only", int64_t{1}}},
+         "", {{DType::UInt8, graph::Shape{1, 32, 1, 1}}});
+  b.constant("w", random_tensor(DType::Int8, {8, 32, 1, 1}, 43, -127, 127));
+  b.constant("sw", random_tensor(DType::Float32, {8}, 44, 0.001, 0.01));
+  b.constant("zw", Tensor::zeros(DType::Int8, {8}));
+  b.node("QLinearConv", {"q_nhwc", "s", "z", "w", "sw", "zw", "s", "z"}, {"y"}, {}, "",
+         {{DType::UInt8, graph::Shape{1, 8, 1, 1}}});
+  b.node("Transpose", {"y"}, {"y_nchw"}, A{{"perm", Ints{0, 3, 1, 2}}, {"layout_only", int64_t{1}}},
+         "", {{DType::UInt8, graph::Shape{1, 8, 1, 1}}});
+  b.node("DequantizeLinear", {"y_nchw", "s", "z"}, {"out"});
+  const graph::Graph g = b.done({"out"});
+  both_thread_counts(g);
+  const Engine e(g);
+  for (const OpInfo& o : e.ops()) {
+    EXPECT_NE(o.impl.rfind("ref", 0), 0u) << o.name << ": " << o.impl;
+  }
+}
+
 // ---- errors ---------------------------------------------------------------------------------
 
 TEST(EngineErrors, UnsupportedOperatorNamesTheNode) {
