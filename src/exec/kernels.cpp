@@ -26,6 +26,18 @@ namespace {
 
 constexpr int64_t kParallelMin = int64_t{1} << 15;
 
+// The per-operator constants of qbinary_value, in one place for the scalar and vector kernels:
+// add: v = a ra + (b rb + k), mul: v = (a - za)(b - zb) r + zy.
+struct QBinaryCoeffs {
+  float ra, rb, r, k;
+};
+QBinaryCoeffs qbinary_coeffs(const QBinary& p) {
+  const float ra = p.sa / p.sy, rb = p.sb / p.sy;
+  return {ra, rb, (p.sa * p.sb) / p.sy,
+          static_cast<float>(p.zy) -
+              std::fma(ra, static_cast<float>(p.za), rb * static_cast<float>(p.zb))};
+}
+
 // Scalar versions: exactly quantize.h and qbinary_value.
 void qbinary_scalar(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const QBinary& p) {
   QBinary q = p;
@@ -48,9 +60,7 @@ void quantize_scalar(const float* x, T* y, int64_t n, float s, int32_t zp, QRang
 __attribute__((target("avx512f,avx512bw"))) void qbinary_avx512(const uint8_t* a, const uint8_t* b,
                                                                 uint8_t* y, int64_t n,
                                                                 const QBinary& p) {
-  const float ra = p.sa / p.sy, rb = p.sb / p.sy, r = (p.sa * p.sb) / p.sy;
-  const float k = static_cast<float>(p.zy) -
-                  std::fma(ra, static_cast<float>(p.za), rb * static_cast<float>(p.zb));
+  const auto [ra, rb, r, k] = qbinary_coeffs(p);
   const __m512 vra = _mm512_set1_ps(ra), vrb = _mm512_set1_ps(rb), vr = _mm512_set1_ps(r);
   const __m512 vk = _mm512_set1_ps(k), fzy = _mm512_set1_ps(static_cast<float>(p.zy));
   const __m512i za = _mm512_set1_epi32(p.za), zb = _mm512_set1_epi32(p.zb);
@@ -106,9 +116,7 @@ __attribute__((target("avx512f,avx512bw"))) void quantize_avx512(const float* x,
 // packs, which change nothing once they are clamped to the output type's range.
 __attribute__((target("avx2,fma"))) void qbinary_avx2(const uint8_t* a, const uint8_t* b,
                                                       uint8_t* y, int64_t n, const QBinary& p) {
-  const float ra = p.sa / p.sy, rb = p.sb / p.sy, r = (p.sa * p.sb) / p.sy;
-  const float k = static_cast<float>(p.zy) -
-                  std::fma(ra, static_cast<float>(p.za), rb * static_cast<float>(p.zb));
+  const auto [ra, rb, r, k] = qbinary_coeffs(p);
   const __m256 vra = _mm256_set1_ps(ra), vrb = _mm256_set1_ps(rb), vr = _mm256_set1_ps(r);
   const __m256 vk = _mm256_set1_ps(k), fzy = _mm256_set1_ps(static_cast<float>(p.zy));
   const __m256i za = _mm256_set1_epi32(p.za), zb = _mm256_set1_epi32(p.zb);
@@ -373,13 +381,8 @@ void qbinary_u8(const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const
 }
 
 float qbinary_value(int32_t a, int32_t b, const QBinary& p) {
-  if (p.mul) {
-    const float r = (p.sa * p.sb) / p.sy;
-    return static_cast<float>((a - p.za) * (b - p.zb)) * r + static_cast<float>(p.zy);
-  }
-  const float ra = p.sa / p.sy, rb = p.sb / p.sy;
-  const float k = static_cast<float>(p.zy) -
-                  std::fma(ra, static_cast<float>(p.za), rb * static_cast<float>(p.zb));
+  const auto [ra, rb, r, k] = qbinary_coeffs(p);
+  if (p.mul) return static_cast<float>((a - p.za) * (b - p.zb)) * r + static_cast<float>(p.zy);
   const float fa = static_cast<float>(a), fb = static_cast<float>(b);
   return p.a_broadcast ? std::fma(fb, rb, std::fma(fa, ra, k))
                        : std::fma(fa, ra, std::fma(fb, rb, k));
