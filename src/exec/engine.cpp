@@ -22,6 +22,7 @@
 #include "exec/kernels.h"
 #include "exec/op_params.h"
 #include "exec/quantize.h"
+#include "exec/winograd.h"
 #include "graph/node_errors.h"
 #include "graph/qlinear_operands.h"
 #include "util/error.h"
@@ -811,7 +812,13 @@ struct Engine::Impl {
         return dnnl::convolution_forward::primitive_desc(make_desc(dmd, alg), at, eng);
       }
     };
+    const bool wanted_winograd = alg == dnnl::algorithm::convolution_winograd;
     dnnl::convolution_forward::primitive_desc pd = make_pd(dst_md, attr, true);
+    // No oneDNN Winograd here and its AVX2 direct kernel instead: hetcim's own where it is faster.
+    if (wanted_winograd && alg == dnnl::algorithm::convolution_direct) {
+      const int m = winograd_tile(w, pd.impl_info_str());
+      if (m > 0) return conv_winograd(w, m, act, add_at, sum_of, has_bias ? bias_at : 0);
+    }
     // The residual Add as a sum post-op (EngineOptions::fuse), when the other operand's buffer
     // has the layout the convolution picks for its output: dst = conv + bias + s, then the Add's
     // activation.
@@ -855,6 +862,83 @@ struct Engine::Impl {
     if (q && zx != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(zx);
     if (q && zy != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST] = scalar_s32(zy);
     add_primitive(dnnl::convolution_forward(pd), args, pd);
+    if (sum_into) {
+      const std::string& add = g->nodes[static_cast<size_t>(add_at)].name;
+      cur->info.impl += "+sum(" + add + ")";
+      fused_away[add_at] = {n.name, sum_of};
+    }
+  }
+
+  // The output tile of hetcim's Winograd kernel (exec/winograd.h) for a float 3x3 stride-1
+  // convolution that oneDNN runs with direct kernel `impl`, or 0 to keep that kernel. F(4x4)
+  // when it has at least 32 tiles, F(2x2) below: per layer of ResNet-18 (1 thread, oneDNN
+  // capped at AVX2 on a Zen 5), F(4x4) took 0.81 / 0.66 ms at 56x56x64 / 28x28x128 against
+  // F(2x2)'s 1.33 / 1.12, and F(2x2) 1.10 / 2.02 ms at 14x14x256 / 7x7x512 against F(4x4)'s
+  // 1.23 / 2.45 (direct: 2.2, 2.3, 2.4, 3.1; bench/README.md, exec, session 14).
+  static int winograd_tile(const Window2d& w, const std::string& impl) {
+    if (impl.rfind("jit:avx2", 0) != 0 || !winograd::available() || w.c % 8 != 0 || w.oc % 8 != 0)
+      return 0;
+    return w.n * ((w.oh + 3) / 4) * ((w.ow + 3) / 4) >= 32 ? 4 : 2;
+  }
+
+  // A float 3x3 stride-1 convolution by Winograd F(m x m, 3 x 3) on aBcd8b tensors: per block of
+  // nb tiles, the input transform, one batched oneDNN matmul (positions x nb x C times
+  // positions x C x OC), the output transform with the bias, the fused residual Add (as the
+  // primitive path's sum post-op) and the activation.
+  void conv_winograd(const Window2d& w, int m, const Activation& act, int add_at,
+                     const std::string& sum_of, size_t bias_at) {
+    const graph::Node& n = *node;
+    const std::string& x = n.inputs.at(0);
+    const std::string& y = n.outputs.at(0);
+    const winograd::Conv cv{w.n, w.c, w.h, w.w, w.oc, w.oh, w.ow, w.pt, w.pl, m};
+    const Tensor wt = constant(n.inputs.at(1));
+    if (wt.dtype != DType::Float32) fail(n, "the weights must be float32");
+    std::vector<float> u = winograd::transform_weights(cv, wt.data<float>());
+    // Blocks of tiles whose transformed input and products (positions x nb x (C + OC) floats)
+    // take at most 8 MB: the larger the matmul's M, the faster it ran (ResNet-18 at 56x56x64,
+    // F(4x4): 1.06 ms in blocks of 24 tiles, 0.85 in 98, 0.81 in one of 196).
+    const int64_t positions = cv.positions(), tiles = cv.tiles();
+    const int64_t nb_max = std::max<int64_t>(
+        16, (int64_t{8} << 20) / (positions * (w.c + w.oc) * int64_t{sizeof(float)}));
+    const int64_t blocks = (tiles + nb_max - 1) / nb_max, nb = (tiles + blocks - 1) / blocks;
+    const memory::desc vmd({positions, nb, w.c}, dt::f32, tag::abc);
+    const memory::desc mmd({positions, nb, w.oc}, dt::f32, tag::abc);
+    const memory::desc umd({positions, w.c, w.oc}, dt::f32, tag::any);
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(vmd, umd, mmd), base_attr(), eng);
+    memory umem = alloc(pd.weights_desc());
+    reorder_now(memory({{positions, w.c, w.oc}, dt::f32, tag::abc}, eng, u.data()), umem);
+    std::unordered_map<int, memory> args{
+        {DNNL_ARG_SRC, node_temp(vmd)}, {DNNL_ARG_WEIGHTS, umem}, {DNNL_ARG_DST, node_temp(mmd)}};
+    add_scratchpad(pd, args);
+    auto bias = std::make_shared<std::vector<float>>();
+    if (bias_at > 0) {
+      const Tensor b = constant(n.inputs[bias_at]);
+      if (b.dtype != DType::Float32) fail(n, "the bias must be float32");
+      bias->assign(b.data<float>(), b.data<float>() + b.numel());
+    }
+    const memory xm = get(x, memory::desc(dims_of(shape(x)), dt::f32, tag::aBcd8b));
+    const memory::desc ymd(dims_of(shape(y)), dt::f32, tag::aBcd8b);
+    const bool sum_into = add_at >= 0 && buf(sum_of).md == ymd;
+    winograd::Epilogue e;
+    e.sum = sum_into;
+    e.act = sum_into ? fused_activation(g->nodes[static_cast<size_t>(add_at)]) : act;
+    const memory ym = sum_into ? bufs.at(sum_of).mem : output(y, ymd, DType::Float32);
+    const dnnl::matmul product(pd);
+    cur->steps.push_back([this, cv, product, args, xm, ym, bias, e, blocks, nb, tiles]() mutable {
+      const auto* xp = static_cast<const float*>(xm.get_data_handle());
+      auto* yp = static_cast<float*>(ym.get_data_handle());
+      auto* vp = static_cast<float*>(args.at(DNNL_ARG_SRC).get_data_handle());
+      const auto* mp = static_cast<const float*>(args.at(DNNL_ARG_DST).get_data_handle());
+      e.bias = bias->empty() ? nullptr : bias->data();
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t t0 = b * nb, nt = std::min(nb, tiles - t0);
+        winograd::transform_input(cv, xp, t0, nt, nb, vp);
+        product.execute(strm, args);
+        winograd::transform_output(cv, mp, t0, nt, nb, e, yp);
+      }
+    });
+    cur->info.impl = "hetcim:winograd_f" + std::to_string(m) + "x" + std::to_string(m) + "(" +
+                     pd.impl_info_str() + ")" + cur->info.impl;
     if (sum_into) {
       const std::string& add = g->nodes[static_cast<size_t>(add_at)].name;
       cur->info.impl += "+sum(" + add + ")";
