@@ -788,7 +788,8 @@ struct Engine::Impl {
     // oneDNN's Winograd kernels (F(2x2,3x3) / F(4x4,3x3)) when it has them for the shape, 1.1x
     // to 2.3x faster than its direct brgconv from 4x4 to 56x56 (1 thread, AVX-512; 2x slower at
     // 2x2); their transforms round differently from a direct sum (about 1e-5 relative per layer,
-    // measured). Direct otherwise.
+    // measured). Where oneDNN has none (2.6: below AVX-512) and would run its AVX2 direct kernel,
+    // hetcim's own (conv_winograd). Direct otherwise.
     dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
     if (!q && w.kh == 3 && w.kw == 3 && w.sh == 1 && w.sw == 1 && w.dh == 1 && w.dw == 1 &&
         !grouped && w.c >= 64 && w.oc >= 64 && w.oh >= 4 && w.ow >= 4)

@@ -34,6 +34,9 @@ struct Case {
   int m;
   int64_t pad;
 };
+void PrintTo(const Case& k, std::ostream* os) {
+  *os << "F(" << k.m << "x" << k.m << "), pad " << k.pad;
+}
 
 class WinogradTransforms : public ::testing::TestWithParam<Case> {};
 
