@@ -148,5 +148,27 @@ TEST(EngineWinograd, ResidualBlockEqualsTheReference) {
   EXPECT_EQ(impl["n3_Add"], "fused into 'n2_Conv'");
 }
 
+// Fewer channels: 16 -> 24 on 2 images of 18x17 (162 F(2x2) tiles) takes a Winograd kernel
+// too (with the AVX2 cap), 16 -> 24 on 6x5 (18 tiles) keeps oneDNN's direct kernel; both equal the
+// reference interpreter.
+TEST(EngineWinograd, NarrowLayersOnLargeMapsOnly) {
+  for (const int64_t side : {18, 6}) {
+    SCOPED_TRACE(side);
+    Builder b;
+    b.input("x", DType::Float32, {2, 16, side, side - 1});
+    b.constant("w", random_tensor(DType::Float32, {24, 16, 3, 3}, 21, -0.2, 0.2));
+    b.constant("b", random_tensor(DType::Float32, {24}, 22));
+    b.node("Conv", {"x", "w", "b"}, {"y"}, A{{"pads", Ints{1, 1, 1, 1}}});
+    const graph::Graph g = b.done({"y"});
+    const TensorMap in{{"x", random_tensor(DType::Float32, {2, 16, side, side - 1}, 23)}};
+    testing::expect_engine_matches_reference(g, in, 1e-5, 1);
+    if (!winograd::available() || onednn_description().find("ISA avx2") == std::string::npos)
+      continue;
+    const Engine e(g);
+    EXPECT_EQ(e.ops().front().impl.rfind("hetcim:winograd_f", 0) == 0, side == 18)
+        << e.ops().front().impl;
+  }
+}
+
 }  // namespace
 }  // namespace hetcim::exec
