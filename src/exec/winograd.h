@@ -11,7 +11,7 @@
 //   U = G g G^T   (weights, once, in double)
 //   V = B^T d B   (each input tile d, 8 channels per AVX2 vector)
 //   Y = A^T M A   (each product tile M), then + bias, + the residual (a fused Add), activation.
-// The transforms round differently from a direct sum: on tests/exec/winograd_test.cpp's
+// The transforms round differently from a direct sum: on tests/exec/ops_test.cpp's
 // 16-channel case, against a direct sum in double, 2.0e-7 (F(2x2)) and 1.6-2.4e-6 (F(4x4)) of the
 // largest output, as oneDNN's own Winograd kernels differ from its direct ones.
 #pragma once
