@@ -93,6 +93,47 @@ std::vector<int64_t> md_strides(const memory::desc& md) {
   return st;
 }
 
+// Strides that view a tensor of shape `from` with strides `st` as shape `to` without moving
+// bytes (NumPy's no-copy reshape: every group of dimensions that maps onto another must be
+// contiguous within itself), or none. Same element count, no zero-size dimension.
+std::optional<std::vector<int64_t>> reshape_strides(const Shape& from,
+                                                    const std::vector<int64_t>& st,
+                                                    const Shape& to) {
+  std::vector<int64_t> os, ost;
+  for (size_t k = 0; k < from.size(); ++k) {
+    if (from[k] == 0) return std::nullopt;
+    if (from[k] != 1) {
+      os.push_back(from[k]);
+      ost.push_back(st[k]);
+    }
+  }
+  std::vector<int64_t> out(to.size(), 1);
+  size_t oi = 0, ni = 0;
+  while (oi < os.size() && ni < to.size()) {
+    size_t oj = oi + 1, nj = ni + 1;
+    int64_t op = os[oi], np = to[ni];
+    while (np != op) {
+      if (np < op) {
+        if (nj == to.size()) return std::nullopt;
+        np *= to[nj++];
+      } else {
+        if (oj == os.size()) return std::nullopt;
+        op *= os[oj++];
+      }
+    }
+    for (size_t k = oi; k + 1 < oj; ++k)
+      if (ost[k] != ost[k + 1] * os[k + 1]) return std::nullopt;
+    out[nj - 1] = ost[oj - 1];
+    for (size_t k = nj - 1; k > ni; --k) out[k - 1] = out[k] * to[k];
+    oi = oj;
+    ni = nj;
+  }
+  if (oi != os.size()) return std::nullopt;
+  for (size_t k = ni; k < to.size(); ++k)
+    if (to[k] != 1) return std::nullopt;
+  return out;
+}
+
 // A dense strided md for `s` with the same dimension order as `like` (strided, same rank), or
 // row-major.
 memory::desc like_md(const memory::desc& like, const Shape& s, dt t) {
@@ -314,6 +355,23 @@ struct Engine::Impl {
   // ---- the fused plan ------------------------------------------------------------------------
   bool fusing() const { return opt.fuse && !opt.keep_intermediates; }
   bool graph_output(const std::string& t) const { return last_reader(t) == INT_MAX; }
+  // True when t is no graph output and every node reading it takes an input in any dense
+  // strided layout at no extra cost (it reads through strides or makes its own copy anyway), so
+  // a layout change or reshape producing t can alias its input's bytes instead of reordering.
+  bool readers_take_strided(const std::string& t) const {
+    auto it = readers.find(t);
+    if (it == readers.end() || it->second.empty() || graph_output(t)) return false;
+    for (int k : it->second) {
+      const graph::Node* r = later_host_node(k);
+      if (!r) return false;
+      const std::string& op = r->op_type;
+      if (op == "Transpose" && r->attr_int("layout_only", 0) != 0) return false;
+      if (op != "Reshape" && op != "Transpose" && op != "QLinearConcat" && op != "Split" &&
+          op != "Slice")
+        return false;
+    }
+    return true;
+  }
   // The one node reading t (t no graph output), or -1.
   int sole_reader(const std::string& t) const {
     auto it = readers.find(t);
@@ -1923,13 +1981,17 @@ struct Engine::Impl {
           continue;
         }
         const uint8_t* t = p.table.data();
-        kernels::for_each_run(p.shape, {yst, p.strides},
-                              [&](int64_t len, const int64_t* off, const int64_t* st) {
-                                if (st[0] == 1 && st[1] == 1)  // contiguous: the vector table
-                                  return kernels::table_u8(xp + off[1], base + off[0], len, t);
-                                for (int64_t i = 0; i < len; ++i)
-                                  base[off[0] + i * st[0]] = t[xp[off[1] + i * st[1]]];
-                              });
+        kernels::for_each_rows(
+            p.shape, {yst, p.strides},
+            [&](int64_t rows, int64_t len, const int64_t* off, const int64_t* st,
+                const int64_t* row) {
+              if (st[0] == 1 && st[1] == 1)  // contiguous runs: the vector table, row by row
+                return kernels::copy_rows_u8(rows, len, xp + off[1], row[1], base + off[0], row[0],
+                                             t);
+              for (int64_t r = 0; r < rows; ++r)
+                for (int64_t i = 0; i < len; ++i)
+                  base[off[0] + r * row[0] + i * st[0]] = t[xp[off[1] + r * row[1] + i * st[1]]];
+            });
       }
     });
   }
@@ -2067,6 +2129,13 @@ struct Engine::Impl {
       cur->info.impl = "hetcim:alias";
       return;
     }
+    if (is_strided(xb.md) && readers_take_strided(y) && n.op_type == "Reshape")
+      if (auto st = reshape_strides(xb.shape, md_strides(xb.md), shape(y))) {
+        const memory::desc view(dims_of(shape(y)), d, memory::dims(st->begin(), st->end()));
+        output_alias(y, view, t, xb.mem.get_data_handle());
+        cur->info.impl = "hetcim:alias";
+        return;
+      }
     memory src = xb.mem;
     memory& dst = output(y, plain_md(shape(y), d), t);
     memory dst_view(plain_md(xb.shape, d), eng, dst.get_data_handle());
@@ -2088,8 +2157,8 @@ struct Engine::Impl {
       const auto perm = n.attr_ints("perm", {});
       const bool to_nhwc = perm == std::vector<int64_t>{0, 2, 3, 1};
       const memory::desc want = to_nhwc && xs.size() == 4 ? nhwc_md(xs, d) : plain_md(xs, d);
-      if (xb.md == want) {
-        output_alias(y, want, t, xb.mem.get_data_handle());
+      if (xb.md == want || (!to_nhwc && is_strided(xb.md) && readers_take_strided(y))) {
+        output_alias(y, xb.md, t, xb.mem.get_data_handle());
         cur->info.impl = "hetcim:alias";
         return;
       }
@@ -2105,14 +2174,21 @@ struct Engine::Impl {
       for (size_t k = xs.size(); k-- > 0;) perm.push_back(static_cast<int64_t>(k));
     if (perm.size() != xs.size()) fail(n, "perm has the wrong length");
     const Shape ys = shape(y);
-    if (xs.size() >= 2 && xs.size() <= 6) {
-      // oneDNN reorder from the input viewed with permuted axes: its transposition kernels are
-      // faster than an element-wise strided copy.
+    memory::desc xmd;
+    memory xm = get_strided(x, &xmd);
+    const auto xst = md_strides(xmd);
+    std::vector<int64_t> sst(perm.size());
+    for (size_t k = 0; k < perm.size(); ++k) sst[k] = xst[static_cast<size_t>(perm[k])];
+    // The output's last dimension contiguous in the input too (a channels-last tensor's channel
+    // groups, perm (0,2,1,3) of attention heads): rows of runs by strided_copy. Otherwise oneDNN's
+    // reorder from the input viewed with permuted axes: its transposition kernels are faster than
+    // an element-wise strided copy.
+    const bool runs = !sst.empty() && sst.back() == 1 && ys.back() > 1;
+    if (xs.size() >= 2 && xs.size() <= 6 && !runs) {
       std::vector<int> p(perm.size());
       for (size_t k = 0; k < perm.size(); ++k)
         p[static_cast<size_t>(perm[k])] = static_cast<int>(k);
-      memory xm = get_plain(x);
-      const memory::desc view = plain_md(xs, d).permute_axes(p);
+      const memory::desc view = xmd.permute_axes(p);
       memory src(view, eng, xm.get_data_handle());
       memory dst = output(y, plain_md(ys, d), t);
       dnnl::reorder r(src, dst);
@@ -2120,11 +2196,6 @@ struct Engine::Impl {
       cur->info.impl = "reorder";
       return;
     }
-    memory::desc xmd;
-    memory xm = get_strided(x, &xmd);
-    const auto xst = md_strides(xmd);
-    std::vector<int64_t> sst(perm.size());
-    for (size_t k = 0; k < perm.size(); ++k) sst[k] = xst[static_cast<size_t>(perm[k])];
     const memory::desc ymd = plain_md(ys, d);
     memory ym = output(y, ymd, t);
     const auto yst = row_major_strides(ys);

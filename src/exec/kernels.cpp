@@ -1,7 +1,13 @@
 #include "exec/kernels.h"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 #if defined(__x86_64__)
 // GCC 12 reports false -Wuninitialized positives inside its own AVX-512 headers at -O3
@@ -283,19 +289,97 @@ __attribute__((target("avx2,fma"))) void sigmoid_avx2(const float* x, float* y, 
   }
 }
 
+// Rows of `len` bytes (copy_rows_u8): one masked load and store per 64 bytes, the table by two
+// 128-byte permutes and a blend on bit 7 as in table_avx512 (vbmi), no call per row.
+__attribute__((target("avx512f,avx512bw"))) void copy_rows_avx512(int64_t rows, int64_t len,
+                                                                  const uint8_t* src, int64_t ss,
+                                                                  uint8_t* dst, int64_t ds) {
+  for (int64_t r = 0; r < rows; ++r, src += ss, dst += ds)
+    for (int64_t i = 0; i < len; i += 64) {
+      const __mmask64 m = len - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (len - i)) - 1;
+      _mm512_mask_storeu_epi8(dst + i, m, _mm512_maskz_loadu_epi8(m, src + i));
+    }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_rows_avx512(
+    int64_t rows, int64_t len, const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds,
+    const uint8_t* table) {
+  const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
+  const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
+  for (int64_t r = 0; r < rows; ++r, src += ss, dst += ds)
+    for (int64_t i = 0; i < len; i += 64) {
+      const __mmask64 m = len - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (len - i)) - 1;
+      const __m512i idx = _mm512_maskz_loadu_epi8(m, src + i);
+      const __m512i lo = _mm512_permutex2var_epi8(t0, idx, t1);
+      const __m512i hi = _mm512_permutex2var_epi8(t2, idx, t3);
+      _mm512_mask_storeu_epi8(dst + i, m, _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), lo, hi));
+    }
+}
+
+// AVX2: 32-byte moves, the table by 8-entry gathers from a widened copy (as table_avx2); the last
+// bytes of a row one by one.
+__attribute__((target("avx2"))) void copy_rows_avx2(int64_t rows, int64_t len, const uint8_t* src,
+                                                    int64_t ss, uint8_t* dst, int64_t ds) {
+  for (int64_t r = 0; r < rows; ++r, src += ss, dst += ds) {
+    int64_t i = 0;
+    for (; i + 32 <= len; i += 32)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
+    for (; i + 16 <= len; i += 16)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
+    for (; i < len; ++i) dst[i] = src[i];
+  }
+}
+
+__attribute__((target("avx2"))) void table_rows_avx2(int64_t rows, int64_t len, const uint8_t* src,
+                                                     int64_t ss, uint8_t* dst, int64_t ds,
+                                                     const uint8_t* table) {
+  alignas(32) int32_t wide[256];
+  for (int i = 0; i < 256; ++i) wide[i] = table[i];
+  for (int64_t r = 0; r < rows; ++r, src += ss, dst += ds) {
+    int64_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+      const __m256i idx =
+          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i)));
+      const __m256i v = _mm256_i32gather_epi32(wide, idx, 4);  // each within [0, 255]
+      const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(dst + i), _mm_packus_epi16(w, w));
+    }
+    for (; i < len; ++i) dst[i] = table[src[i]];
+  }
+}
+
+// The widest vector kernels allowed: oneDNN's cap (DNNL_MAX_CPU_ISA) holds for hetcim's own
+// kernels too, so that a run capped at AVX2 on an AVX-512 CPU runs an AVX2 CPU's code throughout
+// (the AVX2-capped tests and benchmarks). 3: AVX-512, 2: AVX2, 1: neither.
+int isa_cap() {
+  static const int cap = [] {
+    const char* env = std::getenv("DNNL_MAX_CPU_ISA");
+    if (env == nullptr || *env == '\0') return 3;
+    std::string v(env);
+    for (char& c : v) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (v == "ALL" || v.rfind("AVX512", 0) == 0 || v.rfind("AVX10", 0) == 0) return 3;
+    return v.rfind("AVX2", 0) == 0 ? 2 : 1;
+  }();
+  return cap;
+}
+
 bool has_avx2_fma() {
-  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  static const bool yes =
+      isa_cap() >= 2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return yes;
 }
 
 bool has_vbmi() {
   static const bool yes =
-      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+      isa_cap() >= 3 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
   return yes;
 }
 
 bool has_avx512() {
-  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  static const bool yes =
+      isa_cap() >= 3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
   return yes;
 }
 #endif
@@ -445,6 +529,37 @@ void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
   });
 }
 
+void copy_rows_u8(int64_t rows, int64_t len, const uint8_t* src, int64_t src_stride, uint8_t* dst,
+                  int64_t dst_stride, const uint8_t* table) {
+  if (rows <= 0 || len <= 0) return;
+  const auto some = [&](int64_t r0, int64_t n) {
+    const uint8_t* s = src + r0 * src_stride;
+    uint8_t* d = dst + r0 * dst_stride;
+#ifdef HETCIM_AVX512
+    if (table && has_vbmi()) return table_rows_avx512(n, len, s, src_stride, d, dst_stride, table);
+    if (table && has_avx2_fma())
+      return table_rows_avx2(n, len, s, src_stride, d, dst_stride, table);
+    if (!table && has_avx512()) return copy_rows_avx512(n, len, s, src_stride, d, dst_stride);
+    if (!table && has_avx2_fma()) return copy_rows_avx2(n, len, s, src_stride, d, dst_stride);
+#endif
+    for (int64_t r = 0; r < n; ++r, s += src_stride, d += dst_stride) {
+      if (!table) {
+        std::memcpy(d, s, static_cast<size_t>(len));
+        continue;
+      }
+      for (int64_t i = 0; i < len; ++i) d[i] = table[s[i]];
+    }
+  };
+  // Inside another parallel region (for_each_rows' outer loop) the rows stay on this thread.
+  const bool parallel = rows > 1 && rows * len >= kParallelMin && !omp_in_parallel();
+  const int64_t chunks = parallel ? std::min<int64_t>(rows, 64) : 1;
+#pragma omp parallel for schedule(static) if (parallel)
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t begin = rows * c / chunks, end = rows * (c + 1) / chunks;
+    some(begin, end - begin);
+  }
+}
+
 void flip_sign_bits(const uint8_t* x, uint8_t* y, size_t n) {
   blocks(static_cast<int64_t>(n), [&](int64_t s, int64_t c) {
     for (int64_t i = s; i < s + c; ++i) y[i] = static_cast<uint8_t>(x[i] ^ 0x80u);
@@ -498,21 +613,24 @@ void channel_sums_u8(const uint8_t* x, bool channels_last, int64_t n, int64_t c,
 void strided_copy(const std::vector<int64_t>& shape, const uint8_t* src,
                   const std::vector<int64_t>& src_strides, uint8_t* dst,
                   const std::vector<int64_t>& dst_strides, size_t es) {
-  for_each_run(
-      shape, {dst_strides, src_strides}, [&](int64_t len, const int64_t* off, const int64_t* st) {
-        uint8_t* d = dst + off[0] * static_cast<int64_t>(es);
-        const uint8_t* s = src + off[1] * static_cast<int64_t>(es);
-        if (st[0] == 1 && st[1] == 1) {
-          std::memcpy(d, s, static_cast<size_t>(len) * es);
-          return;
-        }
-        const int64_t ds = st[0] * static_cast<int64_t>(es), ss = st[1] * static_cast<int64_t>(es);
-        if (es == 1) {
-          for (int64_t i = 0; i < len; ++i) d[i * ds] = s[i * ss];
-        } else if (es == 4) {
-          for (int64_t i = 0; i < len; ++i) std::memcpy(d + i * ds, s + i * ss, 4);
-        } else {
-          for (int64_t i = 0; i < len; ++i) std::memcpy(d + i * ds, s + i * ss, es);
+  const auto e = static_cast<int64_t>(es);
+  for_each_rows(
+      shape, {dst_strides, src_strides},
+      [&](int64_t rows, int64_t len, const int64_t* off, const int64_t* st, const int64_t* row) {
+        if (st[0] == 1 && st[1] == 1)  // contiguous runs: rows of len * es bytes
+          return copy_rows_u8(rows, len * e, src + off[1] * e, row[1] * e, dst + off[0] * e,
+                              row[0] * e, nullptr);
+        const int64_t ds = st[0] * e, ss = st[1] * e;
+        for (int64_t r = 0; r < rows; ++r) {
+          uint8_t* d = dst + (off[0] + r * row[0]) * e;
+          const uint8_t* s = src + (off[1] + r * row[1]) * e;
+          if (es == 1) {
+            for (int64_t i = 0; i < len; ++i) d[i * ds] = s[i * ss];
+          } else if (es == 4) {
+            for (int64_t i = 0; i < len; ++i) std::memcpy(d + i * ds, s + i * ss, 4);
+          } else {
+            for (int64_t i = 0; i < len; ++i) std::memcpy(d + i * ds, s + i * ss, es);
+          }
         }
       });
 }

@@ -1,7 +1,8 @@
 // Hand-written kernels of the oneDNN engine (internal to exec): the quantized element-wise ops,
 // QuantizeLinear/DequantizeLinear, quantized average pooling, and strided data movement. The hot
-// flat loops are compiled for AVX-512, AVX2 and baseline x86-64 and picked at load time; all of
-// them parallelize with OpenMP over large tensors. Each computes exactly what reference.cpp does.
+// flat loops are compiled for AVX-512, AVX2 and baseline x86-64 and picked at load time (no wider
+// than oneDNN's DNNL_MAX_CPU_ISA allows, for the hand-dispatched ones); all of them parallelize
+// with OpenMP over large tensors. Each computes exactly what reference.cpp does.
 #pragma once
 
 #include <algorithm>
@@ -62,6 +63,12 @@ void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n,
 
 // y[i] = table[x[i]]
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);
+// Rows of bytes: `rows` runs of `len` contiguous bytes, src_stride and dst_stride bytes apart,
+// copied, or mapped through the 256-entry `table` when it is not null (dst = table[src]). One
+// call moves a whole channels-last concat part or split (runs of 16-128 bytes per pixel).
+// Parallel over rows when large, unless called inside a parallel region.
+void copy_rows_u8(int64_t rows, int64_t len, const uint8_t* src, int64_t src_stride, uint8_t* dst,
+                  int64_t dst_stride, const uint8_t* table);
 // y[i] = x[i] ^ 0x80 over n bytes: int8 x as uint8 x + 128.
 void flip_sign_bits(const uint8_t* x, uint8_t* y, size_t n);
 // w = lo + hi over n values, lo = floor(w / 2) in [-64, 63], hi = w - lo in [-64, 64].
@@ -161,6 +168,35 @@ void for_each_run(std::vector<int64_t> shape, std::vector<std::vector<int64_t>> 
       }
     }
   }
+}
+
+// for_each_run with the runs of one more dimension at once: block(rows, len, offsets,
+// inner_strides, row_strides) covers the runs at offsets + r * row_strides for r < rows. The row
+// dimension is the outer one with the most elements (a channels-last tensor's pixels), so that
+// short runs go to one kernel call by the thousand.
+template <typename F>
+void for_each_rows(std::vector<int64_t> shape, std::vector<std::vector<int64_t>> strides, F block) {
+  merge_dims(shape, strides);
+  const size_t rank = shape.size(), ops = strides.size();
+  std::vector<int64_t> row(ops, 0);
+  if (rank >= 2) {
+    size_t innermost = rank - 1;
+    for (size_t k = 0; k < rank; ++k)
+      if (shape[k] > 1 && strides[0][k] < strides[0][innermost]) innermost = k;
+    size_t r = rank;
+    for (size_t k = 0; k < rank; ++k)
+      if (k != innermost && (r == rank || shape[k] > shape[r])) r = k;
+    const int64_t rows = shape[r];
+    for (size_t o = 0; o < ops; ++o) row[o] = strides[o][r];
+    shape[r] = 1;
+    for_each_run(shape, strides, [&](int64_t len, const int64_t* off, const int64_t* st) {
+      block(rows, len, off, st, row.data());
+    });
+    return;
+  }
+  for_each_run(shape, strides, [&](int64_t len, const int64_t* off, const int64_t* st) {
+    block(int64_t{1}, len, off, st, row.data());
+  });
 }
 
 // Strided copy of `es`-byte elements (slices, splits, concat parts, transposes, layout changes).

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "exec/engine.h"
+#include "exec/kernels.h"
 #include "exec/reference.h"
 #include "exec/winograd.h"
 #include "test_util.h"
@@ -797,6 +798,121 @@ TEST(EngineInt8, TablesOnLongRunsExact) {
   b.node("QLinearConcat", {"sy", "zy", "a", "sa", "za", "b", "sb", "zb"}, {"cat"},
          A{{"axis", int64_t{1}}}, "com.microsoft", {{DType::UInt8, graph::Shape{1, 16, 20, 20}}});
   both_thread_counts(b.done({"sig", "cat"}));
+}
+
+// copy_rows_u8 (channels-last concat parts and splits: one call for every pixel's run) against a
+// byte loop, for every run length up to 130 (the AVX-512 kernels' masked tails, 64-byte steps;
+// AVX2's 32-, 16- and 1-byte steps), with and without a table, on 1, 3 and 300 rows (the last
+// parallel). The suite also runs with DNNL_MAX_CPU_ISA=AVX2, which caps hetcim's own kernels.
+TEST(EngineInt8, CopyRowsOfEveryLengthEqualAByteLoop) {
+  std::vector<uint8_t> table(256);
+  for (int v = 0; v < 256; ++v) table[static_cast<size_t>(v)] = static_cast<uint8_t>(v * 37 + 11);
+  for (const int64_t rows : {1, 3, 300})
+    for (int64_t len = 1; len <= 130; ++len)
+      for (const bool with_table : {false, true}) {
+        const int64_t ss = len + 5, ds = len + 11;
+        std::vector<uint8_t> src(static_cast<size_t>(rows * ss));
+        for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 131 + 7);
+        std::vector<uint8_t> got(static_cast<size_t>(rows * ds), 0xA5), want = got;
+        const uint8_t* t = with_table ? table.data() : nullptr;
+        kernels::copy_rows_u8(rows, len, src.data(), ss, got.data(), ds, t);
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t i = 0; i < len; ++i) {
+            const uint8_t v = src[static_cast<size_t>(r * ss + i)];
+            want[static_cast<size_t>(r * ds + i)] = t ? t[v] : v;
+          }
+        ASSERT_EQ(got, want) << rows << " rows of " << len << (t ? " through the table" : "");
+      }
+}
+
+// strided_copy (for_each_rows: runs of the innermost dimension, rows along the largest other
+// one) against the element-wise definition, for every permutation of a 4-D tensor with 1- and
+// 4-byte elements.
+TEST(EngineInt8, StridedCopyOfEveryPermutationEqualsIndexing) {
+  const std::vector<int64_t> xs = {2, 3, 5, 7};
+  const std::vector<int64_t> xst = {105, 35, 7, 1};
+  std::vector<int64_t> perm = {0, 1, 2, 3};
+  do {
+    std::vector<int64_t> ys(4), sst(4);
+    for (size_t k = 0; k < 4; ++k) {
+      ys[k] = xs[static_cast<size_t>(perm[k])];
+      sst[k] = xst[static_cast<size_t>(perm[k])];
+    }
+    const std::vector<int64_t> yst = {ys[1] * ys[2] * ys[3], ys[2] * ys[3], ys[3], 1};
+    for (const size_t es : {size_t{1}, size_t{4}}) {
+      std::vector<uint8_t> src(210 * es);
+      for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 29 + 3);
+      std::vector<uint8_t> got(src.size(), 0), want(src.size(), 0);
+      kernels::strided_copy(ys, src.data(), sst, got.data(), yst, es);
+      for (int64_t a = 0; a < ys[0]; ++a)
+        for (int64_t b = 0; b < ys[1]; ++b)
+          for (int64_t c = 0; c < ys[2]; ++c)
+            for (int64_t d = 0; d < ys[3]; ++d) {
+              const int64_t to = a * yst[0] + b * yst[1] + c * yst[2] + d,
+                            from = a * sst[0] + b * sst[1] + c * sst[2] + d * sst[3];
+              std::memcpy(&want[static_cast<size_t>(to) * es], &src[static_cast<size_t>(from) * es],
+                          es);
+            }
+      ASSERT_EQ(got, want) << "perm " << perm[0] << perm[1] << perm[2] << perm[3] << ", " << es
+                           << "-byte elements";
+    }
+  } while (std::next_permutation(perm.begin(), perm.end()));
+}
+
+// YOLOv5's detect head in int8 as the layout pass leaves it: a channels-last convolution, its
+// layout change back to NCHW, Reshape to (anchors, outputs, H, W), Transpose to (anchors, H, W,
+// outputs), Split and QLinearConcat (one part rescaled). The layout change and the reshape alias
+// the convolution's bytes (no copy) and the transpose copies runs of channels; a second reshape
+// that no strided view can express (channels merged with rows) still copies. Exact, both thread
+// counts; the layout change of a graph output stays a copy.
+TEST(EngineInt8, DetectHeadLayoutChangeAndReshapeAliasChannelsLast) {
+  Builder b;
+  b.input("x", DType::Float32, {1, 8, 6, 6});
+  b.constant("s", testing::scalar_f(0.01f)).constant("z", testing::scalar_u8(128));
+  b.constant("s2", testing::scalar_f(0.02f)).constant("z2", testing::scalar_u8(90));
+  b.node("QuantizeLinear", {"x", "s", "z"}, {"q"});
+  b.node("Transpose", {"q"}, {"q_nhwc"}, A{{"perm", Ints{0, 2, 3, 1}}, {"layout_only", int64_t{1}}},
+         "", {{DType::UInt8, graph::Shape{1, 8, 6, 6}}});
+  b.constant("w", random_tensor(DType::Int8, {18, 8, 3, 3}, 45, -127, 127));
+  b.constant("sw", testing::scalar_f(0.003f)).constant("zw", testing::scalar_i8(0));
+  b.node("QLinearConv", {"q_nhwc", "s", "z", "w", "sw", "zw", "s", "z"}, {"y"},
+         A{{"pads", Ints{1, 1, 1, 1}}}, "", {{DType::UInt8, graph::Shape{1, 18, 6, 6}}});
+  b.node("Transpose", {"y"}, {"y_nchw"}, A{{"perm", Ints{0, 3, 1, 2}}, {"layout_only", int64_t{1}}},
+         "", {{DType::UInt8, graph::Shape{1, 18, 6, 6}}});
+  b.constant("view",
+             Tensor::from_initializer(graph::Initializer::from_ints({5}, {1, 3, 6, 6, 6}), "view"));
+  b.node("Reshape", {"y_nchw", "view"}, {"v"});
+  b.node("Transpose", {"v"}, {"p"}, A{{"perm", Ints{0, 1, 3, 4, 2}}});
+  b.constant("sizes",
+             Tensor::from_initializer(graph::Initializer::from_ints({2}, {2, 4}), "sizes"));
+  b.node("Split", {"p", "sizes"}, {"p0", "p1"}, A{{"axis", int64_t{4}}});
+  b.node("QLinearConcat", {"s", "z", "p1", "s", "z", "p0", "s2", "z2"}, {"cat"},
+         A{{"axis", int64_t{4}}}, "com.microsoft", {{DType::UInt8, graph::Shape{1, 3, 6, 6, 6}}});
+  b.node("DequantizeLinear", {"cat", "s", "z"}, {"out"});
+  // A graph output's layout change, and a reshape that merges channels with rows.
+  b.node("Transpose", {"y"}, {"y_out"}, A{{"perm", Ints{0, 3, 1, 2}}, {"layout_only", int64_t{1}}},
+         "", {{DType::UInt8, graph::Shape{1, 18, 6, 6}}});
+  b.node("Transpose", {"y"}, {"y_nchw2"},
+         A{{"perm", Ints{0, 3, 1, 2}}, {"layout_only", int64_t{1}}}, "",
+         {{DType::UInt8, graph::Shape{1, 18, 6, 6}}});
+  b.constant("merge",
+             Tensor::from_initializer(graph::Initializer::from_ints({3}, {1, 108, 6}), "merge"));
+  b.node("Reshape", {"y_nchw2", "merge"}, {"m"});
+  b.node("Transpose", {"m"}, {"mt"}, A{{"perm", Ints{0, 2, 1}}});
+  const graph::Graph g = b.done({"out", "y_out", "mt"});
+  both_thread_counts(g);
+  std::map<std::string, std::string> impl;
+  const Engine e(g);
+  for (const OpInfo& o : e.ops()) impl[o.name] = o.impl;
+  const std::map<std::string, std::string> want = {
+      {"y_nchw", "hetcim:alias"}, {"v", "hetcim:alias"}, {"y_nchw2", "hetcim:alias"},
+      {"p", "hetcim:transpose"},  {"y_out", "reorder"},  {"m", "reorder"}};
+  for (const graph::Node& n : g.nodes) {
+    const auto w = want.find(n.outputs[0]);
+    if (w != want.end()) {
+      EXPECT_EQ(impl[n.name], w->second) << n.name;
+    }
+  }
 }
 
 TEST(EngineInt8, LayoutTransposesAreLogicalIdentities) {
