@@ -362,7 +362,7 @@ struct Engine::Impl {
     auto it = readers.find(t);
     if (it == readers.end() || it->second.empty() || graph_output(t)) return false;
     for (int k : it->second) {
-      const graph::Node* r = later_host_node(k);
+      const graph::Node* r = later_node(k);
       if (!r) return false;
       const std::string& op = r->op_type;
       if (op == "Transpose" && r->attr_int("layout_only", 0) != 0) return false;
@@ -381,10 +381,15 @@ struct Engine::Impl {
     return it->second[0];
   }
   // Node j, when a later node the engine itself compiles (no backend's).
-  const graph::Node* later_host_node(int j) const {
+  const graph::Node* later_node(int j) const {
     if (j <= index || j >= static_cast<int>(g->nodes.size())) return nullptr;
     const graph::Node& n = g->nodes[static_cast<size_t>(j)];
-    return n.domain.empty() && !taken.count(n.name) ? &n : nullptr;
+    return taken.count(n.name) ? nullptr : &n;
+  }
+  // The same, of the default ONNX domain (an Add is ONNX's Add).
+  const graph::Node* later_host_node(int j) const {
+    const graph::Node* n = later_node(j);
+    return n && n->domain.empty() ? n : nullptr;
   }
   // The Add that Conv output y (of the node being compiled) can join as the convolution's sum
   // post-op, or -1; `s` is its other operand, whose buffer the convolution then overwrites. So s
@@ -432,6 +437,23 @@ struct Engine::Impl {
       return -1;
     const graph::TensorInfo* zi = g->info(mul->outputs[0]);
     if (!zi || zi->dtype != DType::Float32 || known_shape(*g, *mul, mul->outputs[0]) != shape(x))
+      return -1;
+    return j;
+  }
+  // The QLinearMul(x, s) (either order, no broadcast) that QLinearSigmoid output s = sigmoid(x)
+  // (of the node being compiled) feeds alone, or -1: the Mul's output is then a function of one
+  // byte of x, one table (its kernels' exact arithmetic on the sigmoid's table).
+  int qsilu_mul(const std::string& x, const std::string& s) {
+    if (!fusing()) return -1;
+    const int j = sole_reader(s);
+    const graph::Node* mul = later_node(j);
+    if (!mul || mul->op_type != "QLinearMul" || mul->inputs.size() < 8 || mul->outputs.size() != 1)
+      return -1;
+    if (!((mul->inputs[0] == x && mul->inputs[3] == s) ||
+          (mul->inputs[0] == s && mul->inputs[3] == x)))
+      return -1;
+    const graph::TensorInfo* zi = g->info(mul->outputs[0]);
+    if (!zi || zi->dtype != DType::UInt8 || known_shape(*g, *mul, mul->outputs[0]) != shape(x))
       return -1;
     return j;
   }
@@ -1739,11 +1761,8 @@ struct Engine::Impl {
   }
 
   // ---- hand-written kernels -----------------------------------------------------------------
-  void qbinary() {
-    const graph::Node& n = *node;
-    const std::string& a = n.inputs.at(0);
-    const std::string& b = n.inputs.at(3);
-    const std::string& y = n.outputs.at(0);
+  // QLinearAdd / QLinearMul's arithmetic (kernels.h) from the node being compiled.
+  kernels::QBinary qbinary_params() {
     kernels::QBinary p;
     p.sa = scalar_f(1);
     p.za = scalar_zp(2);
@@ -1751,15 +1770,23 @@ struct Engine::Impl {
     p.zb = scalar_zp(5);
     p.sy = scalar_f(6);
     p.zy = scalar_zp(7);
-    p.mul = n.op_type == "QLinearMul";
-    if (dtype(a) != DType::UInt8 || dtype(b) != DType::UInt8 || dtype(y) != DType::UInt8)
-      fail(n, "uint8 operands and output expected");
-    const Activation act = fused_activation(n);
+    p.mul = node->op_type == "QLinearMul";
+    const Activation act = fused_activation(*node);
     if (act.kind == Activation::Relu) p.lo = p.zy;
     if (act.kind == Activation::Clip) {
       p.lo = quantize_value(act.lo, p.sy, p.zy, {0, 255});
       p.hi = quantize_value(act.hi, p.sy, p.zy, {0, 255});
     }
+    return p;
+  }
+  void qbinary() {
+    const graph::Node& n = *node;
+    const std::string& a = n.inputs.at(0);
+    const std::string& b = n.inputs.at(3);
+    const std::string& y = n.outputs.at(0);
+    if (dtype(a) != DType::UInt8 || dtype(b) != DType::UInt8 || dtype(y) != DType::UInt8)
+      fail(n, "uint8 operands and output expected");
+    const kernels::QBinary p = qbinary_params();
     const Shape ys = shape(y);
     const Shape as = shape(a), bs = shape(b);
     if (as == ys && bs == ys) {
@@ -1837,6 +1864,24 @@ struct Engine::Impl {
       const float v = dequantize_value(i, sx, zx);
       const float f = sig ? 1.0f / (1.0f + std::exp(-v)) : (v >= 0 ? v : v * alpha);
       (*table)[static_cast<size_t>(i)] = static_cast<uint8_t>(quantize_value(f, sy, zy, {0, 255}));
+    }
+    // SiLU in int8: the Mul(x, sigmoid(x)) this sigmoid alone feeds, folded into the table.
+    if (const int j = sig ? qsilu_mul(x, y) : -1; j >= 0) {
+      const graph::Node& mul = g->nodes[static_cast<size_t>(j)];
+      const graph::Node* self = node;
+      node = &mul;
+      const kernels::QBinary p = qbinary_params();
+      node = self;
+      const bool x_first = mul.inputs[0] == x;
+      for (int i = 0; i < 256; ++i) {
+        const int32_t s = (*table)[static_cast<size_t>(i)];
+        const float v = x_first ? kernels::qbinary_value(i, s, p) : kernels::qbinary_value(s, i, p);
+        (*table)[static_cast<size_t>(i)] = static_cast<uint8_t>(kernels::qbinary_round(v, p));
+      }
+      fused_away[j] = {n.name, ""};
+      table_op(x, mul.outputs[0], table);
+      cur->info.impl = "hetcim:table+mul(" + mul.name + ")";
+      return;
     }
     table_op(x, y, table);
   }

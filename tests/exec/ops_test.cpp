@@ -915,6 +915,39 @@ TEST(EngineInt8, DetectHeadLayoutChangeAndReshapeAliasChannelsLast) {
   }
 }
 
+// SiLU in int8 (YOLOv5's QLinearSigmoid -> QLinearMul(x, s)): the fused plan folds the Mul into
+// the sigmoid's table, in both operand orders and with a fused Relu; exact against the reference
+// interpreter. A sigmoid with a second reader (here a graph output) keeps its own pass.
+TEST(EngineInt8, SiluPairIsOneTableExact) {
+  Builder b;
+  b.input("x", DType::UInt8, {1, 16, 9, 7});
+  b.constant("sx", testing::scalar_f(0.05f)).constant("zx", testing::scalar_u8(128));
+  b.constant("ss", testing::scalar_f(1.0f / 255)).constant("zs", testing::scalar_u8(0));
+  b.constant("sy", testing::scalar_f(0.03f)).constant("zy", testing::scalar_u8(20));
+  const graph::TensorInfo full{DType::UInt8, graph::Shape{1, 16, 9, 7}};
+  for (const std::string k : {"a", "b", "c", "d"})
+    b.node("QLinearSigmoid", {"x", "sx", "zx", "ss", "zs"}, {"s" + k}, {}, "com.microsoft", {full});
+  b.node("QLinearMul", {"x", "sx", "zx", "sa", "ss", "zs", "sy", "zy"}, {"ya"}, {}, "com.microsoft",
+         {full});
+  b.node("QLinearMul", {"sb", "ss", "zs", "x", "sx", "zx", "sy", "zy"}, {"yb"}, {}, "com.microsoft",
+         {full});
+  b.node("QLinearMul", {"x", "sx", "zx", "sc", "ss", "zs", "sy", "zy"}, {"yc"},
+         A{{"activation", std::string("Relu")}}, "com.microsoft", {full});
+  b.node("QLinearMul", {"x", "sx", "zx", "sd", "ss", "zs", "sy", "zy"}, {"yd"}, {}, "com.microsoft",
+         {full});
+  const graph::Graph g = b.done({"ya", "yb", "yc", "yd", "sd"});
+  both_thread_counts(g);
+  const Engine e(g);
+  int folded = 0;
+  for (const OpInfo& o : e.ops()) {
+    if (o.impl.rfind("hetcim:table+mul(", 0) == 0) ++folded;
+    if (o.name == g.nodes[3].name) {
+      EXPECT_EQ(o.impl, "hetcim:table") << "sd has two readers";
+    }
+  }
+  EXPECT_EQ(folded, 3);
+}
+
 TEST(EngineInt8, LayoutTransposesAreLogicalIdentities) {
   // Q -> ToNHWC -> QLinearConv -> ToNCHW -> DQ, as passes::layout_nhwc writes it.
   Builder b;
