@@ -550,8 +550,9 @@ void copy_rows_u8(int64_t rows, int64_t len, const uint8_t* src, int64_t src_str
       for (int64_t i = 0; i < len; ++i) d[i] = table[s[i]];
     }
   };
-  // Inside another parallel region (for_each_rows' outer loop) the rows stay on this thread.
-  const bool parallel = rows > 1 && rows * len >= kParallelMin && !omp_in_parallel();
+  // Inside any parallel region (for_each_rows' outer loop, active or not) the rows stay on this
+  // thread: a nested region would start new threads on every call.
+  const bool parallel = rows > 1 && rows * len >= kParallelMin && omp_get_level() == 0;
   const int64_t chunks = parallel ? std::min<int64_t>(rows, 64) : 1;
 #pragma omp parallel for schedule(static) if (parallel)
   for (int64_t c = 0; c < chunks; ++c) {

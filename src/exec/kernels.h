@@ -143,10 +143,11 @@ void for_each_run(std::vector<int64_t> shape, std::vector<std::vector<int64_t>> 
     return;
   }
   // Outer runs in contiguous ranges per thread; offsets advance like an odometer.
+  // Small work runs outside any parallel region (an inactive one would still keep inner kernels,
+  // copy_rows_u8, from using the threads).
   const bool parallel = outer * len >= (int64_t{1} << 16) && outer > 1;
   const int64_t nchunks = parallel ? std::min<int64_t>(outer, 64) : 1;
-#pragma omp parallel for schedule(static) if (parallel)
-  for (int64_t c = 0; c < nchunks; ++c) {
+  const auto chunk = [&](int64_t c) {
     const int64_t begin = outer * c / nchunks, end = outer * (c + 1) / nchunks;
     int64_t off[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     std::vector<int64_t> idx(outer_dims.size(), 0);
@@ -167,7 +168,10 @@ void for_each_run(std::vector<int64_t> shape, std::vector<std::vector<int64_t>> 
         idx[k] = 0;
       }
     }
-  }
+  };
+  if (!parallel) return chunk(0);
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < nchunks; ++c) chunk(c);
 }
 
 // for_each_run with the runs of one more dimension at once: block(rows, len, offsets,
