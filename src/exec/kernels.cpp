@@ -289,18 +289,8 @@ __attribute__((target("avx2,fma"))) void sigmoid_avx2(const float* x, float* y, 
   }
 }
 
-// Rows of `len` bytes (copy_rows_u8): one masked load and store per 64 bytes, the table by two
-// 128-byte permutes and a blend on bit 7 as in table_avx512 (vbmi), no call per row.
-__attribute__((target("avx512f,avx512bw"))) void copy_rows_avx512(int64_t rows, int64_t len,
-                                                                  const uint8_t* src, int64_t ss,
-                                                                  uint8_t* dst, int64_t ds) {
-  for (int64_t r = 0; r < rows; ++r, src += ss, dst += ds)
-    for (int64_t i = 0; i < len; i += 64) {
-      const __mmask64 m = len - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (len - i)) - 1;
-      _mm512_mask_storeu_epi8(dst + i, m, _mm512_maskz_loadu_epi8(m, src + i));
-    }
-}
-
+// Rows of `len` bytes through a table (copy_rows_u8): two 128-byte permutes and a blend on bit 7
+// as in table_avx512, a masked load and store for each row's last bytes, no call per row.
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_rows_avx512(
     int64_t rows, int64_t len, const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds,
     const uint8_t* table) {
@@ -316,22 +306,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_rows_avx512(
     }
 }
 
-// AVX2: 32-byte moves, the table by 8-entry gathers from a widened copy (as table_avx2); the last
-// bytes of a row one by one.
-__attribute__((target("avx2"))) void copy_rows_avx2(int64_t rows, int64_t len, const uint8_t* src,
-                                                    int64_t ss, uint8_t* dst, int64_t ds) {
-  for (int64_t r = 0; r < rows; ++r, src += ss, dst += ds) {
-    int64_t i = 0;
-    for (; i + 32 <= len; i += 32)
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
-                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
-    for (; i + 16 <= len; i += 16)
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i),
-                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
-    for (; i < len; ++i) dst[i] = src[i];
-  }
-}
-
+// AVX2: the table by 8-entry gathers from a widened copy (as table_avx2); a row's last bytes one
+// by one.
 __attribute__((target("avx2"))) void table_rows_avx2(int64_t rows, int64_t len, const uint8_t* src,
                                                      int64_t ss, uint8_t* dst, int64_t ds,
                                                      const uint8_t* table) {
@@ -539,8 +515,6 @@ void copy_rows_u8(int64_t rows, int64_t len, const uint8_t* src, int64_t src_str
     if (table && has_vbmi()) return table_rows_avx512(n, len, s, src_stride, d, dst_stride, table);
     if (table && has_avx2_fma())
       return table_rows_avx2(n, len, s, src_stride, d, dst_stride, table);
-    if (!table && has_avx512()) return copy_rows_avx512(n, len, s, src_stride, d, dst_stride);
-    if (!table && has_avx2_fma()) return copy_rows_avx2(n, len, s, src_stride, d, dst_stride);
 #endif
     for (int64_t r = 0; r < n; ++r, s += src_stride, d += dst_stride) {
       if (!table) {
@@ -552,9 +526,9 @@ void copy_rows_u8(int64_t rows, int64_t len, const uint8_t* src, int64_t src_str
   };
   // Inside any parallel region (for_each_rows' outer loop, active or not) the rows stay on this
   // thread: a nested region would start new threads on every call.
-  const bool parallel = rows > 1 && rows * len >= kParallelMin && omp_get_level() == 0;
-  const int64_t chunks = parallel ? std::min<int64_t>(rows, 64) : 1;
-#pragma omp parallel for schedule(static) if (parallel)
+  if (rows == 1 || rows * len < kParallelMin || omp_get_level() != 0) return some(0, rows);
+  const int64_t chunks = std::min<int64_t>(rows, 64);
+#pragma omp parallel for schedule(static)
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t begin = rows * c / chunks, end = rows * (c + 1) / chunks;
     some(begin, end - begin);

@@ -801,9 +801,9 @@ TEST(EngineInt8, TablesOnLongRunsExact) {
 }
 
 // copy_rows_u8 (channels-last concat parts and splits: one call for every pixel's run) against a
-// byte loop, for every run length up to 130 (the AVX-512 kernels' masked tails, 64-byte steps;
-// AVX2's 32-, 16- and 1-byte steps), with and without a table, on 1, 3 and 300 rows (the last
-// parallel). The suite also runs with DNNL_MAX_CPU_ISA=AVX2, which caps hetcim's own kernels.
+// byte loop, for every run length up to 130 (the AVX-512 table's masked tails and 64-byte steps,
+// AVX2's 8-byte gathers and 1-byte tails), with and without a table, on 1, 3 and 300 rows (the
+// last parallel). The suite also runs with DNNL_MAX_CPU_ISA=AVX2, which caps hetcim's own kernels.
 TEST(EngineInt8, CopyRowsOfEveryLengthEqualAByteLoop) {
   std::vector<uint8_t> table(256);
   for (int v = 0; v < 256; ++v) table[static_cast<size_t>(v)] = static_cast<uint8_t>(v * 37 + 11);
