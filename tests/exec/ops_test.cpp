@@ -864,7 +864,8 @@ TEST(EngineInt8, StridedCopyOfEveryPermutationEqualsIndexing) {
 // outputs), Split and QLinearConcat (one part rescaled). The layout change and the reshape alias
 // the convolution's bytes (no copy) and the transpose copies runs of channels; a second reshape
 // that no strided view can express (channels merged with rows) still copies. Exact, both thread
-// counts; the layout change of a graph output stays a copy.
+// counts; the layout change of a graph output stays a copy, and a transpose of the view with no
+// contiguous run goes to oneDNN's reorder.
 TEST(EngineInt8, DetectHeadLayoutChangeAndReshapeAliasChannelsLast) {
   Builder b;
   b.input("x", DType::Float32, {1, 8, 6, 6});
@@ -883,6 +884,8 @@ TEST(EngineInt8, DetectHeadLayoutChangeAndReshapeAliasChannelsLast) {
              Tensor::from_initializer(graph::Initializer::from_ints({5}, {1, 3, 6, 6, 6}), "view"));
   b.node("Reshape", {"y_nchw", "view"}, {"v"});
   b.node("Transpose", {"v"}, {"p"}, A{{"perm", Ints{0, 1, 3, 4, 2}}});
+  // The same view transposed so that no run is contiguous: oneDNN's reorder from the view.
+  b.node("Transpose", {"v"}, {"pw"}, A{{"perm", Ints{0, 2, 1, 4, 3}}});
   b.constant("sizes",
              Tensor::from_initializer(graph::Initializer::from_ints({2}, {2, 4}), "sizes"));
   b.node("Split", {"p", "sizes"}, {"p0", "p1"}, A{{"axis", int64_t{4}}});
@@ -899,14 +902,18 @@ TEST(EngineInt8, DetectHeadLayoutChangeAndReshapeAliasChannelsLast) {
              Tensor::from_initializer(graph::Initializer::from_ints({3}, {1, 108, 6}), "merge"));
   b.node("Reshape", {"y_nchw2", "merge"}, {"m"});
   b.node("Transpose", {"m"}, {"mt"}, A{{"perm", Ints{0, 2, 1}}});
-  const graph::Graph g = b.done({"out", "y_out", "mt"});
+  const graph::Graph g = b.done({"out", "y_out", "mt", "pw"});
   both_thread_counts(g);
   std::map<std::string, std::string> impl;
   const Engine e(g);
   for (const OpInfo& o : e.ops()) impl[o.name] = o.impl;
-  const std::map<std::string, std::string> want = {
-      {"y_nchw", "hetcim:alias"}, {"v", "hetcim:alias"}, {"y_nchw2", "hetcim:alias"},
-      {"p", "hetcim:transpose"},  {"y_out", "reorder"},  {"m", "reorder"}};
+  const std::map<std::string, std::string> want = {{"y_nchw", "hetcim:alias"},
+                                                   {"v", "hetcim:alias"},
+                                                   {"y_nchw2", "hetcim:alias"},
+                                                   {"p", "hetcim:transpose"},
+                                                   {"pw", "reorder"},
+                                                   {"y_out", "reorder"},
+                                                   {"m", "reorder"}};
   for (const graph::Node& n : g.nodes) {
     const auto w = want.find(n.outputs[0]);
     if (w != want.end()) {
