@@ -176,39 +176,6 @@ __attribute__((target("avx2,fma"))) void quantize_avx2(const float* x, void* y, 
     quantize_scalar(x + i, static_cast<uint8_t*>(y) + i, n - i, s, zp, {0, 255});
 }
 
-// 256-entry byte table with AVX-512 VBMI: two 128-byte permutes and a blend on bit 7.
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_avx512(const uint8_t* x,
-                                                                         uint8_t* y, int64_t n,
-                                                                         const uint8_t* table) {
-  const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
-  const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
-  int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const __m512i idx = _mm512_loadu_si512(x + i);
-    const __m512i lo = _mm512_permutex2var_epi8(t0, idx, t1);
-    const __m512i hi = _mm512_permutex2var_epi8(t2, idx, t3);
-    _mm512_storeu_si512(y + i, _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), lo, hi));
-  }
-  for (; i < n; ++i) y[i] = table[x[i]];
-}
-
-// The same table on AVX2: the bytes widened to a 256-entry int32 table once per call, then 8
-// entries per gather (a scalar lookup per byte took 20 of YOLOv5n int8's 106 ms on Zen 3).
-__attribute__((target("avx2"))) void table_avx2(const uint8_t* x, uint8_t* y, int64_t n,
-                                                const uint8_t* table) {
-  alignas(32) int32_t wide[256];
-  for (int i = 0; i < 256; ++i) wide[i] = table[i];
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256i idx =
-        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + i)));
-    const __m256i v = _mm256_i32gather_epi32(wide, idx, 4);  // each within [0, 255]
-    const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), _mm_packus_epi16(w, w));
-  }
-  for (; i < n; ++i) y[i] = table[x[i]];
-}
-
 // times_x: y = x * sigmoid(x) (SiLU), the product of x and the float sigmoid, as a separate Mul
 // computes it.
 __attribute__((target("avx512f"))) void sigmoid_avx512(const float* x, float* y, int64_t n,
@@ -289,8 +256,9 @@ __attribute__((target("avx2,fma"))) void sigmoid_avx2(const float* x, float* y, 
   }
 }
 
-// Rows of `len` bytes through a table (copy_rows_u8): two 128-byte permutes and a blend on bit 7
-// as in table_avx512, a masked load and store for each row's last bytes, no call per row.
+// 256-entry byte tables over `rows` runs of `len` bytes (table_u8 is one row, copy_rows_u8 many):
+// AVX-512 VBMI: two 128-byte permutes and a blend on bit 7, a masked load and store for each
+// row's last bytes.
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_rows_avx512(
     int64_t rows, int64_t len, const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds,
     const uint8_t* table) {
@@ -306,8 +274,9 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void table_rows_avx512(
     }
 }
 
-// AVX2: the table by 8-entry gathers from a widened copy (as table_avx2); a row's last bytes one
-// by one.
+// AVX2: the bytes widened to a 256-entry int32 table once per call, then 8 entries per gather
+// (a scalar lookup per byte took 20 of YOLOv5n int8's 106 ms on Zen 3); a row's last bytes one by
+// one.
 __attribute__((target("avx2"))) void table_rows_avx2(int64_t rows, int64_t len, const uint8_t* src,
                                                      int64_t ss, uint8_t* dst, int64_t ds,
                                                      const uint8_t* table) {
@@ -498,8 +467,8 @@ void channel_affine_f32(const float* x, float* y, bool channels_last, int64_t n,
 void table_u8(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
   blocks(n, [&](int64_t s, int64_t c) {
 #ifdef HETCIM_AVX512
-    if (has_vbmi()) return table_avx512(x + s, y + s, c, table);
-    if (c >= 256 && has_avx2_fma()) return table_avx2(x + s, y + s, c, table);
+    if (has_vbmi()) return table_rows_avx512(1, c, x + s, c, y + s, c, table);
+    if (c >= 256 && has_avx2_fma()) return table_rows_avx2(1, c, x + s, c, y + s, c, table);
 #endif
     for (int64_t i = s; i < s + c; ++i) y[i] = table[x[i]];
   });
