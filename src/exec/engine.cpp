@@ -423,37 +423,25 @@ struct Engine::Impl {
     }
     return -1;  // s is not an arena activation (a graph input or an alias of one)
   }
-  // The Mul(x, s) that Sigmoid output s = Sigmoid(x) (of the node being compiled) feeds alone, or
-  // -1: the pair is then one SiLU kernel writing the Mul's output.
-  int silu_mul(const std::string& x, const std::string& s) {
+  // The Mul(x, s) (either operand order, no broadcast) that s = Sigmoid(x) of the node being
+  // compiled feeds alone, or -1. Float: the pair is then one SiLU kernel writing the Mul's output
+  // (which applies no fused activation). Quantized (QLinearSigmoid, QLinearMul): the Mul's output
+  // is a function of one byte of x, one table (its kernels' exact arithmetic, a fused Relu/Clip
+  // included, on the sigmoid's table).
+  int silu_mul(const std::string& x, const std::string& s, bool quantized) {
     if (!fusing()) return -1;
     const int j = sole_reader(s);
-    const graph::Node* mul = later_host_node(j);
-    if (!mul || mul->op_type != "Mul" || mul->inputs.size() != 2 || mul->outputs.size() != 1 ||
-        !mul->attr_string("activation", "").empty())
+    const graph::Node* mul = quantized ? later_node(j) : later_host_node(j);
+    const size_t b = quantized ? 3 : 1;  // the second operand
+    if (!mul || mul->op_type != (quantized ? "QLinearMul" : "Mul") || mul->inputs.size() <= b ||
+        mul->outputs.size() != 1 || (!quantized && !mul->attr_string("activation", "").empty()))
       return -1;
-    if (!((mul->inputs[0] == x && mul->inputs[1] == s) ||
-          (mul->inputs[0] == s && mul->inputs[1] == x)))
-      return -1;
-    const graph::TensorInfo* zi = g->info(mul->outputs[0]);
-    if (!zi || zi->dtype != DType::Float32 || known_shape(*g, *mul, mul->outputs[0]) != shape(x))
-      return -1;
-    return j;
-  }
-  // The QLinearMul(x, s) (either order, no broadcast) that QLinearSigmoid output s = sigmoid(x)
-  // (of the node being compiled) feeds alone, or -1: the Mul's output is then a function of one
-  // byte of x, one table (its kernels' exact arithmetic on the sigmoid's table).
-  int qsilu_mul(const std::string& x, const std::string& s) {
-    if (!fusing()) return -1;
-    const int j = sole_reader(s);
-    const graph::Node* mul = later_node(j);
-    if (!mul || mul->op_type != "QLinearMul" || mul->inputs.size() < 8 || mul->outputs.size() != 1)
-      return -1;
-    if (!((mul->inputs[0] == x && mul->inputs[3] == s) ||
-          (mul->inputs[0] == s && mul->inputs[3] == x)))
+    if (!((mul->inputs[0] == x && mul->inputs[b] == s) ||
+          (mul->inputs[0] == s && mul->inputs[b] == x)))
       return -1;
     const graph::TensorInfo* zi = g->info(mul->outputs[0]);
-    if (!zi || zi->dtype != DType::UInt8 || known_shape(*g, *mul, mul->outputs[0]) != shape(x))
+    if (!zi || zi->dtype != (quantized ? DType::UInt8 : DType::Float32) ||
+        known_shape(*g, *mul, mul->outputs[0]) != shape(x))
       return -1;
     return j;
   }
@@ -1400,7 +1388,7 @@ struct Engine::Impl {
       // With the Mul(x, Sigmoid(x)) it alone feeds: one SiLU kernel writing the Mul's output.
       const Buf& xb = buf(x);
       memory xm = xb.mem;
-      const int j = silu_mul(x, y);
+      const int j = silu_mul(x, y, false);
       const bool silu = j >= 0;
       memory ym =
           output(silu ? g->nodes[static_cast<size_t>(j)].outputs[0] : y, xb.md, DType::Float32);
@@ -1866,7 +1854,7 @@ struct Engine::Impl {
       (*table)[static_cast<size_t>(i)] = static_cast<uint8_t>(quantize_value(f, sy, zy, {0, 255}));
     }
     // SiLU in int8: the Mul(x, sigmoid(x)) this sigmoid alone feeds, folded into the table.
-    if (const int j = sig ? qsilu_mul(x, y) : -1; j >= 0) {
+    if (const int j = sig ? silu_mul(x, y, true) : -1; j >= 0) {
       const graph::Node& mul = g->nodes[static_cast<size_t>(j)];
       const graph::Node* self = node;
       node = &mul;
