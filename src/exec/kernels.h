@@ -176,18 +176,22 @@ void for_each_run(std::vector<int64_t> shape, std::vector<std::vector<int64_t>> 
 }
 
 // for_each_run with the runs of one more dimension at once: block(rows, len, offsets,
-// inner_strides, row_strides) covers the runs at offsets + r * row_strides for r < rows. The row
-// dimension is the outer one with the most elements (a channels-last tensor's pixels), so that
-// short runs go to one kernel call by the thousand.
+// inner_strides, row_strides) covers the runs at offsets + r * row_strides for r < rows. When the
+// runs are contiguous in every operand, the row dimension is the outer one with the most elements
+// (a channels-last tensor's pixels), so that short runs go to one kernel call by the thousand
+// (which then parallelizes over rows itself); otherwise rows = 1 and the iteration is
+// for_each_run's.
 template <typename F>
 void for_each_rows(std::vector<int64_t> shape, std::vector<std::vector<int64_t>> strides, F block) {
   merge_dims(shape, strides);
   const size_t rank = shape.size(), ops = strides.size();
   std::vector<int64_t> row(ops, 0);
-  if (rank >= 2) {
-    size_t innermost = rank - 1;
-    for (size_t k = 0; k < rank; ++k)
-      if (shape[k] > 1 && strides[0][k] < strides[0][innermost]) innermost = k;
+  size_t innermost = rank - 1;
+  for (size_t k = 0; k < rank; ++k)
+    if (shape[k] > 1 && strides[0][k] < strides[0][innermost]) innermost = k;
+  bool contiguous = rank >= 2;
+  for (size_t o = 0; contiguous && o < ops; ++o) contiguous = strides[o][innermost] == 1;
+  if (contiguous) {
     size_t r = rank;
     for (size_t k = 0; k < rank; ++k)
       if (k != innermost && (r == rank || shape[k] > shape[r])) r = k;
