@@ -1,13 +1,11 @@
 #include "exec/kernels.h"
 
 #include <omp.h>
+#include <oneapi/dnnl/dnnl.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <string>
 
 #if defined(__x86_64__)
 // GCC 12 reports false -Wuninitialized positives inside its own AVX-512 headers at -O3
@@ -295,17 +293,17 @@ __attribute__((target("avx2"))) void table_rows_avx2(int64_t rows, int64_t len, 
   }
 }
 
-// The widest vector kernels allowed: oneDNN's cap (DNNL_MAX_CPU_ISA) holds for hetcim's own
-// kernels too, so that a run capped at AVX2 on an AVX-512 CPU runs an AVX2 CPU's code throughout
-// (the AVX2-capped tests and benchmarks). 3: AVX-512, 2: AVX2, 1: neither.
+// The widest vector kernels allowed: oneDNN's effective ISA (the CPU's, no wider than its cap
+// DNNL_MAX_CPU_ISA) holds for hetcim's own kernels too, so that a run capped at AVX2 on an AVX-512
+// CPU runs an AVX2 CPU's code throughout (the AVX2-capped tests and benchmarks). 3: AVX-512,
+// 2: AVX2, 1: neither.
 int isa_cap() {
   static const int cap = [] {
-    const char* env = std::getenv("DNNL_MAX_CPU_ISA");
-    if (env == nullptr || *env == '\0') return 3;
-    std::string v(env);
-    for (char& c : v) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (v == "ALL" || v.rfind("AVX512", 0) == 0 || v.rfind("AVX10", 0) == 0) return 3;
-    return v.rfind("AVX2", 0) == 0 ? 2 : 1;
+    const auto isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
+    const auto has = [isa](dnnl_cpu_isa_t want) {
+      return (isa & static_cast<unsigned>(want)) == static_cast<unsigned>(want);
+    };
+    return has(dnnl_cpu_isa_avx512_core) ? 3 : has(dnnl_cpu_isa_avx2) ? 2 : 1;
   }();
   return cap;
 }
