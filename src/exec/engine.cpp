@@ -856,8 +856,9 @@ struct Engine::Impl {
     // oneDNN's Winograd kernels (F(2x2,3x3) / F(4x4,3x3)) when it has them for the shape, 1.1x
     // to 2.3x faster than its direct brgconv from 4x4 to 56x56 (1 thread, AVX-512; 2x slower at
     // 2x2); their transforms round differently from a direct sum (about 1e-5 relative per layer,
-    // measured). Where oneDNN has none (2.6: below AVX-512) and would run its AVX2 direct kernel,
-    // hetcim's own (conv_winograd). Direct otherwise.
+    // measured). hetcim's own (conv_winograd) where oneDNN has none (2.6: below AVX-512) and would
+    // run its AVX2 direct kernel, and in place of oneDNN's on larger maps (winograd_tile). Direct
+    // otherwise.
     dnnl::algorithm alg = dnnl::algorithm::convolution_direct;
     const bool winograd_shape = !q && w.kh == 3 && w.kw == 3 && w.sh == 1 && w.sw == 1 &&
                                 w.dh == 1 && w.dw == 1 && !grouped && w.oh >= 4 && w.ow >= 4;
@@ -882,8 +883,9 @@ struct Engine::Impl {
       }
     };
     dnnl::convolution_forward::primitive_desc pd = make_pd(dst_md, attr, true);
-    // No oneDNN Winograd here and its AVX2 direct kernel instead: hetcim's own where it is faster.
-    if (winograd_shape && alg == dnnl::algorithm::convolution_direct) {
+    // hetcim's own Winograd kernel where it measured faster than the kernel oneDNN picked (its
+    // AVX2 direct one, or on AVX-512 its own Winograd on larger maps): winograd_tile.
+    if (winograd_shape) {
       const int m = winograd_tile(w, pd.impl_info_str());
       if (m > 0) return conv_winograd(w, m, act, add_at, sum_of, has_bias ? bias_at : 0);
     }
@@ -938,21 +940,34 @@ struct Engine::Impl {
   }
 
   // The output tile of hetcim's Winograd kernel (exec/winograd.h) for a float 3x3 stride-1
-  // convolution that oneDNN runs with direct kernel `impl`, or 0 to keep that kernel. F(4x4)
-  // when it has at least 32 tiles, F(2x2) below: per layer of ResNet-18 (1 thread, oneDNN
-  // capped at AVX2 on a Zen 5), F(4x4) took 0.81 / 0.66 ms at 56x56x64 / 28x28x128 against
-  // F(2x2)'s 1.33 / 1.12, and F(2x2) 1.10 / 2.02 ms at 14x14x256 / 7x7x512 against F(4x4)'s
-  // 1.23 / 2.45 (direct: 2.2, 2.3, 2.4, 3.1; bench/README.md, exec, session 14).
+  // convolution that oneDNN runs with kernel `impl`, or 0 to keep that kernel. Measured per layer
+  // with `hetcim profile` at 1 thread (bench/README.md, exec, sessions 14 and 16):
+  // - oneDNN's AVX2 direct kernel (2.6 has Winograd kernels for AVX-512 only). F(4x4) when it has
+  //   at least 32 tiles, F(2x2) below: per layer of ResNet-18 (oneDNN capped at AVX2 on a Zen 5),
+  //   F(4x4) took 0.81 / 0.66 ms at 56x56x64 / 28x28x128 against F(2x2)'s 1.33 / 1.12, and
+  //   F(2x2) 1.10 / 2.02 ms at 14x14x256 / 7x7x512 against F(4x4)'s 1.23 / 2.45 (direct: 2.2,
+  //   2.3, 2.4, 3.1).
+  // - oneDNN's own AVX-512 Winograd kernels (jit_fp32_wino_2x3, jit_wino_4x3) on maps of at
+  //   least 32 F(2x2) tiles, with the same tile rule. On a Zen 5: ResNet-50's six 56x56 and
+  //   28x28 layers (F(4x4)) 4.87 -> 3.57 ms, its five 14x14 ones (F(2x2)) 4.14 -> 3.63,
+  //   ResNet-18's ten 5.15 + 2.48 -> 3.62 + 2.07, VGG-11's 16x16x128 0.35 -> 0.18 ms. At
+  //   7x7x512 (16 tiles) hetcim's took 2.1-3.2 ms against oneDNN's 1.2-1.4 (16 MB of transformed
+  //   weights for 16 tiles), so smaller maps keep oneDNN's.
   static int winograd_tile(const Window2d& w, const std::string& impl) {
-    if (impl.rfind("jit:avx2", 0) != 0 || !winograd::available() || w.c % 8 != 0 || w.oc % 8 != 0)
-      return 0;
-    // Fewer than 64 channels in or out (where oneDNN is not asked for Winograd): only from 16 and
-    // on maps of >= 64 F(2x2) tiles. Measured as above: YOLOv5n's 32-channel layers at 80x80
-    // 0.98 -> 0.52 ms, its 16-channel one at 160x160 1.40 -> 1.26; DenseNet-121's 128 -> 32 layers
-    // 0.18 -> 0.15 ms at 16x16 (64 tiles), even at 8x8 (16), 0.022 -> 0.028 at 4x4 (4).
-    if ((w.c < 64 || w.oc < 64) &&
-        (w.c < 16 || w.oc < 16 || w.n * ((w.oh + 1) / 2) * ((w.ow + 1) / 2) < 64))
-      return 0;
+    if (!winograd::available() || w.c % 8 != 0 || w.oc % 8 != 0) return 0;
+    const int64_t tiles_f2 = w.n * ((w.oh + 1) / 2) * ((w.ow + 1) / 2);
+    const bool onednn_winograd =
+        impl.rfind("jit_fp32_wino", 0) == 0 || impl.rfind("jit_wino", 0) == 0;
+    if (onednn_winograd) {
+      if (tiles_f2 < 32) return 0;
+    } else {
+      if (impl.rfind("jit:avx2", 0) != 0) return 0;
+      // Fewer than 64 channels in or out (where oneDNN is not asked for Winograd): only from 16
+      // and on maps of >= 64 F(2x2) tiles. Measured as above: YOLOv5n's 32-channel layers at
+      // 80x80 0.98 -> 0.52 ms, its 16-channel one at 160x160 1.40 -> 1.26; DenseNet-121's 128 ->
+      // 32 layers 0.18 -> 0.15 ms at 16x16 (64 tiles), even at 8x8 (16), 0.022 -> 0.028 at 4x4 (4).
+      if ((w.c < 64 || w.oc < 64) && (w.c < 16 || w.oc < 16 || tiles_f2 < 64)) return 0;
+    }
     return w.n * ((w.oh + 3) / 4) * ((w.ow + 3) / 4) >= 32 ? 4 : 2;
   }
 

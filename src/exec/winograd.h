@@ -1,8 +1,10 @@
 // Float 3x3 stride-1 convolution by Winograd's minimal filtering F(m x m, 3 x 3) (Lavin & Gray,
-// "Fast Algorithms for Convolutional Neural Networks", CVPR 2016), for CPUs with AVX2 + FMA and no
-// AVX-512: oneDNN 2.6 has Winograd kernels for AVX-512 only, and its AVX2 direct kernel already
-// runs at the core's FMA limit (bench/README.md, exec, session 13), so only fewer multiplies make
-// these layers faster. F(2x2,3x3) multiplies 2.25x less than a direct sum, F(4x4,3x3) 4x less.
+// "Fast Algorithms for Convolutional Neural Networks", CVPR 2016), for CPUs with AVX2 + FMA.
+// Without AVX-512 oneDNN 2.6 has no Winograd kernel, and its AVX2 direct kernel already runs at
+// the core's FMA limit (bench/README.md, exec, session 13), so only fewer multiplies make these
+// layers faster. With AVX-512 it replaces oneDNN's own Winograd kernels on maps of at least 32
+// F(2x2) tiles, where it measured faster (the engine's winograd_tile; session 16). F(2x2,3x3)
+// multiplies 2.25x less than a direct sum, F(4x4,3x3) 4x less.
 //
 // The engine owns the pieces that are not Winograd's: tensors in aBcd8b (8 channels per block,
 // the layout oneDNN's AVX2 kernels use), the multiplication as one batched oneDNN matmul per block

@@ -1215,5 +1215,46 @@ TEST(EngineWinograd, NarrowLayersOnLargeMapsOnly) {
   }
 }
 
+// Where oneDNN has Winograd kernels of its own (AVX-512), hetcim's replaces them on maps of at
+// least 32 F(2x2) tiles and not below: 64 -> 64 channels on 14x14 (49 tiles: hetcim's F(2x2)),
+// on 2 images of 28x28 (392 F(4x4) tiles: F(4x4)) and on 7x7 (16 tiles: oneDNN's), each with a
+// fused ReLU and equal to the reference interpreter at 1 and 2 threads. The larger maps' kernels
+// are checked where oneDNN runs a Winograd kernel itself on the small one (its AVX2 kernels have
+// none: the tests above cover them).
+TEST(EngineWinograd, ReplacesOneDnnWinogradOnLargerMapsOnly) {
+  struct Case {
+    int64_t n, side;
+    const char* want;  // impl prefix, or nullptr: oneDNN's own
+  };
+  std::string small_impl;
+  for (const Case c : {Case{1, 7, nullptr}, Case{1, 14, "hetcim:winograd_f2x2"},
+                       Case{2, 28, "hetcim:winograd_f4x4"}}) {
+    SCOPED_TRACE(c.side);
+    Builder b;
+    b.input("x", DType::Float32, {c.n, 64, c.side, c.side});
+    b.constant("w", random_tensor(DType::Float32, {64, 64, 3, 3}, 31, -0.1, 0.1));
+    b.constant("b", random_tensor(DType::Float32, {64}, 32));
+    b.node("Conv", {"x", "w", "b"}, {"y"},
+           A{{"pads", Ints{1, 1, 1, 1}}, {"activation", std::string("Relu")}});
+    const graph::Graph g = b.done({"y"});
+    const TensorMap in{{"x", random_tensor(DType::Float32, {c.n, 64, c.side, c.side}, 33)}};
+    testing::expect_engine_matches_reference(g, in, 1e-5, 1);
+    testing::expect_engine_matches_reference(g, in, 1e-5, 2);
+    const std::string impl = Engine(g).ops().front().impl;
+    if (c.want == nullptr) {
+      small_impl = impl;
+      // On AVX-512 the small map never takes hetcim's kernel (oneDNN's Winograd or direct one).
+      if (onednn_description().find("ISA avx512") != std::string::npos) {
+        EXPECT_EQ(small_impl.rfind("hetcim:", 0), std::string::npos) << small_impl;
+      }
+      continue;
+    }
+    const bool onednn_winograd =
+        small_impl.rfind("jit_fp32_wino", 0) == 0 || small_impl.rfind("jit_wino", 0) == 0;
+    if (!winograd::available() || !onednn_winograd) continue;
+    EXPECT_EQ(impl.rfind(c.want, 0), 0u) << impl;
+  }
+}
+
 }  // namespace
 }  // namespace hetcim::exec
