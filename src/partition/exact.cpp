@@ -95,7 +95,8 @@ class Solver {
         drop_budget_(drop_budget),
         fallback_(fallback),
         deadline_(opt.time_limit_seconds, opt.node_limit),
-        cache_(opt.seq_cache ? opt.seq_cache : &own_cache_) {}
+        cache_(opt.seq_cache ? opt.seq_cache : &own_cache_),
+        defer_after_(opt.defer_leaf_after) {}
 
   ExactResult run() {
     const std::vector<DynBitset> reach = graph::transitive_closure(p_.dag);
@@ -231,6 +232,7 @@ class Solver {
     fi.drop_budget = drop_budget_;
     fi.energy_resource = energy_resource_;
     fi.seq_cache = cache_;
+    fi.defer_after = defer_after_;
     return fi;
   }
 
@@ -249,6 +251,7 @@ class Solver {
         st.front_points += f.front.size();
         add_counts(st, f.nodes, f.leaves, f.seq_nodes);
         r_.parent_pruned += f.parent_pruned;
+        r_.deferred += f.deferred;
         if (f.timed_out) return false;
       }
     }
@@ -347,8 +350,10 @@ class Solver {
         st.fronts += 1;
         add_counts(st, b.nodes, b.leaves, b.seq_nodes);
         r_.parent_pruned += b.parent_pruned;
-        // A plan found before a limit struck is complete (its leaf was sequenced to the end):
-        // the incumbent of a limited solve.
+        r_.deferred += b.deferred;
+        // A plan found before a limit struck is complete (its leaf's schedule is feasible,
+        // sequenced to the end or the best of a deferred leaf's search so far): the incumbent
+        // of a limited solve.
         if (b.improved) {
           incumbent = b.total;
           optimum_ = b.total;
@@ -483,6 +488,7 @@ class Solver {
   Deadline deadline_;
   SeqCache own_cache_;
   SeqCache* cache_;
+  int64_t defer_after_;
   Decomposition d_;
   ExactResult r_;
   std::vector<std::vector<std::vector<SegmentFrontOutput>>> fronts_;  // [k][ji][jo]

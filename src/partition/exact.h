@@ -41,6 +41,10 @@ struct ExactOptions {
   // Answers of the exact sequencings of earlier solves (sequencing.h: a memo of the input, valid
   // for any problem), e.g. the solves of one latency-energy front; nullptr: one per solve.
   SeqCache* seq_cache = nullptr;
+  // A leaf assignment whose exact sequencing takes more nodes than this waits until the rest of
+  // its segment's search is over, then is sequenced to the end (SegmentFrontInput::defer_after;
+  // 0: never). Changes the search's path only, never its answer.
+  int64_t defer_leaf_after = 4096;
 };
 
 struct ExactSegmentStats {
@@ -62,6 +66,7 @@ struct ExactResult {
   Schedule schedule;   // replayed by simulate() and checked by check()
   int64_t nodes = 0, leaves = 0, seq_nodes = 0;
   int64_t parent_pruned = 0;  // of the nodes, those pruned by their parent's bound alone
+  int64_t deferred = 0;       // of the leaves, those whose sequencing waited (defer_leaf_after)
   double seconds = 0.0;
   size_t cut_nodes = 0;        // cut nodes of the DAG
   size_t kept_cuts = 0;        // cut nodes left after merging under non-redundant edges

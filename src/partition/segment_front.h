@@ -52,6 +52,9 @@ struct SegmentFrontInput {
   const Deadline* deadline = nullptr;
   int64_t drop_budget = std::numeric_limits<int64_t>::max() / 4;  // interior drop (ppm) wanted
   SeqCache* seq_cache = nullptr;  // answers of earlier leaf sequencings (sequencing.h), or none
+  // A leaf whose sequencing is not settled within this many nodes waits until the assignment
+  // search is over (segment_front.cpp: Deferred); 0: never.
+  int64_t defer_after = 4096;
   // segment_front() only: the front's second resource is the segment's dynamic energy (J, the
   // problem's energy_weight times the energies, 1 for joules) instead of the accuracy drop, and
   // the latency is the segment's latency alone (no energy term). No accuracy model allowed.
@@ -68,6 +71,7 @@ struct SegmentFrontOutput {
   int64_t leaves = 0;         // complete assignments sequenced
   int64_t seq_nodes = 0;      // sequencing nodes
   int64_t parent_pruned = 0;  // nodes pruned by their parent's bound alone
+  int64_t deferred = 0;       // leaves whose sequencing waited (defer_after)
   size_t decisions = 0;       // interior operators with a choice
   bool timed_out = false;
 };
@@ -108,7 +112,7 @@ struct SegmentBestOutput {
   int64_t crossbars = 0;
   int64_t drop = 0;  // interior accuracy drop (ppm)
   SegmentPlan plan;
-  int64_t nodes = 0, leaves = 0, seq_nodes = 0, parent_pruned = 0;
+  int64_t nodes = 0, leaves = 0, seq_nodes = 0, parent_pruned = 0, deferred = 0;
   size_t decisions = 0;
   bool timed_out = false;
 };

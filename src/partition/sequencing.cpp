@@ -129,7 +129,8 @@ class Search {
     for (size_t v = 0; v < n_; ++v) left_[v] = static_cast<int>(pred_.degree(v));
     for (size_t v = 0; v < n_; ++v)
       if (left_[v] == 0 && !on_machine(v) && !done_[v]) determine(v, 0.0);
-    dfs(lower_bound(best_));
+    out_.root_bound = lower_bound(best_);
+    dfs(out_.root_bound);
     out_.proven = !stopped_;
     return std::move(out_);
   }

@@ -57,6 +57,9 @@ struct SeqOutput {
   std::vector<std::vector<int>> orders;  // per machine: its jobs in execution order
   std::vector<double> start;             // per job, semi-active schedule of the orders
   int64_t nodes = 0;
+  // No schedule has a makespan below this: the search's root bound (computed only up to the
+  // cutoff); 0 when the answer came from the cache. Orders unfinished searches (segment_front.cpp).
+  double root_bound = 0.0;
 };
 
 // What earlier searches proved about the inputs they were given: the exact solver sequences the

@@ -20,15 +20,17 @@ using testing::RandomSpec;
 
 struct Coverage {
   size_t merged = 0, dropped = 0;
+  int64_t deferred = 0;  // leaves whose sequencing waited
 };
 
-Coverage expect_equal_optima(const RandomSpec& spec, uint64_t first_seed, int count) {
+Coverage expect_equal_optima(const RandomSpec& spec, uint64_t first_seed, int count,
+                             const ExactOptions& opt = {}) {
   Coverage cov;
   for (int i = 0; i < count; ++i) {
     const uint64_t seed = first_seed + static_cast<uint64_t>(i);
     const Problem p = random_problem(seed, spec);
     const BruteForceResult bf = solve_brute_force(p);
-    const ExactResult ex = solve_exact(p);
+    const ExactResult ex = solve_exact(p, opt);
     EXPECT_EQ(ex.status, SolveStatus::Optimal) << "seed " << seed;
     EXPECT_NEAR(ex.objective, bf.objective, 1e-9 * bf.objective) << "seed " << seed;
     if (p.energy_weight == 0.0) {
@@ -38,6 +40,7 @@ Coverage expect_equal_optima(const RandomSpec& spec, uint64_t first_seed, int co
     EXPECT_TRUE(check(p, ex.schedule).empty()) << "seed " << seed;
     cov.merged += ex.cut_nodes - ex.kept_cuts;
     cov.dropped += ex.redundant_edges;
+    cov.deferred += ex.deferred;
   }
   return cov;
 }
@@ -214,6 +217,39 @@ TEST(ExactVsBruteForce, SerialBusMultiModePerTensorPruning) {
     }
   }
   EXPECT_GT(parent, 0);
+}
+
+// Leaves whose sequencing takes more than ExactOptions::defer_leaf_after nodes wait until their
+// segment's assignment search is over (segment_front.cpp). With a one-node allowance most leaves
+// of these problems wait, so the deferred path carries the solve: the single-objective search
+// (serial bus, per-tensor, several modes, energy weights) and the Pareto fronts of the other
+// segments (accuracy budgets over blocks); the optima must still equal the brute force's.
+TEST(ExactVsBruteForce, DeferredLeavesKeepTheOptima) {
+  ExactOptions o;
+  o.defer_leaf_after = 1;
+  int64_t deferred = 0;
+  RandomSpec s;
+  s.serial_bus = true;
+  s.max_ops = 7;
+  s.edge_prob = 0.3;
+  deferred += expect_equal_optima(s, 21000, 40, o).deferred;
+  s.per_tensor = true;
+  s.max_modes = 3;
+  s.max_crossbars = 4;
+  deferred += expect_equal_optima(s, 38000, 40, o).deferred;
+  RandomSpec e;
+  e.energy_weight = 3;
+  e.serial_bus = true;
+  e.max_ops = 6;
+  deferred += expect_equal_optima(e, 31000, 40, o).deferred;
+  RandomSpec a;
+  a.max_drop = 9;
+  a.max_modes = 3;
+  a.blocks = 2;
+  const Coverage fronts = expect_equal_optima(a, 36000, 40, o);
+  deferred += fronts.deferred;
+  EXPECT_GT(fronts.deferred, 100);  // 457 and 1,457 when written
+  EXPECT_GT(deferred, 500);
 }
 
 // The accuracy drop as a second knapsack resource (problem.h): exact == brute force over every

@@ -142,6 +142,7 @@ void expect_search_finds(const SeqInput& in, double best, uint64_t seed) {
   EXPECT_DOUBLE_EQ(r.makespan, best) << "seed " << seed;
   ASSERT_EQ(r.orders.size(), static_cast<size_t>(in.machines)) << "seed " << seed;
   EXPECT_DOUBLE_EQ(replay(in, r.orders), best) << "seed " << seed;
+  EXPECT_LE(r.root_bound, best) << "seed " << seed;
   SeqOptions at;
   at.cutoff = best;
   EXPECT_FALSE(sequence(in, at).found) << "seed " << seed;
@@ -406,6 +407,9 @@ TEST(Sequencing, NodeLimitStopsWithoutProof) {
   const SeqOutput r = sequence(in, opt);
   EXPECT_FALSE(r.proven);
   EXPECT_EQ(r.nodes, 3);
+  // The root bound it reports: host work 2+7+5+3+8+6+4+2 = 37 from the first release at 1, with
+  // three jobs (9 of work) released at 1 and the rest by 3, so no gap: 38.
+  EXPECT_DOUBLE_EQ(r.root_bound, 38.0);
 }
 
 }  // namespace
