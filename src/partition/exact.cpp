@@ -351,6 +351,7 @@ class Solver {
         add_counts(st, b.nodes, b.leaves, b.seq_nodes);
         r_.parent_pruned += b.parent_pruned;
         r_.deferred += b.deferred;
+        r_.probes += b.probes;
         // A plan found before a limit struck is complete (its leaf's schedule is feasible,
         // sequenced to the end or the best of a deferred leaf's search so far): the incumbent
         // of a limited solve.

@@ -67,6 +67,7 @@ struct ExactResult {
   int64_t nodes = 0, leaves = 0, seq_nodes = 0;
   int64_t parent_pruned = 0;  // of the nodes, those pruned by their parent's bound alone
   int64_t deferred = 0;       // of the leaves, those whose sequencing waited (defer_leaf_after)
+  int64_t probes = 0;         // searches of the hard segment with a cutoff below its incumbent
   double seconds = 0.0;
   size_t cut_nodes = 0;        // cut nodes of the DAG
   size_t kept_cuts = 0;        // cut nodes left after merging under non-redundant edges

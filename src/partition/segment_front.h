@@ -113,6 +113,7 @@ struct SegmentBestOutput {
   int64_t drop = 0;  // interior accuracy drop (ppm)
   SegmentPlan plan;
   int64_t nodes = 0, leaves = 0, seq_nodes = 0, parent_pruned = 0, deferred = 0;
+  int64_t probes = 0;  // searches with a cutoff below the incumbent passed in (segment_front.cpp)
   size_t decisions = 0;
   bool timed_out = false;
 };

@@ -21,6 +21,7 @@ using testing::RandomSpec;
 struct Coverage {
   size_t merged = 0, dropped = 0;
   int64_t deferred = 0;  // leaves whose sequencing waited
+  int64_t probes = 0;    // searches of the hard segment with a cutoff below its incumbent
 };
 
 Coverage expect_equal_optima(const RandomSpec& spec, uint64_t first_seed, int count,
@@ -41,12 +42,15 @@ Coverage expect_equal_optima(const RandomSpec& spec, uint64_t first_seed, int co
     cov.merged += ex.cut_nodes - ex.kept_cuts;
     cov.dropped += ex.redundant_edges;
     cov.deferred += ex.deferred;
+    cov.probes += ex.probes;
   }
   return cov;
 }
 
+// Every hard segment's search first tries cutoffs just above its root bound (segment_front.cpp:
+// run_best), so these problems' optima come from those searches as much as from the last one.
 TEST(ExactVsBruteForce, SingleModeRandomDags) {
-  expect_equal_optima(RandomSpec{}, 1000, 300);
+  EXPECT_GT(expect_equal_optima(RandomSpec{}, 1000, 300).probes, 300);  // 1,427 when written
 }
 
 TEST(ExactVsBruteForce, ChainsWithSkipEdges) {
