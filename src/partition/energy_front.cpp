@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <optional>
 
+#include "partition/energy.h"
 #include "partition/exact.h"
 #include "partition/sequencing.h"
 #include "util/error.h"
@@ -30,6 +33,8 @@ Problem with_total_energy_weight(const Problem& p, double weight) {
 
 namespace {
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 class Dichotomy {
  public:
   Dichotomy(const Problem& p, const FrontOptions& opt) : p_(p), opt_(opt) {}
@@ -38,10 +43,10 @@ class Dichotomy {
     if (opt_.max_points < 2)
       throw user_error("Pareto front: max_points ", opt_.max_points, ", expected >= 2");
     const auto t0 = std::chrono::steady_clock::now();
-    FrontPoint fast = solve(0.0);
+    FrontPoint fast = *solve(0.0);
     // A weight large enough that a joule outweighs the whole latency range.
     const double big = 1e6 * std::max(fast.makespan, 1e-12) / std::max(total(fast), 1e-30);
-    FrontPoint frugal = solve(big);
+    FrontPoint frugal = *solve(big);
     points_.push_back(fast);
     points_.push_back(frugal);
     refine(fast, frugal);
@@ -61,12 +66,16 @@ class Dichotomy {
  private:
   static double total(const FrontPoint& q) { return q.energy.total; }
 
-  FrontPoint solve(double weight) {
+  // The optimum at `weight` among the plans whose weighted objective is below `cutoff` (nullopt:
+  // there is none, proven).
+  std::optional<FrontPoint> solve(double weight, double cutoff = kInf) {
     ++solves_;
     ExactOptions eo;
     eo.time_limit_seconds = opt_.time_limit_seconds;
     eo.seq_cache = &seq_cache_;  // the solves differ in weights only: the same leaves recur
+    eo.cutoff = cutoff;
     const ExactResult e = solve_exact(with_total_energy_weight(p_, weight), eo);
+    if (e.status == SolveStatus::Infeasible) return std::nullopt;
     if (e.status != SolveStatus::Optimal) complete_ = false;
     FrontPoint q;
     q.weight = weight;
@@ -84,12 +93,18 @@ class Dichotomy {
       return;
     }
     const double w = (b.makespan - a.makespan) / (total(a) - total(b));
-    FrontPoint c = solve(w);
+    // Only a plan below the segment matters, and a and b lie on it: the solve looks strictly
+    // below their weighted objective (the solver's, an increasing affine map of makespan + w x
+    // total energy), where a search that finds nothing is a cheap proof (segment_front.cpp).
+    const Problem q = with_total_energy_weight(p_, w);
+    const std::optional<FrontPoint> c =
+        solve(w, std::min(objective_value(q, a.schedule), objective_value(q, b.schedule)));
+    if (!c) return;
     const double on_segment = a.makespan + w * total(a);
-    if (!(c.makespan + w * total(c) < on_segment * (1 - 1e-9))) return;
-    points_.push_back(c);
-    refine(a, c);
-    refine(c, b);
+    if (!(c->makespan + w * total(*c) < on_segment * (1 - 1e-9))) return;
+    points_.push_back(*c);
+    refine(a, *c);
+    refine(*c, b);
   }
 
   const Problem& p_;

@@ -1,6 +1,7 @@
 #include "partition/exact.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 
@@ -96,7 +97,8 @@ class Solver {
         fallback_(fallback),
         deadline_(opt.time_limit_seconds, opt.node_limit),
         cache_(opt.seq_cache ? opt.seq_cache : &own_cache_),
-        defer_after_(opt.defer_leaf_after) {}
+        defer_after_(opt.defer_leaf_after),
+        cutoff_(opt.cutoff) {}
 
   ExactResult run() {
     const std::vector<DynBitset> reach = graph::transitive_closure(p_.dag);
@@ -134,6 +136,7 @@ class Solver {
     }
     if (!solve_hard(hard, hard == 0 ? init : fwd_[hard - 1], hard + 1 == m ? init : bwd_[hard + 1]))
       return hard_in_ >= 0 ? assemble(hard, limit_status()) : timed_out();
+    if (hard_in_ < 0) return nothing_below_cutoff();
     return assemble(hard, SolveStatus::Optimal);
   }
 
@@ -340,7 +343,7 @@ class Solver {
     const std::vector<int> in_modes = modes_of(seg.in), out_modes = modes_of(seg.out);
     ExactSegmentStats& st = r_.segments[h];
     const double t0 = deadline_.elapsed();
-    double incumbent = std::numeric_limits<double>::infinity();
+    double incumbent = cutoff_;
     for (size_t ji = 0; ji < in_modes.size(); ++ji) {
       for (size_t jo = 0; jo < out_modes.size(); ++jo) {
         const auto [cost, rest] = rest_cost(prefix[ji], suffix[jo], h, jo);
@@ -388,7 +391,8 @@ class Solver {
       }
     }
     st.seconds = deadline_.elapsed() - t0;
-    HETCIM_ASSERT(hard_in_ >= 0, "exact: no assignment fits (all-host always does)");
+    HETCIM_ASSERT(hard_in_ >= 0 || cutoff_ < std::numeric_limits<double>::infinity(),
+                  "exact: no assignment fits (all-host always does)");
     return true;
   }
 
@@ -470,6 +474,13 @@ class Solver {
     return std::move(r_);
   }
 
+  ExactResult nothing_below_cutoff() {
+    r_.status = SolveStatus::Infeasible;
+    r_.bound = cutoff_;
+    r_.seconds = deadline_.elapsed();
+    return std::move(r_);
+  }
+
   ExactResult timed_out() {
     r_.status = limit_status();
     r_.incumbent = ExactResult::kFallbackIncumbent;
@@ -490,6 +501,7 @@ class Solver {
   SeqCache own_cache_;
   SeqCache* cache_;
   int64_t defer_after_;
+  double cutoff_;
   Decomposition d_;
   ExactResult r_;
   std::vector<std::vector<std::vector<SegmentFrontOutput>>> fronts_;  // [k][ji][jo]
@@ -548,9 +560,10 @@ ExactResult solve_exact(const Problem& p, const ExactOptions& opt) {
     throw user_error("exact solver: time limit ", opt.time_limit_seconds, " s, expected > 0");
   if (opt.node_limit < 0)
     throw user_error("exact solver: node limit ", opt.node_limit, ", expected >= 0 (0 = none)");
+  if (std::isnan(opt.cutoff)) throw user_error("exact solver: the cutoff is not a number");
   ExactResult r =
       Solver(p, allowed_modes(p), p.crossbar_budget, p.drop_limit(), all_host(p), opt).run();
-  require_clean(p, r, true);
+  if (r.status != SolveStatus::Infeasible) require_clean(p, r, true);
   return r;
 }
 
@@ -563,6 +576,8 @@ ExactFront solve_exact_energy_front(const Problem& p, const ExactOptions& opt) {
     throw user_error("exact solver: time limit ", opt.time_limit_seconds, " s, expected > 0");
   if (opt.node_limit < 0)
     throw user_error("exact solver: node limit ", opt.node_limit, ", expected >= 0 (0 = none)");
+  HETCIM_ASSERT(!(opt.cutoff < std::numeric_limits<double>::infinity()),
+                "exact energy front: a cutoff is for solve_exact only");
   Problem q = p;
   q.energy_weight = 1.0;  // the energy counts (decomposition, mode dominance), in joules
   const std::vector<std::vector<int>> allowed = allowed_modes(q);
@@ -585,6 +600,8 @@ ExactResult sequence_exact(const Problem& p, const Assignment& a, const ExactOpt
       throw user_error("assignment: operator '", p.names[v], "' has no mode ", m);
     allowed[v] = {m};
   }
+  HETCIM_ASSERT(!(opt.cutoff < std::numeric_limits<double>::infinity()),
+                "sequence_exact: a cutoff is for solve_exact only");
   constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max() / 4;
   ExactResult r = Solver(p, allowed, kNoLimit, kNoLimit, a, opt).run();
   require_clean(p, r, false);

@@ -45,6 +45,10 @@ struct ExactOptions {
   // its segment's search is over, then is sequenced to the end (SegmentFrontInput::defer_after;
   // 0: never). Changes the search's path only, never its answer.
   int64_t defer_leaf_after = 4096;
+  // solve_exact only: just the plans whose objective is below this are sought. When none is, the
+  // result is Infeasible (proven: nothing below the cutoff) with no schedule and the cutoff as
+  // its bound. The latency-energy front's dichotomy asks exactly this (energy_front.cpp).
+  double cutoff = std::numeric_limits<double>::infinity();
 };
 
 struct ExactSegmentStats {

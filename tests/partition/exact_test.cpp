@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "model_shapes.h"
 #include "partition/brute_force.h"
@@ -254,6 +255,34 @@ TEST(ExactVsBruteForce, DeferredLeavesKeepTheOptima) {
   deferred += fronts.deferred;
   EXPECT_GT(fronts.deferred, 100);  // 457 and 1,457 when written
   EXPECT_GT(deferred, 500);
+}
+
+// ExactOptions::cutoff: with the brute-force optimum as the cutoff nothing lies strictly below it
+// (Infeasible, no schedule, the cutoff as the bound); just above it the optimum itself comes back.
+TEST(ExactVsBruteForce, CutoffAtAndAboveTheOptimum) {
+  RandomSpec s;
+  s.max_modes = 2;
+  s.serial_bus = true;
+  s.energy_weight = 2;
+  s.max_ops = 6;
+  for (uint64_t seed = 41000; seed < 41060; ++seed) {
+    const Problem p = random_problem(seed, s);
+    const double best = solve_brute_force(p).objective;
+    ExactOptions o;
+    o.cutoff = best * (1 - 1e-9);
+    const ExactResult none = solve_exact(p, o);
+    EXPECT_EQ(none.status, SolveStatus::Infeasible) << "seed " << seed;
+    EXPECT_TRUE(none.schedule.assignment.mode.empty()) << "seed " << seed;
+    EXPECT_EQ(none.bound, o.cutoff) << "seed " << seed;
+    o.cutoff = best * (1 + 1e-9);
+    const ExactResult at = solve_exact(p, o);
+    EXPECT_EQ(at.status, SolveStatus::Optimal) << "seed " << seed;
+    EXPECT_NEAR(at.objective, best, 1e-9 * best) << "seed " << seed;
+    EXPECT_TRUE(check(p, at.schedule).empty()) << "seed " << seed;
+  }
+  ExactOptions bad;
+  bad.cutoff = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW((void)solve_exact(random_problem(41000, s), bad), UserError);
 }
 
 // The accuracy drop as a second knapsack resource (problem.h): exact == brute force over every
