@@ -8,13 +8,16 @@
 // broadcasting), MaxPool, AveragePool (auto_pad, ceil_mode), GlobalAveragePool, GlobalMaxPool,
 // Flatten, Gemm, MatMul, Concat, Split, Slice, Resize, Upsample, Reshape, Transpose, Squeeze,
 // Unsqueeze, Shape, Gather, QuantizeLinear, DequantizeLinear, ConstantOfShape, Erf, Sqrt,
-// ReduceMean, LayerNormalization, Pad. Every other op is a UserError
+// ReduceMean, LayerNormalization, Pad, and the operators of shape subgraphs: Size, Expand, Tile,
+// Range, ScatterND, Where, Not, Neg, Abs, Mod, ReduceProd, Equal, Less, Greater, LessOrEqual,
+// GreaterOrEqual, And, Or, Xor. Every other op is a UserError
 // "unsupported op 'X' at node 'n'".
 //
 // Operands that decide a shape (Reshape's shape, Slice's bounds, Resize's scales or sizes, Split's
 // sizes, Squeeze/Unsqueeze axes) must be constants: initializers with values, or - inside
-// infer_shapes - small integer tensors computed from such constants and from static shapes
-// (Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains as exporters emit them).
+// infer_shapes - small tensors computed from such constants and from static shapes
+// (Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains as exporters emit them; the rules are
+// in shape_rules_*.cpp by operator family, the values in constant_evaluation.cpp).
 #pragma once
 
 #include <optional>
@@ -33,12 +36,17 @@ namespace hetcim::graph {
 // Shape of the first output of `n` (use infer_outputs for Split and other multi-output ops).
 [[nodiscard]] Shape infer_output_shape(const Graph& g, const Node& n);
 
-// Shape arithmetic over constants, with the evaluator infer_shapes uses: the value of n's single
-// output when n is Shape (of a static shape), or Identity, Cast, Squeeze, Unsqueeze, Reshape,
-// Flatten, Concat, Gather, Slice, Add, Sub, Mul, Div over small integer constants (initializers
-// with values, at most 4096 elements); nullopt when n is none of these or cannot be evaluated
-// (an operand that is not constant, an unknown dimension). The result has n's output dtype.
-[[nodiscard]] std::optional<Initializer> fold_shape_arithmetic(const Graph& g, const Node& n);
+// The value of n's single output when n computes it from constants (initializers with values)
+// and static shapes alone, as the shape subgraphs of exporters do: Shape, Size, Identity, Cast,
+// Squeeze, Unsqueeze, Reshape, Flatten, Transpose, Concat, Gather, Slice, Expand, Tile, Range,
+// ConstantOfShape, ScatterND, Where, Not, Neg, Abs, ReduceProd, Add, Sub, Mul, Div, Mod (integer
+// Div truncates, integer Mod takes the divisor's sign unless fmod = 1), Equal, Less, Greater,
+// LessOrEqual, GreaterOrEqual, And, Or, Xor; at most `max_elements` output elements. nullopt
+// when n is none of these or cannot be evaluated (an operand that is not constant, an unknown
+// dimension, an integer overflow, a float64 result). The result has n's output dtype.
+inline constexpr int64_t kShapeArithmeticElements = 4096;
+[[nodiscard]] std::optional<Initializer> fold_shape_arithmetic(
+    const Graph& g, const Node& n, int64_t max_elements = kShapeArithmeticElements);
 
 // Validates g (which puts the nodes in topological order), then fills g.values for every node
 // output in that order. Graph inputs must already have an entry in g.values with a shape. Infos

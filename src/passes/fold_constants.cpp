@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 #include <variant>
 
@@ -12,6 +14,10 @@
 
 namespace hetcim::passes {
 namespace {
+
+// Largest constant a shape subgraph may fold into (Swin's attention mask of 64 windows x 49 x 49
+// is 153,664 elements; ONNX Runtime folds any size).
+constexpr int64_t kMaxFoldedElements = int64_t{1} << 22;
 
 bool is_integer_or_bool(graph::DType t) {
   return graph::is_integer(t) || t == graph::DType::Bool;
@@ -101,6 +107,96 @@ void refine_output_shapes(graph::Graph& g, const graph::Node& n) {
   }
 }
 
+bool fully_known(const graph::TensorInfo* ti) {
+  return ti && ti->shape && graph::element_count(*ti->shape) >= 0;
+}
+
+// Inputs whose values (not only their shapes) decide an op's output shape.
+std::vector<size_t> value_operands(const graph::Node& n) {
+  const std::string& op = n.op_type;
+  if (op == "ConstantOfShape" || op == "Range") return {0, 1, 2};
+  if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "Squeeze" || op == "Unsqueeze" ||
+      op == "Split" || op == "Pad" || op == "Upsample" || op == "TopK" ||
+      op.rfind("Reduce", 0) == 0)
+    return {1};
+  if (op == "Slice") return {1, 2, 3, 4};
+  if (op == "Resize") return {1, 2, 3};
+  return {};
+}
+
+// Why tensor `t`'s value is not known before running: the first tensor upstream (through the
+// shape-arithmetic operators) whose value depends on data, described for a message; empty when
+// only open dimensions are upstream.
+std::string data_source(const graph::Graph& g, const std::string& t) {
+  std::vector<std::string> todo = {t};
+  std::set<std::string> seen;
+  while (!todo.empty()) {
+    const std::string x = todo.back();
+    todo.pop_back();
+    if (!seen.insert(x).second || g.is_initializer(x)) continue;
+    const int p = producer(g, x);
+    if (p < 0) return "the values of graph input '" + x + "'";
+    const graph::Node& n = g.nodes[static_cast<size_t>(p)];
+    if (n.op_type == "Shape" || n.op_type == "Size") continue;  // a shape, not data
+    static const std::set<std::string> kArithmetic = {"Identity",    "Cast",
+                                                      "Squeeze",     "Unsqueeze",
+                                                      "Reshape",     "Flatten",
+                                                      "Transpose",   "Concat",
+                                                      "Gather",      "Slice",
+                                                      "Expand",      "Tile",
+                                                      "Range",       "ConstantOfShape",
+                                                      "ScatterND",   "Where",
+                                                      "Not",         "Neg",
+                                                      "Abs",         "ReduceProd",
+                                                      "Add",         "Sub",
+                                                      "Mul",         "Div",
+                                                      "Mod",         "Equal",
+                                                      "Less",        "Greater",
+                                                      "LessOrEqual", "GreaterOrEqual",
+                                                      "And",         "Or",
+                                                      "Xor"};
+    if (!kArithmetic.count(n.op_type)) {
+      return "the values of tensor '" + x + "' (output of node '" + n.name + "' (" + n.op_type +
+             "))";
+    }
+    for (const std::string& in : n.inputs)
+      if (!in.empty()) todo.push_back(in);
+  }
+  return {};
+}
+
+// After folding, with every graph input's shape fixed, an operator whose output shape is decided
+// by an operand's values (Reshape's shape, Expand's shape, Slice's bounds, ...) must find that
+// operand constant. The first such node whose inputs' shapes are all known but whose output's is
+// not is named, with the operand and where its value comes from.
+void check_resolved(const graph::Graph& g) {
+  for (const std::string& in : g.inputs)
+    if (!fully_known(g.info(in))) return;  // an open input dimension: --input-shape may help
+  for (const graph::Node& n : g.nodes) {
+    const std::vector<size_t> operands = value_operands(n);
+    if (operands.empty()) continue;
+    bool inputs_known = true, outputs_known = true;
+    for (const std::string& in : n.inputs)
+      inputs_known = inputs_known && (in.empty() || fully_known(g.info(in)));
+    for (const std::string& t : n.outputs)
+      outputs_known = outputs_known && (t.empty() || fully_known(g.info(t)));
+    if (!inputs_known || outputs_known) continue;
+    for (size_t k : operands) {
+      if (k >= n.inputs.size() || n.inputs[k].empty() || g.is_initializer(n.inputs[k])) continue;
+      const std::string& operand = n.inputs[k];
+      const std::string source = data_source(g, operand);
+      throw user_error(
+          "node '", n.name, "' (", n.op_type, "): input ", k, " '", operand,
+          "' decides the shape of its output but is not a constant after folding the shape "
+          "subgraphs for the fixed input shapes: it is computed from ",
+          source.empty() ? std::string("shapes hetcim could not fold") : source,
+          ", which hetcim cannot evaluate before running (hetcim folds Shape, Gather, Concat, "
+          "Slice, Range, Where, Expand, ... of constants and fixed shapes; a shape that depends "
+          "on the input data is not supported)");
+    }
+  }
+}
+
 }  // namespace
 
 graph::Graph fold_constants(graph::Graph in) {
@@ -113,7 +209,7 @@ graph::Graph fold_constants(graph::Graph in) {
     refine_output_shapes(g, n);
     if (n.outputs.size() != 1) continue;
     std::optional<graph::Initializer> r = eval_typed(g, n);
-    if (!r) r = graph::fold_shape_arithmetic(g, n);
+    if (!r) r = graph::fold_shape_arithmetic(g, n, kMaxFoldedElements);
     if (!r) continue;
     g.values.erase(n.outputs[0]);
     g.initializers[n.outputs[0]] = std::move(*r);
@@ -126,6 +222,7 @@ graph::Graph fold_constants(graph::Graph in) {
   g.nodes = std::move(kept);
   erase_nodes(g, {});
   graph::validate(g);
+  check_resolved(g);
   return g;
 }
 

@@ -430,6 +430,37 @@ TEST(ShapeInference, HostileSizesGiveMessagesNotOverflow) {
   EXPECT_HAS(t.error("Conv", {"y", "w"}, {{"group", kMax}}), "group must be in [1, 2^31]");
 }
 
+// The shape-subgraph operators' rules, by hand from the ONNX definitions.
+TEST(ShapeInference, ShapeSubgraphOperators) {
+  OneNode t;
+  t.input("x", {2, 1, 4}).input("y", {1, 3, 1}).input("b", {2, 1, 4}, DType::Bool);
+  t.ints("to", {3, 1, 1}).ints("to4", {3, 1, 1, 1}).ints("reps", {1, 3, 2});
+  t.ints("s", {0}).ints("l", {10}).ints("d", {3}).ints("zero", {0});
+  // Expand: numpy broadcasting of 2x1x4 with 3x1x1 fails on axis 0 (2 vs 3); with 3x1x1x1 it is
+  // 3x2x1x4.
+  EXPECT_HAS(t.error("Expand", {"x", "to"}), "cannot be broadcast together");
+  EXPECT_EQ(t.shape("Expand", {"x", "to4"}), (Shape{3, 2, 1, 4}));
+  EXPECT_HAS(t.error("Expand", {"x", "y"}), "shape (input 1 'y') must be a constant");
+  // Tile: 2x1x4 times [1, 3, 2].
+  EXPECT_EQ(t.shape("Tile", {"x", "reps"}), (Shape{2, 3, 8}));
+  EXPECT_HAS(t.error("Tile", {"x", "to4"}), "has 4 values for rank 3");
+  // Where / Equal: 2x1x4 with 1x3x1 broadcast to 2x3x4; Equal gives bool.
+  EXPECT_EQ(t.shape("Where", {"b", "x", "y"}), (Shape{2, 3, 4}));
+  EXPECT_EQ(t.shape("Equal", {"x", "y"}), (Shape{2, 3, 4}));
+  EXPECT_EQ(t.all("Equal", {"x", "y"}, {}, 1)[0].dtype, DType::Bool);
+  EXPECT_HAS(t.error("Where", {"x", "x", "y"}), "condition must be bool");
+  EXPECT_HAS(t.error("Not", {"x"}), "input must be bool");
+  // Range(0, 10, 3): ceil(10 / 3) = 4 elements; a zero delta is an error.
+  EXPECT_EQ(t.shape("Range", {"s", "l", "d"}), (Shape{4}));
+  EXPECT_HAS(t.error("Range", {"s", "l", "zero"}), "delta is 0");
+  // ScatterND: data's shape; updates must be indices.shape[:-1] + data.shape[k:].
+  t.ints("data", {1, 2, 3, 4, 5, 6}).input("idx", {2, 1}, DType::Int64).input("upd", {2});
+  t.ints("upd_i", {7, 8});
+  EXPECT_EQ(t.shape("ScatterND", {"data", "idx", "upd_i"}), (Shape{6}));
+  EXPECT_HAS(t.error("ScatterND", {"data", "idx", "upd"}), "updates have dtype float32");
+  EXPECT_HAS(t.error("ScatterND", {"data", "idx", "data"}), "updates 6 should have shape 2");
+}
+
 // A graph builder for infer_shapes tests.
 Node make(const std::string& name, const std::string& op, std::vector<std::string> in,
           std::vector<std::string> out, std::map<std::string, Attribute> attrs = {}) {
