@@ -103,6 +103,8 @@ int run_app(CLI::App& app, int argc, char** argv) {
     hetcim::park_blas_pool();
     // Before any thread exists, so that every thread inherits the blocked signals.
     hetcim::install_interrupt_cleanup();
+    // Every file this command reads is remembered: no output may replace one (util/files.h).
+    hetcim::track_command_inputs();
     check_subcommand_words(app, argc, argv);
     check_integer_flags(app);
     app.parse(argc, argv);
