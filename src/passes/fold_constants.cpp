@@ -165,23 +165,25 @@ std::string data_source(const graph::Graph& g, const std::string& t) {
   return {};
 }
 
-// After folding, with every graph input's shape fixed, an operator whose output shape is decided
-// by an operand's values (Reshape's shape, Expand's shape, Slice's bounds, ...) must find that
-// operand constant. The first such node whose inputs' shapes are all known but whose output's is
-// not is named, with the operand and where its value comes from.
+// After folding, with every graph input's shape fixed, every tensor's shape must be known. The
+// first node whose inputs' shapes are all known but whose output's is not is named: with the
+// operand deciding that shape (Reshape's shape, Expand's shape, Slice's bounds, ...) that is not a
+// constant and where its value comes from, else with its shape rule's own message (an unsupported
+// operator).
 void check_resolved(const graph::Graph& g) {
   for (const std::string& in : g.inputs)
     if (!fully_known(g.info(in))) return;  // an open input dimension: --input-shape may help
   for (const graph::Node& n : g.nodes) {
-    const std::vector<size_t> operands = value_operands(n);
-    if (operands.empty()) continue;
-    bool inputs_known = true, outputs_known = true;
+    if (!n.domain.empty()) continue;  // other domains' shapes are their executors' business
+    bool inputs_known = true;
     for (const std::string& in : n.inputs)
       inputs_known = inputs_known && (in.empty() || fully_known(g.info(in)));
-    for (const std::string& t : n.outputs)
-      outputs_known = outputs_known && (t.empty() || fully_known(g.info(t)));
-    if (!inputs_known || outputs_known) continue;
-    for (size_t k : operands) {
+    std::string open;
+    for (const std::string& t : n.outputs) {
+      if (open.empty() && !t.empty() && !fully_known(g.info(t))) open = t;
+    }
+    if (!inputs_known || open.empty()) continue;
+    for (size_t k : value_operands(n)) {
       if (k >= n.inputs.size() || n.inputs[k].empty() || g.is_initializer(n.inputs[k])) continue;
       const std::string& operand = n.inputs[k];
       const std::string source = data_source(g, operand);
@@ -194,6 +196,9 @@ void check_resolved(const graph::Graph& g) {
           "Slice, Range, Where, Expand, ... of constants and fixed shapes; a shape that depends "
           "on the input data is not supported)");
     }
+    (void)graph::infer_outputs(g, n);  // its own message first (e.g. an unsupported operator)
+    throw user_error("node '", n.name, "' (", n.op_type, "): the shape of its output '", open,
+                     "' is not known although every input shape is fixed");
   }
 }
 

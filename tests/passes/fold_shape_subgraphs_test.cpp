@@ -287,6 +287,16 @@ TEST(FoldShapeSubgraphs, ShapeFromDataIsOneClearError) {
   EXPECT_HAS(d.error("y"), "computed from the values of graph input 'x'");
 }
 
+// An operator whose output shape hetcim cannot infer (NonZero: its length depends on the data)
+// with every input shape fixed: its rule's own message names it, before any later step would
+// advise --input-shape.
+TEST(FoldShapeSubgraphs, UnknownShapeAfterFoldingNamesTheNode) {
+  Sub s({4});
+  s.node("NonZero", {"x"}, "y");
+  s.graph().values["y"] = {DType::Int64, Shape{1, -1}};
+  EXPECT_HAS(s.error("y"), "unsupported op 'NonZero' at node 'y_node'");
+}
+
 // With an input dimension left open, shapes that depend on it cannot fold; fold_constants leaves
 // the graph to later steps (whose message may advise --input-shape) instead of blaming data.
 TEST(FoldShapeSubgraphs, OpenInputDimensionIsNotReportedAsData) {
