@@ -10,10 +10,9 @@
 namespace hetcim::report {
 namespace {
 
-std::string q(const std::string& s) {  // a single-quoted gnuplot string
-  std::string o = "'";
-  for (char c : s) o += c == '\'' ? std::string("''") : std::string(1, c);
-  return o + "'";
+// Every text of a chart reaches the script through gnuplot_string or gnuplot_datum (gnuplot.h).
+std::string q(std::string_view s) {
+  return gnuplot_string(s);
 }
 
 std::string num(double v) {
@@ -125,9 +124,10 @@ std::string bars_plot(const Panel& p, const Bars& b, int k, Legend& legend) {
       const double x = static_cast<double>(g) + (static_cast<double>(s) - (S - 1) / 2.0) * w;
       const double v = b.series[s].values[g];
       const double pv = b.series[s].paper.empty() ? kNoValue : b.series[s].paper[g];
-      o += num(x) + " " + num(v) + " \"" +
-           (std::isfinite(v) && !b.label_format.empty() ? fmt(b.label_format, v) : "") + "\" " +
-           num(pv) + "\n";
+      o +=
+          num(x) + " " + num(v) + " " +
+          gnuplot_datum(std::isfinite(v) && !b.label_format.empty() ? fmt(b.label_format, v) : "") +
+          " " + num(pv) + "\n";
     }
     o += "EOD\n";
     plot += (s ? ", " : "") + name + " using 1:2 with boxes lc rgb " +
@@ -216,8 +216,8 @@ std::string stacks_plot(const Panel& p, const Stacks& st, int k, Legend& legend)
       const bool dark = seg.colour == figure_style().host;
       const double y = inside ? lo + v / 2 : top.back()[i] + 0.025 * ylim;
       if (!inside && s + 1 != st.segments.size()) continue;  // no room and not on top: omit
-      o += num(x[i]) + " " + num(y) + " \"" + seg.labels[i] + "\" " + (inside ? "1" : "0") + " " +
-           (inside && dark ? "1" : "0") + "\n";
+      o += num(x[i]) + " " + num(y) + " " + gnuplot_datum(seg.labels[i]) + " " +
+           (inside ? "1" : "0") + " " + (inside && dark ? "1" : "0") + "\n";
     }
   o += "EOD\n";
   std::string plot = "plot ";
@@ -331,10 +331,9 @@ std::string gantt_plot(const Panel& p, const Gantt& g, int k, Legend& legend,
       if (b.kind == static_cast<int>(kind)) {
         const bool fits =
             (b.finish - b.start) > char_data * (static_cast<double>(b.label.size()) + 1);
-        std::string label = fits ? b.label : "";
-        std::replace(label.begin(), label.end(), '"', '\'');
         o += num((b.start + b.finish) / 2) + " " + std::to_string(b.lane) + " " +
-             num(std::max((b.finish - b.start) / 2, span * 5e-4)) + " \"" + label + "\"\n";
+             num(std::max((b.finish - b.start) / 2, span * 5e-4)) + " " +
+             gnuplot_datum(fits ? b.label : "") + "\n";
         ++n;
       }
     o += "EOD\n";

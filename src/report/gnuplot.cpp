@@ -5,6 +5,7 @@
 
 #include "report/figure_style.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/process.h"
 
 namespace hetcim::report {
@@ -21,17 +22,42 @@ std::string gnuplot_number(double v) {
   return b;
 }
 
+std::string gnuplot_text(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string t;
+  t.reserve(s.size());
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      t += ch;
+    } else if (c == '\n') {
+      t += "\\n";
+    } else if (c == '\r') {
+      t += "\\r";
+    } else if (c == '\t') {
+      t += "\\t";
+    } else {
+      t += "\\x";
+      t += kHex[c >> 4];
+      t += kHex[c & 15];
+    }
+  }
+  return t;
+}
+
 std::string gnuplot_string(std::string_view s) {
   std::string q = "'";
-  for (char c : s) {
-    if (c == '\'')
-      q += "''";
-    else if (c == '\n' || c == '\r')
-      q += ' ';
-    else
-      q += c;
+  for (const char c : gnuplot_text(s)) {
+    if (c == '\'') q += '\'';
+    q += c;
   }
   return q + "'";
+}
+
+std::string gnuplot_datum(std::string_view s) {
+  std::string q = "\"";
+  for (const char c : gnuplot_text(s)) q += c == '"' ? '\'' : c;
+  return q + "\"";
 }
 
 void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::string& body) {
@@ -46,7 +72,7 @@ void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::st
   const std::string font_open = font.substr(0, font.size() - 1);  // without the closing quote
   for (const char* ext : {"svg", "pdf", "png"}) {
     const std::string e = ext;
-    const std::string target = (std::filesystem::path(dir) / (f.name + "." + e)).string();
+    const std::string target = join_path(dir, f.name + "." + e);
     const std::string staged = out.stage(target);
     std::string s;
     if (e == "svg")

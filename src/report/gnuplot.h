@@ -26,15 +26,28 @@ struct Figure {
 // the figure.
 void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::string& body);
 
-// `s` as a gnuplot single-quoted string literal: quotes doubled, line breaks made spaces (inside
-// single quotes gnuplot expands neither backquotes nor escapes).
+// The one way text (titles, labels, legends, footnotes, tick names, colours: anything that may
+// come from a file's name or content) reaches a gnuplot script. A newline or carriage return ends
+// a gnuplot command, so a name holding "\nsystem('...')" would run a program: every control
+// character (bytes 0-31 and 127) is written as a visible escape instead ("\n", "\r", "\t",
+// "\x1b"), which gnuplot prints as those characters. Backquotes and @macros are inert in both
+// forms below (gnuplot substitutes neither inside single quotes nor in data-block lines).
+[[nodiscard]] std::string gnuplot_text(std::string_view s);
+
+// gnuplot_text(s) as a single-quoted gnuplot string literal, quotes doubled (inside single quotes
+// gnuplot expands neither backquotes nor escapes).
 [[nodiscard]] std::string gnuplot_string(std::string_view s);
+
+// gnuplot_text(s) as a double-quoted field of an inline data block ($name << EOD): gnuplot's data
+// reader has no escape for a double quote, so each becomes an apostrophe.
+[[nodiscard]] std::string gnuplot_datum(std::string_view s);
 
 // A number as gnuplot reads it back exactly enough (%.9g).
 [[nodiscard]] std::string gnuplot_number(double v);
 
 // A gnuplot command that prints `text` small at the foot of the image (where its numbers come
-// from: source, version); put it before `plot` or `set multiplot`. Quotes in `text` are escaped.
+// from: source, version); put it before `plot` or `set multiplot`. `text` goes through
+// gnuplot_string.
 [[nodiscard]] std::string gnuplot_footer(const std::string& text);
 
 }  // namespace hetcim::report
