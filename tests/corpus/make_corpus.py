@@ -25,6 +25,7 @@ ORT is an oracle for int8 here.
 Files that already exist with the same stamp (versions, salt, the model's row) are reused (the cache under the build
 directory), so a rerun only checks stamps.
 """
+import contextlib
 import hashlib
 import os
 import sys
@@ -138,6 +139,37 @@ class TinyDetector(nn.Module):
         return torch.cat([self.head_hi(p4f).flatten(2), self.up(self.head_lo(p8)).flatten(2)], dim=2)
 
 
+class TinyDetectorBilinear(TinyDetector):
+    """TinyDetector with bilinear upsampling (nn.Upsample(mode="bilinear", align_corners=False),
+    an ONNX Resize in mode linear with half_pixel coordinates), as segmentation and detection
+    necks upsample."""
+
+    def __init__(self, classes=4):
+        super().__init__(classes)
+        self.up = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False)
+
+
+class SegmentationOut(nn.Module):
+    """torchvision's segmentation models return a dict; the corpus takes its 'out' tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
+def vit_b_16_small():
+    """torchvision's ViT-B/16 for 32x32 inputs (2x2 patches and the class token). torchvision
+    initialises the classifier head to zeros, which would make every output 0 and the comparison
+    empty: the head gets seeded N(0, 0.02) weights and biases instead."""
+    m = TV.vit_b_16(image_size=32)
+    nn.init.normal_(m.heads.head.weight, std=0.02)
+    nn.init.normal_(m.heads.head.bias, std=0.02)
+    return m
+
+
 def vgg11_small():
     """torchvision's VGG-11 for 32x32 inputs: its AdaptiveAvgPool2d(7) would upsample the 1x1
     feature map, which the ONNX exporter refuses, so the pool is dropped and the first classifier
@@ -174,6 +206,25 @@ FP32 = [
     ("vit_tiny_opset13", lambda: TinyViT(), S32, 13, False),
     ("vit_tiny_opset17", lambda: TinyViT(), S32, 17, False),
     ("detector", lambda: TinyDetector(), S64, 13, False),
+    # torchvision's transformers: their exports compute shapes at run time (Shape -> Gather ->
+    # Concat -> Reshape / Expand, Equal, Where, Range, Mod, ScatterND, ...), folded for the fixed
+    # input. ViT-B/16 is the full architecture (12 blocks, width 768) on 32x32 inputs (2x2 patches
+    # and the class token) to keep the suite quick; Swin-T on 64x64 (windows padded to 7x7).
+    ("vit_b_16_opset13", vit_b_16_small, S32, 13, False),
+    ("vit_b_16_opset17", vit_b_16_small, S32, 17, False),
+    ("swin_t", lambda: TV.swin_t(), S64, 13, False),
+    ("convnext_tiny", lambda: TV.convnext_tiny(), S64, 13, False),
+    # Bilinear upsampling (Resize mode linear): a DeepLabV3 segmentation model and a detector neck.
+    (
+        "deeplabv3_mobilenet_v3_large",
+        lambda: SegmentationOut(
+            TV.segmentation.deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None, aux_loss=False)
+        ),
+        S64,
+        13,
+        False,
+    ),
+    ("detector_bilinear", lambda: TinyDetectorBilinear(), S64, 13, False),
 ]
 
 QUANT_MODELS = [
@@ -194,7 +245,10 @@ def export(model, shape, path, opset, dynamic=False):
     if dynamic:
         kw["dynamic_axes"] = {"input": {0: "batch"}, "output": {0: "batch"}}
     tmp = path + ".tmp"
-    with torch.no_grad():
+    # nn.MultiheadAttention (torchvision's ViT) takes its fused fast path under no_grad, an op the
+    # exporter refuses; with gradients enabled it exports as the usual MatMul/Softmax graph.
+    mha = any(isinstance(m, nn.MultiheadAttention) for m in model.modules())
+    with contextlib.nullcontext() if mha else torch.no_grad():
         torch.onnx.export(
             model, x, tmp, opset_version=opset, input_names=["input"], output_names=["output"], **kw
         )
