@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "report/race_study.h"
+#include "util/files.h"
 #include "util/output_set.h"
 
 namespace hetcim::cli {
@@ -52,8 +53,8 @@ void register_analog_study(CLI::App& analog) {
         report::write_race_study_figures(outputs, r.study, r.info, &r.paper, q.out);
     report::write_race_study_html(outputs, r.study, r.info, figs, q.out);
     const nlohmann::json j = report::race_study_json(r.study, r.info, r.options);
-    outputs.add(q.out + "/study.json", j.dump(1) + "\n");
-    outputs.add(q.out + "/study.txt", text);
+    outputs.add(join_path(q.out, "study.json"), j.dump(1) + "\n");
+    outputs.add(join_path(q.out, "study.txt"), text);
     outputs.commit();
     std::fputs(text.c_str(), stdout);
   });

@@ -16,6 +16,7 @@
 #include "report/cluster.h"
 #include "report/cluster_tables.h"
 #include "report/figure_style.h"
+#include "util/files.h"
 #include "util/output_set.h"
 
 namespace hetcim::cli {
@@ -136,7 +137,7 @@ void run_calibrate(CalibrateArgs a, const Provenance& base) {
   out.commit();
   if (!a.json.empty()) std::printf("wrote %s\n", a.json.c_str());
   if (!a.report.empty()) {
-    std::printf("wrote %s/calibration.txt and calibration.json\n", a.report.c_str());
+    std::printf("wrote %s and calibration.json\n", join_path(a.report, "calibration.txt").c_str());
     for (const report::Figure& f : figures)
       std::printf("wrote %s.svg and .png\n",
                   (std::filesystem::path(a.report) / f.name).string().c_str());

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "report/reproduce.h"
+#include "util/files.h"
 #include "util/output_set.h"
 #include "util/provenance.h"
 
@@ -36,19 +37,19 @@ void reproduce(OutputSet& outputs, const ReproduceArgs& a, const std::string& se
                api::Reproduction<Run> (*analyse)(const api::ReproduceRequest&), Write write) {
   const auto t0 = std::chrono::steady_clock::now();
   api::ReproduceRequest q = a.request;
-  q.cache_dir = a.no_cache ? "" : out + "/cache";
+  q.cache_dir = a.no_cache ? "" : join_path(out, "cache");
   const api::Reproduction<Run> r = analyse(q);
   const Provenance prov = api::with_caller(r.provenance, a.provenance);
   const report::ReproduceOutput w = write(outputs, r.run, r.paper, prov, out);
-  std::printf("%s: %zu figures, %zu compared values, %s, %.1f s -> %s/report.html\n", seed.c_str(),
+  std::printf("%s: %zu figures, %zu compared values, %s, %.1f s -> %s\n", seed.c_str(),
               w.figures.size(), w.differences.size(), api::status_text(r.status).c_str(),
-              seconds_since(t0), out.c_str());
+              seconds_since(t0), join_path(out, "report.html").c_str());
 }
 
 void run(const ReproduceArgs& a) {
   a.request.validate();
   const bool all = a.which == "all";
-  auto dir = [&](const std::string& seed) { return all ? a.out + "/" + seed : a.out; };
+  auto dir = [&](const std::string& seed) { return all ? join_path(a.out, seed) : a.out; };
   // Every report of the run is staged in one set and lands together after the last check.
   OutputSet outputs;
   outputs.make_directory(a.out);

@@ -179,15 +179,16 @@ void read_point(const nlohmann::json& j, DsePoint& d) {
 }
 
 bool from_cache(const std::string& path, DsePoint& d, const DseOptions& o) {
-  std::ifstream in(path);
-  if (!in) return false;
+  const CacheFile entry = read_cache_file(path, "DSE cache entry");
+  if (!entry.found) return false;
   const auto reject = [&](const std::string& why) {
     if (o.on_cache_warning)
       o.on_cache_warning("cache entry '" + path + "' ignored (" + why + "); solving again");
     return false;
   };
+  if (!entry.usable) return reject(entry.problem);  // replaced by the write after solving
   try {
-    read_point(nlohmann::json::parse(in), d);
+    read_point(nlohmann::json::parse(entry.text), d);
   } catch (const nlohmann::json::exception& e) {
     return reject(e.what());  // a damaged cache entry is solved again and overwritten
   }
@@ -287,7 +288,7 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
     d.milp_binaries = t.milp_variables;
     d.milp_constraints = t.milp_constraints;
     keys[i] = dse_cache_key(problem_of(j), o);
-    if (!o.cache_dir.empty() && from_cache(o.cache_dir + "/" + keys[i] + ".json", d, o)) {
+    if (!o.cache_dir.empty() && from_cache(join_path(o.cache_dir, keys[i] + ".json"), d, o)) {
       if (progress) progress(++done, jobs.size());
       continue;
     }
@@ -314,7 +315,7 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
         read_point(nlohmann::json::parse(m.json), points[i]);
         points[i].rank = m.rank;
         if (!o.cache_dir.empty())
-          write_file_atomically(o.cache_dir + "/" + keys[i] + ".json", m.json + "\n");
+          write_cache_file(join_path(o.cache_dir, keys[i] + ".json"), m.json + "\n");
         if (progress) progress(++done, jobs.size());
       });
   return points;

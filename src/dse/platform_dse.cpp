@@ -186,17 +186,18 @@ std::vector<PlatformDsePoint> run_platform_dse(
     d.operators = static_cast<int64_t>(pp.problem.size());
     for (const partition::MultiEngine& e : pp.problem.engines) d.engines.push_back(e.name);
     keys[i] = platform_dse_cache_key(pp.problem, o);
-    const std::string path = o.cache_dir.empty() ? "" : o.cache_dir + "/" + keys[i] + ".json";
+    const std::string path = o.cache_dir.empty() ? "" : join_path(o.cache_dir, keys[i] + ".json");
     if (!path.empty()) {
-      std::ifstream in(path);
-      if (in) {
+      const CacheFile entry = read_cache_file(path, "DSE cache entry");
+      if (entry.found) {
         std::string why;
         try {
-          read_point(nlohmann::json::parse(in), d);
+          read_point(nlohmann::json::parse(entry.text), d);
           why = implausible_entry(d);
         } catch (const nlohmann::json::exception& e) {
           why = e.what();
         }
+        if (!entry.usable) why = entry.problem;  // replaced by the write after solving
         if (why.empty()) {
           d.cached = true;
           if (progress) progress(++done, jobs.size());
@@ -226,7 +227,7 @@ std::vector<PlatformDsePoint> run_platform_dse(
         read_point(nlohmann::json::parse(m.json), points[i]);
         points[i].rank = m.rank;
         if (!o.cache_dir.empty())
-          write_file_atomically(o.cache_dir + "/" + keys[i] + ".json", m.json + "\n");
+          write_cache_file(join_path(o.cache_dir, keys[i] + ".json"), m.json + "\n");
         if (progress) progress(++done, jobs.size());
       });
   return points;

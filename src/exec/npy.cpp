@@ -225,7 +225,11 @@ Tensor parse_npy(std::string_view bytes, std::string_view origin) {
 }
 
 Tensor read_npy(const std::string& path) {
-  return parse_npy(read_input_file(path, ".npy array", kMaxDataFileBytes), path);
+  InputCheck check;  // the magic string read first: a 3 GB file of another kind costs 6 bytes
+  check.max_bytes = kMaxDataFileBytes;
+  check.magic = kMagic;
+  check.magic_name = "the \\x93NUMPY magic string";
+  return parse_npy(read_input_file(path, ".npy array", check), path);
 }
 
 std::string npy_bytes(const Tensor& t) {

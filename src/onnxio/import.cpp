@@ -17,6 +17,7 @@
 #include "onnxio/inference_guard.h"
 #include "onnxio/tensor_proto.h"
 #include "util/error.h"
+#include "util/files.h"
 
 namespace hetcim::onnxio {
 
@@ -616,6 +617,7 @@ graph::Graph import_onnx(const std::string& path, const ImportOptions& options) 
   if (!fs::exists(st)) throw user_error(path, ": cannot open ONNX file: no such file");
   if (!fs::is_regular_file(st))
     throw user_error(path, ": cannot open ONNX file: not a regular file");
+  note_input(path, "ONNX model");  // no output of this command may replace it (util/files.h)
   std::ifstream in(path, std::ios::binary);
   if (!in) throw user_error(path, ": cannot open ONNX file: ", std::strerror(errno));
   in.seekg(0, std::ios::end);

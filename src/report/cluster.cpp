@@ -11,6 +11,7 @@
 #include "report/cluster_tables.h"
 #include "report/figure_style.h"
 #include "report/provenance.h"
+#include "util/files.h"
 
 namespace hetcim::report {
 namespace {
@@ -208,8 +209,8 @@ std::vector<Figure> write_calibration_report(OutputSet& out, const std::string& 
                                              const std::vector<cluster::FitTarget>& targets,
                                              const std::string& text, const Provenance& prov) {
   out.make_directory(dir);
-  out.add(dir + "/calibration.txt", text);
-  out.add(dir + "/calibration.json",
+  out.add(join_path(dir, "calibration.txt"), text);
+  out.add(join_path(dir, "calibration.json"),
           cluster_json_with_provenance(calibration_json(config, cal), prov));
   char note_buf[320];
   std::snprintf(note_buf, sizeof note_buf,

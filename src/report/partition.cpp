@@ -459,7 +459,9 @@ std::string front_svg(const std::string& title, const partition::Problem& p,
   OutputSet staging;
   staging.make_directory(dir);
   plot_chart(staging, dir, fig, c);
-  return read_input_file(staging.staged_file(dir + "/front.svg"), "staged figure");
+  InputCheck own;
+  own.is_input = false;
+  return read_input_file(staging.staged_file(join_path(dir, "front.svg")), "staged figure", own);
 }
 
 }  // namespace hetcim::report

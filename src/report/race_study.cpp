@@ -450,7 +450,7 @@ void write_race_study_html(OutputSet& out, const select::StudyResult& s, const R
   h += "</table>\n";
   for (const Table& t : tables_of(s)) h += html_of(t);
   for (const Figure& f : figures) {
-    std::ifstream in(out.staged_file(dir + "/" + f.name + ".svg"));
+    std::ifstream in(out.staged_file(join_path(dir, f.name + ".svg")));
     std::stringstream ss;
     ss << in.rdbuf();
     std::string svg = ss.str();
@@ -459,7 +459,7 @@ void write_race_study_html(OutputSet& out, const select::StudyResult& s, const R
          "</figcaption></figure>\n";
   }
   h += "</body></html>\n";
-  out.add(dir + "/report.html", h);
+  out.add(join_path(dir, "report.html"), h);
 }
 
 namespace {

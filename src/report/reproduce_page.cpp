@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "report/provenance.h"
+#include "util/files.h"
 
 namespace hetcim::report {
 
@@ -99,13 +100,14 @@ void stage_reproduce_report(OutputSet& outputs, const std::string& out, const Pa
                             const std::string& title, const std::string& intro,
                             const std::string& body, const Provenance& provenance,
                             const ReproduceOutput& res) {
-  outputs.add(out + "/report.html", page_html(title, paper.paper, intro, body, provenance));
+  outputs.add(join_path(out, "report.html"),
+              page_html(title, paper.paper, intro, body, provenance));
   const nlohmann::json j = {{"paper", paper.paper},
                             {"seed", paper.seed},
                             {"provenance", provenance_json(provenance)},
                             {"figures", figures_json(res.figures)},
                             {"differences", differences_json(res.differences)}};
-  outputs.add(out + "/reproduce.json", j.dump(1) + "\n");
+  outputs.add(join_path(out, "reproduce.json"), j.dump(1) + "\n");
 }
 
 }  // namespace hetcim::report
