@@ -29,13 +29,17 @@ std::string inspect_table(const InspectHeader& h, const workload::Workload& w,
     const workload::OpWorkload& op = w.ops[i];
     std::string name = op.name.size() > 36 ? "..." + op.name.substr(op.name.size() - 33) : op.name;
     std::string mv = op.offloadable ? std::to_string(op.rows) + "x" + std::to_string(op.cols) : "-";
+    // The reason a weighted operator stays on the host (attention's activation x activation
+    // MatMuls); other operators have no weight matrix to offload and just say "no".
+    std::string cim = op.offloadable ? "yes" : "no";
+    if (!op.offloadable && op.host_only_reason != "no weight matrix")
+      cim += " (" + op.host_only_reason + ")";
     std::snprintf(line, sizeof line, "%4zu  %-36s %-24s %-16s %14s %11s %8s %10s %10s %5s %s\n", i,
                   name.c_str(), op.op_type.c_str(), graph::shape_str(op.out_shape).c_str(),
                   op.macs ? group_digits(op.macs).c_str() : "-", mv.c_str(),
                   op.offloadable ? std::to_string(op.n_mvm).c_str() : "-",
                   group_digits(op.in_bytes).c_str(), group_digits(op.out_bytes).c_str(),
-                  op.offloadable ? std::to_string(op.crossbars).c_str() : "-",
-                  op.offloadable ? "yes" : "no");
+                  op.offloadable ? std::to_string(op.crossbars).c_str() : "-", cim.c_str());
     out += line;
   }
   const workload::Totals& t = w.totals;
@@ -68,6 +72,7 @@ nlohmann::json inspect_json(const InspectHeader& h, const workload::Workload& w,
                    {"quantized", op.quantized},
                    {"macs", op.macs},
                    {"offloadable", op.offloadable},
+                   {"host_only_reason", op.host_only_reason},
                    {"M_v", op.rows},
                    {"N_v", op.cols},
                    {"N_mvm", op.n_mvm},

@@ -32,12 +32,18 @@ struct GemmView {
   int64_t rows = 0, cols = 0, n_mvm = 0, macs = 0;
 };
 
-std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
+// The GeMM view of a weight-stationary operator, or why it has none (`reason`).
+std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n,
+                                  std::string& reason) {
   const std::string who = "node '" + n.name + "' (" + n.op_type + ")";
+  reason = "no weight matrix";
   const bool qconv = n.op_type == "QLinearConv";
   if (n.op_type == "Conv" || qconv) {
     const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
-    if (!g.is_initializer(w)) return std::nullopt;
+    if (!g.is_initializer(w)) {
+      reason = "weight operand is an activation";
+      return std::nullopt;
+    }
     const graph::Shape& ws = g.shape_of(w, who);
     const graph::Shape& os = g.shape_of(n.outputs.at(0), who);
     if (ws.size() < 3 || os.size() != ws.size())
@@ -53,7 +59,11 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
   const bool qgemm = n.op_type == "QGemm";
   if (n.op_type == "Gemm" || qgemm) {
     const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
-    if (!g.is_initializer(w)) return std::nullopt;
+    if (!g.is_initializer(w)) {
+      reason = g.is_initializer(n.inputs.at(0)) ? "constant A, activation B (a crossbar holds B)"
+                                                : "activation x activation Gemm";
+      return std::nullopt;
+    }
     const graph::Shape& ws = g.shape_of(w, who);
     if (ws.size() != 2)
       throw user_error(who, ": expected a 2-D weight, got ", graph::shape_str(ws));
@@ -64,14 +74,27 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n) {
   }
   const bool qmm = n.op_type == "QLinearMatMul";
   if (n.op_type == "MatMul" || qmm) {
-    const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
-    if (!g.is_initializer(w)) return std::nullopt;
+    const graph::QLinearOperands q = graph::weighted_operands(n.op_type).value();
+    const std::string& w = n.inputs.at(q.w);
+    if (!g.is_initializer(w)) {
+      // Attention's Q x K^T and A x V: both operands change with every input.
+      reason = g.is_initializer(n.inputs.at(q.x)) ? "constant A, activation B (a crossbar holds B)"
+                                                  : "activation x activation MatMul";
+      return std::nullopt;
+    }
     const graph::Shape& ws = g.shape_of(w, who);
-    if (ws.size() != 2) return std::nullopt;  // batched weights are not a single crossbar matrix
+    if (ws.size() != 2) {
+      reason = ws.size() < 2 ? "constant B is a vector, not a weight matrix"
+                             : "constant B has batch dimensions (several weight matrices)";
+      return std::nullopt;
+    }
+    // A of shape [..., rows, K] (batch dimensions included) x B [K, N]: every row of every batch
+    // is one input vector, N_mvm = product of A's batch and row dimensions.
     const graph::Shape& os = g.shape_of(n.outputs.at(0), who);
     const int64_t vectors = graph::element_count(os) / ws[1];
     return GemmView{w, ws[0], ws[1], vectors, vectors * ws[0] * ws[1]};
   }
+  if (n.op_type == "ConvTranspose") reason = "ConvTranspose is not mapped onto crossbars";
   return std::nullopt;
 }
 
@@ -129,7 +152,8 @@ Workload analyze(const graph::Graph& g, const WorkloadOptions& o) {
     }
     op.in_bytes = op.in_elems * o.elem_bytes;
     op.out_bytes = op.out_elems * o.elem_bytes;
-    if (auto v = gemm_view(g, n)) {
+    if (auto v = gemm_view(g, n, op.host_only_reason)) {
+      op.host_only_reason.clear();
       op.offloadable = true;
       op.rows = v->rows;
       op.cols = v->cols * o.columns_per_weight;

@@ -36,6 +36,10 @@ struct OpWorkload {
   int64_t out_bytes = 0;  // b_elem * out_elems
   int64_t crossbars = 0;  // eq. (1); 0 when not offloadable
   int64_t params = 0;     // learned parameters held by the operator
+  // Why a crossbar cannot hold the operator (empty when offloadable): a Conv/Gemm/MatMul whose
+  // weight operand is an activation (attention's Q x K^T and A x V are "activation x activation
+  // MatMul"), a constant B with batch dimensions, or "no weight matrix" for every other operator.
+  std::string host_only_reason;
 };
 
 struct Totals {
