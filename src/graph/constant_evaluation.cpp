@@ -356,7 +356,8 @@ std::optional<ConstValue> scatter_values(const Ctx& c, const ConstValue& data) {
   int64_t slice = 1;
   for (size_t d = k; d < x.size(); ++d) slice *= x[d];
   ConstValue r = data;
-  const size_t n = indices->ints.size() / std::max<size_t>(k, 1);
+  // One update per index tuple: the product of indices.shape[:-1] (k = 0 tuples are empty).
+  const auto n = static_cast<size_t>(element_count(Shape(is.begin(), is.end() - 1)));
   for (size_t u = 0; u < n; ++u) {
     int64_t at = 0;
     for (size_t d = 0; d < k; ++d) {

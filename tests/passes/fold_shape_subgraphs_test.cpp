@@ -208,6 +208,10 @@ TEST(FoldShapeSubgraphs, ScatterNDAndReduceProd) {
   s.node("ReduceProd", {"p"}, "rall");
   expect_ints(s.fold("y"), DType::Int64, {8}, {1, 11, 3, 10, 9, 6, 7, 12});
   expect_ints(s.fold("rows"), DType::Int64, {2, 3}, {0, 0, 0, 7, 8, 9});
+  // k = 0: one empty index tuple replaces the whole tensor: [1, 2] -> [5, 6].
+  s.ints("d2", {2}, {1, 2}).ints("i0", {1, 0}, {}).ints("u2", {1, 2}, {5, 6});
+  s.node("ScatterND", {"d2", "i0", "u2"}, "whole");
+  expect_ints(s.fold("whole"), DType::Int64, {2}, {5, 6});
   expect_ints(s.fold("r1"), DType::Int64, {2}, {6, 120});
   expect_ints(s.fold("rall"), DType::Int64, {1, 1}, {720});
 }
