@@ -14,6 +14,7 @@
 #include "exec/weights.h"
 #include "hybrid/evaluate.h"
 #include "partition/energy.h"
+#include "partition/exact.h"
 #include "passes/pipeline.h"
 #include "select/race.h"
 #include "util/error.h"

@@ -68,14 +68,6 @@ detail::Backend* backend() {
 
 }  // namespace
 
-bool built_with_mpi() {
-#ifdef HETCIM_MPI_BACKEND
-  return true;
-#else
-  return false;
-#endif
-}
-
 int rank() {
   return backend() ? backend()->rank() : 0;
 }

@@ -19,9 +19,6 @@
 
 namespace hetcim::dist {
 
-// Whether this build has MPI (CMake found it).
-[[nodiscard]] bool built_with_mpi();
-
 [[nodiscard]] int rank();
 [[nodiscard]] int size();
 [[nodiscard]] inline bool is_root() {

@@ -608,4 +608,12 @@ ExactResult sequence_exact(const Problem& p, const Assignment& a, const ExactOpt
   return r;
 }
 
+Schedule simulate_best(const Problem& p, const Assignment& a) {
+  require_valid_assignment(p, a);
+  ExactResult r = sequence_exact(p, a);
+  if (r.status != SolveStatus::Optimal)
+    throw internal_error("simulate_best: exact sequencing did not finish without a time limit");
+  return std::move(r.schedule);
+}
+
 }  // namespace hetcim::partition

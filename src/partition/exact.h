@@ -122,4 +122,8 @@ struct ExactFront {
 [[nodiscard]] ExactResult sequence_exact(const Problem& p, const Assignment& a,
                                          const ExactOptions& opt = {});
 
+// The best schedule of `a` (schedule.h's simulate with the host and bus orders of the exact
+// sequencing above).
+[[nodiscard]] Schedule simulate_best(const Problem& p, const Assignment& a);
+
 }  // namespace hetcim::partition

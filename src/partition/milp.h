@@ -24,39 +24,12 @@
 #include <limits>
 #include <string>
 
+#include "partition/milp_model.h"
 #include "partition/problem.h"
 #include "partition/schedule.h"
 #include "partition/status.h"
 
 namespace hetcim::partition {
-
-struct MilpOptions {
-  double time_limit_seconds = 60.0;  // wall clock (CBC timeMode elapsed); > 0, may be infinity
-  double relative_gap = 0.0;         // stop once (incumbent - bound) / incumbent <= this, >= 0
-  int threads = 1;                   // CBC threads (>= 1); more than 1 is not deterministic
-  int seed = 1;                      // CBC random seed
-  bool binary_z = true;              // z_uv binary as in the paper; false: continuous in [0, 1]
-  // Time unit of the model in seconds; 0 = automatic: a power of ten near M / 1000, which keeps
-  // CBC's absolute tolerances small against the latencies.
-  double time_unit_seconds = 0.0;
-};
-
-struct MilpStats {
-  size_t operators = 0, edges = 0, parallel_pairs = 0, offloadable = 0, sinks = 0;
-  size_t multi_mode_operators = 0;
-  size_t bus_jobs = 0, bus_pairs = 0;  // serial bus: potential transfers, disjunctive pairs
-  // Table I of the paper counts these (one sink): N + |P| and 3|E| + 2|P| + N + (N - |V_acc|) + 2.
-  size_t paper_binaries = 0;
-  size_t paper_constraints = 0;
-  // The model actually built: integer columns (x, o, y, and z when binary), continuous columns
-  // (s, f, C_max, and z when continuous), rows ((6) has one row per sink; one link row per
-  // multi-mode operator).
-  size_t binaries = 0;
-  size_t continuous = 0;
-  size_t rows = 0;
-  double big_m_seconds = 0.0;      // eq. 13
-  double time_unit_seconds = 0.0;  // unit of the time columns in the built model
-};
 
 struct MilpResult {
   CallStatus call = CallStatus::Ok;
@@ -72,12 +45,6 @@ struct MilpResult {
   Schedule schedule;  // the incumbent replayed by simulate() in the order of its start times
   MilpStats stats;
 };
-
-// Big-M of eq. 13 in seconds.
-[[nodiscard]] double milp_big_m(const Problem& p);
-
-// Sizes of the model (built, not solved).
-[[nodiscard]] MilpStats milp_stats(const Problem& p, const MilpOptions& opt = {});
 
 // Thread-safe, but calls from several threads run one after another: CBC's driver is not
 // reentrant (see milp.cpp).

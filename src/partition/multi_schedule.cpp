@@ -156,32 +156,6 @@ MultiSchedule multi_simulate(const MultiProblem& p, const std::vector<int>& opti
   return s;
 }
 
-const char* multi_violation_kind_name(MultiViolationKind k) {
-  switch (k) {
-    case MultiViolationKind::Shape:
-      return "shape";
-    case MultiViolationKind::Option:
-      return "option";
-    case MultiViolationKind::Capacity:
-      return "capacity";
-    case MultiViolationKind::NoLink:
-      return "no-link";
-    case MultiViolationKind::Duration:
-      return "duration";
-    case MultiViolationKind::Precedence:
-      return "precedence";
-    case MultiViolationKind::Transfer:
-      return "transfer";
-    case MultiViolationKind::Overlap:
-      return "overlap";
-    case MultiViolationKind::Makespan:
-      return "makespan";
-    case MultiViolationKind::Objective:
-      return "objective";
-  }
-  return "?";
-}
-
 double multi_time_tolerance(const MultiProblem& p) {
   double total = 0.0;
   for (const auto& opts : p.options) {

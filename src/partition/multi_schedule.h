@@ -63,8 +63,6 @@ enum class MultiViolationKind {
   Objective,   // energy or objective != recomputed
 };
 
-[[nodiscard]] const char* multi_violation_kind_name(MultiViolationKind k);
-
 struct MultiViolation {
   MultiViolationKind kind;
   std::string message;

@@ -5,7 +5,6 @@
 #include <map>
 
 #include "graph/dag.h"
-#include "partition/exact.h"
 #include "util/error.h"
 
 namespace hetcim::partition {
@@ -33,6 +32,8 @@ bool mode_ok(const Problem& p, int v, int mode) {
          (mode >= 0 && static_cast<size_t>(mode) < p.acc[static_cast<size_t>(v)].size());
 }
 
+}  // namespace
+
 void require_valid_assignment(const Problem& p, const Assignment& a) {
   if (a.mode.size() != p.size())
     throw user_error("assignment: ", a.mode.size(), " modes for ", p.size(), " operators");
@@ -41,8 +42,6 @@ void require_valid_assignment(const Problem& p, const Assignment& a) {
       throw user_error("assignment: operator '", p.names[v], "' has no mode ", a.mode[v],
                        " (it has ", p.acc[v].size(), " accelerator modes; -1 = host)");
 }
-
-}  // namespace
 
 std::vector<Transfer> implied_transfers(const Problem& p, const Assignment& a) {
   std::vector<Transfer> out;
@@ -224,46 +223,6 @@ Schedule simulate_in_topological_order(const Problem& p, const Assignment& a) {
     for (const Transfer& t : ts) bus_order.push_back(t.key);
   }
   return simulate(p, a, host_order, bus_order);
-}
-
-Schedule simulate_best(const Problem& p, const Assignment& a) {
-  require_valid_assignment(p, a);
-  ExactResult r = sequence_exact(p, a);
-  if (r.status != SolveStatus::Optimal)
-    throw internal_error("simulate_best: exact sequencing did not finish without a time limit");
-  return std::move(r.schedule);
-}
-
-const char* violation_kind_name(ViolationKind k) {
-  switch (k) {
-    case ViolationKind::Shape:
-      return "shape";
-    case ViolationKind::UnsupportedMode:
-      return "unsupported-mode";
-    case ViolationKind::AccuracyBudget:
-      return "accuracy budget";
-    case ViolationKind::Budget:
-      return "budget";
-    case ViolationKind::Duration:
-      return "duration";
-    case ViolationKind::NegativeStart:
-      return "negative-start";
-    case ViolationKind::Precedence:
-      return "precedence";
-    case ViolationKind::HostOverlap:
-      return "host-overlap";
-    case ViolationKind::HostOrder:
-      return "host-order";
-    case ViolationKind::Transfer:
-      return "transfer";
-    case ViolationKind::BusOverlap:
-      return "bus-overlap";
-    case ViolationKind::BusOrder:
-      return "bus-order";
-    case ViolationKind::Makespan:
-      return "makespan";
-  }
-  return "?";
 }
 
 double time_tolerance(const Problem& p) {

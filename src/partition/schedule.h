@@ -66,8 +66,8 @@ struct Schedule {
 // the order of their producers in it.
 [[nodiscard]] Schedule simulate_in_topological_order(const Problem& p, const Assignment& a);
 
-// The best schedule of `a`: the host (and bus) order comes from the exact sequencing of exact.h.
-[[nodiscard]] Schedule simulate_best(const Problem& p, const Assignment& a);
+// UserError unless `a` has one mode per operator, each the host or one of the operator's modes.
+void require_valid_assignment(const Problem& p, const Assignment& a);
 
 enum class ViolationKind {
   Shape,            // vectors of the wrong length
@@ -84,8 +84,6 @@ enum class ViolationKind {
   BusOrder,     // serial bus: bus_order does not list the transfers in start order
   Makespan,     // makespan != max finish
 };
-
-[[nodiscard]] const char* violation_kind_name(ViolationKind k);
 
 struct Violation {
   ViolationKind kind;

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "partition/exact.h"
 #include "util/error.h"
 #include "util/files.h"
 

@@ -113,14 +113,4 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const f
              dnnl::memory::desc({m, n}, dt::f32, dims{ldc, 1}), c, threads);
 }
 
-void sgemm_batched(int64_t batches, int64_t m, int64_t n, int64_t k, const float* a,
-                   int64_t batch_stride_a, int64_t lda, const float* b, float* c,
-                   GemmThreads threads) {
-  HETCIM_ASSERT(batches >= 0 && m >= 0 && n >= 0 && k >= 1 && lda >= k);
-  if (batches == 0 || m == 0 || n == 0) return;
-  run_matmul(dnnl::memory::desc({batches, m, k}, dt::f32, dims{batch_stride_a, lda, 1}), a,
-             dnnl::memory::desc({batches, k, n}, dt::f32, dims{k * n, n, 1}), b,
-             dnnl::memory::desc({batches, m, n}, dt::f32, dims{m * n, n, 1}), c, threads);
-}
-
 }  // namespace hetcim::xbar

@@ -17,11 +17,4 @@ enum class GemmThreads { Pool, Caller };
 void sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
            int64_t ldb, float* c, int64_t ldc, GemmThreads threads = GemmThreads::Pool);
 
-// For each i < batches: C_i = A_i * B_i with A_i = a + i * batch_stride_a (m x k, leading
-// dimension lda), B_i = b + i * k * n (dense k x n), C_i = c + i * m * n (dense m x n). One
-// primitive for all, e.g. the row tiles of a crossbar layer.
-void sgemm_batched(int64_t batches, int64_t m, int64_t n, int64_t k, const float* a,
-                   int64_t batch_stride_a, int64_t lda, const float* b, float* c,
-                   GemmThreads threads = GemmThreads::Pool);
-
 }  // namespace hetcim::xbar

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "partition/brute_force.h"
+#include "partition/exact.h"
 #include "test_problems.h"
 #include "util/error.h"
 
