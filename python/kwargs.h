@@ -29,7 +29,8 @@ using Setter = std::function<void(R&, const py::handle&)>;
 template <typename R>
 using Fields = std::map<std::string, Setter<R>>;
 
-// A quantity with a unit given as a string ("50ns", "4uJ"), or a number in SI units.
+// A quantity with a unit given as a string ("50ns", "4uJ"), or a number in SI units (for the
+// fields of a request without a table).
 inline double quantity_of(const py::handle& v, Quantity kind, const char* name) {
   if (py::isinstance<py::str>(v)) return parse_quantity(py::cast<std::string>(v), kind, name);
   return py::cast<double>(v);
@@ -37,12 +38,13 @@ inline double quantity_of(const py::handle& v, Quantity kind, const char* name) 
 
 // The setter of a field of an api table (api/options.h): the value cast to the member's type (a
 // string through api::set_from_text for a field with a unit, so "50ns" reads as on the CLI), then
-// the field's range or choices checked with the api's one message.
+// the field's range or choices checked with the api's one message. A percentage field takes the
+// fraction (0.02) or the CLI's text ("2%"), parsed by the api's one parser.
 template <typename R>
 Setter<R> table_setter(const api::Field<R>& f) {
   return [f](R& r, const py::handle& v) {
     const api::FieldRef ref = f.ref(r);
-    if (f.unit && py::isinstance<py::str>(v)) {
+    if ((f.unit || f.percent) && py::isinstance<py::str>(v)) {
       api::set_from_text(f, ref, py::cast<std::string>(v));
       return;
     }
@@ -56,6 +58,14 @@ template <typename R>
 Fields<R> with_table(const api::FieldTable<R>& table, Fields<R> extra = {}) {
   for (const api::Field<R>& f : table) extra[f.name] = table_setter(f);
   return extra;
+}
+
+// The keywords a job takes, by name (what the tests compare with the CLI's flags).
+template <typename R>
+py::list keyword_names(const Fields<R>& fields) {
+  py::list out;
+  for (const auto& [name, _] : fields) out.append(name);
+  return out;
 }
 
 // A field table as Python data (name, flag, default, kind, unit, bounds, choices, help): what the
@@ -85,6 +95,8 @@ py::list table_info(const api::FieldTable<R>& table) {
         },
         f.ref(defaults));
     d["unit"] = f.unit ? py::cast(std::string(quantity_name(*f.unit))) : py::none();
+    d["percent"] = f.percent;
+    d["aliases"] = f.aliases;
     d["lo"] = f.lo ? py::cast(*f.lo) : py::none();
     d["hi"] = f.hi ? py::cast(*f.hi) : py::none();
     d["lo_open"] = f.lo_open;

@@ -20,7 +20,9 @@
 #include "api/options.h"
 #include "cost/host_profile.h"
 #include "kwargs.h"
+#include "report/accuracy.h"
 #include "report/analog.h"
+#include "report/cluster.h"
 #include "report/cluster_tables.h"
 #include "report/dse.h"
 #include "report/execution.h"
@@ -28,6 +30,7 @@
 #include "report/multi_partition.h"
 #include "report/partition.h"
 #include "report/partition_file.h"
+#include "report/platform_dse.h"
 #include "report/provenance.h"
 #include "util/units.h"
 #include "zoo/zoo.h"
@@ -42,7 +45,6 @@ namespace {
 
 using python::apply_kwargs;
 using python::field;
-using python::Setter;
 using python::table_info;
 
 // A time in seconds, or a string with a unit ("50ns").
@@ -109,14 +111,133 @@ py::array array_of(exec::Tensor&& t) {
 // --------------------------------------------------------------------------
 
 api::PartitionRequest partition_request(const py::kwargs& kw, const char* job) {
+// ---- each job's keywords, listed once: the binding applies them and keywords() lists them
+// ------------------------------------------------------------------------------------------
+
+python::Fields<api::PartitionRequest> partition_keywords() {
+  return python::with_table(api::partition_fields());
+}
+
+python::Fields<api::InspectRequest> inspect_keywords() {
+  using R = api::InspectRequest;
+  return python::with_table(api::inspect_fields(),
+                            {{"crossbar", [](R& r, const py::handle& v) {
+                                if (py::isinstance<py::str>(v)) {
+                                  r.set_crossbar(py::cast<std::string>(v));  // the C++ parser
+                                } else {
+                                  const auto t = py::cast<std::pair<int64_t, int64_t>>(v);
+                                  r.xbar_rows = t.first;
+                                  r.xbar_cols = t.second;
+                                }
+                              }}});
+}
+
+python::Fields<api::DseRequest> dse_keywords() {
+  using R = api::DseRequest;
+  // The scalars from the request's table; the grid's lists by hand.
+  return python::with_table(api::dse_fields(), {{"models", field(&R::models)},
+                                                {"crossbars", field(&R::crossbars)},
+                                                {"hosts", field(&R::hosts)},
+                                                {"t_mvm", [](R& r, const py::handle& v) {
+                                                   r.t_mvm.clear();
+                                                   for (const auto& t : py::cast<py::sequence>(v))
+                                                     r.t_mvm.push_back(time_of(t, "t_mvm"));
+                                                 }}});
+}
+
+python::Fields<api::PlatformPartitionRequest> partition_platform_keywords() {
+  using R = api::PlatformPartitionRequest;
+  return {{"platform", field(&R::platform)},
+          {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
+          {"reprogram", field(&R::reprogram)},
+          {"objective", field(&R::objective)},
+          {"time_limit", field(&R::time_limit)},
+          {"node_limit", field(&R::node_limit)},
+          {"solver", field(&R::solver)},
+          {"gap", field(&R::gap)},
+          {"threads", field(&R::threads)}};
+}
+
+python::Fields<api::PlatformDseRequest> dse_platform_keywords() {
+  using R = api::PlatformDseRequest;
+  return {{"platform", field(&R::platform)},
+          {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
+          {"sweep", field(&R::sweeps)},  // the CLI's repeated --sweep KEY=v1,v2
+          {"models", field(&R::models)},
+          {"objective", field(&R::objective)},
+          {"time_limit", field(&R::time_limit)},
+          {"threads", field(&R::threads)},
+          {"cache_dir", field(&R::cache_dir)}};
+}
+
+python::Fields<api::ExecuteRequest> execute_keywords() {
+  using R = api::ExecuteRequest;
+  // The request's table, and the hardware of the partition problem (the plan's unless one of
+  // hw, preset, crossbars, t_mvm is given), each set through the hardware table's own field.
+  python::Fields<R> f = python::with_table(api::execute_fields());
+  for (const api::Field<api::HardwareRequest>& h : api::hardware_fields()) {
+    if (h.name == "host") continue;  // the request's own host
+    f[h.name] = [set = python::table_setter(h)](R& r, const py::handle& v) {
+      if (!r.hardware) r.hardware.emplace();
+      set(*r.hardware, v);
+    };
+  }
+  return f;
+}
+
+python::Fields<api::RooflineRequest> roofline_keywords() {
+  using R = api::RooflineRequest;
+  // The table's keywords and the sweep's lists.
+  return python::with_table(api::roofline_fields(), {{"bus_widths", field(&R::bus_widths)},
+                                                     {"utilizations", field(&R::utilizations)},
+                                                     {"executions", field(&R::executions)}});
+}
+
+python::Fields<api::BottleneckRequest> bottleneck_keywords() {
+  using R = api::BottleneckRequest;
+  return python::with_table(api::bottleneck_fields(), {{"mappings", field(&R::mappings)}});
+}
+
+python::Fields<api::SensitivityRequest> sensitivity_keywords() {
+  using R = api::SensitivityRequest;
+  return python::with_table(api::sensitivity_fields(), {{"operators", field(&R::operators)}});
+}
+
+python::Fields<api::AnalogAuditRequest> analog_audit_keywords() {
+  using R = api::AnalogAuditRequest;
+  return python::with_table(api::analog_audit_fields(), {{"model", field(&R::model)}});
+}
+
   api::PartitionRequest r;
-  apply_kwargs(job, r, kw, python::with_table(api::partition_fields()));
+  apply_kwargs(job, r, kw, partition_keywords());
   r.validate();
   return r;
 }
 
-std::string partition_json_text(const api::PartitionResult& r) {
-  return report::partition_json(r.run, r.problem, r.schedule).dump(1);
+// A partition with the accuracy budget it was solved under (the reports print against it).
+struct PartitionOutcome : api::PartitionResult {
+  double budget = -1.0;  // PartitionRequest::max_accuracy_drop
+};
+
+// As `hetcim partition --json` writes it (cli/cmd_partition.cpp assembles the same blocks from
+// the same report functions).
+std::string partition_json_text(const PartitionOutcome& r) {
+  nlohmann::json j = report::partition_json(r.run, r.problem, r.schedule);
+  if (r.accuracy) j["accuracy"] = report::plan_accuracy_json(*r.accuracy, r.accuracy_set, r.budget);
+  if (r.tightening)
+    j["accuracy"]["verification"] = report::tightening_json(*r.tightening, r.accuracy_set);
+  if (r.heldout)
+    j["accuracy"]["heldout"] = report::heldout_accuracy_json(*r.heldout, r.heldout_set, r.budget);
+  return j.dump(1);
+}
+
+// As `hetcim partition` prints it.
+std::string partition_text(const PartitionOutcome& r) {
+  std::string s = report::partition_text(r.run, r.problem, r.schedule);
+  if (r.accuracy) s += report::plan_accuracy_text(*r.accuracy, r.accuracy_set, r.budget);
+  if (r.tightening) s += report::tightening_text(*r.tightening, r.accuracy_set);
+  if (r.heldout) s += report::heldout_accuracy_text(*r.heldout, r.heldout_set, r.budget);
+  return s;
 }
 
 }  // namespace
@@ -154,11 +275,41 @@ PYBIND11_MODULE(_hetcim, m) {
         d["cluster_bottleneck"] = table_info(api::bottleneck_fields());
         d["cluster_calibrate"] = table_info(api::calibrate_fields());
         return d;
+        d["cluster_constants"] = table_info(api::cluster_constants_fields());
       },
       "Each migrated job's field table (api/options.h): the one description of its options that "
       "feeds validation, the CLI flags and these keyword arguments.");
 
   m.def(
+  m.def(
+      "keywords",
+      [] {
+        py::dict d;
+        d["partition"] = python::keyword_names(partition_keywords());
+        d["partition_front"] = python::keyword_names(partition_keywords());
+        d["partition_front_3d"] = python::keyword_names(partition_keywords());
+        d["partition_milp"] = python::keyword_names(partition_keywords());
+        d["partition_platform"] = python::keyword_names(partition_platform_keywords());
+        d["dse"] = python::keyword_names(dse_keywords());
+        d["dse_platform"] = python::keyword_names(dse_platform_keywords());
+        d["run"] = python::keyword_names(python::with_table(api::run_fields()));
+        d["profile"] = python::keyword_names(python::with_table(api::profile_fields()));
+        d["inspect"] = python::keyword_names(inspect_keywords());
+        d["analog_audit"] = python::keyword_names(analog_audit_keywords());
+        d["analog_run"] = python::keyword_names(python::with_table(api::analog_run_fields()));
+        d["execute"] = python::keyword_names(execute_keywords());
+        d["export_onnx"] = python::keyword_names(python::with_table(api::export_fields()));
+        d["sensitivity"] = python::keyword_names(sensitivity_keywords());
+        d["cluster_roofline"] = python::keyword_names(roofline_keywords());
+        d["cluster_bottleneck"] = python::keyword_names(bottleneck_keywords());
+        d["cluster_calibrate"] = python::keyword_names(python::with_table(api::calibrate_fields()));
+        d["cluster_constants"] =
+            python::keyword_names(python::with_table(api::cluster_constants_fields()));
+        return d;
+      },
+      "Every job's keyword arguments, as the binding applies them (the field table's and the "
+      "job's own): what the tests compare with the CLI's flags.");
+
       "build_info",
       [] {
         const api::BuildInfo b = api::build_info();
@@ -222,22 +373,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "inspect_json",
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::InspectRequest;
-        const python::Fields<R> f = python::with_table(
-            api::inspect_fields(), {{"crossbar", [](R& r, const py::handle& v) {
-                                       if (py::isinstance<py::str>(v)) {
-                                         const std::string s = py::cast<std::string>(v);
-                                         const auto x = s.find('x');
-                                         if (x == std::string::npos)
-                                           throw user_error("crossbar: expected ROWSxCOLS, got '",
-                                                            s, "'");
-                                         r.xbar_rows = std::stoll(s.substr(0, x));
-                                         r.xbar_cols = std::stoll(s.substr(x + 1));
-                                       } else {
-                                         const auto t = py::cast<std::pair<int64_t, int64_t>>(v);
-                                         r.xbar_rows = t.first;
-                                         r.xbar_cols = t.second;
-                                       }
-                                     }}});
+        const python::Fields<R> f = inspect_keywords();
         R r;
         apply_kwargs("inspect", r, kw, f);
         r.validate();
@@ -319,23 +455,20 @@ PYBIND11_MODULE(_hetcim, m) {
       },
       py::arg("model"), "Measure this CPU as a host: the host profile as JSON text.");
 
-  py::class_<api::PartitionResult>(m, "PartitionResult", "A partition: the schedule and the run")
-      .def_readonly("latency_s", &api::PartitionResult::latency_s)
-      .def_property_readonly(
-          "status", [](const api::PartitionResult& r) { return api::status_text(r.status); })
+  py::class_<PartitionOutcome>(m, "PartitionResult", "A partition: the schedule and the run")
+      .def_readonly("latency_s", &PartitionOutcome::latency_s)
+      .def_property_readonly("status",
+                             [](const PartitionOutcome& r) { return api::status_text(r.status); })
       .def_property_readonly("json", &partition_json_text,
-                             "The JSON `hetcim partition --json` writes")
-      .def("text",
-           [](const api::PartitionResult& r) {
-             return report::partition_text(r.run, r.problem, r.schedule);
-           })
-      .def("gantt_svg",
-           [](const api::PartitionResult& r) {
-             return report::gantt_svg(r.run, r.problem, r.schedule);
-           })
+                             "The JSON `hetcim partition --json` writes (with `accuracy` when "
+                             "the plan was re-evaluated on a chip)")
+      .def("text", &partition_text, "What `hetcim partition` prints")
+      .def(
+          "gantt_svg",
+          [](const PartitionOutcome& r) { return report::gantt_svg(r.run, r.problem, r.schedule); })
       .def(
           "save",
-          [](const api::PartitionResult& r, const std::string& path) {
+          [](const PartitionOutcome& r, const std::string& path) {
             report::write_partition_file(path, r.run, r.problem, r.schedule);
           },
           py::arg("path"), "Write the partition file (replayable with replay=path)");
@@ -345,15 +478,17 @@ PYBIND11_MODULE(_hetcim, m) {
       [](const api::Model& model, const py::kwargs& kw) {
         const api::PartitionRequest r = partition_request(kw, "partition");
         py::gil_scoped_release release;
-        api::PartitionResult res = api::partition(model, r);
+        PartitionOutcome res;
+        static_cast<api::PartitionResult&>(res) = api::partition(model, r);
+        res.budget = r.max_accuracy_drop;
         if (res.status.call != partition::CallStatus::Ok)
           throw user_error("CBC failed: ", res.status.message);
         return res;
       },
       py::arg("model"),
-      "partition(model, preset='seed000-arm', hw=None, crossbars=None, t_mvm=None ('50ns' or "
-      "seconds), host=None, solver='exact', time_limit=600, gap=0, threads=1, replicas=1, "
-      "transfers='per-edge', bus_model='parallel', energy_weight=0, replay=None)");
+      "partition(model, **options): the fields of option_tables()['partition'] as keywords "
+      "(preset, crossbars, t_mvm='50ns', solver, time_limit, ..., sensitivity, "
+      "max_accuracy_drop='2%' or 0.02, chip, chip_seed, ...)");
 
   m.def(
       "partition_front",
@@ -374,19 +509,40 @@ PYBIND11_MODULE(_hetcim, m) {
       "'full' (every non-dominated point).");
 
   m.def(
+  m.def(
+      "partition_front_3d_json",
+      [](const api::Model& model, const py::kwargs& kw) {
+        const api::PartitionRequest r = partition_request(kw, "partition_front_3d");
+        py::gil_scoped_release release;
+        const api::Front3dResult f =
+            api::partition_front_3d(api::build_partition_problem(model, r), r);
+        return report::front3d_json(f.title, f.problem, f.front, f.accuracy, f.accuracy_set,
+                                    f.provenance)
+            .dump(1);
+      },
+      py::arg("model"),
+      "The latency x energy x accuracy-drop front (needs sensitivity= and chip=): the JSON "
+      "`hetcim partition --pareto-3d` writes.");
+
+  m.def(
+      "partition_milp",
+      [](const api::Model& model, const std::string& format, const py::kwargs& kw) {
+        if (format != "mps" && format != "lp")
+          throw user_error("format: expected mps or lp, got '", format, "'");
+        const api::PartitionRequest r = partition_request(kw, "partition_milp");
+        py::gil_scoped_release release;
+        return api::partition_milp_text(
+            api::build_partition_problem(model, r),
+            format == "mps" ? partition::MilpFileFormat::Mps : partition::MilpFileFormat::Lp);
+      },
+      py::arg("model"), py::arg("format") = "mps",
+      "The paper's MILP of the problem as the text of an MPS or LP file (its header states the "
+      "time unit): what `hetcim partition --mps / --lp` writes.");
+
       "dse_json",
       [](const py::kwargs& kw) {
         using R = api::DseRequest;
-        // The scalars from the request's table; the grid's lists by hand.
-        const python::Fields<R> f = python::with_table(
-            api::dse_fields(), {{"models", field(&R::models)},
-                                {"crossbars", field(&R::crossbars)},
-                                {"hosts", field(&R::hosts)},
-                                {"t_mvm", [](R& r, const py::handle& v) {
-                                   r.t_mvm.clear();
-                                   for (const auto& t : py::cast<py::sequence>(v))
-                                     r.t_mvm.push_back(time_of(t, "t_mvm"));
-                                 }}});
+        const python::Fields<R> f = dse_keywords();
         R r;
         apply_kwargs("dse", r, kw, f);
         r.validate();
@@ -397,19 +553,24 @@ PYBIND11_MODULE(_hetcim, m) {
       "Seed 000's design-space exploration: the points as JSON text (the CLI's dse.json).");
 
   m.def(
+  m.def(
+      "dse_platform_json",
+      [](const py::kwargs& kw) {
+        api::PlatformDseRequest r;
+        apply_kwargs("dse_platform", r, kw, dse_platform_keywords());
+        r.validate();
+        py::gil_scoped_release release;
+        const api::PlatformDseResult x = api::run_platform_dse(r);
+        return report::platform_dse_json(
+            report::PlatformDseRun{r.platform, &x.axes, &x.points, x.provenance});
+      },
+      "A platform's design-space exploration (`hetcim dse --platform P --sweep KEY=v1,v2`): "
+      "platform_dse.json as text.");
+
       "partition_platform_json",
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::PlatformPartitionRequest;
-        std::map<std::string, Setter<R>> f{
-            {"platform", field(&R::platform)},
-            {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
-            {"reprogram", field(&R::reprogram)},
-            {"objective", field(&R::objective)},
-            {"time_limit", field(&R::time_limit)},
-            {"node_limit", field(&R::node_limit)},
-            {"solver", field(&R::solver)},
-            {"gap", field(&R::gap)},
-            {"threads", field(&R::threads)}};
+        const python::Fields<R> f = partition_platform_keywords();
         R r;
         apply_kwargs("partition_platform", r, kw, f);
         r.validate();
@@ -426,11 +587,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "cluster_roofline_json",
       [](const py::kwargs& kw) {
         using R = api::RooflineRequest;
-        // The table's keywords and the sweep's lists.
-        const python::Fields<R> f =
-            python::with_table(api::roofline_fields(), {{"bus_widths", field(&R::bus_widths)},
-                                                        {"utilizations", field(&R::utilizations)},
-                                                        {"executions", field(&R::executions)}});
+        const python::Fields<R> f = roofline_keywords();
         R r;
         apply_kwargs("cluster_roofline", r, kw, f);
         r.validate();
@@ -445,8 +602,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "cluster_bottleneck_json",
       [](const py::kwargs& kw) {
         using R = api::BottleneckRequest;
-        const python::Fields<R> f =
-            python::with_table(api::bottleneck_fields(), {{"mappings", field(&R::mappings)}});
+        const python::Fields<R> f = bottleneck_keywords();
         R r;
         apply_kwargs("cluster_bottleneck", r, kw, f);
         r.validate();
@@ -458,6 +614,21 @@ PYBIND11_MODULE(_hetcim, m) {
       "Seed 001's Bottleneck study (Fig. 8-10) as JSON text (the CLI's --json).");
 
   m.def(
+  m.def(
+      "cluster_constants_text",
+      [](const py::kwargs& kw) {
+        using R = api::ClusterRequest;
+        R r;
+        apply_kwargs("cluster_constants", r, kw,
+                     python::with_table(api::cluster_constants_fields()));
+        r.validate();
+        const api::ConstantsResult x = api::cluster_constants(r);
+        return report::cluster_text_with_provenance(report::constant_table_text(x.config),
+                                                    x.provenance);
+      },
+      "Every constant of seed 001's cluster model with its value and source: the table `hetcim "
+      "cluster constants` prints.");
+
       "cluster_calibrate_json",
       [](const py::kwargs& kw) {
         using R = api::CalibrateRequest;
@@ -477,8 +648,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "sensitivity_json",
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::SensitivityRequest;
-        const python::Fields<R> f =
-            python::with_table(api::sensitivity_fields(), {{"operators", field(&R::operators)}});
+        const python::Fields<R> f = sensitivity_keywords();
         R r;
         apply_kwargs("sensitivity", r, kw, f);
         r.validate();
@@ -511,7 +681,7 @@ PYBIND11_MODULE(_hetcim, m) {
       [](const std::string& model, const py::kwargs& kw) {
         using R = api::ExecuteRequest;
         R r;
-        apply_kwargs("execute", r, kw, python::with_table(api::execute_fields()));
+        apply_kwargs("execute", r, kw, execute_keywords());
         r.validate();
         py::gil_scoped_release release;
         api::ExecuteResult x = api::execute(model, r);
@@ -567,8 +737,7 @@ PYBIND11_MODULE(_hetcim, m) {
       [](const py::kwargs& kw) {
         using R = api::AnalogAuditRequest;
         R r;
-        apply_kwargs("analog_audit", r, kw,
-                     python::with_table(api::analog_audit_fields(), {{"model", field(&R::model)}}));
+        apply_kwargs("analog_audit", r, kw, analog_audit_keywords());
         r.validate();
         api::AnalogAuditResult res;
         {

@@ -138,6 +138,21 @@ PYBIND11_MODULE(_hetcim_torch, m) {
       "The field tables (api/options.h) of this module's migrated jobs, as _hetcim.option_tables.");
 
   m.def(
+      "keywords",
+      [] {
+        py::dict d;
+        d["analog_eval"] = python::keyword_names(eval_fields());
+        d["train"] = python::keyword_names(train_fields());
+        d["analog_select"] = python::keyword_names(select_fields());
+        d["analog_study"] = python::keyword_names(study_fields());
+        d["analog_drift"] = python::keyword_names(drift_fields());
+        d["analog_serve"] = python::keyword_names(serve_fields());
+        return d;
+      },
+      "Every job's keyword arguments, as _hetcim.keywords: what the tests compare with the CLI's "
+      "flags.");
+
+  m.def(
       "analog_eval",
       [](const std::string& model, const py::kwargs& kw) {
         api::AnalogEvalRequest r;

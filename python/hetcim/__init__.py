@@ -118,20 +118,37 @@ def profile(model, **options):
 def partition(model, **options):
     """Partition a network between the host and the crossbar accelerator (seed 000).
 
-    Options: preset, hw (YAML file), crossbars, t_mvm ("50ns" or seconds), host (arm, x86, a
-    profile file, "this"), solver ("exact" | "milp"), time_limit, node_limit (exact solver:
-    deterministic limit on search nodes), gap, threads, replicas,
-    transfers, bus_model, energy_weight, replay (a partition file to replay instead of solving),
-    max_tightening: the fields of the request's table (``_hetcim.option_tables()["partition"]``,
-    the same description the CLI's flags and help come from).
+    Options: every flag of ``hetcim partition`` but the output paths, with underscores: preset,
+    hw (YAML file), crossbars, t_mvm ("50ns" or seconds), host (arm, x86, a profile file,
+    "this"), solver ("exact" | "milp"), time_limit, node_limit (exact solver: deterministic limit
+    on search nodes), gap, threads, replicas, transfers, bus_model, energy_weight, replay (a
+    partition file to replay instead of solving); the accuracy budget: sensitivity (a file of
+    :func:`sensitivity` / ``hetcim sensitivity``), max_accuracy_drop ("2%" or the fraction 0.02),
+    chip, chip_seed, read_seed, weight_seed, dataset, calibration, data_dir, cache_dir, cost,
+    verify, evaluate_plans, max_tightening, eval_samples, eval_seed. The fields of the request's
+    table (``_hetcim.option_tables()["partition"]``, the same description the CLI's flags and
+    help come from).
     Returns a :class:`PartitionResult`: ``latency_s``, ``status``, ``json`` (the file
-    ``--json`` writes), ``text()``, ``gantt_svg()``, ``save(path)``; ``assignment(plan)`` gives
+    ``--json`` writes, with ``accuracy`` when the plan was re-evaluated on the chip),
+    ``text()``, ``gantt_svg()``, ``save(path)``; ``assignment(plan)`` gives
     ``{operator: "host" | "cim"}``.
     """
     return _hetcim.partition(_model(model), **options)
 
 
 def assignment(plan):
+def partition_milp(model, format="mps", **options):  # noqa: A002  (the CLI's word)
+    """The paper's MILP of the problem as the text of an MPS (``format="mps"``) or LP file, as
+    ``hetcim partition --mps / --lp`` writes it; options as :func:`partition`."""
+    return _hetcim.partition_milp(_model(model), format, **options)
+
+
+def partition_front_3d(model, **options):
+    """The latency x energy x accuracy-drop front (``hetcim partition --pareto-3d``): needs
+    ``sensitivity`` and ``chip``; options as :func:`partition`. Returns the dict of its JSON."""
+    return _json.loads(_hetcim.partition_front_3d_json(_model(model), **options))
+
+
     """``{operator name: "host" | "cim"}`` of a :class:`PartitionResult`."""
     return {op["name"]: op["device"] for op in _json.loads(plan.json)["operators"]}
 
@@ -173,6 +190,17 @@ def dse(**options):
 
 
 class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofline | bottleneck)
+def dse_platform(**options):
+    """A platform's design-space exploration (``hetcim dse --platform P --sweep KEY=v1,v2``):
+    every model mapped by the K-engine exact solver at every grid point. Returns the dict of
+    ``platform_dse.json``.
+
+    Options: platform (preset or YAML file), sweep (a list of "KEY=v1,v2,..."), imas, models,
+    objective (latency | energy), time_limit (s, per point), threads, cache_dir ("": none).
+    """
+    return _json.loads(_hetcim.dse_platform_json(**options))
+
+
     """Seed 001's heterogeneous cluster as an analytical model."""
 
     @staticmethod
@@ -189,6 +217,13 @@ class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofli
         return _json.loads(_hetcim.cluster_bottleneck_json(**options))
 
     @staticmethod
+    @staticmethod
+    def constants(**options):
+        """Every constant of the cluster model with its value and source (paper, derived,
+        literature, assumed or calibrated): the table ``hetcim cluster constants`` prints, as
+        text. Options: preset, config."""
+        return _hetcim.cluster_constants_text(**options)
+
     def calibrate(**options):
         """A CALIBRATION, not a reproduction: the per-job overhead and the cores' rates fitted
         to Fig. 9, and Fig. 7 with them; options preset, config, fit ("fig9"), max_overhead,

@@ -366,7 +366,7 @@ def test_analog_run_is_the_clis_call(tmp_path):
 
 def test_export_writes_the_clis_bytes_and_an_int8_model_that_runs(tmp_path):
     cli_file = tmp_path / "cli.onnx"
-    cli("export", "race_cnn_mnist", "--seed", "3", "--onnx", str(cli_file))
+    cli("export", "race_cnn_mnist", "--weight-seed", "3", "--onnx", str(cli_file))
     py_file = tmp_path / "py.onnx"
     data = hetcim.export_onnx("race_cnn_mnist", py_file, weight_seed=3)
     assert data == cli_file.read_bytes() == py_file.read_bytes()

@@ -67,6 +67,8 @@ JOBS = {
                            lambda m, **kw: hetcim.cluster.bottleneck(**kw)),
     "cluster_calibrate": (["cluster", "calibrate"],
                           lambda m, **kw: hetcim.cluster.calibrate(**kw)),
+    "cluster_constants": (["cluster", "constants"],
+                          lambda m, **kw: hetcim.cluster.constants(**kw)),
     # Checked before any data is read or a file written.
     "train": (["train", "race-cnn", "--out", "never.onnx"],
               lambda m, **kw: hetcim.analog.train("never.onnx", **kw)),
@@ -103,23 +105,23 @@ COMMAND = {"analog_run": ["analog", "run"], "analog_audit": ["analog", "audit"],
            "analog_eval": ["analog", "eval"], "cluster_roofline": ["cluster", "roofline"],
            "cluster_bottleneck": ["cluster", "bottleneck"],
            "cluster_calibrate": ["cluster", "calibrate"],
+           "cluster_constants": ["cluster", "constants"],
            "analog_select": ["analog", "select"],
            "analog_study": ["analog", "study"], "analog_drift": ["analog", "drift"],
            "analog_serve": ["analog", "serve"]}
 # Commands without --quiet (they print no progress).
 NO_QUIET = {"analog_run", "analog_audit", "export_onnx", "cluster_roofline", "cluster_bottleneck",
-            "cluster_calibrate"}
+            "cluster_calibrate", "cluster_constants"}
 # Jobs cheap enough to run twice in the defaults test (a DSE's default grid is not).
 RUNS = {"partition"}
 # Fields a command declares by hand, and why: dse's --threads defaults to this machine's cores
-# (the request's 1 is the library's), its cache directory is --out's; run's and profile's weight
-# seed keeps its flag --seed.
-BY_HAND = {"dse": {"threads", "cache_dir"}, "run": {"weight_seed"}, "profile": {"weight_seed"}}
+# (the request's 1 is the library's), its cache directory is --out's.
+BY_HAND = {"dse": {"threads", "cache_dir"}}
 # The fewest fields with bad values each table has (counted by hand from the tables).
 MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1, "analog_run": 1,
                "analog_audit": 0, "analog_eval": 6, "execute": 9, "sensitivity": 7,
                "cluster_roofline": 3, "cluster_bottleneck": 10, "cluster_calibrate": 4,
-               "train": 11, "export_onnx": 1,
+               "cluster_constants": 1, "train": 11, "export_onnx": 1,
                "analog_select": 20,
                "analog_study": 16, "analog_drift": 7, "analog_serve": 4}
 
@@ -140,6 +142,8 @@ def bad_values(f):
         if unit:  # the same text with its base unit to both faces
             s = "%g%s" % (x, UNIT_SUFFIX[unit])
             return [(s, s)]
+        if f.get("percent"):  # the CLI's percentage, Python's fraction
+            return [("%g%%" % (x * 100), x)]
         return [(str(x), x)]
 
     if f["choices"]:
@@ -253,7 +257,7 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
     # cluster_bottleneck: preset and the shape's 6; cluster_calibrate: preset, fit, max_overhead,
     # rate_points; train: dataset, preset, holdout, holdout_seed, crop_padding, batch_size,
     # weight_decay, seed, train_limit, eval_limit, threads; export_onnx: weight_seed (flag
-    # --seed), calibration_seed, calibration_samples.
+    # --weight-seed, --seed its deprecated spelling), calibration_seed, calibration_samples.
     # analog_select:
     # dataset, split, the 2 seeds, limit, the 2 risks and 2 deltas, score, policy_rows,
     # split_seed, the 4 energies, batch_size, threads (the protocol's optionals unset);
@@ -266,6 +270,7 @@ def test_cli_defaults_are_the_requests_defaults(job, tmp_path):
                                  "analog_run": 4, "analog_audit": 1, "analog_eval": 8,
                                  "execute": 12, "sensitivity": 8, "cluster_roofline": 2,
                                  "cluster_bottleneck": 7, "cluster_calibrate": 4,
+                                 "cluster_constants": 1,
                                  "train": 11, "export_onnx": 3, "analog_select": 18,
                                  "analog_study": 18, "analog_drift": 7, "analog_serve": 2}[job]
     if job not in RUNS:

@@ -121,6 +121,36 @@ const FieldTable<AccuracySetup>& accuracy_setup_fields() {
   return table;
 }
 
+const FieldTable<AccuracySetup>& accuracy_check_fields() {
+  using S = AccuracySetup;
+  // The file records its images (data set, split, held-out subset, samples, input seed): only
+  // what the file cannot supply (the chip file, the weights a model lacks, the data's directory,
+  // the cache) or what a user may insist on is asked.
+  static const FieldTable<S> table = {
+      field("chip", &S::chip,
+            "The chip of the sensitivity file, FILE:PROFILE (its profile must be the file's)"),
+      field("dataset", &S::dataset,
+            "Refuse a sensitivity file measured on another data set ('': the file's)")
+          .one_of({"", "fashion-mnist", "cifar10", "synthetic"}),
+      field("data_dir", &S::data_dir, "Directory of the data set ('': its usual place)")
+          .alias("--dataset-dir"),
+      field("calibration", &S::calibration,
+            "Refuse a sensitivity file measured on other images ('': the file's)")
+          .one_of({"", "holdout", "test"}),
+      field("chip_seed", &S::chip_seed, "Chip instance (must be the file's)").alias("--seed"),
+      field("read_seed", &S::read_seed, "Read noise (must be the file's)"),
+      field("weight_seed", &S::weight_seed, "Weights a model does not carry (zoo models)"),
+      field("cache_dir", &S::cache_dir,
+            "Logit cache directory for the re-evaluations (content-addressed; '': none)")
+          .flag("--cache"),
+      field("cost", &S::cost,
+            "Refuse a sensitivity file whose budgeted cost is not this: top1 or logit ('': the "
+            "file's)")
+          .one_of({"", "top1", "logit"}),
+  };
+  return table;
+}
+
 const FieldTable<SensitivityRequest>& sensitivity_fields() {
   using R = SensitivityRequest;
   static const FieldTable<R> table = concat<R>(

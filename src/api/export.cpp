@@ -11,7 +11,7 @@ const FieldTable<ExportRequest>& export_fields() {
   using R = ExportRequest;
   static const FieldTable<R> table = {
       field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry")
-          .flag("--seed"),
+          .deprecated_alias("--seed"),
       field("int8", &R::int8,
             "Write the statically quantized int8 model in QDQ form (BatchNorm folded, scales "
             "calibrated on seeded random inputs, per-channel int8 weights): what `hetcim run "

@@ -7,6 +7,7 @@
 #include "exec/engine.h"
 #include "passes/pipeline.h"
 #include "util/error.h"
+#include "util/numbers.h"
 
 namespace hetcim::api {
 
@@ -19,6 +20,13 @@ const FieldTable<InspectRequest>& inspect_fields() {
       field("dump_after", &R::dump_after, "Print the graph after this pipeline step"),
   };
   return table;
+}
+
+void InspectRequest::set_crossbar(const std::string& text) {
+  const std::optional<Dims> d = parse_dims(text);
+  if (!d) throw user_error("crossbar: expected ROWSxCOLS such as 256x256, got '", text, "'");
+  xbar_rows = d->rows;
+  xbar_cols = d->cols;
 }
 
 void InspectRequest::validate() const {

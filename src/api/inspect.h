@@ -23,6 +23,9 @@ struct InspectRequest {
 
   // UserError naming the field: precision, crossbar size, dump_after.
   void validate() const;
+  // The crossbar size from "ROWSxCOLS" (util/numbers.h parse_dims: the one parser of it, for the
+  // CLI's --crossbar and Python's crossbar=); UserError naming `crossbar` otherwise.
+  void set_crossbar(const std::string& text);
 };
 
 struct InspectResult {

@@ -27,6 +27,7 @@ std::string number_text(double v) {
 }
 
 std::string quantity_text(const FieldSpec& f, double v) {
+  if (f.percent) return number_text(v * 100) + "%";
   // Long times in seconds (format_quantity would say "1 Ms").
   if (f.unit == Quantity::Time && std::fabs(v) >= 1000) return number_text(v) + " s";
   return f.unit ? format_quantity(v, *f.unit) : number_text(v);
@@ -109,13 +110,14 @@ void check_unsigned(const FieldSpec& f, uint64_t v) {
 }
 
 void check_number(const FieldSpec& f, double v) {
+  if (f.unset && v == *f.unset) return;
   if (!std::isfinite(v))
     throw user_error(f.name, ": expected a finite number, got ", number_text(v));
   if (within(f, v)) return;
   if (f.unit && f.lo && *f.lo == 0 && f.lo_open && !f.hi)
     throw user_error(f.name, ": expected a positive ", quantity_name(*f.unit), " such as ",
                      example(*f.unit), ", got ", quantity_text(f, v));
-  const std::string what = f.unit ? a_quantity(*f.unit) : "a number";
+  const std::string what = f.unit ? a_quantity(*f.unit) : f.percent ? "a percentage" : "a number";
   throw user_error(f.name, ": expected ", what, " ", bounds_text(f), ", got ", quantity_text(f, v));
 }
 
@@ -175,6 +177,14 @@ void set_from_text(const FieldSpec& f, FieldRef value, const std::string& text) 
   };
   const auto number = [&] {
     if (f.unit) return parse_quantity(text, *f.unit, f.name);
+    if (f.percent) {  // "2%"; a bare "2" could mean 2 points or 2 x 100 %
+      const std::optional<double> v = text.empty() || text.back() != '%'
+                                          ? std::nullopt
+                                          : parse_finite(text.substr(0, text.size() - 1));
+      if (!v)
+        throw user_error(f.name, ": expected a percentage such as 1% or 0.5%, got '", text, "'");
+      return *v / 100.0;
+    }
     const std::optional<double> v = parse_finite(text);
     if (!v) throw user_error(f.name, ": expected a finite number, got '", text, "'");
     return *v;
@@ -213,7 +223,9 @@ std::string value_text(const FieldSpec& f, FieldRef value) {
           [](int* v) { return std::to_string(*v); },
           [](int64_t* v) { return std::to_string(*v); },
           [](uint64_t* v) { return std::to_string(*v); },
-          [&](double* v) { return quantity_text(f, *v); },
+          [&](double* v) {
+            return f.unset && *v == *f.unset ? std::string() : quantity_text(f, *v);
+          },
           [](std::optional<int64_t>* v) { return *v ? std::to_string(**v) : std::string(); },
           [](std::optional<uint64_t>* v) { return *v ? std::to_string(**v) : std::string(); },
           [&](std::optional<double>* v) { return *v ? quantity_text(f, **v) : std::string(); },
@@ -231,6 +243,7 @@ std::string full_help(const FieldSpec& f, bool with_choices, const std::string& 
     what[0] = 'A';
     sentence(what + " such as " + example(*f.unit));
   }
+  if (f.percent) sentence("A percentage such as 1% or 0.5%");
   if (with_choices && !f.choices.empty()) sentence("One of " + choices_text(f.choices));
   if (f.lo && f.hi)
     sentence("Range " + interval_text(f));

@@ -44,6 +44,9 @@ struct FieldSpec {
   std::vector<std::string> choices;  // a string field: one of these ("" allowed, shown as '')
   std::string flag_text;             // the CLI flag when not derived from the name ("": derived)
   std::vector<std::string> aliases;  // hidden CLI spellings of the same field ("--seed")
+  bool aliases_in_help = false;      // the aliases are deprecated spellings named in --help
+  bool percent = false;              // a fraction written as a percentage: "2%" is 0.02
+  std::optional<double> unset;       // the value meaning "not given" (passes every check)
 
   [[nodiscard]] std::string flag() const;  // flag_text, or "--" + name with '_' -> '-'
 };
@@ -90,6 +93,24 @@ struct Field : FieldSpec {
   // An older spelling of the flag, accepted but not shown in --help.
   Field alias(std::string a) && {
     aliases.push_back(std::move(a));
+    return std::move(*this);
+  }
+  // An older spelling that still works but is named in --help as deprecated (a flag renamed
+  // because it said too little: run's --seed is --weight-seed).
+  Field deprecated_alias(std::string a) && {
+    aliases.push_back(std::move(a));
+    aliases_in_help = true;
+    return std::move(*this);
+  }
+  // A fraction the CLI takes as a percentage ("2%"; a bare number is ambiguous and refused);
+  // Python takes the fraction (0.02) or the same text. Bounds are of the fraction.
+  Field as_percent() && {
+    percent = true;
+    return std::move(*this);
+  }
+  // The value that means "not given" (a budget of -1: none): not checked, no default shown.
+  Field unset_when(double v) && {
+    unset = v;
     return std::move(*this);
   }
 };
@@ -176,6 +197,8 @@ struct ExecuteRequest;
 struct AccuracySetup;
 struct SensitivityRequest;
 [[nodiscard]] const FieldTable<AccuracySetup>& accuracy_setup_fields();
+// The same setup where it checks a sensitivity file (partition): the file's own images aside.
+[[nodiscard]] const FieldTable<AccuracySetup>& accuracy_check_fields();
 [[nodiscard]] const FieldTable<SensitivityRequest>& sensitivity_fields();  // the operators aside
 struct ClusterRequest;
 struct RooflineRequest;

@@ -19,8 +19,9 @@ namespace hetcim::api {
 
 const FieldTable<PartitionRequest>& partition_fields() {
   using R = PartitionRequest;
-  static const FieldTable<R> table = concat(
-      concat(nested(&R::hardware, hardware_fields()), problem_build_fields<R>()),
+  static const FieldTable<R> table = concat<R>({
+      nested(&R::hardware, hardware_fields()),
+      problem_build_fields<R>(),
       FieldTable<R>{
           field("solver", &R::solver,
                 "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
@@ -57,7 +58,28 @@ const FieldTable<PartitionRequest>& partition_fields() {
           field("eval_seed", &R::eval_seed,
                 "Held-out evaluation: the seed of its synthetic inputs (must draw none of the "
                 "file's inputs)"),
-      });
+          // Accuracy as a second budget (issue 13).
+          field("sensitivity", &R::sensitivity,
+                "Accuracy: a sensitivity file from `hetcim sensitivity` (checked against the "
+                "model, the chip and the seeds); the returned plan is re-evaluated on the chip"),
+          field("max_accuracy_drop", &R::max_accuracy_drop,
+                "Accuracy budget: points of top-1 accuracy, the sum of the operators' measured "
+                "drops (unset: none)")
+              .as_percent()
+              .range(0, 1)
+              .unset_when(-1.0),
+      },
+      nested(&R::accuracy, accuracy_check_fields()),
+      FieldTable<R>{
+          field("verify", &R::verify,
+                "With max_accuracy_drop: tighten the solver's plan until its measured drop's "
+                "upper interval end is within the budget (on by default)"),
+          field("evaluate_plans", &R::evaluate_plans,
+                "Re-evaluate the returned plans on the chip (on by default; off: predicted drops "
+                "only)")
+              .flag("--evaluate"),
+      },
+  });
   return table;
 }
 
@@ -69,9 +91,6 @@ void PartitionRequest::validate() const {
       throw user_error(
           "max_accuracy_drop: an accuracy budget needs a sensitivity file "
           "(hetcim sensitivity)");
-    if (!(max_accuracy_drop < 0) && !(max_accuracy_drop <= 1.0))
-      throw user_error("max_accuracy_drop: expected a fraction in [0, 1] (0.01 = 1 point), got ",
-                       max_accuracy_drop);
     if (accuracy.chip.empty())
       throw user_error("chip: a sensitivity file needs the chip it was measured on (FILE:PROFILE)");
     if (!replay.empty() && max_accuracy_drop >= 0)
@@ -371,11 +390,6 @@ Front3dResult partition_front_3d(const PartitionProblem& pp, const PartitionRequ
 
 std::string partition_milp_text(const PartitionProblem& pp, partition::MilpFileFormat format) {
   return partition::milp_file_text(pp.objective, format);
-}
-
-void write_partition_milp(const PartitionProblem& pp, const std::string& path,
-                          partition::MilpFileFormat format) {
-  partition::write_milp(pp.objective, path, format);
 }
 
 }  // namespace hetcim::api

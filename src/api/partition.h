@@ -43,7 +43,7 @@ struct PartitionRequest {
   // How host "this" is measured (api::profile); its progress callback reports the runs.
   ProfileRequest host_measurement;
   // Accuracy (issue 13): a sensitivity file (`hetcim sensitivity`) measured on accuracy.chip makes
-  // the accuracy drop a second budget (max_accuracy_drop, a fraction: 0.01 = 1 point; < 0 =
+  // the accuracy drop a second budget (max_accuracy_drop, a fraction: 0.01 = 1 point; -1 =
   // none) and every returned plan is re-evaluated on the chip (the file's images and seeds;
   // accuracy.dataset, when set, must be the file's).
   std::string sensitivity;
@@ -155,10 +155,8 @@ struct FrontResult {
 [[nodiscard]] Front3dResult partition_front_3d(const PartitionProblem& problem,
                                                const PartitionRequest& request);
 // The paper's MILP of the problem (its objective) as the text of an MPS or LP file (its header
-// states the time unit), and that text written to `path`.
+// states the time unit); the caller writes it (the CLI through its OutputSet).
 [[nodiscard]] std::string partition_milp_text(const PartitionProblem& problem,
                                               partition::MilpFileFormat format);
-void write_partition_milp(const PartitionProblem& problem, const std::string& path,
-                          partition::MilpFileFormat format);
 
 }  // namespace hetcim::api

@@ -21,7 +21,8 @@ const FieldTable<ProfileRequest>& profile_fields() {
       field("threads", &R::threads, "CPU threads").range(1, 1024),
       field("warmup", &R::warmup, "Warm-up runs").range(0, 100000),
       field("runs", &R::runs, "Timed runs").range(1, 100000),
-      field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry"),
+      field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry")
+          .deprecated_alias("--seed"),
       field("input_seed", &R::input_seed, "Seed for the random input"),
       field("calibration_seed", &R::calibration_seed, "Seed for int8 calibration inputs"),
       field("calibration_samples", &R::calibration_samples, "Random inputs for int8 calibration")

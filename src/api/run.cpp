@@ -86,7 +86,8 @@ const FieldTable<RunRequest>& run_fields() {
       field("fuse", &R::fuse,
             "Run the engine's fused plan (off, --no-fuse: every operator as its own kernel, no "
             "residual-Add sum post-ops, no SiLU kernel: the unfused baseline)"),
-      field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry"),
+      field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry")
+          .deprecated_alias("--seed"),
       field("input_seed", &R::input_seed, "Seed for random inputs"),
       field("calibration_seed", &R::calibration_seed, "Seed for int8 calibration inputs"),
       field("calibration_samples", &R::calibration_samples, "Random inputs for int8 calibration")

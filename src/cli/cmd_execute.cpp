@@ -8,14 +8,12 @@
 #include "api/common.h"
 #include "api/execute.h"
 #include "cli/commands.h"
-#include "cli/flags.h"
 #include "cli/options.h"
 #include "report/execution.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/output_set.h"
 #include "util/progress.h"
-#include "util/units.h"
 
 namespace hetcim::cli {
 namespace {
@@ -25,17 +23,12 @@ struct ExecuteArgs {
   api::ExecuteRequest request;
   api::HardwareRequest hardware;
   bool hardware_given = false;
-  std::string t_mvm;
   std::string json;
   bool quiet = false;
 };
 
 void run(ExecuteArgs a, const Provenance& provenance) {
   api::ExecuteRequest& q = a.request;
-  if (!a.t_mvm.empty()) {
-    a.hardware.t_mvm = parse_positive_quantity(a.t_mvm, Quantity::Time, "--t-mvm");
-    a.hardware_given = true;
-  }
   if (a.hardware_given) q.hardware = a.hardware;
   q.validate();
   OutputSet out;
@@ -66,24 +59,21 @@ void register_execute(CLI::App& app, const Provenance& provenance) {
       options::add_fields(cmd, api::execute_fields(), a->request);
   flags[0]->required();  // --plan
   flags[1]->required();  // --chip
-  const auto given = [a](auto) { a->hardware_given = true; };
-  cmd->add_option("--hw", a->hardware.file,
-                  "Hardware description (YAML) of the partition problem (default: the plan's)")
-      ->each(given);
-  cmd->add_option("--preset", a->hardware.preset, "Hardware preset (default: the plan's)")
-      ->each(given);
-  cmd->add_option_function<int64_t>(
-         "--crossbars",
-         [a](const int64_t& c) {
-           a->hardware.crossbars = c;
-           a->hardware_given = true;
-         },
-         "Crossbar budget C (with the hardware flags; default: the plan's)")
-      ->check(whole_number());
-  cmd->add_option("--t-mvm", a->t_mvm, "Latency of one MVM (with the hardware flags)");
+  // The hardware of the partition problem, the plan's unless one of these is given: the fields
+  // of api::hardware_fields() (the host is the request's own --host).
+  const std::vector<CLI::Option*> hardware =
+      options::add_fields(cmd, api::hardware_fields(), a->hardware, {"host"});
+  for (CLI::Option* o : hardware) {
+    o->default_str("");
+    o->description(o->get_description() + " (default: the plan's)");
+  }
   cmd->add_option("--json", a->json, "Write the figures as JSON (with provenance)");
   cmd->add_flag("--quiet", a->quiet, "No progress and no summary on stdout");
-  cmd->callback([a, &provenance] { run(*a, provenance); });
+  cmd->callback([a, hardware, &provenance] {
+    for (const CLI::Option* o : hardware)
+      if (o->count() > 0) a->hardware_given = true;
+    run(*a, provenance);
+  });
 }
 
 }  // namespace hetcim::cli

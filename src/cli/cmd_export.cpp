@@ -21,7 +21,7 @@ void register_export(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "export",
       "Write a model (usually from the zoo) as a standard ONNX file; weights the model "
-      "does not carry are drawn from --seed");
+      "does not carry are drawn from --weight-seed");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   cmd->add_option("--onnx", a->onnx, "Output ONNX file")->required();
   cmd->add_option("--batch", a->model.batch, "Batch size")

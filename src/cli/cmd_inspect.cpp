@@ -8,25 +8,18 @@
 #include "report/inspect.h"
 #include "util/error.h"
 #include "util/files.h"
-#include "util/numbers.h"
 
 namespace hetcim::cli {
 namespace {
 
 struct InspectArgs {
   ModelSource model;
-  std::string crossbar = "256x256";
   api::InspectRequest request;
   std::string json;
   bool quiet = false;
 };
 
 void run(InspectArgs a) {
-  const std::optional<Dims> d = parse_dims(a.crossbar);
-  if (!d)
-    throw user_error("--crossbar: expected ROWSxCOLS such as 256x256, got '", a.crossbar, "'");
-  a.request.xbar_rows = d->rows;
-  a.request.xbar_cols = d->cols;
   a.request.validate();
   const api::InspectResult r = api::inspect(load_api_model(a.model), a.request);
   if (r.dumped) {
@@ -68,9 +61,14 @@ void register_inspect(CLI::App& app) {
       "Per-operator table of what a network asks of a CIM system (at the partitioning "
       "granularity: the operators ONNX Runtime executes for the int8 model)");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  // The request's fields from api::inspect_fields(); the crossbar size is one flag ROWSxCOLS.
+  // The request's fields from api::inspect_fields(); the crossbar size is one flag ROWSxCOLS,
+  // read by the request's own parser (the one Python's crossbar= goes through).
   options::add_fields(cmd, api::inspect_fields(), a->request);
-  cmd->add_option("--crossbar", a->crossbar, "Crossbar size ROWSxCOLS")->capture_default_str();
+  cmd->add_option_function<std::string>(
+         "--crossbar", [a](const std::string& s) { a->request.set_crossbar(s); },
+         "Crossbar size ROWSxCOLS")
+      ->type_name("ROWSxCOLS")
+      ->default_str("256x256");
   add_input_shape_option(cmd, a->model);
   cmd->add_option("--batch", a->model.batch, "Batch size for zoo models and symbolic batch dims")
       ->check(CLI::Range(1, 1 << 20))

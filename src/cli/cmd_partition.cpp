@@ -1,8 +1,5 @@
 // hetcim partition: seed 000's CPU-CIM partitioning of one network on one hardware point.
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -31,10 +28,7 @@ struct PartitionArgs {
   api::PartitionRequest request;
   std::string pareto, pareto_svg;
   std::string json, gantt, mps, lp;
-  std::string max_accuracy_drop;  // "1%"
   std::string pareto_3d;
-  bool no_evaluate = false;
-  bool no_verify = false;
   bool quiet = false;
   // K-engine platform mode (issue 12): --platform, --imas, --objective.
   api::PlatformPartitionRequest platform;
@@ -84,26 +78,8 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
   if (!a.quiet) std::fputs(report::multi_partition_text(run).c_str(), stdout);
 }
 
-// "1%" -> 0.01; a bare number is refused as ambiguous (points or a fraction?).
-double parse_percent(const std::string& text, const char* flag) {
-  if (text.empty() || text.back() != '%')
-    throw user_error(flag, " '", text, "': expected a percentage of accuracy, e.g. 1% or 0.5%");
-  const std::string number = text.substr(0, text.size() - 1);
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || errno != 0 || !(v >= 0) ||
-      !(v <= 100))
-    throw user_error(flag, " '", text, "': expected a percentage in [0%, 100%]");
-  return v / 100.0;
-}
-
 void run(PartitionArgs a, const Provenance& provenance) {
   api::PartitionRequest& q = a.request;
-  if (!a.max_accuracy_drop.empty())
-    q.max_accuracy_drop = parse_percent(a.max_accuracy_drop, "--max-accuracy-drop");
-  q.evaluate_plans = !a.no_evaluate;
-  q.verify = !a.no_verify;
   if (!a.pareto_3d.empty() && q.sensitivity.empty())
     throw user_error("--pareto-3d: the accuracy axis needs --sensitivity FILE (and --chip)");
   q.validate();
@@ -220,46 +196,14 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
       "Partition a network between the host CPU and an RRAM crossbar accelerator to "
       "minimise end-to-end latency (seed 000)");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  // The request's fields (hardware, solver, limits, models of the bus and transfers, replay):
-  // flags, help, defaults and checks from api::partition_fields().
+  // The request's fields (hardware, solver, limits, models of the bus and transfers, replay, the
+  // accuracy budget and its sensitivity file, chip and seeds): flags, help, defaults and checks
+  // from api::partition_fields().
   options::add_fields(cmd, api::partition_fields(), a->request);
   cmd->add_option("--pareto", a->pareto,
                   "Compute the latency-energy Pareto front (every supported point, each proven "
                   "optimal for its weight) instead of one partition; write it as JSON");
   cmd->add_option("--pareto-svg", a->pareto_svg, "With or without --pareto: plot the front (SVG)");
-  api::AccuracySetup& acc = a->request.accuracy;
-  cmd->add_option("--sensitivity", a->request.sensitivity,
-                  "Accuracy: a sensitivity file from `hetcim sensitivity` (checked against the "
-                  "model, --chip and the seeds); the returned plan is re-evaluated on the chip");
-  cmd->add_option("--max-accuracy-drop", a->max_accuracy_drop,
-                  "Accuracy budget, e.g. 1% (points of top-1 accuracy, the sum of the "
-                  "operators' measured drops)");
-  cmd->add_option("--chip", acc.chip, "The chip of the sensitivity file, FILE:PROFILE");
-  cmd->add_option("--dataset", acc.dataset,
-                  "Refuse a sensitivity file measured on another data set")
-      ->check(CLI::IsMember({"fashion-mnist", "cifar10", "synthetic"}));
-  cmd->add_option("--calibration", acc.calibration,
-                  "Refuse a sensitivity file measured on other images (holdout or test)")
-      ->check(CLI::IsMember({"holdout", "test"}));
-  cmd->add_option("--data-dir", acc.data_dir, "Directory of the data set");
-  CLI::Option* chip_seed =
-      cmd->add_option("--chip-seed", acc.chip_seed, "Chip instance (must be the file's)")
-          ->capture_default_str();
-  options::hidden_alias(cmd->add_option("--seed", acc.chip_seed, "Chip instance"), chip_seed);
-  cmd->add_option("--read-seed", acc.read_seed, "Read noise (must be the file's)")
-      ->capture_default_str();
-  cmd->add_option("--weight-seed", acc.weight_seed, "Weights a model does not carry")
-      ->capture_default_str();
-  cmd->add_option("--cache", acc.cache_dir, "Logit cache directory for the re-evaluations");
-  cmd->add_option("--cost", acc.cost,
-                  "Refuse a sensitivity file whose budgeted cost (cost.kind) is not this: top1 or "
-                  "logit (default: the file's)")
-      ->check(CLI::IsMember({"top1", "logit"}));
-  cmd->add_flag("--no-verify", a->no_verify,
-                "With --max-accuracy-drop: return the solver's plan without tightening it until "
-                "its measured drop's upper interval end is within the budget");
-  cmd->add_flag("--no-evaluate", a->no_evaluate,
-                "Do not re-evaluate the returned plans on the chip (predicted drops only)");
   cmd->add_option("--pareto-3d", a->pareto_3d,
                   "Compute the latency x energy x accuracy-drop front (needs --sensitivity); "
                   "write it as JSON, every point re-evaluated on the chip");

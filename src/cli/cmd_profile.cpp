@@ -88,12 +88,11 @@ void register_profile(CLI::App& app, const Provenance& provenance) {
       "Per-operator host latency on this CPU (median/min/p90 after warm-up) and the "
       "whole-model latency; writes a host profile (CSV or JSON) for the partitioner");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  // The request's fields from api::profile_fields(); the weight seed keeps its flag --seed.
-  options::add_fields(cmd, api::profile_fields(), a->request, {"weight_seed"});
+  // The request's fields from api::profile_fields() (--weight-seed, with --seed its deprecated
+  // spelling).
+  options::add_fields(cmd, api::profile_fields(), a->request);
   cmd->add_option("--csv", a->csv, "Write the host profile as CSV");
   cmd->add_option("--json", a->json, "Write the host profile as JSON");
-  cmd->add_option("--seed", a->request.weight_seed, "Seed for weights the model does not carry")
-      ->capture_default_str();
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();

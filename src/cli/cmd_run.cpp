@@ -96,14 +96,13 @@ void register_run(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "run", "Execute a model on this CPU (oneDNN engine); print the top-5 and the latency");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
-  // The request's fields from api::run_fields(); the weight seed keeps its flag --seed.
-  options::add_fields(cmd, api::run_fields(), a->request, {"weight_seed"});
+  // The request's fields from api::run_fields() (--weight-seed, with --seed its deprecated
+  // spelling).
+  options::add_fields(cmd, api::run_fields(), a->request);
   cmd->add_option("--input", a->inputs,
                   ".npy input (FILE, or NAME=FILE per model input); default: seeded random");
   cmd->add_option("--output", a->outputs,
                   "Write an output as .npy (FILE, or NAME=FILE per model output)");
-  cmd->add_option("--seed", a->request.weight_seed, "Seed for weights the model does not carry")
-      ->capture_default_str();
   add_input_shape_option(cmd, a->model);
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))

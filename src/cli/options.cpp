@@ -41,6 +41,7 @@ std::string type_name(const api::FieldSpec& f, const api::FieldRef& kind) {
       s += (i == 0 ? "" : ",") + (f.choices[i].empty() ? "''" : f.choices[i]);
     return s + "}";
   }
+  if (f.percent) return "PERCENT";
   if (f.unit) {
     std::string s(quantity_name(*f.unit));
     for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

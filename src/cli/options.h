@@ -29,15 +29,16 @@ void quiet(CLI::App* cmd, bool& quiet, const std::string& help = "No progress on
 // (CLI11's excludes() would print "Excludes:" with the hidden name blank in main's help).
 CLI::Option* hidden_alias(CLI::Option* alias, const CLI::Option* main);
 
-// INT, UINT, FLOAT, TEXT, or the unit (TIME, ...), as --help shows the value.
+// INT, UINT, FLOAT, TEXT, PERCENT, or the unit (TIME, ...), as --help shows the value.
 [[nodiscard]] std::string type_name(const api::FieldSpec& f, const api::FieldRef& kind);
 
 // The flags of an api request's field table (api/options.h): each field `--flag` set through
 // api::set_from_text (so a bad value gets the api's message, the one Python raises), its help
 // composed with unit, choices or range and the default of a default-constructed R; a bool field is
 // a flag that flips its default (--name when false, --no-name when true); a field's aliases are
-// hidden options (not in --help) that exclude its flag; bool fields take none. `skip`: fields the
-// command declares itself (other spelling or type). Returns the options, by field name order.
+// hidden options that exclude its flag (not in --help, but named in its flag's help when
+// deprecated: run's --seed); bool fields take none. `skip`: fields the command declares itself
+// (other spelling or type). Returns the options, by field name order.
 template <typename R>
 std::vector<CLI::Option*> add_fields(CLI::App* cmd, const api::FieldTable<R>& table, R& target,
                                      const std::vector<std::string>& skip = {}) {
@@ -58,8 +59,11 @@ std::vector<CLI::Option*> add_fields(CLI::App* cmd, const api::FieldTable<R>& ta
     }
     std::string default_text = api::value_text(f, def);  // "600 s" shown as "600s", as typed
     if (f.unit) std::erase(default_text, ' ');
-    CLI::Option* o = cmd->add_option_function<std::string>(
-        f.flag(), set, api::full_help(f, false, ""));  // CLI11 shows choices and default
+    std::string help = api::full_help(f, false, "");  // CLI11 shows choices and default
+    if (f.aliases_in_help)
+      for (const std::string& alias : f.aliases)
+        help += ". " + alias + " is a deprecated spelling of this flag";
+    CLI::Option* o = cmd->add_option_function<std::string>(f.flag(), set, help);
     o->type_name(type_name(f, def));
     if (!default_text.empty()) o->default_str(default_text);
     for (const std::string& alias : f.aliases)  // hidden; one spelling per command line

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -118,8 +119,72 @@ TEST(Options, EveryPartitionDefaultRoundTripsThroughItsText) {
     EXPECT_EQ(api::value_text(f, f.ref(other)), text) << f.name;
   }
   // hardware's 5 + the request's 14 (solver, time_limit, node_limit, gap, threads, energy_weight,
-  // replay, max_tightening, front, eval_samples, eval_seed; replicas, transfers, bus_model)
-  EXPECT_EQ(api::partition_fields().size(), 5 + 14u);
+  // replay, max_tightening, front, eval_samples, eval_seed; replicas, transfers, bus_model) + the
+  // accuracy budget's 13 (sensitivity, max_accuracy_drop, verify, evaluate_plans and the 9 of
+  // accuracy_check_fields)
+  EXPECT_EQ(api::partition_fields().size(), 5 + 14 + 13u);
+}
+
+template <typename R>
+bool set_named(const api::FieldTable<R>& table, R& r, const std::string& name,
+               const std::string& text);
+
+TEST(Options, TheAccuracyBudgetIsAPercentageAndUnsetByDefault) {
+  const auto& table = api::partition_fields();
+  const auto it = std::find_if(table.begin(), table.end(),
+                               [](const auto& f) { return f.name == "max_accuracy_drop"; });
+  ASSERT_NE(it, table.end());
+  const auto& f = *it;
+  api::PartitionRequest r;
+  EXPECT_EQ(api::value_text(f, f.ref(r)), "");  // -1: no budget, no default shown, passes
+  EXPECT_NO_THROW(api::check_field(f, f.ref(r)));
+  EXPECT_EQ(f.flag(), "--max-accuracy-drop");
+  api::set_from_text(f, f.ref(r), "2%");
+  EXPECT_DOUBLE_EQ(r.max_accuracy_drop, 0.02);
+  EXPECT_EQ(api::value_text(f, f.ref(r)), "2%");
+  api::set_from_text(f, f.ref(r), "0.5%");
+  EXPECT_DOUBLE_EQ(r.max_accuracy_drop, 0.005);
+  // A bare number is ambiguous (2 points or 200 %?): refused, and the value kept.
+  EXPECT_EQ(message_of([&] { api::set_from_text(f, f.ref(r), "2"); }),
+            "max_accuracy_drop: expected a percentage such as 1% or 0.5%, got '2'");
+  EXPECT_DOUBLE_EQ(r.max_accuracy_drop, 0.005);
+  EXPECT_EQ(message_of([&] { api::set_from_text(f, f.ref(r), "150%"); }),
+            "max_accuracy_drop: expected a percentage in [0%, 100%], got 150%");
+  EXPECT_EQ(message_of([&] { api::set_from_text(f, f.ref(r), "x%"); }),
+            "max_accuracy_drop: expected a percentage such as 1% or 0.5%, got 'x%'");
+  EXPECT_EQ(api::full_help(f, false, ""),
+            f.help + ". A percentage such as 1% or 0.5%. Range [0%, 100%]");
+  // The budget needs its file: a cross-field check of validate().
+  r.max_accuracy_drop = 0.02;
+  EXPECT_EQ(message_of([&] { r.validate(); }),
+            "max_accuracy_drop: an accuracy budget needs a sensitivity file (hetcim sensitivity)");
+}
+
+TEST(Options, TheAccuracyCheckFieldsWriteThePartitionsSetup) {
+  const auto& table = api::partition_fields();
+  api::PartitionRequest r;
+  EXPECT_TRUE(set_named(table, r, "chip", "data/chips.yaml:A3"));
+  EXPECT_TRUE(set_named(table, r, "chip_seed", "7"));
+  EXPECT_TRUE(set_named(table, r, "cache_dir", "/tmp/c"));
+  EXPECT_TRUE(set_named(table, r, "evaluate_plans", "false"));
+  EXPECT_EQ(r.accuracy.chip, "data/chips.yaml:A3");
+  EXPECT_EQ(r.accuracy.chip_seed, 7u);
+  EXPECT_EQ(r.accuracy.cache_dir, "/tmp/c");
+  EXPECT_FALSE(r.evaluate_plans);
+  // The file's own images are not asked: it records them.
+  EXPECT_FALSE(set_named(table, r, "samples", "10"));
+  EXPECT_FALSE(set_named(table, r, "input_seed", "3"));
+  EXPECT_EQ(message_of([&] { set_named(table, r, "cost", "top5"); }),
+            "cost: expected '', top1 or logit, got 'top5'");
+  for (const auto& f : table) {
+    if (f.name == "cache_dir") {
+      EXPECT_EQ(f.flag(), "--cache");
+    } else if (f.name == "chip_seed") {
+      EXPECT_EQ(f.aliases, std::vector<std::string>{"--seed"});
+    } else if (f.name == "evaluate_plans") {
+      EXPECT_EQ(f.flag(), "--evaluate");  // --no-evaluate
+    }
+  }
 }
 
 TEST(Options, NestedFieldsWriteTheNestedMember) {
