@@ -202,12 +202,7 @@ double scale_power(double power_at_reference, const ClusterConfig& c, const Oper
 }
 
 ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& origin) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw user_error(origin, ": not valid YAML (line ", e.mark.line + 1, "): ", e.msg);
-  }
+  const YAML::Node root = yaml_fields::load(text, origin);
   ClusterConfig c = cluster_preset("seed001");
   c.name = origin;
   try {

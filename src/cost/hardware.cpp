@@ -73,12 +73,7 @@ Hardware hardware_preset(const std::string& name) {
 }
 
 Hardware parse_hardware_yaml(const std::string& text, const std::string& origin) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw user_error(origin, ": not valid YAML (line ", e.mark.line + 1, "): ", e.msg);
-  }
+  const YAML::Node root = yaml_fields::load(text, origin);
   Hardware h;
   h.name = origin;
   bool cim_bandwidth_given = false;

@@ -247,12 +247,7 @@ ReprogrammingSpec reprogramming_of(const YAML::Node& n, const std::string& field
 }  // namespace
 
 Platform parse_platform_yaml(const std::string& text, const std::string& origin) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw user_error(origin, ": not valid YAML (line ", e.mark.line + 1, "): ", e.msg);
-  }
+  const YAML::Node root = yaml_fields::load(text, origin);
   Platform p;
   p.name = origin;
   try {

@@ -12,11 +12,17 @@
 
 namespace hetcim::yaml_fields {
 
-// `node` must be a mapping whose keys are all in `known` (`where` is its dotted path, "" at the
-// top level).
+// The YAML document of `text`: UserError "<origin>: not valid YAML (line N): ..." when it is not,
+// and when a mapping anywhere in it gives a key twice (yaml-cpp keeps both and a lookup takes the
+// first, so the second would be silently ignored). Every YAML reader of hetcim parses with it.
+[[nodiscard]] YAML::Node load(const std::string& text, const std::string& origin);
+
+// `node` must be a mapping whose keys are all in `known`, each once (`where` is its dotted path,
+// "" at the top level).
 void check_keys(const YAML::Node& node, const std::string& where,
                 const std::set<std::string>& known, const std::string& origin);
 
+// The text of a single value; UserError when it is a list or a mapping, or not valid UTF-8.
 [[nodiscard]] std::string scalar(const YAML::Node& n, const std::string& field,
                                  const std::string& origin);
 

@@ -16,6 +16,7 @@
 #include "util/numbers.h"
 #include "util/shipped_data.h"
 #include "util/units.h"
+#include "util/yaml_fields.h"
 
 namespace hetcim::xbar {
 namespace {
@@ -147,12 +148,7 @@ void apply_fields(const YAML::Node& fields, std::string_view source, ChipProfile
 }  // namespace
 
 std::vector<ChipProfile> parse_chip_profiles(std::string_view yaml_text, std::string_view source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(yaml_text));
-  } catch (const YAML::Exception& e) {
-    throw user_error(source, ": not valid YAML: ", e.what());
-  }
+  const YAML::Node root = yaml_fields::load(std::string(yaml_text), std::string(source));
   if (!root.IsMap()) throw user_error(source, ": expected a mapping with 'profiles'");
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
