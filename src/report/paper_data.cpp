@@ -3,17 +3,32 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "util/error.h"
+#include "util/files.h"
 #include "util/numbers.h"
 #include "util/yaml_fields.h"
 
 namespace hetcim::report {
 namespace {
 
-PaperValue parse_value(const YAML::Node& n, const std::string& where) {
+// Published figures are magnitudes (speedups, times, energies, areas, counts, percentages): a
+// number of the file is >= 0 and at most kMaxPaperValue, a percentage at most 100, a flag 0 or 1.
+constexpr double kMaxPaperValue = 1e12;
+// Published tables are small: bounds that keep a tampered file from drawing a million bars.
+constexpr size_t kMaxPaperRows = 1000, kMaxPaperColumns = 100;
+
+void check_magnitude(double x, const std::string& unit, const std::string& where) {
+  if (!(x >= 0.0 && x <= kMaxPaperValue))
+    throw user_error(where, ": expected a published magnitude from 0 to ", kMaxPaperValue, ", got ",
+                     x);
+  if (unit == "%" && x > 100.0)
+    throw user_error(where, ": expected a percentage from 0 to 100, got ", x);
+  if (unit == "flag" && x != 0.0 && x != 1.0)
+    throw user_error(where, ": expected a flag, 0 or 1, got ", x);
+}
+
+PaperValue parse_value(const YAML::Node& n, const std::string& where, const std::string& unit) {
   PaperValue v;
   if (!n.IsDefined() || n.IsNull()) return v;
   if (!n.IsScalar()) throw user_error(where, ": expected a number, null or \"<x\" / \"~x\"");
@@ -25,6 +40,7 @@ PaperValue parse_value(const YAML::Node& n, const std::string& where) {
   const std::optional<double> x = parse_finite(s);
   if (!x)
     throw user_error(where, ": expected a number, null or \"<x\" / \"~x\", got '", n.Scalar(), "'");
+  check_magnitude(*x, unit, where);
   v.present = true;
   v.value = *x;
   return v;
@@ -84,12 +100,7 @@ void PaperData::require(const std::vector<std::string>& table_ids,
 }
 
 PaperData parse_paper_data(const std::string& text, const std::string& origin) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw user_error(origin, ": not valid YAML: ", e.what());
-  }
+  const YAML::Node root = yaml_fields::load(text, origin);
   if (!root.IsMap()) throw user_error(origin, ": expected a mapping with 'paper' and 'tables'");
   yaml_fields::check_keys(root, "", {"paper", "seed", "tables", "values"}, origin);
   PaperData d;
@@ -115,10 +126,15 @@ PaperData parse_paper_data(const std::string& text, const std::string& origin) {
       if (!cols.IsMap() || !cols["keys"].IsSequence() || cols["keys"].size() == 0)
         throw user_error(where, ".columns: expected {name: ..., keys: [...]} with keys");
       t.column_name = need_string(cols, "name", where + ".columns");
+      if (cols["keys"].size() > kMaxPaperColumns)
+        throw user_error(where, ".columns: ", cols["keys"].size(), " keys; at most ",
+                         kMaxPaperColumns);
       for (const auto& k : cols["keys"]) t.columns.push_back(k.Scalar());
       const YAML::Node rows = n["rows"];
       if (!rows.IsMap() || rows.size() == 0)
         throw user_error(where, ".rows: expected a mapping of row keys to value lists");
+      if (rows.size() > kMaxPaperRows)
+        throw user_error(where, ".rows: ", rows.size(), " rows; at most ", kMaxPaperRows);
       for (const auto& r : rows) {
         const std::string row = r.first.Scalar();
         const std::string rw = where + ".rows.'" + row + "'";
@@ -127,7 +143,7 @@ PaperData parse_paper_data(const std::string& text, const std::string& origin) {
                            r.second.IsSequence() ? r.second.size() : 0);
         std::vector<PaperValue> vals;
         for (size_t i = 0; i < r.second.size(); ++i)
-          vals.push_back(parse_value(r.second[i], rw + "[" + std::to_string(i) + "]"));
+          vals.push_back(parse_value(r.second[i], rw + "[" + std::to_string(i) + "]", t.unit));
         for (const auto& existing : t.rows)
           if (existing.first == row) throw user_error(rw, ": duplicate row");
         t.rows.emplace_back(row, std::move(vals));
@@ -144,7 +160,8 @@ PaperData parse_paper_data(const std::string& text, const std::string& origin) {
       const std::string where = origin + ": values." + s.id;
       if (!kv.second.IsMap()) throw user_error(where, ": expected {value, unit, source}");
       yaml_fields::check_keys(kv.second, "values." + s.id, {"value", "unit", "source"}, origin);
-      const PaperValue v = parse_value(kv.second["value"], where + ".value");
+      const std::string unit = need_string(kv.second, "unit", where);
+      const PaperValue v = parse_value(kv.second["value"], where + ".value", unit);
       if (!v.present || !v.qualifier.empty())
         throw user_error(where, ".value: expected a plain number");
       s.value = v.value;
@@ -156,11 +173,8 @@ PaperData parse_paper_data(const std::string& text, const std::string& origin) {
 }
 
 PaperData load_paper_data(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw user_error(path, ": cannot open the published-numbers file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_paper_data(ss.str(), path);
+  // A regular file of bounded size (util/files.h): never a FIFO, a device or /dev/zero.
+  return parse_paper_data(read_input_file(path, "published-numbers file"), path);
 }
 
 }  // namespace hetcim::report

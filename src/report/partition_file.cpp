@@ -1,14 +1,31 @@
 #include "report/partition_file.h"
 
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "partition/exact.h"
 #include "util/error.h"
 #include "util/files.h"
 
 namespace hetcim::report {
+namespace {
+
+// A whole number of the file read at full width (nlohmann's get<int>() would truncate 2^32 to 0
+// and get<int64_t>() wrap an unsigned value above 2^63 - 1), nullopt when it is not one in
+// [lo, hi].
+std::optional<int64_t> whole_in(const nlohmann::json& v, int64_t lo, int64_t hi) {
+  if (!v.is_number_integer()) return std::nullopt;
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi)) return std::nullopt;
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) return std::nullopt;
+  return x;
+}
+
+}  // namespace
 
 partition::Schedule read_partition_file(const std::string& path, const partition::Problem& p) {
   const std::string text = read_input_file(path, "assignment file");
@@ -40,19 +57,21 @@ partition::Schedule read_partition_file(const std::string& path, const partition
       throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "' is listed twice");
     seen[static_cast<size_t>(v)] = 1;
     int mode = partition::kHost;
+    const int64_t modes = static_cast<int64_t>(p.acc[static_cast<size_t>(v)].size());
     if (op.contains("mode")) {
-      if (!op["mode"].is_number_integer())
+      const std::optional<int64_t> m = whole_in(op["mode"], partition::kHost, modes - 1);
+      if (!m)
         throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)],
-                         "': 'mode' must be an integer (-1 = host)");
-      mode = op["mode"].get<int>();
+                         "': field 'mode' is ", op["mode"].dump(),
+                         "; expected -1 (host) or an accelerator mode from 0 to ", modes - 1,
+                         " (it offers ", modes, ")");
+      mode = static_cast<int>(*m);
     } else if (op.contains("device") && op["device"] != "host") {
       mode = 0;
+      if (modes == 0)
+        throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)],
+                         "': field 'device' is not 'host', but it offers no accelerator mode");
     }
-    if (mode != partition::kHost &&
-        (mode < 0 || static_cast<size_t>(mode) >= p.acc[static_cast<size_t>(v)].size()))
-      throw user_error(path, ": operator '", p.names[static_cast<size_t>(v)], "' has no mode ",
-                       mode, " (it offers ", p.acc[static_cast<size_t>(v)].size(),
-                       " accelerator modes; -1 = host)");
     a.mode[static_cast<size_t>(v)] = mode;
   }
   for (size_t v = 0; v < p.size(); ++v)
@@ -70,9 +89,11 @@ partition::Schedule read_partition_file(const std::string& path, const partition
         throw user_error(path,
                          ": a serial bus needs 'bus_order' (transfer keys) next to 'host_order'");
       for (const nlohmann::json& k : j["bus_order"]) {
-        if (!k.is_number_integer())
-          throw user_error(path, ": 'bus_order' must list integer transfer keys");
-        bus_order.push_back(k.get<int>());
+        const std::optional<int64_t> key = whole_in(k, 0, std::numeric_limits<int>::max());
+        if (!key)
+          throw user_error(path, ": field 'bus_order' lists ", k.dump(),
+                           "; expected transfer keys, whole numbers from 0");
+        bus_order.push_back(static_cast<int>(*key));
       }
     }
     try {

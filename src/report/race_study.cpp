@@ -6,10 +6,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "util/error.h"
 #include "util/files.h"
+#include "util/numbers.h"
 
 namespace hetcim::report {
 namespace {
@@ -226,6 +229,9 @@ std::vector<Variant> availability_variants(const select::StudyResult& s) {
 
 }  // namespace
 
+// The most runs a paper's Table II may list ("run 1" .. "run N"): `analog study --models`' bound.
+constexpr int64_t kMaxRunRows = 1000;
+
 std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const RaceStudyInfo& info,
                                            const PaperData* paper, const std::string& data_note) {
   std::vector<StudyFigure> figs;
@@ -240,8 +246,15 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s, const R
     size_t shown = n;
     if (const PaperTable* t = paper ? paper->table("table2") : nullptr)
       for (const auto& [row, values] : t->rows)
-        if (row.rfind("run ", 0) == 0)
-          shown = std::max(shown, static_cast<size_t>(std::max(0, std::atoi(row.c_str() + 4))));
+        if (row.rfind("run ", 0) == 0) {
+          // Strictly a run number within the study's own bound (1000 models): a tampered row
+          // "run 3000000" (or one atoi would overflow) is an error, not a million-bar chart.
+          const std::optional<int64_t> k = parse_integer(std::string_view(row).substr(4));
+          if (!k || *k < 1 || *k > kMaxRunRows)
+            throw user_error(paper->origin, ": tables.table2.rows.'", row,
+                             "': expected 'run N' with N from 1 to ", kMaxRunRows);
+          shown = std::max(shown, static_cast<size_t>(*k));
+        }
     Bars b;
     b.label_format = "%.1f";
     BarSeries risk{"empirical risk on C (ours)", {}, {}};
@@ -551,6 +564,11 @@ struct Reader {
         {"reduction_certificate", &RunFigures::reduction_certificate}};
     for (const auto& [key, member] : fractions) {
       const double v = number(j, field, key);
+      // Defined for every run (the certificate split is never empty): null would be averaged
+      // away or printed as nan.
+      if (std::isnan(v) &&
+          (std::string(key) == "certified_coverage" || std::string(key) == "upper_bound"))
+        fail(field + "." + key, "expected a number (every run has a certificate), got null");
       if (std::isfinite(v) && !(v >= 0.0 && v <= 1.0) && std::string(key).rfind("reduction", 0))
         fail(field + "." + key, "expected a fraction in [0, 1], got " + std::to_string(v));
       f.*member = v;
