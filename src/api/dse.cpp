@@ -32,7 +32,7 @@ const FieldTable<DseRequest>& dse_fields() {
                 "Wall-clock limit per exact solve (a point it stops keeps the best plan found, "
                 "with its bound)")
               .with_unit(Quantity::Time)
-              .range(1e-9, 1e9),
+              .range(1e-9, 1e6),  // max_magnitude(Time): what a time flag can say at all
           field("milp", &R::milp, "Also solve the paper's MILP (CBC) on every point"),
           field("milp_time_limit", &R::milp_time_limit, "Wall-clock limit per MILP")
               .with_unit(Quantity::Time)

@@ -6,6 +6,7 @@
 
 #include "accuracy/paired.h"
 #include "api/common.h"
+#include "api/file_fields.h"
 #include "api/model.h"
 #include "api/options.h"
 #include "api/partition.h"
@@ -56,16 +57,13 @@ PlanHeader read_plan_header(const std::string& path) {
   str("host", h.host);
   str("transfer_model", h.transfer_model);
   str("bus_model", h.bus_model);
-  if (j.contains("crossbar_budget")) {
-    if (!j["crossbar_budget"].is_number_integer() || j["crossbar_budget"].get<int64_t>() < 1)
-      throw user_error(path, ": field 'crossbar_budget' must be a whole number >= 1");
-    h.crossbar_budget = j["crossbar_budget"].get<int64_t>();
-  }
-  if (j.contains("t_mvm_s")) {
-    if (!j["t_mvm_s"].is_number() || !(j["t_mvm_s"].get<double>() > 0))
-      throw user_error(path, ": field 't_mvm_s' must be a number of seconds > 0");
-    h.t_mvm = j["t_mvm_s"].get<double>();
-  }
+  // The hardware overrides, bounded as --crossbars and --t-mvm are (api/file_fields.h).
+  if (j.contains("crossbar_budget"))
+    h.crossbar_budget = file_field<std::optional<int64_t>>(
+        hardware_fields(), "crossbars", j["crossbar_budget"], path, "crossbar_budget");
+  if (j.contains("t_mvm_s"))
+    h.t_mvm = file_field<std::optional<double>>(hardware_fields(), "t_mvm", j["t_mvm_s"], path,
+                                                "t_mvm_s");
   if (j.contains("accuracy") && j["accuracy"].is_object() &&
       j["accuracy"].contains("calibration")) {
     const nlohmann::json& c = j["accuracy"]["calibration"];

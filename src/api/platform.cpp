@@ -16,7 +16,7 @@ void PlatformPartitionRequest::validate() const {
   if (imas) check_range("imas", *imas, int64_t{1}, int64_t{4096});
   if (objective != "latency" && objective != "energy")
     throw user_error("objective: expected latency or energy, got '", objective, "'");
-  check_range("time_limit", time_limit, 1e-9, 1e9);
+  check_range("time_limit", time_limit, 1e-9, 1e6);
   check_range("node_limit", node_limit, int64_t{0}, int64_t{1} << 62);
   if (solver != "exact" && solver != "milp")
     throw user_error("solver: expected exact or milp, got '", solver, "'");
@@ -76,7 +76,7 @@ void PlatformDseRequest::validate() const {
   if (models.empty()) throw user_error("models: expected at least one model");
   if (objective != "latency" && objective != "energy")
     throw user_error("objective: expected latency or energy, got '", objective, "'");
-  check_range("time_limit", time_limit, 1e-9, 1e9);
+  check_range("time_limit", time_limit, 1e-9, 1e6);
   check_range("threads", threads, 1, 1024);
   std::vector<platform::SweepAxis> axes;
   for (const std::string& s : sweeps) axes.push_back(platform::parse_sweep(s));
