@@ -140,7 +140,7 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
     if (!a.read_seed) read_seed = lp->test_read_seed;
     // Reads as the policy's evaluation read (the read-noise streams follow the batches).
     if (!a.batch_size)
-      options.batch_size = policy_get<int64_t>(lp->json, "eval.batch_size", a.policy);
+      options.batch_size = lp->batch_size;
   }
   const xbar::ChipProfile profile = lp ? *lp->profile : xbar::load_chip_profile(a.chip);
   if (!profile.drifts() && !profile.read_noise_growth)
@@ -158,8 +158,8 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
   r.chip = chip_spec;
   if (lp) {
     r.policy_file = a.policy;
-    r.certificate_bound = policy_get<double>(lp->json, "certificate.upper_bound", a.policy);
-    r.risk_target = policy_get<double>(lp->json, "certificate.risk_target", a.policy);
+    r.certificate_bound = lp->upper_bound;
+    r.risk_target = lp->risk_target;
     if (d.classes != lp->frozen.classes)
       throw user_error(d.name, ": ", d.classes, " classes, the policy has ", lp->frozen.classes);
   }
@@ -175,10 +175,8 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
   std::vector<double> reference_scores;
   select::StateCheckOptions check_options;
   if (lp) {
-    check_options.certified_accepted =
-        policy_get<int64_t>(lp->json, "certificate.split.accepted", a.policy);
-    check_options.certified_size =
-        policy_get<int64_t>(lp->json, "certificate.split.rows", a.policy);
+    check_options.certified_accepted = lp->certified_accepted;
+    check_options.certified_size = lp->certified_rows;
     check_options.risk = r.risk_target;
     check_options.audit = a.audit;
     r.audit = a.audit;

@@ -1,6 +1,10 @@
 // A frozen policy file (`hetcim analog select --policy-out`) loaded and checked for `hetcim analog
 // serve` and `hetcim analog drift`: its fields by dotted path with errors naming the file and the
 // field, the model it was certified for (by content hash) and the chip unit (profile fingerprint).
+// Every number is read here, once, at full width and against the bounds of the `analog select`
+// flag of the same meaning (api/file_fields.h: eval.batch_size as --batch-size, eval.threads as
+// --threads, energy_uJ.fallback as --fallback-energy, the seeds as --chip-seed, the certificate's
+// rows as --certificate), the threshold within the values its confidence score takes.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +39,13 @@ struct LoadedPolicy {
   std::string model;                         // the model file, hashing as the policy says
   std::optional<xbar::ChipProfile> profile;  // the selected unit's profile; nullopt: none selected
   uint64_t chip_seed = 0, test_read_seed = 0;
+  int64_t batch_size = 1;  // eval.batch_size: the batches the certificate's reads were taken in
+  int threads = 0;         // eval.threads
+  // certificate.*: whether the bound held, the bound, the risk target, and the certificate split's
+  // accepted and total rows.
+  bool certified = false;
+  double upper_bound = 0, risk_target = 0;
+  int64_t certified_accepted = 0, certified_rows = 0;
 };
 
 // `model` / `chips`: another path for the policy's model / chips file ("" = the policy's own); the

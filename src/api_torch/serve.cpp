@@ -13,6 +13,7 @@
 #include "select/audit.h"
 #include "train/evaluate.h"
 #include "util/error.h"
+#include "util/limits.h"
 
 namespace hetcim::api {
 namespace {
@@ -41,6 +42,9 @@ data::ImageDataset images_of_shape(const std::string& origin, graph::DType dtype
                      graph::shape_str(shape));
   }
   if (d.count < 1) throw user_error(origin, ": no images");
+  // One image's size bounded before a batch of them is allocated (a hostile header's shape).
+  (void)checked_elements(std::vector<int64_t>{d.channels, d.height, d.width}, kMaxTensorElements,
+                         origin + ": one image of shape " + graph::shape_str(shape));
   if (d.image_size() < 1)
     throw user_error(origin, ": empty images, shape ", graph::shape_str(shape));
   return d;
@@ -86,7 +90,9 @@ class NpyStream {
   data::ImageDataset next(int64_t n) {
     data::ImageDataset d = shape_;
     d.count = n;
-    const size_t bytes = static_cast<size_t>(n * d.image_size());
+    const size_t bytes = static_cast<size_t>(
+        checked_elements(std::vector<int64_t>{n, d.channels, d.height, d.width}, kMaxTensorElements,
+                         std::string(kOrigin) + ": a batch of images"));
     std::string got = pending_;
     pending_.clear();
     if (got.size() < bytes) got += read_stdin(bytes - got.size());
@@ -147,7 +153,6 @@ AnalogServeResult analog_serve(const AnalogServeRequest& a) {
   a.validate();
   const LoadedPolicy lp = load_policy(a.policy, a.model, a.chips);
   const std::string& pf = lp.file;
-  const nlohmann::json& pol = lp.json;
   const select::FrozenPolicy& fp = lp.frozen;
   const std::optional<xbar::ChipProfile>& profile = lp.profile;
   const uint64_t read_seed = a.read_seed.value_or(lp.test_read_seed);
@@ -179,8 +184,8 @@ AnalogServeResult analog_serve(const AnalogServeRequest& a) {
   const bool labelled = !a.dataset.empty();
 
   train::EvalOptions e;
-  e.batch_size = a.batch_size ? *a.batch_size : policy_get<int64_t>(pol, "eval.batch_size", pf);
-  e.threads = policy_get<int>(pol, "eval.threads", pf);
+  e.batch_size = a.batch_size ? *a.batch_size : lp.batch_size;
+  e.threads = lp.threads;
   e.chip = profile;
   e.chip_seed = lp.chip_seed;
   e.read_seed = read_seed;
@@ -193,10 +198,8 @@ AnalogServeResult analog_serve(const AnalogServeRequest& a) {
   }
   // Monitors: label-free coverage shift against the certificate's coverage, and with labelled
   // queries the anytime-valid audit bound on the accepted error rate.
-  select::CoverageMonitor coverage_monitor(
-      {policy_get<int64_t>(pol, "certificate.split.accepted", pf),
-       policy_get<int64_t>(pol, "certificate.split.rows", pf), 0.05, 0.05});
-  const double risk_target = policy_get<double>(pol, "certificate.risk_target", pf);
+  select::CoverageMonitor coverage_monitor({lp.certified_accepted, lp.certified_rows, 0.05, 0.05});
+  const double risk_target = lp.risk_target;
   select::AuditMonitor audit({risk_target, 0.05});
   AnalogServeResult r;
   report::AnalogServeSummary& s = r.summary;
@@ -246,6 +249,13 @@ AnalogServeResult analog_serve(const AnalogServeRequest& a) {
                                  " with the classifier on a simulated chip (hetcim's crossbar "
                                  "simulator); energies modelled (the policy's energy model)");
   r.provenance.set("seeds", "chip " + std::to_string(lp.chip_seed) + ", read noise " +
+  r.certified = lp.certified;
+  r.certificate_bound = lp.upper_bound;
+  r.risk_target = lp.risk_target;
+  r.provenance.set("certificate", lp.certified ? "certified (the policy's bound within its risk "
+                                                 "target)"
+                                               : "NOT certified (the policy's bound exceeds its "
+                                                 "risk target)");
                                 std::to_string(read_seed));
   return r;
 }

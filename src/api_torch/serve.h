@@ -56,6 +56,10 @@ struct AnalogServeResult {
   Status status;  // origin: measured (simulated inference now; energies modelled)
   Provenance provenance;
   report::AnalogServeSummary summary;
+  // The policy's certificate held (its field certificate.certified); when not, its decisions carry
+  // no risk guarantee and the CLI says so.
+  bool certified = true;
+  double certificate_bound = 0, risk_target = 0;
 };
 
 [[nodiscard]] AnalogServeResult analog_serve(const AnalogServeRequest& request);

@@ -62,6 +62,11 @@ void register_analog_serve(CLI::App& analog) {
     };
     const api::AnalogServeResult r = api::analog_serve(q);
     std::fputs(report::analog_serve_text(r.summary).c_str(), rows_to_stdout ? stderr : stdout);
+    if (!r.certified)  // a warning even with --quiet: the decisions carry no guarantee
+      std::fprintf(stderr,
+                   "warning: %s: field 'certificate.certified' is false (bound %g > risk target "
+                   "%g): these decisions carry no certified risk guarantee\n",
+                   q.policy.c_str(), r.certificate_bound, r.risk_target);
     OutputSet outputs;
     if (!a->decisions.empty() && !rows_to_stdout) outputs.add(a->decisions, csv);
     if (!a->json.empty()) outputs.add(a->json, report::analog_serve_json(r.summary).dump(1) + "\n");

@@ -193,7 +193,13 @@ size_t npy_header_size(std::string_view bytes, std::string_view origin) {
                      " (expected 1.0, 2.0 or 3.0)");
   const size_t len_width = major == 1 ? 2 : 4;
   if (bytes.size() < 8 + len_width) throw user_error(origin, ": truncated .npy header");
-  return 8 + len_width + read_le(bytes, 8, len_width);
+  const size_t len = read_le(bytes, 8, len_width);
+  // Bounded before anything of that size is read or allocated (a 12-byte stream may declare 4 GB).
+  if (len > kMaxNpyHeaderBytes)
+    throw user_error(origin, ": .npy header length ", len, " is more than the ", kMaxNpyHeaderBytes,
+                     " bytes hetcim reads (a header of a few hundred bytes "
+                     "describes any array)");
+  return 8 + len_width + len;
 }
 
 NpyHeader parse_npy_header(std::string_view bytes, std::string_view origin) {

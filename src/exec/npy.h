@@ -30,6 +30,9 @@ struct NpyHeader {
   size_t data_offset = 0;
 };
 inline constexpr size_t kNpyPrefixBytes = 12;
+// The longest header npy_header_size accepts (numpy writes ~128 bytes; it refuses over 10,000 when
+// reading): a UserError beyond, before any of it is read.
+inline constexpr size_t kMaxNpyHeaderBytes = size_t{1} << 16;
 [[nodiscard]] size_t npy_header_size(std::string_view first_bytes, std::string_view origin);
 [[nodiscard]] NpyHeader parse_npy_header(std::string_view bytes, std::string_view origin);
 
