@@ -5,6 +5,7 @@
 
 #include "api/common.h"
 #include "dist/dist.h"
+#include "dse/sweep_notes.h"
 #include "passes/pipeline.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -137,6 +138,7 @@ PlatformDseResult run_platform_dse(const PlatformDseRequest& a,
                                       " points read from it (key: problem content, commit " +
                                       r.provenance.commit + ", solver options)");
   r.provenance.set("seeds", "none (deterministic)");
+  r.notes = dse::unchanged_axis_notes(models, r.description, r.axes, r.points, a.objective);
   return r;
 }
 

@@ -77,6 +77,9 @@ struct PlatformDseResult {
   std::vector<dse::PlatformDsePoint> points;  // grid order; empty on ranks other than 0
   size_t cached = 0, optimal = 0;
   double solve_seconds = 0.0;  // in the exact solver, points solved in this run
+  // Per axis that moved no result visibly (< 1e-4 relative): by how much and why
+  // (dse/sweep_notes.h), computed from the grid's problems and plans.
+  std::vector<std::string> notes;
 };
 
 [[nodiscard]] PlatformDseResult run_platform_dse(

@@ -75,13 +75,14 @@ void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) 
   out.add(in_out("platform_dse.json"), report::platform_dse_json(run));
   if (!a.no_figures) (void)report::write_platform_dse_figure(out, in_out("figures"), run);
   out.commit();
-  if (a.quiet) return;
+  // The result is printed with --quiet too (it silences progress only).
   std::printf("%s", report::provenance_text(prov, "# ").c_str());
   std::printf(
       "%zu of %zu points proven optimal, %zu read from the cache; %.3f s in the exact "
       "solver in this run\n",
       r.optimal, r.points.size(), r.cached, r.solve_seconds);
   std::printf("%s", report::platform_dse_text(run).c_str());
+  for (const std::string& note : r.notes) std::printf("%s\n", note.c_str());
   std::printf("wrote %s, %s%s\n", in_out("platform_dse.csv").c_str(),
               in_out("platform_dse.json").c_str(),
               a.no_figures ? "" : (", " + in_out("figures") + "/platform_dse_latency.*").c_str());

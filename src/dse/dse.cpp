@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "dist/dist.h"
+#include "dse/entry_check.h"
 #include "dse/point_message.h"
 #include "hetcim/version.h"
 #include "partition/energy.h"
@@ -43,7 +44,7 @@ struct Hasher : Fnv1a {
 
 std::string dse_cache_key(const partition::Problem& p, const DseOptions& o) {
   Hasher h;
-  h.str("hetcim-dse-v3");
+  h.str("hetcim-dse-v4");  // v4: entries carry their key and plan
   // The code that solves: a new commit (or a dirty tree's commit) never reads older results.
   h.str(HETCIM_GIT_COMMIT);
   h.num(static_cast<int64_t>(p.size()));
@@ -91,28 +92,33 @@ std::string dse_cache_key(const partition::Problem& p, const DseOptions& o) {
 
 namespace {
 
-nlohmann::json to_json(const DsePoint& d) {
-  return {{"commit", HETCIM_GIT_COMMIT},
-          {"status", d.status},
-          {"latency", d.latency},
-          {"cpu_only", d.cpu_only},
-          {"speedup", d.speedup},
-          {"bound", d.bound},
-          {"seconds", d.seconds},
-          {"host_ops", d.host_ops},
-          {"cim_ops", d.cim_ops},
-          {"crossbars_used", d.crossbars_used},
-          {"host_busy", d.host_busy},
-          {"cim_busy", d.cim_busy},
-          {"nodes", d.nodes},
-          {"energy", d.energy},
-          {"cpu_only_energy", d.cpu_only_energy},
-          {"milp_run", d.milp_run},
-          {"milp_status", d.milp_status},
-          {"milp_objective", d.milp_objective},
-          {"milp_bound", d.milp_bound},
-          {"milp_gap", d.milp_gap},
-          {"milp_seconds", d.milp_seconds}};
+// A point's cache entry: its key and plan (replayed when read: entry_check.h) with the solver's
+// fields.
+nlohmann::json to_json(const DsePoint& d, const partition::Schedule& plan, const std::string& key) {
+  nlohmann::json j = {{"commit", HETCIM_GIT_COMMIT},
+                      {"key", key},
+                      {"status", d.status},
+                      {"latency", d.latency},
+                      {"cpu_only", d.cpu_only},
+                      {"speedup", d.speedup},
+                      {"bound", d.bound},
+                      {"seconds", d.seconds},
+                      {"host_ops", d.host_ops},
+                      {"cim_ops", d.cim_ops},
+                      {"crossbars_used", d.crossbars_used},
+                      {"host_busy", d.host_busy},
+                      {"cim_busy", d.cim_busy},
+                      {"nodes", d.nodes},
+                      {"energy", d.energy},
+                      {"cpu_only_energy", d.cpu_only_energy},
+                      {"milp_run", d.milp_run},
+                      {"milp_status", d.milp_status},
+                      {"milp_objective", d.milp_objective},
+                      {"milp_bound", d.milp_bound},
+                      {"milp_gap", d.milp_gap},
+                      {"milp_seconds", d.milp_seconds}};
+  j.update(plan_fields(plan));
+  return j;
 }
 
 // Why a cache entry's content cannot be a solution of this point ("" when it can). Checked:
@@ -178,7 +184,8 @@ void read_point(const nlohmann::json& j, DsePoint& d) {
   d.milp_seconds = j.at("milp_seconds");
 }
 
-bool from_cache(const std::string& path, DsePoint& d, const DseOptions& o) {
+bool from_cache(const std::string& path, const partition::Problem& p, const std::string& key,
+                DsePoint& d, const DseOptions& o) {
   const CacheFile entry = read_cache_file(path, "DSE cache entry");
   if (!entry.found) return false;
   const auto reject = [&](const std::string& why) {
@@ -187,39 +194,35 @@ bool from_cache(const std::string& path, DsePoint& d, const DseOptions& o) {
     return false;
   };
   if (!entry.usable) return reject(entry.problem);  // replaced by the write after solving
+  nlohmann::json j;
   try {
-    read_point(nlohmann::json::parse(entry.text), d);
+    j = nlohmann::json::parse(entry.text);
+    read_point(j, d);
   } catch (const nlohmann::json::exception& e) {
     return reject(e.what());  // a damaged cache entry is solved again and overwritten
   }
   if (const std::string why = implausible_entry(d); !why.empty()) return reject(why);
+  // Its plan replayed on this point's problem: the numbers and the status must follow from it.
+  if (const std::string why = entry_mismatch(p, key, j, d); !why.empty()) return reject(why);
   d.cached = true;
   return true;
 }
 
-void solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) {
+// Solves a point into `d` and returns its plan.
+partition::Schedule solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) {
   partition::ExactOptions eo;
   eo.time_limit_seconds = o.exact_time_limit;
   const partition::ExactResult e = partition::solve_exact(p, eo);
   d.status = partition::solve_status_name(e.status);
-  d.latency = e.makespan;
+  // A limited solve whose bound already meets its plan's objective has proven it optimal (the
+  // rule the cache's check derives the status by).
+  if (e.status == partition::SolveStatus::TimeLimit ||
+      e.status == partition::SolveStatus::NodeLimit)
+    d.status = derived_status(e.bound, e.objective, d.status);
   d.bound = e.bound;
   d.seconds = e.seconds;
   d.nodes = e.nodes;
-  const partition::Summary sum = partition::summarize(p, e.schedule);
-  d.cpu_only = sum.cpu_only;
-  d.speedup = sum.speedup;
-  d.host_ops = sum.host_ops;
-  d.cim_ops = sum.cim_ops;
-  d.host_busy = sum.host_busy;
-  d.cim_busy = sum.cim_busy;
-  d.crossbars_used = sum.crossbars_used;
-  if (p.has_energy()) {
-    d.energy = partition::energy_of(p, e.schedule).total;
-    d.cpu_only_energy =
-        partition::energy_of(p, partition::simulate_in_topological_order(p, partition::all_host(p)))
-            .total;
-  }
+  derive_point_fields(p, e.schedule, d);
   if (o.run_milp) {
     const partition::MilpResult m = partition::solve_milp(p, milp_options(o));
     d.milp_run = true;
@@ -230,6 +233,7 @@ void solve_point(const partition::Problem& p, const DseOptions& o, DsePoint& d) 
     d.milp_gap = m.gap;
     d.milp_seconds = m.seconds;
   }
+  return e.schedule;
 }
 
 }  // namespace
@@ -287,8 +291,10 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
     d.offloadable = t.offloadable;
     d.milp_binaries = t.milp_variables;
     d.milp_constraints = t.milp_constraints;
-    keys[i] = dse_cache_key(problem_of(j), o);
-    if (!o.cache_dir.empty() && from_cache(join_path(o.cache_dir, keys[i] + ".json"), d, o)) {
+    const partition::Problem p = problem_of(j);
+    keys[i] = dse_cache_key(p, o);
+    if (!o.cache_dir.empty() &&
+        from_cache(join_path(o.cache_dir, keys[i] + ".json"), p, keys[i], d, o)) {
       if (progress) progress(++done, jobs.size());
       continue;
     }
@@ -302,9 +308,9 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
       [&](size_t i) {
         const partition::Problem p = problem_of(jobs[i]);
         DsePoint d;
-        solve_point(p, o, d);
-        return point_message(dse_cache_key(p, o), o.over_ranks ? dist::rank() : 0,
-                             to_json(d).dump());
+        const partition::Schedule plan = solve_point(p, o, d);
+        const std::string key = dse_cache_key(p, o);
+        return point_message(key, o.over_ranks ? dist::rank() : 0, to_json(d, plan, key).dump());
       },
       [&](size_t i, std::string&& result) {
         const PointMessage m = read_point_message(result);

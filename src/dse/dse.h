@@ -44,8 +44,9 @@ struct DseOptions {
   // launcher: every rank must then call run_dse. Off: this process solves the whole grid alone
   // and never touches MPI (`hetcim reproduce`).
   bool over_ranks = false;
-  // Told why a cache entry was not used (damaged or implausible content; it is solved again and
-  // overwritten), e.g. to print a warning; called on rank 0 before any point is solved.
+  // Told why a cache entry was not used (damaged or implausible content, another point's key, or
+  // a plan that does not replay to the entry's numbers and status: dse/entry_check.h; it is solved
+  // again and overwritten), e.g. to print a warning; called on rank 0 before any point is solved.
   std::function<void(const std::string&)> on_cache_warning;
 };
 
@@ -57,7 +58,8 @@ struct DsePoint {
   // problem
   int64_t operators = 0, edges = 0, parallel_pairs = 0, offloadable = 0;
   int64_t milp_binaries = 0, milp_constraints = 0;  // Table I counting
-  // exact solver
+  // exact solver; status "optimal" whenever the bound meets the objective (also when the time
+  // limit struck afterwards)
   std::string status;
   double latency = 0, cpu_only = 0, speedup = 0, bound = 0, seconds = 0;
   int host_ops = 0, cim_ops = 0;
@@ -73,7 +75,8 @@ struct DsePoint {
   double milp_objective = 0, milp_bound = 0, milp_gap = 0, milp_seconds = 0;
   // Read from the cache instead of solved in this run. A cached point was solved by the same code
   // (the cache key holds the commit) with the same solver options; `seconds` and `status` are
-  // those of that earlier solve.
+  // those of that earlier solve. Its plan was replayed on this point's problem and every number
+  // but `seconds`, `nodes` and the MILP's re-derived from it (dse/entry_check.h).
   bool cached = false;
   // The MPI rank that solved it (dist/dist.h; 0 in a run of one process and for cached points).
   // Not written to any output: the files of an N-rank run equal those of one process.

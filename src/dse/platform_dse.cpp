@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dist/dist.h"
+#include "dse/entry_check.h"
 #include "dse/point_message.h"
 #include "hetcim/version.h"
 #include "partition/multi_exact.h"
@@ -28,12 +29,23 @@ struct Hasher : Fnv1a {
   }
 };
 
-nlohmann::json to_json(const PlatformDsePoint& d) {
-  return {{"commit", HETCIM_GIT_COMMIT},    {"status", d.status},
-          {"latency", d.latency},           {"energy", d.energy},
-          {"objective", d.objective},       {"bound", d.bound},
-          {"seconds", d.seconds},           {"nodes", d.nodes},
-          {"operators_on", d.operators_on}, {"capacity_used", d.capacity_used}};
+// A point's cache entry: its key and plan (replayed when read: entry_check.h) and the solver's
+// fields.
+nlohmann::json to_json(const PlatformDsePoint& d, const partition::MultiSchedule& plan,
+                       const std::string& key) {
+  nlohmann::json j = {{"commit", HETCIM_GIT_COMMIT},
+                      {"key", key},
+                      {"status", d.status},
+                      {"latency", d.latency},
+                      {"energy", d.energy},
+                      {"objective", d.objective},
+                      {"bound", d.bound},
+                      {"seconds", d.seconds},
+                      {"nodes", d.nodes},
+                      {"operators_on", d.operators_on},
+                      {"capacity_used", d.capacity_used}};
+  j.update(multi_plan_fields(plan));
+  return j;
 }
 
 void read_point(const nlohmann::json& j, PlatformDsePoint& d) {
@@ -46,6 +58,7 @@ void read_point(const nlohmann::json& j, PlatformDsePoint& d) {
   d.nodes = j.at("nodes");
   d.operators_on = j.at("operators_on").get<std::vector<int64_t>>();
   d.capacity_used = j.at("capacity_used").get<std::vector<int64_t>>();
+  d.option = j.at("option").get<std::vector<int>>();  // checked by platform_entry_mismatch
 }
 
 // Why a cache entry cannot be a solution of this point ("" when it can).
@@ -66,8 +79,9 @@ std::string implausible_entry(const PlatformDsePoint& d) {
   return "";
 }
 
-void solve_point(const partition::MultiProblem& p, const PlatformDseOptions& o,
-                 PlatformDsePoint& d) {
+// Solves a point into `d` and returns its plan.
+partition::MultiSchedule solve_point(const partition::MultiProblem& p, const PlatformDseOptions& o,
+                                     PlatformDsePoint& d) {
   partition::MultiExactOptions eo;
   eo.time_limit_seconds = o.time_limit;
   const partition::MultiExactResult r = partition::solve_multi_exact(p, eo);
@@ -77,6 +91,9 @@ void solve_point(const partition::MultiProblem& p, const PlatformDseOptions& o,
       r.status != partition::SolveStatus::NodeLimit)
     throw user_error("platform dse: no mapping of this grid point (", d.status,
                      "): the engines that every operator needs cannot hold or reach it");
+  // A limited solve whose bound meets its plan's objective has proven it (the cache check's rule).
+  if (r.status != partition::SolveStatus::Optimal)
+    d.status = derived_status(r.bound, r.objective, d.status);
   d.latency = r.schedule.makespan;
   d.energy = r.schedule.energy;
   d.objective = r.objective;
@@ -88,13 +105,15 @@ void solve_point(const partition::MultiProblem& p, const PlatformDseOptions& o,
     ++d.operators_on[static_cast<size_t>(
         p.option(static_cast<int>(v), r.schedule.option[v]).engine)];
   d.capacity_used = partition::multi_capacity_used(p, r.schedule.option);
+  d.option = r.schedule.option;
+  return r.schedule;
 }
 
 }  // namespace
 
 std::string platform_dse_cache_key(const partition::MultiProblem& p, const PlatformDseOptions& o) {
   Hasher h;
-  h.str("hetcim-platform-dse-v1");
+  h.str("hetcim-platform-dse-v2");  // v2: entries carry their key and plan
   h.str(HETCIM_GIT_COMMIT);
   h.num(static_cast<int64_t>(p.size()));
   for (auto [u, v] : p.dag.edges) {
@@ -192,8 +211,11 @@ std::vector<PlatformDsePoint> run_platform_dse(
       if (entry.found) {
         std::string why;
         try {
-          read_point(nlohmann::json::parse(entry.text), d);
+          const nlohmann::json j = nlohmann::json::parse(entry.text);
+          read_point(j, d);
           why = implausible_entry(d);
+          // Its plan replayed on this point's problem: numbers and status must follow from it.
+          if (why.empty()) why = platform_entry_mismatch(pp.problem, keys[i], j, d);
         } catch (const nlohmann::json::exception& e) {
           why = e.what();
         }
@@ -214,9 +236,9 @@ std::vector<PlatformDsePoint> run_platform_dse(
       [&](size_t i) {
         const platform::PlatformProblem pp = problem_of(jobs[i]);
         PlatformDsePoint d;
-        solve_point(pp.problem, o, d);
-        return point_message(platform_dse_cache_key(pp.problem, o), o.over_ranks ? dist::rank() : 0,
-                             to_json(d).dump());
+        const partition::MultiSchedule plan = solve_point(pp.problem, o, d);
+        const std::string key = platform_dse_cache_key(pp.problem, o);
+        return point_message(key, o.over_ranks ? dist::rank() : 0, to_json(d, plan, key).dump());
       },
       [&](size_t i, std::string&& result) {
         const PointMessage m = read_point_message(result);

@@ -42,6 +42,7 @@ struct PlatformDsePoint {
   std::vector<std::string> engines;    // the platform's engines
   std::vector<int64_t> operators_on;   // per engine: operators mapped to it
   std::vector<int64_t> capacity_used;  // per engine: crossbars used (0 without a capacity)
+  std::vector<int> option;             // the plan: per operator, its option (MultiProblem::options)
   bool cached = false;  // read from the cache (solved by the same commit with the same options)
   int rank = 0;         // the MPI rank that solved it (not written to any output)
 };
