@@ -248,7 +248,6 @@ AnalogServeResult analog_serve(const AnalogServeRequest& a) {
   r.provenance.set("source", "decisions of policy " + pf + " on " + q.name +
                                  " with the classifier on a simulated chip (hetcim's crossbar "
                                  "simulator); energies modelled (the policy's energy model)");
-  r.provenance.set("seeds", "chip " + std::to_string(lp.chip_seed) + ", read noise " +
   r.certified = lp.certified;
   r.certificate_bound = lp.upper_bound;
   r.risk_target = lp.risk_target;
@@ -256,6 +255,7 @@ AnalogServeResult analog_serve(const AnalogServeRequest& a) {
                                                  "target)"
                                                : "NOT certified (the policy's bound exceeds its "
                                                  "risk target)");
+  r.provenance.set("seeds", "chip " + std::to_string(lp.chip_seed) + ", read noise " +
                                 std::to_string(read_seed));
   return r;
 }
