@@ -43,7 +43,7 @@ void run(ExecuteArgs a, const Provenance& provenance) {
     std::fprintf(stderr, "hetcim execute: warning: %s\n", w.c_str());
   if (!a.json.empty()) out.add(a.json, report::execution_json(r.execution).dump(1) + "\n");
   out.commit();
-  if (!a.quiet) std::fputs(report::execution_text(r.execution).c_str(), stdout);
+  std::fputs(report::execution_text(r.execution).c_str(), stdout);  // --quiet: progress only
 }
 
 }  // namespace
@@ -68,7 +68,7 @@ void register_execute(CLI::App& app, const Provenance& provenance) {
     o->description(o->get_description() + " (default: the plan's)");
   }
   cmd->add_option("--json", a->json, "Write the figures as JSON (with provenance)");
-  cmd->add_flag("--quiet", a->quiet, "No progress and no summary on stdout");
+  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->callback([a, hardware, &provenance] {
     for (const CLI::Option* o : hardware)
       if (o->count() > 0) a->hardware_given = true;

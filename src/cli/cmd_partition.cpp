@@ -10,6 +10,7 @@
 #include "cli/flags.h"
 #include "cli/model_source.h"
 #include "cli/options.h"
+#include "cost/host_profile.h"
 #include "report/accuracy.h"
 #include "report/multi_partition.h"
 #include "report/partition.h"
@@ -75,7 +76,24 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
   if (!a.json.empty()) out.add(a.json, report::multi_partition_json(run).dump(1) + "\n");
   if (!a.gantt.empty()) out.add(a.gantt, report::multi_gantt_svg(run));
   out.commit();
-  if (!a.quiet) std::fputs(report::multi_partition_text(run).c_str(), stdout);
+  std::fputs(report::multi_partition_text(run).c_str(), stdout);
+}
+
+// A measured host profile (--host FILE) whose operator medians do not add up to its whole-model
+// median within 10 % (or whose whole-model runs spread past 1.5x: cost::profile_quality's rule),
+// summed here from the operators the file lists, is used as it is with a warning on stderr.
+void warn_if_noisy_profile(const std::string& path) {
+  cost::HostProfile p = cost::read_host_profile(path);
+  p.op_median_sum_s = 0;
+  for (const cost::HostProfileOp& op : p.ops) p.op_median_sum_s += op.median_s;
+  const cost::ProfileQuality quality = cost::profile_quality(p);
+  if (quality.noisy)
+    std::fprintf(stderr,
+                 "hetcim: warning: %s: its %zu operators sum to %s against a whole-model median of "
+                 "%s; %s (its operator medians are used as they are)\n",
+                 path.c_str(), p.ops.size(),
+                 format_quantity(p.op_median_sum_s, Quantity::Time).c_str(),
+                 format_quantity(p.model_median_s, Quantity::Time).c_str(), quality.text.c_str());
 }
 
 void run(PartitionArgs a, const Provenance& provenance) {
@@ -101,6 +119,7 @@ void run(PartitionArgs a, const Provenance& provenance) {
     pp = api::build_partition_problem(model, q);
     q.host_measurement.progress = nullptr;
   }
+  if (!pp.resolved.host.profile.empty()) warn_if_noisy_profile(pp.resolved.host.profile);
 
   // Every output of the command joins one set, committed after the last check (util/output_set.h);
   // each target is checked as it is added, the MILP files before the solver runs.
@@ -109,7 +128,7 @@ void run(PartitionArgs a, const Provenance& provenance) {
   if (!a.lp.empty()) out.add(a.lp, api::partition_milp_text(pp, partition::MilpFileFormat::Lp));
   for (const std::string* path : {&a.json, &a.gantt, &a.pareto, &a.pareto_svg, &a.pareto_3d})
     if (!path->empty()) (void)resolve_output_path(*path);
-  if ((!a.mps.empty() || !a.lp.empty()) && !a.quiet)
+  if (!a.mps.empty() || !a.lp.empty())
     std::fprintf(
         stderr, "MILP file: time columns in units of %s (stated in the file's header)\n",
         format_quantity(partition::milp_stats(pp.objective).time_unit_seconds, Quantity::Time)
@@ -128,9 +147,8 @@ void run(PartitionArgs a, const Provenance& provenance) {
                     .dump(1) +
                 "\n");
     out.commit();
-    if (!a.quiet)
-      std::fputs(report::front3d_text(f.title, f.front, f.accuracy, f.accuracy_set, prov).c_str(),
-                 stdout);
+    std::fputs(report::front3d_text(f.title, f.front, f.accuracy, f.accuracy_set, prov).c_str(),
+               stdout);
     return;
   }
   if (front) {
@@ -145,7 +163,7 @@ void run(PartitionArgs a, const Provenance& provenance) {
     if (!a.pareto_svg.empty())
       out.add(a.pareto_svg, report::front_svg(f.title, f.problem, f.front, prov));
     out.commit();
-    if (!a.quiet) std::fputs(report::front_text(f.problem, f.front, prov).c_str(), stdout);
+    std::fputs(report::front_text(f.problem, f.front, prov).c_str(), stdout);
     return;
   }
   api::PartitionResult r;
@@ -172,7 +190,7 @@ void run(PartitionArgs a, const Provenance& provenance) {
   }
   if (!a.gantt.empty()) out.add(a.gantt, report::gantt_svg(r.run, r.problem, r.schedule));
   out.commit();
-  if (!a.quiet) {
+  {  // the result is printed with --quiet too: --quiet silences progress only (README)
     std::fputs(report::partition_text(r.run, r.problem, r.schedule).c_str(), stdout);
     if (r.accuracy)
       std::fputs(
@@ -215,7 +233,7 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_flag("--quiet", a->quiet, "Print nothing (no table, no progress)");
+  options::quiet(cmd, a->quiet);
   cmd->add_option("--platform", a->platform.platform,
                   "Map the network across the engines of a platform with the K-engine exact "
                   "solver (or --solver milp: the K-engine MILP on CBC): seed000-arm, seed000-x86, "

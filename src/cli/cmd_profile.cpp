@@ -50,8 +50,7 @@ void run(ProfileArgs a, const Provenance& prov) {
   if (!a.csv.empty()) out.add(a.csv, cost::host_profile_text(a.csv, p));
   if (!a.json.empty()) out.add(a.json, cost::host_profile_text(a.json, p));
   out.commit();
-  if (a.quiet) return;
-  Provenance pv = prov;
+  Provenance pv = prov;  // the table is printed with --quiet too (progress only)
   pv.set("host source", "measured on " + p.machine);
   pv.set("library", p.library);
   pv.set("seeds", p.seeds);
@@ -96,7 +95,7 @@ void register_profile(CLI::App& app, const Provenance& provenance) {
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_flag("--quiet", a->quiet, "Do not print the table or the progress");
+  cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->callback([a, &provenance] {
     if (!a->csv.empty() && !a->csv.ends_with(".csv"))
       throw user_error("--csv: the file name must end in .csv");
