@@ -11,7 +11,8 @@
 //   in {d}.
 //   {d} is the row's scratch directory, {long} a 5,000-character path inside it.
 // - setup: steps separated by " ; ": write:NAME=TEXT (\n is a newline), bytes:NAME=HEX,
-//   mkdir:NAME, mkfifo:NAME, symlink:NAME=TARGET, onnx:NAME=tiny|custom-domain|batch-2^40,
+//   mkdir:NAME, mkfifo:NAME, symlink:NAME=TARGET,
+//   onnx:NAME=tiny|custom-domain|batch-2^40|non-utf8-name,
 //   hetcim:ARGS (run hetcim, must exit 0), tamper:DIR (every *.json in DIR gets "latency":-5),
 //   garbage:DIR (every file in DIR becomes "not json {").
 // - exit: the code, or "130 INT 1.5" (send SIGINT 1.5 s after hetcim's main() installed its
@@ -223,6 +224,13 @@ onnx::ModelProto onnx_fixture(const std::string& kind) {
     b.node("Relu", {"c"}, {"r"}, "relu");
     b.node("Frobnicate", {"r"}, {"y"}, "frob", "com.acme");
     b.output("y", TensorProto::FLOAT, {int64_t{1}, int64_t{4}, int64_t{6}, int64_t{6}});
+    return b.model();
+  }
+  if (kind == "non-utf8-name") {  // a node name with a byte that is not UTF-8 (0xFF)
+    fx::ModelBuilder b(13, "latin1");
+    b.input("x", TensorProto::FLOAT, {int64_t{1}, int64_t{4}});
+    b.node("Relu", {"x"}, {"y"}, "caf\xE9\xFF");
+    b.output("y", TensorProto::FLOAT, {int64_t{1}, int64_t{4}});
     return b.model();
   }
   ADD_FAILURE() << "unknown onnx fixture " << kind;
