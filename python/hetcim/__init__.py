@@ -56,8 +56,9 @@ def export_onnx(model, path=None, **options):
     """
     data = _hetcim.export_onnx(_model(model), **options)
     if path is not None:
-        with open(path, "wb") as f:
-            f.write(data)
+        # hetcim's own writer (util/files.h), as `hetcim export --onnx`: all or nothing through a
+        # temporary beside the file; a device, FIFO or directory refused, never written through.
+        _hetcim.write_file(str(path), data)
     return data
 
 

@@ -381,6 +381,24 @@ def test_export_writes_the_clis_bytes_and_an_int8_model_that_runs(tmp_path):
     (a,), (b,) = y_qdq.values(), y_int8.values()
     assert np.array_equal(a, b)
 
+def test_export_onnx_writes_as_the_cli_does_never_through_a_device_or_fifo(tmp_path):
+    # Issue 35: export_onnx wrote with open() through a link into a device, not atomically.
+    link = tmp_path / "dev.onnx"
+    os.symlink("/dev/full", link)
+    with pytest.raises(hetcim.UserError, match="is a character device"):
+        hetcim.export_onnx("race_cnn_mnist", link, weight_seed=3)
+    assert os.path.islink(link)
+    fifo = tmp_path / "pipe.onnx"
+    os.mkfifo(fifo)  # open() would wait for a reader for ever
+    with pytest.raises(hetcim.UserError, match="FIFO"):
+        hetcim.export_onnx("race_cnn_mnist", fifo, weight_seed=3)
+    out = tmp_path / "m.onnx"
+    out.write_bytes(b"previous")
+    data = hetcim.export_onnx("race_cnn_mnist", out, weight_seed=3)
+    assert out.read_bytes() == data
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".hetcim-")]
+
+
 
 def test_analog_audit_prints_the_clis_table(tmp_path):
     onnx = tmp_path / "cnn.onnx"
