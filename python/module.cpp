@@ -112,102 +112,102 @@ py::array array_of(exec::Tensor&& t) {
 // --------------------------------------------------------------------------
 
 api::PartitionRequest partition_request(const py::kwargs& kw, const char* job) {
-  // ---- each job's keywords, listed once: the binding applies them and keywords() lists them
-  // ------------------------------------------------------------------------------------------
+// ---- each job's keywords, listed once: the binding applies them and keywords() lists them
+// ------------------------------------------------------------------------------------------
 
-  python::Fields<api::PartitionRequest> partition_keywords() {
-    return python::with_table(api::partition_fields());
-  }
+python::Fields<api::PartitionRequest> partition_keywords() {
+  return python::with_table(api::partition_fields());
+}
 
-  python::Fields<api::InspectRequest> inspect_keywords() {
-    using R = api::InspectRequest;
-    return python::with_table(api::inspect_fields(),
-                              {{"crossbar", [](R& r, const py::handle& v) {
-                                  if (py::isinstance<py::str>(v)) {
-                                    r.set_crossbar(py::cast<std::string>(v));  // the C++ parser
-                                  } else {
-                                    const auto t = py::cast<std::pair<int64_t, int64_t>>(v);
-                                    r.xbar_rows = t.first;
-                                    r.xbar_cols = t.second;
-                                  }
-                                }}});
-  }
+python::Fields<api::InspectRequest> inspect_keywords() {
+  using R = api::InspectRequest;
+  return python::with_table(api::inspect_fields(),
+                            {{"crossbar", [](R& r, const py::handle& v) {
+                                if (py::isinstance<py::str>(v)) {
+                                  r.set_crossbar(py::cast<std::string>(v));  // the C++ parser
+                                } else {
+                                  const auto t = py::cast<std::pair<int64_t, int64_t>>(v);
+                                  r.xbar_rows = t.first;
+                                  r.xbar_cols = t.second;
+                                }
+                              }}});
+}
 
-  python::Fields<api::DseRequest> dse_keywords() {
-    using R = api::DseRequest;
-    // The scalars from the request's table; the grid's lists by hand.
-    return python::with_table(api::dse_fields(), {{"models", field(&R::models)},
-                                                  {"crossbars", field(&R::crossbars)},
-                                                  {"hosts", field(&R::hosts)},
-                                                  {"t_mvm", [](R& r, const py::handle& v) {
-                                                     r.t_mvm.clear();
-                                                     for (const auto& t : py::cast<py::sequence>(v))
-                                                       r.t_mvm.push_back(time_of(t, "t_mvm"));
-                                                   }}});
-  }
+python::Fields<api::DseRequest> dse_keywords() {
+  using R = api::DseRequest;
+  // The scalars from the request's table; the grid's lists by hand.
+  return python::with_table(api::dse_fields(), {{"models", field(&R::models)},
+                                                {"crossbars", field(&R::crossbars)},
+                                                {"hosts", field(&R::hosts)},
+                                                {"t_mvm", [](R& r, const py::handle& v) {
+                                                   r.t_mvm.clear();
+                                                   for (const auto& t : py::cast<py::sequence>(v))
+                                                     r.t_mvm.push_back(time_of(t, "t_mvm"));
+                                                 }}});
+}
 
-  python::Fields<api::PlatformPartitionRequest> partition_platform_keywords() {
-    using R = api::PlatformPartitionRequest;
-    return {{"platform", field(&R::platform)},
-            {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
-            {"reprogram", field(&R::reprogram)},
-            {"objective", field(&R::objective)},
-            {"time_limit", field(&R::time_limit)},
-            {"node_limit", field(&R::node_limit)},
-            {"solver", field(&R::solver)},
-            {"gap", field(&R::gap)},
-            {"threads", field(&R::threads)}};
-  }
+python::Fields<api::PlatformPartitionRequest> partition_platform_keywords() {
+  using R = api::PlatformPartitionRequest;
+  return {{"platform", field(&R::platform)},
+          {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
+          {"reprogram", field(&R::reprogram)},
+          {"objective", field(&R::objective)},
+          {"time_limit", field(&R::time_limit)},
+          {"node_limit", field(&R::node_limit)},
+          {"solver", field(&R::solver)},
+          {"gap", field(&R::gap)},
+          {"threads", field(&R::threads)}};
+}
 
-  python::Fields<api::PlatformDseRequest> dse_platform_keywords() {
-    using R = api::PlatformDseRequest;
-    return {{"platform", field(&R::platform)},
-            {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
-            {"sweep", field(&R::sweeps)},  // the CLI's repeated --sweep KEY=v1,v2
-            {"models", field(&R::models)},
-            {"objective", field(&R::objective)},
-            {"time_limit", field(&R::time_limit)},
-            {"threads", field(&R::threads)},
-            {"cache_dir", field(&R::cache_dir)}};
-  }
+python::Fields<api::PlatformDseRequest> dse_platform_keywords() {
+  using R = api::PlatformDseRequest;
+  return {{"platform", field(&R::platform)},
+          {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
+          {"sweep", field(&R::sweeps)},  // the CLI's repeated --sweep KEY=v1,v2
+          {"models", field(&R::models)},
+          {"objective", field(&R::objective)},
+          {"time_limit", field(&R::time_limit)},
+          {"threads", field(&R::threads)},
+          {"cache_dir", field(&R::cache_dir)}};
+}
 
-  python::Fields<api::ExecuteRequest> execute_keywords() {
-    using R = api::ExecuteRequest;
-    // The request's table, and the hardware of the partition problem (the plan's unless one of
-    // hw, preset, crossbars, t_mvm is given), each set through the hardware table's own field.
-    python::Fields<R> f = python::with_table(api::execute_fields());
-    for (const api::Field<api::HardwareRequest>& h : api::hardware_fields()) {
-      if (h.name == "host") continue;  // the request's own host
-      f[h.name] = [set = python::table_setter(h)](R& r, const py::handle& v) {
-        if (!r.hardware) r.hardware.emplace();
-        set(*r.hardware, v);
-      };
-    }
-    return f;
+python::Fields<api::ExecuteRequest> execute_keywords() {
+  using R = api::ExecuteRequest;
+  // The request's table, and the hardware of the partition problem (the plan's unless one of
+  // hw, preset, crossbars, t_mvm is given), each set through the hardware table's own field.
+  python::Fields<R> f = python::with_table(api::execute_fields());
+  for (const api::Field<api::HardwareRequest>& h : api::hardware_fields()) {
+    if (h.name == "host") continue;  // the request's own host
+    f[h.name] = [set = python::table_setter(h)](R& r, const py::handle& v) {
+      if (!r.hardware) r.hardware.emplace();
+      set(*r.hardware, v);
+    };
   }
+  return f;
+}
 
-  python::Fields<api::RooflineRequest> roofline_keywords() {
-    using R = api::RooflineRequest;
-    // The table's keywords and the sweep's lists.
-    return python::with_table(api::roofline_fields(), {{"bus_widths", field(&R::bus_widths)},
-                                                       {"utilizations", field(&R::utilizations)},
-                                                       {"executions", field(&R::executions)}});
-  }
+python::Fields<api::RooflineRequest> roofline_keywords() {
+  using R = api::RooflineRequest;
+  // The table's keywords and the sweep's lists.
+  return python::with_table(api::roofline_fields(), {{"bus_widths", field(&R::bus_widths)},
+                                                     {"utilizations", field(&R::utilizations)},
+                                                     {"executions", field(&R::executions)}});
+}
 
-  python::Fields<api::BottleneckRequest> bottleneck_keywords() {
-    using R = api::BottleneckRequest;
-    return python::with_table(api::bottleneck_fields(), {{"mappings", field(&R::mappings)}});
-  }
+python::Fields<api::BottleneckRequest> bottleneck_keywords() {
+  using R = api::BottleneckRequest;
+  return python::with_table(api::bottleneck_fields(), {{"mappings", field(&R::mappings)}});
+}
 
-  python::Fields<api::SensitivityRequest> sensitivity_keywords() {
-    using R = api::SensitivityRequest;
-    return python::with_table(api::sensitivity_fields(), {{"operators", field(&R::operators)}});
-  }
+python::Fields<api::SensitivityRequest> sensitivity_keywords() {
+  using R = api::SensitivityRequest;
+  return python::with_table(api::sensitivity_fields(), {{"operators", field(&R::operators)}});
+}
 
-  python::Fields<api::AnalogAuditRequest> analog_audit_keywords() {
-    using R = api::AnalogAuditRequest;
-    return python::with_table(api::analog_audit_fields(), {{"model", field(&R::model)}});
-  }
+python::Fields<api::AnalogAuditRequest> analog_audit_keywords() {
+  using R = api::AnalogAuditRequest;
+  return python::with_table(api::analog_audit_fields(), {{"model", field(&R::model)}});
+}
 
   api::PartitionRequest r;
   apply_kwargs(job, r, kw, partition_keywords());
@@ -282,35 +282,34 @@ PYBIND11_MODULE(_hetcim, m) {
       "feeds validation, the CLI flags and these keyword arguments.");
 
   m.def(
-      m.def(
-          "keywords",
-          [] {
-            py::dict d;
-            d["partition"] = python::keyword_names(partition_keywords());
-            d["partition_front"] = python::keyword_names(partition_keywords());
-            d["partition_front_3d"] = python::keyword_names(partition_keywords());
-            d["partition_milp"] = python::keyword_names(partition_keywords());
-            d["partition_platform"] = python::keyword_names(partition_platform_keywords());
-            d["dse"] = python::keyword_names(dse_keywords());
-            d["dse_platform"] = python::keyword_names(dse_platform_keywords());
-            d["run"] = python::keyword_names(python::with_table(api::run_fields()));
-            d["profile"] = python::keyword_names(python::with_table(api::profile_fields()));
-            d["inspect"] = python::keyword_names(inspect_keywords());
-            d["analog_audit"] = python::keyword_names(analog_audit_keywords());
-            d["analog_run"] = python::keyword_names(python::with_table(api::analog_run_fields()));
-            d["execute"] = python::keyword_names(execute_keywords());
-            d["export_onnx"] = python::keyword_names(python::with_table(api::export_fields()));
-            d["sensitivity"] = python::keyword_names(sensitivity_keywords());
-            d["cluster_roofline"] = python::keyword_names(roofline_keywords());
-            d["cluster_bottleneck"] = python::keyword_names(bottleneck_keywords());
-            d["cluster_calibrate"] =
-                python::keyword_names(python::with_table(api::calibrate_fields()));
-            d["cluster_constants"] =
-                python::keyword_names(python::with_table(api::cluster_constants_fields()));
-            return d;
-          },
-          "Every job's keyword arguments, as the binding applies them (the field table's and the "
-          "job's own): what the tests compare with the CLI's flags.");
+  m.def(
+      "keywords",
+      [] {
+        py::dict d;
+        d["partition"] = python::keyword_names(partition_keywords());
+        d["partition_front"] = python::keyword_names(partition_keywords());
+        d["partition_front_3d"] = python::keyword_names(partition_keywords());
+        d["partition_milp"] = python::keyword_names(partition_keywords());
+        d["partition_platform"] = python::keyword_names(partition_platform_keywords());
+        d["dse"] = python::keyword_names(dse_keywords());
+        d["dse_platform"] = python::keyword_names(dse_platform_keywords());
+        d["run"] = python::keyword_names(python::with_table(api::run_fields()));
+        d["profile"] = python::keyword_names(python::with_table(api::profile_fields()));
+        d["inspect"] = python::keyword_names(inspect_keywords());
+        d["analog_audit"] = python::keyword_names(analog_audit_keywords());
+        d["analog_run"] = python::keyword_names(python::with_table(api::analog_run_fields()));
+        d["execute"] = python::keyword_names(execute_keywords());
+        d["export_onnx"] = python::keyword_names(python::with_table(api::export_fields()));
+        d["sensitivity"] = python::keyword_names(sensitivity_keywords());
+        d["cluster_roofline"] = python::keyword_names(roofline_keywords());
+        d["cluster_bottleneck"] = python::keyword_names(bottleneck_keywords());
+        d["cluster_calibrate"] = python::keyword_names(python::with_table(api::calibrate_fields()));
+        d["cluster_constants"] =
+            python::keyword_names(python::with_table(api::cluster_constants_fields()));
+        return d;
+      },
+      "Every job's keyword arguments, as the binding applies them (the field table's and the "
+      "job's own): what the tests compare with the CLI's flags.");
 
       "build_info",
       [] {
@@ -511,35 +510,35 @@ PYBIND11_MODULE(_hetcim, m) {
       "'full' (every non-dominated point).");
 
   m.def(
-      m.def(
-          "partition_front_3d_json",
-          [](const api::Model& model, const py::kwargs& kw) {
-            const api::PartitionRequest r = partition_request(kw, "partition_front_3d");
-            py::gil_scoped_release release;
-            const api::Front3dResult f =
-                api::partition_front_3d(api::build_partition_problem(model, r), r);
-            return report::front3d_json(f.title, f.problem, f.front, f.accuracy, f.accuracy_set,
-                                        f.provenance)
-                .dump(1);
-          },
-          py::arg("model"),
-          "The latency x energy x accuracy-drop front (needs sensitivity= and chip=): the JSON "
-          "`hetcim partition --pareto-3d` writes.");
+  m.def(
+      "partition_front_3d_json",
+      [](const api::Model& model, const py::kwargs& kw) {
+        const api::PartitionRequest r = partition_request(kw, "partition_front_3d");
+        py::gil_scoped_release release;
+        const api::Front3dResult f =
+            api::partition_front_3d(api::build_partition_problem(model, r), r);
+        return report::front3d_json(f.title, f.problem, f.front, f.accuracy, f.accuracy_set,
+                                    f.provenance)
+            .dump(1);
+      },
+      py::arg("model"),
+      "The latency x energy x accuracy-drop front (needs sensitivity= and chip=): the JSON "
+      "`hetcim partition --pareto-3d` writes.");
 
-      m.def(
-          "partition_milp",
-          [](const api::Model& model, const std::string& format, const py::kwargs& kw) {
-            if (format != "mps" && format != "lp")
-              throw user_error("format: expected mps or lp, got '", format, "'");
-            const api::PartitionRequest r = partition_request(kw, "partition_milp");
-            py::gil_scoped_release release;
-            return api::partition_milp_text(
-                api::build_partition_problem(model, r),
-                format == "mps" ? partition::MilpFileFormat::Mps : partition::MilpFileFormat::Lp);
-          },
-          py::arg("model"), py::arg("format") = "mps",
-          "The paper's MILP of the problem as the text of an MPS or LP file (its header states the "
-          "time unit): what `hetcim partition --mps / --lp` writes.");
+  m.def(
+      "partition_milp",
+      [](const api::Model& model, const std::string& format, const py::kwargs& kw) {
+        if (format != "mps" && format != "lp")
+          throw user_error("format: expected mps or lp, got '", format, "'");
+        const api::PartitionRequest r = partition_request(kw, "partition_milp");
+        py::gil_scoped_release release;
+        return api::partition_milp_text(
+            api::build_partition_problem(model, r),
+            format == "mps" ? partition::MilpFileFormat::Mps : partition::MilpFileFormat::Lp);
+      },
+      py::arg("model"), py::arg("format") = "mps",
+      "The paper's MILP of the problem as the text of an MPS or LP file (its header states the "
+      "time unit): what `hetcim partition --mps / --lp` writes.");
 
       "dse_json",
       [](const py::kwargs& kw) {
@@ -555,19 +554,19 @@ PYBIND11_MODULE(_hetcim, m) {
       "Seed 000's design-space exploration: the points as JSON text (the CLI's dse.json).");
 
   m.def(
-      m.def(
-          "dse_platform_json",
-          [](const py::kwargs& kw) {
-            api::PlatformDseRequest r;
-            apply_kwargs("dse_platform", r, kw, dse_platform_keywords());
-            r.validate();
-            py::gil_scoped_release release;
-            const api::PlatformDseResult x = api::run_platform_dse(r);
-            return report::platform_dse_json(
-                report::PlatformDseRun{r.platform, &x.axes, &x.points, x.provenance});
-          },
-          "A platform's design-space exploration (`hetcim dse --platform P --sweep KEY=v1,v2`): "
-          "platform_dse.json as text.");
+  m.def(
+      "dse_platform_json",
+      [](const py::kwargs& kw) {
+        api::PlatformDseRequest r;
+        apply_kwargs("dse_platform", r, kw, dse_platform_keywords());
+        r.validate();
+        py::gil_scoped_release release;
+        const api::PlatformDseResult x = api::run_platform_dse(r);
+        return report::platform_dse_json(
+            report::PlatformDseRun{r.platform, &x.axes, &x.points, x.provenance});
+      },
+      "A platform's design-space exploration (`hetcim dse --platform P --sweep KEY=v1,v2`): "
+      "platform_dse.json as text.");
 
       "partition_platform_json",
       [](const api::Model& model, const py::kwargs& kw) {
@@ -616,20 +615,20 @@ PYBIND11_MODULE(_hetcim, m) {
       "Seed 001's Bottleneck study (Fig. 8-10) as JSON text (the CLI's --json).");
 
   m.def(
-      m.def(
-          "cluster_constants_text",
-          [](const py::kwargs& kw) {
-            using R = api::ClusterRequest;
-            R r;
-            apply_kwargs("cluster_constants", r, kw,
-                         python::with_table(api::cluster_constants_fields()));
-            r.validate();
-            const api::ConstantsResult x = api::cluster_constants(r);
-            return report::cluster_text_with_provenance(report::constant_table_text(x.config),
-                                                        x.provenance);
-          },
-          "Every constant of seed 001's cluster model with its value and source: the table `hetcim "
-          "cluster constants` prints.");
+  m.def(
+      "cluster_constants_text",
+      [](const py::kwargs& kw) {
+        using R = api::ClusterRequest;
+        R r;
+        apply_kwargs("cluster_constants", r, kw,
+                     python::with_table(api::cluster_constants_fields()));
+        r.validate();
+        const api::ConstantsResult x = api::cluster_constants(r);
+        return report::cluster_text_with_provenance(report::constant_table_text(x.config),
+                                                    x.provenance);
+      },
+      "Every constant of seed 001's cluster model with its value and source: the table `hetcim "
+      "cluster constants` prints.");
 
       "cluster_calibrate_json",
       [](const py::kwargs& kw) {
