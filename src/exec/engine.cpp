@@ -18,13 +18,13 @@
 #include <unordered_map>
 
 #include "exec/arena.h"
-#include "exec/host_kernels/registry.h"
 #include "exec/kernels.h"
 #include "exec/op_params.h"
 #include "exec/quantize.h"
 #include "exec/winograd.h"
 #include "graph/node_errors.h"
 #include "graph/qlinear_operands.h"
+#include "ops/registry.h"
 #include "util/error.h"
 #include "util/limits.h"
 #include "util/omp_wait.h"
@@ -445,6 +445,28 @@ struct Engine::Impl {
       return -1;
     return j;
   }
+  // The Add(y, bias) (either operand order) that the float MatMul output y of the node being
+  // compiled feeds alone, `bias` a constant of N values along the last axis (a Linear layer's
+  // bias, which torch exports as MatMul + Add), or -1. The product then adds it as oneDNN's bias
+  // (one rounding, as the Add did) with the Add's fused Relu/Clip as post-op, writing the Add's
+  // output.
+  int matmul_bias(const std::string& y, int64_t N, std::string& bias) {
+    if (!fusing()) return -1;
+    const int j = sole_reader(y);
+    const graph::Node* add = later_host_node(j);
+    if (!add || add->op_type != "Add" || add->inputs.size() != 2 || add->outputs.size() != 1)
+      return -1;
+    bias = add->inputs[0] == y ? add->inputs[1] : add->inputs[0];
+    const graph::Initializer* c = init(bias);
+    if (bias == y || !c || !c->has_values() || c->info.dtype != DType::Float32 || !c->info.shape ||
+        c->info.shape->empty() || c->info.shape->back() != N ||
+        graph::element_count(*c->info.shape) != N)
+      return -1;
+    const graph::TensorInfo* zi = g->info(add->outputs[0]);
+    if (!zi || zi->dtype != DType::Float32 || known_shape(*g, *add, add->outputs[0]) != shape(y))
+      return -1;
+    return j;
+  }
   // A node whose work an earlier kernel did: no steps; its output aliases the buffer that kernel
   // wrote (the residual Add) or was already placed (SiLU's Mul).
   void fused_node(const FusedAway& f) {
@@ -668,73 +690,51 @@ struct Engine::Impl {
   }
 
   // ---- operators ----------------------------------------------------------------------------
-  // The engine's operators, one row each (the host-kernel families come from exec/host_kernels).
+  // The engine-native kernels of each operator family (ops/registry.h names the family of every
+  // operator; a family with a portable kernel in src/ops and no row here runs that kernel).
   using CompileFn = void (*)(Impl&);
-  struct KernelRow {
-    std::string_view op;
+  struct NativeFamily {
+    std::string_view family;
     CompileFn compile;
   };
-  static const std::vector<KernelRow>& kernel_table() {
-    static const std::vector<KernelRow> kTable = {
-        {"Conv", [](Impl& e) { e.conv(false); }},
-        {"QLinearConv", [](Impl& e) { e.conv(true); }},
-        {"Gemm", [](Impl& e) { e.gemm(false); }},
-        {"QGemm", [](Impl& e) { e.gemm(true); }},
-        {"MatMul", [](Impl& e) { e.matmul(false); }},
-        {"QLinearMatMul", [](Impl& e) { e.matmul(true); }},
-        {"Add", [](Impl& e) { e.binary(); }},
-        {"Sub", [](Impl& e) { e.binary(); }},
-        {"Mul", [](Impl& e) { e.binary(); }},
-        {"Div", [](Impl& e) { e.binary(); }},
-        {"Pow", [](Impl& e) { e.binary(); }},
-        {"QLinearAdd", [](Impl& e) { e.qbinary(); }},
-        {"QLinearMul", [](Impl& e) { e.qbinary(); }},
-        {"Relu", [](Impl& e) { e.eltwise(); }},
-        {"LeakyRelu", [](Impl& e) { e.eltwise(); }},
-        {"Sigmoid", [](Impl& e) { e.eltwise(); }},
-        {"Tanh", [](Impl& e) { e.eltwise(); }},
-        {"Clip", [](Impl& e) { e.eltwise(); }},
-        {"HardSigmoid", [](Impl& e) { e.eltwise(); }},
-        {"HardSwish", [](Impl& e) { e.eltwise(); }},
-        {"QLinearSigmoid", [](Impl& e) { e.qunary(); }},
-        {"QLinearLeakyRelu", [](Impl& e) { e.qunary(); }},
-        {"MaxPool", [](Impl& e) { e.pool(); }},
-        {"AveragePool", [](Impl& e) { e.pool(); }},
-        {"GlobalAveragePool", [](Impl& e) { e.pool(); }},
-        {"GlobalMaxPool", [](Impl& e) { e.pool(); }},
-        {"QLinearGlobalAveragePool", [](Impl& e) { e.qgap(); }},
-        {"QLinearAveragePool", [](Impl& e) { e.qavgpool(); }},
-        {"Concat", [](Impl& e) { e.concat(); }},
-        {"QLinearConcat", [](Impl& e) { e.qconcat(); }},
-        {"Split", [](Impl& e) { e.slice_split(); }},
-        {"Slice", [](Impl& e) { e.slice_split(); }},
-        {"Resize", [](Impl& e) { e.resize(); }},
-        {"Upsample", [](Impl& e) { e.resize(); }},
-        {"Reshape", [](Impl& e) { e.reshape(); }},
-        {"Flatten", [](Impl& e) { e.reshape(); }},
-        {"Squeeze", [](Impl& e) { e.reshape(); }},
-        {"Unsqueeze", [](Impl& e) { e.reshape(); }},
-        {"Identity", [](Impl& e) { e.reshape(); }},
-        {"Dropout", [](Impl& e) { e.reshape(); }},
-        {"Transpose", [](Impl& e) { e.transpose(); }},
-        {"Softmax", [](Impl& e) { e.softmax(); }},
-        {"BatchNormalization", [](Impl& e) { e.batchnorm(); }},
-        {"QuantizeLinear", [](Impl& e) { e.quantize(); }},
-        {"DequantizeLinear", [](Impl& e) { e.dequantize(); }},
+  static CompileFn native(std::string_view family) {
+    static const NativeFamily kNative[] = {
+        {"conv", [](Impl& e) { e.conv(e.node->op_type == "QLinearConv"); }},
+        {"gemm", [](Impl& e) { e.gemm(e.node->op_type == "QGemm"); }},
+        {"matmul", [](Impl& e) { e.matmul(e.node->op_type == "QLinearMatMul"); }},
+        {"binary", [](Impl& e) { e.binary(); }},
+        {"qbinary", [](Impl& e) { e.qbinary(); }},
+        {"eltwise", [](Impl& e) { e.eltwise(); }},
+        {"qunary", [](Impl& e) { e.qunary(); }},
+        {"pool", [](Impl& e) { e.pool(); }},
+        {"qgap", [](Impl& e) { e.qgap(); }},
+        {"qavgpool", [](Impl& e) { e.qavgpool(); }},
+        {"concat", [](Impl& e) { e.concat(); }},
+        {"qconcat", [](Impl& e) { e.qconcat(); }},
+        {"slice_split", [](Impl& e) { e.slice_split(); }},
+        {"resize", [](Impl& e) { e.resize(); }},
+        {"reshape", [](Impl& e) { e.reshape(); }},
+        {"transpose", [](Impl& e) { e.transpose(); }},
+        {"batchnorm", [](Impl& e) { e.batchnorm(); }},
+        {"quantize", [](Impl& e) { e.quantize(); }},
+        {"dequantize", [](Impl& e) { e.dequantize(); }},
     };
-    return kTable;
-  }
-  static const KernelRow* find_kernel(std::string_view op) {
-    for (const KernelRow& r : kernel_table())
-      if (r.op == op) return &r;
+    for (const NativeFamily& r : kNative)
+      if (r.family == family) return r.compile;
     return nullptr;
+  }
+  // Whether the engine runs n: a native family (any domain, as the QLinear contrib operators),
+  // or a portable kernel of src/ops for an operator of the default domain.
+  static bool runs(const graph::Node& n, const ops::Family* f) {
+    return f && (native(f->family) || (f->compile && n.domain.empty()));
   }
 
   void compile_node() {
     const std::string& op = node->op_type;
-    if (const KernelRow* r = find_kernel(op)) return r->compile(*this);
-    if (node->domain.empty()) {
-      if (const host::Family* f = host::find(op)) return host_kernel(*f);
+    const ops::Family* f = ops::find(op);
+    if (runs(*node, f)) {
+      if (CompileFn c = native(f->family)) return c(*this);
+      return host_kernel(*f);
     }
     fail(*node, "unsupported operator '" + op + "'" +
                     (node->domain.empty() ? "" : " (domain " + node->domain + ")") + " at opset " +
@@ -1156,10 +1156,21 @@ struct Engine::Impl {
     Shape as = shape(a), bs = shape(b);
     const Shape ys = shape(y);
     if (as.size() < 2 || bs.size() < 2) fail(n, "MatMul operands of rank 1 are not supported");
-    const size_t r = std::max(as.size(), bs.size());
+    size_t r = std::max(as.size(), bs.size());
     while (as.size() < r) as.insert(as.begin(), 1);
     while (bs.size() < r) bs.insert(bs.begin(), 1);
     const int64_t N = bs.back();
+    Shape ys_full = ys;
+    while (ys_full.size() < r) ys_full.insert(ys_full.begin(), 1);
+    // A float B without batch dimensions (a Linear layer on [..., M, K] activations): one 2-D
+    // GEMM over every row of A (oneDNN runs a broadcast batch as a loop of small products).
+    if (!q && r > 2 && std::all_of(bs.begin(), bs.end() - 2, [](int64_t d) { return d == 1; })) {
+      const int64_t rows = graph::element_count(as) / as.back();
+      as = {rows, as.back()};
+      bs = {bs[r - 2], N};
+      ys_full = {rows, N};
+      r = 2;
+    }
     dnnl::primitive_attr attr = base_attr();
     dnnl::post_ops po;
     std::unordered_map<int, memory> args;
@@ -1167,6 +1178,8 @@ struct Engine::Impl {
     int32_t za = 0, zy = 0, zb = 0;
     bool halves = false, shift = false;  // int8_weight_halves()
     memory partial;
+    int bias_at = -1;  // the bias Add done by this product (matmul_bias)
+    std::string bias;
     dt adt = dnnl_type(dtype(a), node);
     dt bdt = dnnl_type(dtype(b), node);
     const bool b_const = init(b) != nullptr;
@@ -1203,27 +1216,33 @@ struct Engine::Impl {
         za += 128;
         adt = dt::u8;
       }
-      if (halves) {
-        Shape ys_full = ys;
-        while (ys_full.size() < r) ys_full.insert(ys_full.begin(), 1);
-        partial = node_temp(plain_md(ys_full, dt::s32));
-      }
+      if (halves) partial = node_temp(plain_md(ys_full, dt::s32));
       int8_scales(attr, po, args, scales, r - 1, r, partial);
       if (za != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
       if (zy != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
       post_activation(po, fused_activation(n), sy);
       post_round(po, zy);
+    } else if (r == 2 && fused_activation(n).kind == Activation::None &&
+               (bias_at = matmul_bias(y, N, bias)) >= 0) {
+      post_activation(po, fused_activation(g->nodes[static_cast<size_t>(bias_at)]));
     } else {
       post_activation(po, fused_activation(n));
     }
     attr.set_post_ops(po);
     const memory::desc a_md = plain_md(as, adt);
     const memory::desc b_md = plain_md(bs, bdt);
-    Shape ys_full = ys;
-    while (ys_full.size() < r) ys_full.insert(ys_full.begin(), 1);
     const memory::desc y_md = plain_md(ys_full, dnnl_type(ytype, node));
     const memory::desc b_use = b_const ? memory::desc(dims_of(bs), bdt, tag::any) : b_md;
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_use, y_md), attr, eng);
+    const memory::desc bias_md({1, N}, dt::f32, tag::ab);
+    dnnl::matmul::primitive_desc pd(bias_at >= 0 ? dnnl::matmul::desc(a_md, b_use, bias_md, y_md)
+                                                 : dnnl::matmul::desc(a_md, b_use, y_md),
+                                    attr, eng);
+    if (bias_at >= 0) {
+      args[DNNL_ARG_BIAS] = const_memory(constant(bias), bias_md);
+      const graph::Node& add = g->nodes[static_cast<size_t>(bias_at)];
+      fused_away[bias_at] = {n.name, ""};
+      cur->info.impl += "+bias(" + add.name + ")";
+    }
     Tensor lo;
     memory lo_runtime;
     if (b_const) {
@@ -1252,7 +1271,8 @@ struct Engine::Impl {
       add_lo_half<dnnl::matmul>(
           [&](const memory::desc& dmd) { return dnnl::matmul::desc(a_md, b_use, dmd); }, lo, b_md,
           args[DNNL_ARG_SRC], partial, za, lo_runtime);
-    memory& out = output(y, plain_md(ys, dnnl_type(ytype, node)), ytype);
+    const std::string& y_out = bias_at >= 0 ? g->nodes[static_cast<size_t>(bias_at)].outputs[0] : y;
+    memory& out = output(y_out, plain_md(ys, dnnl_type(ytype, node)), ytype);
     args[DNNL_ARG_DST] = memory(y_md, eng, out.get_data_handle());
     if (q && za != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC] = scalar_s32(za);
     if (q && zb != 0) args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_WEIGHTS] = scalar_s32(zb);
@@ -1317,6 +1337,9 @@ struct Engine::Impl {
           dnnl::binary::primitive_desc alt = make_pd(*blocked);
           if (!reference(alt)) pd = alt;
         }
+      // oneDNN's reference kernel (a broadcast it has no jit kernel for, e.g. a LayerNorm's
+      // per-row mean): the portable kernel, vectorised, is 10-100x faster.
+      if (reference(pd)) return host_kernel(*ops::find(op));
       std::unordered_map<int, memory> args;
       args[DNNL_ARG_SRC_0] = get(a, pd.src_desc(0));
       memory bm = bsh == shape(b) ? get(b, pd.src_desc(1)) : memory();
@@ -1329,32 +1352,8 @@ struct Engine::Impl {
       add_primitive(dnnl::binary(pd), args, pd);
       return;
     }
-    // Generic: any broadcasting, row-major output.
-    memory::desc amd, bmd;
-    memory am = get_strided(a, &amd), bm = get_strided(b, &bmd);
-    const memory::desc ymd = plain_md(ys, dt::f32);
-    memory ym = output(y, ymd, DType::Float32);
-    std::vector<int64_t> sa = bstrides(amd, shape(a), ys), sb = bstrides(bmd, shape(b), ys);
-    std::vector<int64_t> sy = row_major_strides(ys);
-    const int kind = op == "Add" ? 0 : op == "Sub" ? 1 : op == "Mul" ? 2 : op == "Div" ? 3 : 4;
-    cur->info.impl = "hetcim:binary_strided";
-    cur->steps.push_back([am, bm, ym, ys, sa, sb, sy, kind, act]() {
-      const float* ap = static_cast<const float*>(am.get_data_handle());
-      const float* bp = static_cast<const float*>(bm.get_data_handle());
-      float* yp = static_cast<float*>(ym.get_data_handle());
-      kernels::for_each_run(ys, {sy, sa, sb},
-                            [&](int64_t len, const int64_t* off, const int64_t* st) {
-                              for (int64_t i = 0; i < len; ++i) {
-                                const float u = ap[off[1] + i * st[1]], v = bp[off[2] + i * st[2]];
-                                float r = kind == 0   ? u + v
-                                          : kind == 1 ? u - v
-                                          : kind == 2 ? u * v
-                                          : kind == 3 ? u / v
-                                                      : std::pow(u, v);
-                                yp[off[0] + i * st[0]] = act.apply(r);
-                              }
-                            });
-    });
+    // Any other broadcasting, and Pow: the binary family's portable kernel (ops/binary.cpp).
+    host_kernel(*ops::find(op));
   }
 
   // Element strides with which an operand of logical shape s (physical layout md) is read when
@@ -1645,7 +1644,7 @@ struct Engine::Impl {
       ok = c && c->has_values() && c->info.dtype == DType::Float32 && c->info.shape &&
            graph::element_count(*c->info.shape) == xs[1];
     }
-    if (!ok) return host_kernel(*host::find("BatchNormalization"));
+    if (!ok) return host_kernel(*ops::find("BatchNormalization"));
     const std::string& y = n.outputs.at(0);
     const std::vector<float> scale = constant(n.inputs[1]).floats(),
                              bias = constant(n.inputs[2]).floats(),
@@ -1683,39 +1682,14 @@ struct Engine::Impl {
     });
   }
 
-  void softmax() {
-    const graph::Node& n = *node;
-    const std::string& x = n.inputs.at(0);
-    const std::string& y = n.outputs.at(0);
-    const Shape xs = shape(x);
-    const int64_t r = static_cast<int64_t>(xs.size());
-    int64_t axis = norm_axis(n, n.attr_int("axis", g->opset >= 13 ? -1 : 1), r);
-    memory::desc md = plain_md(xs, dt::f32);
-    if (g->opset < 13) {  // coerced to 2-D
-      int64_t outer = 1, inner = 1;
-      for (int64_t k = 0; k < r; ++k) (k < axis ? outer : inner) *= xs[static_cast<size_t>(k)];
-      md = plain_md({outer, inner}, dt::f32);
-      axis = 1;
-    }
-    dnnl::softmax_forward::primitive_desc pd(
-        dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, md, static_cast<int>(axis)),
-        base_attr(), eng);
-    memory in = get_plain(x);
-    memory& out = output(y, plain_md(xs, dt::f32), DType::Float32);
-    std::unordered_map<int, memory> args;
-    args[DNNL_ARG_SRC] = memory(md, eng, in.get_data_handle());
-    args[DNNL_ARG_DST] = memory(md, eng, out.get_data_handle());
-    add_primitive(dnnl::softmax_forward(pd), args, pd);
-  }
+  // ---- portable kernels of src/ops (ops/kernel.h: the context a family compiles from) ------
+  std::vector<std::unique_ptr<ops::Constant>> host_constants;  // constants the kernels captured
 
-  // ---- host kernels (exec/host_kernels: one table, one file per operator family) --------------
-  std::vector<std::unique_ptr<Tensor>> host_constants;  // constant operands the kernels captured
-
-  void host_kernel(const host::Family& f) {
+  void host_kernel(const ops::Family& f) {
     const graph::Node& n = *node;
-    host::KernelInput k{n, g->opset, {}, {}, {}};
+    ops::KernelInput k{n, g->opset, {}, {}, {}};
     std::vector<bool> activation(n.inputs.size(), false);
-    for (size_t i : f.activations)
+    for (size_t i : f.activations.empty() ? std::vector<size_t>{0} : f.activations)
       if (i < activation.size()) activation[i] = true;
     std::vector<memory> in_mem(n.inputs.size());
     std::vector<bool> has_in(n.inputs.size(), false);
@@ -1728,7 +1702,12 @@ struct Engine::Impl {
       }
       k.shapes.push_back(shape(t));
       if (init(t)) {
-        host_constants.push_back(std::make_unique<Tensor>(constant(t)));
+        const Tensor v = constant(t);
+        auto c = std::make_unique<ops::Constant>();
+        c->shape = v.shape;
+        c->values.resize(static_cast<size_t>(v.numel()));
+        for (int64_t e = 0; e < v.numel(); ++e) c->values[static_cast<size_t>(e)] = v.at(e);
+        host_constants.push_back(std::move(c));
         k.constants.push_back(host_constants.back().get());
       } else {
         k.constants.push_back(nullptr);
@@ -1743,7 +1722,7 @@ struct Engine::Impl {
       has_in[i] = true;
     }
     for (const std::string& t : n.outputs) k.out_shapes.push_back(t.empty() ? Shape{} : shape(t));
-    host::Run run = f.compile(k);
+    ops::Run run = f.compile(k);
     std::vector<memory> out_mem(n.outputs.size());
     std::vector<bool> has_out(n.outputs.size(), false);
     for (size_t o = 0; o < n.outputs.size(); ++o) {
@@ -2456,8 +2435,7 @@ Engine::~Engine() = default;
 Engine::Engine(Engine&&) noexcept = default;
 
 bool Engine::executes(const graph::Node& n) {
-  if (n.domain.empty() && host::find(n.op_type)) return true;
-  return Impl::find_kernel(n.op_type) != nullptr;
+  return Impl::runs(n, ops::find(n.op_type));
 }
 
 std::vector<std::string> unsupported_operators(const graph::Graph& g) {

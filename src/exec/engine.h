@@ -69,6 +69,9 @@ struct EngineOptions {
   //   bias and the sum in its own order, float reassociation);
   // - Sigmoid(x) read only by Mul(x, Sigmoid(x)): one SiLU kernel (bit-identical to the pair);
   // - a standalone float BatchNormalization read only by a Relu: one pass (bit-identical).
+  // - a float MatMul whose B has no batch dimensions, read only by an Add of a constant bias of
+  //   N values: oneDNN's bias of the product (+ the Add's fused Relu/Clip), writing the Add's
+  //   output (one rounding for the addition, as before; oneDNN may add it in its own order).
   // false: every operator runs its own kernel (what `profile` times per operator).
   bool fuse = true;
 };

@@ -161,6 +161,7 @@ class Interpreter {
       if (op == "LayerNormalization") return layer_normalization();
       if (op == "Pad") return pad();
       if (op == "Erf" || op == "Sqrt") return unary_math();
+      if (op == "Gelu") return gelu();
       if (op == "Gather") return gather();
     }
     fail(n, "unsupported operator '" + op + "'" +
@@ -316,6 +317,24 @@ class Interpreter {
     for (int64_t i = 0; i < x.numel(); ++i) {
       const double v = x.data<float>()[i];
       y.data<float>()[i] = static_cast<float>(erf ? std::erf(v) : std::sqrt(v));
+    }
+    set(0, std::move(y));
+  }
+
+  // Gelu (opset 20), in double: x/2 (1 + erf(x / sqrt 2)) or, approximate "tanh",
+  // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+  void gelu() {
+    const Tensor& x = float_in(0);
+    const std::string approximate = node_->attr_string("approximate", "none");
+    if (approximate != "none" && approximate != "tanh")
+      fail(*node_, "approximate must be 'none' or 'tanh'");
+    Tensor y = Tensor::zeros(DType::Float32, x.shape);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const double v = x.data<float>()[i];
+      const double inner = approximate == "tanh"
+                               ? std::tanh(0.79788456080286536 * (v + 0.044715 * v * v * v))
+                               : std::erf(v / std::sqrt(2.0));
+      y.data<float>()[i] = static_cast<float>(0.5 * v * (1.0 + inner));
     }
     set(0, std::move(y));
   }

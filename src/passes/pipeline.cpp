@@ -6,6 +6,8 @@
 #include "passes/fold_constants.h"
 #include "passes/fold_qdq.h"
 #include "passes/fuse_activation.h"
+#include "passes/fuse_gelu.h"
+#include "passes/fuse_layer_norm.h"
 #include "passes/layout_nhwc.h"
 #include "passes/quantize_int8.h"
 #include "passes/remove_identity.h"
@@ -14,8 +16,9 @@ namespace hetcim::passes {
 
 const std::vector<std::string>& pipeline_steps() {
   static const std::vector<std::string> steps = {
-      "fold-constants", "remove-identity",           "fold-batchnorm", "fuse-activation",
-      "fold-qdq",       "fuse-quantized-activation", "quantize-int8",  "layout-nhwc"};
+      "fold-constants", "remove-identity", "fold-batchnorm", "fuse-layer-norm",
+      "fuse-gelu",      "fuse-activation", "fold-qdq",       "fuse-quantized-activation",
+      "quantize-int8",  "layout-nhwc"};
   return steps;
 }
 
@@ -28,6 +31,10 @@ graph::Graph lower(graph::Graph g, const PipelineOptions& o, const DumpHook& dum
   step("fold-constants", true, fold_constants);
   step("remove-identity", true, remove_identity);
   step("fold-batchnorm", o.fold_batchnorm, fold_batchnorm);
+  // The opset-13 LayerNorm and GELU decompositions as one operator each (ONNX Runtime fuses both
+  // too): what partitioning, profiling and the engine see.
+  step("fuse-layer-norm", o.fuse_activations, fuse_layer_norm);
+  step("fuse-gelu", o.fuse_activations, fuse_gelu);
   step("fuse-activation", o.fuse_activations, fuse_activation);
   step("fold-qdq", true, fold_qdq);
   // A Relu/Clip between DequantizeLinear and QuantizeLinear with the same quantization on both

@@ -22,8 +22,8 @@ struct PipelineOptions {
 
 using DumpHook = std::function<void(const std::string& step, const graph::Graph&)>;
 
-// Step names, in order: fold-constants, remove-identity, fold-batchnorm, fuse-activation,
-// fold-qdq, fuse-quantized-activation, quantize-int8, layout-nhwc.
+// Step names, in order: fold-constants, remove-identity, fold-batchnorm, fuse-layer-norm,
+// fuse-gelu, fuse-activation, fold-qdq, fuse-quantized-activation, quantize-int8, layout-nhwc.
 [[nodiscard]] const std::vector<std::string>& pipeline_steps();
 
 // By value: a caller that moves its graph in pays for no copy of the weights.

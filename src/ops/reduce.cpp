@@ -1,10 +1,10 @@
 // ReduceMean over constant axes (attribute before opset 18, input 1 from 18 on), keepdims.
 #include <set>
 
-#include "exec/host_kernels/families.h"
 #include "graph/node_errors.h"
+#include "ops/families.h"
 
-namespace hetcim::exec::host {
+namespace hetcim::ops {
 
 Run compile_reduce_mean(const KernelInput& k) {
   const graph::Node& n = k.node;
@@ -13,7 +13,7 @@ Run compile_reduce_mean(const KernelInput& k) {
   std::vector<int64_t> axes = n.attr_ints("axes", {});
   if (k.constants.size() > 1 && k.constants[1]) {
     axes.clear();
-    const Tensor& a = *k.constants[1];
+    const Constant& a = *k.constants[1];
     for (int64_t i = 0; i < a.numel(); ++i) axes.push_back(static_cast<int64_t>(a.at(i)));
   } else if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
     throw graph::node_error(n, "axes (input 1 '", n.inputs[1], "') must be a constant");
@@ -76,4 +76,4 @@ Run compile_reduce_mean(const KernelInput& k) {
   };
 }
 
-}  // namespace hetcim::exec::host
+}  // namespace hetcim::ops

@@ -1,8 +1,8 @@
 // Gather of an activation with constant indices (a transformer's qkv[0], qkv[1], qkv[2]).
-#include "exec/host_kernels/families.h"
 #include "graph/node_errors.h"
+#include "ops/families.h"
 
-namespace hetcim::exec::host {
+namespace hetcim::ops {
 
 Run compile_gather(const KernelInput& k) {
   const graph::Node& n = k.node;
@@ -35,4 +35,4 @@ Run compile_gather(const KernelInput& k) {
   };
 }
 
-}  // namespace hetcim::exec::host
+}  // namespace hetcim::ops

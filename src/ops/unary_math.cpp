@@ -2,9 +2,9 @@
 // that exporters emit in decomposed normalisations (Sqrt).
 #include <cmath>
 
-#include "exec/host_kernels/families.h"
+#include "ops/families.h"
 
-namespace hetcim::exec::host {
+namespace hetcim::ops {
 namespace {
 
 template <float (*F)(float)>
@@ -31,4 +31,4 @@ Run compile_sqrt(const KernelInput& k) {
   return elementwise<sqrt_f>(k);
 }
 
-}  // namespace hetcim::exec::host
+}  // namespace hetcim::ops

@@ -2,10 +2,10 @@
 // optional constant_value; optional axes from opset 18). Negative pads crop.
 #include <algorithm>
 
-#include "exec/host_kernels/families.h"
 #include "graph/node_errors.h"
+#include "ops/families.h"
 
-namespace hetcim::exec::host {
+namespace hetcim::ops {
 
 Run compile_pad(const KernelInput& k) {
   const graph::Node& n = k.node;
@@ -82,4 +82,4 @@ Run compile_pad(const KernelInput& k) {
   };
 }
 
-}  // namespace hetcim::exec::host
+}  // namespace hetcim::ops
