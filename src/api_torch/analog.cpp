@@ -284,6 +284,7 @@ AnalogSelectResult analog_select(const AnalogSelectRequest& q) {
   pr.cache_dir = q.replay_dir.empty() ? q.cache_dir : q.replay_dir;
   pr.replay_only = !q.replay_dir.empty();
   pr.on_simulation = q.on_simulation;
+  pr.on_cache_warning = q.on_cache_warning;
   pr.over_ranks = q.over_ranks;
   PoolResult pool = pool_logits(pr, d);
   AnalogSelectResult r;

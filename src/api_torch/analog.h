@@ -84,7 +84,7 @@ struct AnalogEvalResult {
 struct AnalogSelectRequest {
   std::string model;       // ONNX file (race_cnn with weights), required
   std::string chips;       // chip profiles file, required
-  std::string pool;        // comma-separated units (A0, A0#2); "" = every profile of the file
+  std::string pool;        // comma-separated units (A0, A0#2); "" = every profile with an energy
   std::string mode;        // "" | physical | reference
   uint64_t chip_seed = 1;  // base seeds; a unit's seeds derive from them and its name
   uint64_t read_seed = 1;
@@ -116,7 +116,8 @@ struct AnalogSelectRequest {
   std::string replay_dir;      // replay from this cache only (no simulation); excludes cache_dir
   // Under MPI (dist/), split the simulations over the ranks; rank 0 alone gets the result.
   bool over_ranks = false;
-  std::function<void(const std::string& what)> on_simulation;  // "simulating A0 on 1000 ..."
+  std::function<void(const std::string& what)> on_simulation;    // "simulating A0 on 1000 ..."
+  std::function<void(const std::string& why)> on_cache_warning;  // PoolRequest::on_cache_warning
 
   void validate() const;  // UserError naming the field
 };

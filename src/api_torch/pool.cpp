@@ -1,5 +1,6 @@
 #include "api_torch/pool.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -66,21 +67,38 @@ std::string model_line(const std::string& key) {
   return key.substr(0, key.find('\n'));
 }
 
-std::string entry_key(const std::string& model_hash, const ProtocolData& d, const PoolUnit* u,
+// FNV-1a of the images a simulation reads: their shape, pixels and labels (16 hex digits).
+std::string images_digest(const data::ImageDataset& images) {
+  Fnv1a h;
+  for (int64_t v : {images.count, images.channels, images.height, images.width, images.classes})
+    h.update(&v, sizeof v);
+  h.update(images.images.data(), images.images.size());
+  h.update(images.labels.data(), images.labels.size());
+  char b[20];
+  std::snprintf(b, sizeof b, "%016" PRIx64, h.h);
+  return b;
+}
+
+// The key of a simulation's cache entry: everything its logits depend on, one "name k=v ..." line
+// per part, so that a miss can name the differing fields (select::closest_key_difference). The
+// libtorch thread count is not in it: the logits are the same bits at any count (tested in
+// tests/train, LogitsDoNotDependOnThreads).
+std::string entry_key(const std::string& model_hash, const ProtocolData& d,
+                      const data::ImageDataset& images, const PoolUnit* u,
                       const train::EvalOptions& e) {
   std::ostringstream k;
   k << "model " << model_hash << "\n"
-    << "data " << d.description << "\n";
+    << "data " << d.description << "\n"
+    << "inputs digest=" << images_digest(images) << " rows=" << images.count << "\n";
   if (u)
     k << "unit " << u->name << " chip_seed=" << u->chip_seed << " read_seed=" << u->read_seed << " "
       << profile_fingerprint(u->profile) << "\n";
   else
     k << "unit digital\n";
-  k << "eval batch=" << e.batch_size << " threads=" << e.threads
-    << " analog_layers=" << join(e.analog_layers, ",") << "\n";
+  k << "eval batch=" << e.batch_size << " analog_layers=" << join(e.analog_layers, ",") << "\n";
   // Drift (read after t0) changes the logits; at t0 (every pool command) the key is unchanged.
   if (u && u->profile.drifts() && e.read_time > u->profile.drift_t0)
-    k << "read_time=" << g17(e.read_time) << " compensation=" << e.drift_compensation
+    k << "drift read_time=" << g17(e.read_time) << " compensation=" << e.drift_compensation
       << " drift_nu=" << g17(u->profile.drift_nu) << " drift_nu_sd=" << g17(u->profile.drift_nu_sd)
       << " drift_t0=" << g17(u->profile.drift_t0) << "\n";
   if (u && u->profile.read_noise_growth && e.read_time > u->profile.drift_t0)
@@ -104,8 +122,13 @@ std::vector<PoolUnit> parse_pool(const std::string& chips_file, const std::strin
     xbar::validate_profile(c, chips_file);
   }
   std::vector<std::string> names;
-  if (pool.empty()) {
-    for (const auto& c : profiles) names.push_back(c.name);
+  if (pool.empty()) {  // every profile with an energy (eq. 9 needs one), as --help says
+    for (const auto& c : profiles)
+      if (c.energy) names.push_back(c.name);
+    if (names.empty())
+      throw user_error(chips_file,
+                       ": no chip profile has an 'energy' (activation energy E of eq. 9), so the "
+                       "default pool (every profile with an energy) is empty");
   } else {
     std::stringstream ss(pool);
     for (std::string n; std::getline(ss, n, ',');)
@@ -238,8 +261,8 @@ std::vector<PoolResult> pool_logits(const std::vector<PoolRequest>& requests,
         e.chip_seed = u->chip_seed;
         e.read_seed = test_part ? test_read_seed(u->read_seed) : u->read_seed;
       }
-      const std::string key =
-          entry_key(model_hashes[q], d, u, e) + (test_part ? "part test\n" : "part calibration\n");
+      const std::string key = entry_key(model_hashes[q], d, images, u, e) +
+                              (test_part ? "part test\n" : "part calibration\n");
       sims.push_back({q, u, &images, test_part, &logits, e, key});
     };
     add(nullptr, d.calibration, false, p.reference_logits);
@@ -259,12 +282,30 @@ std::vector<PoolResult> pool_logits(const std::vector<PoolRequest>& requests,
       const char* who = s.unit ? s.unit->name.c_str() : "digital";
       if (!r.cache_dir.empty())
         if (auto c = select::load_logits(r.cache_dir, s.key)) {
+          const std::string file = r.cache_dir + "/" + select::logit_file_name(s.key);
           if (c->labels != s.images->labels || c->classes != K)
-            throw user_error(r.cache_dir, "/", select::logit_file_name(s.key),
-                             ": cached labels differ from the data set's; delete the entry");
-          ++outs[s.request].cached;
-          *s.logits = std::move(c->logits);
-          continue;
+            throw user_error(file, ": cached labels differ from the data set's; delete the entry");
+          // The first batch simulated again: an entry whose logits were edited (its checksum
+          // recomputed) or swapped for another chip's is refused, not trusted.
+          const int64_t n = std::min(s.eval.batch_size, s.images->count);
+          train::EvalOptions first = s.eval;
+          first.limit = n;
+          const std::vector<float> fresh =
+              n > 0 ? train::evaluate_race_cnn(models[s.request], *s.images, first).logits
+                    : std::vector<float>{};
+          if (std::equal(fresh.begin(), fresh.end(), c->logits.begin(),
+                         [](float x, float y) { return std::memcmp(&x, &y, sizeof x) == 0; })) {
+            ++outs[s.request].cached;
+            *s.logits = std::move(c->logits);
+            continue;
+          }
+          const std::string why = file + ": the logits of '" + who + "' on the first " +
+                                  std::to_string(n) +
+                                  " images differ from a new simulation of them (the entry was "
+                                  "edited or made by other code)";
+          if (r.replay_only)
+            throw user_error("--logits ", why, "; delete the entry or use --cache DIR");
+          if (r.on_cache_warning) r.on_cache_warning(why + "; simulating it again");
         }
       if (r.replay_only) {
         std::vector<std::string> keys;
@@ -283,7 +324,9 @@ std::vector<PoolResult> pool_logits(const std::vector<PoolRequest>& requests,
                            ")");
         throw user_error("--logits ", r.cache_dir, ": no cached logits of '", who,
                          "' for these data, seeds and options (", keys.size(),
-                         " entries there); drop --logits or use --cache DIR to simulate them");
+                         " entries there; the closest differs in ",
+                         select::closest_key_difference(s.key, keys),
+                         "); drop --logits or use --cache DIR to simulate them");
       }
       // A chip costs a few times the digital model; images in proportion.
       tasks.push_back({i, static_cast<double>(s.images->count) * (s.unit ? 4.0 : 1.0)});

@@ -84,6 +84,9 @@ struct PoolRequest {
   // and after it with its measured wall time ("simulated A0 on 1000 calibration images (task 2,
   // model 1): 1.234 s wall"); the CLI prints both on stderr unless --quiet.
   std::function<void(const std::string& what)> on_simulation;
+  // Told when a cached entry is refused (its first batch, simulated again, differs) and simulated
+  // again; the CLI prints it as a warning, --quiet or not.
+  std::function<void(const std::string& why)> on_cache_warning;
   // Split the simulations over the MPI ranks of this run (dist/dist.h) when an MPI launcher
   // started it: every rank calls pool_logits with the same request and data; rank 0 reads and
   // writes the cache and alone gets the logits (the other ranks an empty result).

@@ -68,7 +68,7 @@ const FieldTable<AnalogStudyRequest>& analog_study_fields() {
           field("chips", &R::chips, "Chip profiles file (e.g. data/chips.yaml)"),
           field("pool", &R::pool,
                 "Comma-separated units, mildest first (availability drops the first ones); '': "
-                "every profile of the file"),
+                "every profile of the file with an energy"),
           field("mode", &R::mode, "Override the profiles' simulation mode ('': their own)")
               .one_of({"", "physical", "reference"}),
           field("seed", &R::seed,
@@ -215,6 +215,7 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
     pr.eval.threads = a.threads;
     pr.cache_dir = cache_dir;
     pr.on_simulation = a.on_simulation;
+    pr.on_cache_warning = a.on_simulation;  // a refused cache entry, simulated again
     pr.over_ranks = a.over_ranks;
     pools.push_back(std::move(pr));
   }

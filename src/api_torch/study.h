@@ -43,7 +43,7 @@ struct AnalogStudyRequest {
   int64_t holdout = 10000;       // training images held out: the calibration pool
   uint64_t holdout_seed = 1;
   std::string chips;  // chip profiles file, required
-  std::string pool;   // comma-separated units, mildest first; "" = every profile of the file
+  std::string pool;   // comma-separated units, mildest first; "" = every profile with an energy
   std::string mode;   // "" | physical | reference
   uint64_t seed = 1;  // run i: training seed and base chip/read seeds seed + i - 1
   // H/P/C sizes, split seed (run i: split_seed + i - 1), risks, energy.fallback (the fallback

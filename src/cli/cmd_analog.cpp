@@ -166,6 +166,9 @@ void register_analog_select(CLI::App& analog, const Provenance& provenance) {
   cmd->callback([a, &provenance] {
     api::AnalogSelectRequest q = a->request;
     q.on_simulation = options::stderr_lines(a->quiet);
+    q.on_cache_warning = [](const std::string& w) {  // --quiet or not: a cache entry was refused
+      std::fprintf(stderr, "hetcim: warning: %s\n", w.c_str());
+    };
     // Under MPI (`mpirun -np N hetcim analog select ...`) the simulations are split over the
     // ranks; rank 0 alone reads and writes the cache, runs the protocol and writes the outputs.
     q.over_ranks = true;

@@ -114,19 +114,104 @@ void store_logits(const std::string& dir, const CachedLogits& e) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw user_error(dir, ": cannot create the logit cache directory (", ec.message(), ")");
-  write_file_atomically((fs::path(dir) / logit_file_name(e.key)).string(), out);
+  write_cache_file((fs::path(dir) / logit_file_name(e.key)).string(), out);
 }
 
 std::optional<CachedLogits> load_logits(const std::string& dir, const std::string& key) {
   const fs::path p = fs::path(dir) / logit_file_name(key);
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec)) return std::nullopt;
-  CachedLogits c = parse(slurp(p), p.string());
+  // Not followed or opened when a link, FIFO or device: computed again and replaced (files.h).
+  const CacheFile f = read_cache_file(p.string(), "logit cache entry", int64_t{1} << 30);
+  if (!f.usable) return std::nullopt;
+  CachedLogits c = parse(f.text, p.string());
   if (c.key != key)
     throw user_error(p.string(),
                      ": logit cache entry holds another key (a hash collision or a "
                      "renamed file); delete it");
   return c;
+}
+
+namespace {
+
+// A key as (line name -> fields); a line without "=" fields is one field "" holding its text.
+using KeyFields =
+    std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>;
+
+KeyFields key_fields(const std::string& key) {
+  KeyFields out;
+  std::istringstream in(key);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    const size_t sp = line.find(' ');
+    const std::string name = line.substr(0, sp),
+                      rest = sp == std::string::npos ? "" : line.substr(sp + 1);
+    // Leading words without "=" are the line's own field "" (a unit's name), the rest k=v.
+    std::vector<std::pair<std::string, std::string>> fields;
+    std::string lead;
+    std::istringstream words(rest);
+    bool all_fields = true;
+    for (std::string w; words >> w;) {
+      const size_t eq = w.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        if (!fields.empty()) {
+          all_fields = false;
+          break;
+        }
+        lead += (lead.empty() ? "" : " ") + w;
+        continue;
+      }
+      fields.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+    }
+    if (all_fields && !lead.empty()) fields.insert(fields.begin(), {"", lead});
+    if (!all_fields) fields = {{"", rest}};
+    out.emplace_back(name, std::move(fields));
+  }
+  return out;
+}
+
+std::vector<std::string> differences(const KeyFields& want, const KeyFields& have) {
+  std::vector<std::string> out;
+  const auto find = [](const KeyFields& k, const std::string& name) {
+    return std::find_if(k.begin(), k.end(), [&](const auto& l) { return l.first == name; });
+  };
+  for (const auto& [name, fields] : want) {
+    const auto it = find(have, name);
+    if (it == have.end()) {
+      out.push_back("'" + name + "' only here");
+      continue;
+    }
+    for (const auto& [field, value] : fields) {
+      const auto f = std::find_if(it->second.begin(), it->second.end(),
+                                  [&](const auto& x) { return x.first == field; });
+      const std::string label = field.empty() ? name : name + " " + field;
+      if (f == it->second.end())
+        out.push_back(label + " only here");
+      else if (f->second != value)
+        out.push_back(label + ": '" + value + "' here, '" + f->second + "' in the cache");
+    }
+    for (const auto& [field, value] : it->second)
+      if (std::none_of(fields.begin(), fields.end(),
+                       [&](const auto& x) { return x.first == field; }))
+        out.push_back((field.empty() ? name : name + " " + field) + " only in the cache");
+  }
+  for (const auto& [name, fields] : have)
+    if (find(want, name) == want.end()) out.push_back("'" + name + "' only in the cache");
+  return out;
+}
+
+}  // namespace
+
+std::string closest_key_difference(const std::string& wanted,
+                                   const std::vector<std::string>& cached) {
+  const KeyFields want = key_fields(wanted);
+  std::vector<std::string> best;
+  bool found = false;
+  for (const std::string& k : cached) {
+    std::vector<std::string> d = differences(want, key_fields(k));
+    if (!found || d.size() < best.size()) best = std::move(d), found = true;
+  }
+  std::string out;
+  for (const std::string& d : best) out += (out.empty() ? "" : "; ") + d;
+  return out;
 }
 
 std::vector<std::string> cached_keys(const std::string& dir) {

@@ -11,6 +11,13 @@
 //
 // Files are written atomically (util/files.h). A damaged or foreign file is a UserError naming
 // it; a missing entry is not an error (nullopt), the caller decides whether to compute it.
+//
+// What the cache guarantees: the checksum finds damage, and the full key (written by the caller:
+// the model file's digest, the images' digest, the chip profile's fields, both seeds, the
+// simulation options) finds an entry made from other inputs. An entry edited on purpose with its
+// checksum recomputed is data like any other: the checksum is no signature. The caller
+// (api_torch/pool.cpp) re-simulates the first batch of every entry it reads and refuses one whose
+// first rows differ; rows after the first batch are trusted as stored.
 #pragma once
 
 #include <cstdint>
@@ -41,5 +48,13 @@ void store_logits(const std::string& dir, const CachedLogits& entry);
 // The keys of every entry in DIR (sorted by file name), for messages that say what a cache holds.
 // UserError when DIR is not a directory or a file is damaged.
 [[nodiscard]] std::vector<std::string> cached_keys(const std::string& dir);
+
+// What differs between the key a lookup wanted and the closest of `cached` (the one with the
+// fewest differing fields), for a miss message that names the options to change: keys are lines
+// "NAME field=value field=value ..." or "NAME text"; a field that differs is named "NAME field"
+// ("eval batch: 128 here, 64 in the cache"), a line of text by its NAME ("data: '...' here, '...'
+// in the cache"), a line only one key has as such. "" when `cached` is empty.
+[[nodiscard]] std::string closest_key_difference(const std::string& wanted,
+                                                 const std::vector<std::string>& cached);
 
 }  // namespace hetcim::select

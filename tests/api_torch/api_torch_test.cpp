@@ -6,13 +6,17 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "api_torch/analog.h"
 #include "api_torch/drift.h"
 #include "api_torch/serve.h"
 #include "api_torch/study.h"
 #include "data/fashion_mnist.h"
+#include "onnxio/export.h"
 #include "require_data.h"
+#include "select/logit_cache.h"
+#include "train/train.h"
 #include "util/error.h"
 #include "xbar/rng.h"
 
@@ -45,6 +49,109 @@ std::string user_error_of(F&& f) {
 
 bool have_fashion_mnist() {
   return fs::exists(std::string(data::kFashionMnistDir) + "/t10k-images-idx3-ubyte.gz");
+}
+
+// Two classes of 16x16 images (a bright square top-left or bottom-right on noise), seeded.
+data::ImageDataset squares(int64_t n, uint64_t seed) {
+  data::ImageDataset d;
+  d.name = "squares";
+  d.count = n;
+  d.channels = 1;
+  d.height = d.width = 16;
+  d.classes = 2;
+  xbar::Rng r(seed);
+  d.images.resize(static_cast<size_t>(n * 256));
+  d.labels.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int label = static_cast<int>(r.next_u64() & 1);
+    d.labels[static_cast<size_t>(i)] = static_cast<uint8_t>(label);
+    for (int y = 0; y < 16; ++y)
+      for (int x = 0; x < 16; ++x) {
+        const int o = label == 0 ? 1 : 9;
+        const bool in = y >= o && y < o + 6 && x >= o && x < o + 6;
+        d.images[static_cast<size_t>(i * 256 + y * 16 + x)] =
+            static_cast<uint8_t>(in ? 200 + r.next_u64() % 56 : r.next_u64() % 100);
+      }
+  }
+  return d;
+}
+
+// Caches that lie (issue 35): a logit-cache entry edited with its checksum recomputed (A3's logits
+// replaced by the digital model's, a chip that never errs) is refused: its first batch, simulated
+// again, differs. With --cache it is simulated again (a warning) and overwritten; a --logits replay
+// is an error. The key carries a digest of the input images and leaves the thread count out. What
+// the check cannot see is pinned: an edit after the first batch is read as stored.
+TEST(LogitCache, AnEditedEntryIsRefusedAndTheKeyCarriesTheInputs) {
+  const Scratch s;
+  train::TrainOptions o;
+  o.epochs = 1;
+  o.batch_size = 32;
+  o.seed = 5;
+  o.threads = 1;
+  o.flip = false;
+  const train::TrainResult trained = train::train_race_cnn(squares(128, 1), squares(32, 2), o);
+  const std::string model = (s.dir / "squares.onnx").string();
+  onnxio::export_onnx(trained.model, model);
+  ProtocolData d;
+  d.calibration = squares(64, 3);
+  d.description = "squares n=64 seed=3";
+  PoolRequest r;
+  r.model = model;
+  r.units = parse_pool(kChips, "A3", "", 1, 1);
+  r.eval.batch_size = 16;
+  r.eval.threads = 1;
+  r.cache_dir = (s.dir / "cache").string();
+  std::vector<std::string> warnings;
+  r.on_cache_warning = [&](const std::string& w) { warnings.push_back(w); };
+  const PoolResult truth = pool_logits(r, d);
+  ASSERT_EQ(truth.simulated, 2);  // digital and A3
+  const std::vector<float>& a3 = truth.logits.accelerators.at(0).logits;
+  ASSERT_NE(a3, truth.logits.reference_logits);
+  std::string key;
+  for (const std::string& k : select::cached_keys(r.cache_dir))
+    if (k.find("\nunit A3 ") != std::string::npos) key = k;
+  ASSERT_FALSE(key.empty());
+  EXPECT_NE(key.find("\ninputs digest="), std::string::npos) << key;
+  EXPECT_EQ(key.find("threads"), std::string::npos) << key;
+  const auto forge = [&](const std::function<void(std::vector<float>&)>& edit) {
+    select::CachedLogits c = *select::load_logits(r.cache_dir, key);
+    edit(c.logits);
+    select::store_logits(r.cache_dir, c);  // the checksum recomputed
+  };
+  forge([&](std::vector<float>& l) { l = truth.logits.reference_logits; });
+  const PoolResult again = pool_logits(r, d);
+  EXPECT_EQ(again.simulated, 1);
+  EXPECT_EQ(again.cached, 1);
+  EXPECT_EQ(again.logits.accelerators.at(0).logits, a3);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("the logits of 'A3' on the first 16 images differ from a new "
+                             "simulation"),
+            std::string::npos)
+      << warnings[0];
+  EXPECT_EQ(select::load_logits(r.cache_dir, key)->logits, a3) << "overwritten by the truth";
+  // A replay refuses it.
+  forge([&](std::vector<float>& l) { l = truth.logits.reference_logits; });
+  PoolRequest replay = r;
+  replay.cache_dir = r.cache_dir;
+  replay.replay_only = true;
+  EXPECT_NE(
+      user_error_of([&] { (void)pool_logits(replay, d); }).find("differ from a new simulation"),
+      std::string::npos);
+  // Another thread count replays the same entries (the logits do not depend on it).
+  forge([&](std::vector<float>& l) { l = a3; });
+  replay.eval.threads = 2;
+  EXPECT_EQ(pool_logits(replay, d).cached, 2);
+  // Other images under the same description: another inputs digest, a miss naming it.
+  ProtocolData other = d;
+  other.calibration.images[0] ^= 1;
+  const std::string miss = user_error_of([&] { (void)pool_logits(replay, other); });
+  EXPECT_NE(miss.find("no cached logits of 'digital'"), std::string::npos) << miss;
+  EXPECT_NE(miss.find("inputs digest: '"), std::string::npos) << miss;
+  // The limit of the check: an edit after the first batch is read as stored.
+  forge([&](std::vector<float>& l) { l[20 * 2] += 1.0f; });
+  const PoolResult fooled = pool_logits(replay, d);
+  EXPECT_EQ(fooled.cached, 2);
+  EXPECT_NE(fooled.logits.accelerators.at(0).logits, a3);
 }
 
 TEST(AnalogSelectRequest, BadRequestsGiveTheCommandLinesMessages) {
@@ -202,7 +309,8 @@ TEST(TrainRequest, FieldsOutOfRangeAreNamed) {
   q.options.batch_size = 128;
   q.dataset = "mnist";
   EXPECT_EQ(user_error_of([&] { q.validate(); }),
-            "dataset: expected fashion-mnist or cifar10, got 'mnist'");
+            "dataset: expected fashion-mnist, cifar10, images:DIR or "
+            "npy:X.npy,Y.npy[,XTEST.npy,YTEST.npy], got 'mnist'");
   q.dataset = "cifar10";
   q.crop_padding = -2;  // -1 is "by the image size"
   EXPECT_EQ(user_error_of([&] { q.validate(); }),
@@ -284,7 +392,8 @@ TEST(AnalogRequests, TheTablesCheckRangesAndChoicesInOneFormat) {
   sv.policy = "p.json";
   sv.dataset = "mnist";
   EXPECT_EQ(user_error_of([&] { sv.validate(); }),
-            "dataset: expected '', fashion-mnist or cifar10, got 'mnist'");
+            "dataset: expected fashion-mnist, cifar10, images:DIR or "
+            "npy:X.npy,Y.npy[,XTEST.npy,YTEST.npy], got 'mnist'");
 }
 
 TEST(AnalogEvalRequest, NoChipAndNoDigitalRunIsRefused) {

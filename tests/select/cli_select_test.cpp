@@ -160,6 +160,23 @@ TEST(CliSelect, TinyModelEndToEnd) {
   // A trained model beats chance on the test split.
   EXPECT_GT(j["test"]["digital_accuracy"].get<double>(), 0.5);
 
+  // The README's `--policy-out` line, without --pool: the pool is every profile with an energy
+  // (A0..A5 of data/chips.yaml, not pcm_ima), and the policy file is written.
+  {
+    const std::string all = scratch("select_all.json").string(),
+                      policy = scratch("policy_all.json").string();
+    r = run("analog select " + model + " --chips " + kChips +
+            " --calibration test --limit 1600 --hardware 300 --policy 500 --certificate 500 "
+            "--test 300 --quiet --json " +
+            all + " --policy-out " + policy);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json ja = nlohmann::json::parse(slurp(all));
+    std::vector<std::string> names;
+    for (const auto& acc : ja["accelerators"]) names.push_back(acc["name"]);
+    EXPECT_EQ(names, (std::vector<std::string>{"A0", "A1", "A2", "A3", "A4", "A5"}));
+    EXPECT_TRUE(fs::exists(policy));
+  }
+
   // Splits that do not fit the rows: a user error naming the sizes, and no JSON written.
   const std::string json3 = scratch("select3.json").string();
   r = run("analog select " + model + " --chips " + kChips +
@@ -174,9 +191,21 @@ TEST(CliSelect, TinyModelEndToEnd) {
 
 TEST(CliSelect, ProfilesWithoutEnergyAndUnknownNamesAreUserErrors) {
   // The pool is checked before the model is read: any existing file serves as the model here.
+  // Without --pool: every profile with an energy, as --help says (issue 36: the README's
+  // `--policy-out` line was refused over pcm_ima); the run then stops at the model, not the pool.
   CliRun r = run("analog select " + kChips + " --chips " + kChips);
   EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.find("energy"), std::string::npos) << r.err;
+  // A profile without energy named in the pool, or a file where none has one: refused.
+  r = run("analog select " + kChips + " --chips " + kChips + " --pool A0,pcm_ima");
+  EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("'pcm_ima' has no 'energy'"), std::string::npos) << r.err;
+  const std::string no_energy = scratch("no_energy.yaml").string();
+  std::ofstream(no_energy) << "profiles:\n  pcm:\n    g_min: 0uS\n    g_max: 25uS\n"
+                              "    device_bits: 3\n    array: 256x256\n    latency: 130ns\n";
+  r = run("analog select " + kChips + " --chips " + no_energy);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no chip profile has an 'energy'"), std::string::npos) << r.err;
   r = run("analog select " + kChips + " --chips " + kChips + " --pool A0,A9");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no profile 'A9'"), std::string::npos) << r.err;

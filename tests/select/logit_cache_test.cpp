@@ -80,5 +80,37 @@ TEST(LogitCache, RoundTripMissAndDamage) {
   fs::remove_all(dir);
 }
 
+// A replay miss names what differs from the closest cached key (issue 36: `--threads` was in the
+// key and the message named nothing): fields of "name k=v" lines, a unit's own name, text lines,
+// lines only one side has; the closest key is the one with the fewest differences.
+TEST(LogitCache, MissNamesTheDifferingFieldsOfTheClosestKey) {
+  const std::string want =
+      "model 00ab\ndata fashion-mnist calibration=test split first=100\n"
+      "unit A2 chip_seed=7 read_seed=9 g_min=0.1\neval batch=128 analog_layers=a,b\n"
+      "part calibration\n";
+  const std::string same_unit_other_batch =
+      "model 00ab\ndata fashion-mnist calibration=test split first=100\n"
+      "unit A2 chip_seed=7 read_seed=9 g_min=0.1\neval batch=64 analog_layers=a,b\n"
+      "part calibration\n";
+  const std::string other_unit =
+      "model 00ab\ndata fashion-mnist calibration=test split first=100\n"
+      "unit A0 chip_seed=3 read_seed=4 g_min=0.1\neval batch=128 analog_layers=a,b\n"
+      "part calibration\n";
+  EXPECT_EQ(closest_key_difference(want, {other_unit, same_unit_other_batch}),
+            "eval batch: '128' here, '64' in the cache");
+  EXPECT_EQ(closest_key_difference(want, {other_unit}),
+            "unit: 'A2' here, 'A0' in the cache; unit chip_seed: '7' here, '3' in the cache; unit "
+            "read_seed: '9' here, '4' in the cache");
+  // A text line (the data description) as a whole; a line only one side has.
+  std::string other_data = want;
+  other_data.replace(other_data.find("first=100"), 9, "first=50");
+  other_data += "drift read_time=1 compensation=0\n";
+  EXPECT_EQ(closest_key_difference(want, {other_data}),
+            "data: 'fashion-mnist calibration=test split first=100' here, 'fashion-mnist "
+            "calibration=test split first=50' in the cache; 'drift' only in the cache");
+  EXPECT_EQ(closest_key_difference(want, {}), "");
+  EXPECT_EQ(closest_key_difference(want, {want}), "");
+}
+
 }  // namespace
 }  // namespace hetcim::select
