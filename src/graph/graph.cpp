@@ -5,6 +5,7 @@
 #include <queue>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "util/error.h"
 
@@ -208,7 +209,9 @@ int Graph::node_index(std::string_view node_name) const {
 
 void validate(Graph& g) {
   std::unordered_map<std::string, int> producer;  // tensor -> node index
-  std::set<std::string> names;
+  producer.reserve(g.inputs.size() + g.initializers.size() + 2 * g.nodes.size());
+  std::unordered_set<std::string> names;
+  names.reserve(g.nodes.size());
   for (const std::string& in : g.inputs) {
     if (g.is_initializer(in)) throw user_error("graph input '", in, "' is also an initializer");
     if (!producer.emplace(in, -1).second) throw user_error("graph input '", in, "' listed twice");
@@ -236,11 +239,10 @@ void validate(Graph& g) {
       }
     }
   }
-  // Kahn's algorithm, taking the lowest original index first so the order is deterministic and
-  // stable for graphs that were already sorted.
   const size_t n = g.nodes.size();
-  std::vector<int> indeg(n, 0);
-  std::vector<std::vector<size_t>> succ(n);
+  // Every input provided; and whether the nodes are in order already (every pass keeps them so,
+  // the common case: Kahn's algorithm below would give the same order back), in O(n + m).
+  bool sorted_already = true;
   for (size_t i = 0; i < n; ++i) {
     for (const std::string& in : g.nodes[i].inputs) {
       if (in.empty()) continue;
@@ -249,8 +251,23 @@ void validate(Graph& g) {
         throw user_error("node '", g.nodes[i].name, "' (", g.nodes[i].op_type, ") reads tensor '",
                          in, "', which no node, graph input or initializer provides");
       }
-      if (it->second >= 0) {
-        succ[static_cast<size_t>(it->second)].push_back(i);
+      if (it->second >= static_cast<int>(i)) sorted_already = false;
+    }
+  }
+  for (const std::string& out : g.outputs) {
+    if (!producer.count(out)) throw user_error("graph output '", out, "' is not produced");
+  }
+  if (sorted_already) return;
+  // Kahn's algorithm, taking the lowest original index first so the order is deterministic and
+  // stable for graphs that were already sorted.
+  std::vector<int> indeg(n, 0);
+  std::vector<std::vector<size_t>> succ(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (const std::string& in : g.nodes[i].inputs) {
+      if (in.empty()) continue;
+      const int p = producer.at(in);
+      if (p >= 0) {
+        succ[static_cast<size_t>(p)].push_back(i);
         ++indeg[i];
       }
     }
@@ -272,9 +289,6 @@ void validate(Graph& g) {
       if (indeg[i] > 0)
         throw user_error("the graph has a cycle through node '", g.nodes[i].name, "'");
     }
-  }
-  for (const std::string& out : g.outputs) {
-    if (!producer.count(out)) throw user_error("graph output '", out, "' is not produced");
   }
   std::vector<Node> sorted;
   sorted.reserve(n);

@@ -18,6 +18,8 @@
 #include "onnxio/tensor_proto.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/limits.h"
+#include "util/utf8.h"
 
 namespace hetcim::onnxio {
 
@@ -238,6 +240,25 @@ Prepared prepare(const onnx::ModelProto& m) {
                      m.functions(0).name(), "'); hetcim does not support model-local functions");
   }
   const onnx::GraphProto& gp = m.graph();
+  // Every name that reaches JSON, figures or messages must be UTF-8 (util/utf8.h).
+  require_utf8(gp.name(), "the graph name");
+  for (const auto& t : gp.initializer()) require_utf8(t.name(), "initializer name");
+  for (const auto* list : {&gp.input(), &gp.output(), &gp.value_info()})
+    for (const auto& vi : *list) require_utf8(vi.name(), "tensor name");
+  for (int i = 0; i < gp.node_size(); ++i) {
+    const onnx::NodeProto& n = gp.node(i);
+    const std::string at = " of node " + std::to_string(i);
+    require_utf8(n.name(), "node name");
+    require_utf8(n.op_type(), "op_type" + at);
+    require_utf8(n.domain(), "domain" + at);
+    for (const std::string& t : n.input()) require_utf8(t, "input tensor name" + at);
+    for (const std::string& t : n.output()) require_utf8(t, "output tensor name" + at);
+    for (const auto& a : n.attribute()) {
+      require_utf8(a.name(), "attribute name" + at);
+      if (a.type() == onnx::AttributeProto::STRING) require_utf8(a.s(), "string attribute" + at);
+      for (const std::string& x : a.strings()) require_utf8(x, "string attribute" + at);
+    }
+  }
   if (gp.sparse_initializer_size() > 0) {
     throw user_error("sparse initializer '", gp.sparse_initializer(0).values().name(),
                      "' is not supported");
@@ -420,7 +441,13 @@ std::optional<graph::TensorInfo> tensor_info(const onnx::ValueInfoProto& vi) {
     for (int i = 0; i < tt.shape().dim_size(); ++i) {
       const auto& d = tt.shape().dim(i);
       if (d.has_dim_value() && d.dim_value() < 0) {
-        throw user_error("tensor '", vi.name(), "': dimension ", i, " is ", d.dim_value());
+        // The model's own dimensions were checked >= 0 before inference (check_value_info): a
+        // negative one now is ONNX's shape inference wrapping past 2^63, not the number to show.
+        throw user_error("tensor '", vi.name(), "': dimension ", i,
+                         " overflows: ONNX shape inference multiplied or added dimensions beyond "
+                         "the 64-bit range (a dimension of the model is far too large; hetcim "
+                         "accepts at most ",
+                         kMaxTensorElements, " elements per tensor)");
       }
       s.push_back(d.has_dim_value() ? d.dim_value() : -1);
     }

@@ -1,6 +1,7 @@
 #include "passes/fuse_activation.h"
 
 #include <limits>
+#include <unordered_map>
 #include <utility>
 
 #include "passes/rewrite.h"
@@ -30,12 +31,16 @@ bool can_fuse_activation(const std::string& op) {
 graph::Graph fuse_activation(graph::Graph in) {
   graph::Graph g = std::move(in);
   const auto uses = consumers(g);
+  // Producers by tensor, kept up to date as outputs move (producer() would scan every node for
+  // every activation: quadratic in a long chain).
+  std::unordered_map<std::string, int> producer_of = producers(g);
   std::set<size_t> dead;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const graph::Node& act = g.nodes[i];
     if (act.op_type != "Relu" && act.op_type != "Clip") continue;
-    const int p = producer(g, act.inputs.at(0));
-    if (p < 0) continue;
+    const auto found = producer_of.find(act.inputs.at(0));
+    if (found == producer_of.end()) continue;
+    const int p = found->second;
     graph::Node& prod = g.nodes[static_cast<size_t>(p)];
     if (!can_fuse_activation(prod.op_type) || prod.has_attr("activation") ||
         prod.outputs.size() != 1 || !single_use(g, uses, act.inputs[0]))
@@ -60,7 +65,9 @@ graph::Graph fuse_activation(graph::Graph in) {
     }
     prod.attrs["activation"] = act.op_type;
     g.values.erase(prod.outputs[0]);
+    producer_of.erase(prod.outputs[0]);
     prod.outputs[0] = act.outputs.at(0);
+    producer_of[prod.outputs[0]] = p;
     dead.insert(i);
   }
   erase_nodes(g, dead);

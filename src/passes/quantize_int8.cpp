@@ -56,8 +56,11 @@ graph::Graph quantize_int8(graph::Graph in) {
     return out;
   };
   const size_t original = g.nodes.size();
+  // Producers of the original nodes' outputs, looked up once each (producer() scans every node).
+  const std::unordered_map<std::string, int> producer_of = producers(g);
   auto produced_int8 = [&](const std::string& t) {
-    const int p = producer(g, t);
+    const auto found = producer_of.find(t);
+    const int p = found == producer_of.end() ? -1 : found->second;
     return p >= 0 && static_cast<size_t>(p) < original && int8[static_cast<size_t>(p)];
   };
   std::set<std::string> activations(g.inputs.begin(), g.inputs.end());

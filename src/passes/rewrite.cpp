@@ -1,6 +1,7 @@
 #include "passes/rewrite.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace hetcim::passes {
 
@@ -23,6 +24,14 @@ int producer(const graph::Graph& g, const std::string& tensor) {
   return -1;
 }
 
+std::unordered_map<std::string, int> producers(const graph::Graph& g) {
+  std::unordered_map<std::string, int> out;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (const std::string& o : g.nodes[i].outputs)
+      if (!o.empty()) out.emplace(o, static_cast<int>(i));
+  return out;
+}
+
 void replace_uses(graph::Graph& g, const std::string& from, const std::string& to) {
   for (graph::Node& n : g.nodes)
     for (std::string& in : n.inputs)
@@ -37,7 +46,7 @@ void erase_nodes(graph::Graph& g, const std::set<size_t>& dead) {
   for (size_t i = 0; i < g.nodes.size(); ++i)
     if (!dead.count(i)) kept.push_back(std::move(g.nodes[i]));
   g.nodes = std::move(kept);
-  std::set<std::string> live(g.inputs.begin(), g.inputs.end());
+  std::unordered_set<std::string> live(g.inputs.begin(), g.inputs.end());  // membership only
   live.insert(g.outputs.begin(), g.outputs.end());
   for (const graph::Node& n : g.nodes) {
     live.insert(n.inputs.begin(), n.inputs.end());

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "graph/graph.h"
@@ -15,7 +16,10 @@ namespace hetcim::passes {
 [[nodiscard]] std::map<std::string, std::vector<size_t>> consumers(const graph::Graph& g);
 
 // Index of the node producing `tensor`, or -1 for graph inputs, initializers and unknown tensors.
+// It scans the nodes: a pass that asks for every node builds producers(g) once instead.
 [[nodiscard]] int producer(const graph::Graph& g, const std::string& tensor);
+// tensor name -> index of the node producing it (the first, as producer()), for every node output.
+[[nodiscard]] std::unordered_map<std::string, int> producers(const graph::Graph& g);
 
 // Makes every reader of `from` (nodes and graph outputs) read `to` instead.
 void replace_uses(graph::Graph& g, const std::string& from, const std::string& to);
