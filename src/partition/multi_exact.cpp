@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <queue>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -15,6 +16,40 @@
 
 namespace hetcim::partition {
 namespace {
+
+// A list of every job of a sequenced input that the simulator can replay: a topological order of
+// the precedence edges and of each machine's order, ready jobs taken by (start, finish, number).
+std::vector<int> job_list(const SeqInput& in, const SeqOutput& s) {
+  const size_t n = in.duration.size();
+  std::vector<std::vector<int>> succ(n);
+  std::vector<int> indegree(n, 0);
+  const auto edge = [&](int a, int b) {
+    succ[static_cast<size_t>(a)].push_back(b);
+    ++indegree[static_cast<size_t>(b)];
+  };
+  for (const SeqEdge& e : in.edges) edge(e.from, e.to);
+  for (const std::vector<int>& order : s.orders)
+    for (size_t k = 1; k < order.size(); ++k) edge(order[k - 1], order[k]);
+  const auto key = [&](int j) {
+    const auto u = static_cast<size_t>(j);
+    return std::tuple(s.start[u], s.start[u] + in.duration[u], j);
+  };
+  const auto later = [&](int a, int b) { return key(b) < key(a); };
+  std::priority_queue<int, std::vector<int>, decltype(later)> ready(later);
+  for (size_t j = 0; j < n; ++j)
+    if (indegree[j] == 0) ready.push(static_cast<int>(j));
+  std::vector<int> list;
+  list.reserve(n);
+  while (!ready.empty()) {
+    const int j = ready.top();
+    ready.pop();
+    list.push_back(j);
+    for (int k : succ[static_cast<size_t>(j)])
+      if (--indegree[static_cast<size_t>(k)] == 0) ready.push(k);
+  }
+  HETCIM_ASSERT(list.size() == n, "job list: the sequenced orders contain a cycle");
+  return list;
+}
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr const char* kFallbackIncumbent =
@@ -515,14 +550,11 @@ class Solver {
     fp.options.assign(c.option.begin(),
                       c.option.begin() + static_cast<std::ptrdiff_t>(c.seg->interior.size()));
     // The job list (multi_schedule.h): by start, then finish (a zero job before a job starting
-    // with it on its machine), then topological number (a zero job before its successors).
-    std::vector<int> list(in.duration.size());
-    for (size_t j = 0; j < list.size(); ++j) list[j] = static_cast<int>(j);
-    const auto key = [&](int j) {
-      const auto u = static_cast<size_t>(j);
-      return std::tuple(s.start[u], s.start[u] + in.duration[u], j);
-    };
-    std::sort(list.begin(), list.end(), [&](int a, int b) { return key(a) < key(b); });
+    // with it on its machine), then topological number (a zero job before its successors), taken
+    // as a topological order of the precedence and machine-order edges. Sorting by start alone
+    // breaks on rounding: the sequencer's start is finish - duration, which for a transfer shorter
+    // than the clock's last bit (a 1e30 B/s link) can put its consumer a bit before it.
+    const std::vector<int> list = job_list(in, s);
     for (int j : list)
       if (global[static_cast<size_t>(j)] >= 0) fp.order.push_back(global[static_cast<size_t>(j)]);
     // Replace the points the new one beats.
