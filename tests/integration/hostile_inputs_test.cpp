@@ -14,7 +14,9 @@
 //   mkdir:NAME, mkfifo:NAME, symlink:NAME=TARGET,
 //   onnx:NAME=tiny|custom-domain|batch-2^40|non-utf8-name,
 //   hetcim:ARGS (run hetcim, must exit 0), tamper:DIR (every *.json in DIR gets "latency":-5),
-//   garbage:DIR (every file in DIR becomes "not json {").
+//   garbage:DIR (every file in DIR becomes "not json {"), copy-first:DIR (every file in DIR, in
+//   name order, gets the bytes of the first), set:DIR=FIELD:VALUE (every *.json in DIR gets
+//   "FIELD":VALUE for a scalar FIELD).
 // - exit: the code, or "130 INT 1.5" (send SIGINT 1.5 s after hetcim's main() installed its
 //   signal handling; the code expected after it), or
 //   "130 INT staged:{d}/o/figures" (send it once a staged output exists under that directory).
@@ -29,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -277,6 +280,25 @@ void setup(const Row& row, const std::string& dir) {
         ++n;
       }
       ASSERT_GT(n, 0) << "nothing to tamper in " << path;
+    } else if (kind == "copy-first") {
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(path)) files.push_back(e.path());
+      std::sort(files.begin(), files.end());
+      ASSERT_GT(files.size(), 1u) << "nothing to copy over in " << path;
+      const std::string first = slurp(files.front().string());
+      for (const fs::path& p : files) std::ofstream(p, std::ios::binary) << first;
+    } else if (kind == "set") {
+      const size_t colon = value.find(':');
+      ASSERT_NE(colon, std::string::npos) << step;
+      const std::regex field("\"" + value.substr(0, colon) + "\":(\"[^\"]*\"|[^,}\\]]+)");
+      int n = 0;
+      for (const auto& e : fs::directory_iterator(path)) {
+        const std::string s = slurp(e.path().string());
+        std::ofstream(e.path(), std::ios::binary) << std::regex_replace(
+            s, field, "\"" + value.substr(0, colon) + "\":" + value.substr(colon + 1));
+        ++n;
+      }
+      ASSERT_GT(n, 0) << "nothing to edit in " << path;
     } else if (kind == "garbage") {
       int n = 0;
       for (const auto& e : fs::directory_iterator(path)) {
