@@ -16,6 +16,8 @@ PACKAGES=(
   libboost-math-dev
   # training and data
   libtorch-dev dataset-fashion-mnist
+  # image folders as data sets (src/data/image_folder.cpp): stb_image.h, stb_image_write.h
+  libstb-dev
   # CLI, configs, JSON
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   # tests and benchmarks

@@ -411,7 +411,8 @@ def test_the_analog_jobs_messages_are_known_by_hand():
         ("analog_drift", dict(batch_size=0),
          "batch_size: expected a whole number in [1, 1048576], got 0"),
         ("analog_serve", dict(dataset="mnist"),
-         "dataset: expected '', fashion-mnist or cifar10, got 'mnist'"),
+         "dataset: expected fashion-mnist, cifar10, images:DIR or "
+         "npy:X.npy,Y.npy[,XTEST.npy,YTEST.npy], got 'mnist'"),
     ]
     tables = option_tables()
     for job, kw, message in cases:

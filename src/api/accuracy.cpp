@@ -89,9 +89,11 @@ const FieldTable<AccuracySetup>& accuracy_setup_fields() {
   static const FieldTable<S> table = {
       field("chip", &S::chip, "Chip profile FILE:PROFILE, e.g. data/chips.yaml:A3"),
       field("dataset", &S::dataset,
-            "The images: a data set (the first `samples` images of `calibration`, pixels / 255) "
-            "or synthetic (seeded inputs labelled by the fp32 model's own top-1)")
-          .one_of({"fashion-mnist", "cifar10", "synthetic"}),
+            std::string("The images: the first `samples` images of `calibration` of a data "
+                        "set (") +
+                data::kDatasetForms +
+                "; pixels / 255) or synthetic (seeded inputs labelled by the fp32 model's own "
+                "top-1)"),
       field("data_dir", &S::data_dir, "Directory of the data set ('': its usual place)")
           .alias("--dataset-dir"),
       field("calibration", &S::calibration,
@@ -130,8 +132,7 @@ const FieldTable<AccuracySetup>& accuracy_check_fields() {
       field("chip", &S::chip,
             "The chip of the sensitivity file, FILE:PROFILE (its profile must be the file's)"),
       field("dataset", &S::dataset,
-            "Refuse a sensitivity file measured on another data set ('': the file's)")
-          .one_of({"", "fashion-mnist", "cifar10", "synthetic"}),
+            "Refuse a sensitivity file measured on another data set ('': the file's)"),
       field("data_dir", &S::data_dir, "Directory of the data set ('': its usual place)")
           .alias("--dataset-dir"),
       field("calibration", &S::calibration,
@@ -170,6 +171,7 @@ const FieldTable<SensitivityRequest>& sensitivity_fields() {
 void AccuracySetup::validate() const {
   if (chip.empty()) throw user_error("chip: expected FILE:PROFILE (e.g. data/chips.yaml:A3)");
   check_fields(*this, accuracy_setup_fields());
+  if (dataset != "synthetic") data::check_dataset_name("dataset", dataset);
   if (dataset == "synthetic" && (calibration == "test" || holdout || holdout_seed))
     throw user_error("calibration: a synthetic set has no test or held-out images");
   if (calibration == "test" && (holdout || holdout_seed))

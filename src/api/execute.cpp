@@ -176,7 +176,7 @@ const FieldTable<ExecuteRequest>& execute_fields() {
       field("host", &R::host,
             "Host of the partition problem ('': the hardware's): arm, x86, a host model or a "
             "profile file"),
-      field("dataset", &R::dataset, "Data set: fashion-mnist or cifar10"),
+      field("dataset", &R::dataset, data::kDatasetHelp),
       field("dataset_dir", &R::dataset_dir,
             "Directory of the data set's files ('': the name's own)")
           .flag("--data-dir")
@@ -208,6 +208,7 @@ void ExecuteRequest::validate() const {
   if (plan.empty()) throw user_error("plan: a partition file is required");
   if (chip.empty()) throw user_error("chip: expected FILE:PROFILE, got nothing");
   check_fields(*this, execute_fields());
+  data::check_dataset_name("dataset", dataset);
   if (hardware) hardware->validate();
 }
 

@@ -23,7 +23,7 @@ const FieldTable<AnalogEvalRequest>& analog_eval_fields() {
   };
   static const FieldTable<R> table = concat<R>(
       {
-          field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
+          field("dataset", &R::dataset, data::kDatasetHelp),
           field("data_dir", &R::data_dir, "Directory of the data set files").alias("--dataset-dir"),
           field("split", &R::split, "The split").one_of({"train", "test"}),
           field("chip", &R::chip,
@@ -45,6 +45,7 @@ void AnalogEvalRequest::validate() const {
   if (model.empty()) throw user_error("model: required (an ONNX file of race_cnn with weights)");
   if (chip.empty() && !digital) throw user_error("analog eval: give --chip and/or --digital");
   check_fields(*this, analog_eval_fields());
+  data::check_dataset_name("dataset", dataset);
 }
 
 AnalogEvalResult analog_eval(const AnalogEvalRequest& request,
@@ -130,7 +131,7 @@ const FieldTable<AnalogSelectRequest>& analog_select_fields() {
               .alias("--seed"),
           field("read_seed", &R::read_seed,
                 "Base read-noise seed; derived per unit name like --chip-seed"),
-          field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
+          field("dataset", &R::dataset, data::kDatasetHelp),
           field("data_dir", &R::data_dir, "Directory of the data set files").alias("--dataset-dir"),
           field("calibration", &R::calibration,
                 "holdout: H/P/C from training images held out of training, T = the official "
@@ -202,6 +203,7 @@ void AnalogSelectRequest::validate() const {
   if (model.empty()) throw user_error("model: required (an ONNX file of race_cnn with weights)");
   if (chips.empty()) throw user_error("chips: required (a chip profiles file)");
   check_fields(*this, analog_select_fields());
+  data::check_dataset_name("dataset", dataset);
   (void)select::parse_confidence_score(score);  // also the names with '-' for '_'
   if (!cache_dir.empty() && !replay_dir.empty())
     throw user_error("--cache and --logits: give one (--logits replays without simulating)");
@@ -373,7 +375,7 @@ const FieldTable<TrainRequest>& train_fields() {
   };
   static const FieldTable<R> table = concat<R>(
       {
-          field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
+          field("dataset", &R::dataset, data::kDatasetHelp),
           field("data_dir", &R::data_dir,
                 "Directory of the data set files ('': fashion-mnist's "
                 "/usr/share/datasets/fashion-mnist; cifar10: the cifar-10-batches-bin "
@@ -395,6 +397,16 @@ const FieldTable<TrainRequest>& train_fields() {
           field("crop_padding", &R::crop_padding,
                 "Random-crop zero padding per side (-1: 2 for 28x28 images, 4 for 32x32)")
               .range(-1, 64),
+          field("hardware_aware", &R::hardware_aware,
+                "Hardware-aware training: the chip profile FILE:PROFILE (e.g. data/chips.yaml:A3) "
+                "whose programming noise, stuck devices, read noise and DAC/ADC quantization the "
+                "classifier's forward pass injects, a fresh chip per batch, straight-through "
+                "gradients (src/train/README.md); '': plain training"),
+          field("hardware_aware_time", &R::hardware_aware_time,
+                "With --hardware-aware: the time after programming at which the injected chips "
+                "are read (drift when later than the profile's drift_t0); 0: at t0")
+              .with_unit(Quantity::Time)
+              .range(0, 1e6),
       },
       nested(&R::options, options));
   return table;
@@ -403,6 +415,7 @@ const FieldTable<TrainRequest>& train_fields() {
 void TrainRequest::validate() const {
   if (out.empty()) throw user_error("out: required (the ONNX file to write)");
   check_fields(*this, train_fields());
+  data::check_dataset_name("dataset", dataset);
 }
 
 TrainResult train_race_cnn(const TrainRequest& q) {
@@ -419,6 +432,13 @@ TrainResult train_race_cnn(const TrainRequest& q) {
   o.epochs = static_cast<int>(q.epochs.value_or(q.preset == "fast" ? 2 : 30));
   o.lr = q.lr.value_or(2e-3);
   o.crop_padding = q.crop_padding;
+  if (!q.hardware_aware.empty()) {
+    job.hardware_aware = xbar::resolve_chip_spec(q.hardware_aware);
+    o.hardware_aware = xbar::load_chip_profile(q.hardware_aware);
+    o.hardware_aware_time = q.hardware_aware_time;
+  } else if (q.hardware_aware_time != 0.0) {
+    throw user_error("hardware_aware_time: applies with --hardware-aware only");
+  }
   TrainResult r;
   r.status.origin = Origin::Measured;
   r.outcome = train_to_files(job);
@@ -428,6 +448,10 @@ TrainResult train_race_cnn(const TrainRequest& q) {
                                  "; accuracies measured on this machine");
   r.provenance.set("seeds", "training " + std::to_string(o.seed) + ", holdout " +
                                 std::to_string(q.holdout_seed));
+  if (!job.hardware_aware.empty())
+    r.provenance.set("hardware-aware", job.hardware_aware +
+                                           " injected in the classifier's forward pass (noise "
+                                           "streams from the training seed)");
   return r;
 }
 

@@ -159,6 +159,10 @@ struct TrainRequest {
   int64_t holdout = 10000;        // training images held out (0: train on all), 0..2^40
   uint64_t holdout_seed = 1;
   int64_t crop_padding = -1;  // random-crop padding per side, -1..64; -1: 2 for 28x28, 4 for 32x32
+  // Hardware-aware training (train/noise_injection.h): a chip profile FILE:PROFILE (or a shipped
+  // profile's name, e.g. A3) whose noise the classifier's forward pass injects; '' off.
+  std::string hardware_aware;
+  double hardware_aware_time = 0.0;  // s after programming the injected chips are read at (drift)
   // batch_size, weight_decay, flip, seed, train_limit, eval_limit, threads, and the progress /
   // epoch_done callbacks; epochs, lr and crop_padding are set from the fields above.
   train::TrainOptions options;

@@ -81,7 +81,7 @@ const FieldTable<AnalogDriftRequest>& analog_drift_fields() {
           field("compensation", &R::compensation,
                 "Without (none) or with (global) global drift compensation, or both")
               .one_of({"none", "global", "both"}),
-          field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
+          field("dataset", &R::dataset, data::kDatasetHelp),
           field("data_dir", &R::data_dir, "Directory of the data set files").alias("--dataset-dir"),
           field("split", &R::split, "The split").one_of({"train", "test"}),
       },
@@ -112,6 +112,7 @@ const FieldTable<AnalogDriftRequest>& analog_drift_fields() {
 void AnalogDriftRequest::validate() const {
   if (model.empty()) throw user_error("model: required (an ONNX file of race_cnn with weights)");
   check_fields(*this, analog_drift_fields());
+  data::check_dataset_name("dataset", dataset);
 }
 
 AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {

@@ -187,6 +187,10 @@ ProtocolData load_protocol_data(const DataRequest& r) {
   } else {
     throw user_error("--calibration: expected 'holdout' or 'test', got '", r.calibration, "'");
   }
+  // A user's own files may change under the same name: their content names them in the cache key.
+  if (data::is_user_dataset(r.dataset))
+    desc << "; content " << data::content_hash(d.calibration)
+         << (d.test ? " test " + data::content_hash(*d.test) : std::string());
   d.description = desc.str();
   return d;
 }

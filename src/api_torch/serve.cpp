@@ -125,8 +125,8 @@ const FieldTable<AnalogServeRequest>& analog_serve_fields() {
       field("input", &R::input,
             "Queries: uint8 images as .npy (N x H x W or N x C x H x W); '-': the .npy streamed "
             "on stdin, read and answered one batch at a time as it arrives"),
-      field("dataset", &R::dataset, "Queries from a data set instead (labelled)")
-          .one_of({"", "fashion-mnist", "cifar10"}),
+      field("dataset", &R::dataset,
+            std::string("Queries from a data set instead (labelled): ") + data::kDatasetForms),
       field("data_dir", &R::data_dir, "Directory of the data set files"),
       field("split", &R::split, "The split").one_of({"train", "test"}),
       field("limit", &R::limit, "First N queries only (0: all)").range(0, kQueries),
@@ -147,6 +147,7 @@ void AnalogServeRequest::validate() const {
   if (input.empty() == dataset.empty())
     throw user_error("analog serve: give the queries as --input FILE.npy or --dataset NAME");
   check_fields(*this, analog_serve_fields());
+  if (!dataset.empty()) data::check_dataset_name("dataset", dataset);
 }
 
 AnalogServeResult analog_serve(const AnalogServeRequest& a) {

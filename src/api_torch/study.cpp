@@ -6,6 +6,7 @@
 
 #include "api/common.h"
 #include "api_torch/training.h"
+#include "data/dataset.h"
 #include "dist/dist.h"
 #include "report/gnuplot.h"
 #include "util/error.h"
@@ -51,7 +52,7 @@ const FieldTable<AnalogStudyRequest>& analog_study_fields() {
   };
   static const FieldTable<R> table = concat<R>({
       {
-          field("dataset", &R::dataset, "The data set").one_of({"fashion-mnist", "cifar10"}),
+          field("dataset", &R::dataset, data::kDatasetHelp),
           field("data_dir", &R::data_dir, "Directory of the data set files"),
           field("models", &R::models, "Independently trained models (runs); model i has seed i")
               .range(1, 1000),
@@ -118,6 +119,7 @@ void AnalogStudyRequest::validate() const {
   if (chips.empty()) throw user_error("chips: required (a chip profiles file)");
   if (out.empty()) throw user_error("out: required (the output directory)");
   check_fields(*this, analog_study_fields());
+  data::check_dataset_name("dataset", dataset);
   if (lr > 0.0 && lr < 1e-12)
     throw user_error("lr: expected 0 (the preset's) or a number in [1e-12, 10], got ", lr);
   if (design_risks.empty()) throw user_error("design_risks: expected comma-separated numbers");

@@ -14,16 +14,22 @@ namespace hetcim::api {
 namespace {
 
 nlohmann::json options_json(const TrainJob& job, const train::TrainOptions& o) {
-  return {{"preset", job.preset},
-          {"epochs", o.epochs},
-          {"lr", o.lr},
-          {"batch_size", o.batch_size},
-          {"weight_decay", o.weight_decay},
-          {"crop_padding", o.crop_padding},
-          {"flip", o.flip},
-          {"seed", o.seed},
-          {"train_limit", o.train_limit},
-          {"threads", o.threads}};
+  nlohmann::json j = {{"preset", job.preset},
+                      {"epochs", o.epochs},
+                      {"lr", o.lr},
+                      {"batch_size", o.batch_size},
+                      {"weight_decay", o.weight_decay},
+                      {"crop_padding", o.crop_padding},
+                      {"flip", o.flip},
+                      {"seed", o.seed},
+                      {"train_limit", o.train_limit},
+                      {"threads", o.threads}};
+  // Only when set, so that the records of plain models stay as they were.
+  if (!job.hardware_aware.empty()) {
+    j["hardware_aware"] = job.hardware_aware;
+    j["hardware_aware_time"] = o.hardware_aware_time;
+  }
+  return j;
 }
 
 }  // namespace
@@ -63,6 +69,7 @@ TrainOutcome train_to_files(const TrainJob& job) {
   const nlohmann::json record = {
       {"model", "race_cnn"},
       {"dataset", job.dataset},
+      {"dataset_content", data::content_hash(all_train)},
       {"holdout", {{"images", job.holdout}, {"seed", job.holdout_seed}, {"of", all_train.count}}},
       {"train_images",
        o.train_limit > 0 ? std::min(o.train_limit, train_set.count) : train_set.count},
@@ -72,8 +79,12 @@ TrainOutcome train_to_files(const TrainJob& job) {
       {"eval_accuracy", r.eval_accuracy},
       {"test_accuracy", out.test_accuracy},
       {"test_accuracy_source",
-       "measured once after training on the official test set, clean digital model; not used "
-       "for any choice"},
+       data::has_separate_test_split(job.dataset)
+           ? "measured once after training on the official test set, clean digital model; not "
+             "used for any choice"
+           : "measured once after training, clean digital model, on the SAME images as training: "
+             "the data set has no separate test split (images:DIR without train/ and test/ "
+             "subfolders, or npy: with one pair)"},
       {"version", version_string()},
       {"machine", machine_description()}};
   onnxio::export_onnx(r.model, job.out);
@@ -90,6 +101,13 @@ std::string record_mismatch(const nlohmann::json& rec, const TrainJob& job) {
   for (const char* k :
        {"epochs", "lr", "batch_size", "weight_decay", "flip", "seed", "train_limit"})
     want[std::string("options.") + k] = opts.at(k);
+  if (opts.contains("hardware_aware")) {
+    want["options.hardware_aware"] = opts.at("hardware_aware");
+    want["options.hardware_aware_time"] = opts.at("hardware_aware_time");
+  } else if (rec.contains("options") && rec.at("options").contains("hardware_aware")) {
+    return "field 'options.hardware_aware' = " + rec.at("options").at("hardware_aware").dump() +
+           ", this run trains without noise injection";
+  }
   for (const auto& item : want.items()) {
     const std::string field = item.key();  // a plain name: the lambda below captures it
     const nlohmann::json& value = item.value();

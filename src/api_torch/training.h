@@ -17,6 +17,7 @@ struct TrainJob {
   int64_t holdout = 10000;  // training images held out (0: train on all; the per-epoch accuracy
                             // is then on the official test set)
   uint64_t holdout_seed = 1;
+  std::string hardware_aware;   // the resolved FILE:PROFILE of options.hardware_aware ('' off)
   train::TrainOptions options;  // epochs and lr as the preset or the user set them
 };
 

@@ -70,8 +70,9 @@ void register_train(CLI::App& app, const Provenance& /*provenance*/) {
     const api::TrainResult r = api::train_race_cnn(q);
     progress->finish();
     std::printf(
-        "wrote %s (+ .train.json): race_cnn for %s, %s %.2f%%, clean test accuracy %.2f%%\n",
-        q.out.c_str(), q.dataset.c_str(), r.eval_set.c_str(), 100.0 * r.outcome.eval_accuracy,
+        "wrote %s (+ .train.json): race_cnn for %s%s%s, %s %.2f%%, clean test accuracy %.2f%%\n",
+        q.out.c_str(), q.dataset.c_str(), q.hardware_aware.empty() ? "" : ", hardware-aware on ",
+        q.hardware_aware.c_str(), r.eval_set.c_str(), 100.0 * r.outcome.eval_accuracy,
         100.0 * r.outcome.test_accuracy);
   });
 }

@@ -1,10 +1,101 @@
 #include "data/dataset.h"
 
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+
 #include "data/cifar10.h"
 #include "data/fashion_mnist.h"
+#include "data/image_folder.h"
+#include "data/npy_dataset.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace hetcim::data {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kImages = "images:";
+constexpr std::string_view kNpy = "npy:";
+
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+
+// The comma-separated paths of an npy: name: 2 or 4 non-empty ones, or empty when malformed.
+std::vector<std::string> npy_paths(std::string_view name) {
+  std::vector<std::string> paths;
+  std::string_view rest = name.substr(kNpy.size());
+  while (true) {
+    const size_t comma = rest.find(',');
+    paths.emplace_back(rest.substr(0, comma));
+    if (paths.back().empty()) return {};
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  if (paths.size() != 2 && paths.size() != 4) return {};
+  return paths;
+}
+
+// True when DIR's only subfolders (not starting with '.') are `test` and `train`.
+bool split_layout(const std::string& dir) {
+  return image_folder_classes(dir) == std::vector<std::string>{"test", "train"};
+}
+
+ImageDataset load_image_folder(std::string_view name, Split split) {
+  const std::string dir(name.substr(kImages.size()));
+  if (!split_layout(dir)) return read_image_folder(dir, std::string(name));
+  const std::string train = (fs::path(dir) / "train").string();
+  const std::string test = (fs::path(dir) / "test").string();
+  if (image_folder_classes(train) != image_folder_classes(test))
+    throw user_error(train, " and ", test,
+                     " hold different class subfolders (the two splits of one data set need the "
+                     "same class names)");
+  return read_image_folder(split == Split::Train ? train : test,
+                           std::string(name) + "/" + std::string(split_name(split)));
+}
+
+ImageDataset load_npy(std::string_view name, Split split) {
+  const std::vector<std::string> p = npy_paths(name);
+  if (p.empty()) check_dataset_name("dataset", name);  // throws the grammar's message
+  int64_t classes = 0;
+  for (size_t i = 1; i < p.size(); i += 2) classes = std::max(classes, npy_label_classes(p[i]));
+  const size_t at = p.size() == 4 && split == Split::Test ? 2 : 0;
+  return read_npy_dataset(
+      p[at], p[at + 1],
+      std::string(name) + (p.size() == 4 ? "/" + std::string(split_name(split)) : ""), classes);
+}
+
+}  // namespace
+
+void check_dataset_name(std::string_view field, std::string_view name) {
+  if (name == "fashion-mnist" || name == "cifar10") return;
+  if (starts_with(name, kImages) && name.size() > kImages.size()) return;
+  if (starts_with(name, kNpy) && !npy_paths(name).empty()) return;
+  throw user_error(field, ": expected ", kDatasetForms, ", got '", name, "'");
+}
+
+bool is_user_dataset(std::string_view name) {
+  return starts_with(name, kImages) || starts_with(name, kNpy);
+}
+
+bool has_separate_test_split(std::string_view name) {
+  if (starts_with(name, kNpy)) return npy_paths(name).size() == 4;
+  if (starts_with(name, kImages)) return split_layout(std::string(name.substr(kImages.size())));
+  return true;
+}
+
+std::string content_hash(const ImageDataset& d) {
+  Fnv1a h;
+  const int64_t dims[] = {d.count, d.channels, d.height, d.width, d.classes};
+  h.update(dims, sizeof dims);
+  h.update(d.images.data(), d.images.size());
+  h.update(d.labels.data(), d.labels.size());
+  char b[20];
+  std::snprintf(b, sizeof b, "%016" PRIx64, h.h);
+  return b;
+}
 
 std::string_view split_name(Split s) {
   return s == Split::Train ? "train" : "test";
@@ -67,6 +158,14 @@ std::vector<float> normalized_pixels(const ImageDataset& d, int64_t begin, int64
 }
 
 ImageDataset load_dataset(std::string_view name, Split split, const std::string& dir) {
+  if (is_user_dataset(name)) {
+    check_dataset_name("dataset", name);
+    if (!dir.empty())
+      throw user_error("data directory '", dir, "' given for data set '", name,
+                       "': images: and npy: name their files themselves (--data-dir is for "
+                       "fashion-mnist and cifar10)");
+    return starts_with(name, kImages) ? load_image_folder(name, split) : load_npy(name, split);
+  }
   if (name == "fashion-mnist")
     return load_fashion_mnist(split, dir.empty() ? kFashionMnistDir : dir);
   if (name == "cifar10") {
@@ -76,7 +175,7 @@ ImageDataset load_dataset(std::string_view name, Split split, const std::string&
           "binary version (cifar-10-batches-bin)");
     return load_cifar10(split, dir);
   }
-  throw user_error("unknown data set '", name, "' (known: fashion-mnist, cifar10)");
+  throw user_error("unknown data set '", name, "' (expected ", kDatasetForms, ")");
 }
 
 }  // namespace hetcim::data

@@ -43,4 +43,17 @@ void init_parameters(RaceCnnNet& net, uint64_t seed);
 // Checks that the module's input shape and classes fit the data set (UserError naming both).
 void check_fits(const RaceCnnNet& net, const data::ImageDataset& d);
 
+class NoiseInjector;  // noise_injection.h
+
+// One analog Linear layer (no bias) of the hardware-aware forward pass: x (batch x in), w (out x
+// in); the chip's effects injected by `injector` with straight-through gradients
+// (noise_injection.h).
+[[nodiscard]] torch::Tensor hardware_aware_linear(const torch::Tensor& x, const torch::Tensor& w,
+                                                  NoiseInjector& injector);
+
+// The network's logits with its classifier (both Linear layers, the analog layers of evaluation)
+// through hardware_aware_linear; the convolutional front end, biases and ReLU digital.
+[[nodiscard]] torch::Tensor hardware_aware_forward(RaceCnnNet& net, const torch::Tensor& x,
+                                                   NoiseInjector& injector);
+
 }  // namespace hetcim::train

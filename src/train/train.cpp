@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "train/noise_injection.h"
 #include "train/race_cnn_net.h"
 #include "util/error.h"
 #include "xbar/rng.h"
@@ -91,6 +92,10 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
   torch::optim::AdamW optimizer(net->parameters(),
                                 torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay));
   xbar::Rng rng(xbar::Rng::derive(o.seed, "data"));
+  std::optional<NoiseInjector> injector;
+  if (o.hardware_aware)
+    injector.emplace(*o.hardware_aware, xbar::Rng::derive(o.seed, "hardware-aware"),
+                     o.hardware_aware_time);
 
   const int64_t batches = (n_train + o.batch_size - 1) / o.batch_size;
   const int64_t total_steps = batches * o.epochs;
@@ -123,7 +128,8 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
           x.data(), {m, train.channels, train.height, train.width}, torch::kFloat32);
       const torch::Tensor yt = torch::from_blob(labels.data(), {m}, torch::kInt64);
       optimizer.zero_grad();
-      const torch::Tensor logits = net->forward(xt);
+      const torch::Tensor logits =
+          injector ? hardware_aware_forward(net, xt, *injector) : net->forward(xt);
       const torch::Tensor loss = torch::nn::functional::cross_entropy(logits, yt);
       loss.backward();
       optimizer.step();

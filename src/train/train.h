@@ -16,11 +16,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "data/dataset.h"
 #include "graph/graph.h"
+#include "xbar/chip_profile.h"
 
 namespace hetcim::train {
 
@@ -56,6 +58,12 @@ struct TrainOptions {
   // on a shared 2-core machine libtorch's OpenMP, NNPACK and OpenBLAS pools spin against each
   // other and 2 threads ran several times slower than 1.
   int threads = 1;
+  // Hardware-aware training (noise_injection.h): the chip profile whose programming noise, stuck
+  // devices, read noise, DAC/ADC (and, at hardware_aware_time > its drift_t0, drift) the
+  // classifier's forward pass injects, drawn from streams of `seed`; nullopt: plain training. The
+  // per-epoch evaluation stays clean and digital.
+  std::optional<xbar::ChipProfile> hardware_aware;
+  double hardware_aware_time = 0.0;  // s after programming, >= 0
   // Called after every batch (e.g. to draw a progress bar) and after every epoch with its
   // statistics (1-based epoch); either may be empty.
   std::function<void(const TrainProgress&)> progress;
