@@ -273,6 +273,11 @@ std::string lines_plot(const Panel& p, const Lines& l, int k, Legend& legend) {
     for (double x : s.x)
       if (std::isfinite(x) && (!l.log_x || x > 0))
         xmin = std::min(xmin, x), xmax = std::max(xmax, x);
+  if (xmin == xmax && !l.log_x) {  // one x value (a front of one point): a range around it
+    const double pad = xmin != 0 ? std::abs(xmin) * 0.05 : 1;
+    xmin -= pad;
+    xmax += pad;
+  }
   if (xmin <= xmax)
     o += l.log_x ? "set xrange [" + num(xmin / 1.25) + ":" + num(xmax * 1.25) + "]\n"
                  : "set xrange [" + num(xmin) + ":" + num(xmax) + "]\n";

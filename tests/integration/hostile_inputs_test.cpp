@@ -17,6 +17,11 @@
 //   garbage:DIR (every file in DIR becomes "not json {"), copy-first:DIR (every file in DIR, in
 //   name order, gets the bytes of the first), set:DIR=FIELD:VALUE (every *.json in DIR gets
 //   "FIELD":VALUE for a scalar FIELD).
+//   Files hetcim keeps for itself: to-link:DIR=TARGET, to-fifo:DIR, to-dir:DIR (every file in
+//   DIR becomes a symbolic link to TARGET, a FIFO or a directory). Whole inputs: copy:NAME=SRC
+//   (SRC a file of the source tree, e.g. data/paper/seed001.yaml), replace:NAME=OLD=>NEW (every
+//   OLD in NAME becomes NEW; \n is a newline), sparse:NAME=BYTES (a file of BYTES zero
+//   bytes that takes no disk).
 // - exit: the code, or "130 INT 1.5" (send SIGINT 1.5 s after hetcim's main() installed its
 //   signal handling; the code expected after it), or
 //   "130 INT staged:{d}/o/figures" (send it once a staged output exists under that directory).
@@ -299,6 +304,34 @@ void setup(const Row& row, const std::string& dir) {
         ++n;
       }
       ASSERT_GT(n, 0) << "nothing to edit in " << path;
+    } else if (kind == "to-link" || kind == "to-fifo" || kind == "to-dir") {
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(path)) files.push_back(e.path());
+      ASSERT_GT(files.size(), 0u) << "nothing to replace in " << path;
+      for (const fs::path& f : files) {
+        fs::remove(f);
+        if (kind == "to-link")
+          fs::create_symlink(value, f);
+        else if (kind == "to-fifo")
+          ASSERT_EQ(::mkfifo(f.c_str(), 0644), 0);
+        else
+          fs::create_directories(f / "inside");
+      }
+    } else if (kind == "sparse") {
+      std::ofstream(path, std::ios::binary).close();
+      fs::resize_file(path, std::stoull(value));
+    } else if (kind == "copy") {
+      fs::copy_file(fs::path(HETCIM_HOSTILE_TABLE).parent_path().parent_path() / value, path,
+                    fs::copy_options::overwrite_existing);
+    } else if (kind == "replace") {
+      const size_t arrow = value.find("=>");
+      ASSERT_NE(arrow, std::string::npos) << step;
+      const std::string from = value.substr(0, arrow), to = value.substr(arrow + 2);
+      std::string s = slurp(path);
+      ASSERT_NE(s.find(from), std::string::npos) << from << " not in " << path;
+      for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size())
+        s.replace(p, from.size(), to);
+      std::ofstream(path, std::ios::binary) << s;
     } else if (kind == "garbage") {
       int n = 0;
       for (const auto& e : fs::directory_iterator(path)) {
