@@ -699,9 +699,12 @@ struct Engine::Impl {
   };
   static CompileFn native(std::string_view family) {
     static const NativeFamily kNative[] = {
-        {"conv", [](Impl& e) { e.conv(e.node->op_type == "QLinearConv"); }},
-        {"gemm", [](Impl& e) { e.gemm(e.node->op_type == "QGemm"); }},
-        {"matmul", [](Impl& e) { e.matmul(e.node->op_type == "QLinearMatMul"); }},
+        {"conv", [](Impl& e) { e.conv(false); }},
+        {"qconv", [](Impl& e) { e.conv(true); }},
+        {"gemm", [](Impl& e) { e.gemm(false); }},
+        {"qgemm", [](Impl& e) { e.gemm(true); }},
+        {"matmul", [](Impl& e) { e.matmul(false); }},
+        {"qmatmul", [](Impl& e) { e.matmul(true); }},
         {"binary", [](Impl& e) { e.binary(); }},
         {"qbinary", [](Impl& e) { e.qbinary(); }},
         {"eltwise", [](Impl& e) { e.eltwise(); }},

@@ -11,11 +11,11 @@ const std::vector<Family>& table() {
   // engine's oneDNN or fused kernel when it takes the node and the portable one otherwise.
   static const std::vector<Family> kTable = {
       {"Conv", "conv"},
-      {"QLinearConv", "conv"},
+      {"QLinearConv", "qconv"},
       {"Gemm", "gemm"},
-      {"QGemm", "gemm"},
+      {"QGemm", "qgemm"},
       {"MatMul", "matmul"},
-      {"QLinearMatMul", "matmul"},
+      {"QLinearMatMul", "qmatmul"},
       {"Add", "binary", compile_binary, {0, 1}},
       {"Sub", "binary", compile_binary, {0, 1}},
       {"Mul", "binary", compile_binary, {0, 1}},
