@@ -110,7 +110,7 @@ void note_input_stat(const struct stat& st, const std::string& path, std::string
   in.files.push_back({st.st_dev, st.st_ino, path, std::string(what)});
 }
 
-// Reads `size` bytes at the descriptor's position into `out` + `at`.
+// Reads exactly `size` bytes from the descriptor into `out` (UserError when it ends first).
 void read_exactly(int fd, char* out, size_t size, const std::string& p, std::string_view what) {
   size_t done = 0;
   while (done < size) {

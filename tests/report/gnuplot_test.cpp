@@ -161,4 +161,16 @@ TEST(GnuplotText, AnalogDriftWithAHostilePolicyRunsNothing) {
   EXPECT_TRUE(fs::exists(d / "o" / "drift.svg"));
 }
 
+TEST(FigureStyle, ALineChartOfOnePointDraws) {
+  // A latency-energy front of one point (bottleneck's): gnuplot refused the empty x range.
+  const fs::path d = scratch("one_point");
+  hetcim::OutputSet out;
+  Chart c;
+  c.panels.push_back({"", "latency (ms)", "energy (mJ)", kNoValue, kNoValue,
+                      Lines{{{"front", {4.97}, {1.5}}}, false, false}});
+  plot_chart(out, d.string(), Figure{"front", "one point", ""}, c);
+  out.commit();
+  EXPECT_NE(slurp(d / "front.svg").find("<svg"), std::string::npos);
+}
+
 }  // namespace
