@@ -21,6 +21,7 @@
 #include "exec/kernels.h"
 #include "exec/op_params.h"
 #include "exec/quantize.h"
+#include "exec/resize.h"
 #include "exec/winograd.h"
 #include "graph/node_errors.h"
 #include "graph/qlinear_operands.h"
@@ -2079,6 +2080,23 @@ struct Engine::Impl {
     const std::string& x = n.inputs.at(0);
     const std::string& y = n.outputs.at(0);
     const Shape xs = shape(x), ys = shape(y);
+    const resize::Spec spec = resize::parse(*g, n, xs, ys, dtype(x));
+    if (spec.mode != resize::Mode::Nearest) {  // linear / cubic: exec/resize.h
+      memory::desc xmd;
+      memory xm = get_strided(x, &xmd);
+      const memory::desc ymd = like_md(xmd, ys, xmd.data_type());
+      memory ym = output(y, ymd, dtype(x));
+      auto plan = std::make_shared<const resize::Plan>(resize::make_plan(spec, xs, ys));
+      auto scratch = std::make_shared<resize::Scratch>();
+      const DType t = dtype(x);
+      cur->info.impl = std::string("hetcim:resize_") + resize::mode_name(spec.mode);
+      cur->steps.push_back(
+          [xm, ym, plan, scratch, t, xst = md_strides(xmd), yst = md_strides(ymd)]() {
+            resize::interpolate(*plan, xm.get_data_handle(), t, xst, ym.get_data_handle(), yst,
+                                *scratch);
+          });
+      return;
+    }
     auto map = resize_nearest_map(*g, n, xs, ys);
     memory::desc xmd;
     memory xm = get_strided(x, &xmd);

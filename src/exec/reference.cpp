@@ -6,6 +6,7 @@
 
 #include "exec/op_params.h"
 #include "exec/quantize.h"
+#include "exec/resize.h"
 #include "graph/node_errors.h"
 #include "graph/qlinear_operands.h"
 #include "util/error.h"
@@ -680,9 +681,90 @@ class Interpreter {
     return y;
   }
 
+  // Linear / cubic the way the ONNX reference implementation (onnx/reference/ops/op_resize.py)
+  // computes them: per axis the 2 or 4 input positions nearest to the original coordinate, the
+  // coefficient ratio in (0, 1] (1 when the coordinate is a whole number), edge values beyond the
+  // input; every output element the sum over the product of the axes' coefficients, in double.
+  void resize_interpolate(const resize::Spec& spec) {
+    const Tensor& x = in(0);
+    const Shape out = out_shape();
+    const size_t r = out.size();
+    const int64_t n = spec.mode == resize::Mode::Cubic ? 4 : 2;
+    std::vector<std::vector<int64_t>> at(r);  // per axis, out[a] * n input indices
+    std::vector<std::vector<double>> co(r);   // and their coefficients
+    for (size_t a = 0; a < r; ++a) {
+      for (int64_t o = 0; o < out[a]; ++o) {
+        const double c =
+            resize::original_coordinate(spec.transform, o, spec.scales[a], x.shape[a], out[a]);
+        const bool whole = c == std::floor(c);
+        const double ratio = whole ? 1.0 : c - std::floor(c);
+        // The n nearest positions, ties to the smaller index: from floor(c) - (n/2 - 1), or one
+        // further left when c is whole (ratio 1 then weights the position c itself).
+        const int64_t first = static_cast<int64_t>(std::floor(c)) - (whole ? 1 : 0) - (n / 2 - 1);
+        std::vector<double> k;
+        if (n == 2) {
+          k = {1 - ratio, ratio};
+        } else {
+          const double A = spec.cubic_a, q = 1 - ratio;
+          k = {((A * (ratio + 1) - 5 * A) * (ratio + 1) + 8 * A) * (ratio + 1) - 4 * A,
+               ((A + 2) * ratio - (A + 3)) * ratio * ratio + 1, ((A + 2) * q - (A + 3)) * q * q + 1,
+               ((A * (q + 1) - 5 * A) * (q + 1) + 8 * A) * (q + 1) - 4 * A};
+        }
+        if (spec.exclude_outside) {
+          double sum = 0;
+          for (int64_t t = 0; t < n; ++t) {
+            const int64_t i = first + t;
+            if (i < 0 || i >= x.shape[a]) k[static_cast<size_t>(t)] = 0;
+            sum += k[static_cast<size_t>(t)];
+          }
+          for (double& v : k) v /= sum;
+        }
+        for (int64_t t = 0; t < n; ++t) {
+          at[a].push_back(std::clamp<int64_t>(first + t, 0, x.shape[a] - 1));
+          co[a].push_back(k[static_cast<size_t>(t)]);
+        }
+      }
+    }
+    Tensor y = Tensor::zeros(x.dtype, out);
+    const auto xs = strides_of(x.shape);
+    std::vector<int64_t> idx(r, 0), tap(r, 0);
+    for (int64_t i = 0; i < y.numel(); ++i) {
+      int64_t rem = i;
+      for (size_t k = r; k-- > 0;) {
+        idx[k] = rem % out[k];
+        rem /= out[k];
+      }
+      double acc = 0;
+      std::fill(tap.begin(), tap.end(), 0);
+      for (;;) {  // every combination of one tap per axis
+        double w = 1;
+        int64_t src = 0;
+        for (size_t k = 0; k < r; ++k) {
+          const size_t e = static_cast<size_t>(idx[k] * n + tap[k]);
+          w *= co[k][e];
+          src += at[k][e] * xs[k];
+        }
+        if (w != 0) acc += w * x.at(src);
+        size_t k = r;
+        while (k-- > 0 && ++tap[k] == n) tap[k] = 0;
+        if (k == static_cast<size_t>(-1)) break;
+      }
+      if (x.dtype == DType::Float32) {
+        y.data<float>()[i] = static_cast<float>(acc);
+      } else if (x.dtype == DType::UInt8) {
+        y.data<uint8_t>()[i] = static_cast<uint8_t>(std::clamp(std::nearbyint(acc), 0.0, 255.0));
+      } else {
+        y.data<int8_t>()[i] = static_cast<int8_t>(std::clamp(std::nearbyint(acc), -128.0, 127.0));
+      }
+    }
+    set(0, std::move(y));
+  }
+
   void resize() {
     const Tensor& x = in(0);
     const Shape out = out_shape();
+    const resize::Spec spec = resize::parse(g_, *node_, x.shape, out, x.dtype);
+    if (spec.mode != resize::Mode::Nearest) return resize_interpolate(spec);
     const auto map = resize_nearest_map(g_, *node_, x.shape, out);
     Tensor y = Tensor::zeros(x.dtype, out);
     const size_t es = graph::dtype_size(x.dtype);

@@ -5,9 +5,9 @@
 //
 // Operators: Conv, Gemm, MatMul, Add, Sub, Mul, Div, Pow, Relu, LeakyRelu, Sigmoid, Tanh, Clip,
 // HardSigmoid, HardSwish, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Concat, Split,
-// Slice, Resize/Upsample (nearest), Reshape, Flatten, Squeeze, Unsqueeze, Transpose (layout_only=1:
-// identity), Softmax, Identity, Dropout, QuantizeLinear, DequantizeLinear, QLinearConv,
-// QLinearMatMul, QGemm, QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu,
+// Slice, Resize/Upsample (nearest, linear, cubic), Reshape, Flatten, Squeeze, Unsqueeze, Transpose
+// (layout_only=1: identity), Softmax, Identity, Dropout, QuantizeLinear, DequantizeLinear,
+// QLinearConv, QLinearMatMul, QGemm, QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu,
 // QLinearGlobalAveragePool, QLinearAveragePool, QLinearConcat, and the fused activations that
 // passes::fuse_activation records. The int8 operators follow quantize.h exactly:
 //   QLinearConv/MatMul/QGemm   acc = sum (x - zx)(w - zw) [+ bias], y = requantize(acc, sx*sw/sy,

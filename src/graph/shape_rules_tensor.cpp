@@ -238,7 +238,10 @@ Shape scaled(const Ctx& c, const Shape& x, const std::vector<double>& scales) {
   Shape out(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
     if (!(scales[i] > 0)) c.fail("scale ", scales[i], " on axis ", i, " must be positive");
-    const double v = std::floor(static_cast<double>(x[i]) * scales[i]);
+    // In float, as ONNX's shape inference and ONNX Runtime compute it: 5 x 1.8f is 9 there, while
+    // the exact product 8.99999976 would give 8.
+    const double v =
+        std::floor(static_cast<double>(static_cast<float>(x[i]) * static_cast<float>(scales[i])));
     if (v > static_cast<double>(kMaxDim))
       c.fail("scale ", scales[i], " on axis ", i, " gives a dimension above 2^31");
     out[i] = x[i] < 0 ? -1 : static_cast<int64_t>(v);

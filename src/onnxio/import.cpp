@@ -1,6 +1,7 @@
 #include "onnxio/import.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -485,6 +486,29 @@ int64_t dim_or_unknown(const graph::Graph& g, const std::string& t, size_t i) {
   return (*info->shape)[i];
 }
 
+// Resize / Upsample scales ONNX's shape inference accepts although they make no sense: 0 or
+// below (an empty or negative output), or not finite.
+void check_resize_scales(const graph::Graph& g) {
+  for (const graph::Node& n : g.nodes) {
+    if (!n.domain.empty() || (n.op_type != "Resize" && n.op_type != "Upsample")) continue;
+    std::vector<double> scales;
+    if (n.op_type == "Upsample" && n.has_attr("scales")) {
+      if (auto* v = std::get_if<std::vector<double>>(&n.attrs.at("scales"))) scales = *v;
+    }
+    const size_t at = n.op_type == "Upsample" || g.opset <= 10 ? 1 : 2;
+    if (n.inputs.size() > at && !n.inputs[at].empty()) {
+      auto it = g.initializers.find(n.inputs[at]);
+      if (it != g.initializers.end() && it->second.has_values())
+        for (float f : it->second.floats()) scales.push_back(f);
+    }
+    for (size_t i = 0; i < scales.size(); ++i) {
+      if (!(scales[i] > 0) || !std::isfinite(scales[i]))
+        throw user_error("node '", n.name, "' (", n.op_type, "): scale ", scales[i], " on axis ", i,
+                         " must be a positive finite number");
+    }
+  }
+}
+
 // Weight shapes ONNX's shape inference (1.12) leaves unchecked.
 void check_weight_shapes(const graph::Graph& g) {
   for (const graph::Node& n : g.nodes) {
@@ -594,6 +618,7 @@ graph::Graph convert(onnx::ModelProto& m, Prepared&& p) {
     g.nodes.push_back(std::move(node));
   }
   check_weight_shapes(g);
+  check_resize_scales(g);
   graph::validate(g);
   return g;
 }
