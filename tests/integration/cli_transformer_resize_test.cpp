@@ -1,0 +1,117 @@
+// `hetcim inspect` on what issue 32 brings in: a transformer's weight-stationary products are
+// offloadable with their crossbar need and attention's activation x activation MatMuls are
+// host-only with the reason in the table and the JSON (the 2-block model of
+// tests/workload/transformer_graph.h, counts by hand there); a Resize scale of 0 is refused with
+// exit 1 and a message naming the node.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "graph/graph.h"
+#include "onnxio/export.h"
+#include "workload/transformer_graph.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status;
+  std::string out, err;
+};
+
+fs::path scratch_dir() {
+  const fs::path d = fs::temp_directory_path() / ("hetcim_cli_tr_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+CliRun run(const std::string& args) {
+  const fs::path dir = scratch_dir();
+  const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
+  const std::string cmd = std::string(HETCIM_BIN) + " " + args + " >" + out + " 2>" + err;
+  const int raw = std::system(cmd.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+TEST(CliTransformer, InspectNamesAttentionHostOnlyAndCountsCrossbars) {
+  const fs::path model = scratch_dir() / "two_block_transformer.onnx";
+  const fs::path json = scratch_dir() / "inspect.json";
+  hetcim::onnxio::export_onnx(hetcim::testing::two_block_transformer(), model.string());
+  fs::remove(json);
+  const CliRun r = run("inspect " + model.string() + " --precision fp32 --crossbar 64x64 --json " +
+                       json.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("no (activation x activation MatMul)"), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  int attention = 0, offloadable = 0;
+  for (const auto& op : j.at("operators")) {
+    const std::string name = op.at("name");
+    if (name == "b0.scores" || name == "b0.context" || name == "b1.scores" ||
+        name == "b1.context") {
+      EXPECT_FALSE(op.at("offloadable").get<bool>()) << name;
+      EXPECT_EQ(op.at("host_only_reason"), "activation x activation MatMul") << name;
+      ++attention;
+    }
+    if (op.at("offloadable").get<bool>()) {
+      ++offloadable;
+      EXPECT_EQ(op.at("host_only_reason"), "") << name;
+    }
+  }
+  EXPECT_EQ(attention, 4);
+  // 64x64 crossbars, one column per weight: a 96x96 projection ceil(96/64)^2 = 4, mlp1
+  // 2 * ceil(384/64) = 12, mlp2 12, the classifier (96 -> 10) 2: 2 * (4*4 + 12 + 12) + 2 = 82.
+  EXPECT_EQ(offloadable, 13);
+  EXPECT_EQ(j.at("totals").at("offloadable"), 13);
+  EXPECT_EQ(j.at("totals").at("crossbars"), 82);
+}
+
+TEST(CliResize, ScaleZeroIsRefusedNamingTheNode) {
+  hetcim::graph::Graph g;
+  g.name = "resize_zero";
+  g.opset = 13;
+  g.inputs = {"x"};
+  g.values["x"] = {hetcim::graph::DType::Float32, hetcim::graph::Shape{1, 3, 8, 8}};
+  g.initializers["scales"] = hetcim::graph::Initializer::from_floats({4}, {1, 1, 0, 2});
+  g.nodes.push_back(
+      {"up", "Resize", "", {"x", "", "scales"}, {"y"}, {{"mode", std::string("linear")}}});
+  g.values["y"] = {hetcim::graph::DType::Float32, hetcim::graph::Shape{1, 3, -1, -1}};
+  g.outputs = {"y"};
+  hetcim::graph::validate(g);
+  const fs::path model = scratch_dir() / "resize_zero.onnx";
+  // The file is written without the exporter's checks (they would refuse it too).
+  {
+    hetcim::graph::Graph ok = g;
+    ok.initializers["scales"] = hetcim::graph::Initializer::from_floats({4}, {1, 1, 1, 2});
+    std::string bytes = hetcim::onnxio::export_onnx_bytes(ok);
+    // The scales' raw bytes 1.0f, 1.0f, 1.0f, 2.0f -> 1.0f, 1.0f, 0.0f, 2.0f.
+    const std::string one_one_one_two(
+        "\x00\x00\x80\x3f\x00\x00\x80\x3f\x00\x00\x80\x3f"
+        "\x00\x00\x00\x40",
+        16);
+    const size_t at = bytes.find(one_one_one_two);
+    ASSERT_NE(at, std::string::npos);
+    bytes.replace(at + 8, 4, std::string(4, '\0'));
+    std::ofstream(model, std::ios::binary) << bytes;
+  }
+  const CliRun r = run("inspect " + model.string());
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("'up'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("scale"), std::string::npos) << r.err;
+}
+
+}  // namespace
