@@ -173,9 +173,11 @@ TEST(AnalogSelectRequest, BadRequestsGiveTheCommandLinesMessages) {
   q.pool = "A0,A9";
   EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("has no profile 'A9'"),
             std::string::npos);
-  q.pool = "";  // every profile: pcm_ima has no energy
+  q.pool = "A0,pcm_ima";  // named in the pool: pcm_ima has no energy
   EXPECT_NE(user_error_of([&] { (void)analog_select(q); }).find("'pcm_ima' has no 'energy'"),
             std::string::npos);
+  q.pool = "";  // every profile with an energy, as --help says: the pool passes, the model fails
+  EXPECT_EQ(user_error_of([&] { (void)analog_select(q); }).find("energy"), std::string::npos);
   q.pool = "A0";
   q.energy.fallback = -1e-6;
   EXPECT_NE(user_error_of([&] { (void)analog_select(q); }), "(no UserError)");
