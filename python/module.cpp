@@ -111,7 +111,6 @@ py::array array_of(exec::Tensor&& t) {
 // ---- requests from kwargs
 // --------------------------------------------------------------------------
 
-api::PartitionRequest partition_request(const py::kwargs& kw, const char* job) {
 // ---- each job's keywords, listed once: the binding applies them and keywords() lists them
 // ------------------------------------------------------------------------------------------
 
@@ -209,6 +208,7 @@ python::Fields<api::AnalogAuditRequest> analog_audit_keywords() {
   return python::with_table(api::analog_audit_fields(), {{"model", field(&R::model)}});
 }
 
+api::PartitionRequest partition_request(const py::kwargs& kw, const char* job) {
   api::PartitionRequest r;
   apply_kwargs(job, r, kw, partition_keywords());
   r.validate();
@@ -275,13 +275,12 @@ PYBIND11_MODULE(_hetcim, m) {
         d["cluster_roofline"] = table_info(api::roofline_fields());
         d["cluster_bottleneck"] = table_info(api::bottleneck_fields());
         d["cluster_calibrate"] = table_info(api::calibrate_fields());
-        return d;
         d["cluster_constants"] = table_info(api::cluster_constants_fields());
+        return d;
       },
       "Each migrated job's field table (api/options.h): the one description of its options that "
       "feeds validation, the CLI flags and these keyword arguments.");
 
-  m.def(
   m.def(
       "keywords",
       [] {
@@ -311,6 +310,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "Every job's keyword arguments, as the binding applies them (the field table's and the "
       "job's own): what the tests compare with the CLI's flags.");
 
+  m.def(
       "build_info",
       [] {
         const api::BuildInfo b = api::build_info();
@@ -510,7 +510,6 @@ PYBIND11_MODULE(_hetcim, m) {
       "'full' (every non-dominated point).");
 
   m.def(
-  m.def(
       "partition_front_3d_json",
       [](const api::Model& model, const py::kwargs& kw) {
         const api::PartitionRequest r = partition_request(kw, "partition_front_3d");
@@ -540,6 +539,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "The paper's MILP of the problem as the text of an MPS or LP file (its header states the "
       "time unit): what `hetcim partition --mps / --lp` writes.");
 
+  m.def(
       "dse_json",
       [](const py::kwargs& kw) {
         using R = api::DseRequest;
@@ -554,7 +554,6 @@ PYBIND11_MODULE(_hetcim, m) {
       "Seed 000's design-space exploration: the points as JSON text (the CLI's dse.json).");
 
   m.def(
-  m.def(
       "dse_platform_json",
       [](const py::kwargs& kw) {
         api::PlatformDseRequest r;
@@ -568,6 +567,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "A platform's design-space exploration (`hetcim dse --platform P --sweep KEY=v1,v2`): "
       "platform_dse.json as text.");
 
+  m.def(
       "partition_platform_json",
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::PlatformPartitionRequest;
@@ -615,7 +615,6 @@ PYBIND11_MODULE(_hetcim, m) {
       "Seed 001's Bottleneck study (Fig. 8-10) as JSON text (the CLI's --json).");
 
   m.def(
-  m.def(
       "cluster_constants_text",
       [](const py::kwargs& kw) {
         using R = api::ClusterRequest;
@@ -630,6 +629,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "Every constant of seed 001's cluster model with its value and source: the table `hetcim "
       "cluster constants` prints.");
 
+  m.def(
       "cluster_calibrate_json",
       [](const py::kwargs& kw) {
         using R = api::CalibrateRequest;

@@ -137,7 +137,6 @@ def partition(model, **options):
     return _hetcim.partition(_model(model), **options)
 
 
-def assignment(plan):
 def partition_milp(model, format="mps", **options):  # noqa: A002  (the CLI's word)
     """The paper's MILP of the problem as the text of an MPS (``format="mps"``) or LP file, as
     ``hetcim partition --mps / --lp`` writes it; options as :func:`partition`."""
@@ -150,6 +149,7 @@ def partition_front_3d(model, **options):
     return _json.loads(_hetcim.partition_front_3d_json(_model(model), **options))
 
 
+def assignment(plan):
     """``{operator name: "host" | "cim"}`` of a :class:`PartitionResult`."""
     return {op["name"]: op["device"] for op in _json.loads(plan.json)["operators"]}
 
@@ -190,7 +190,6 @@ def dse(**options):
     return _json.loads(_hetcim.dse_json(**options))["points"]
 
 
-class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofline | bottleneck)
 def dse_platform(**options):
     """A platform's design-space exploration (``hetcim dse --platform P --sweep KEY=v1,v2``):
     every model mapped by the K-engine exact solver at every grid point. Returns the dict of
@@ -202,6 +201,7 @@ def dse_platform(**options):
     return _json.loads(_hetcim.dse_platform_json(**options))
 
 
+class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofline | bottleneck)
     """Seed 001's heterogeneous cluster as an analytical model."""
 
     @staticmethod
@@ -218,13 +218,13 @@ def dse_platform(**options):
         return _json.loads(_hetcim.cluster_bottleneck_json(**options))
 
     @staticmethod
-    @staticmethod
     def constants(**options):
         """Every constant of the cluster model with its value and source (paper, derived,
         literature, assumed or calibrated): the table ``hetcim cluster constants`` prints, as
         text. Options: preset, config."""
         return _hetcim.cluster_constants_text(**options)
 
+    @staticmethod
     def calibrate(**options):
         """A CALIBRATION, not a reproduction: the per-job overhead and the cores' rates fitted
         to Fig. 9, and Fig. 7 with them; options preset, config, fit ("fig9"), max_overhead,

@@ -119,7 +119,7 @@ RUNS = {"partition"}
 BY_HAND = {"dse": {"threads", "cache_dir"}}
 # The fewest fields with bad values each table has (counted by hand from the tables).
 MIN_CHECKED = {"partition": 12, "dse": 6, "run": 7, "profile": 5, "inspect": 1, "analog_run": 1,
-               "analog_audit": 0, "analog_eval": 6, "execute": 9, "sensitivity": 7,
+               "analog_audit": 0, "analog_eval": 6, "execute": 9, "sensitivity": 6,
                "cluster_roofline": 3, "cluster_bottleneck": 10, "cluster_calibrate": 4,
                "cluster_constants": 1, "train": 11, "export_onnx": 1,
                "analog_select": 20,
@@ -173,8 +173,8 @@ def test_every_migrated_job_has_a_table_and_bad_values():
         # warmup, runs; profile: precision, threads, warmup, runs, calibration_samples; inspect:
         # precision; analog_run: mode (choices; the seeds take any 64-bit value); analog_audit: none; analog_eval: dataset, split, mode (choices), limit, batch_size,
         # threads (ranges); execute: mode, split (choices), limit, batch, threads, risk,
-        # certificate_delta, design_risk, design_delta (ranges); sensitivity: dataset,
-        # calibration, cost (choices), holdout, samples, level, max_pairs (ranges);
+        # certificate_delta, design_risk, design_delta (ranges); sensitivity: calibration, cost
+        # (choices; dataset takes images:DIR and npy:X,Y too, checked when the data is read), holdout, samples, level, max_pairs (ranges);
         # cluster_roofline: preset (choices), tcdm_contention, vectors; cluster_bottleneck: preset,
         # execution (choices), bus_width, tcdm_contention, the shape's 6; cluster_calibrate: preset,
         # fit (choices), max_overhead, rate_points; train: dataset, preset (choices), epochs, lr,
