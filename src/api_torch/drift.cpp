@@ -140,8 +140,7 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
     chip_seed = lp->chip_seed;
     if (!a.read_seed) read_seed = lp->test_read_seed;
     // Reads as the policy's evaluation read (the read-noise streams follow the batches).
-    if (!a.batch_size)
-      options.batch_size = lp->batch_size;
+    if (!a.batch_size) options.batch_size = lp->batch_size;
   }
   const xbar::ChipProfile profile = lp ? *lp->profile : xbar::load_chip_profile(a.chip);
   if (!profile.drifts() && !profile.read_noise_growth)
