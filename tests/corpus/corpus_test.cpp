@@ -361,9 +361,8 @@ const OracleCase kCases[] = {
     {"vit_b_16_opset17"},
     {"swin_t"},
     {"convnext_tiny"},
-    // make_corpus.py also writes deeplabv3_mobilenet_v3_large and detector_bilinear (Resize in
-    // mode linear): their rows join with the linear Resize kernel (until then: "hetcim executes
-    // Resize in mode 'nearest' only, not 'linear'").
+    {"deeplabv3_mobilenet_v3_large"},  // Resize in mode linear (exec/resize.h)
+    {"detector_bilinear"},
     {"resnet18_int8_eager_qnnpack"},
     {"resnet18_int8_fx_qnnpack"},
     {"resnet18_int8_eager_onednn"},
