@@ -128,11 +128,11 @@ std::vector<size_t> value_operands(const graph::Node& n) {
 // shape-arithmetic operators) whose value depends on data, described for a message; empty when
 // only open dimensions are upstream.
 std::string data_source(const graph::Graph& g, const std::string& t) {
-  std::vector<std::string> todo = {t};
+  std::vector<std::string> upstream = {t};
   std::set<std::string> seen;
-  while (!todo.empty()) {
-    const std::string x = todo.back();
-    todo.pop_back();
+  while (!upstream.empty()) {
+    const std::string x = upstream.back();
+    upstream.pop_back();
     if (!seen.insert(x).second || g.is_initializer(x)) continue;
     const int p = producer(g, x);
     if (p < 0) return "the values of graph input '" + x + "'";
@@ -160,7 +160,7 @@ std::string data_source(const graph::Graph& g, const std::string& t) {
              "))";
     }
     for (const std::string& in : n.inputs)
-      if (!in.empty()) todo.push_back(in);
+      if (!in.empty()) upstream.push_back(in);
   }
   return {};
 }
