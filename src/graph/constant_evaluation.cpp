@@ -7,6 +7,9 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
+#include <type_traits>
+#include <unordered_map>
 
 #include "graph/shape_rules.h"
 
@@ -85,39 +88,89 @@ int64_t floor_mod(int64_t x, int64_t y) {
   return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
 }
 
+// The element-wise binary operators the evaluator knows, named once: the per-element loop below
+// switches on this, not on the operator's name.
+enum class Binary {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Max,
+  Min,
+  Equal,
+  Less,
+  Greater,
+  LessEq,
+  GreaterEq,
+  And,
+  Or,
+  Xor
+};
+
+std::optional<Binary> binary_kind(const std::string& op) {
+  static const std::unordered_map<std::string, Binary> kinds = {
+      {"Add", Binary::Add},
+      {"Sub", Binary::Sub},
+      {"Mul", Binary::Mul},
+      {"Div", Binary::Div},
+      {"Mod", Binary::Mod},
+      {"Max", Binary::Max},
+      {"Min", Binary::Min},
+      {"Equal", Binary::Equal},
+      {"Less", Binary::Less},
+      {"Greater", Binary::Greater},
+      {"LessOrEqual", Binary::LessEq},
+      {"GreaterOrEqual", Binary::GreaterEq},
+      {"And", Binary::And},
+      {"Or", Binary::Or},
+      {"Xor", Binary::Xor}};
+  const auto it = kinds.find(op);
+  if (it == kinds.end()) return std::nullopt;
+  return it->second;
+}
+
+template <class T>
+bool compare_values(Binary k, T x, T y) {
+  switch (k) {
+    case Binary::Equal:
+      return x == y;
+    case Binary::Less:
+      return x < y;
+    case Binary::Greater:
+      return x > y;
+    case Binary::LessEq:
+      return x <= y;
+    case Binary::GreaterEq:
+      return x >= y;
+    case Binary::And:
+      return std::is_integral_v<T> && x != 0 && y != 0;
+    case Binary::Or:
+      return std::is_integral_v<T> && (x != 0 || y != 0);
+    case Binary::Xor:
+      return std::is_integral_v<T> && ((x != 0) != (y != 0));
+    default:
+      return false;
+  }
+}
+
 // Element-wise binary operators with numpy broadcasting. nullopt on integer overflow.
 std::optional<ConstValue> binary_values(const Ctx& c, const TensorInfo& out, const ConstValue& a,
                                         const ConstValue& b) {
-  const std::string& op = c.node().op_type;
+  const std::optional<Binary> kind = binary_kind(c.node().op_type);
+  if (!kind) return std::nullopt;
+  const Binary k = *kind;
   const Shape& os = *out.shape;
   const Index ia = broadcast_index(os, c.shape(0));
   const Index ib = broadcast_index(os, c.shape(1));
   ConstValue r = empty_like(out);
-  const bool compare = op == "Equal" || op == "Less" || op == "Greater" || op == "LessOrEqual" ||
-                       op == "GreaterOrEqual" || op == "And" || op == "Or" || op == "Xor";
+  const bool compare = k >= Binary::Equal;
   const bool ints = a.is_int && b.is_int;
+  const bool fmod = c.node().attr_int("fmod", 0) != 0;
   for (size_t e = 0; e < ia.size(); ++e) {
     if (compare) {
-      const double x = as_double(a, ia[e]), y = as_double(b, ib[e]);
-      bool v = false;
-      if (ints) {
-        const int64_t p = a.ints[ia[e]], q = b.ints[ib[e]];
-        v = op == "Equal"            ? p == q
-            : op == "Less"           ? p < q
-            : op == "Greater"        ? p > q
-            : op == "LessOrEqual"    ? p <= q
-            : op == "GreaterOrEqual" ? p >= q
-            : op == "And"            ? (p != 0 && q != 0)
-            : op == "Or"             ? (p != 0 || q != 0)
-                                     : ((p != 0) != (q != 0));
-      } else {
-        v = op == "Equal"            ? x == y
-            : op == "Less"           ? x < y
-            : op == "Greater"        ? x > y
-            : op == "LessOrEqual"    ? x <= y
-            : op == "GreaterOrEqual" ? x >= y
-                                     : false;
-      }
+      const bool v = ints ? compare_values(k, a.ints[ia[e]], b.ints[ib[e]])
+                          : compare_values(k, as_double(a, ia[e]), as_double(b, ib[e]));
       r.ints.push_back(v ? 1 : 0);
       continue;
     }
@@ -125,25 +178,35 @@ std::optional<ConstValue> binary_values(const Ctx& c, const TensorInfo& out, con
       const int64_t x = a.ints[ia[e]], y = b.ints[ib[e]];
       int64_t v = 0;
       bool overflow = false;
-      if (op == "Add") {
-        overflow = __builtin_add_overflow(x, y, &v);
-      } else if (op == "Sub") {
-        overflow = __builtin_sub_overflow(x, y, &v);
-      } else if (op == "Mul") {
-        overflow = __builtin_mul_overflow(x, y, &v);
-      } else if (op == "Div" || op == "Mod") {
-        if (y == 0) c.fail("integer ", op == "Div" ? "division" : "modulo", " by zero");
-        overflow = x == std::numeric_limits<int64_t>::min() && y == -1;
-        if (!overflow) {
-          if (op == "Div")
-            v = x / y;  // ONNX integer Div truncates toward zero, as C++ does
-          else
-            v = c.node().attr_int("fmod", 0) != 0 ? x % y : floor_mod(x, y);
-        }
-      } else if (op == "Max" || op == "Min") {
-        v = op == "Max" ? std::max(x, y) : std::min(x, y);
-      } else {
-        return std::nullopt;
+      switch (k) {
+        case Binary::Add:
+          overflow = __builtin_add_overflow(x, y, &v);
+          break;
+        case Binary::Sub:
+          overflow = __builtin_sub_overflow(x, y, &v);
+          break;
+        case Binary::Mul:
+          overflow = __builtin_mul_overflow(x, y, &v);
+          break;
+        case Binary::Div:
+        case Binary::Mod:
+          if (y == 0) c.fail("integer ", k == Binary::Div ? "division" : "modulo", " by zero");
+          overflow = x == std::numeric_limits<int64_t>::min() && y == -1;
+          if (!overflow) {
+            if (k == Binary::Div)
+              v = x / y;  // ONNX integer Div truncates toward zero, as C++ does
+            else
+              v = fmod ? x % y : floor_mod(x, y);
+          }
+          break;
+        case Binary::Max:
+          v = std::max(x, y);
+          break;
+        case Binary::Min:
+          v = std::min(x, y);
+          break;
+        default:
+          return std::nullopt;
       }
       if (overflow) return std::nullopt;
       r.ints.push_back(v);
@@ -152,21 +215,31 @@ std::optional<ConstValue> binary_values(const Ctx& c, const TensorInfo& out, con
     if (r.is_int) return std::nullopt;  // mixed kinds into an integer output: not ONNX
     const double x = as_double(a, ia[e]), y = as_double(b, ib[e]);
     double v = 0.0;
-    if (op == "Add") {
-      v = x + y;
-    } else if (op == "Sub") {
-      v = x - y;
-    } else if (op == "Mul") {
-      v = x * y;
-    } else if (op == "Div") {
-      v = x / y;
-    } else if (op == "Mod") {
-      if (c.node().attr_int("fmod", 0) == 0) c.fail("floating-point Mod requires fmod = 1");
-      v = std::fmod(x, y);
-    } else if (op == "Max" || op == "Min") {
-      v = op == "Max" ? std::max(x, y) : std::min(x, y);
-    } else {
-      return std::nullopt;
+    switch (k) {
+      case Binary::Add:
+        v = x + y;
+        break;
+      case Binary::Sub:
+        v = x - y;
+        break;
+      case Binary::Mul:
+        v = x * y;
+        break;
+      case Binary::Div:
+        v = x / y;
+        break;
+      case Binary::Mod:
+        if (!fmod) c.fail("floating-point Mod requires fmod = 1");
+        v = std::fmod(x, y);
+        break;
+      case Binary::Max:
+        v = std::max(x, y);
+        break;
+      case Binary::Min:
+        v = std::min(x, y);
+        break;
+      default:
+        return std::nullopt;
     }
     // Rounded to the float32 result the operator would compute (exact for + - * / of floats).
     r.floats.push_back(out.dtype == DType::Float32 ? static_cast<double>(static_cast<float>(v))
@@ -555,11 +628,7 @@ std::optional<ConstValue> evaluate(const Ctx& c, const Infos& outs, int64_t max_
   }
   if (op == "ScatterND") return scatter_values(c, *x);
   if (op == "ReduceProd") return reduce_prod_values(c, *x, *out.shape);
-  static const char* const kBinary[] = {"Add",  "Sub",     "Mul",         "Div",
-                                        "Mod",  "Max",     "Min",         "Equal",
-                                        "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
-                                        "And",  "Or",      "Xor"};
-  if (std::find(std::begin(kBinary), std::end(kBinary), op) != std::end(kBinary)) {
+  if (binary_kind(op)) {
     const ConstValue* y = c.value(1);
     if (!y || n.inputs.size() != 2) return std::nullopt;
     return binary_values(c, out, *x, *y);
