@@ -25,6 +25,9 @@
 #        ORT: session.intra_op.allow_spinning=0). On a machine shared with other jobs, spinning
 #        threads that wait for a descheduled peer waste whole time slices: use SPIN=0 there.
 #        HETCIM_FLAGS="--no-fuse": extra flags of every `hetcim run` (the unfused baseline).
+#        TIME_MISMATCH=1: time a row whose outputs disagree anyway (its MISMATCH line stays in the
+#        table, above its timing row): ORT's int8 kernels saturate int16 pair sums on CPUs without
+#        VNNI, so there every int8 corpus row mismatches while hetcim is exact (issue 37).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -106,7 +109,7 @@ for model in $MODELS; do
     verdict="$(check_outputs "$OUT/$model.$precision.hetcim.npy" "$OUT/$model.$precision.ort.npy" "$precision")"
     if [ "$verdict" != "ok" ]; then
       printf '%s\t%s\t-\t%s\n' "$model" "$precision" "$verdict" | tee -a "$results"
-      continue
+      [ "${TIME_MISMATCH:-0}" = "1" ] || continue
     fi
     for t in $THREADS; do
       base="$OUT/$model.$precision.t$t"
