@@ -6,14 +6,14 @@
 #include <string>
 
 #include "exec/engine.h"
-#include "hetcim/version.h"
+#include "util/build_version.h"
 
 namespace hetcim::api {
 
 BuildInfo build_info() {
   BuildInfo b;
-  b.version = HETCIM_VERSION;
-  b.commit = HETCIM_GIT_COMMIT;
+  b.version = build_version();
+  b.commit = build_commit();
   std::string onednn = exec::onednn_description();  // "oneDNN 2.6.3 (OpenMP runtime, ISA ...)"
   if (onednn.starts_with("oneDNN ")) onednn.erase(0, 7);
   b.dependencies.emplace_back("oneDNN", onednn);

@@ -11,11 +11,11 @@
 #include "dist/dist.h"
 #include "dse/entry_check.h"
 #include "dse/point_message.h"
-#include "hetcim/version.h"
 #include "partition/energy.h"
 #include "partition/exact.h"
 #include "partition/milp.h"
 #include "partition/summary.h"
+#include "util/build_version.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/hash.h"
@@ -46,7 +46,7 @@ std::string dse_cache_key(const partition::Problem& p, const DseOptions& o) {
   Hasher h;
   h.str("hetcim-dse-v4");  // v4: entries carry their key and plan
   // The code that solves: a new commit (or a dirty tree's commit) never reads older results.
-  h.str(HETCIM_GIT_COMMIT);
+  h.str(build_commit());
   h.num(static_cast<int64_t>(p.size()));
   for (auto [u, v] : p.dag.edges) {
     h.num(static_cast<int64_t>(u));
@@ -95,7 +95,7 @@ namespace {
 // A point's cache entry: its key and plan (replayed when read: entry_check.h) with the solver's
 // fields.
 nlohmann::json to_json(const DsePoint& d, const partition::Schedule& plan, const std::string& key) {
-  nlohmann::json j = {{"commit", HETCIM_GIT_COMMIT},
+  nlohmann::json j = {{"commit", build_commit()},
                       {"key", key},
                       {"status", d.status},
                       {"latency", d.latency},

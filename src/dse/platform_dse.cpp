@@ -10,9 +10,9 @@
 #include "dist/dist.h"
 #include "dse/entry_check.h"
 #include "dse/point_message.h"
-#include "hetcim/version.h"
 #include "partition/multi_exact.h"
 #include "platform/build.h"
+#include "util/build_version.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/hash.h"
@@ -33,7 +33,7 @@ struct Hasher : Fnv1a {
 // fields.
 nlohmann::json to_json(const PlatformDsePoint& d, const partition::MultiSchedule& plan,
                        const std::string& key) {
-  nlohmann::json j = {{"commit", HETCIM_GIT_COMMIT},
+  nlohmann::json j = {{"commit", build_commit()},
                       {"key", key},
                       {"status", d.status},
                       {"latency", d.latency},
@@ -114,7 +114,7 @@ partition::MultiSchedule solve_point(const partition::MultiProblem& p, const Pla
 std::string platform_dse_cache_key(const partition::MultiProblem& p, const PlatformDseOptions& o) {
   Hasher h;
   h.str("hetcim-platform-dse-v2");  // v2: entries carry their key and plan
-  h.str(HETCIM_GIT_COMMIT);
+  h.str(build_commit());
   h.num(static_cast<int64_t>(p.size()));
   for (auto [u, v] : p.dag.edges) {
     h.num(static_cast<int64_t>(u));

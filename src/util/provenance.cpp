@@ -5,7 +5,7 @@
 #include <fstream>
 #include <thread>
 
-#include "hetcim/version.h"
+#include "util/build_version.h"
 
 namespace hetcim {
 
@@ -26,7 +26,7 @@ const std::string* Provenance::find(const std::string& key) const {
 }
 
 std::string version_string() {
-  return std::string("hetcim ") + HETCIM_VERSION + " (commit " + HETCIM_GIT_COMMIT + ")";
+  return std::string("hetcim ") + build_version() + " (commit " + build_commit() + ")";
 }
 
 std::string machine_description() {
@@ -76,8 +76,8 @@ Provenance make_provenance(int argc, const char* const* argv) {
     if (i > 0) p.command_line += ' ';
     p.command_line += quote_arg(argv[i]);
   }
-  p.version = HETCIM_VERSION;
-  p.commit = HETCIM_GIT_COMMIT;
+  p.version = build_version();
+  p.commit = build_commit();
   p.date_utc = iso_date_utc();
   p.machine = machine_description();
   return p;
