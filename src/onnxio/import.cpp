@@ -1,10 +1,8 @@
 #include "onnxio/import.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <new>
@@ -110,6 +108,31 @@ int64_t check_opsets(const onnx::ModelProto& m) {
   return opset;
 }
 
+// The most elements a tensor of a model may have for hetcim to describe it (`inspect` allows far
+// more than `run`'s kMaxTensorElements: a batch of 2^40 is counted, not allocated). 2^52 keeps the
+// sums and byte counts made from shapes (a Concat's axis, a node's bytes read) inside 64 bits:
+// ONNX's shape inference (1.12) adds dimensions without an overflow check (2^62 + 2^62 came back
+// as a dimension of 0) and hetcim's workload sums bytes over a node's tensors.
+constexpr int64_t kMaxDescribedElements = int64_t{1} << 52;
+
+// UserError naming `role` and the tensor when the known dimensions of `dims` multiply beyond
+// kMaxDescribedElements.
+void check_described_size(std::string_view role, const std::string& name,
+                          const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  std::string shown;
+  bool over = false;
+  for (int64_t d : dims) {
+    shown += (shown.empty() ? "" : "x") + (d < 0 ? std::string("?") : std::to_string(d));
+    if (d >= 0 && !over) over = __builtin_mul_overflow(n, d, &n) || n > kMaxDescribedElements;
+  }
+  if (over)
+    throw user_error(role, " '", name, "' has shape ", shown,
+                     ": more than 2^52 elements, beyond what hetcim describes (a dimension is far "
+                     "too large; `run` accepts at most ",
+                     kMaxTensorElements, " elements per tensor)");
+}
+
 void check_value_info(const onnx::ValueInfoProto& vi, std::string_view role) {
   if (vi.name().empty()) throw user_error(role, " without a name");
   if (!vi.has_type()) return;  // the checker requires types where ONNX does
@@ -135,6 +158,9 @@ void check_value_info(const onnx::ValueInfoProto& vi, std::string_view role) {
                          " (dimensions must be >= 0)");
       }
     }
+    std::vector<int64_t> dims;
+    for (const auto& d : tt.shape().dim()) dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+    check_described_size(role, vi.name(), dims);
   }
 }
 
@@ -452,6 +478,7 @@ std::optional<graph::TensorInfo> tensor_info(const onnx::ValueInfoProto& vi) {
       }
       s.push_back(d.has_dim_value() ? d.dim_value() : -1);
     }
+    check_described_size("tensor", vi.name(), s);
     info.shape = std::move(s);
   }
   return info;
@@ -505,6 +532,36 @@ void check_resize_scales(const graph::Graph& g) {
       if (!(scales[i] > 0) || !std::isfinite(scales[i]))
         throw user_error("node '", n.name, "' (", n.op_type, "): scale ", scales[i], " on axis ", i,
                          " must be a positive finite number");
+    }
+  }
+}
+
+// A Reshape keeps the number of elements. ONNX's shape inference (1.12) takes the target shape
+// from the shape operand or a declared value_info without comparing counts, so a Reshape of 10
+// elements to 7x7 would otherwise be believed; checked wherever both shapes are fully known.
+void check_reshape_counts(const graph::Graph& g) {
+  for (const graph::Node& n : g.nodes) {
+    if (!n.domain.empty() || n.op_type != "Reshape" || n.inputs.empty() || n.outputs.empty())
+      continue;
+    const graph::TensorInfo* in = g.info(n.inputs[0]);
+    const graph::TensorInfo* out = g.info(n.outputs[0]);
+    if (!in || !in->shape || !out || !out->shape) continue;
+    const std::string label = "node '" + n.name + "' (Reshape)";
+    const auto count = [&](const std::string& t, const Shape& s) {
+      try {
+        return graph::element_count(s);
+      } catch (const UserError&) {
+        throw user_error(label, ": tensor '", t, "' of shape ", graph::shape_str(s),
+                         " has more elements than fit in 64 bits");
+      }
+    };
+    const int64_t a = count(n.inputs[0], *in->shape);
+    const int64_t b = count(n.outputs[0], *out->shape);
+    if (a >= 0 && b >= 0 && a != b) {
+      throw user_error(label, ": input '", n.inputs[0], "' has shape ",
+                       graph::shape_str(*in->shape), " (", a, " elements) but output '",
+                       n.outputs[0], "' has shape ", graph::shape_str(*out->shape), " (", b,
+                       " elements); a Reshape keeps the number of elements");
     }
   }
 }
@@ -619,6 +676,7 @@ graph::Graph convert(onnx::ModelProto& m, Prepared&& p) {
   }
   check_weight_shapes(g);
   check_resize_scales(g);
+  check_reshape_counts(g);
   graph::validate(g);
   return g;
 }
@@ -669,19 +727,10 @@ graph::Graph import_onnx(const std::string& path, const ImportOptions& options) 
   if (!fs::exists(st)) throw user_error(path, ": cannot open ONNX file: no such file");
   if (!fs::is_regular_file(st))
     throw user_error(path, ": cannot open ONNX file: not a regular file");
-  note_input(path, "ONNX model");  // no output of this command may replace it (util/files.h)
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw user_error(path, ": cannot open ONNX file: ", std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw user_error(path, ": cannot read ONNX file");
-  if (static_cast<uint64_t>(size) > kMaxModelBytes) {
-    throw user_error(path, ": file of ", size, " bytes exceeds protobuf's 2 GB limit");
-  }
-  std::string bytes(static_cast<size_t>(size), '\0');
-  in.seekg(0, std::ios::beg);
-  in.read(bytes.data(), size);
-  if (in.gcount() != size) throw user_error(path, ": cannot read ONNX file (short read)");
+  // The bounded reader checks the kind again on the open descriptor (a FIFO swapped in after the
+  // status above is refused, not waited on) and the size before reading.
+  // A file above protobuf's 2 GB limit is refused before it is read.
+  std::string bytes = read_input_file(path, "model", static_cast<int64_t>(kMaxModelBytes));
   return import_model(bytes, &bytes, path, options);
 }
 

@@ -11,8 +11,10 @@
 //   in {d}.
 //   {d} is the row's scratch directory, {long} a 5,000-character path inside it.
 // - setup: steps separated by " ; ": write:NAME=TEXT (\n is a newline), bytes:NAME=HEX,
-//   mkdir:NAME, mkfifo:NAME, symlink:NAME=TARGET,
-//   onnx:NAME=tiny|custom-domain|batch-2^40|non-utf8-name,
+//   mkdir:NAME, mkfifo:NAME, symlink:NAME=TARGET, stdin:NAME (the command reads the file NAME,
+//   made by an earlier step, on its standard input; otherwise /dev/null),
+//   onnx:NAME=tiny|custom-domain|batch-2^40|non-utf8-name|reshape-10-to-7x7|resize-scale-0|
+//   concat-2^62,
 //   hetcim:ARGS (run hetcim, must exit 0), tamper:DIR (every *.json in DIR gets "latency":-5),
 //   garbage:DIR (every file in DIR becomes "not json {"), copy-first:DIR (every file in DIR, in
 //   name order, gets the bytes of the first), set:DIR=FIELD:VALUE (every *.json in DIR gets
@@ -160,7 +162,8 @@ bool catches(pid_t pid, int sig) {
 // after `delay` seconds or, with a non-empty `staged_in`, as soon as a staged output
 // (.hetcim-*.tmp) exists under that directory. Kills the run after 120 s.
 CliRun run_hetcim(const std::vector<std::string>& args, const std::string& dir, int sig = 0,
-                  double delay = 0, const std::string& staged_in = "") {
+                  double delay = 0, const std::string& staged_in = "",
+                  const std::string& stdin_file = "/dev/null") {
   const std::string log = dir + "/.output.log";
   std::vector<std::string> argv = {HETCIM_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
@@ -171,7 +174,7 @@ CliRun run_hetcim(const std::vector<std::string>& args, const std::string& dir, 
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 0, stdin_file.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
   pid_t pid = -1;
   const int rc = posix_spawn(&pid, HETCIM_BIN, &fa, nullptr, cargv.data(), environ);
@@ -241,11 +244,36 @@ onnx::ModelProto onnx_fixture(const std::string& kind) {
     b.output("y", TensorProto::FLOAT, {int64_t{1}, int64_t{4}});
     return b.model();
   }
+  if (kind == "reshape-10-to-7x7") {  // the file declares the (impossible) output shape
+    fx::ModelBuilder b(13, "bad_reshape");
+    b.input("x", TensorProto::FLOAT, {int64_t{10}});
+    b.init_int64("shape", {2}, {7, 7});
+    b.node("Reshape", {"x", "shape"}, {"y"}, "squash");
+    b.value_info("y", TensorProto::FLOAT, {int64_t{7}, int64_t{7}});
+    b.node("Relu", {"y"}, {"z"}, "relu");
+    b.output("z", TensorProto::FLOAT, {int64_t{7}, int64_t{7}});
+    return b.model();
+  }
+  if (kind == "resize-scale-0") {
+    fx::ModelBuilder b(13, "resize_zero");
+    b.input("x", TensorProto::FLOAT, {int64_t{1}, int64_t{1}, int64_t{4}, int64_t{4}});
+    b.init_float("scales", {4}, {1.0f, 1.0f, 0.0f, 0.0f});
+    fx::attr_string(b.node("Resize", {"x", "", "scales"}, {"y"}, "up"), "mode", "nearest");
+    b.output("y", TensorProto::FLOAT, {"n", "c", "h", "w"});
+    return b.model();
+  }
+  if (kind == "concat-2^62") {  // ONNX 1.12 infers 2^62 + 2^62 as a dimension of 0
+    fx::ModelBuilder b(13, "huge_concat");
+    b.input("x", TensorProto::FLOAT, {int64_t{1}, int64_t{1} << 62});
+    fx::attr_int(b.node("Concat", {"x", "x"}, {"y"}, "cat"), "axis", 1);
+    b.output("y", TensorProto::FLOAT, {"n", "c"});
+    return b.model();
+  }
   ADD_FAILURE() << "unknown onnx fixture " << kind;
   return {};
 }
 
-void setup(const Row& row, const std::string& dir) {
+void setup(const Row& row, const std::string& dir, std::string& stdin_file) {
   if (row.setup.empty() || row.setup == "-") return;
   for (std::string step : split(row.setup, " ; ")) {
     step = trim(step);
@@ -264,6 +292,9 @@ void setup(const Row& row, const std::string& dir) {
       for (size_t i = 0; i + 1 < value.size(); i += 2)
         bytes += static_cast<char>(std::stoi(value.substr(i, 2), nullptr, 16));
       std::ofstream(path, std::ios::binary) << bytes;
+    } else if (kind == "stdin") {
+      ASSERT_TRUE(fs::is_regular_file(path)) << "stdin: no file " << path;
+      stdin_file = path;
     } else if (kind == "mkdir") {
       fs::create_directories(path);
     } else if (kind == "mkfifo") {
@@ -371,7 +402,8 @@ TEST_P(HostileInput, GetsAClearAnswer) {
           .string();
   fs::remove_all(dir);
   fs::create_directories(dir);
-  setup(row, dir);
+  std::string stdin_file = "/dev/null";
+  setup(row, dir, stdin_file);
   if (HasFatalFailure()) return;
 
   std::istringstream exit_cell(row.exit);
@@ -389,7 +421,8 @@ TEST_P(HostileInput, GetsAClearAnswer) {
   for (const auto& e : fs::recursive_directory_iterator(dir))
     if (e.is_regular_file()) before.emplace_back(e.path().string(), slurp(e.path().string()));
 
-  const CliRun r = run_hetcim(words(expand(row.command, dir)), dir, sig, delay, staged_in);
+  const CliRun r =
+      run_hetcim(words(expand(row.command, dir)), dir, sig, delay, staged_in, stdin_file);
   EXPECT_GE(r.code, 0) << "hetcim died by signal " << -r.code << ":\n" << r.output;
   EXPECT_EQ(r.code, expected) << r.output;
   EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
