@@ -160,10 +160,12 @@ std::string read_input_file(const std::string& path, std::string_view what,
                             const InputCheck& check) {
   const std::string p = shown_path(path);
   if (path.empty()) throw user_error(what, ": the file name is empty");
+  // "expected a host profile file", and "a sensitivity file", not "... file file".
+  const std::string_view file = what.ends_with(" file") ? "" : " file";
   const auto check_kind = [&](const struct stat& st) {
-    if (S_ISDIR(st.st_mode)) throw user_error(p, ": is a directory; expected a ", what, " file");
+    if (S_ISDIR(st.st_mode)) throw user_error(p, ": is a directory; expected a ", what, file);
     if (!S_ISREG(st.st_mode))
-      throw user_error(p, ": is ", kind_of(st.st_mode), "; expected a ", what, " file");
+      throw user_error(p, ": is ", kind_of(st.st_mode), "; expected a ", what, file);
   };
   // A device or FIFO is refused before it is opened (opening some devices acts on them); the
   // open does not block (a FIFO swapped in meanwhile would wait for a writer) and the kind is
