@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <queue>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -33,46 +34,6 @@ void validate_options(const MilpOptions& o) {
   if (o.threads < 1) throw user_error("MILP options: threads = ", o.threads, ", expected >= 1");
 }
 
-// Host operators of `a` in order of their MILP start times, as a linear extension of the DAG
-// (Kahn's algorithm picking the smallest start among the ready ones, so tolerance-level ties
-// cannot put an operator before its predecessor).
-std::vector<int> host_order_by_start(const Problem& p, const Assignment& a,
-                                     const std::vector<double>& start) {
-  const size_t n = p.size();
-  std::vector<int> indeg(n, 0);
-  for (auto [u, v] : p.dag.edges) ++indeg[static_cast<size_t>(v)];
-  using Item = std::pair<double, int>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
-  for (size_t v = 0; v < n; ++v)
-    if (indeg[v] == 0) ready.push({start[v], static_cast<int>(v)});
-  std::vector<int> order;
-  while (!ready.empty()) {
-    const int v = ready.top().second;
-    ready.pop();
-    if (a.mode[static_cast<size_t>(v)] == kHost) order.push_back(v);
-    for (int w : p.dag.succ[static_cast<size_t>(v)])
-      if (--indeg[static_cast<size_t>(w)] == 0) ready.push({start[static_cast<size_t>(w)], w});
-  }
-  return order;
-}
-
-// Serial bus: the transfers of `a` in the order of their bus start columns.
-std::vector<int> bus_order_by_start(const Problem& p, const MilpModel& m, const Assignment& a,
-                                    const double* sol) {
-  if (p.bus_model != BusModel::Serial) return {};
-  std::map<std::pair<int, bool>, double> start;  // (producer or edge key, to_host) -> b
-  const bool per_tensor = p.transfer_model == TransferModel::PerTensorDirection;
-  for (const MilpModel::BusJob& j : m.bus)
-    start[{per_tensor ? j.producer : j.key, j.to_host}] = sol[j.b];
-  std::vector<std::pair<double, int>> order;
-  for (const Transfer& t : implied_transfers(p, a))
-    order.emplace_back(start.at({per_tensor ? t.producer : t.key, per_tensor && t.to_host}), t.key);
-  std::sort(order.begin(), order.end());
-  std::vector<int> keys;
-  for (const auto& [b, key] : order) keys.push_back(key);
-  return keys;
-}
-
 Assignment assignment_from(const Problem& p, const MilpModel& m, const double* sol) {
   Assignment a{std::vector<int>(p.size(), kHost)};
   for (size_t v = 0; v < p.size(); ++v) {
@@ -92,6 +53,62 @@ Assignment assignment_from(const Problem& p, const MilpModel& m, const double* s
 
 }  // namespace
 
+JobOrders orders_from_start_times(const Problem& p, const Assignment& a,
+                                  const std::vector<double>& start,
+                                  const std::vector<double>& transfer_start) {
+  const size_t n = p.size();
+  const bool serial = p.bus_model == BusModel::Serial;
+  const std::vector<Transfer> ts = serial ? implied_transfers(p, a) : std::vector<Transfer>{};
+  const size_t nt = ts.size();
+  HETCIM_ASSERT(start.size() == n && a.mode.size() == n && transfer_start.size() == nt,
+                "orders_from_start_times: ", start.size(), " start times and ",
+                transfer_start.size(), " transfer starts for ", n, " operators and ", nt,
+                " transfers");
+  // Jobs: operators 0..n-1, transfers n..n+nt-1 (only on a serial bus: on a parallel one no
+  // order is asked of them). Arcs: producer -> transfer -> consumers, other edges direct.
+  std::vector<std::vector<int>> succ(n + nt);
+  std::vector<int> indeg(n + nt, 0);
+  const auto arc = [&](size_t from, size_t to) {
+    succ[from].push_back(static_cast<int>(to));
+    ++indeg[to];
+  };
+  std::set<std::pair<int, int>> crossing;
+  for (size_t t = 0; t < nt; ++t) {
+    arc(static_cast<size_t>(ts[t].producer), n + t);
+    for (int v : ts[t].consumers) {
+      arc(n + t, static_cast<size_t>(v));
+      crossing.insert({ts[t].producer, v});
+    }
+  }
+  for (auto [u, v] : p.dag.edges)
+    if (!crossing.count({u, v})) arc(static_cast<size_t>(u), static_cast<size_t>(v));
+  // Keys: the midpoints of the intervals. Two jobs that one machine (the host, the bus) runs in
+  // turn have midpoints at least half their durations apart, so rounding below that cannot swap
+  // them; a start alone could (a job of 0 s starting where the next one does).
+  std::vector<double> mid(n + nt);
+  for (size_t v = 0; v < n; ++v)
+    mid[v] = start[v] + 0.5 * p.duration(static_cast<int>(v), a.mode[v]);
+  for (size_t t = 0; t < nt; ++t)
+    mid[n + t] = transfer_start[t] + 0.5 * transfer_duration(p, ts[t]);
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
+  for (size_t j = 0; j < n + nt; ++j)
+    if (indeg[j] == 0) ready.push({mid[j], static_cast<int>(j)});
+  JobOrders out;
+  size_t listed = 0;
+  while (!ready.empty()) {
+    const auto j = static_cast<size_t>(ready.top().second);
+    ready.pop();
+    ++listed;
+    if (j < n && a.mode[j] == kHost) out.host.push_back(static_cast<int>(j));
+    if (j >= n) out.bus.push_back(ts[j - n].key);
+    for (int w : succ[j])
+      if (--indeg[static_cast<size_t>(w)] == 0) ready.push({mid[static_cast<size_t>(w)], w});
+  }
+  HETCIM_ASSERT(listed == n + nt, "orders_from_start_times: the DAG has a cycle");
+  return out;
+}
+
 MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   validate_options(opt);
   const MilpModel m = build_milp_model(p, opt);
@@ -103,11 +120,21 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
   const double* sol = cbc.solution.data();
   r.solver_objective = cbc.objective * m.unit;
 
-  // Replay: the incumbent's assignment with the host order of its start times.
+  // Replay: the incumbent's assignment with the host and bus orders of its start times.
   const Assignment a = assignment_from(p, m, sol);
   std::vector<double> start(p.size());
-  for (size_t v = 0; v < p.size(); ++v) start[v] = sol[m.s0 + static_cast<int>(v)];
-  r.schedule = simulate(p, a, host_order_by_start(p, a, start), bus_order_by_start(p, m, a, sol));
+  for (size_t v = 0; v < p.size(); ++v) start[v] = sol[m.s0 + static_cast<int>(v)] * m.unit;
+  std::vector<double> transfer_start;
+  if (p.bus_model == BusModel::Serial) {
+    std::map<std::pair<int, bool>, double> b;  // (producer or edge key, to_host) -> start
+    const bool per_tensor = p.transfer_model == TransferModel::PerTensorDirection;
+    for (const MilpModel::BusJob& j : m.bus)
+      b[{per_tensor ? j.producer : j.key, j.to_host}] = sol[j.b] * m.unit;
+    for (const Transfer& t : implied_transfers(p, a))
+      transfer_start.push_back(b.at({per_tensor ? t.producer : t.key, per_tensor && t.to_host}));
+  }
+  const JobOrders orders = orders_from_start_times(p, a, start, transfer_start);
+  r.schedule = simulate(p, a, orders.host, orders.bus);
   r.objective = objective_value(p, r.schedule);
   for (const Violation& v : check(p, r.schedule))
     throw internal_error("MILP incumbent replays to an invalid schedule: ", v.message);

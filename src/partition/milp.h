@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "partition/milp_model.h"
 #include "partition/problem.h"
@@ -45,6 +46,21 @@ struct MilpResult {
   Schedule schedule;  // the incumbent replayed by simulate() in the order of its start times
   MilpStats stats;
 };
+
+// The host order and serial-bus order (Transfer::key) for simulate() of the schedule that start
+// times read back from a solver describe (seconds; `start` per operator, `transfer_start` per
+// implied_transfers(p, a) entry on a serial bus, empty on a parallel one). One topological order
+// of every operator and transfer (producer -> transfer -> consumers) taking the ready job of the
+// earliest interval midpoint first: times rounded by the solver's tolerance never put a job before
+// one it waits for (sorting the transfers by start did, and the replay then deadlocked), and two
+// jobs the host or the bus runs in turn keep their order unless both last less than the rounding.
+struct JobOrders {
+  std::vector<int> host;
+  std::vector<int> bus;
+};
+[[nodiscard]] JobOrders orders_from_start_times(const Problem& p, const Assignment& a,
+                                                const std::vector<double>& start,
+                                                const std::vector<double>& transfer_start);
 
 // Thread-safe, but calls from several threads run one after another: CBC's driver is not
 // reentrant (see milp.cpp).

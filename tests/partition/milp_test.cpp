@@ -296,6 +296,42 @@ TEST(MilpSolve, ConcurrentCallsAgreeWithTheExactSolver) {
   EXPECT_EQ(wrong[1], 0);
 }
 
+// Start times as a solver returns them, rounded within its tolerance: chain 0 (host) -> 1 (on the
+// accelerator, 1 ps) -> 2 (host), serial bus, transfer 0->1 of 1 ps and 1->2 of 3 s. Exactly:
+// op0 [0, 2], t01 [2, 2+1ps], op1 [2+1ps, 2+2ps], t12 [2+2ps, 5+2ps], op2 [5+2ps, 6+2ps]. Read back
+// with t01 at 2 + 1e-7 and t12 at 2: sorted by start (the replay before) the bus carries t12
+// first, which waits for op1, which waits for t01 behind it: a deadlock. The orders from the
+// start times follow the precedences, and the replay keeps the exact makespan.
+TEST(MilpReplay, RoundedStartTimesKeepThePrecedences) {
+  Problem p =
+      make_problem(3, {{0, 1}, {1, 2}}, {2.0, 10.0, 1.0}, {{}, {{1, 1e-12}}, {}}, {1e-12, 3.0}, 1);
+  p.bus_model = BusModel::Serial;
+  const Assignment a{{kHost, 0, kHost}};
+  const std::vector<double> start = {0.0, 2.0, 5.0};
+  const std::vector<double> transfer_start = {2.0 + 1e-7, 2.0};  // keys 0 (0->1), 1 (1->2)
+  EXPECT_FALSE(try_simulate(p, a, {0, 2}, {1, 0}).has_value());  // the order by start alone
+  const JobOrders o = orders_from_start_times(p, a, start, transfer_start);
+  EXPECT_EQ(o.host, (std::vector<int>{0, 2}));
+  EXPECT_EQ(o.bus, (std::vector<int>{0, 1}));
+  const Schedule s = simulate(p, a, o.host, o.bus);
+  EXPECT_NEAR(s.makespan, 6.0 + 2e-12, 1e-12);
+}
+
+// Host operators 0 (1 ps, feeding operator 2: 10 s on the accelerator) and 1 (3 s), which the
+// solver ran 0 then 1; read back with 0 at 2 + 1e-7 and 1 at 2. By start (the replay before) the
+// host runs 1 first and operator 2 starts 3 s late: a makespan of 13 s where the solver's is 10 s
+// (the replay check then reported an internal error). By midpoint 0 (2 + 1e-7) goes before 1
+// (3.5), as the solver had it.
+TEST(MilpReplay, RoundedStartTimesKeepTheHostOrder) {
+  const Problem p = make_problem(3, {{0, 2}}, {1e-12, 3.0, 20.0}, {{}, {}, {{1, 10.0}}}, {0.0}, 1);
+  const Assignment a{{kHost, kHost, 0}};
+  EXPECT_NEAR(simulate(p, a, {1, 0}).makespan, 13.0, 1e-9);  // the order by start alone
+  const JobOrders o = orders_from_start_times(p, a, {2.0 + 1e-7, 2.0, 2.0 + 1e-7}, {});
+  EXPECT_EQ(o.host, (std::vector<int>{0, 1}));
+  EXPECT_TRUE(o.bus.empty());
+  EXPECT_NEAR(simulate(p, a, o.host).makespan, 10.0, 1e-9);
+}
+
 TEST(MilpOptionsTest, RejectsBadOptions) {
   MilpOptions o;
   o.time_limit_seconds = 0;
