@@ -82,32 +82,27 @@ AVX2 void widen_avx2(const uint8_t* src, int64_t n, bool is_signed, int16_t* dst
   widen_scalar(src + i, n - i, is_signed, dst + i);
 }
 
-// 16 int32 sums of one row -> 16 output bytes (exactly quantize.h's requantize, then the
-// activation's clamp; see finish()).
+// 16 int32 sums of one row -> 16 output bytes: exactly quantize.h's requantize followed by the
+// fused activation's std::clamp (finish()), in fewer steps:
+// - round_half_even's clamp to +-2^22 is left out: a product beyond it rounds to a value of the
+//   same sign and magnitude above 2^22 - 2, which saturates to the same bound (|zy| <= 255);
+// - saturation and the activation's clamp are one clamp to [max(lo, act_lo), min(hi, act_hi)]
+//   (equal while act_lo <= act_hi; prepare() leaves the other case to the portable kernel), and
+//   max_ps(v, bound) returns the bound for a NaN, as saturate() does.
 AVX2_INLINE void requantize_row(const Gemm& g, __m256i s0, __m256i s1, int64_t n0, int cols,
                                 uint8_t* y) {
-  const __m256 big = _mm256_set1_ps(4194304.0f), magic = _mm256_set1_ps(12582912.0f);
+  const __m256 magic = _mm256_set1_ps(12582912.0f);  // 1.5 * 2^23
   const __m256 zy = _mm256_set1_ps(static_cast<float>(g.zy));
-  const __m256 lo = _mm256_set1_ps(static_cast<float>(g.lo));
-  const __m256 hi = _mm256_set1_ps(static_cast<float>(g.hi));
-  const __m256i alo = _mm256_set1_epi32(g.act_lo), ahi = _mm256_set1_epi32(g.act_hi);
+  const __m256 lo = _mm256_set1_ps(static_cast<float>(std::max(g.lo, g.act_lo)));
+  const __m256 hi = _mm256_set1_ps(static_cast<float>(std::min(g.hi, g.act_hi)));
   __m256i q[2];
   const __m256i s[2] = {s0, s1};
   for (int h = 0; h < 2; ++h) {
     const __m256i acc = _mm256_add_epi32(
         s[h], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.offset.data() + n0 + 8 * h)));
     __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(g.scale.data() + n0 + 8 * h));
-    // round_half_even: clamp to +-2^22 (min/max with the operand order that keeps a NaN), then
-    // add and subtract 1.5 * 2^23.
-    v = _mm256_max_ps(_mm256_sub_ps(_mm256_setzero_ps(), big), _mm256_min_ps(big, v));
-    v = _mm256_sub_ps(_mm256_add_ps(v, magic), magic);
-    v = _mm256_add_ps(v, zy);
-    // saturate: NaN -> lo (max_ps returns its second operand when either is NaN).
-    v = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
-    __m256i t = _mm256_cvttps_epi32(v);
-    // std::clamp(t, act_lo, act_hi) = t < act_lo ? act_lo : min(t, act_hi)
-    t = _mm256_blendv_epi8(_mm256_min_epi32(t, ahi), alo, _mm256_cmpgt_epi32(alo, t));
-    q[h] = t;
+    v = _mm256_add_ps(_mm256_sub_ps(_mm256_add_ps(v, magic), magic), zy);
+    q[h] = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(v, lo), hi));
   }
   const __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(q[0], q[1]), 0xD8);
   const __m128i l = _mm256_castsi256_si128(w), u = _mm256_extracti128_si256(w, 1);
@@ -154,12 +149,21 @@ AVX2 void block_avx2(const Gemm& g, const int16_t* a, int64_t rows, uint8_t* y, 
     const int16_t* panel = g.panels.data() + j * pairs * kNr * 2;
     const int64_t n0 = j * kNr;
     const int cols = static_cast<int>(std::min(kNr, g.n - n0));
+    // Tiles of 6 rows; a remainder of 1 or 2 rows joins the last full tile as two tiles of 3-4
+    // rows (a 1-row tile loads as much of B as a 6-row one for a sixth of the work).
+    const int64_t rem = rows % kMr, full = rows / kMr - ((rem == 1 || rem == 2) && rows > kMr);
     int64_t i = 0;
-    for (; i + kMr <= rows; i += kMr)
+    for (; i < full * kMr; i += kMr)
       micro_avx2<kMr>(g, a + i * g.kp, panel, n0, cols, y + i * ldy + n0, ldy);
-    const int64_t left = rows - i;
+    int64_t left = rows - i;
     const int16_t* ai = a + i * g.kp;
     uint8_t* yi = y + i * ldy + n0;
+    if (left >= 7) {  // 7 or 8: 4 rows, then 3 or 4
+      micro_avx2<4>(g, ai, panel, n0, cols, yi, ldy);
+      ai += 4 * g.kp;
+      yi += 4 * ldy;
+      left -= 4;
+    }
     if (left == 5) micro_avx2<5>(g, ai, panel, n0, cols, yi, ldy);
     if (left == 4) micro_avx2<4>(g, ai, panel, n0, cols, yi, ldy);
     if (left == 3) micro_avx2<3>(g, ai, panel, n0, cols, yi, ldy);
@@ -279,7 +283,8 @@ Gemm prepare(const int8_t* b, int64_t k, int64_t n, int64_t stride_k, int64_t st
   g.hi = out.is_signed ? 127 : 255;
   g.act_lo = out.act_lo;
   g.act_hi = out.act_hi;
-  g.vector = available();
+  // (the AVX2 epilogue folds the activation's clamp into saturation, which needs act_lo <= act_hi)
+  g.vector = available() && g.act_lo <= g.act_hi;
   return g;
 }
 
@@ -327,8 +332,17 @@ void run_conv(const Conv& cv, const uint8_t* x, uint8_t* y, int threads) {
         g, w.n * w.oh * w.ow,
         [&](int64_t row, int16_t* dst) {
           const int64_t ow = row % w.ow, oh = (row / w.ow) % w.oh, img = row / (w.ow * w.oh);
+          const int64_t iw0 = ow * w.sw - w.pl;
           for (int64_t kh = 0; kh < w.kh; ++kh) {
             const int64_t ih = oh * w.sh - w.pt + kh * w.dh;
+            // A whole kernel row inside the image with groups of 1 and no dilation: kw * c
+            // contiguous bytes, widened in one call (the stem's 7 x 3 instead of 7 runs of 3).
+            if (w.group == 1 && w.dw == 1 && ih >= 0 && ih < w.h && iw0 >= 0 && iw0 + w.kw <= w.w) {
+              widen(x + ((img * w.h + ih) * w.w + iw0) * w.c, w.kw * icg, g.a_signed, dst,
+                    g.vector);
+              dst += w.kw * icg;
+              continue;
+            }
             for (int64_t kw = 0; kw < w.kw; ++kw, dst += icg) {
               const int64_t iw = ow * w.sw - w.pl + kw * w.dw;
               if (ih < 0 || ih >= w.h || iw < 0 || iw >= w.w) {

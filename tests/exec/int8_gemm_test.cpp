@@ -137,6 +137,35 @@ TEST(Int8Gemm, ExactWherePairSumsWouldSaturate) {
   check_gemm({11, 35, 33, true, true, -128, 0, {}}, 16, -128, 127, -128, 127);
 }
 
+// Products far beyond the output range (|float(acc) * scale| > 2^22, where round_half_even
+// clamps first) and huge multipliers saturate as the reference does; Clip bounds outside the
+// output range and a Clip whose lower bound exceeds its upper one clamp as std::clamp does.
+TEST(Int8Gemm, SaturationAndClampsAtTheirEdges) {
+  const int64_t m = 7, k = 19, n = 21;
+  std::mt19937 rng(77);
+  const auto a = random_bytes(static_cast<size_t>(m * k), rng, 0, 255, false);
+  const auto braw = random_bytes(static_cast<size_t>(k * n), rng, -128, 127, true);
+  const std::vector<int8_t> b(braw.begin(), braw.end());
+  for (const float scale : {1e3f, 3e4f, 1e30f, 3e38f, -3e38f})
+    for (const Activation act : {Activation{}, relu(), clip(-1e9f, 1e9f), clip(2.0f, -2.0f)})
+      for (const bool y_signed : {false, true}) {
+        SCOPED_TRACE("scale " + std::to_string(scale) + " act " + std::to_string(act.kind) +
+                     " y_signed " + std::to_string(y_signed));
+        const Case c{m, k, n, false, y_signed, 5, y_signed ? -3 : 3, act};
+        const Output o =
+            int8_gemm::make_output(std::vector<float>(n, scale), {}, c.zy, y_signed, act, 0.1f);
+        const auto want = oracle_gemm(c, a, b, o);
+        Gemm g = int8_gemm::prepare(b.data(), k, n, n, 1, false, c.za, o);
+        for (const bool vector : {true, false}) {
+          if (vector && !int8_gemm::available()) continue;
+          g.vector = vector && g.vector;
+          std::vector<uint8_t> y(want.size(), 0xAA);
+          int8_gemm::run(g, m, a.data(), k, y.data(), n);
+          EXPECT_EQ(y, want) << (vector ? "AVX2" : "portable");
+        }
+      }
+}
+
 // A sum beyond int32 wraps as the reference's int64 sum cast to int32 does.
 TEST(Int8Gemm, SumsThatWrapInt32AsTheReference) {
   const int64_t k = 70001;  // 70001 * 255 * 127 > 2^31
