@@ -1,8 +1,11 @@
 #include "exec/calibration.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <utility>
 
 #include "exec/engine.h"
@@ -11,6 +14,7 @@
 #include "exec/quantize.h"
 #include "exec/weights.h"
 #include "graph/node_errors.h"
+#include "ops/registry.h"
 #include "passes/quantized_ops.h"
 #include "passes/rewrite.h"
 #include "util/error.h"
@@ -172,144 +176,141 @@ class Calibrator {
   }
 
   void visit(graph::Node& n) {
-    const std::string& op = n.op_type;
-    if (op == "QuantizeLinear") {
-      const std::string& x = n.inputs.at(0);
-      QuantParams p;
-      if (shape_only(n.inputs.at(1))) {
-        p = act_params(x);
-        g_.initializers[n.inputs[1]] = scalar_float(p.scale);
-        if (n.inputs.size() > 2 && !n.inputs[2].empty())
-          g_.initializers[n.inputs[2]] = scalar_u8(p.zero_point);
-      } else {
-        p = read_params(g_, n.inputs[1], n.inputs.size() > 2 ? n.inputs[2] : "");
-      }
-      qp_[n.outputs.at(0)] = p;
-      return;
-    }
-    if (op == "DequantizeLinear") {
-      if (shape_only(n.inputs.at(1))) {
-        const QuantParams& p = qp(n.inputs.at(0));
-        g_.initializers[n.inputs[1]] = scalar_float(p.scale);
-        if (n.inputs.size() > 2 && !n.inputs[2].empty())
-          g_.initializers[n.inputs[2]] = scalar_u8(p.zero_point);
-      }
-      return;
-    }
+    // Boundary QuantizeLinear / DequantizeLinear: their own table (their scales are filled).
+    static const std::map<std::string_view, void (Calibrator::*)(graph::Node&)> kBoundary = {
+        {"QuantizeLinear", &Calibrator::quantize_linear},
+        {"DequantizeLinear", &Calibrator::dequantize_linear}};
+    if (auto it = kBoundary.find(n.op_type); it != kBoundary.end()) return (this->*it->second)(n);
     const bool annotated = n.attr_string("precision", "") == "int8";
     if (!annotated) {
       record_existing(n);
       return;
     }
     n.attrs.erase("precision");
-    if (passes::is_int8_passthrough(op) || op == "Split") {
-      if (op == "Relu" || op == "Clip")
+    const std::string& op = n.op_type;
+    const ops::Family* f = ops::row(op);
+    if (passes::has_int8_kernel(op) && (!f || f->qlayout == ops::QLayout::None)) {
+      // Data movement in int8 (no QLinear form): the input's quantization passes on.
+      if (f && f->is_activation)
         fail(n, "a standalone int8 " + op + " (not fused into its producer) is not supported");
       const QuantParams p = qp(n.inputs.at(0));
       for (const std::string& o : n.outputs) qp_[o] = p;
       return;
     }
+    const ops::Family* q = f && !f->quantized ? ops::row(f->qform) : nullptr;
+    if (!q) fail(n, "hetcim cannot quantize this operator to int8");
     const std::string y = n.outputs.at(0);
-    if (op == "Conv") {
-      const auto x = qinput(n.inputs.at(0));
-      std::string wq, ws, wz;
-      const auto sw = quantize_weight(n.inputs.at(1), 0, wq, ws, wz);
-      const float sx = qp(n.inputs[0]).scale;
-      const bool bias = has_input(n, 2);
-      const std::string bq = bias ? quantize_bias(n.inputs[2], sx, sw) : "";
-      const auto out = qoutput(y);
-      n.inputs = {x[0], x[1], x[2], wq, ws, wz, out[0], out[1]};
-      if (bias) n.inputs.push_back(bq);
-      n.op_type = "QLinearConv";
-      n.domain = "";
-      return;
-    }
-    if (op == "Gemm") {
-      if (n.attr_float("alpha", 1.0) != 1.0 || n.attr_float("beta", 1.0) != 1.0 ||
-          n.attr_int("transA", 0) != 0)
-        fail(n, "int8 Gemm needs alpha = beta = 1 and transA = 0");
-      const bool tb = n.attr_int("transB", 0) != 0;
-      const auto a = qinput(n.inputs.at(0));
-      std::string wq, ws, wz;
-      const auto sb = quantize_weight(n.inputs.at(1), tb ? 0 : 1, wq, ws, wz);
-      const float sa = qp(n.inputs[0]).scale;
-      const bool bias = has_input(n, 2);
-      if (bias) {
-        const graph::Shape& cs = *g_.initializers.at(n.inputs[2]).info.shape;
-        if (graph::element_count(cs) != static_cast<int64_t>(sb.size()))
-          fail(n, "int8 Gemm needs a bias of length N");
+    switch (f->qlayout) {
+      case ops::QLayout::Weighted:
+        weighted(n, *f, *q);
+        break;
+      case ops::QLayout::Binary: {
+        const auto a = qinput(n.inputs.at(0));
+        const auto b = qinput(n.inputs.at(1));
+        const auto out = qoutput(y);
+        n.inputs = {a[0], a[1], a[2], b[0], b[1], b[2], out[0], out[1]};
+        break;
       }
-      const std::string bq = bias ? quantize_bias(n.inputs[2], sa, sb) : "";
-      const auto out = qoutput(y);
-      n.inputs = {a[0], a[1], a[2], wq, ws, wz, bq, out[0], out[1]};
-      n.op_type = "QGemm";
-      n.domain = "com.microsoft";
-      return;
-    }
-    if (op == "MatMul") {
-      const auto a = qinput(n.inputs.at(0));
-      std::array<std::string, 3> b;
-      if (g_.is_initializer(n.inputs.at(1))) {
-        const graph::Shape& bs = *g_.initializers.at(n.inputs[1]).info.shape;
-        (void)quantize_weight(n.inputs[1], bs.size() - 1, b[0], b[1], b[2]);
-      } else {
-        b = qinput(n.inputs[1]);
+      case ops::QLayout::Unary: {
+        const auto x = qinput(n.inputs.at(0));
+        const auto out = qoutput(y);
+        n.inputs = {x[0], x[1], x[2], out[0], out[1]};
+        break;
       }
-      const auto out = qoutput(y);
-      n.inputs = {a[0], a[1], a[2], b[0], b[1], b[2], out[0], out[1]};
-      n.op_type = "QLinearMatMul";
-      n.domain = "";
-      return;
-    }
-    if (op == "Add" || op == "Mul") {
-      const auto a = qinput(n.inputs.at(0));
-      const auto b = qinput(n.inputs.at(1));
-      const auto out = qoutput(y);
-      n.inputs = {a[0], a[1], a[2], b[0], b[1], b[2], out[0], out[1]};
-      n.op_type = op == "Add" ? "QLinearAdd" : "QLinearMul";
-      n.domain = "com.microsoft";
-      return;
-    }
-    if (op == "Sigmoid" || op == "LeakyRelu" || op == "GlobalAveragePool" || op == "AveragePool") {
-      const auto x = qinput(n.inputs.at(0));
-      const auto out = qoutput(y);
-      n.inputs = {x[0], x[1], x[2], out[0], out[1]};
-      n.op_type = "QLinear" + op;
-      n.domain = "com.microsoft";
-      return;
-    }
-    if (op == "Concat") {
-      const auto out = qoutput(y);
-      std::vector<std::string> ins = {out[0], out[1]};
-      for (const std::string& t : n.inputs) {
-        const auto x = qinput(t);
-        ins.insert(ins.end(), x.begin(), x.end());
+      case ops::QLayout::Concat: {
+        const auto out = qoutput(y);
+        std::vector<std::string> ins = {out[0], out[1]};
+        for (const std::string& t : n.inputs) {
+          const auto x = qinput(t);
+          ins.insert(ins.end(), x.begin(), x.end());
+        }
+        n.inputs = ins;
+        break;
       }
-      n.inputs = ins;
-      n.op_type = "QLinearConcat";
-      n.domain = "com.microsoft";
-      return;
+      case ops::QLayout::None:
+        fail(n, "hetcim cannot quantize this operator to int8");
     }
-    fail(n, "hetcim cannot quantize this operator to int8");
+    n.op_type = std::string(q->op);
+    n.domain = std::string(q->domain);
+  }
+
+  void quantize_linear(graph::Node& n) {
+    const std::string& x = n.inputs.at(0);
+    QuantParams p;
+    if (shape_only(n.inputs.at(1))) {
+      p = act_params(x);
+      g_.initializers[n.inputs[1]] = scalar_float(p.scale);
+      if (n.inputs.size() > 2 && !n.inputs[2].empty())
+        g_.initializers[n.inputs[2]] = scalar_u8(p.zero_point);
+    } else {
+      p = read_params(g_, n.inputs[1], n.inputs.size() > 2 ? n.inputs[2] : "");
+    }
+    qp_[n.outputs.at(0)] = p;
+  }
+
+  void dequantize_linear(graph::Node& n) {
+    if (shape_only(n.inputs.at(1))) {
+      const QuantParams& p = qp(n.inputs.at(0));
+      g_.initializers[n.inputs[1]] = scalar_float(p.scale);
+      if (n.inputs.size() > 2 && !n.inputs[2].empty())
+        g_.initializers[n.inputs[2]] = scalar_u8(p.zero_point);
+    }
+  }
+
+  // Conv -> QLinearConv, Gemm -> QGemm, MatMul -> QLinearMatMul: the weight quantized per output
+  // channel (its axis by the GEMM view), the bias to int32, every operand placed where the QLinear
+  // row's operand positions say.
+  void weighted(graph::Node& n, const ops::Family& f, const ops::Family& q) {
+    const ops::QLinearOperands& from = *f.operands;
+    const bool gemm = f.gemm == ops::GemmView::Gemm;
+    if (gemm && (n.attr_float("alpha", 1.0) != 1.0 || n.attr_float("beta", 1.0) != 1.0 ||
+                 n.attr_int("transA", 0) != 0))
+      fail(n, "int8 Gemm needs alpha = beta = 1 and transA = 0");
+    const auto x = qinput(n.inputs.at(from.x));
+    const std::string& wt = n.inputs.at(from.w);
+    std::array<std::string, 3> w;
+    std::vector<float> sw;
+    switch (f.gemm) {
+      case ops::GemmView::Conv:
+        sw = quantize_weight(wt, 0, w[0], w[1], w[2]);
+        break;
+      case ops::GemmView::Gemm:
+        sw = quantize_weight(wt, n.attr_int("transB", 0) != 0 ? 0 : 1, w[0], w[1], w[2]);
+        break;
+      case ops::GemmView::MatMul:
+        if (g_.is_initializer(wt)) {
+          const graph::Shape& bs = *g_.initializers.at(wt).info.shape;
+          (void)quantize_weight(wt, bs.size() - 1, w[0], w[1], w[2]);
+        } else {
+          w = qinput(wt);
+        }
+        break;
+      case ops::GemmView::None:
+        fail(n, "hetcim cannot quantize this operator to int8");
+    }
+    std::string bq;
+    if (from.bias) {
+      const float sx = qp(n.inputs[from.x]).scale;
+      if (has_input(n, *from.bias)) {
+        if (gemm) {
+          const graph::Shape& cs = *g_.initializers.at(n.inputs[*from.bias]).info.shape;
+          if (graph::element_count(cs) != static_cast<int64_t>(sw.size()))
+            fail(n, "int8 Gemm needs a bias of length N");
+        }
+        bq = quantize_bias(n.inputs[*from.bias], sx, sw);
+      }
+    }
+    const auto out = qoutput(n.outputs.at(0));
+    n.inputs = ops::qlinear_weighted_inputs(*q.operands, x, w, out, bq);
   }
 
   // An operator that was already quantized (a QDQ model): its output quantization is known.
   void record_existing(const graph::Node& n) {
-    const std::string& op = n.op_type;
     std::string s, z;
-    if (op == "QLinearConv" || op == "QLinearMatMul" || op == "QLinearAdd" || op == "QLinearMul") {
-      s = n.inputs.size() > 6 ? n.inputs[6] : "";
-      z = n.inputs.size() > 7 ? n.inputs[7] : "";
-    } else if (op == "QGemm") {
-      s = n.inputs.size() > 7 ? n.inputs[7] : "";
-      z = n.inputs.size() > 8 ? n.inputs[8] : "";
-    } else if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu" ||
-               op == "QLinearGlobalAveragePool" || op == "QLinearAveragePool") {
-      s = n.inputs.size() > 3 ? n.inputs[3] : "";
-      z = n.inputs.size() > 4 ? n.inputs[4] : "";
-    } else if (op == "QLinearConcat") {
-      s = n.inputs.at(0);
-      z = n.inputs.at(1);
+    const ops::Family* f = ops::row(n.op_type);
+    if (const auto at = f && f->quantized ? ops::output_quantization(*f) : std::nullopt) {
+      s = n.inputs.size() > at->scale ? n.inputs[at->scale] : "";
+      z = n.inputs.size() > at->zero_point ? n.inputs[at->zero_point] : "";
     } else if (!n.inputs.empty() && qp_.count(n.inputs[0])) {
       // Data movement on a quantized tensor.
       for (const std::string& o : n.outputs) qp_[o] = qp_[n.inputs[0]];

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "ops/registry.h"
 #include "util/error.h"
 #include "util/hash.h"
 
@@ -32,31 +33,41 @@ bool is_float(DType t) {
   return t == DType::Float32 || t == DType::Float64;
 }
 
+// The registry row's fill rule of the input slot (ops::Fill), refined by the tensor's dtype.
 Rule rule_for(const Use& use, DType t) {
-  if (use.node && use.node->domain.empty()) {
-    const std::string& op = use.node->op_type;
-    const size_t s = use.slot;
-    const bool conv = op == "Conv" || op == "ConvTranspose";
-    if ((conv || op == "Gemm" || op == "MatMul") && s == 1 && is_float(t)) return Rule::Weight;
-    if ((conv || op == "Gemm") && s == 2) return Rule::Zero;
-    if (op == "BatchNormalization" && (s == 1 || s == 4)) return Rule::One;
-    if (op == "BatchNormalization" && (s == 2 || s == 3)) return Rule::Zero;
-    const bool qdq = op == "QuantizeLinear" || op == "DequantizeLinear";
-    if (qdq && s == 1) return Rule::Scale;
-    if (qdq && s == 2) return Rule::Zero;
-    if (op == "DequantizeLinear" && s == 0) {
+  const ops::Family* f =
+      use.node && use.node->domain.empty() ? ops::row(use.node->op_type) : nullptr;
+  const ops::Fill fill = f && use.slot < f->fill.size() ? f->fill[use.slot] : ops::Fill::Generic;
+  switch (fill) {
+    case ops::Fill::Weight:
+      if (is_float(t)) return Rule::Weight;
+      break;
+    case ops::Fill::Zero:
+      return Rule::Zero;
+    case ops::Fill::One:
+      return Rule::One;
+    case ops::Fill::Scale:
+      return Rule::Scale;
+    case ops::Fill::Quantized:
       if (t == DType::Int8 || t == DType::UInt8) return Rule::QuantWeight;
       if (t == DType::Int32) return Rule::Zero;
-    }
+      break;
+    case ops::Fill::Generic:
+      break;
   }
   return is_float(t) ? Rule::GenericWeight : Rule::None;
 }
 
+// Fan-in of a weight: a Gemm's K (by transB) or a MatMul's rows of B; otherwise the product of
+// every dimension but the first (a convolution's C/g x K...).
 int64_t fan_in(const Use& use, const graph::Shape& dims) {
   int64_t f = 1;
-  if (use.node && use.node->op_type == "Gemm" && use.slot == 1 && dims.size() == 2) {
+  const ops::Family* r = use.node ? ops::row(use.node->op_type) : nullptr;
+  const bool weight = r && r->operands && !r->operands->quantized && use.slot == r->operands->w;
+  const ops::GemmView view = weight ? r->gemm : ops::GemmView::None;
+  if (view == ops::GemmView::Gemm && dims.size() == 2) {
     f = use.node->attr_int("transB", 0) != 0 ? dims[1] : dims[0];
-  } else if (use.node && use.node->op_type == "MatMul" && use.slot == 1 && !dims.empty()) {
+  } else if (view == ops::GemmView::MatMul && !dims.empty()) {
     f = dims.size() >= 2 ? dims[dims.size() - 2] : dims[0];
   } else {
     for (size_t i = 1; i < dims.size(); ++i) f *= dims[i];

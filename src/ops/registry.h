@@ -1,17 +1,62 @@
-// The operator-family registry: one row per ONNX operator (default domain) the execution engine
-// runs, naming its family and, for the families that live here in src/ops, the kernel compiler.
-// The engine's dispatch reads this table: a row with a `compile` runs that portable kernel unless
-// the engine has a native (oneDNN) kernel of the family that takes the node; a row without one is
-// a family whose kernels still sit in the engine (conv, gemm, matmul, pool, concat, quantized ops,
-// data movement that aliases buffers). Adding an operator: one family file here and one row.
+// The operator-family registry: one row per operator hetcim knows, the one place that holds the
+// facts code elsewhere needs about an operator: its family and, for the families that live here in
+// src/ops, the kernel compiler; where its weight, bias and quantization operands sit; its
+// GEMM / MVM view (the workload's and the crossbar's); which inputs are learned parameters and how
+// an architecture-only graph fills them; its int8 form (calibration, QDQ export) and whether it can
+// absorb an activation. The engine's dispatch reads `compile`: a row with one runs that portable
+// kernel unless the engine has a native (oneDNN) kernel of the family that takes the node; a row
+// without one is a family whose kernels still sit in the engine. Rows with `runs = false` carry
+// facts only (operators the workload and the weight filler know but no executor runs).
+// Adding an operator: one family file here and one row.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "graph/graph.h"
 #include "ops/kernel.h"
 
 namespace hetcim::ops {
+
+// Where the operands of a weighted operator sit, in its float form and in its QLinear form:
+// Conv / QLinearConv, Gemm / QGemm (com.microsoft), MatMul / QLinearMatMul.
+struct QLinearOperands {
+  bool quantized = false;
+  size_t x = 0;  // the activation (A of a MatMul)
+  size_t w = 1;  // the weight (B of a MatMul)
+  std::optional<size_t> bias;
+  // QLinear forms only: scales and zero points of x, w and the output.
+  std::optional<size_t> x_scale, x_zero_point, w_scale, w_zero_point, y_scale, y_zero_point;
+};
+
+// The GEMM view of an operator whose weight a crossbar can hold (workload, xbar): a convolution
+// (weight [OC, C/g, K...]), a Gemm (2-D B, transA/transB, alpha/beta) or a MatMul (B [K, N]).
+enum class GemmView { None, Conv, Gemm, MatMul };
+
+// How an architecture-only graph fills a constant input that has a shape but no values
+// (onnxio/weight_fill.h).
+enum class Fill {
+  Generic,    // float: the generic seeded weight rule; other dtypes: left empty
+  Weight,     // float: Kaiming-uniform by the operator's fan-in
+  Zero,       // zeros (bias, BatchNorm bias and mean, zero points)
+  One,        // ones (BatchNorm scale and variance)
+  Scale,      // a quantization scale
+  Quantized,  // DequantizeLinear's x: int8/uint8 seeded weights, int32 zeros
+};
+
+// Operand layout of a QLinear operator (com.microsoft / ONNX), as calibration writes it and the
+// QDQ export reads it.
+enum class QLayout {
+  None,
+  Weighted,  // the QLinearOperands of the row
+  Binary,    // A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp
+  Unary,     // X, X_scale, X_zp, Y_scale, Y_zp
+  Concat,    // Y_scale, Y_zp, then (X, X_scale, X_zp) per input
+};
 
 struct Family {
   std::string_view op;        // ONNX op_type
@@ -20,12 +65,56 @@ struct Family {
   // Inputs the kernel reads at run time (activations or constants); every other present input
   // must be a constant, captured at compile time. An empty list means "input 0 only".
   std::vector<size_t> activations = {};
+  std::string_view domain = "";  // the domain the op is written in ("com.microsoft" for QGemm, ...)
+  bool runs = true;              // false: a row of facts only (no executor runs the operator)
+
+  std::optional<QLinearOperands> operands = {};  // weighted operators only
+  GemmView gemm = GemmView::None;
+  std::string_view no_crossbar = "";  // why a crossbar does not take it when that is the op itself
+  std::vector<size_t> params = {};    // inputs holding learned parameters (counted when constant)
+  std::vector<Fill> fill = {};        // per input position; beyond the list: Fill::Generic
+
+  // int8: the QLinear form of a float operator, or the float form of a QLinear one; `qlayout` is
+  // the QLinear form's operand layout (on both rows).
+  std::string_view qform = "";
+  QLayout qlayout = QLayout::None;
+  bool quantized = false;         // computes on int8/uint8 tensors (QLinear*, QGemm)
+  bool takes_activation = false;  // passes::fuse_activation may fuse a Relu/Clip into it
+  bool is_activation = false;     // a Relu/Clip that a producer can absorb
 };
 
-// The family row of `op_type` of the default ONNX domain, or nullptr.
+// The executed row of `op_type` (rows with `runs`), or nullptr: what the engine dispatches on.
 [[nodiscard]] const Family* find(std::string_view op_type);
 
-// Every operator of the table, in table order (for `inspect`'s list of what `run` executes).
+// Any row of `op_type` (facts-only rows included), or nullptr.
+[[nodiscard]] const Family* row(std::string_view op_type);
+
+// Every executed operator of the table, in table order (for `inspect`'s list of what `run`
+// executes).
 [[nodiscard]] std::vector<std::string_view> operators();
+
+// ---- queries over the rows (nothing here compares names; the rows say it)
+// ------------------------ Operand positions of a weighted operator (Conv, Gemm, MatMul and their
+// QLinear forms), or nullopt.
+[[nodiscard]] std::optional<QLinearOperands> weighted_operands(std::string_view op_type);
+// The GEMM view of the node's operator (GemmView::None for every other operator).
+[[nodiscard]] GemmView gemm_view(const graph::Node& n);
+// Where a QLinear operator's output scale and zero point sit (by its `qlayout`); nullopt for every
+// other row.
+struct OutputQuantization {
+  size_t scale = 0, zero_point = 0;
+};
+[[nodiscard]] std::optional<OutputQuantization> output_quantization(const Family& f);
+// The inputs of a weighted QLinear operator in its operand order (`to`): x, w as (tensor, scale,
+// zero point), the output's (scale, zero point) and the bias ("" for none; an absent trailing
+// bias is left out).
+[[nodiscard]] std::vector<std::string> qlinear_weighted_inputs(const QLinearOperands& to,
+                                                               const std::array<std::string, 3>& x,
+                                                               const std::array<std::string, 3>& w,
+                                                               const std::array<std::string, 2>& y,
+                                                               const std::string& bias);
+// True for QLinear*/QGemm operators: the rows say so, and an operator the registry does not know
+// is quantized when it follows com.microsoft's naming (QLinear<Op>).
+[[nodiscard]] bool computes_int8(std::string_view op_type);
 
 }  // namespace hetcim::ops

@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "ops/registry.h"
 #include "passes/quantized_ops.h"
 #include "passes/rewrite.h"
 #include "util/error.h"
@@ -11,25 +12,11 @@
 namespace hetcim::passes {
 namespace {
 
-enum class Layout { Conv, MatMul, Gemm, Binary, Unary, Concat, Passthrough };
-
+// A float operator's QLinear form (ops/registry.h: `qform`, `qlayout`), or Passthrough for
+// int8 data movement.
 struct QForm {
-  const char* op;
-  const char* domain;
-  Layout layout;
-};
-
-const std::map<std::string, QForm> kForms = {
-    {"Conv", {"QLinearConv", "", Layout::Conv}},
-    {"MatMul", {"QLinearMatMul", "", Layout::MatMul}},
-    {"Gemm", {"QGemm", "com.microsoft", Layout::Gemm}},
-    {"Add", {"QLinearAdd", "com.microsoft", Layout::Binary}},
-    {"Mul", {"QLinearMul", "com.microsoft", Layout::Binary}},
-    {"Sigmoid", {"QLinearSigmoid", "com.microsoft", Layout::Unary}},
-    {"LeakyRelu", {"QLinearLeakyRelu", "com.microsoft", Layout::Unary}},
-    {"GlobalAveragePool", {"QLinearGlobalAveragePool", "com.microsoft", Layout::Unary}},
-    {"AveragePool", {"QLinearAveragePool", "com.microsoft", Layout::Unary}},
-    {"Concat", {"QLinearConcat", "com.microsoft", Layout::Concat}},
+  const ops::Family* to = nullptr;  // nullptr: data movement, the op stays as it is
+  ops::QLayout layout = ops::QLayout::None;
 };
 
 // (quantized tensor, scale, zero point) read through a DequantizeLinear or written by a
@@ -66,9 +53,10 @@ graph::Graph fold_qdq(graph::Graph in) {
   };
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const graph::Node& n = g.nodes[i];
-    QForm form{nullptr, nullptr, Layout::Passthrough};
-    if (auto it = kForms.find(n.op_type); it != kForms.end()) {
-      form = it->second;
+    QForm form;
+    const ops::Family* f = ops::row(n.op_type);
+    if (f && !f->quantized && f->qlayout != ops::QLayout::None) {
+      form = {ops::row(f->qform), f->qlayout};
     } else if (!is_int8_passthrough(n.op_type)) {
       continue;
     }
@@ -79,7 +67,7 @@ graph::Graph fold_qdq(graph::Graph in) {
     const QTensor out{q.outputs.at(0), q.inputs[1], zero_point(q, q.outputs[0])};
     // Data inputs: all of them, except the shape/scale operands of data-movement ops.
     std::vector<size_t> data_inputs;
-    if (form.layout == Layout::Passthrough) {
+    if (!form.to) {
       data_inputs = {0};
     } else {
       for (size_t k = 0; k < n.inputs.size(); ++k)
@@ -99,32 +87,33 @@ graph::Graph fold_qdq(graph::Graph in) {
     if (!all_dq) continue;
     graph::Node r = n;
     r.outputs = {out.data};
+    if (!form.to) {
+      // Data movement: exact on int8 data only when input and output share their quantization.
+      if (!same_constant(g, qin[0].scale, out.scale) ||
+          !same_constant(g, qin[0].zero_point, out.zero_point))
+        continue;
+      r.inputs[0] = qin[0].data;
+    }
     switch (form.layout) {
-      case Layout::Conv:
+      case ops::QLayout::Weighted: {
+        const ops::QLinearOperands& from = *f->operands;
+        const bool bias =
+            from.bias && n.inputs.size() > *from.bias && !n.inputs[*from.bias].empty();
+        const QTensor& x = qin[from.x];
+        const QTensor& w = qin[from.w];
+        r.inputs = ops::qlinear_weighted_inputs(
+            *form.to->operands, {x.data, x.scale, x.zero_point}, {w.data, w.scale, w.zero_point},
+            {out.scale, out.zero_point}, bias ? qin[*from.bias].data : "");
+        break;
+      }
+      case ops::QLayout::Binary:
         r.inputs = {qin[0].data,  qin[0].scale,      qin[0].zero_point, qin[1].data,
                     qin[1].scale, qin[1].zero_point, out.scale,         out.zero_point};
-        if (n.inputs.size() > 2 && !n.inputs[2].empty()) r.inputs.push_back(qin[2].data);
         break;
-      case Layout::MatMul:
-      case Layout::Binary:
-        r.inputs = {qin[0].data,  qin[0].scale,      qin[0].zero_point, qin[1].data,
-                    qin[1].scale, qin[1].zero_point, out.scale,         out.zero_point};
-        break;
-      case Layout::Gemm:
-        r.inputs = {qin[0].data,
-                    qin[0].scale,
-                    qin[0].zero_point,
-                    qin[1].data,
-                    qin[1].scale,
-                    qin[1].zero_point,
-                    n.inputs.size() > 2 && !n.inputs[2].empty() ? qin[2].data : "",
-                    out.scale,
-                    out.zero_point};
-        break;
-      case Layout::Unary:
+      case ops::QLayout::Unary:
         r.inputs = {qin[0].data, qin[0].scale, qin[0].zero_point, out.scale, out.zero_point};
         break;
-      case Layout::Concat:
+      case ops::QLayout::Concat:
         r.inputs = {out.scale, out.zero_point};
         for (size_t k : data_inputs) {
           r.inputs.push_back(qin[k].data);
@@ -132,17 +121,12 @@ graph::Graph fold_qdq(graph::Graph in) {
           r.inputs.push_back(qin[k].zero_point);
         }
         break;
-      case Layout::Passthrough:
-        // Exact on int8 data only when input and output share their quantization.
-        if (!same_constant(g, qin[0].scale, out.scale) ||
-            !same_constant(g, qin[0].zero_point, out.zero_point))
-          continue;
-        r.inputs[0] = qin[0].data;
+      case ops::QLayout::None:
         break;
     }
-    if (form.op) {
-      r.op_type = form.op;
-      r.domain = form.domain;
+    if (form.to) {
+      r.op_type = std::string(form.to->op);
+      r.domain = std::string(form.to->domain);
     }
     g.nodes[i] = std::move(r);
     dead.insert(qi);

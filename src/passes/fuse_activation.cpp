@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "ops/registry.h"
 #include "passes/rewrite.h"
 
 namespace hetcim::passes {
@@ -24,8 +25,8 @@ std::optional<double> clip_bound(const graph::Graph& g, const graph::Node& clip,
 }  // namespace
 
 bool can_fuse_activation(const std::string& op) {
-  return op == "Conv" || op == "Gemm" || op == "MatMul" || op == "Add" || op == "QLinearConv" ||
-         op == "QLinearMatMul" || op == "QGemm" || op == "QLinearAdd";
+  const ops::Family* f = ops::row(op);
+  return f && f->takes_activation;
 }
 
 graph::Graph fuse_activation(graph::Graph in) {
@@ -37,7 +38,8 @@ graph::Graph fuse_activation(graph::Graph in) {
   std::set<size_t> dead;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const graph::Node& act = g.nodes[i];
-    if (act.op_type != "Relu" && act.op_type != "Clip") continue;
+    const ops::Family* af = ops::row(act.op_type);
+    if (!af || !af->is_activation) continue;
     const auto found = producer_of.find(act.inputs.at(0));
     if (found == producer_of.end()) continue;
     const int p = found->second;

@@ -64,4 +64,8 @@ graph::Graph layout_nhwc(graph::Graph in) {
   return g;
 }
 
+bool is_layout_transpose(const graph::Node& n) {
+  return n.attr_int("layout_only", 0) != 0;
+}
+
 }  // namespace hetcim::passes

@@ -9,4 +9,7 @@ namespace hetcim::passes {
 // the Transposes are identities on the logical layout (attribute layout_only=1) and exist because
 // the host pays for them.
 [[nodiscard]] graph::Graph layout_nhwc(graph::Graph g);
+
+// True for a Transpose this pass inserted: the attribute layout_only=1, which only it writes.
+[[nodiscard]] bool is_layout_transpose(const graph::Node& n);
 }  // namespace hetcim::passes

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "graph/dag_counts.h"
-#include "graph/qlinear_operands.h"
+#include "ops/registry.h"
 #include "util/error.h"
 
 namespace hetcim::workload {
@@ -15,16 +15,11 @@ int64_t ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
-// Input positions holding learned parameters, per op type.
-std::vector<size_t> param_inputs(const std::string& op) {
-  if (op == "Conv" || op == "Gemm" || op == "ConvTranspose") return {1, 2};
-  if (op == "MatMul") return {0, 1};
-  if (op == "BatchNormalization") return {1, 2};
-  if (op == "QLinearConv") return {3, 8};
-  if (op == "QLinearMatMul") return {0, 3};
-  if (op == "QGemm") return {3, 6};
-  if (op == "PRelu") return {1};
-  return {};
+// Input positions holding learned parameters (the registry row's `params`).
+const std::vector<size_t>& param_inputs(const std::string& op) {
+  static const std::vector<size_t> kNone;
+  const ops::Family* f = ops::row(op);
+  return f ? f->params : kNone;
 }
 
 // The weight operand of an operator that a crossbar can hold, with the GeMM view.
@@ -38,9 +33,9 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n,
                                   std::string& reason) {
   const std::string who = "node '" + n.name + "' (" + n.op_type + ")";
   reason = "no weight matrix";
-  const bool qconv = n.op_type == "QLinearConv";
-  if (n.op_type == "Conv" || qconv) {
-    const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
+  const ops::GemmView view = ops::gemm_view(n);
+  if (view == ops::GemmView::Conv) {
+    const std::string& w = n.inputs.at(ops::weighted_operands(n.op_type).value().w);
     if (!g.is_initializer(w)) {
       reason = "weight operand is an activation";
       return std::nullopt;
@@ -57,9 +52,8 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n,
     const int64_t batch = os[0];
     return GemmView{w, k, ws[0], batch * spatial, batch * spatial * ws[0] * k};
   }
-  const bool qgemm = n.op_type == "QGemm";
-  if (n.op_type == "Gemm" || qgemm) {
-    const std::string& w = n.inputs.at(graph::weighted_operands(n.op_type).value().w);
+  if (view == ops::GemmView::Gemm) {
+    const std::string& w = n.inputs.at(ops::weighted_operands(n.op_type).value().w);
     if (!g.is_initializer(w)) {
       reason = g.is_initializer(n.inputs.at(0)) ? "constant A, activation B (a crossbar holds B)"
                                                 : "activation x activation Gemm";
@@ -73,9 +67,8 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n,
     const graph::Shape& os = g.shape_of(n.outputs.at(0), who);
     return GemmView{w, k, cols, os.at(0), os.at(0) * k * cols};
   }
-  const bool qmm = n.op_type == "QLinearMatMul";
-  if (n.op_type == "MatMul" || qmm) {
-    const graph::QLinearOperands q = graph::weighted_operands(n.op_type).value();
+  if (view == ops::GemmView::MatMul) {
+    const ops::QLinearOperands q = ops::weighted_operands(n.op_type).value();
     const std::string& w = n.inputs.at(q.w);
     if (!g.is_initializer(w)) {
       // Attention's Q x K^T and A x V: both operands change with every input.
@@ -95,7 +88,8 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n,
     const int64_t vectors = graph::element_count(os) / ws[1];
     return GemmView{w, ws[0], ws[1], vectors, vectors * ws[0] * ws[1]};
   }
-  if (n.op_type == "ConvTranspose") reason = "ConvTranspose is not mapped onto crossbars";
+  if (const ops::Family* f = ops::row(n.op_type); f && !f->no_crossbar.empty())
+    reason = f->no_crossbar;
   return std::nullopt;
 }
 
@@ -141,8 +135,7 @@ Workload analyze(const graph::Graph& g, const WorkloadOptions& o) {
     op.op_type = n.op_type;
     const graph::TensorInfo* out = g.info(n.outputs.at(0));
     if (out && out->shape) op.out_shape = *out->shape;
-    op.quantized = n.op_type.rfind("QLinear", 0) == 0 || n.op_type == "QGemm" ||
-                   n.attr_string("precision", "") == "int8";
+    op.quantized = ops::computes_int8(n.op_type) || n.attr_string("precision", "") == "int8";
     for (const std::string& t : n.inputs) {
       if (t.empty() || g.is_initializer(t)) continue;
       op.in_elems += known_elements(g, n, t);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "exec/op_params.h"
+#include "ops/registry.h"
 #include "util/error.h"
 #include "xbar/layout.h"
 #include "xbar/model_layers.h"
@@ -48,9 +49,11 @@ graph::Graph segment_of(const graph::Graph& g, size_t begin, size_t end) {
 std::vector<float> bias_of(const graph::Graph& g, const graph::Node& n, int64_t cols,
                            float& scale) {
   scale = 1.0f;
-  if (!exec::has_input(n, 2)) return {};
-  std::vector<float> b = exec::const_floats(g, n, 2, "bias");
-  if (n.op_type == "Gemm") scale = static_cast<float>(n.attr_float("beta", 1.0));
+  const std::optional<size_t> at = ops::weighted_operands(n.op_type).value().bias;
+  if (!at || !exec::has_input(n, *at)) return {};
+  std::vector<float> b = exec::const_floats(g, n, *at, "bias");
+  if (ops::gemm_view(n) == ops::GemmView::Gemm)
+    scale = static_cast<float>(n.attr_float("beta", 1.0));
   if (b.size() == 1) b.assign(static_cast<size_t>(cols), b[0]);
   if (static_cast<int64_t>(b.size()) != cols)
     throw user_error("node '", n.name, "': analog execution supports a bias of ", cols,
@@ -79,13 +82,13 @@ AnalogGraph::AnalogGraph(graph::Graph g, const Chip& chip,
           ") cannot run on a crossbar: expected a Conv (groups = 1), Gemm or MatMul with "
           "constant weights");
     const graph::Node& n = g_.nodes[static_cast<size_t>(index)];
-    if (n.op_type == "Gemm" && n.attr_int("transA", 0) != 0)
+    if (ops::gemm_view(n) == ops::GemmView::Gemm && n.attr_int("transA", 0) != 0)
       throw user_error("node '", name, "': analog Gemm needs transA = 0");
     if (!analog.insert(static_cast<size_t>(index)).second) continue;
     const CrossbarMatrix& m = *it->second;
     AnalogOp op{
         static_cast<size_t>(index), chip.program(name, m.weights.data(), m.rows, m.cols), {}, 1.0f};
-    if (n.op_type != "MatMul") op.bias = bias_of(g_, n, m.cols, op.bias_scale);
+    op.bias = bias_of(g_, n, m.cols, op.bias_scale);
     ops_.push_back(std::move(op));
   }
   std::sort(ops_.begin(), ops_.end(),
@@ -152,7 +155,7 @@ void AnalogGraph::run_analog(const AnalogOp& op, exec::TensorMap& env, Rng& read
   };
   exec::Tensor y;
   y.dtype = graph::DType::Float32;
-  if (n.op_type == "Conv") {
+  if (ops::gemm_view(n) == ops::GemmView::Conv) {
     const exec::Window2d w = exec::conv_window(g_, n, n.inputs[0], n.inputs[1], n.outputs[0]);
     const Conv2dGeometry geo = conv_geometry(w);
     HETCIM_ASSERT(geo.patch_size() == K && w.oc == N, "conv crossbar shape of ", n.name);

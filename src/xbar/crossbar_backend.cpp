@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "exec/op_params.h"
+#include "ops/registry.h"
 #include "util/error.h"
 #include "xbar/layout.h"
 
@@ -36,9 +37,12 @@ std::shared_ptr<const Epilogue> epilogue_of(const graph::Graph& g, const graph::
   }
   e->out.lo = act.lo;
   e->out.hi = act.hi;
-  if (n.op_type == "MatMul" || !exec::has_input(n, 2)) return e;
-  std::vector<float> bias = exec::const_floats(g, n, 2, "bias");
-  const float scale = n.op_type == "Gemm" ? static_cast<float>(n.attr_float("beta", 1.0)) : 1.0f;
+  const std::optional<size_t> at = ops::weighted_operands(n.op_type).value().bias;
+  if (!at || !exec::has_input(n, *at)) return e;
+  std::vector<float> bias = exec::const_floats(g, n, *at, "bias");
+  const float scale = ops::gemm_view(n) == ops::GemmView::Gemm
+                          ? static_cast<float>(n.attr_float("beta", 1.0))
+                          : 1.0f;
   if (bias.size() == 1) bias.assign(static_cast<size_t>(cols), bias[0]);
   if (static_cast<int64_t>(bias.size()) != cols)
     throw user_error("node '", n.name, "': analog execution supports a bias of ", cols,
@@ -70,7 +74,7 @@ std::vector<std::string> CrossbarBackend::capability(const graph::Graph& g) {
       throw user_error("model '", g.name, "': node '", name, "' (", n.op_type,
                        ") cannot run on a crossbar: expected a Conv (groups = 1), Gemm or MatMul "
                        "with constant weights");
-    if (n.op_type == "Gemm" && n.attr_int("transA", 0) != 0)
+    if (ops::gemm_view(n) == ops::GemmView::Gemm && n.attr_int("transA", 0) != 0)
       throw user_error("node '", name, "': analog Gemm needs transA = 0");
     if (pending_.count(name)) continue;
     pending_.emplace(name, std::move(it->second));
@@ -94,7 +98,7 @@ exec::BackendKernel CrossbarBackend::compile(const graph::Graph& g, const graph:
   k.impl = "xbar:" + chip_.profile().name;
   Rng* rng = &read_rng_;
   ForwardStats* stats = &stats_;
-  if (n.op_type == "Conv") {
+  if (ops::gemm_view(n) == ops::GemmView::Conv) {
     const exec::Window2d w = exec::conv_window(g, n, n.inputs[0], n.inputs[1], n.outputs[0]);
     const Conv2dGeometry geo = conv_geometry(w);
     check_geometry(geo);

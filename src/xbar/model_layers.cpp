@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ops/registry.h"
 #include "util/error.h"
 #include "xbar/layout.h"
 
@@ -26,8 +27,12 @@ ModelLayers crossbar_layers(const graph::Graph& g) {
   ModelLayers out;
   for (const graph::Node& n : g.nodes) {
     if (!n.domain.empty()) continue;
-    if (n.op_type == "Conv") {
-      const graph::Initializer* w = constant(g, n, 1);
+    // Float weighted operators only (the registry's GEMM view; QLinear forms are not mapped).
+    const std::optional<ops::QLinearOperands> q = ops::weighted_operands(n.op_type);
+    if (!q || q->quantized) continue;
+    const ops::GemmView view = ops::gemm_view(n);
+    if (view == ops::GemmView::Conv) {
+      const graph::Initializer* w = constant(g, n, q->w);
       if (w == nullptr) {
         out.skipped.push_back(n.name + " (weight is not a constant)");
         continue;
@@ -44,8 +49,8 @@ ModelLayers crossbar_layers(const graph::Graph& g) {
       const std::vector<float> v = w->floats();
       out.mapped.push_back({n.name, n.op_type, s[1] * s[2] * s[3], s[0],
                             conv_to_crossbar(v.data(), s[0], s[1], s[2], s[3])});
-    } else if (n.op_type == "Gemm" || n.op_type == "MatMul") {
-      const graph::Initializer* w = constant(g, n, 1);
+    } else if (view == ops::GemmView::Gemm || view == ops::GemmView::MatMul) {
+      const graph::Initializer* w = constant(g, n, q->w);
       if (w == nullptr || w->info.shape->size() != 2) {
         out.skipped.push_back(n.name + " (right operand is not a constant matrix)");
         continue;
@@ -53,14 +58,14 @@ ModelLayers crossbar_layers(const graph::Graph& g) {
       const graph::Shape& s = *w->info.shape;
       std::vector<float> v = w->floats();
       CrossbarMatrix m{n.name, n.op_type, s[0], s[1], {}};
-      if (n.op_type == "Gemm" && n.attr_int("transB", 0) != 0) {
+      if (view == ops::GemmView::Gemm && n.attr_int("transB", 0) != 0) {
         m.rows = s[1];
         m.cols = s[0];
         m.weights = linear_to_crossbar(v.data(), s[0], s[1]);
       } else {
         m.weights = std::move(v);
       }
-      const double alpha = n.op_type == "Gemm" ? n.attr_float("alpha", 1.0) : 1.0;
+      const double alpha = view == ops::GemmView::Gemm ? n.attr_float("alpha", 1.0) : 1.0;
       if (alpha != 1.0)
         for (float& x : m.weights) x = static_cast<float>(x * alpha);
       out.mapped.push_back(std::move(m));

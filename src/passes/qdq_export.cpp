@@ -1,11 +1,13 @@
-#include "exec/qdq_export.h"
+#include "passes/qdq_export.h"
 
 #include <set>
 
+#include "ops/registry.h"
+#include "passes/layout_nhwc.h"
 #include "passes/rewrite.h"
 #include "util/error.h"
 
-namespace hetcim::exec {
+namespace hetcim::passes {
 namespace {
 
 using graph::DType;
@@ -24,10 +26,9 @@ class QdqWriter {
       return t;
     };
     for (const graph::Node& n : src_.nodes)
-      if (n.op_type == "Transpose" && n.attr_int("layout_only", 0) != 0)
-        alias[n.outputs.at(0)] = n.inputs.at(0);
+      if (is_layout_transpose(n)) alias[n.outputs.at(0)] = n.inputs.at(0);
     for (graph::Node n : src_.nodes) {
-      if (n.op_type == "Transpose" && n.attr_int("layout_only", 0) != 0) continue;
+      if (is_layout_transpose(n)) continue;
       for (std::string& t : n.inputs)
         if (!t.empty()) t = resolve(t);
       node_ = &n;
@@ -37,7 +38,7 @@ class QdqWriter {
       const std::string r = resolve(o);
       if (r != o) {
         // Keep the graph output's name: an Identity from the aliased tensor.
-        g_.nodes.push_back({passes::fresh_name(g_, o + "/Identity"), "Identity", "", {r}, {o}, {}});
+        g_.nodes.push_back({fresh_name(g_, o + "/Identity"), "Identity", "", {r}, {o}, {}});
       }
     }
     // Drop value infos and initializers nobody uses any more.
@@ -143,53 +144,55 @@ class QdqWriter {
   }
   float scalar(const std::string& s) { return g_.initializers.at(s).floats().at(0); }
 
+  // A QLinear operator -> its float form (the registry's `qform`) between DequantizeLinears of its
+  // operands and a QuantizeLinear of its output; every other operator as it is.
   void expand(const graph::Node& n) {
-    const std::string& op = n.op_type;
     const auto& in = n.inputs;
+    const ops::Family* q = ops::row(n.op_type);
+    const auto yq = q ? ops::output_quantization(*q) : std::nullopt;
+    if (!yq) {
+      if (!n.domain.empty()) fail("no QDQ form for this operator");
+      if (n.has_attr("activation"))
+        fail("a fused activation on a float operator has no QDQ form here");
+      g_.nodes.push_back(n);
+      return;
+    }
+    if (in.size() <= yq->zero_point)
+      fail(n.op_type + " without an output scale (float output) is not exported");
     graph::Node f = n;
     f.domain = "";
-    if (op == "QLinearConv") {
-      f.op_type = "Conv";
-      f.inputs = {dq(in[0], in[1], in[2]), dq(in[3], in[4], in[5], axis_for(in[4], 0))};
-      if (in.size() > 8 && !in[8].empty()) f.inputs.push_back(bias_dq(in[8], scalar(in[1]), in[4]));
-      return finish(f, n.outputs.at(0), in[6], in[7]);
+    f.op_type = std::string(q->qform);
+    switch (q->qlayout) {
+      case ops::QLayout::Weighted: {
+        const ops::QLinearOperands& o = *q->operands;
+        // The weight's output-channel axis: a convolution's first, a Gemm's by transB, a
+        // MatMul's last.
+        int64_t axis = 0;
+        if (q->gemm == ops::GemmView::Gemm) axis = n.attr_int("transB", 0) != 0 ? 0 : 1;
+        if (q->gemm == ops::GemmView::MatMul)
+          axis = static_cast<int64_t>(shape_of(in[o.w]).size()) - 1;
+        f.inputs = {
+            dq(in[o.x], in[*o.x_scale], in[*o.x_zero_point]),
+            dq(in[o.w], in[*o.w_scale], in[*o.w_zero_point], axis_for(in[*o.w_scale], axis))};
+        if (o.bias && in.size() > *o.bias && !in[*o.bias].empty())
+          f.inputs.push_back(bias_dq(in[*o.bias], scalar(in[*o.x_scale]), in[*o.w_scale]));
+        break;
+      }
+      case ops::QLayout::Binary:
+        f.inputs = {dq(in[0], in[1], in[2]), dq(in[3], in[4], in[5])};
+        break;
+      case ops::QLayout::Unary:
+        f.inputs = {dq(in[0], in[1], in[2])};
+        break;
+      case ops::QLayout::Concat:
+        f.inputs.clear();
+        for (size_t i = 2; i + 2 < in.size(); i += 3)
+          f.inputs.push_back(dq(in[i], in[i + 1], in[i + 2]));
+        break;
+      case ops::QLayout::None:
+        fail("no QDQ form for this operator");
     }
-    if (op == "QGemm") {
-      if (in.size() < 9) fail("QGemm without an output scale (float output) is not exported");
-      const bool tb = n.attr_int("transB", 0) != 0;
-      f.op_type = "Gemm";
-      f.inputs = {dq(in[0], in[1], in[2]), dq(in[3], in[4], in[5], axis_for(in[4], tb ? 0 : 1))};
-      if (!in[6].empty()) f.inputs.push_back(bias_dq(in[6], scalar(in[1]), in[4]));
-      return finish(f, n.outputs.at(0), in[7], in[8]);
-    }
-    if (op == "QLinearMatMul") {
-      f.op_type = "MatMul";
-      const int64_t r = static_cast<int64_t>(shape_of(in[3]).size());
-      f.inputs = {dq(in[0], in[1], in[2]), dq(in[3], in[4], in[5], axis_for(in[4], r - 1))};
-      return finish(f, n.outputs.at(0), in[6], in[7]);
-    }
-    if (op == "QLinearAdd" || op == "QLinearMul") {
-      f.op_type = op == "QLinearAdd" ? "Add" : "Mul";
-      f.inputs = {dq(in[0], in[1], in[2]), dq(in[3], in[4], in[5])};
-      return finish(f, n.outputs.at(0), in[6], in[7]);
-    }
-    if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu" || op == "QLinearGlobalAveragePool" ||
-        op == "QLinearAveragePool") {
-      f.op_type = op.substr(7);
-      f.inputs = {dq(in[0], in[1], in[2])};
-      return finish(f, n.outputs.at(0), in[3], in[4]);
-    }
-    if (op == "QLinearConcat") {
-      f.op_type = "Concat";
-      f.inputs.clear();
-      for (size_t i = 2; i + 2 < in.size(); i += 3)
-        f.inputs.push_back(dq(in[i], in[i + 1], in[i + 2]));
-      return finish(f, n.outputs.at(0), in[0], in[1]);
-    }
-    if (!n.domain.empty()) fail("no QDQ form for this operator");
-    if (n.has_attr("activation"))
-      fail("a fused activation on a float operator has no QDQ form here");
-    g_.nodes.push_back(n);
+    finish(f, n.outputs.at(0), in[yq->scale], in[yq->zero_point]);
   }
 
   const graph::Graph& src_;
@@ -204,4 +207,4 @@ graph::Graph to_qdq(const graph::Graph& g) {
   return QdqWriter(g).run();
 }
 
-}  // namespace hetcim::exec
+}  // namespace hetcim::passes
