@@ -493,147 +493,217 @@ std::optional<ConstValue> reduce_prod_values(const Ctx& c, const ConstValue& v, 
   return r;
 }
 
+// ---- the evaluators, one per operator: (context, output info, output element count, input 0's
+// values when the operator reads them) -> the output's values, or nullopt when not constant.
+using Value = std::optional<ConstValue>;
+
+Value eval_shape_of(const Ctx& c, const TensorInfo&, int64_t, const ConstValue*) {
+  const Node& n = c.node();
+  const Shape& x = c.shape(0);
+  const int64_t r = static_cast<int64_t>(x.size());
+  int64_t start = n.attr_int("start", 0), end = n.attr_int("end", r);
+  if (start < 0) start += r;
+  if (end < 0) end += r;
+  start = std::clamp<int64_t>(start, 0, r);
+  end = std::clamp<int64_t>(end, 0, r);
+  ConstValue v;
+  for (int64_t i = start; i < end; ++i) {
+    if (x[static_cast<size_t>(i)] < 0) return std::nullopt;
+    v.ints.push_back(x[static_cast<size_t>(i)]);
+  }
+  return v;
+}
+
+Value eval_size_of_input(const Ctx& c, const TensorInfo&, int64_t, const ConstValue*) {
+  const int64_t e = count_elements(c.shape(0));
+  if (e < 0) return std::nullopt;
+  ConstValue v;
+  v.ints.push_back(e);
+  return v;
+}
+
+Value eval_constant_of_shape(const Ctx& c, const TensorInfo& out, int64_t count,
+                             const ConstValue*) {
+  // Only the shape operand is read (already a constant: the shape rule required it).
+  const Node& n = c.node();
+  double fill = 0.0;
+  if (n.has_attr("value")) {
+    const Attribute& a = n.attrs.at("value");
+    fill = std::holds_alternative<double>(a) ? std::get<double>(a)
+                                             : static_cast<double>(n.attr_int("value", 0));
+  }
+  ConstValue one;
+  one.is_int = false;
+  one.floats.push_back(fill);
+  ConstValue v = cast_value(one, out.dtype);
+  if (v.is_int)
+    v.ints.assign(static_cast<size_t>(count), v.ints[0]);
+  else
+    v.floats.assign(static_cast<size_t>(count), v.floats[0]);
+  return v;
+}
+
+Value eval_range(const Ctx& c, const TensorInfo& out, int64_t count, const ConstValue*) {
+  const ConstValue* s = c.value(0);
+  const ConstValue* l = c.value(1);
+  const ConstValue* d = c.value(2);
+  if (!s || !l || !d) return std::nullopt;
+  ConstValue v = empty_like(out);
+  for (int64_t k = 0; k < count; ++k) {
+    if (v.is_int)
+      v.ints.push_back(s->ints[0] + k * d->ints[0]);
+    else
+      v.floats.push_back(as_double(*s, 0) + static_cast<double>(k) * as_double(*d, 0));
+  }
+  return v;
+}
+
+Value eval_same_values(const Ctx&, const TensorInfo&, int64_t, const ConstValue* x) {
+  return *x;
+}
+
+Value eval_cast(const Ctx&, const TensorInfo& out, int64_t, const ConstValue* x) {
+  return cast_value(*x, out.dtype);
+}
+
+Value eval_logical_not(const Ctx&, const TensorInfo&, int64_t, const ConstValue* x) {
+  ConstValue v;
+  for (size_t i = 0; i < size_of(*x); ++i) v.ints.push_back(as_double(*x, i) == 0.0 ? 1 : 0);
+  return v;
+}
+
+template <bool Neg>
+Value eval_neg_or_abs(const Ctx&, const TensorInfo&, int64_t, const ConstValue* x) {
+  ConstValue v = *x;
+  for (int64_t& i : v.ints) {
+    if (i == std::numeric_limits<int64_t>::min()) return std::nullopt;
+    i = Neg ? -i : std::abs(i);
+  }
+  for (double& f : v.floats) f = Neg ? -f : std::abs(f);
+  return v;
+}
+
+Value eval_concat(const Ctx& c, const TensorInfo& out, int64_t, const ConstValue*) {
+  return concat_values(c, *out.shape);
+}
+
+Value eval_gather(const Ctx& c, const TensorInfo&, int64_t, const ConstValue* x) {
+  const ConstValue* idx = c.value(1);
+  if (!idx) return std::nullopt;
+  const Shape& xs = c.shape(0);
+  const auto a =
+      static_cast<size_t>(c.axis(c.node().attr_int("axis", 0), static_cast<int64_t>(xs.size())));
+  return gather_flat(*x, gather_index(c, xs, idx->ints, a));
+}
+
+Value eval_slice(const Ctx& c, const TensorInfo& out, int64_t, const ConstValue* x) {
+  const std::optional<Index> idx = slice_operands(c, c.shape(0), *out.shape);
+  if (!idx) return std::nullopt;
+  return gather_flat(*x, *idx);
+}
+
+Value eval_transpose(const Ctx& c, const TensorInfo& out, int64_t, const ConstValue* x) {
+  const Shape& xs = c.shape(0);
+  std::vector<int64_t> perm(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) perm[i] = static_cast<int64_t>(xs.size() - 1 - i);
+  perm = c.node().attr_ints("perm", perm);
+  return gather_flat(*x, transpose_index(xs, perm, *out.shape));
+}
+
+Value eval_expand(const Ctx& c, const TensorInfo& out, int64_t, const ConstValue* x) {
+  if (!c.value(1)) return std::nullopt;
+  return gather_flat(*x, broadcast_index(*out.shape, c.shape(0)));
+}
+
+Value eval_tile(const Ctx& c, const TensorInfo& out, int64_t, const ConstValue* x) {
+  if (!c.value(1)) return std::nullopt;
+  return gather_flat(*x, tile_index(c.shape(0), *out.shape));
+}
+
+Value eval_where(const Ctx& c, const TensorInfo& out, int64_t, const ConstValue* x) {
+  const ConstValue* a = c.value(1);
+  const ConstValue* b = c.value(2);
+  if (!a || !b || a->is_int != b->is_int) return std::nullopt;
+  const Shape& os = *out.shape;
+  const Index ic = broadcast_index(os, c.shape(0));
+  const Index ia = broadcast_index(os, c.shape(1));
+  const Index ib = broadcast_index(os, c.shape(2));
+  ConstValue v;
+  v.is_int = a->is_int;
+  for (size_t e = 0; e < ic.size(); ++e) {
+    const bool take_a = as_double(*x, ic[e]) != 0.0;
+    if (v.is_int)
+      v.ints.push_back(take_a ? a->ints[ia[e]] : b->ints[ib[e]]);
+    else
+      v.floats.push_back(take_a ? a->floats[ia[e]] : b->floats[ib[e]]);
+  }
+  return v;
+}
+
+Value eval_scatter_nd(const Ctx& c, const TensorInfo&, int64_t, const ConstValue* x) {
+  return scatter_values(c, *x);
+}
+
+Value eval_reduce_prod(const Ctx& c, const TensorInfo& out, int64_t, const ConstValue* x) {
+  return reduce_prod_values(c, *x, *out.shape);
+}
+
+Value eval_binary(const Ctx& c, const TensorInfo& out, int64_t, const ConstValue* x) {
+  const ConstValue* y = c.value(1);
+  if (!y || c.node().inputs.size() != 2) return std::nullopt;
+  return binary_values(c, out, *x, *y);
+}
+
+struct Evaluator {
+  Value (*run)(const Ctx&, const TensorInfo&, int64_t, const ConstValue*);
+  bool reads_x = true;  // input 0's values are needed (nullopt without them)
+};
+
+// The evaluator of `op`: the table, then the binary operators (binary_kind names them).
+const Evaluator* evaluator_of(const std::string& op) {
+  static const std::unordered_map<std::string, Evaluator> kTable = {
+      {"Shape", {eval_shape_of, false}},
+      {"Size", {eval_size_of_input, false}},
+      {"ConstantOfShape", {eval_constant_of_shape, false}},
+      {"Range", {eval_range, false}},
+      {"Identity", {eval_same_values}},
+      {"Unsqueeze", {eval_same_values}},
+      {"Squeeze", {eval_same_values}},
+      {"Reshape", {eval_same_values}},
+      {"Flatten", {eval_same_values}},
+      {"Cast", {eval_cast}},
+      {"Not", {eval_logical_not}},
+      {"Neg", {eval_neg_or_abs<true>}},
+      {"Abs", {eval_neg_or_abs<false>}},
+      {"Concat", {eval_concat}},
+      {"Gather", {eval_gather}},
+      {"Slice", {eval_slice}},
+      {"Transpose", {eval_transpose}},
+      {"Expand", {eval_expand}},
+      {"Tile", {eval_tile}},
+      {"Where", {eval_where}},
+      {"ScatterND", {eval_scatter_nd}},
+      {"ReduceProd", {eval_reduce_prod}},
+  };
+  static const Evaluator kBinary{eval_binary};
+  if (auto it = kTable.find(op); it != kTable.end()) return &it->second;
+  return binary_kind(op) ? &kBinary : nullptr;
+}
+
 }  // namespace
 
 std::optional<ConstValue> evaluate(const Ctx& c, const Infos& outs, int64_t max_elements) {
   if (outs.size() != 1 || !outs[0].shape) return std::nullopt;
   const int64_t count = count_elements(*outs[0].shape);
   if (count < 0 || count > max_elements) return std::nullopt;
-  const Node& n = c.node();
-  const std::string& op = n.op_type;
-  const TensorInfo& out = outs[0];
-  if (op == "Shape") {
-    const Shape& x = c.shape(0);
-    const int64_t r = static_cast<int64_t>(x.size());
-    int64_t start = n.attr_int("start", 0), end = n.attr_int("end", r);
-    if (start < 0) start += r;
-    if (end < 0) end += r;
-    start = std::clamp<int64_t>(start, 0, r);
-    end = std::clamp<int64_t>(end, 0, r);
-    ConstValue v;
-    for (int64_t i = start; i < end; ++i) {
-      if (x[static_cast<size_t>(i)] < 0) return std::nullopt;
-      v.ints.push_back(x[static_cast<size_t>(i)]);
-    }
-    return v;
+  const Evaluator* e = evaluator_of(c.node().op_type);
+  if (!e) return std::nullopt;
+  const ConstValue* x = nullptr;
+  if (e->reads_x) {
+    x = c.value(0);
+    if (!x) return std::nullopt;
   }
-  if (op == "Size") {
-    const int64_t e = count_elements(c.shape(0));
-    if (e < 0) return std::nullopt;
-    ConstValue v;
-    v.ints.push_back(e);
-    return v;
-  }
-  if (op == "ConstantOfShape") {
-    // Only the shape operand is read (already a constant: the shape rule required it).
-    double fill = 0.0;
-    if (n.has_attr("value")) {
-      const Attribute& a = n.attrs.at("value");
-      fill = std::holds_alternative<double>(a) ? std::get<double>(a)
-                                               : static_cast<double>(n.attr_int("value", 0));
-    }
-    ConstValue one;
-    one.is_int = false;
-    one.floats.push_back(fill);
-    ConstValue v = cast_value(one, out.dtype);
-    if (v.is_int)
-      v.ints.assign(static_cast<size_t>(count), v.ints[0]);
-    else
-      v.floats.assign(static_cast<size_t>(count), v.floats[0]);
-    return v;
-  }
-  if (op == "Range") {
-    const ConstValue* s = c.value(0);
-    const ConstValue* l = c.value(1);
-    const ConstValue* d = c.value(2);
-    if (!s || !l || !d) return std::nullopt;
-    ConstValue v = empty_like(out);
-    for (int64_t k = 0; k < count; ++k) {
-      if (v.is_int)
-        v.ints.push_back(s->ints[0] + k * d->ints[0]);
-      else
-        v.floats.push_back(as_double(*s, 0) + static_cast<double>(k) * as_double(*d, 0));
-    }
-    return v;
-  }
-  // Every other op reads input 0's values.
-  const ConstValue* x = c.value(0);
-  if (!x) return std::nullopt;
-  if (op == "Identity" || op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" ||
-      op == "Flatten") {
-    return *x;
-  }
-  if (op == "Cast") return cast_value(*x, out.dtype);
-  if (op == "Not") {
-    ConstValue v;
-    for (size_t i = 0; i < size_of(*x); ++i) v.ints.push_back(as_double(*x, i) == 0.0 ? 1 : 0);
-    return v;
-  }
-  if (op == "Neg" || op == "Abs") {
-    ConstValue v = *x;
-    for (int64_t& i : v.ints) {
-      if (i == std::numeric_limits<int64_t>::min()) return std::nullopt;
-      i = op == "Neg" ? -i : std::abs(i);
-    }
-    for (double& f : v.floats) f = op == "Neg" ? -f : std::abs(f);
-    return v;
-  }
-  if (op == "Concat") return concat_values(c, *out.shape);
-  if (op == "Gather") {
-    const ConstValue* idx = c.value(1);
-    if (!idx) return std::nullopt;
-    const Shape& xs = c.shape(0);
-    const auto a =
-        static_cast<size_t>(c.axis(n.attr_int("axis", 0), static_cast<int64_t>(xs.size())));
-    return gather_flat(*x, gather_index(c, xs, idx->ints, a));
-  }
-  if (op == "Slice") {
-    const std::optional<Index> idx = slice_operands(c, c.shape(0), *out.shape);
-    if (!idx) return std::nullopt;
-    return gather_flat(*x, *idx);
-  }
-  if (op == "Transpose") {
-    const Shape& xs = c.shape(0);
-    std::vector<int64_t> perm(xs.size());
-    for (size_t i = 0; i < xs.size(); ++i) perm[i] = static_cast<int64_t>(xs.size() - 1 - i);
-    perm = n.attr_ints("perm", perm);
-    return gather_flat(*x, transpose_index(xs, perm, *out.shape));
-  }
-  if (op == "Expand") {
-    if (!c.value(1)) return std::nullopt;
-    return gather_flat(*x, broadcast_index(*out.shape, c.shape(0)));
-  }
-  if (op == "Tile") {
-    if (!c.value(1)) return std::nullopt;
-    return gather_flat(*x, tile_index(c.shape(0), *out.shape));
-  }
-  if (op == "Where") {
-    const ConstValue* a = c.value(1);
-    const ConstValue* b = c.value(2);
-    if (!a || !b || a->is_int != b->is_int) return std::nullopt;
-    const Shape& os = *out.shape;
-    const Index ic = broadcast_index(os, c.shape(0));
-    const Index ia = broadcast_index(os, c.shape(1));
-    const Index ib = broadcast_index(os, c.shape(2));
-    ConstValue v;
-    v.is_int = a->is_int;
-    for (size_t e = 0; e < ic.size(); ++e) {
-      const bool take_a = as_double(*x, ic[e]) != 0.0;
-      if (v.is_int)
-        v.ints.push_back(take_a ? a->ints[ia[e]] : b->ints[ib[e]]);
-      else
-        v.floats.push_back(take_a ? a->floats[ia[e]] : b->floats[ib[e]]);
-    }
-    return v;
-  }
-  if (op == "ScatterND") return scatter_values(c, *x);
-  if (op == "ReduceProd") return reduce_prod_values(c, *x, *out.shape);
-  if (binary_kind(op)) {
-    const ConstValue* y = c.value(1);
-    if (!y || n.inputs.size() != 2) return std::nullopt;
-    return binary_values(c, out, *x, *y);
-  }
-  return std::nullopt;
+  return e->run(c, outs[0], count, x);
 }
 
 }  // namespace hetcim::graph::shape_rules

@@ -182,8 +182,14 @@ const std::vector<Family>& table() {
       {"Identity", "reshape"},
       {"Dropout", "reshape"},
       {"Transpose", "transpose"},
-      {.op = "QuantizeLinear", .family = "quantize", .fill = {F::Generic, F::Scale, F::Zero}},
-      {.op = "DequantizeLinear", .family = "dequantize", .fill = {F::Quantized, F::Scale, F::Zero}},
+      {.op = "QuantizeLinear",
+       .family = "quantize",
+       .fill = {F::Generic, F::Scale, F::Zero},
+       .qdq = Qdq::Quantize},
+      {.op = "DequantizeLinear",
+       .family = "dequantize",
+       .fill = {F::Quantized, F::Scale, F::Zero},
+       .qdq = Qdq::Dequantize},
       {.op = "BatchNormalization",
        .family = "batchnorm",
        .compile = compile_batch_normalization,
@@ -273,6 +279,11 @@ std::vector<std::string> qlinear_weighted_inputs(const QLinearOperands& to,
   }
   while (!ins.empty() && ins.back().empty()) ins.pop_back();
   return ins;
+}
+
+Qdq qdq_of(std::string_view op_type) {
+  const Family* f = row(op_type);
+  return f ? f->qdq : Qdq::None;
 }
 
 bool computes_int8(std::string_view op_type) {

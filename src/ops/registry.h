@@ -58,6 +58,9 @@ enum class QLayout {
   Concat,    // Y_scale, Y_zp, then (X, X_scale, X_zp) per input
 };
 
+// The quantization boundary operators (ONNX QuantizeLinear / DequantizeLinear).
+enum class Qdq { None, Quantize, Dequantize };
+
 struct Family {
   std::string_view op;        // ONNX op_type
   std::string_view family;    // the family's name ("binary", "softmax", ...): one engine entry each
@@ -81,6 +84,7 @@ struct Family {
   bool quantized = false;         // computes on int8/uint8 tensors (QLinear*, QGemm)
   bool takes_activation = false;  // passes::fuse_activation may fuse a Relu/Clip into it
   bool is_activation = false;     // a Relu/Clip that a producer can absorb
+  Qdq qdq = Qdq::None;            // a quantization boundary
 };
 
 // The executed row of `op_type` (rows with `runs`), or nullptr: what the engine dispatches on.
@@ -113,6 +117,8 @@ struct OutputQuantization {
                                                                const std::array<std::string, 3>& w,
                                                                const std::array<std::string, 2>& y,
                                                                const std::string& bias);
+// The boundary role of `op_type` (Qdq::None for every other operator).
+[[nodiscard]] Qdq qdq_of(std::string_view op_type);
 // True for QLinear*/QGemm operators: the rows say so, and an operator the registry does not know
 // is quantized when it follows com.microsoft's naming (QLinear<Op>).
 [[nodiscard]] bool computes_int8(std::string_view op_type);

@@ -135,7 +135,7 @@ graph::Graph fold_qdq(graph::Graph in) {
   // DequantizeLinear nodes nobody reads any more (their op was folded) go too.
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const graph::Node& n = g.nodes[i];
-    if (n.op_type == "DequantizeLinear" && !uses.count(n.outputs.at(0)) &&
+    if (ops::qdq_of(n.op_type) == ops::Qdq::Dequantize && !uses.count(n.outputs.at(0)) &&
         std::find(g.outputs.begin(), g.outputs.end(), n.outputs[0]) == g.outputs.end())
       dead.insert(i);
   }

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "ops/registry.h"
 #include "passes/quantized_ops.h"
 #include "passes/rewrite.h"
 
@@ -17,8 +18,7 @@ bool is_float(const graph::Graph& g, const std::string& t) {
 
 graph::Graph quantize_int8(graph::Graph in) {
   for (const graph::Node& n : in.nodes)
-    if (n.op_type == "QuantizeLinear" || n.op_type == "DequantizeLinear" || is_quantized(in, n))
-      return in;
+    if (ops::qdq_of(n.op_type) != ops::Qdq::None || is_quantized(in, n)) return in;
   graph::Graph g = std::move(in);
   // 1. Precision per node.
   std::vector<bool> int8(g.nodes.size(), false);
@@ -35,8 +35,9 @@ graph::Graph quantize_int8(graph::Graph in) {
   // in.
   const auto uses = consumers(g);
   std::vector<graph::Node> added;
-  auto add_qdq = [&](const std::string& op, const std::string& t, graph::DType out_type) {
-    const std::string base = t + (op == "QuantizeLinear" ? "_quantized" : "_dequantized");
+  auto add_qdq = [&](bool quantize, const std::string& t, graph::DType out_type) {
+    const std::string op = quantize ? "QuantizeLinear" : "DequantizeLinear";
+    const std::string base = t + (quantize ? "_quantized" : "_dequantized");
     const std::string out = fresh_name(g, base);
     const std::string scale = fresh_name(g, t + "_scale");
     const std::string zp = fresh_name(g, t + "_zero_point");
@@ -44,13 +45,7 @@ graph::Graph quantize_int8(graph::Graph in) {
     g.initializers[zp] = graph::Initializer::shape_only(graph::DType::UInt8, {});
     const graph::TensorInfo* ti = g.info(t);
     g.values[out] = {out_type, ti ? ti->shape : std::nullopt};
-    added.push_back(
-        {fresh_name(g, t + (op == "QuantizeLinear" ? "/QuantizeLinear" : "/DequantizeLinear")),
-         op,
-         "",
-         {t, scale, zp},
-         {out},
-         {}});
+    added.push_back({fresh_name(g, t + "/" + op), op, "", {t, scale, zp}, {out}, {}});
     // fresh_name consults nodes: make the new node visible to later calls.
     g.nodes.push_back(added.back());
     return out;
@@ -76,15 +71,15 @@ graph::Graph quantize_int8(graph::Graph in) {
       for (size_t c : it->second) {
         if (c >= original || !reader_needs(int8[c])) continue;
         if (converted.empty())
-          converted = src_int8 ? add_qdq("DequantizeLinear", t, graph::DType::Float32)
-                               : add_qdq("QuantizeLinear", t, graph::DType::UInt8);
+          converted = src_int8 ? add_qdq(false, t, graph::DType::Float32)
+                               : add_qdq(true, t, graph::DType::UInt8);
         for (std::string& x : g.nodes[c].inputs)
           if (x == t) x = converted;
       }
     }
     for (std::string& out : g.outputs) {
       if (out != t || !src_int8) continue;
-      if (converted.empty()) converted = add_qdq("DequantizeLinear", t, graph::DType::Float32);
+      if (converted.empty()) converted = add_qdq(false, t, graph::DType::Float32);
       out = converted;
     }
   }

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "ops/registry.h"
+
 namespace hetcim::passes {
 namespace {
 
@@ -59,7 +61,7 @@ bool is_nhwc_capable(const std::string& op) {
 bool is_quantized(const graph::Graph& g, const graph::Node& n) {
   if (kQLinear.count(n.op_type)) return true;
   if (n.attr_string("precision", "") == "int8") return true;
-  if (n.op_type == "QuantizeLinear" || n.op_type == "DequantizeLinear") return false;
+  if (ops::qdq_of(n.op_type) != ops::Qdq::None) return false;
   if (!is_int8_passthrough(n.op_type) && n.op_type != "Split") return false;
   const graph::TensorInfo* ti = n.inputs.empty() ? nullptr : g.info(n.inputs[0]);
   return ti && quantized_dtype(ti->dtype);
