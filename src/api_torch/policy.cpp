@@ -58,8 +58,14 @@ LoadedPolicy load_policy(const std::string& pf, const std::string& model,
   LoadedPolicy lp;
   lp.file = pf;
   nlohmann::json& pol = lp.json;
-  pol = nlohmann::json::parse(read_input_file(pf, "policy"), nullptr, false);
-  if (pol.is_discarded() || !pol.is_object())
+  try {
+    pol = nlohmann::json::parse(read_input_file(pf, "policy"));
+  } catch (const nlohmann::json::exception&
+               e) {  // where and why (1e400: out_of_range), as the plan reader says it
+    throw user_error(pf, ": not valid JSON: ", e.what(),
+                     " (write a policy with `analog select --policy-out`)");
+  }
+  if (!pol.is_object())
     throw user_error(pf, ": not a JSON policy file (write one with `analog select --policy-out`)");
   if (policy_get<std::string>(pol, "kind", pf) != "hetcim frozen policy (seed 002)")
     throw user_error(pf, ": field 'kind' is not 'hetcim frozen policy (seed 002)'");

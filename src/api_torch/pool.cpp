@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -16,6 +16,7 @@
 #include "onnxio/import.h"
 #include "select/logit_cache.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/hash.h"
 #include "xbar/chips_yaml.h"
 #include "xbar/rng.h"
@@ -24,14 +25,6 @@ namespace hetcim::api {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw user_error(path, ": cannot read the ", what);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string g17(double v) {
   char b[40];
@@ -196,7 +189,8 @@ ProtocolData load_protocol_data(const DataRequest& r) {
 }
 
 std::string file_hash(const std::string& path) {
-  const std::string bytes = slurp(path, "model");
+  const std::string bytes =
+      read_input_file(path, "ONNX model", std::numeric_limits<int32_t>::max());
   Fnv1a h;
   h.update(bytes.data(), bytes.size());
   char b[20];

@@ -1,7 +1,6 @@
 #include "api_torch/study.h"
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "api/common.h"
@@ -10,6 +9,7 @@
 #include "dist/dist.h"
 #include "report/gnuplot.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/numbers.h"
 #include "util/shipped_data.h"
 #include "util/units.h"
@@ -170,8 +170,9 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
         throw user_error(job.out,
                          ": exists without its training record (.train.json); "
                          "remove it or choose another --out");
-      std::ifstream in(rec->file);
-      const std::string why = record_mismatch(nlohmann::json::parse(in, nullptr, false), job);
+      const std::string why = record_mismatch(
+          nlohmann::json::parse(read_input_file(rec->file, "training record"), nullptr, false),
+          job);
       if (!why.empty())
         throw user_error(rec->file, ": ", why, "; remove the model or choose another --out");
     }

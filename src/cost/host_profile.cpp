@@ -327,7 +327,7 @@ HostProfile parse_host_profile_json(std::string_view text, std::string_view orig
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw user_error(origin, ": not valid JSON: ", e.what());
   }
   if (!j.is_object()) throw user_error(origin, ": expected a JSON object");
