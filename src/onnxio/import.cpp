@@ -730,7 +730,7 @@ graph::Graph import_onnx(const std::string& path, const ImportOptions& options) 
   // The bounded reader checks the kind again on the open descriptor (a FIFO swapped in after the
   // status above is refused, not waited on) and the size before reading.
   // A file above protobuf's 2 GB limit is refused before it is read.
-  std::string bytes = read_input_file(path, "model", static_cast<int64_t>(kMaxModelBytes));
+  std::string bytes = read_input_file(path, "ONNX model", static_cast<int64_t>(kMaxModelBytes));
   return import_model(bytes, &bytes, path, options);
 }
 
