@@ -208,9 +208,11 @@ int Graph::node_index(std::string_view node_name) const {
 }
 
 void validate(Graph& g) {
-  std::unordered_map<std::string, int> producer;  // tensor -> node index
+  // Keys view the graph's own strings (none is changed or moved before the last lookup): no copy
+  // of every tensor and node name per validation, which a pass pipeline runs after every pass.
+  std::unordered_map<std::string_view, int> producer;  // tensor -> node index
   producer.reserve(g.inputs.size() + g.initializers.size() + 2 * g.nodes.size());
-  std::unordered_set<std::string> names;
+  std::unordered_set<std::string_view> names;
   names.reserve(g.nodes.size());
   for (const std::string& in : g.inputs) {
     if (g.is_initializer(in)) throw user_error("graph input '", in, "' is also an initializer");

@@ -1,6 +1,7 @@
 #include "passes/rewrite.h"
 
 #include <algorithm>
+#include <string_view>
 #include <unordered_set>
 
 namespace hetcim::passes {
@@ -46,7 +47,8 @@ void erase_nodes(graph::Graph& g, const std::set<size_t>& dead) {
   for (size_t i = 0; i < g.nodes.size(); ++i)
     if (!dead.count(i)) kept.push_back(std::move(g.nodes[i]));
   g.nodes = std::move(kept);
-  std::unordered_set<std::string> live(g.inputs.begin(), g.inputs.end());  // membership only
+  // Membership only, viewing the graph's own names (no copy of every tensor name per pass).
+  std::unordered_set<std::string_view> live(g.inputs.begin(), g.inputs.end());
   live.insert(g.outputs.begin(), g.outputs.end());
   for (const graph::Node& n : g.nodes) {
     live.insert(n.inputs.begin(), n.inputs.end());
