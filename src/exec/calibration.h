@@ -31,6 +31,7 @@
 
 #include "exec/tensor.h"
 #include "graph/graph.h"
+#include "passes/apply_calibration.h"
 #include "passes/pipeline.h"
 
 namespace hetcim::exec {
@@ -52,22 +53,18 @@ struct CalibrationOptions {
 
 [[nodiscard]] std::string_view calibration_method_name(CalibrationMethod m);
 
-struct TensorRange {
-  float lo = 0, hi = 0;
-};
-using Ranges = std::map<std::string, TensorRange>;
+// The ranges and the rewrite that fills an int8 graph's quantization from them are a pass
+// (passes/apply_calibration.h); exec runs the networks that measure the ranges.
+using passes::apply_calibration;
+using passes::Ranges;
+using passes::TensorRange;
 
 // min/max of every float tensor (graph inputs and node outputs) of an fp32 lowered graph.
 [[nodiscard]] Ranges calibrate(const graph::Graph& fp32_lowered, const CalibrationOptions& options);
 
-// Fills the quantization of an int8 lowered graph (see above). UserError naming the node for an
-// annotated operator hetcim cannot quantize, or a tensor without a calibration range.
-[[nodiscard]] graph::Graph apply_calibration(const graph::Graph& int8_lowered,
-                                             const Ranges& ranges);
-
 struct PrepareOptions {
   passes::Precision precision = passes::Precision::Fp32;
-  uint64_t weight_seed = 1;  // for initializers without values (exec::materialize_weights)
+  uint64_t weight_seed = 1;  // for initializers without values (onnxio::materialize_weights)
   CalibrationOptions calibration;
 };
 

@@ -1,18 +1,11 @@
-// Seeded weights for architecture-only graphs (the zoo describes networks without weights).
+// Moved: seeded weights for architecture-only graphs are the weight-fill rule's,
+// onnxio/weight_fill.h (onnxio::materialize_weights). This alias keeps exec callers compiling.
 #pragma once
 
-#include <cstdint>
-
-#include "graph/graph.h"
+#include "onnxio/weight_fill.h"
 
 namespace hetcim::exec {
 
-// Gives every initializer that has a shape but no values the values of onnxio's export rule
-// (onnxio/weight_fill.h: Kaiming-uniform by fan-in for Conv/Gemm/MatMul weights, zeros for
-// biases and BatchNorm bias/mean, ones for BatchNorm scale/variance), so that `hetcim run
-// resnet18 --seed S` and `hetcim export resnet18 --seed S` describe the same network. Call it on
-// the graph as built (before passes::lower), so BatchNorm folding sees the values. Returns the
-// number of initializers filled. Same seed => same bytes.
-size_t materialize_weights(graph::Graph& g, uint64_t seed);
+using onnxio::materialize_weights;
 
 }  // namespace hetcim::exec

@@ -177,4 +177,15 @@ std::vector<uint8_t> generate_initializer_values(const graph::Graph& g, const st
   return raw;
 }
 
+size_t materialize_weights(graph::Graph& g, uint64_t seed) {
+  size_t filled = 0;
+  for (auto& [name, init] : g.initializers) {
+    if (init.has_values() || !init.info.shape) continue;
+    if (graph::element_count(*init.info.shape) <= 0) continue;
+    init.raw = generate_initializer_values(g, name, seed);
+    ++filled;
+  }
+  return filled;
+}
+
 }  // namespace hetcim::onnxio

@@ -41,4 +41,10 @@ namespace hetcim::onnxio {
                                                                const std::string& name,
                                                                uint64_t seed);
 
+// Gives every initializer that has a shape but no values the values of the rule above, so that
+// `hetcim run resnet18 --seed S` and `hetcim export resnet18 --seed S` describe the same network.
+// Call it on the graph as built (before passes::lower), so BatchNorm folding sees the values.
+// Returns the number of initializers filled. Same seed => same bytes.
+size_t materialize_weights(graph::Graph& g, uint64_t seed);
+
 }  // namespace hetcim::onnxio

@@ -1,8 +1,8 @@
-#include "exec/quantize.h"
+#include "ops/quantize.h"
 
 #include <algorithm>
 
-namespace hetcim::exec {
+namespace hetcim::ops {
 
 QuantParams activation_params(float lo, float hi) {
   lo = std::min(lo, 0.0f);
@@ -23,4 +23,4 @@ QuantParams weight_params(float max_abs) {
   return p;
 }
 
-}  // namespace hetcim::exec
+}  // namespace hetcim::ops
