@@ -19,6 +19,7 @@
 #include "api/hetcim.h"
 #include "api/options.h"
 #include "cost/host_profile.h"
+#include "interrupt.h"
 #include "kwargs.h"
 #include "report/accuracy.h"
 #include "report/analog.h"
@@ -98,6 +99,41 @@ const char* numpy_format(graph::DType d) {
       return "bool";
   }
   return "float32";
+}
+
+// The array for graph input `input`: any array-like (a list, a float64 array) as NumPy makes it,
+// and a floating-point array for a float32 input converted to float32 (NumPy's default float is
+// float64; astype rounds to nearest); every other dtype goes as it is, and the engine checks it
+// against the input with its message.
+py::array input_array(const py::handle& v, const api::Model& model, const std::string& input) {
+  const py::module_ np = py::module_::import("numpy");
+  py::array a = py::isinstance<py::array>(v) ? py::reinterpret_borrow<py::array>(v)
+                                             : py::array(np.attr("asarray")(v));
+  const graph::TensorInfo* info = model.graph.info(input);
+  const bool floating = a.dtype().kind() == 'f';
+  if (info != nullptr && info->dtype == graph::DType::Float32 && floating &&
+      !a.dtype().is(py::dtype::of<float>()))
+    a = py::array(a.attr("astype")("float32"));
+  return a;
+}
+
+// The inputs argument of run / analog_run: an array for a one-input model, or {name: array}.
+std::map<std::string, exec::Tensor> inputs_of(const py::object& inputs, const api::Model& model) {
+  std::map<std::string, exec::Tensor> out;
+  if (inputs.is_none()) return out;
+  if (py::isinstance<py::dict>(inputs)) {
+    for (const auto& [k, v] : py::cast<py::dict>(inputs)) {
+      const std::string name = py::cast<std::string>(k);
+      out[name] = tensor_of(input_array(v, model, name), name);
+    }
+    return out;
+  }
+  if (model.graph.inputs.size() != 1)
+    throw user_error("inputs: ", model.spec, " has ", model.graph.inputs.size(),
+                     " inputs; pass a dict {name: array}");
+  const std::string& name = model.graph.inputs[0];
+  out[name] = tensor_of(input_array(inputs, model, name), "input");
+  return out;
 }
 
 // Without a copy: the array views the tensor's bytes and keeps the tensor alive.
@@ -417,18 +453,7 @@ PYBIND11_MODULE(_hetcim, m) {
         const python::Fields<R> f = python::with_table(api::run_fields());
         R r;
         apply_kwargs("run", r, kw, f);
-        if (py::isinstance<py::dict>(inputs)) {
-          for (const auto& [k, v] : py::cast<py::dict>(inputs)) {
-            const std::string name = py::cast<std::string>(k);
-            if (!py::isinstance<py::array>(v))
-              throw user_error("inputs: '", name, "' is not a NumPy array");
-            r.inputs[name] = tensor_of(py::cast<py::array>(v), name);
-          }
-        } else if (!inputs.is_none()) {
-          if (!py::isinstance<py::array>(inputs))
-            throw user_error("inputs: expected a NumPy array or a dict of them");
-          r.inputs[""] = tensor_of(py::cast<py::array>(inputs), "input");
-        }
+        r.inputs = inputs_of(inputs, model);
         r.validate();
         api::RunResult res;
         {
@@ -448,11 +473,12 @@ PYBIND11_MODULE(_hetcim, m) {
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::ProfileRequest;
         const python::Fields<R> f = python::with_table(api::profile_fields());
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         R r;
         apply_kwargs("profile", r, kw, f);
         r.validate();
-        py::gil_scoped_release release;
-        return cost::host_profile_json(api::profile(model, r).profile);
+        r.progress = call.callback();
+        return call.run([&] { return cost::host_profile_json(api::profile(model, r).profile); });
       },
       py::arg("model"), "Measure this CPU as a host: the host profile as JSON text.");
 
@@ -477,10 +503,12 @@ PYBIND11_MODULE(_hetcim, m) {
   m.def(
       "partition",
       [](const api::Model& model, const py::kwargs& kw) {
-        const api::PartitionRequest r = partition_request(kw, "partition");
-        py::gil_scoped_release release;
+        python::LongCall call = python::LongCall::from_kwargs(kw);
+        api::PartitionRequest r = partition_request(kw, "partition");
+        r.host_measurement.progress = call.callback();
         PartitionOutcome res;
-        static_cast<api::PartitionResult&>(res) = api::partition(model, r);
+        static_cast<api::PartitionResult&>(res) =
+            call.run([&] { return api::partition(model, r); });
         res.budget = r.max_accuracy_drop;
         if (res.status.call != partition::CallStatus::Ok)
           throw user_error("CBC failed: ", res.status.message);
@@ -494,15 +522,16 @@ PYBIND11_MODULE(_hetcim, m) {
   m.def(
       "partition_front",
       [](const api::Model& model, const py::kwargs& kw) {
-        const api::PartitionRequest r = partition_request(kw, "partition_front");
+        python::LongCall call = python::LongCall::from_kwargs(kw);
+        api::PartitionRequest r = partition_request(kw, "partition_front");
+        r.host_measurement.progress = call.callback();
         std::string json, svg;
-        {
-          py::gil_scoped_release release;
+        call.run([&] {
           const api::FrontResult f =
               api::partition_front(api::build_partition_problem(model, r), r);
           json = report::front_json(f.problem, f.front, f.provenance).dump(1);
           svg = report::front_svg(f.title, f.problem, f.front, f.provenance);
-        }
+        });
         return py::make_tuple(json, svg);
       },
       py::arg("model"),
@@ -512,13 +541,16 @@ PYBIND11_MODULE(_hetcim, m) {
   m.def(
       "partition_front_3d_json",
       [](const api::Model& model, const py::kwargs& kw) {
-        const api::PartitionRequest r = partition_request(kw, "partition_front_3d");
-        py::gil_scoped_release release;
-        const api::Front3dResult f =
-            api::partition_front_3d(api::build_partition_problem(model, r), r);
-        return report::front3d_json(f.title, f.problem, f.front, f.accuracy, f.accuracy_set,
-                                    f.provenance)
-            .dump(1);
+        python::LongCall call = python::LongCall::from_kwargs(kw);
+        api::PartitionRequest r = partition_request(kw, "partition_front_3d");
+        r.host_measurement.progress = call.callback();
+        return call.run([&] {
+          const api::Front3dResult f =
+              api::partition_front_3d(api::build_partition_problem(model, r), r);
+          return report::front3d_json(f.title, f.problem, f.front, f.accuracy, f.accuracy_set,
+                                      f.provenance)
+              .dump(1);
+        });
       },
       py::arg("model"),
       "The latency x energy x accuracy-drop front (needs sensitivity= and chip=): the JSON "
@@ -529,11 +561,14 @@ PYBIND11_MODULE(_hetcim, m) {
       [](const api::Model& model, const std::string& format, const py::kwargs& kw) {
         if (format != "mps" && format != "lp")
           throw user_error("format: expected mps or lp, got '", format, "'");
-        const api::PartitionRequest r = partition_request(kw, "partition_milp");
-        py::gil_scoped_release release;
-        return api::partition_milp_text(
-            api::build_partition_problem(model, r),
-            format == "mps" ? partition::MilpFileFormat::Mps : partition::MilpFileFormat::Lp);
+        python::LongCall call = python::LongCall::from_kwargs(kw);
+        api::PartitionRequest r = partition_request(kw, "partition_milp");
+        r.host_measurement.progress = call.callback();
+        return call.run([&] {
+          return api::partition_milp_text(
+              api::build_partition_problem(model, r),
+              format == "mps" ? partition::MilpFileFormat::Mps : partition::MilpFileFormat::Lp);
+        });
       },
       py::arg("model"), py::arg("format") = "mps",
       "The paper's MILP of the problem as the text of an MPS or LP file (its header states the "
@@ -544,25 +579,31 @@ PYBIND11_MODULE(_hetcim, m) {
       [](const py::kwargs& kw) {
         using R = api::DseRequest;
         const python::Fields<R> f = dse_keywords();
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         R r;
         apply_kwargs("dse", r, kw, f);
         r.validate();
-        py::gil_scoped_release release;
-        const api::DseResult x = api::run_dse(r);
-        return report::dse_json(x.points, x.provenance);
+        api::DseCallbacks callbacks;
+        callbacks.progress = call.counter();  // from the pool's workers: a search stops them
+        return call.run([&] {
+          const api::DseResult x = api::run_dse(r, callbacks);
+          return report::dse_json(x.points, x.provenance);
+        });
       },
       "Seed 000's design-space exploration: the points as JSON text (the CLI's dse.json).");
 
   m.def(
       "dse_platform_json",
       [](const py::kwargs& kw) {
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         api::PlatformDseRequest r;
         apply_kwargs("dse_platform", r, kw, dse_platform_keywords());
         r.validate();
-        py::gil_scoped_release release;
-        const api::PlatformDseResult x = api::run_platform_dse(r);
-        return report::platform_dse_json(
-            report::PlatformDseRun{r.platform, &x.axes, &x.points, x.provenance});
+        return call.run([&] {
+          const api::PlatformDseResult x = api::run_platform_dse(r, call.counter());
+          return report::platform_dse_json(
+              report::PlatformDseRun{r.platform, &x.axes, &x.points, x.provenance});
+        });
       },
       "A platform's design-space exploration (`hetcim dse --platform P --sweep KEY=v1,v2`): "
       "platform_dse.json as text.");
@@ -572,17 +613,21 @@ PYBIND11_MODULE(_hetcim, m) {
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::PlatformPartitionRequest;
         const python::Fields<R> f = partition_platform_keywords();
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         R r;
         apply_kwargs("partition_platform", r, kw, f);
         r.validate();
-        py::gil_scoped_release release;
-        const api::PlatformPartitionResult x = api::partition_on_platform(model, r);
-        const report::MultiPartitionRun run{x.model,  x.platform,   &x.problem,
-                                            &x.solve, x.provenance, x.milp ? &*x.milp : nullptr};
-        return report::multi_partition_json(run).dump(1) + "\n";
+        const auto [json, svg] = call.run([&] {
+          const api::PlatformPartitionResult x = api::partition_on_platform(model, r);
+          const report::MultiPartitionRun run{x.model,  x.platform,   &x.problem,
+                                              &x.solve, x.provenance, x.milp ? &*x.milp : nullptr};
+          return std::make_pair(report::multi_partition_json(run).dump(1) + "\n",
+                                report::multi_gantt_svg(run));
+        });
+        return py::make_tuple(json, svg);
       },
-      "A network mapped across the K engines of a platform (the CLI's partition --platform "
-      "--json).");
+      "A network mapped across the K engines of a platform: (the JSON the CLI's partition "
+      "--platform --json writes, the Gantt chart its --gantt draws, as SVG text).");
 
   m.def(
       "cluster_roofline_json",
@@ -634,14 +679,17 @@ PYBIND11_MODULE(_hetcim, m) {
       [](const py::kwargs& kw) {
         using R = api::CalibrateRequest;
         const python::Fields<R> f = python::with_table(api::calibrate_fields());
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         R r;
         apply_kwargs("cluster_calibrate", r, kw, f);
         r.validate();
-        py::gil_scoped_release release;
-        const api::CalibrateResult x = api::cluster_calibrate(r);
-        nlohmann::json j = nlohmann::json::parse(report::calibration_json(x.config, x.calibration));
-        j["provenance"] = report::provenance_json(x.provenance);
-        return j.dump(1) + "\n";
+        return call.run([&] {
+          const api::CalibrateResult x = api::cluster_calibrate(r);
+          nlohmann::json j =
+              nlohmann::json::parse(report::calibration_json(x.config, x.calibration));
+          j["provenance"] = report::provenance_json(x.provenance);
+          return j.dump(1) + "\n";
+        });
       },
       "A CALIBRATION of seed 001's cluster model to Fig. 9, and Fig. 7 with the fitted constants, "
       "as JSON text (the CLI's cluster calibrate --json).");
@@ -650,12 +698,15 @@ PYBIND11_MODULE(_hetcim, m) {
       [](const api::Model& model, const py::kwargs& kw) {
         using R = api::SensitivityRequest;
         const python::Fields<R> f = sensitivity_keywords();
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         R r;
         apply_kwargs("sensitivity", r, kw, f);
         r.validate();
-        py::gil_scoped_release release;
-        const api::SensitivityResult x = api::sensitivity(model, r);
-        return api::sensitivity_file_json(x, x.provenance).dump(1) + "\n";
+        r.progress = call.callback();
+        return call.run([&] {
+          const api::SensitivityResult x = api::sensitivity(model, r);
+          return api::sensitivity_file_json(x, x.provenance).dump(1) + "\n";
+        });
       },
       py::arg("model"),
       "Per-operator accuracy drops on a simulated chip: the sensitivity file as JSON text (the "
@@ -692,13 +743,15 @@ PYBIND11_MODULE(_hetcim, m) {
       "execute_json",
       [](const std::string& model, const py::kwargs& kw) {
         using R = api::ExecuteRequest;
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         R r;
         apply_kwargs("execute", r, kw, execute_keywords());
         r.validate();
-        py::gil_scoped_release release;
-        api::ExecuteResult x = api::execute(model, r);
-        x.execution.provenance = x.provenance;
-        return report::execution_json(x.execution).dump(1) + "\n";
+        return call.run([&] {
+          api::ExecuteResult x = api::execute(model, r);
+          x.execution.provenance = x.provenance;
+          return report::execution_json(x.execution).dump(1) + "\n";
+        });
       },
       py::arg("model"),
       "A partition plan end to end on a simulated chip: the JSON `hetcim execute --json` writes.");
@@ -709,21 +762,7 @@ PYBIND11_MODULE(_hetcim, m) {
         using R = api::AnalogRunRequest;
         R r;
         apply_kwargs("analog_run", r, kw, python::with_table(api::analog_run_fields()));
-        if (py::isinstance<py::dict>(inputs)) {
-          for (const auto& [k, v] : py::cast<py::dict>(inputs)) {
-            const std::string name = py::cast<std::string>(k);
-            if (!py::isinstance<py::array>(v))
-              throw user_error("inputs: '", name, "' is not a NumPy array");
-            r.inputs[name] = tensor_of(py::cast<py::array>(v), name);
-          }
-        } else if (!inputs.is_none()) {
-          if (!py::isinstance<py::array>(inputs))
-            throw user_error("inputs: expected a NumPy array or a dict of them");
-          if (model.graph.inputs.size() != 1)
-            throw user_error("inputs: ", model.spec, " has ", model.graph.inputs.size(),
-                             " inputs; pass a dict {name: array}");
-          r.inputs[model.graph.inputs[0]] = tensor_of(py::cast<py::array>(inputs), "input");
-        }
+        r.inputs = inputs_of(inputs, model);
         r.validate();
         api::AnalogRunResult res;
         {

@@ -3,9 +3,10 @@
 // A module of its own, so that `import hetcim` never loads libtorch: hetcim/analog.py imports it
 // on the first call that needs it. Keyword arguments fill the same request structs the CLI fills
 // (python/kwargs.h), the request validates itself with the CLI's messages; hetcim::UserError
-// becomes the same hetcim.UserError as in _hetcim (a ValueError); the calls release the GIL and
-// pass no Python callbacks (the library's progress stays silent). Results the CLI writes as JSON
-// are handed over as that JSON text, rendered by the same report/ function.
+// becomes the same hetcim.UserError as in _hetcim (a ValueError); the calls run as long calls
+// (interrupt.h: Ctrl-C stops them at their next step, progress=callable(done, total) sees their
+// steps). Results the CLI writes as JSON are handed over as that JSON text, rendered by the same
+// report/ function.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -19,6 +20,7 @@
 #include "api_torch/drift.h"
 #include "api_torch/serve.h"
 #include "api_torch/study.h"
+#include "interrupt.h"
 #include "kwargs.h"
 #include "report/analog.h"
 #include "report/drift.h"
@@ -155,15 +157,17 @@ PYBIND11_MODULE(_hetcim_torch, m) {
   m.def(
       "analog_eval",
       [](const std::string& model, const py::kwargs& kw) {
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         api::AnalogEvalRequest r;
         r.model = model;
         apply_kwargs("analog.evaluate", r, kw, eval_fields());
         r.validate();
-        py::gil_scoped_release release;
-        const api::AnalogEvalResult res = api::analog_eval(r);
-        return report::analog_eval_json(api::analog_eval_rows(res), r.dataset, r.split,
-                                        res.provenance)
-            .dump(1);
+        return call.run([&] {
+          const api::AnalogEvalResult res = api::analog_eval(r, call.callback());
+          return report::analog_eval_json(api::analog_eval_rows(res), r.dataset, r.split,
+                                          res.provenance)
+              .dump(1);
+        });
       },
       py::arg("model"),
       "Accuracy of seed 002's CNN with its classifier layers on simulated chips "
@@ -172,13 +176,13 @@ PYBIND11_MODULE(_hetcim_torch, m) {
   m.def(
       "analog_select",
       [](const std::string& model, const py::kwargs& kw) {
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         api::AnalogSelectRequest r;
         r.model = model;
         apply_kwargs("analog.select", r, kw, select_fields());
         r.validate();
         std::string select_json, policy_json;
-        {
-          py::gil_scoped_release release;
+        call.run([&] {
           const api::AnalogSelectResult res = api::analog_select(r);
           std::vector<uint64_t> chip_seeds, read_seeds;
           for (const api::PoolUnit& u : res.units) {
@@ -190,7 +194,7 @@ PYBIND11_MODULE(_hetcim_torch, m) {
                                                  {res.simulated, res.cached, res.cache_dir})
                             .dump(1);
           policy_json = api::policy_json(r, res).dump(1);
-        }
+        });
         return py::make_tuple(select_json, policy_json);
       },
       py::arg("model"),
@@ -200,12 +204,14 @@ PYBIND11_MODULE(_hetcim_torch, m) {
   m.def(
       "analog_study",
       [](const py::kwargs& kw) {
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         api::AnalogStudyRequest r;
         apply_kwargs("analog.study", r, kw, study_fields());
         r.validate();
-        py::gil_scoped_release release;
-        const api::AnalogStudyResult res = api::analog_study(r);
-        return report::race_study_json(res.study, res.info, res.options).dump(1);
+        return call.run([&] {
+          const api::AnalogStudyResult res = api::analog_study(r);
+          return report::race_study_json(res.study, res.info, res.options).dump(1);
+        });
       },
       "Seed 002's experiments end to end (api::analog_study, `hetcim analog study`): models and "
       "logit cache under `out`; returns the study.json the CLI writes, as text.");
@@ -213,13 +219,16 @@ PYBIND11_MODULE(_hetcim_torch, m) {
   m.def(
       "analog_drift",
       [](const std::string& model, const py::kwargs& kw) {
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         api::AnalogDriftRequest r;
         r.model = model;
         apply_kwargs("analog.drift", r, kw, drift_fields());
         r.validate();
-        py::gil_scoped_release release;
-        const api::AnalogDriftResult res = api::analog_drift(r);
-        return report::drift_json(res.report, res.provenance).dump(1);
+        r.progress = call.callback();
+        return call.run([&] {
+          const api::AnalogDriftResult res = api::analog_drift(r);
+          return report::drift_json(res.report, res.provenance).dump(1);
+        });
       },
       py::arg("model"),
       "Accuracy on one chip read at increasing times after programming (api::analog_drift, "
@@ -228,6 +237,7 @@ PYBIND11_MODULE(_hetcim_torch, m) {
   m.def(
       "analog_serve",
       [](const std::string& policy, const py::kwargs& kw) {
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         api::AnalogServeRequest r;
         r.policy = policy;
         apply_kwargs("analog.serve", r, kw, serve_fields());
@@ -235,14 +245,13 @@ PYBIND11_MODULE(_hetcim_torch, m) {
           throw user_error("input: '-' (stdin) is the CLI's stream; give an .npy file");
         r.validate();
         std::vector<select::Decision> decisions;
-        std::string json;
-        {
-          py::gil_scoped_release release;
-          r.on_decisions = [&](int64_t, std::span<const select::Decision> d) {
-            decisions.insert(decisions.end(), d.begin(), d.end());
-          };
-          json = report::analog_serve_json(api::analog_serve(r).summary).dump(1);
-        }
+        const auto step = call.callback();
+        r.on_decisions = [&](int64_t, std::span<const select::Decision> d) {
+          decisions.insert(decisions.end(), d.begin(), d.end());
+          step(decisions.size(), 0);  // a stop point per batch (no total: no progress shown)
+        };
+        const std::string json = call.run(
+            [&] { return report::analog_serve_json(api::analog_serve(r).summary).dump(1); });
         // The decisions as the CLI's --decisions CSV has them: route, label (-1 unless accepted),
         // score; NumPy arrays for the numbers.
         py::list routes;
@@ -269,12 +278,17 @@ PYBIND11_MODULE(_hetcim_torch, m) {
   m.def(
       "train",
       [](const std::string& out, const py::kwargs& kw) {
+        python::LongCall call = python::LongCall::from_kwargs(kw);
         api::TrainRequest r;
         r.out = out;
         apply_kwargs("analog.train", r, kw, train_fields());
         r.validate();
-        py::gil_scoped_release release;
-        const api::TrainResult res = api::train_race_cnn(r);
+        // Progress in batches over all epochs.
+        r.options.progress = [step = call.callback()](const train::TrainProgress& p) {
+          step(static_cast<size_t>((p.epoch - 1) * p.batches + p.batch),
+               static_cast<size_t>(p.epochs * p.batches));
+        };
+        const api::TrainResult res = call.run([&] { return api::train_race_cnn(r); });
         return std::make_tuple(res.eval_set, res.outcome.eval_accuracy, res.outcome.test_accuracy);
       },
       py::arg("out"),

@@ -19,6 +19,16 @@ import json as _json
 import os as _os
 
 from . import _hetcim
+from . import _progress
+from . import _torch_tables
+from ._signatures import options as _options
+
+
+def _job(name, *, progress=True, returns=None):
+    # The tables of _hetcim_torch as python/scripts/make_stubs.py wrote them (importing the module
+    # would load libtorch; test_stubs checks them against it).
+    return _options(name, _torch_tables.KEYWORDS, _torch_tables.TABLES, progress=progress,
+                    returns=returns)
 
 
 def _torch():
@@ -38,75 +48,69 @@ def _path(model):
     return _os.fspath(model)
 
 
-def evaluate(model, **options):
+@_job("analog_eval", returns="dict")
+def evaluate(model, *, progress=None, **options):
     """Accuracy of seed 002's CNN (an ONNX file with weights, e.g. from :func:`train`) with its
     classifier layers on simulated chips; the convolutions run digitally. `hetcim analog eval`
     makes the same call (api::analog_eval).
 
-    Options: chip ("FILE:PROFILE" for one chip, "FILE" for every profile of the file), digital
-    (also the clean digital model, first), layers ("classifier" or comma-separated Gemm nodes),
-    mode ("physical" | "reference"), chip_seed (alias seed), read_seed, dataset
-    ("fashion-mnist" | "cifar10"), data_dir, split ("test" | "train"), limit, batch_size, threads.
+    ``chip``: "FILE:PROFILE" for one chip, "FILE" for every profile of the file. Progress
+    counts the runs (the digital model, then each chip); Ctrl-C stops after the run under way.
     Returns the dict ``hetcim analog eval --json`` writes: ``dataset``, ``split``, ``runs`` (one
     per chip: ``chip``, ``mode``, ``accuracy``, ``images``, ``seconds``), ``provenance``.
     """
-    return _json.loads(_torch().analog_eval(_path(model), **_kw(options)))
+    return _json.loads(_progress.call(_torch().analog_eval, "analog eval runs", progress,
+                                      _path(model), **_kw(options)))
 
 
+@_job("analog_select", progress=False, returns="tuple[dict, dict]")
 def select(model, **options):
     """RACE-AIMC (seed 002) over a pool of simulated chips: a threshold per chip, the selection by
     coverage per energy, an exact Clopper-Pearson certificate; `hetcim analog select` makes the
     same call (api::analog_select).
 
-    ``model``: an ONNX file of seed 002's CNN with weights. Options (the CLI's flags): chips
-    (required), pool ("A0,A5"), mode, chip_seed, read_seed, dataset, data_dir, calibration
-    ("holdout" | "test"), holdout, holdout_seed, split, limit, risk (--alpha), certificate_delta
-    (--delta), design_risk, design_delta, score, bias_correction, policy_rows, hardware_rows,
-    certificate_rows, test_rows, split_seed, batch_size, threads, cache (a logit cache
-    directory), logits (replay from a cache only), fallback_energy / communication_energy /
-    controller_energy / class_energy (J or "4uJ"). Returns (the dict ``--json`` writes, the
-    frozen policy ``--policy-out`` writes: save it with json.dump for :func:`serve`).
+    ``model``: an ONNX file of seed 002's CNN with weights; ``chips`` is required. Returns (the
+    dict ``--json`` writes, the frozen policy ``--policy-out`` writes: save it with json.dump for
+    :func:`serve`). No stop point inside: Ctrl-C takes effect when the call returns.
     """
     selection, policy = _torch().analog_select(_path(model), **_kw(options))
     return _json.loads(selection), _json.loads(policy)
 
 
+@_job("analog_study", progress=False, returns="dict")
 def study(**options):
     """Seed 002's experiments end to end (`hetcim analog study`, api::analog_study): trains or
     reuses ``models`` models under ``out``/models, simulates every chip of the pool once per
     model into ``out``/cache, replays the protocol and its ablations. Returns the dict of the
     CLI's ``study.json`` (Table II / III, ablations, Fig. 2 data); the figures and report.html
-    are the CLI's.
-
-    Options: chips and out (required), pool, models, preset ("paper" | "fast"), epochs, lr,
-    train_limit, holdout, holdout_seed, mode, seed, split_seed, hardware_rows, policy_rows,
-    certificate_rows, test_rows (--test), design_risks (list or "0.05,0.1"), availability,
-    fallback_energy (J or "4uJ"), batch_size, threads, dataset, data_dir, paper_data.
+    are the CLI's. ``chips`` and ``out`` are required. No stop point inside: Ctrl-C takes
+    effect when the call returns.
     """
     return _json.loads(_torch().analog_study(**_kw(options)))
 
 
-def drift(model, **options):
+@_job("analog_drift", returns="dict")
+def drift(model, *, progress=None, **options):
     """Accuracy of seed 002's CNN on one chip read at increasing times after programming
     (conductance drift from the chip profile), without and with global drift compensation; with
     a frozen policy its coverage, accepted error rate and state check at each time. `hetcim
     analog drift` makes the same call (api::analog_drift).
 
-    Options: chip ("FILE:PROFILE" with drift fields) or policy (a policy file), times
-    ("1s,1h,1d,1mo,1y"), compensation ("none" | "global" | "both"), dataset, data_dir, split,
-    limit, chip_seed (alias seed), read_seed, batch_size, threads, audit. Returns the dict of the
-    CLI's ``drift.json``.
+    ``chip`` ("FILE:PROFILE" with drift fields) or ``policy`` (a policy file). Returns the dict
+    of the CLI's ``drift.json``.
     """
-    return _json.loads(_torch().analog_drift(_path(model), **_kw(options)))
+    return _json.loads(_progress.call(_torch().analog_drift, "drift steps", progress,
+                                      _path(model), **_kw(options)))
 
 
+@_job("analog_serve", progress=False, returns="tuple[dict, dict]")
 def serve(policy, **options):
     """A frozen policy (from :func:`select`, saved as a file) served query by query: one analog
     inference on the selected chip, then accept, fallback or abstain. `hetcim analog serve`
     makes the same call (api::analog_serve).
 
-    Options: dataset (queries from a data set, labelled) or input (an .npy file of uint8
-    images), data_dir, split, limit, read_seed, batch_size, abstain, model, chips. Returns
+    ``dataset`` (queries from a data set, labelled) or ``input`` (an .npy file of uint8
+    images). Ctrl-C stops after the batch under way. Returns
     (the dict ``--json`` writes, the decisions ``{"route": [...], "label": array, "score":
     array}`` as the rows of ``--decisions``).
     """
@@ -114,21 +118,24 @@ def serve(policy, **options):
     return _json.loads(summary), decisions
 
 
-def train(out, **options):
+@_job("train", returns="dict")
+def train(out, *, progress=None, **options):
     """Train seed 002's CNN with libtorch into the ONNX file ``out`` and its training record
     ``out + ".train.json"`` (`hetcim train race-cnn --out OUT`, api::train_race_cnn).
 
-    Options: dataset, data_dir, preset ("paper": 30 epochs; "fast": 2), epochs, lr, holdout,
-    holdout_seed, batch_size, weight_decay, crop_padding, flip, seed, train_limit, eval_limit,
-    threads. Returns a dict: ``model`` (the file), ``eval_set`` ("held-out accuracy" or "test
+    Progress counts the batches of all epochs; Ctrl-C stops after the batch under way. Returns a
+    dict: ``model`` (the file), ``eval_set`` ("held-out accuracy" or "test
     accuracy"), ``eval_accuracy``, ``test_accuracy`` (both measured after training).
     """
     out = _os.fspath(out)
-    eval_set, eval_accuracy, test_accuracy = _torch().train(out, **_kw(options))
+    eval_set, eval_accuracy, test_accuracy = _progress.call(_torch().train, "training batches",
+                                                            progress, out, **_kw(options))
     return {"model": out, "eval_set": eval_set, "eval_accuracy": eval_accuracy,
             "test_accuracy": test_accuracy}
 
 
+@_options("analog_run", _hetcim.keywords(), _hetcim.option_tables(), progress=False,
+          returns="tuple[dict[str, numpy.ndarray], dict]")
 def run(model, inputs=None, **options):
     """Any model with chosen Conv/Gemm/MatMul nodes on a simulated chip (no libtorch):
     :func:`hetcim.analog_run`."""
@@ -136,6 +143,8 @@ def run(model, inputs=None, **options):
     return analog_run(model, inputs, **_kw(options))
 
 
+@_options("analog_audit", _hetcim.keywords(), _hetcim.option_tables(), progress=False,
+          returns="tuple[list[dict], list[str], str]")
 def audit(model, **options):
     """The per-layer mapping report of a model's weights on a chip (no libtorch):
     :func:`hetcim.analog_audit`."""

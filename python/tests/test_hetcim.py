@@ -84,10 +84,11 @@ def test_run_is_deterministic_zero_copy_and_matches_the_cli(resnet18, tmp_path):
 
 
 def test_run_rejects_wrong_dtype_and_shape_with_the_clis_message(resnet18, tmp_path):
+    # (float64, NumPy's default, is converted for a float32 input: test_pythonic.py.)
     with pytest.raises(hetcim.UserError) as e:
-        hetcim.run(resnet18, np.zeros((1, 3, 224, 224), dtype=np.float64), runs=1, warmup=0)
+        hetcim.run(resnet18, np.zeros((1, 3, 224, 224), dtype=np.int32), runs=1, warmup=0)
     bad = tmp_path / "bad.npy"
-    np.save(bad, np.zeros((1, 3, 224, 224), dtype=np.float64))
+    np.save(bad, np.zeros((1, 3, 224, 224), dtype=np.int32))
     r = cli("run", "resnet18", "--runs", "1", "--warmup", "0", "--input", str(bad), check=False)
     assert r.returncode == 1
     assert r.stderr == f"hetcim: error: {e.value}\n"

@@ -1,12 +1,15 @@
 // The limits shared by the searches of one solve: a wall-clock deadline and a deterministic work
 // limit. Every search node (branch-and-bound of the segment fronts, exact sequencing) is charged
 // once; the node budget makes a limited run reproducible (same problem, same limit, same result on
-// any machine), the wall clock (read every 256 nodes) does not.
+// any machine), the wall clock (read every 256 nodes) does not. A cancel request (util/cancel.h:
+// Ctrl-C in the Python binding) expires the deadline at the next clock reading.
 #pragma once
 
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+
+#include "util/cancel.h"
 
 namespace hetcim::partition {
 
@@ -21,7 +24,7 @@ class Deadline {
                          std::chrono::duration<double>(seconds));
   }
   [[nodiscard]] bool expired() const {
-    return !unlimited_ && std::chrono::steady_clock::now() >= at_;
+    return cancel_requested() || (!unlimited_ && std::chrono::steady_clock::now() >= at_);
   }
   // Charges one search node; true once the node budget is spent (for good) or the wall clock has
   // run out.
