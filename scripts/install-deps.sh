@@ -29,8 +29,9 @@ PACKAGES=(
   # corpus (tests/corpus/make_corpus.py): PyTorch-exported ONNX files made with Debian's Python,
   # torch and torchvision (random weights, nothing downloaded)
   python3 python3-onnx python3-numpy python3-torch python3-torchvision
-  # the Python package (pybind11 binding of the api module) and its pytest suite
-  pybind11-dev python3-dev python3-pytest
+  # the Python package (pybind11 binding of the api module) and its pytest suite; `pip install .`
+  # into a virtual environment, `python3 -m build`, and its progress bars (tqdm)
+  pybind11-dev python3-dev python3-pytest python3-venv python3-build python3-tqdm
   # optional MPI (src/dist): `mpirun -np N hetcim dse` over ranks; hetcim builds without it
   libopenmpi-dev openmpi-bin
 )
