@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <queue>
 #include <set>
-#include <unordered_map>
-#include <unordered_set>
+#include <string_view>
 
+#include "graph/name_index.h"
 #include "util/error.h"
 
 namespace hetcim::graph {
@@ -210,13 +211,13 @@ int Graph::node_index(std::string_view node_name) const {
 void validate(Graph& g) {
   // Keys view the graph's own strings (none is changed or moved before the last lookup): no copy
   // of every tensor and node name per validation, which a pass pipeline runs after every pass.
-  std::unordered_map<std::string_view, int> producer;  // tensor -> node index
-  producer.reserve(g.inputs.size() + g.initializers.size() + 2 * g.nodes.size());
-  std::unordered_set<std::string_view> names;
-  names.reserve(g.nodes.size());
+  size_t tensors = g.inputs.size() + g.initializers.size();
+  for (const Node& n : g.nodes) tensors += n.outputs.size();
+  NameIndex producer(tensors);  // tensor -> node index (-1: graph input or initializer)
+  NameIndex names(g.nodes.size());
   for (const std::string& in : g.inputs) {
     if (g.is_initializer(in)) throw user_error("graph input '", in, "' is also an initializer");
-    if (!producer.emplace(in, -1).second) throw user_error("graph input '", in, "' listed twice");
+    if (!producer.insert(in, -1)) throw user_error("graph input '", in, "' listed twice");
   }
   for (const auto& [name, init] : g.initializers) {
     if (!init.info.shape) throw user_error("initializer '", name, "' has no shape");
@@ -226,16 +227,16 @@ void validate(Graph& g) {
       throw user_error("initializer '", name, "': ", init.raw.size(), " bytes of data for shape ",
                        shape_str(*init.info.shape), " of ", dtype_name(init.info.dtype));
     }
-    producer.emplace(name, -1);
+    (void)producer.insert(name, -1);
   }
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     Node& n = g.nodes[i];
     if (n.name.empty()) n.name = n.op_type + "_" + std::to_string(i);
-    if (!names.insert(n.name).second) throw user_error("two nodes are named '", n.name, "'");
+    if (!names.insert(n.name, 0)) throw user_error("two nodes are named '", n.name, "'");
     if (n.outputs.empty()) throw user_error("node '", n.name, "' (", n.op_type, ") has no output");
     for (const std::string& out : n.outputs) {
       if (out.empty()) continue;
-      if (!producer.emplace(out, static_cast<int>(i)).second) {
+      if (!producer.insert(out, static_cast<int>(i))) {
         throw user_error("node '", n.name, "': tensor '", out,
                          "' is already produced by another node, an input or an initializer");
       }
@@ -248,16 +249,16 @@ void validate(Graph& g) {
   for (size_t i = 0; i < n; ++i) {
     for (const std::string& in : g.nodes[i].inputs) {
       if (in.empty()) continue;
-      auto it = producer.find(in);
-      if (it == producer.end()) {
+      const int* p = producer.find(in);
+      if (p == nullptr) {
         throw user_error("node '", g.nodes[i].name, "' (", g.nodes[i].op_type, ") reads tensor '",
                          in, "', which no node, graph input or initializer provides");
       }
-      if (it->second >= static_cast<int>(i)) sorted_already = false;
+      if (*p >= static_cast<int>(i)) sorted_already = false;
     }
   }
   for (const std::string& out : g.outputs) {
-    if (!producer.count(out)) throw user_error("graph output '", out, "' is not produced");
+    if (!producer.find(out)) throw user_error("graph output '", out, "' is not produced");
   }
   if (sorted_already) return;
   // Kahn's algorithm, taking the lowest original index first so the order is deterministic and
@@ -267,7 +268,7 @@ void validate(Graph& g) {
   for (size_t i = 0; i < n; ++i) {
     for (const std::string& in : g.nodes[i].inputs) {
       if (in.empty()) continue;
-      const int p = producer.at(in);
+      const int p = *producer.find(in);
       if (p >= 0) {
         succ[static_cast<size_t>(p)].push_back(i);
         ++indeg[i];

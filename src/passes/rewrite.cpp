@@ -4,6 +4,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "graph/name_index.h"
+
 namespace hetcim::passes {
 
 std::map<std::string, std::vector<size_t>> consumers(const graph::Graph& g) {
@@ -48,14 +50,17 @@ void erase_nodes(graph::Graph& g, const std::set<size_t>& dead) {
     if (!dead.count(i)) kept.push_back(std::move(g.nodes[i]));
   g.nodes = std::move(kept);
   // Membership only, viewing the graph's own names (no copy of every tensor name per pass).
-  std::unordered_set<std::string_view> live(g.inputs.begin(), g.inputs.end());
-  live.insert(g.outputs.begin(), g.outputs.end());
+  size_t names = g.inputs.size() + g.outputs.size();
+  for (const graph::Node& n : g.nodes) names += n.inputs.size() + n.outputs.size();
+  graph::NameIndex live(names);
+  for (const std::string& t : g.inputs) live.insert(t, 0);
+  for (const std::string& t : g.outputs) live.insert(t, 0);
   for (const graph::Node& n : g.nodes) {
-    live.insert(n.inputs.begin(), n.inputs.end());
-    live.insert(n.outputs.begin(), n.outputs.end());
+    for (const std::string& t : n.inputs) live.insert(t, 0);
+    for (const std::string& t : n.outputs) live.insert(t, 0);
   }
-  std::erase_if(g.initializers, [&](const auto& kv) { return !live.count(kv.first); });
-  std::erase_if(g.values, [&](const auto& kv) { return !live.count(kv.first); });
+  std::erase_if(g.initializers, [&](const auto& kv) { return !live.find(kv.first); });
+  std::erase_if(g.values, [&](const auto& kv) { return !live.find(kv.first); });
 }
 
 std::string fresh_name(const graph::Graph& g, const std::string& base) {
