@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "graph/node_errors.h"
+#include "ops/registry.h"
 #include "util/error.h"
 
 namespace hetcim::exec {
@@ -104,8 +105,8 @@ Window2d conv_window(const graph::Graph& g, const graph::Node& n, const std::str
 Window2d pool_window(const graph::Graph& g, const graph::Node& n, const std::string& x,
                      const std::string& y) {
   const graph::Shape& xs = known_shape(g, n, x);
-  const bool global = n.op_type == "GlobalAveragePool" || n.op_type == "GlobalMaxPool" ||
-                      n.op_type == "QLinearGlobalAveragePool";
+  const ops::Family* f = ops::row(n.op_type);
+  const bool global = f && f->global_pool;
   if (global) {
     if (xs.size() != 4) fail(n, "hetcim executes 2-D pooling only (4-D input)");
     graph::Node plain = n;
@@ -256,7 +257,8 @@ std::vector<std::vector<int64_t>> resize_nearest_map(const graph::Graph& g, cons
   std::string ctm = n.attr_string("coordinate_transformation_mode", "half_pixel");
   std::string nearest = n.attr_string("nearest_mode", "round_prefer_floor");
   std::vector<double> scales;
-  if (n.op_type == "Upsample" || g.opset <= 10) {
+  const ops::Family* f = ops::row(n.op_type);
+  if ((f && f->legacy_resize) || g.opset <= 10) {
     ctm = "asymmetric";
     nearest = "floor";
     if (n.has_attr("scales")) {

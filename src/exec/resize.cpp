@@ -6,6 +6,7 @@
 
 #include "exec/op_params.h"
 #include "graph/node_errors.h"
+#include "ops/registry.h"
 
 namespace hetcim::exec::resize {
 namespace {
@@ -119,11 +120,13 @@ const char* mode_name(Mode m) {
 Spec parse(const graph::Graph& g, const graph::Node& n, const graph::Shape& x,
            const graph::Shape& y, graph::DType dtype) {
   Spec s;
-  const bool legacy = n.op_type == "Upsample" || g.opset <= 10;  // (X, scales), asymmetric
+  const ops::Family* f = ops::row(n.op_type);
+  const bool upsample = f && f->legacy_resize;
+  const bool legacy = upsample || g.opset <= 10;  // (X, scales), asymmetric
   const std::string mode = n.attr_string("mode", "nearest");
   if (mode == "nearest")
     s.mode = Mode::Nearest;
-  else if (mode == "linear" || (n.op_type == "Upsample" && mode == "bilinear"))
+  else if (mode == "linear" || (upsample && mode == "bilinear"))
     s.mode = Mode::Linear;
   else if (mode == "cubic" && !legacy)
     s.mode = Mode::Cubic;

@@ -85,6 +85,10 @@ struct Family {
   bool takes_activation = false;  // passes::fuse_activation may fuse a Relu/Clip into it
   bool is_activation = false;     // a Relu/Clip that a producer can absorb
   Qdq qdq = Qdq::None;            // a quantization boundary
+  bool global_pool = false;       // pools over the whole spatial extent (no window attributes)
+  // Upsample's form of Resize: operands (X, scales), transform asymmetric, mode "bilinear" for
+  // linear (Resize at opset <= 10 reads its operands the same way).
+  bool legacy_resize = false;
 };
 
 // The executed row of `op_type` (rows with `runs`), or nullptr: what the engine dispatches on.

@@ -63,7 +63,7 @@ graph::Graph fold_qdq(graph::Graph in) {
     if (n.outputs.size() != 1 || !single_use(g, uses, n.outputs[0])) continue;
     const size_t qi = uses.at(n.outputs[0]).front();
     const graph::Node& q = g.nodes[qi];
-    if (q.op_type != "QuantizeLinear" || q.inputs.size() < 2) continue;
+    if (ops::qdq_of(q.op_type) != ops::Qdq::Quantize || q.inputs.size() < 2) continue;
     const QTensor out{q.outputs.at(0), q.inputs[1], zero_point(q, q.outputs[0])};
     // Data inputs: all of them, except the shape/scale operands of data-movement ops.
     std::vector<size_t> data_inputs;
@@ -77,7 +77,7 @@ graph::Graph fold_qdq(graph::Graph in) {
     bool all_dq = true;
     for (size_t k : data_inputs) {
       const int p = producer(g, n.inputs[k]);
-      if (p < 0 || g.nodes[static_cast<size_t>(p)].op_type != "DequantizeLinear") {
+      if (p < 0 || ops::qdq_of(g.nodes[static_cast<size_t>(p)].op_type) != ops::Qdq::Dequantize) {
         all_dq = false;
         break;
       }

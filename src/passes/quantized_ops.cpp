@@ -7,11 +7,6 @@
 namespace hetcim::passes {
 namespace {
 
-const std::set<std::string> kQLinear = {
-    "QLinearConv",     "QLinearMatMul",      "QGemm",
-    "QLinearAdd",      "QLinearMul",         "QLinearSigmoid",
-    "QLinearConcat",   "QLinearAveragePool", "QLinearGlobalAveragePool",
-    "QLinearLeakyRelu"};
 const std::set<std::string> kPassthrough = {"MaxPool", "Resize",    "Reshape", "Transpose", "Slice",
                                             "Squeeze", "Unsqueeze", "Relu",    "Clip"};
 const std::set<std::string> kInt8Kernel = {"Conv",      "Gemm",        "MatMul",
@@ -59,7 +54,7 @@ bool is_nhwc_capable(const std::string& op) {
 }
 
 bool is_quantized(const graph::Graph& g, const graph::Node& n) {
-  if (kQLinear.count(n.op_type)) return true;
+  if (const ops::Family* f = ops::row(n.op_type); f && f->quantized) return true;  // QLinear*
   if (n.attr_string("precision", "") == "int8") return true;
   if (ops::qdq_of(n.op_type) != ops::Qdq::None) return false;
   if (!is_int8_passthrough(n.op_type) && n.op_type != "Split") return false;
