@@ -67,19 +67,18 @@ void micro_scalar(const Gemm& g, int rows, const int16_t* a, const int16_t* pane
 
 #if HETCIM_INT8_AVX2
 // ---- AVX2 kernels ---------------------------------------------------------------------------
+AVX2_INLINE void widen16(const uint8_t* src, bool is_signed, int16_t* dst) {
+  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst),
+                      is_signed ? _mm256_cvtepi8_epi16(b) : _mm256_cvtepu8_epi16(b));
+}
+
 AVX2 void widen_avx2(const uint8_t* src, int64_t n, bool is_signed, int16_t* dst) {
+  if (n < 16) return widen_scalar(src, n, is_signed, dst);
   int64_t i = 0;
-  if (is_signed)
-    for (; i + 16 <= n; i += 16)
-      _mm256_storeu_si256(
-          reinterpret_cast<__m256i*>(dst + i),
-          _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i))));
-  else
-    for (; i + 16 <= n; i += 16)
-      _mm256_storeu_si256(
-          reinterpret_cast<__m256i*>(dst + i),
-          _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i))));
-  widen_scalar(src + i, n - i, is_signed, dst + i);
+  for (; i + 16 <= n; i += 16) widen16(src + i, is_signed, dst + i);
+  // the tail as a last, overlapping vector (a stem row: 21 = 16 + 5)
+  if (i < n) widen16(src + n - 16, is_signed, dst + n - 16);
 }
 
 // 16 int32 sums of one row -> 16 output bytes: exactly quantize.h's requantize followed by the

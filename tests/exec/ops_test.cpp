@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "exec/engine.h"
+#include "exec/int8_gemm.h"
 #include "exec/kernels.h"
 #include "exec/reference.h"
 #include "exec/winograd.h"
@@ -723,10 +725,19 @@ TEST(EngineInt8, ExactWherePairSumsWouldSaturate) {
         {"xm", u8 ? near(xt, {4, 32}, 44, 230, 255) : near(xt, {4, 32}, 44, 100, 127)}};
     testing::expect_engine_matches_reference(g, in, 0, 1);
     testing::expect_engine_matches_reference(g, in, 0, 2);
+    // Without VNNI: hetcim's one-pass kernels (exec/int8_gemm.h) where they run, unless
+    // HETCIM_INT8_HALVES=1 keeps oneDNN's weight halves (the test exec_int8_halves_path).
+    const char* forced = std::getenv("HETCIM_INT8_HALVES");
+    const bool one_pass = int8_weight_halves() && int8_gemm::available() &&
+                          !(forced != nullptr && std::string(forced) == "1");
     Engine e(g);
-    for (const OpInfo& o : e.ops())
-      EXPECT_EQ(o.impl.find("int8 weight halves") != std::string::npos, int8_weight_halves())
+    for (const OpInfo& o : e.ops()) {
+      EXPECT_EQ(o.impl.find("int8 weight halves") != std::string::npos,
+                int8_weight_halves() && !one_pass)
           << o.name << ": " << o.impl;
+      EXPECT_EQ(o.impl.find("hetcim:int8_vpmaddwd") != std::string::npos, one_pass)
+          << o.name << ": " << o.impl;
+    }
   }
 }
 

@@ -13,6 +13,7 @@
 #include "exec/families/conv_taps.h"
 #include "exec/families/families.h"
 #include "exec/families/int8_halves.h"
+#include "exec/families/int8_one_pass.h"
 #include "exec/winograd.h"
 #include "ops/registry.h"
 
@@ -170,6 +171,24 @@ void conv(EngineContext& e, const graph::Node& n, bool q) {
     for (size_t c = 0; c < scales.size(); ++c) scales[c] = (sx * sw[c]) / sy;
     // Depthwise kernels multiply in int32 (one product per pair): exact without halves.
     const bool depthwise = w.c == w.group && w.oc == w.group;
+    // Without VNNI: hetcim's exact one-pass kernels (int8_one_pass.h) in place of the halves.
+    if (!depthwise && int8_one_pass()) {
+      Int8Product p;
+      p.xtype = xtype;
+      p.ytype = ytype;
+      p.zx = zx;
+      p.zy = zy;
+      p.sy = sy;
+      p.scales = scales;
+      p.act = act;
+      if (has_bias) {
+        const Tensor b = e.constant(n.inputs[bias_at]);
+        if (b.dtype != DType::Int32 || b.numel() != w.oc)
+          fail(n, "the bias must be int32 with one value per output channel");
+        p.bias.assign(b.data<int32_t>(), b.data<int32_t>() + b.numel());
+      }
+      return conv_one_pass(e, n, w, wt, p);
+    }
     halves = needs_halves(wt, depthwise ? 1 : (w.c / w.group) * w.kh * w.kw);
     shift = int8_weight_halves() && xtype == DType::Int8;
     if (shift) zx += 128;

@@ -10,6 +10,7 @@
 
 #include "exec/families/families.h"
 #include "exec/families/int8_halves.h"
+#include "exec/families/int8_one_pass.h"
 #include "exec/kernels.h"
 #include "ops/registry.h"
 
@@ -112,6 +113,29 @@ void gemm(EngineContext& e, const graph::Node& n, bool q) {
     std::vector<float> scales(static_cast<size_t>(N));
     for (size_t j = 0; j < scales.size(); ++j)
       scales[j] = float_out ? alpha * sa * sb[j] : (alpha * sa * sb[j]) / sy;
+    // Without VNNI: hetcim's exact one-pass kernels (int8_one_pass.h) in place of the halves, for
+    // a row-major A, an 8-bit output and a C of one value per column (or none).
+    if (!ta && !float_out && int8_one_pass()) {
+      Int8Product p;
+      p.xtype = atype;
+      p.ytype = ytype;
+      p.zx = za;
+      p.zy = zy;
+      p.sy = sy;
+      p.scales = scales;
+      p.act = act;
+      bool per_column = true;
+      if (has_input(n, c_at) && beta != 0.0f) {
+        const Tensor ct = e.constant(n.inputs[c_at]);
+        const bool row = ct.shape.size() <= 1 || (ct.shape.size() == 2 && ct.shape[0] == 1);
+        per_column = ct.dtype == DType::Int32 && row && alpha == 1.0f && beta == 1.0f &&
+                     (ct.numel() == N || ct.numel() == 1);
+        if (per_column)
+          for (int64_t j = 0; j < N; ++j)
+            p.bias.push_back(static_cast<int32_t>(ct.at(ct.numel() == 1 ? 0 : j)));
+      }
+      if (per_column) return gemm_one_pass(e, a, y, M, K, N, bt, tb ? 1 : N, tb ? K : 1, p);
+    }
     halves = needs_halves(bt, K);
     shift = int8_weight_halves() && atype == DType::Int8;
     if (shift) {
@@ -247,6 +271,21 @@ void matmul(EngineContext& e, const graph::Node& n, bool q) {
     }
     std::vector<float> scales(static_cast<size_t>(N));
     for (size_t j = 0; j < scales.size(); ++j) scales[j] = (sa * sb[j]) / sy;
+    // Without VNNI: hetcim's exact one-pass kernels (int8_one_pass.h) in place of the halves, for
+    // a constant B without batch dimensions (every row of A times B).
+    if (b_const && int8_one_pass() &&
+        std::all_of(bs.begin(), bs.end() - 2, [](int64_t d) { return d == 1; })) {
+      Int8Product p;
+      p.xtype = e.dtype(a);
+      p.ytype = ytype;
+      p.zx = za;
+      p.zy = zy;
+      p.sy = sy;
+      p.scales = scales;
+      p.act = fused_activation(n);
+      const int64_t K = as.back();
+      return gemm_one_pass(e, a, y, graph::element_count(as) / K, K, N, bt, N, 1, p);
+    }
     // A non-constant B is split each run (its zero point stays with the hi half's kernel).
     halves = b_const ? needs_halves(bt, as.back()) : int8_weight_halves() && as.back() > 1;
     shift = int8_weight_halves() && adt == dt::s8;
