@@ -255,5 +255,64 @@ TEST(Fusion, KeepIntermediatesRunsTheUnfusedPlan) {
   EXPECT_LE(testing::rel_error(e.read("y"), run_reference(g, in, true).at("y")), 1e-4);
 }
 
+// A Linear layer as torch exports it on [batch, tokens, features] (MatMul with a constant B, then
+// Add of a bias of N values) feeding a Gelu alone: one 1x1 convolution whose bias is the Add and
+// whose post-op is the Gelu (either approximation), within float rounding of the unfused plan.
+class LinearGelu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LinearGelu, IsOneConvolutionWithBiasAndGeluPostOp) {
+  const graph::Shape xs{2, 5, 24}, ys{2, 5, 40};
+  Builder b;
+  b.input("x", DType::Float32, xs);
+  b.constant("w", random_tensor(DType::Float32, {24, 40}, 21))
+      .constant("bias", random_tensor(DType::Float32, {40}, 22));
+  b.node("MatMul", {"x", "w"}, {"m"}, {}, "", {{DType::Float32, ys}});
+  b.node("Add", {"m", "bias"}, {"z"}, {}, "", {{DType::Float32, ys}});
+  b.node("Gelu", {"z"}, {"g"}, A{{"approximate", GetParam()}}, "", {{DType::Float32, ys}});
+  const graph::Graph g = b.done({"g"});
+  const Engine e = compare(g, 1e-5);
+  EXPECT_TRUE(fused_away(e, g.nodes[1].name));
+  EXPECT_TRUE(fused_away(e, g.nodes[2].name));
+  const std::string& impl = op_named(e, g.nodes[0].name).impl;
+  EXPECT_NE(impl.find("+bias(" + g.nodes[1].name + ")"), std::string::npos) << impl;
+  EXPECT_NE(impl.find("+gelu(" + g.nodes[2].name + ")"), std::string::npos) << impl;
+  EXPECT_EQ(impl.find("gemm"), std::string::npos) << impl;  // a convolution, not a GEMM
+}
+
+INSTANTIATE_TEST_SUITE_P(Approximation, LinearGelu, ::testing::Values("none", "tanh"));
+
+TEST(LinearGelu, NotFusedWhenTheSumIsReadElsewhere) {
+  const graph::Shape xs{5, 24}, ys{5, 40};
+  Builder b;
+  b.input("x", DType::Float32, xs);
+  b.constant("w", random_tensor(DType::Float32, {24, 40}, 21))
+      .constant("bias", random_tensor(DType::Float32, {40}, 22));
+  b.node("MatMul", {"x", "w"}, {"m"}, {}, "", {{DType::Float32, ys}});
+  b.node("Add", {"m", "bias"}, {"z"}, {}, "", {{DType::Float32, ys}});
+  b.node("Gelu", {"z"}, {"g"}, {}, "", {{DType::Float32, ys}});
+  b.node("Add", {"z", "g"}, {"out"}, {}, "", {{DType::Float32, ys}});
+  const graph::Graph g = b.done({"out"});
+  const Engine e = compare(g, 1e-5);
+  EXPECT_TRUE(fused_away(e, g.nodes[1].name));   // the bias still joins the product
+  EXPECT_FALSE(fused_away(e, g.nodes[2].name));  // z is read by the last Add too
+}
+
+// Gemm with a constant B given transposed (transB, a torch Linear exported as Gemm) and a bias C:
+// the same 1x1 convolution (weights N x K as given); alpha != 1 keeps the matmul.
+TEST(LinearGemm, TransposedWeightsAndBias) {
+  for (const double alpha : {1.0, 0.5}) {
+    Builder b;
+    b.input("x", DType::Float32, {3, 24});
+    b.constant("w", random_tensor(DType::Float32, {40, 24}, 23))
+        .constant("c", random_tensor(DType::Float32, {40}, 24));
+    b.node("Gemm", {"x", "w", "c"}, {"y"}, A{{"transB", int64_t{1}}, {"alpha", alpha}}, "",
+           {{DType::Float32, graph::Shape{3, 40}}});
+    const graph::Graph g = b.done({"y"});
+    const Engine e = compare(g, 1e-5);
+    const std::string& impl = op_named(e, g.nodes[0].name).impl;
+    EXPECT_EQ(impl.find("gemm") == std::string::npos, alpha == 1.0) << impl;
+  }
+}
+
 }  // namespace
 }  // namespace hetcim::exec
