@@ -12,6 +12,7 @@
 
 #include "exec/engine_context.h"
 #include "exec/families/families.h"
+#include "exec/families/int8_one_pass.h"
 #include "ops/registry.h"
 #include "util/error.h"
 #include "util/limits.h"
@@ -346,7 +347,10 @@ std::string onednn_description() {
                                                         : "sequential";
   std::string out = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
                     std::to_string(v->patch) + " (" + rt + " runtime, ISA " + isa + ")";
-  if (int8_weight_halves()) out += "; int8 as weight halves (no VNNI)";
+  if (int8_weight_halves())
+    out += native::int8_one_pass()
+               ? "; int8 in one exact pass by hetcim's vpmaddwd kernels (no VNNI)"
+               : "; int8 as weight halves (no VNNI)";
   if (v->cpu_runtime == DNNL_RUNTIME_OMP) out += "; OpenMP spin-wait " + openmp_wait_description();
   return out;
 }

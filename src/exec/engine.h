@@ -125,14 +125,17 @@ class Engine {
 
 // "oneDNN 2.6.3 (OpenMP runtime, ISA avx512_core_vnni); OpenMP spin-wait libgomp's default
 // (GOMP_SPINCOUNT=300000)", for profile headers (util/omp_wait.h: the setting this process runs
-// with); "; int8 as weight halves (no VNNI)" after the ISA when int8_weight_halves().
+// with); after the ISA when int8_weight_halves(): "; int8 in one exact pass by hetcim's vpmaddwd
+// kernels (no VNNI)", or with HETCIM_INT8_HALVES=1 "; int8 as weight halves (no VNNI)".
 [[nodiscard]] std::string onednn_description();
 // Whether the engine runs int8 products as weight halves here: oneDNN's int8 kernels without VNNI
 // (AVX2, or AVX-512 without VNNI) add adjacent u8 x s8 products in a saturating int16
 // (vpmaddubsw: 2 * 255 * 127 = 64770 > 32767) and round the weights of s8-source convolutions to
 // even values (oneDNN's developer guide, "Nuances of int8 computations"). The engine then keeps its
-// results exact: weights split into halves within [-64, 64] (two kernels, the first's int32 sum
-// added by the second as a post-op) and s8 sources shifted to u8 (zero point + 128).
+// results exact: hetcim's one-pass kernels (exec/int8_gemm.h: int16 operands, vpmaddwd into int32)
+// for convolutions and products, or with HETCIM_INT8_HALVES=1 weights split into halves within
+// [-64, 64] (two kernels, the first's int32 sum added by the second as a post-op) and s8 sources
+// shifted to u8 (zero point + 128); depthwise kernels are exact already.
 [[nodiscard]] bool int8_weight_halves();
 
 }  // namespace hetcim::exec
