@@ -460,7 +460,18 @@ PYBIND11_MODULE(_hetcim, m) {
           py::gil_scoped_release release;
           res = api::run(model, r);
         }
+        // Under the model's own output names, whatever the precision: the int8 lowering renames a
+        // float output `fc` to `fc_dequantized`, and the lowered graph's outputs are the model's
+        // in its order (RunResult::output_names).
+        const std::vector<std::string>& model_names = model.graph.outputs;
+        const bool same_count = res.output_names.size() == model_names.size();
         py::dict outs;
+        for (size_t i = 0; i < res.output_names.size(); ++i) {
+          const auto it = res.outputs.find(res.output_names[i]);
+          if (it == res.outputs.end()) continue;
+          outs[py::str(same_count ? model_names[i] : it->first)] = array_of(std::move(it->second));
+          res.outputs.erase(it);
+        }
         for (auto& [name, t] : res.outputs) outs[py::str(name)] = array_of(std::move(t));
         res.outputs.clear();
         return py::make_tuple(outs, std::move(res));

@@ -206,3 +206,10 @@ def test_a_tqdm_bar_when_asked(capsys):
     hetcim.sensitivity("race_cnn_mnist", chip="A3", dataset="synthetic", samples=8, max_pairs=0,
                        progress=True)
     assert "10/10" in capsys.readouterr().err
+
+
+def test_outputs_keep_the_models_names_in_every_precision(resnet18):
+    # The int8 lowering renames the graph's float output (fc -> fc_dequantized); the dict does not.
+    assert resnet18.outputs == ["fc"]
+    for precision in ("fp32", "int8"):
+        assert list(hetcim.run(resnet18, precision=precision, warmup=0, runs=1)) == ["fc"]
