@@ -170,6 +170,8 @@ static double parse_any_quantity(std::string_view text, Quantity q, std::string_
   const char* first = s.data();
   const char* last = s.data() + s.size();
   auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec == std::errc::result_out_of_range && ptr != first)  // 1e400: a number, but no double
+    throw fail("its number is beyond the range of a double");
   if (ec != std::errc() || ptr == first) throw fail("no number");
   if (!std::isfinite(value)) throw fail("not finite");
   std::string_view unit = trim(std::string_view(ptr, static_cast<size_t>(last - ptr)));

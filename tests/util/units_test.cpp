@@ -30,6 +30,16 @@ TEST(Units, RejectsUnitlessAndWrongDimension) {
   EXPECT_THROW((void)parse_quantity("50nJ", Quantity::Time, "t"), UserError);
   EXPECT_THROW((void)parse_quantity("fast", Quantity::Time, "t"), UserError);
   EXPECT_THROW((void)parse_quantity("1e999s", Quantity::Time, "t"), UserError);
+  try {  // a number beyond a double is not "no number"
+    (void)parse_quantity("1e400ns", Quantity::Time, "cim.t_mvm");
+    ADD_FAILURE() << "1e400ns accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("cim.t_mvm: cannot read '1e400ns' as a time (its number is "
+                                   "beyond the range of a double"),
+        std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Units, FormatsWithEngineeringPrefix) {
