@@ -89,6 +89,12 @@ struct Family {
   // Upsample's form of Resize: operands (X, scales), transform asymmetric, mode "bilinear" for
   // linear (Resize at opset <= 10 reads its operands the same way).
   bool legacy_resize = false;
+  // int8 as ONNX Runtime runs a quantized model: executed on int8 data (a QLinear kernel or data
+  // movement); data movement exact when input and output share one quantization; rewritten to
+  // channels-last by ORT's NHWC layout transformer.
+  bool int8_runs = false;
+  bool int8_passthrough = false;
+  bool nhwc = false;
 };
 
 // The executed row of `op_type` (rows with `runs`), or nullptr: what the engine dispatches on.

@@ -1,5 +1,6 @@
-// What ONNX Runtime runs in int8, as the passes and the workload analysis see it. One table, so
-// the QDQ folding, the int8 annotation and the layout pass agree on the operator set.
+// What ONNX Runtime runs in int8, as the passes and the workload analysis see it: queries over the
+// operator registry's rows (ops/registry.h), so the QDQ folding, the int8 annotation, calibration
+// and the layout pass agree on the operator set.
 #pragma once
 
 #include <string>
