@@ -599,9 +599,13 @@ struct Reader {
            "expected the number of certified runs (" + std::to_string(v.passes) + ")");
     return v;
   }
-  std::vector<Variant> variants(const nlohmann::json& j, const std::string& key) const {
+  // `analog study` writes at least one variant of each sweep but availability (none when the
+  // pool has one accelerator or --availability-drops is 0); an empty sweep has no figure.
+  std::vector<Variant> variants(const nlohmann::json& j, const std::string& key,
+                                bool may_be_empty = false) const {
     const nlohmann::json& a = at(j, "", key);
-    if (!a.is_array()) fail(key, "expected an array");
+    if (!a.is_array() || (a.empty() && !may_be_empty))
+      fail(key, may_be_empty ? "expected an array" : "expected a non-empty array");
     std::vector<Variant> out;
     for (size_t i = 0; i < a.size(); ++i)
       out.push_back(variant(a[i], key + "[" + std::to_string(i) + "]"));
@@ -651,7 +655,7 @@ RaceStudyFile read_race_study(const std::string& path) {
   }
   f.study.base = r.variant(r.at(j, "", "base"), "base");
   f.study.design_risk = r.variants(j, "design_risk");
-  f.study.availability = r.variants(j, "availability");
+  f.study.availability = r.variants(j, "availability", true);
   f.study.scores = r.variants(j, "scores");
   f.study.bias = r.variants(j, "bias");
   const size_t n = f.study.base.runs.size();
