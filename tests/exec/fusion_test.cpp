@@ -260,16 +260,26 @@ TEST(Fusion, KeepIntermediatesRunsTheUnfusedPlan) {
 // whose post-op is the Gelu (either approximation), within float rounding of the unfused plan.
 class LinearGelu : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(LinearGelu, IsOneConvolutionWithBiasAndGeluPostOp) {
-  const graph::Shape xs{2, 5, 24}, ys{2, 5, 40};
+// x [rows..., 24] -> MatMul (constant 24 x 40) -> Add (bias of 40) -> Gelu; with `sum_read_again`
+// the Add's output is read once more by a last Add (so the Gelu may not take it over).
+graph::Graph linear_gelu(const graph::Shape& xs, const std::string& approximate,
+                         bool sum_read_again) {
+  graph::Shape ys = xs;
+  ys.back() = 40;
   Builder b;
   b.input("x", DType::Float32, xs);
   b.constant("w", random_tensor(DType::Float32, {24, 40}, 21))
       .constant("bias", random_tensor(DType::Float32, {40}, 22));
   b.node("MatMul", {"x", "w"}, {"m"}, {}, "", {{DType::Float32, ys}});
   b.node("Add", {"m", "bias"}, {"z"}, {}, "", {{DType::Float32, ys}});
-  b.node("Gelu", {"z"}, {"g"}, A{{"approximate", GetParam()}}, "", {{DType::Float32, ys}});
-  const graph::Graph g = b.done({"g"});
+  b.node("Gelu", {"z"}, {"g"}, A{{"approximate", approximate}}, "", {{DType::Float32, ys}});
+  if (!sum_read_again) return b.done({"g"});
+  b.node("Add", {"z", "g"}, {"out"}, {}, "", {{DType::Float32, ys}});
+  return b.done({"out"});
+}
+
+TEST_P(LinearGelu, IsOneConvolutionWithBiasAndGeluPostOp) {
+  const graph::Graph g = linear_gelu({2, 5, 24}, GetParam(), false);
   const Engine e = compare(g, 1e-5);
   EXPECT_TRUE(fused_away(e, g.nodes[1].name));
   EXPECT_TRUE(fused_away(e, g.nodes[2].name));
@@ -282,16 +292,7 @@ TEST_P(LinearGelu, IsOneConvolutionWithBiasAndGeluPostOp) {
 INSTANTIATE_TEST_SUITE_P(Approximation, LinearGelu, ::testing::Values("none", "tanh"));
 
 TEST(LinearGelu, NotFusedWhenTheSumIsReadElsewhere) {
-  const graph::Shape xs{5, 24}, ys{5, 40};
-  Builder b;
-  b.input("x", DType::Float32, xs);
-  b.constant("w", random_tensor(DType::Float32, {24, 40}, 21))
-      .constant("bias", random_tensor(DType::Float32, {40}, 22));
-  b.node("MatMul", {"x", "w"}, {"m"}, {}, "", {{DType::Float32, ys}});
-  b.node("Add", {"m", "bias"}, {"z"}, {}, "", {{DType::Float32, ys}});
-  b.node("Gelu", {"z"}, {"g"}, {}, "", {{DType::Float32, ys}});
-  b.node("Add", {"z", "g"}, {"out"}, {}, "", {{DType::Float32, ys}});
-  const graph::Graph g = b.done({"out"});
+  const graph::Graph g = linear_gelu({5, 24}, "none", true);
   const Engine e = compare(g, 1e-5);
   EXPECT_TRUE(fused_away(e, g.nodes[1].name));   // the bias still joins the product
   EXPECT_FALSE(fused_away(e, g.nodes[2].name));  // z is read by the last Add too
