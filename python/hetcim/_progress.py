@@ -22,6 +22,7 @@ class _Bar:
 
     def close(self):
         if self.bar is not None:
+            self.bar.refresh()  # the last count is drawn even within tqdm's redraw interval
             self.bar.close()
 
 
