@@ -22,7 +22,7 @@ endif()
 install(TARGETS hetcim_shared EXPORT hetcimTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-set(HETCIM_PUBLIC_MODULES util graph onnxio zoo passes workload cost cluster partition platform dse exec xbar data hybrid select accuracy report api)
+set(HETCIM_PUBLIC_MODULES util graph onnxio zoo passes workload cost cluster partition platform dse exec xbar data hybrid select accuracy results formats api report)
 set(HETCIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hetcim)
 # The libtorch component: train's race_cnn_net.h includes <torch/torch.h> and is not installed
 # (the other headers speak graph::Graph and data::ImageDataset only).

@@ -650,7 +650,7 @@ PYBIND11_MODULE(_hetcim, m) {
         r.validate();
         const api::RooflineResult x = api::cluster_roofline(r);
         nlohmann::json j = nlohmann::json::parse(report::roofline_json(x.config, x.points));
-        j["provenance"] = report::provenance_json(x.provenance);
+        j["provenance"] = formats::provenance_json(x.provenance);
         return j.dump(1) + "\n";
       },
       "Seed 001's Fig. 7 roofline as JSON text (the CLI's --json).");
@@ -665,7 +665,7 @@ PYBIND11_MODULE(_hetcim, m) {
         r.validate();
         const api::BottleneckResult x = api::cluster_bottleneck(r);
         nlohmann::json j = nlohmann::json::parse(report::bottleneck_json(x.config, x.study));
-        j["provenance"] = report::provenance_json(x.provenance);
+        j["provenance"] = formats::provenance_json(x.provenance);
         return j.dump(1) + "\n";
       },
       "Seed 001's Bottleneck study (Fig. 8-10) as JSON text (the CLI's --json).");
@@ -698,7 +698,7 @@ PYBIND11_MODULE(_hetcim, m) {
           const api::CalibrateResult x = api::cluster_calibrate(r);
           nlohmann::json j =
               nlohmann::json::parse(report::calibration_json(x.config, x.calibration));
-          j["provenance"] = report::provenance_json(x.provenance);
+          j["provenance"] = formats::provenance_json(x.provenance);
           return j.dump(1) + "\n";
         });
       },

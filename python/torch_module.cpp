@@ -20,6 +20,7 @@
 #include "api_torch/drift.h"
 #include "api_torch/serve.h"
 #include "api_torch/study.h"
+#include "formats/race_study_file.h"
 #include "interrupt.h"
 #include "kwargs.h"
 #include "report/analog.h"
@@ -210,7 +211,7 @@ PYBIND11_MODULE(_hetcim_torch, m) {
         r.validate();
         return call.run([&] {
           const api::AnalogStudyResult res = api::analog_study(r);
-          return report::race_study_json(res.study, res.info, res.options).dump(1);
+          return formats::race_study_json(res.study, res.info, res.options).dump(1);
         });
       },
       "Seed 002's experiments end to end (api::analog_study, `hetcim analog study`): models and "

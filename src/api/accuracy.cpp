@@ -10,8 +10,8 @@
 #include "api/options.h"
 #include "data/dataset.h"
 #include "data/holdout.h"
+#include "formats/provenance_json.h"
 #include "partition/energy.h"
-#include "report/provenance.h"
 #include "util/error.h"
 #include "xbar/chips_yaml.h"
 
@@ -234,7 +234,8 @@ SensitivityResult sensitivity(const Model& model, const SensitivityRequest& requ
 }
 
 nlohmann::json sensitivity_file_json(const SensitivityResult& r, const Provenance& provenance) {
-  return accuracy::sensitivity_json(r.sensitivity, r.identity, report::provenance_json(provenance));
+  return accuracy::sensitivity_json(r.sensitivity, r.identity,
+                                    formats::provenance_json(provenance));
 }
 
 AccuracyModel load_accuracy_model(const Model& model, const std::string& path,

@@ -13,7 +13,7 @@
 #include "cost/host_costs.h"
 #include "dist/dist.h"
 #include "passes/pipeline.h"
-#include "report/dse.h"
+#include "results/dse_summary.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -148,11 +148,11 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
     callbacks.solving(models.size() * hosts.size() * o.crossbars.size() * o.t_mvm.size());
   r.points = dse::run_dse(models, hosts, o, callbacks.progress);
   if (!dist::is_root()) return r;  // rank 0 holds the points and writes the outputs
-  const report::DseSummary sum = report::summarize_dse(r.points);
+  const results::DseSummary sum = results::summarize_dse(r.points);
   r.cached = sum.cached;
   r.optimal = sum.optimal;
   r.solve_seconds = sum.solve_seconds;
-  r.claim = report::dse_claim(r.points);
+  r.claim = results::dse_claim(r.points);
   for (const std::string& hs : sum.host_sources)
     r.host_sources += (r.host_sources.empty() ? "" : "; ") + hs;
   r.provenance.set("host source", r.host_sources);

@@ -44,7 +44,7 @@ struct DseRequest {
 
 struct DseResult {
   Status status;  // origin: solved (some points may come from the cache: see `cached`)
-  // Facts: host source (every host), solver (with time limits), status (report::dse_claim), cache
+  // Facts: host source (every host), solver (with time limits), status (results::dse_claim), cache
   // (directory, points read from it, the key), seeds.
   Provenance provenance;
   // Grid order. In a run started by an MPI launcher (`mpirun -np N`, `srun`) every rank calls
@@ -54,7 +54,7 @@ struct DseResult {
   size_t cached = 0;           // points read from the cache
   size_t optimal = 0;          // points proven optimal
   double solve_seconds = 0.0;  // in the exact solver, points solved in this run
-  std::string claim;           // report::dse_claim: what the points prove
+  std::string claim;           // results::dse_claim: what the points prove
   std::string host_sources;    // "<host> = <source>; ..."
 };
 

@@ -105,7 +105,7 @@ HardwareRequest hardware_of_plan(const std::string& path, const PlanHeader& h) {
   return hw;
 }
 
-report::PathCost cost_of(const partition::Problem& p, const partition::Schedule& s) {
+results::PathCost cost_of(const partition::Problem& p, const partition::Schedule& s) {
   return {s.makespan, partition::energy_of(p, s).total};
 }
 
@@ -115,9 +115,10 @@ std::string seeded_text(size_t n, uint64_t seed) {
                       std::to_string(seed) + ")";
 }
 
-report::ExecutionCertificate certify(const ExecuteRequest& q, const hybrid::EvaluateResult& analog,
-                                     const hybrid::EvaluateResult& digital,
-                                     const report::PathCost& plan, const report::PathCost& host) {
+results::ExecutionCertificate certify(const ExecuteRequest& q, const hybrid::EvaluateResult& analog,
+                                      const hybrid::EvaluateResult& digital,
+                                      const results::PathCost& plan,
+                                      const results::PathCost& host) {
   select::PoolLogits pool;
   pool.classes = analog.classes;
   pool.labels = analog.labels;
@@ -136,7 +137,7 @@ report::ExecutionCertificate certify(const ExecuteRequest& q, const hybrid::Eval
   o.energy = {0.0, 0.0, 0.0, host.energy_j};
   const select::RaceResult r = select::run_race(pool, o);
   const select::AcceleratorResult& a = r.accelerators.at(0);
-  report::ExecutionCertificate c;
+  results::ExecutionCertificate c;
   c.risk = o.risk;
   c.delta = o.certificate_delta;
   c.design_risk = o.design_risk;
@@ -215,7 +216,7 @@ void ExecuteRequest::validate() const {
 ExecuteResult execute(const std::string& model_spec, const ExecuteRequest& q) {
   q.validate();
   ExecuteResult out;
-  report::Execution& e = out.execution;
+  results::Execution& e = out.execution;
   e.plan = q.plan;
   e.model = model_spec;
   e.chip = q.chip;

@@ -1,5 +1,5 @@
 // execute: a partition plan run end to end (issue 13, items 4 and 5). The plan (what `hetcim
-// partition --json` writes, read by report::read_partition_file) is replayed on the partition
+// partition --json` writes, read by formats::read_partition_file) is replayed on the partition
 // problem of its hardware for the modelled latency and energy of the plan and of the all-host
 // path; then the network runs over a labelled data set with the plan's CIM operators on a
 // simulated chip (xbar's crossbar backend inside the oneDNN engine: hybrid::evaluate) and once
@@ -18,7 +18,7 @@
 
 #include "api/hardware.h"
 #include "api/status.h"
-#include "report/execution.h"
+#include "results/execution.h"
 #include "util/provenance.h"
 
 namespace hetcim::api {
@@ -57,7 +57,7 @@ struct ExecuteRequest {
 struct ExecuteResult {
   Status status;  // origin: measured (accuracy and wall time on this machine)
   Provenance provenance;
-  report::Execution execution;
+  results::Execution execution;
 };
 
 // `model`: a zoo name or an ONNX path (api::load_model), loaded at batch 1 for the partition

@@ -7,10 +7,10 @@
 #include "api/options.h"
 #include "api/profile.h"
 #include "cost/host_costs.h"
+#include "formats/partition_file.h"
 #include "partition/build.h"
 #include "partition/exact.h"
 #include "passes/pipeline.h"
-#include "report/partition_file.h"
 #include "util/error.h"
 #include "util/provenance.h"
 #include "workload/workload.h"
@@ -272,22 +272,22 @@ bool tighten(const PartitionProblem& pp, const PartitionRequest& request, PlanEv
 PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& request) {
   request.validate();
   PartitionResult r;
-  r.run = report::PartitionRun{pp.model,
-                               pp.hardware,
-                               pp.host_source,
-                               pp.resolved.cim.t_mvm,
-                               request.solver,
-                               {},
-                               0,
-                               0,
-                               0,
-                               partition::milp_stats(pp.objective),
-                               pp.energy_weight,
-                               pp.provenance,
-                               {}};
+  r.run = results::PartitionRun{pp.model,
+                                pp.hardware,
+                                pp.host_source,
+                                pp.resolved.cim.t_mvm,
+                                request.solver,
+                                {},
+                                0,
+                                0,
+                                0,
+                                partition::milp_stats(pp.objective),
+                                pp.energy_weight,
+                                pp.provenance,
+                                {}};
   r.problem = pp.problem;
   if (!request.replay.empty()) {
-    r.schedule = report::read_partition_file(request.replay, pp.problem);
+    r.schedule = formats::read_partition_file(request.replay, pp.problem);
     r.run.solver = "replay of " + request.replay;
     r.run.status = partition::SolveStatus::Replayed;
     r.run.bound = 0;
@@ -306,7 +306,7 @@ PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& re
     if (request.eval_samples > 0) evaluate_heldout(pp, request, ev, r);
   }
   // The facts the reports print: host source, solver, status, cache, seeds.
-  r.provenance = report::partition_provenance(r.run);
+  r.provenance = results::partition_provenance(r.run);
   r.provenance.set("hardware", pp.hardware);
   return r;
 }

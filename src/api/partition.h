@@ -20,7 +20,7 @@
 #include "partition/milp.h"
 #include "partition/problem.h"
 #include "partition/schedule.h"
-#include "report/partition.h"
+#include "results/partition_run.h"
 #include "util/provenance.h"
 
 namespace hetcim::api {
@@ -108,7 +108,7 @@ struct PartitionProblem {
 struct PartitionResult {
   Status status;
   Provenance provenance;
-  report::PartitionRun run;  // what the reports print: model, hardware, solver, bound, nodes...
+  results::PartitionRun run;  // what the reports print: model, hardware, solver, bound, nodes...
   partition::Problem problem;
   partition::Schedule schedule;
   double latency_s = 0.0;                          // the schedule's makespan

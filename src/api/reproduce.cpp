@@ -18,6 +18,7 @@
 #include "cost/hardware.h"
 #include "cost/host_costs.h"
 #include "dse/dse.h"
+#include "formats/race_study_file.h"
 #include "partition/build.h"
 #include "partition/exact.h"
 #include "passes/pipeline.h"
@@ -46,17 +47,17 @@ std::string chips_file(const ReproduceRequest& q) {
   return q.chips.empty() ? xbar::shipped_chips_file() : q.chips;
 }
 
-report::PaperData paper_of(const ReproduceRequest& q, const std::string& seed) {
+formats::PaperData paper_of(const ReproduceRequest& q, const std::string& seed) {
   q.validate();
   const std::string dir = paper_dir(q);
   if (!fs::is_directory(dir))
     throw user_error("paper_data: '", dir,
                      "' is not a directory (expected the repository's data/paper with "
                      "seed000.yaml ...)");
-  return report::load_paper_data(dir + "/" + seed + ".yaml");
+  return formats::load_paper_data(dir + "/" + seed + ".yaml");
 }
 
-Provenance start(const report::PaperData& paper) {
+Provenance start(const formats::PaperData& paper) {
   Provenance p = library_provenance();
   p.set("published numbers", paper.origin);
   return p;
@@ -99,10 +100,10 @@ double ReproduceRequest::milp_limit_s() const {
   return milp_time_limit.value_or(quick ? 2.0 : 5.0);
 }
 
-Reproduction<report::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
-  Reproduction<report::Seed000Run> out;
+Reproduction<results::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
+  Reproduction<results::Seed000Run> out;
   out.paper = paper_of(q, "seed000");
-  report::Seed000Run& run = out.run;
+  results::Seed000Run& run = out.run;
   run.quick = q.quick;
   const std::vector<std::string> model_names = {"resnet18", "resnet50", "mobilenetv2", "yolov5n"};
   std::vector<dse::DseModel> models;
@@ -110,7 +111,7 @@ Reproduction<report::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
     const graph::Graph lowered = passes::lower(load_model(m).graph, {});
     models.push_back({m, workload::analyze(lowered)});
     const workload::Workload& w = models.back().workload;
-    report::Seed000ModelInfo info;
+    results::Seed000ModelInfo info;
     info.operators = w.totals.operators;
     info.offloadable = w.totals.offloadable;
     info.crossbars_all = w.totals.crossbars;
@@ -162,7 +163,7 @@ Reproduction<report::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
     cost::Hardware hw = hosts.front().hardware;
     hw.cim.crossbars = 100;
     hw.cim.t_mvm = 50e-9;
-    report::Seed000Gantt g;
+    results::Seed000Gantt g;
     g.model = models.front().name;
     g.host = hosts.front().name;
     g.crossbars = hw.cim.crossbars;
@@ -197,10 +198,10 @@ Reproduction<report::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
   return out;
 }
 
-Reproduction<report::Seed001Run> reproduce_seed001(const ReproduceRequest& q) {
-  Reproduction<report::Seed001Run> out;
+Reproduction<results::Seed001Run> reproduce_seed001(const ReproduceRequest& q) {
+  Reproduction<results::Seed001Run> out;
   out.paper = paper_of(q, "seed001");
-  report::Seed001Run& run = out.run;
+  results::Seed001Run& run = out.run;
   run.config = q.cluster_config.empty() ? cluster::cluster_preset("seed001")
                                         : cluster::load_cluster(q.cluster_config);
   // Fig. 7 a-c: 500 MHz sequential, 250 MHz sequential, 250 MHz pipelined.
@@ -239,11 +240,11 @@ Reproduction<report::Seed001Run> reproduce_seed001(const ReproduceRequest& q) {
   return out;
 }
 
-Reproduction<report::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
-  Reproduction<report::Seed002Run> out;
+Reproduction<results::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
+  Reproduction<results::Seed002Run> out;
   out.paper = paper_of(q, "seed002");
-  const report::PaperData& paper = out.paper;
-  report::Seed002Run& run = out.run;
+  const formats::PaperData& paper = out.paper;
+  results::Seed002Run& run = out.run;
   const std::string chips = chips_file(q);
   run.chips_origin = chips;
   std::vector<double> pool;  // activation energies of A0..A5
@@ -271,7 +272,7 @@ Reproduction<report::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
   m.fallback = paper.need_value("e_fallback") * 1e-6;
   const auto classes = static_cast<int64_t>(paper.need_value("classes"));
   // The paper's energy figures are at the test coverage (select/energy.h).
-  const report::PaperValue* cov = paper.need_table("table2").find("mean", "test_coverage");
+  const formats::PaperValue* cov = paper.need_table("table2").find("mean", "test_coverage");
   if (!cov || !cov->present) throw user_error(paper.origin, ": table2 has no mean test_coverage");
   run.coverage = cov->value / 100;
   run.coverage_source = "Table II mean test coverage (the paper's), typed from the paper";
@@ -297,7 +298,7 @@ Reproduction<report::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
       throw user_error("study: '", q.study,
                        "' has no study.json (expected the --out directory of a finished `hetcim "
                        "analog study`)");
-    report::RaceStudyFile f = report::read_race_study(file);
+    results::RaceStudyFile f = formats::read_race_study(file);
     for (const auto& [field, paper_id] :
          {std::pair{"risk", "risk_target"}, std::pair{"design_risk", "design_risk"}}) {
       const nlohmann::json* v = f.options.contains(field) ? &f.options.at(field) : nullptr;

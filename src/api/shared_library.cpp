@@ -1,3 +1,3 @@
-// libhetcim.so is the api module linked whole (src/api/CMakeLists.txt): this file only gives the
-// shared library target a source of its own.
+// libhetcim.so is the api module (and report above it) linked whole (src/CMakeLists.txt): this
+// file only gives the shared library target a source of its own.
 #include "api/hetcim.h"

@@ -3,8 +3,8 @@
 #include "api/common.h"
 #include "data/dataset.h"
 #include "dist/dist.h"
+#include "formats/select_json.h"
 #include "onnxio/import.h"
-#include "report/race_select.h"
 #include "select/controller.h"
 #include "util/error.h"
 #include "xbar/chips_yaml.h"
@@ -84,8 +84,8 @@ AnalogEvalResult analog_eval(const AnalogEvalRequest& request,
   return r;
 }
 
-std::vector<report::AnalogEvalRow> analog_eval_rows(const AnalogEvalResult& result) {
-  std::vector<report::AnalogEvalRow> rows;
+std::vector<results::AnalogEvalRow> analog_eval_rows(const AnalogEvalResult& result) {
+  std::vector<results::AnalogEvalRow> rows;
   for (const AnalogEvalRun& run : result.runs)
     rows.push_back({run.chip ? run.chip->name : "digital",
                     run.chip ? std::string(xbar::sim_mode_name(run.chip->mode)) : "-",
@@ -345,7 +345,7 @@ nlohmann::json policy_json(const AnalogSelectRequest& q, const AnalogSelectResul
           {"classes", fp.classes},
           {"score", std::string(select::confidence_score_name(fp.score))},
           {"bias", fp.bias},
-          {"threshold", report::finite_or_null(fp.threshold)},
+          {"threshold", formats::finite_or_null(fp.threshold)},
           {"energy_uJ",
            {{"activation", fp.activation_energy * 1e6}, {"fallback", fp.fallback_energy * 1e6}}},
           {"certificate",
@@ -353,7 +353,7 @@ nlohmann::json policy_json(const AnalogSelectRequest& q, const AnalogSelectResul
             {"risk_target", c.risk_target},
             {"delta", c.delta},
             {"upper_bound", c.upper_bound},
-            {"split", report::selective_stats_json(c.stats)}}},
+            {"split", formats::selective_stats_json(c.stats)}}},
           {"data", r.data}};
 }
 

@@ -31,7 +31,7 @@
 #include "api_torch/policy.h"
 #include "api_torch/pool.h"
 #include "api_torch/training.h"
-#include "report/analog.h"
+#include "results/analog.h"
 #include "select/race.h"
 #include "train/evaluate.h"
 #include "train/train.h"
@@ -79,7 +79,7 @@ struct AnalogEvalResult {
     const std::function<void(size_t done, size_t total)>& progress = {});
 
 // The runs as report/analog.h renders them (text and JSON): chip name or "digital", mode.
-[[nodiscard]] std::vector<report::AnalogEvalRow> analog_eval_rows(const AnalogEvalResult& result);
+[[nodiscard]] std::vector<results::AnalogEvalRow> analog_eval_rows(const AnalogEvalResult& result);
 
 struct AnalogSelectRequest {
   std::string model;       // ONNX file (race_cnn with weights), required

@@ -8,6 +8,7 @@
 #include "api/common.h"
 #include "api_torch/policy.h"
 #include "data/dataset.h"
+#include "formats/number_text.h"
 #include "onnxio/import.h"
 #include "select/controller.h"
 #include "select/state_check.h"
@@ -154,7 +155,7 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
 
   AnalogDriftResult result;
   result.status.origin = Origin::Measured;
-  report::DriftReport& r = result.report;
+  results::DriftReport& r = result.report;
   r.chip = chip_spec;
   if (lp) {
     r.policy_file = a.policy;
@@ -185,7 +186,7 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
   size_t done = 0;
   if (a.progress) a.progress(0, total);
   for (const auto& [label, t] : reads) {
-    report::DriftPoint p;
+    results::DriftPoint p;
     p.label = label;
     p.seconds = t;
     for (bool comp : {false, true}) {
@@ -214,7 +215,7 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
         if (reference_scores.empty())
           for (const select::Decision& dec : decisions) reference_scores.push_back(dec.score);
         const select::ControllerCounts& c = controller.counts();
-        (comp ? p.policy_compensated : p.policy) = report::DriftPolicyPoint{
+        (comp ? p.policy_compensated : p.policy) = results::DriftPolicyPoint{
             c.coverage(),
             c.accepted > 0 ? static_cast<double>(wrong) / c.accepted
                            : std::numeric_limits<double>::quiet_NaN(),
@@ -235,9 +236,9 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
                              : std::string()));
   prov.set("drift model",
            "modelled: G(t) = G(t0) (t/t0)^-nu per device, nu ~ N(" +
-               report::gnuplot_number(profile.drift_nu) + ", " +
-               report::gnuplot_number(profile.drift_nu_sd) +
-               "^2) floored at 0, t0 = " + report::gnuplot_number(profile.drift_t0) +
+               formats::number_g9(profile.drift_nu) + ", " +
+               formats::number_g9(profile.drift_nu_sd) +
+               "^2) floored at 0, t0 = " + formats::number_g9(profile.drift_t0) +
                " s (chips file; literature values and assumptions in src/xbar/README.md); "
                "stuck devices do not drift; global drift compensation: one output scale per "
                "layer from a noise-free all-ones calibration read at t0 and at t");
@@ -245,7 +246,7 @@ AnalogDriftResult analog_drift(const AnalogDriftRequest& a) {
            profile.read_noise_growth
                ? "modelled: read noise at t = read noise at t0 x sqrt(log((t + t_read) / (2 "
                  "t_read)) / log((t0 + t_read) / (2 t_read))), t_read = " +
-                     report::gnuplot_number(profile.read_noise_t_read) +
+                     formats::number_g9(profile.read_noise_t_read) +
                      " s (Nandakumar et al. 2019, the form of aihwkit's PCMLikeNoiseModel; "
                      "t_read is an assumption)"
                : std::string("off (the profile's read noise at every time)"));

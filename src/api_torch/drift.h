@@ -23,7 +23,7 @@
 
 #include "api/options.h"
 #include "api/status.h"
-#include "report/drift.h"
+#include "results/drift.h"
 #include "train/evaluate.h"
 #include "util/provenance.h"
 
@@ -54,7 +54,7 @@ struct AnalogDriftRequest {
 struct AnalogDriftResult {
   Status status;  // origin: measured (accuracies on the data set now)
   Provenance provenance;
-  report::DriftReport report;
+  results::DriftReport report;
 };
 
 // "1s", "30min", "1h", "1d", "2w", "1mo" (30.44 days), "1y" (365.25 days) -> (label, seconds), in

@@ -203,7 +203,7 @@ AnalogServeResult analog_serve(const AnalogServeRequest& a) {
   const double risk_target = lp.risk_target;
   select::AuditMonitor audit({risk_target, 0.05});
   AnalogServeResult r;
-  report::AnalogServeSummary& s = r.summary;
+  results::AnalogServeSummary& s = r.summary;
   std::vector<float> logits;
   std::vector<select::Decision> decisions;
   if (a.on_decisions) a.on_decisions(0, decisions);

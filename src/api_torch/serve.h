@@ -22,7 +22,7 @@
 
 #include "api/options.h"
 #include "api/status.h"
-#include "report/analog.h"
+#include "results/analog.h"
 #include "select/controller.h"
 #include "util/provenance.h"
 
@@ -55,7 +55,7 @@ struct AnalogServeRequest {
 struct AnalogServeResult {
   Status status;  // origin: measured (simulated inference now; energies modelled)
   Provenance provenance;
-  report::AnalogServeSummary summary;
+  results::AnalogServeSummary summary;
   // The policy's certificate held (its field certificate.certified); when not, its decisions carry
   // no risk guarantee and the CLI says so.
   bool certified = true;

@@ -7,7 +7,7 @@
 #include "api_torch/training.h"
 #include "data/dataset.h"
 #include "dist/dist.h"
-#include "report/gnuplot.h"
+#include "formats/number_text.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/numbers.h"
@@ -141,8 +141,8 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
     throw user_error("--out ", a.out, ": exists and is not a directory");
   const std::string models_dir = a.out + "/models", cache_dir = a.out + "/cache";
   AnalogStudyResult r;
-  r.paper = report::load_paper_data(a.paper_data.empty() ? shipped_data_path("paper/seed002.yaml")
-                                                         : a.paper_data);
+  r.paper = formats::load_paper_data(a.paper_data.empty() ? shipped_data_path("paper/seed002.yaml")
+                                                          : a.paper_data);
   r.paper.require({"table2", "fig2b", "fig2c"},
                   {"e_fallback", "e_selective", "break_even_fallback", "e_always_on"});
 
@@ -238,7 +238,7 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
   r.study = select::run_study(runs, so);
   r.status.origin = Origin::Measured;
 
-  report::RaceStudyInfo& info = r.info;
+  results::RaceStudyInfo& info = r.info;
   info.risk_target = so.race.risk;
   info.fallback = so.race.energy.fallback;
   std::string pool_names;
@@ -247,7 +247,7 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
   info.provenance = {
       {"data", d.description},
       {"models", std::to_string(jobs.size()) + " x race_cnn, " + std::to_string(o0.epochs) +
-                     " epochs, lr " + report::gnuplot_number(o0.lr) + ", seeds " +
+                     " epochs, lr " + formats::number_g9(o0.lr) + ", seeds " +
                      std::to_string(a.seed) + ".." + std::to_string(a.seed + jobs.size() - 1) +
                      " (" + std::to_string(r.trained) + " trained now, " +
                      std::to_string(r.reused) + " reused from " + models_dir + ")"},
@@ -256,10 +256,10 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
       {"logits", "simulated (hetcim xbar, classifier layers on chip) " +
                      std::to_string(r.simulated) + " now, " + std::to_string(r.cached) +
                      " from the cache " + cache_dir},
-      {"protocol", "r = " + report::gnuplot_number(so.race.risk) +
-                       ", delta_C = " + report::gnuplot_number(so.race.certificate_delta) +
-                       ", r_d = " + report::gnuplot_number(so.race.design_risk) +
-                       ", delta_d = " + report::gnuplot_number(so.race.design_delta) +
+      {"protocol", "r = " + formats::number_g9(so.race.risk) +
+                       ", delta_C = " + formats::number_g9(so.race.certificate_delta) +
+                       ", r_d = " + formats::number_g9(so.race.design_risk) +
+                       ", delta_d = " + formats::number_g9(so.race.design_delta) +
                        ", H/P/C = " + std::to_string(so.race.splits.hardware) + "/" +
                        std::to_string(so.race.splits.policy) + "/" +
                        std::to_string(so.race.splits.certificate) + ", split seeds " +

@@ -25,8 +25,8 @@
 #include "api/options.h"
 #include "api/status.h"
 #include "api_torch/pool.h"
-#include "report/paper_data.h"
-#include "report/race_study.h"
+#include "formats/paper_data.h"
+#include "results/race_study.h"
 #include "select/study.h"
 #include "util/provenance.h"
 
@@ -85,9 +85,9 @@ struct AnalogStudyResult {
   Status status;     // origin: measured (trained and simulated now, or reused from --out)
   Provenance provenance;
   select::StudyResult study;
-  report::RaceStudyInfo info;  // risk target, fallback and the provenance lines of the report
-  report::PaperData paper;     // the published values drawn as markers
-  nlohmann::json options;      // study.json's "options"
+  results::RaceStudyInfo info;  // risk target, fallback and the provenance lines of the report
+  formats::PaperData paper;     // the published values drawn as markers
+  nlohmann::json options;       // study.json's "options"
   int trained = 0, reused = 0;
   int64_t simulated = 0, cached = 0;
 };

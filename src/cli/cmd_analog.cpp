@@ -55,7 +55,7 @@ void register_analog_eval(CLI::App& analog, const Provenance& provenance) {
       progress.set_total(total);
       progress.update(done);
     });
-    const std::vector<report::AnalogEvalRow> rows = api::analog_eval_rows(r);
+    const std::vector<results::AnalogEvalRow> rows = api::analog_eval_rows(r);
     const Provenance prov = api::with_caller(r.provenance, provenance);
     OutputSet outputs;
     if (!a->logits.empty())

@@ -11,6 +11,7 @@
 #include "api_torch/study.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "formats/race_study_file.h"
 #include "report/race_study.h"
 #include "util/files.h"
 #include "util/output_set.h"
@@ -52,7 +53,7 @@ void register_analog_study(CLI::App& analog) {
     const std::vector<report::Figure> figs =
         report::write_race_study_figures(outputs, r.study, r.info, &r.paper, q.out);
     report::write_race_study_html(outputs, r.study, r.info, figs, q.out);
-    const nlohmann::json j = report::race_study_json(r.study, r.info, r.options);
+    const nlohmann::json j = formats::race_study_json(r.study, r.info, r.options);
     outputs.add(join_path(q.out, "study.json"), j.dump(1) + "\n");
     outputs.add(join_path(q.out, "study.txt"), text);
     outputs.commit();

@@ -289,7 +289,7 @@ nlohmann::json front3d_json(const std::string& title, const partition::Problem& 
   }
   return {{"title", title},         {"points", pts},
           {"fronts", f.fronts},     {"solves", f.solves},
-          {"complete", f.complete}, {"provenance", provenance_json(provenance)}};
+          {"complete", f.complete}, {"provenance", formats::provenance_json(provenance)}};
 }
 
 }  // namespace hetcim::report

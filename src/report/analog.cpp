@@ -26,20 +26,21 @@ std::string analog_audit_text(const std::vector<xbar::MappingAudit>& audits,
   return out;
 }
 
-std::string analog_eval_text(const std::vector<AnalogEvalRow>& rows) {
+std::string analog_eval_text(const std::vector<results::AnalogEvalRow>& rows) {
   std::string out;
   if (rows.empty()) return out;
   appendf(out, "%-10s %-10s %10s %9s %9s\n", "chip", "mode", "accuracy", "images", "seconds");
-  for (const AnalogEvalRow& r : rows)
+  for (const results::AnalogEvalRow& r : rows)
     appendf(out, "%-10s %-10s %9.2f%% %9lld %9.2f\n", r.chip.c_str(), r.mode.c_str(),
             100.0 * r.accuracy, static_cast<long long>(r.images), r.seconds);
   return out;
 }
 
-nlohmann::json analog_eval_json(const std::vector<AnalogEvalRow>& rows, const std::string& dataset,
-                                const std::string& split, const Provenance& provenance) {
+nlohmann::json analog_eval_json(const std::vector<results::AnalogEvalRow>& rows,
+                                const std::string& dataset, const std::string& split,
+                                const Provenance& provenance) {
   nlohmann::json runs = nlohmann::json::array();
-  for (const AnalogEvalRow& r : rows)
+  for (const results::AnalogEvalRow& r : rows)
     runs.push_back({{"chip", r.chip},
                     {"mode", r.mode},
                     {"accuracy", r.accuracy},
@@ -49,7 +50,7 @@ nlohmann::json analog_eval_json(const std::vector<AnalogEvalRow>& rows, const st
           {"split", split},
           {"runs", runs},
           {"seconds_source", "measured: wall time of each run on this machine"},
-          {"provenance", provenance_json(provenance)}};
+          {"provenance", formats::provenance_json(provenance)}};
 }
 
 std::string analog_run_text(const std::map<std::string, exec::Tensor>& outputs,
@@ -77,7 +78,7 @@ std::string analog_serve_rows(int64_t first, std::span<const select::Decision> d
   return rows;
 }
 
-std::string analog_serve_text(const AnalogServeSummary& s) {
+std::string analog_serve_text(const results::AnalogServeSummary& s) {
   const select::ControllerCounts& c = s.counts;
   std::string out;
   appendf(out,
@@ -114,7 +115,7 @@ std::string analog_serve_text(const AnalogServeSummary& s) {
   return out;
 }
 
-nlohmann::json analog_serve_json(const AnalogServeSummary& s) {
+nlohmann::json analog_serve_json(const results::AnalogServeSummary& s) {
   const select::ControllerCounts& c = s.counts;
   nlohmann::json j = {{"policy", s.policy_file},
                       {"unit", s.unit},

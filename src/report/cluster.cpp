@@ -195,7 +195,7 @@ std::string cluster_text_with_provenance(const std::string& text, const Provenan
 
 std::string cluster_json_with_provenance(const std::string& json, const Provenance& p) {
   nlohmann::json j = nlohmann::json::parse(json);
-  j["provenance"] = provenance_json(p);
+  j["provenance"] = formats::provenance_json(p);
   return j.dump(1) + "\n";
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "formats/number_text.h"
 #include "report/figure_style.h"
 #include "report/provenance.h"
 
@@ -20,7 +21,7 @@ nlohmann::json opt(const std::optional<double>& v) {
   return v && std::isfinite(*v) ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
-nlohmann::json policy_json(const std::optional<DriftPolicyPoint>& p) {
+nlohmann::json policy_json(const std::optional<results::DriftPolicyPoint>& p) {
   if (!p) return nullptr;
   nlohmann::json j = {
       {"coverage", p->coverage},
@@ -45,7 +46,7 @@ nlohmann::json policy_json(const std::optional<DriftPolicyPoint>& p) {
   return j;
 }
 
-std::string monitor_cell(const std::optional<DriftPolicyPoint>& p) {
+std::string monitor_cell(const std::optional<results::DriftPolicyPoint>& p) {
   if (!p || !p->check) return "-";
   const select::StateCheck& c = *p->check;
   char b[160];
@@ -56,13 +57,13 @@ std::string monitor_cell(const std::optional<DriftPolicyPoint>& p) {
 }
 
 // The x of a point on the log time axis: reads at or before t0 sit at t0.
-double x_of(const DriftPoint& p, double t0) {
+double x_of(const results::DriftPoint& p, double t0) {
   return std::max(p.seconds, t0);
 }
 
 }  // namespace
 
-std::string drift_text(const DriftReport& r, const Provenance& provenance) {
+std::string drift_text(const results::DriftReport& r, const Provenance& provenance) {
   std::string o = provenance_text(provenance, "# ");
   const bool policy = !r.policy_file.empty();
   char b[256];
@@ -73,15 +74,15 @@ std::string drift_text(const DriftReport& r, const Provenance& provenance) {
     o += b;
   }
   o += "\n";
-  for (const DriftPoint& p : r.points) {
+  for (const results::DriftPoint& p : r.points) {
     std::snprintf(b, sizeof b, "%-8s %12.6g %10s %10s", p.label.c_str(), p.seconds,
                   pct(p.accuracy).c_str(), pct(p.accuracy_compensated).c_str());
     o += b;
     if (policy) {
-      auto cov = [](const std::optional<DriftPolicyPoint>& q) {
+      auto cov = [](const std::optional<results::DriftPolicyPoint>& q) {
         return q ? std::optional<double>(q->coverage) : std::nullopt;
       };
-      auto risk = [](const std::optional<DriftPolicyPoint>& q) {
+      auto risk = [](const std::optional<results::DriftPolicyPoint>& q) {
         return q ? std::optional<double>(q->accepted_risk) : std::nullopt;
       };
       std::snprintf(b, sizeof b, " %9s %9s %9s %9s", pct(cov(p.policy)).c_str(),
@@ -111,9 +112,9 @@ std::string drift_text(const DriftReport& r, const Provenance& provenance) {
   return o;
 }
 
-nlohmann::json drift_json(const DriftReport& r, const Provenance& provenance) {
+nlohmann::json drift_json(const results::DriftReport& r, const Provenance& provenance) {
   nlohmann::json pts = nlohmann::json::array();
-  for (const DriftPoint& p : r.points)
+  for (const results::DriftPoint& p : r.points)
     pts.push_back({{"label", p.label},
                    {"seconds", p.seconds},
                    {"accuracy", opt(p.accuracy)},
@@ -124,7 +125,7 @@ nlohmann::json drift_json(const DriftReport& r, const Provenance& provenance) {
                       {"drift", {{"nu", r.nu}, {"nu_sd", r.nu_sd}, {"t0_s", r.t0}}},
                       {"data", r.dataset},
                       {"points", pts},
-                      {"provenance", provenance_json(provenance)}};
+                      {"provenance", formats::provenance_json(provenance)}};
   if (!r.policy_file.empty())
     j["policy"] = {{"file", r.policy_file},
                    {"certificate_upper_bound", r.certificate_bound},
@@ -138,16 +139,16 @@ nlohmann::json drift_json(const DriftReport& r, const Provenance& provenance) {
 }
 
 Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::string& name,
-                          const DriftReport& r, const Provenance& provenance) {
+                          const results::DriftReport& r, const Provenance& provenance) {
   Chart c;
   c.title = "Accuracy after programming (conductance drift)";
-  c.footnote = "Modelled drift: G(t) = G(t0) (t/t0)^-nu, nu ~ N(" + gnuplot_number(r.nu) + ", " +
-               gnuplot_number(r.nu_sd) + "^2), t0 = " + gnuplot_number(r.t0) + " s; " + r.chip +
-               "; " + r.dataset + "; seeds and version in drift.json.";
+  c.footnote = "Modelled drift: G(t) = G(t0) (t/t0)^-nu, nu ~ N(" + formats::number_g9(r.nu) +
+               ", " + formats::number_g9(r.nu_sd) + "^2), t0 = " + formats::number_g9(r.t0) +
+               " s; " + r.chip + "; " + r.dataset + "; seeds and version in drift.json.";
   (void)provenance;
   LineSeries raw{"no compensation", {}, {}, false, true};
   LineSeries gdc{"global drift compensation", {}, {}, true, true};
-  for (const DriftPoint& p : r.points) {
+  for (const results::DriftPoint& p : r.points) {
     if (p.accuracy) {
       raw.x.push_back(x_of(p, r.t0));
       raw.y.push_back(100 * *p.accuracy);
@@ -170,7 +171,7 @@ Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::str
     LineSeries risk_c{"accepted error (GDC)", {}, {}, true, true, false, 1};
     LineSeries bound{"certificate bound at t0", {}, {}, true, false, false, 7};
     LineSeries audit{"audit bound (anytime 95%)", {}, {}, false, true, false, 5};
-    for (const DriftPoint& p : r.points) {
+    for (const results::DriftPoint& p : r.points) {
       const double x = x_of(p, r.t0);
       if (p.policy) {
         cov.x.push_back(x);

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "formats/number_text.h"
 #include "report/dse_grid.h"
 #include "report/figure_style.h"
 #include "report/gnuplot.h"
@@ -23,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string num(double v) {
-  return gnuplot_number(v);
+  return formats::number_g9(v);
 }
 
 // A CSV field: quoted when it holds a comma, a quote or a newline.
@@ -42,46 +43,6 @@ bool owned_figure(const std::string& file) {
 
 }  // namespace
 
-DseSummary summarize_dse(const std::vector<dse::DsePoint>& pts) {
-  DseSummary s;
-  s.points = pts.size();
-  for (const auto& p : pts) {
-    s.cached += p.cached;
-    s.optimal += p.status == "optimal";
-    s.milp_run += p.milp_run;
-    s.milp_optimal += p.milp_run && p.milp_status == "optimal";
-    if (!p.cached) s.solve_seconds += p.seconds;
-    const std::string hs = p.host + " = " + p.host_source;
-    if (std::find(s.host_sources.begin(), s.host_sources.end(), hs) == s.host_sources.end())
-      s.host_sources.push_back(hs);
-  }
-  return s;
-}
-
-std::string dse_claim(const std::vector<dse::DsePoint>& pts) {
-  const DseSummary s = summarize_dse(pts);
-  std::string out = std::to_string(s.points) + " grid points; ";
-  const std::string origin = "(" + std::to_string(s.points - s.cached) + " solved in this run, " +
-                             std::to_string(s.cached) +
-                             " read from the cache, their status recorded when they were solved)";
-  if (s.optimal == s.points) {
-    out += "all " + std::to_string(s.points) +
-           " solved to proven optimality by hetcim's exact solver " + origin;
-  } else {
-    std::map<std::string, size_t> others;
-    for (const auto& p : pts)
-      if (p.status != "optimal") ++others[p.status.empty() ? "no status" : p.status];
-    out += std::to_string(s.optimal) + " of " + std::to_string(s.points) +
-           " proven optimal by hetcim's exact solver; not proven:";
-    for (const auto& [status, n] : others) out += " " + std::to_string(n) + " " + status;
-    out += " " + origin;
-  }
-  if (s.milp_run > 0)
-    out += "; the paper's MILP (CBC) ran on " + std::to_string(s.milp_run) + " points, " +
-           std::to_string(s.milp_optimal) + " proven optimal";
-  return out;
-}
-
 void remove_dse_report(const std::string& out) {
   std::error_code ec;
   fs::remove(fs::path(out) / "report.html", ec);
@@ -97,7 +58,7 @@ std::string dse_csv(const std::vector<dse::DsePoint>& pts, const Provenance& pro
   std::string s =
       provenance_text(prov, "# ") +
       // The claim counted from the points, unless the caller's provenance already states it.
-      (prov.find("status") ? std::string() : "# status: " + dse_claim(pts) + "\n") +
+      (prov.find("status") ? std::string() : "# status: " + results::dse_claim(pts) + "\n") +
       "model,host,host_source,cached,solver,crossbars,t_mvm_s,operators,edges,parallel_pairs,"
       "offloadable,milp_binaries,"
       "milp_constraints,status,latency_s,cpu_only_s,speedup,bound_s,solve_s,nodes,host_ops,cim_ops,"
@@ -161,8 +122,8 @@ std::string dse_json(const std::vector<dse::DsePoint>& pts, const Provenance& pr
                    {"seconds", p.milp_seconds}};
     a.push_back(j);
   }
-  const DseSummary sum = summarize_dse(pts);
-  const nlohmann::json doc = {{"provenance", provenance_json(prov)},
+  const results::DseSummary sum = results::summarize_dse(pts);
+  const nlohmann::json doc = {{"provenance", formats::provenance_json(prov)},
                               {"summary",
                                {{"points", sum.points},
                                 {"cached", sum.cached},
@@ -172,7 +133,7 @@ std::string dse_json(const std::vector<dse::DsePoint>& pts, const Provenance& pr
                                 {"milp_optimal", sum.milp_optimal},
                                 {"exact_solve_s_this_run", sum.solve_seconds},
                                 {"host_sources", sum.host_sources},
-                                {"claim", dse_claim(pts)}}},
+                                {"claim", results::dse_claim(pts)}}},
                               {"points", a}};
   return doc.dump(1) + "\n";
 }
@@ -182,7 +143,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
   const std::string dir = (fs::path(out) / "figures").string();
   outputs.make_directory(dir);
   // Every caption ends with where its numbers come from.
-  const DseSummary sum = summarize_dse(pts);
+  const results::DseSummary sum = results::summarize_dse(pts);
   std::string sources = " Hosts: ";
   for (size_t i = 0; i < sum.host_sources.size(); ++i)
     sources += (i ? "; " : "") + sum.host_sources[i];
@@ -354,7 +315,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
       "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
       "text-align:right}figure{margin:24px 0}dt{font-weight:bold}</style></head><body>\n"
       "<h1>Design-space exploration</h1>\n<p class=\"claim\">" +
-      html_escape(dse_claim(pts)) + ".</p>\n<p>Host latencies: ";
+      html_escape(results::dse_claim(pts)) + ".</p>\n<p>Host latencies: ";
   for (size_t i = 0; i < sum.host_sources.size(); ++i)
     html += (i ? "; " : "") + html_escape(sum.host_sources[i]);
   html += ".</p>\n" + provenance_html(prov);

@@ -8,21 +8,10 @@
 
 #include "dse/dse.h"
 #include "report/gnuplot.h"
+#include "results/dse_summary.h"
 #include "util/provenance.h"
 
 namespace hetcim::report {
-
-// What a set of points claims, counted: the report's sentences come from here.
-struct DseSummary {
-  size_t points = 0, cached = 0, optimal = 0, milp_run = 0, milp_optimal = 0;
-  double solve_seconds = 0;  // exact solver time spent in this run (cached points excluded)
-  std::vector<std::string> host_sources;  // "<host> = <source>", one per distinct (host, source)
-};
-[[nodiscard]] DseSummary summarize_dse(const std::vector<dse::DsePoint>& points);
-// "64 grid points; all 64 solved to proven optimality by hetcim's exact solver (60 in this run, 4
-// read from the cache, their status recorded when solved)" or, when not all are proven, how many
-// are and which statuses the others have.
-[[nodiscard]] std::string dse_claim(const std::vector<dse::DsePoint>& points);
 
 // CSV: "# key: value" provenance lines, then a header and one row per point (with its host
 // source, solver, status and whether it came from the cache). Readers skip lines starting "#".

@@ -13,13 +13,13 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-nlohmann::json cost_json(const PathCost& c) {
+nlohmann::json cost_json(const results::PathCost& c) {
   return {{"latency_s", c.latency_s}, {"energy_j", c.energy_j}};
 }
 
 }  // namespace
 
-nlohmann::json execution_json(const Execution& e) {
+nlohmann::json execution_json(const results::Execution& e) {
   nlohmann::json j = {
       {"model", e.model},
       {"plan", e.plan},
@@ -63,9 +63,9 @@ nlohmann::json execution_json(const Execution& e) {
       {"conversions",
        {{"dac", e.dac_conversions}, {"adc", e.adc_conversions}, {"adc_clipped", e.adc_clipped}}},
       {"warnings", e.warnings},
-      {"provenance", provenance_json(e.provenance)}};
+      {"provenance", formats::provenance_json(e.provenance)}};
   if (e.certificate) {
-    const ExecutionCertificate& c = *e.certificate;
+    const results::ExecutionCertificate& c = *e.certificate;
     j["certify"] = {
         {"source",
          "computed: seed 002's RACE-AIMC pipeline (select::run_race) on the plan's logits, the "
@@ -103,7 +103,7 @@ nlohmann::json execution_json(const Execution& e) {
   return j;
 }
 
-std::string execution_text(const Execution& e) {
+std::string execution_text(const results::Execution& e) {
   std::string s = "execution of " + e.plan + " (" + e.model + ") on " + e.chip + "\n";
   const auto row = [&](const std::string& k, const std::string& v) {
     s += "  " + k + std::string(k.size() < 26 ? 26 - k.size() : 1, ' ') + v + "\n";
@@ -129,7 +129,7 @@ std::string execution_text(const Execution& e) {
                                   std::to_string(e.threads) + " thread" +
                                   (e.threads == 1 ? "" : "s") + ")");
   if (e.certificate) {
-    const ExecutionCertificate& c = *e.certificate;
+    const results::ExecutionCertificate& c = *e.certificate;
     row("certificate", std::string(c.certified ? "certified" : "not certified") + ": risk <= " +
                            fmt("%.3f", c.upper_bound) + " (target " + fmt("%.3f", c.risk) +
                            ") at coverage " + fmt("%.2f %%", 100 * c.certificate_coverage));

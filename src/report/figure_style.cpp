@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "formats/number_text.h"
 #include "report/gnuplot.h"
 #include "util/error.h"
 
@@ -16,7 +17,7 @@ std::string q(std::string_view s) {
 }
 
 std::string num(double v) {
-  return std::isfinite(v) ? gnuplot_number(v) : std::string("NaN");
+  return std::isfinite(v) ? formats::number_g9(v) : std::string("NaN");
 }
 
 std::string fmt(const std::string& f, double v) {

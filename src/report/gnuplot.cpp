@@ -16,12 +16,6 @@ std::string gnuplot_footer(const std::string& text) {
          " at screen 0.005, screen 0.012 font ',7' tc rgb '#555555'\n";
 }
 
-std::string gnuplot_number(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.9g", v);
-  return b;
-}
-
 std::string gnuplot_text(std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string t;

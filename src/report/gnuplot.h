@@ -42,9 +42,6 @@ void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::st
 // reader has no escape for a double quote, so each becomes an apostrophe.
 [[nodiscard]] std::string gnuplot_datum(std::string_view s);
 
-// A number as gnuplot reads it back exactly enough (%.9g).
-[[nodiscard]] std::string gnuplot_number(double v);
-
 // A gnuplot command that prints `text` small at the foot of the image (where its numbers come
 // from: source, version); put it before `plot` or `set multiplot`. `text` goes through
 // gnuplot_string.

@@ -213,7 +213,7 @@ nlohmann::json multi_partition_json(const MultiPartitionRun& r) {
     j["reprogramming"] = rj;
   }
   j["job_order"] = s.order;
-  j["provenance"] = provenance_json(r.provenance);
+  j["provenance"] = formats::provenance_json(r.provenance);
   return j;
 }
 

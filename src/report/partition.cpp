@@ -83,24 +83,7 @@ int svg_provenance_lines(const Provenance& prov, double w) {
 
 }  // namespace
 
-Provenance partition_provenance(const PartitionRun& r) {
-  Provenance p = r.provenance;
-  p.set("host source", r.host_source);
-  if (r.status == partition::SolveStatus::Replayed) {
-    p.set("solver", r.solver + " (no optimality claim)");
-  } else {
-    p.set("solver", r.solver == "exact" ? "exact (hetcim)" : "the paper's MILP on CBC");
-    p.set("status",
-          std::string(partition::solve_status_name(r.status)) +
-              (r.status == partition::SolveStatus::Optimal ? " (proven)" : " (not proven)"));
-    if (!r.incumbent.empty()) p.set("incumbent", r.incumbent);
-  }
-  p.set("cache", "none (solved in this run)");
-  if (!p.find("seeds")) p.set("seeds", "none (deterministic)");
-  return p;
-}
-
-std::string partition_text(const PartitionRun& r, const partition::Problem& p,
+std::string partition_text(const results::PartitionRun& r, const partition::Problem& p,
                            const partition::Schedule& s) {
   const partition::Summary f = partition::summarize(p, s);
   std::string out;
@@ -170,7 +153,7 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
       row("MILP serial bus", line);
     }
   }
-  const Provenance prov = partition_provenance(r);
+  const Provenance prov = results::partition_provenance(r);
   row("version", "hetcim " + prov.version + " (commit " + prov.commit + "), " + prov.date_utc);
   row("machine", prov.machine);
   for (const char* k : {"cache", "seeds"})
@@ -178,7 +161,7 @@ std::string partition_text(const PartitionRun& r, const partition::Problem& p,
   return out;
 }
 
-nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p,
+nlohmann::json partition_json(const results::PartitionRun& r, const partition::Problem& p,
                               const partition::Schedule& s) {
   const partition::Summary f = partition::summarize(p, s);
   nlohmann::json ops = nlohmann::json::array();
@@ -247,11 +230,11 @@ nlohmann::json partition_json(const PartitionRun& r, const partition::Problem& p
                  {"bus_jobs", r.milp->bus_jobs},
                  {"bus_pairs", r.milp->bus_pairs},
                  {"time_unit_s", r.milp->time_unit_seconds}};
-  j["provenance"] = provenance_json(partition_provenance(r));
+  j["provenance"] = formats::provenance_json(results::partition_provenance(r));
   return j;
 }
 
-std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
+std::string gantt_svg(const results::PartitionRun& r, const partition::Problem& p,
                       const partition::Schedule& s) {
   // Lanes: host, bus, and as many accelerator lanes as operators overlap there.
   std::vector<int> lane(p.size(), 0);
@@ -272,7 +255,7 @@ std::string gantt_svg(const PartitionRun& r, const partition::Problem& p,
   const double span = s.makespan > 0 ? s.makespan : 1;
   const double scale = (W - left - right) / span;
   const int lanes = 2 + cim_lanes;
-  const Provenance prov = partition_provenance(r);
+  const Provenance prov = results::partition_provenance(r);
   const double H = top + lanes * (lane_h + 4) + 40 + 12.0 * svg_provenance_lines(prov, W);
   std::string o = svg_open(W, H);
   char buf[512];
@@ -413,7 +396,7 @@ nlohmann::json front_json(const partition::Problem& p, const partition::FrontRes
           {"complete", f.complete},
           {"seconds", f.seconds},
           {"operators", p.names},
-          {"provenance", provenance_json(prov)}};
+          {"provenance", formats::provenance_json(prov)}};
 }
 
 // The front in the shared figure style (report/figure_style.h): one Lines panel, latency against

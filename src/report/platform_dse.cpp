@@ -89,7 +89,7 @@ std::string platform_dse_json(const PlatformDseRun& r) {
                    {"cached", p.cached},
                    {"engines", engines}});
   }
-  const nlohmann::json doc = {{"provenance", provenance_json(r.provenance)},
+  const nlohmann::json doc = {{"provenance", formats::provenance_json(r.provenance)},
                               {"platform", r.platform},
                               {"axes", axes},
                               {"points", pts}};

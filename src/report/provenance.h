@@ -1,18 +1,16 @@
-// Renderings of a result's provenance (util/provenance.h): what made it, when, where, and the named
-// facts a reader needs to trust its numbers (host source, solver and status, cache, seeds). Every
-// output of partition, dse, profile, cluster and analog carries one of these.
+// Renderings of a result's provenance (util/provenance.h): what made it, when, where, and the
+// named facts a reader needs to trust its numbers (host source, solver and status, cache, seeds).
+// Every output of partition, dse, profile, cluster and analog carries one of these; its JSON, in
+// every file hetcim writes, is formats/provenance_json.h.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "formats/provenance_json.h"
 #include "util/provenance.h"
 
 namespace hetcim::report {
-
-// {"tool": "hetcim", "version", "commit", "date_utc", "machine", "command_line",
-//  "facts": {key: value, ...}} (facts in insertion order).
-[[nodiscard]] nlohmann::json provenance_json(const Provenance& p);
 
 // One "<prefix>key: value" line per field, facts last; e.g. prefix "# " for a CSV or profile
 // header.

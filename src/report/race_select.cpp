@@ -8,17 +8,6 @@
 
 namespace hetcim::report {
 
-nlohmann::json finite_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
-
-nlohmann::json selective_stats_json(const select::SelectiveStats& s) {
-  return {{"rows", s.size},           {"accepted", s.accepted},
-          {"errors", s.errors},       {"correct", s.correct},
-          {"coverage", s.coverage()}, {"selective_risk", s.selective_risk()},
-          {"accuracy", s.accuracy()}};
-}
-
 namespace {
 
 // Coverage and the selective figures at it (energies in uJ).
@@ -26,7 +15,7 @@ nlohmann::json selective_json(const select::SelectiveEnergy& e) {
   return {{"coverage", e.coverage},
           {"selective", e.selective * 1e6},
           {"reduction_vs_ensemble", e.reduction_vs_ensemble},
-          {"break_even_fallback", finite_or_null(e.break_even_fallback * 1e6)}};
+          {"break_even_fallback", formats::finite_or_null(e.break_even_fallback * 1e6)}};
 }
 
 }  // namespace
@@ -46,10 +35,10 @@ nlohmann::json race_select_json(const select::RaceResult& r, const select::RaceO
                     {"bias", a.bias},
                     {"fit",
                      {{"feasible", a.fit.feasible},
-                      {"threshold", finite_or_null(a.fit.threshold)},
+                      {"threshold", formats::finite_or_null(a.fit.threshold)},
                       {"upper_bound", a.fit.upper_bound},
-                      {"policy", selective_stats_json(a.fit.stats)}}},
-                    {"test", selective_stats_json(a.test)}});
+                      {"policy", formats::selective_stats_json(a.fit.stats)}}},
+                    {"test", formats::selective_stats_json(a.test)}});
   }
   const select::Certificate& c = r.certificate;
   nlohmann::json j = {
@@ -79,9 +68,9 @@ nlohmann::json race_select_json(const select::RaceResult& r, const select::RaceO
        {{"certified", c.certified},
         {"risk_target", c.risk_target},
         {"delta", c.delta},
-        {"threshold", finite_or_null(c.threshold)},
+        {"threshold", formats::finite_or_null(c.threshold)},
         {"upper_bound", c.upper_bound},
-        {"split", selective_stats_json(c.stats)}}},
+        {"split", formats::selective_stats_json(c.stats)}}},
       {"test",
        {{"digital_accuracy", r.digital_accuracy},
         {"hybrid_accuracy", r.hybrid_accuracy},
@@ -95,7 +84,7 @@ nlohmann::json race_select_json(const select::RaceResult& r, const select::RaceO
         {"activation_reduction", r.energy.activation_reduction},
         {"at_test", r.energy.at_test ? selective_json(*r.energy.at_test) : nlohmann::json(nullptr)},
         {"at_certificate", selective_json(r.energy.at_certificate)}}},
-      {"provenance", provenance_json(prov)}};
+      {"provenance", formats::provenance_json(prov)}};
   j["data"] = data;
   j["logits_source"] = {
       {"simulated", logits.simulated}, {"cached", logits.cached}, {"cache", logits.cache}};

@@ -9,17 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "formats/select_json.h"
 #include "select/race.h"
 #include "util/provenance.h"
 
 namespace hetcim::report {
-
-// Finite numbers as numbers, +-inf (an infeasible threshold, a break-even that never comes) as
-// null.
-[[nodiscard]] nlohmann::json finite_or_null(double v);
-
-// A selective split's counts and rates: rows, accepted, errors, correct, coverage, risk, accuracy.
-[[nodiscard]] nlohmann::json selective_stats_json(const select::SelectiveStats& s);
 
 [[nodiscard]] std::string race_select_text(const select::RaceResult& r,
                                            const select::RaceOptions& o);

@@ -2,7 +2,7 @@
 // (confidence scores), the ablation tables, Fig. 2 a-d analogues (report/figure_style.h: SVG, PDF
 // and 300-dpi PNG, the paper's values as markers) and a self-contained report.html. Every table
 // states where its numbers come from (the `provenance` lines: data, models, chips, seeds, logit
-// cache, energy model).
+// cache, energy model). study.json, written and read: formats/race_study_file.h.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,21 +10,17 @@
 #include <utility>
 #include <vector>
 
+#include "formats/paper_data.h"
 #include "report/figure_style.h"
 #include "report/gnuplot.h"
-#include "report/paper_data.h"
+#include "results/race_study.h"
 #include "select/study.h"
 
 namespace hetcim::report {
 
-struct RaceStudyInfo {
-  double risk_target = 0.10;                                    // r (the line in Fig. 2a)
-  double fallback = 4e-6;                                       // J, the operating point in Fig. 2d
-  std::vector<std::pair<std::string, std::string>> provenance;  // (what, value), in order
-};
-
 // Plain-text tables (the same content as report.html's tables).
-[[nodiscard]] std::string race_study_text(const select::StudyResult& s, const RaceStudyInfo& info);
+[[nodiscard]] std::string race_study_text(const select::StudyResult& s,
+                                          const results::RaceStudyInfo& info);
 
 // The design risk of a sweep variant's label ("r_d = 0.05") in percent; NaN when there is none.
 [[nodiscard]] double design_risk_percent(const std::string& label);
@@ -45,40 +41,22 @@ struct StudyFigure {
 // rows, Fig. 2(b)/(c)'s values, Sec. V-D's operating point and break-even. `data_note` (where our
 // numbers come from) is every figure's footnote and ends every caption.
 [[nodiscard]] std::vector<StudyFigure> race_study_charts(const select::StudyResult& s,
-                                                         const RaceStudyInfo& info,
-                                                         const PaperData* paper,
+                                                         const results::RaceStudyInfo& info,
+                                                         const formats::PaperData* paper,
                                                          const std::string& data_note);
 
 // Fig. 2 a-d analogues of `hetcim analog study` staged in `out` under `dir` (SVG, PDF and PNG
 // each, as fig2a_certificates, fig2b_design_risk, fig2c_availability, fig2d_fallback; `paper` as
 // in race_study_charts, or null); returns them in order.
 std::vector<Figure> write_race_study_figures(OutputSet& out, const select::StudyResult& s,
-                                             const RaceStudyInfo& info, const PaperData* paper,
+                                             const results::RaceStudyInfo& info,
+                                             const formats::PaperData* paper,
                                              const std::string& dir);
 
 // `dir`/report.html staged in `out`: provenance, the tables and the figures (SVG inline, read
 // from their staged files).
-void write_race_study_html(OutputSet& out, const select::StudyResult& s, const RaceStudyInfo& info,
-                           const std::vector<Figure>& figures, const std::string& dir);
-
-// study.json: format version, the options the study ran with (`options`, written by the caller:
-// risk, design_risk, dataset, pool, ...), the provenance lines, the base protocol, the ablations
-// (per run and mean +- sd) and the break-even. Written by `hetcim analog study`, read back by
-// `hetcim reproduce seed002 --study DIR`.
-inline constexpr int kRaceStudyFormat = 1;
-[[nodiscard]] nlohmann::json race_study_json(const select::StudyResult& s,
-                                             const RaceStudyInfo& info,
-                                             const nlohmann::json& options);
-
-struct RaceStudyFile {
-  std::string origin;         // the file read
-  select::StudyResult study;  // every variant's runs (the fallback sweep is not stored)
-  RaceStudyInfo info;         // provenance lines as written
-  nlohmann::json options;
-};
-
-// Reads a study.json; UserError naming the file and the field that is missing, of the wrong type
-// or from another format version.
-[[nodiscard]] RaceStudyFile read_race_study(const std::string& path);
+void write_race_study_html(OutputSet& out, const select::StudyResult& s,
+                           const results::RaceStudyInfo& info, const std::vector<Figure>& figures,
+                           const std::string& dir);
 
 }  // namespace hetcim::report

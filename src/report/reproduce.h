@@ -1,27 +1,17 @@
 // `hetcim reproduce`: each paper's tables and figures regenerated and put side by side with the
-// published numbers (report/paper_data.h): figures in the style of report/figure_style.h with the
-// paper's values as markers, a difference table per figure whose one-line reason is computed from
-// the run (host modelled or measured, eq. (1) crossbar needs, operator counts, saturation), a
-// provenance block, report.html and reproduce.json. The caller (cli/cmd_reproduce.cpp) runs the
-// analyses; these functions only render.
+// published numbers (formats/paper_data.h) and the runs of results/reproduce.h: figures in the
+// style of report/figure_style.h with the paper's values as markers, a difference table per figure
+// whose one-line reason is computed from the run (host modelled or measured, eq. (1) crossbar
+// needs, operator counts, saturation), a provenance block, report.html and reproduce.json. The
+// caller (cli/cmd_reproduce.cpp) runs the analyses; these functions only render.
 #pragma once
 
-#include <map>
-#include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "cluster/bottleneck_mapping.h"
-#include "cluster/cluster_config.h"
-#include "cluster/dw_engine.h"
-#include "cluster/roofline.h"
-#include "dse/dse.h"
-#include "partition/problem.h"
-#include "partition/schedule.h"
+#include "formats/paper_data.h"
 #include "report/gnuplot.h"
-#include "report/paper_data.h"
-#include "report/race_study.h"
+#include "results/reproduce.h"
 #include "util/provenance.h"
 
 namespace hetcim::report {
@@ -41,86 +31,17 @@ struct ReproduceOutput {
   std::vector<Difference> differences;  // every compared cell (also those that agree)
 };
 
-struct Seed000HostInfo {
-  std::string source;  // "modelled: arm-cortex-a72 ..." | "measured: ..."
-  bool modelled = true;
-  std::string paper_cpu;  // the paper's CPU for this host ("ARM Cortex-A72, 1.5 GHz")
-};
-
-struct Seed000ModelInfo {
-  int64_t operators = 0, offloadable = 0;
-  int64_t crossbars_all = 0;     // eq. (1) summed over every offloadable operator
-  int64_t largest_operator = 0;  // eq. (1) of the largest offloadable operator
-  int64_t milp_variables = 0, milp_constraints = 0;  // Table I counting
-};
-
-// One optimal schedule drawn as a Gantt chart.
-struct Seed000Gantt {
-  std::string model, host;
-  int64_t crossbars = 0;
-  double t_mvm = 0;
-  partition::Problem problem;
-  partition::Schedule schedule;
-};
-
-struct Seed000Run {
-  std::vector<dse::DsePoint> points;       // models x hosts x crossbars x T_mvm, exact solver
-  std::vector<dse::DsePoint> milp_points;  // the points also solved by the paper's MILP on CBC
-  double milp_time_limit = 0;              // s per MILP
-  std::map<std::string, Seed000HostInfo> hosts;    // by DSE host name ("arm", "x86")
-  std::map<std::string, Seed000ModelInfo> models;  // by model name
-  bool quick = false;
-  std::optional<Seed000Gantt> gantt;
-};
-
 // Writes <out>/figures/*.{svg,pdf,png}, <out>/report.html and <out>/reproduce.json.
-ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
-                                     const PaperData& paper, const Provenance& provenance,
+ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000Run& run,
+                                     const formats::PaperData& paper, const Provenance& provenance,
                                      const std::string& out);
 
-struct Seed001Run {
-  cluster::ClusterConfig config;
-  std::vector<cluster::RooflinePoint> roofline;  // Fig. 7 a-c panels
-  cluster::BottleneckStudy bottleneck;           // Fig. 9 / 10 (paper mappings, cores first)
-  cluster::DwCost dw;                            // the depth-wise engine on the Bottleneck's layer
-  double dw_software_macs_per_cycle = 0;         // the cores on the same layer
-  double peak_ops = 0;                           // IMA peak, op/s
-  double attained_250_128_pipelined = 0;         // op/s at 100 % utilisation
-};
-
-ReproduceOutput write_seed001_report(OutputSet& outputs, const Seed001Run& run,
-                                     const PaperData& paper, const Provenance& provenance,
+ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001Run& run,
+                                     const formats::PaperData& paper, const Provenance& provenance,
                                      const std::string& out);
 
-// Seed 002: Table I (the chip profiles hetcim simulates, data/chips.yaml, beside the paper's), the
-// Sec. V-D energy arithmetic (select/energy.h) at the paper's coverage, and with a study
-// (`hetcim analog study`, read from its study.json) Table II, Table III and Fig. 2 a-c.
-struct Seed002Chip {
-  std::string name;
-  double read_noise = 0, write_noise = 0;  // S
-  double stuck_fraction = 0;               // [0, 1]
-  double energy = 0, latency = 0;          // J, s (NaN when the profile has none)
-};
-
-struct Seed002Run {
-  std::string chips_origin;  // the chips file read
-  std::vector<Seed002Chip> chips;
-  double coverage = 0;  // the coverage used for the energy arithmetic, [0, 1]
-  std::string coverage_source;
-  double fallback = 0;    // J
-  double activation = 0;  // J, the selected accelerator (A0) switched on
-  double ensemble = 0;    // J, every accelerator of the pool
-  double selective = 0;   // J at `fallback`
-  double break_even = 0;  // J
-  std::vector<double> sweep_fallback, sweep_selective;  // J, Fig. 2(d)-style sweep
-  // Table II, Table III and Fig. 2 a-c: a finished `hetcim analog study` (its study.json), or
-  // none, and then the page names `study_command`, the command that produces one.
-  std::optional<RaceStudyFile> study;
-  std::string study_command;
-};
-
-ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,
-                                     const PaperData& paper, const Provenance& provenance,
+ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002Run& run,
+                                     const formats::PaperData& paper, const Provenance& provenance,
                                      const std::string& out);
 
 }  // namespace hetcim::report

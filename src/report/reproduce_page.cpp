@@ -96,15 +96,15 @@ nlohmann::json figures_json(const std::vector<Figure>& figures) {
   return a;
 }
 
-void stage_reproduce_report(OutputSet& outputs, const std::string& out, const PaperData& paper,
-                            const std::string& title, const std::string& intro,
-                            const std::string& body, const Provenance& provenance,
-                            const ReproduceOutput& res) {
+void stage_reproduce_report(OutputSet& outputs, const std::string& out,
+                            const formats::PaperData& paper, const std::string& title,
+                            const std::string& intro, const std::string& body,
+                            const Provenance& provenance, const ReproduceOutput& res) {
   outputs.add(join_path(out, "report.html"),
               page_html(title, paper.paper, intro, body, provenance));
   const nlohmann::json j = {{"paper", paper.paper},
                             {"seed", paper.seed},
-                            {"provenance", provenance_json(provenance)},
+                            {"provenance", formats::provenance_json(provenance)},
                             {"figures", figures_json(res.figures)},
                             {"differences", differences_json(res.differences)}};
   outputs.add(join_path(out, "reproduce.json"), j.dump(1) + "\n");

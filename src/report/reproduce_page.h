@@ -36,9 +36,9 @@ namespace hetcim::report {
 
 // Stages a paper's <out>/report.html (page_html) and <out>/reproduce.json (paper, seed,
 // provenance, figures, differences) in `outputs`.
-void stage_reproduce_report(OutputSet& outputs, const std::string& out, const PaperData& paper,
-                            const std::string& title, const std::string& intro,
-                            const std::string& body, const Provenance& provenance,
-                            const ReproduceOutput& res);
+void stage_reproduce_report(OutputSet& outputs, const std::string& out,
+                            const formats::PaperData& paper, const std::string& title,
+                            const std::string& intro, const std::string& body,
+                            const Provenance& provenance, const ReproduceOutput& res);
 
 }  // namespace hetcim::report

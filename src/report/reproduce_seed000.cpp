@@ -17,20 +17,20 @@ namespace {
 
 // The DSE grid of the run, with the run itself (its models' workloads, its host sources).
 struct Grid : DseGrid {
-  const Seed000Run& run;
-  explicit Grid(const Seed000Run& r) : DseGrid(r.points), run(r) {}
+  const results::Seed000Run& run;
+  explicit Grid(const results::Seed000Run& r) : DseGrid(r.points), run(r) {}
 };
 
-double paper_cell(const PaperTable& t, const std::string& row, int64_t crossbars) {
-  const PaperValue* v = t.find(row, std::to_string(crossbars));
+double paper_cell(const formats::PaperTable& t, const std::string& row, int64_t crossbars) {
+  const formats::PaperValue* v = t.find(row, std::to_string(crossbars));
   return v && v->present ? v->value : kNoValue;
 }
 
 // The host part of a reason: how our host latencies were obtained vs the paper's.
-std::string host_reason(const Seed000Run& run, const std::string& host) {
+std::string host_reason(const results::Seed000Run& run, const std::string& host) {
   const auto it = run.hosts.find(host);
   if (it == run.hosts.end()) return "";
-  const Seed000HostInfo& h = it->second;
+  const results::Seed000HostInfo& h = it->second;
   std::string src = h.source;
   for (const char* prefix : {"modelled: ", "measured: "})
     if (src.rfind(prefix, 0) == 0) src = src.substr(std::string(prefix).size());
@@ -50,7 +50,7 @@ int64_t saturation(const std::vector<int64_t>& xbars, const std::vector<double>&
 }
 
 // The reason of one speedup cell (model, host, T_mvm, budget).
-std::string speedup_reason(const Grid& g, const PaperData& paper, const std::string& model,
+std::string speedup_reason(const Grid& g, const formats::PaperData& paper, const std::string& model,
                            const std::string& host, double t, int64_t c, double ours,
                            double published, const std::vector<double>& ours_series,
                            const std::vector<double>& paper_series) {
@@ -61,7 +61,7 @@ std::string speedup_reason(const Grid& g, const PaperData& paper, const std::str
   parts.push_back(b);
   if (const std::string h = host_reason(g.run, host); !h.empty()) parts.push_back(h);
   if (const auto it = g.run.models.find(model); it != g.run.models.end()) {
-    const Seed000ModelInfo& m = it->second;
+    const results::Seed000ModelInfo& m = it->second;
     if (m.crossbars_all <= c)
       std::snprintf(b, sizeof b,
                     "eq. (1): all %lld offloadable operators fit (%lld <= %lld crossbars)",
@@ -73,7 +73,7 @@ std::string speedup_reason(const Grid& g, const PaperData& paper, const std::str
           "eq. (1): the budget binds (all offloadable operators need %lld > %lld crossbars)",
           static_cast<long long>(m.crossbars_all), static_cast<long long>(c));
     parts.push_back(b);
-    if (const PaperValue* ops = paper.need_table("table1").find(model, "operators");
+    if (const formats::PaperValue* ops = paper.need_table("table1").find(model, "operators");
         ops && ops->present && static_cast<int64_t>(ops->value) != m.operators) {
       std::snprintf(b, sizeof b, "graph has %lld operators, the paper's %g",
                     static_cast<long long>(m.operators), ops->value);
@@ -96,7 +96,7 @@ std::string speedup_reason(const Grid& g, const PaperData& paper, const std::str
   return r;
 }
 
-std::string host_footnote(const Seed000Run& run, const std::vector<std::string>& hosts) {
+std::string host_footnote(const results::Seed000Run& run, const std::vector<std::string>& hosts) {
   std::string modelled, measured;
   for (const std::string& h : hosts) {
     const auto it = run.hosts.find(h);
@@ -116,8 +116,8 @@ std::string host_footnote(const Seed000Run& run, const std::vector<std::string>&
 
 }  // namespace
 
-ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
-                                     const PaperData& paper, const Provenance& provenance,
+ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000Run& run,
+                                     const formats::PaperData& paper, const Provenance& provenance,
                                      const std::string& out) {
   paper.require({"fig3", "fig4", "fig5_cim_ops", "fig5_latency", "table1"}, {});
   const std::string dir = out + "/figures";
@@ -137,7 +137,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
   // Fig. 3: ResNet-18, speedup per crossbar budget and MVM latency, one panel per host.
   const std::string fig3_model = "resnet18";
   if (std::find(g.models.begin(), g.models.end(), fig3_model) != g.models.end()) {
-    const PaperTable& pt = paper.need_table("fig3");
+    const formats::PaperTable& pt = paper.need_table("fig3");
     Chart c;
     c.title = "ResNet-18: speedup of the optimal partition over CPU-only execution";
     c.footnote = host_footnote(run, g.hosts);
@@ -180,7 +180,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
 
   // Fig. 4: every model at the smallest MVM latency.
   {
-    const PaperTable& pt = paper.need_table("fig4");
+    const formats::PaperTable& pt = paper.need_table("fig4");
     Chart c;
     c.title = "Speedup per model at " + ns_label(t_min) + " ns MVM latency";
     c.footnote = host_footnote(run, g.hosts);
@@ -224,8 +224,8 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
   // Fig. 5: YOLOv5n latency, host busy vs host idle (waiting for CIM / bus), operator counts.
   const std::string fig5_model = "yolov5n";
   if (std::find(g.models.begin(), g.models.end(), fig5_model) != g.models.end()) {
-    const PaperTable& pc = paper.need_table("fig5_cim_ops");
-    const PaperTable& pl = paper.need_table("fig5_latency");
+    const formats::PaperTable& pc = paper.need_table("fig5_cim_ops");
+    const formats::PaperTable& pl = paper.need_table("fig5_latency");
     Chart c;
     c.title = "YOLOv5n: end-to-end latency of the optimal partition, split by what the host does";
     c.footnote = host_footnote(run, g.hosts);
@@ -312,7 +312,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
 
   // The schedule of one optimal partition (beyond the paper's figures: what the optimum does).
   if (run.gantt) {
-    const Seed000Gantt& gt = *run.gantt;
+    const results::Seed000Gantt& gt = *run.gantt;
     const partition::Problem& p = gt.problem;
     const partition::Schedule& s = gt.schedule;
     Gantt g;
@@ -372,7 +372,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
 
   // Table I: problem sizes and solver figures, Gurobi (paper) beside CBC and the exact solver.
   {
-    const PaperTable& pt = paper.need_table("table1");
+    const formats::PaperTable& pt = paper.need_table("table1");
     std::vector<Difference> diffs;
     std::string rows;
     const std::string arm = std::find(g.hosts.begin(), g.hosts.end(), "arm") != g.hosts.end()
@@ -382,9 +382,9 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
       const std::string& model = row.first;  // a plain name: lambdas below capture it
       const auto mi = run.models.find(model);
       if (mi == run.models.end()) continue;
-      const Seed000ModelInfo& m = mi->second;
+      const results::Seed000ModelInfo& m = mi->second;
       auto paper_txt = [&](const char* col) {
-        const PaperValue* v = pt.find(model, col);
+        const formats::PaperValue* v = pt.find(model, col);
         return v ? v->text() : std::string();
       };
       // Exact solver: every point of the grid on this host.
@@ -409,7 +409,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const Seed000Run& run,
           if (std::isfinite(p.milp_gap) && p.milp_objective > 0) gap_sum += p.milp_gap, ++gap_n;
         }
       auto cmp = [&](const char* col, double ours, const std::string& reason) {
-        const PaperValue* v = pt.find(model, col);
+        const formats::PaperValue* v = pt.find(model, col);
         if (!v || !v->present) return;
         diffs.push_back({"table1", model + ": " + col, ours, v->text(), v->value,
                          std::fabs(ours / v->value - 1) <= 0.001 ? "equal" : reason});

@@ -34,8 +34,8 @@ bool is_pointwise(const std::string& layer) {
 
 }  // namespace
 
-ReproduceOutput write_seed001_report(OutputSet& outputs, const Seed001Run& run,
-                                     const PaperData& paper, const Provenance& provenance,
+ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001Run& run,
+                                     const formats::PaperData& paper, const Provenance& provenance,
                                      const std::string& out) {
   paper.require(
       {"fig7_memory_bound", "fig9", "fig10_dominant_layer"},
@@ -69,7 +69,7 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const Seed001Run& run,
             model_note);
     res.figures.insert(res.figures.end(), figs.begin(), figs.end());
     std::vector<Difference> diffs;
-    const PaperTable& mb = paper.need_table("fig7_memory_bound");
+    const formats::PaperTable& mb = paper.need_table("fig7_memory_bound");
     for (const auto& [row, values] : mb.rows) {
       for (size_t i = 0; i < mb.columns.size(); ++i) {
         const cluster::RooflinePoint* at = nullptr;
@@ -148,10 +148,11 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const Seed001Run& run,
 
   // Fig. 9 and Fig. 10.
   {
-    const PaperTable& t9 = paper.need_table("fig9");
+    const formats::PaperTable& t9 = paper.need_table("fig9");
     BottleneckPaperGains gains;
     for (const auto& [row, values] : t9.rows)
-      for (const PaperValue& v : values) gains[row].push_back(v.present ? v.value : kNoValue);
+      for (const formats::PaperValue& v : values)
+        gains[row].push_back(v.present ? v.value : kNoValue);
     const auto figs = write_bottleneck_figures(outputs, run.bottleneck, dir, gains, model_note);
     std::vector<Difference> d9, d10;
     const int64_t job_cycles = cluster::compute_cycles(cfg.ima, cfg.clock.frequency);
@@ -159,7 +160,7 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const Seed001Run& run,
       const std::string name = cluster::mapping_name(r.mapping);
       const double ours[] = {r.speedup, r.energy_gain, r.area_gain};
       for (size_t m = 0; m < t9.columns.size() && m < 3; ++m) {
-        const PaperValue* v = t9.find(name, t9.columns[m]);
+        const formats::PaperValue* v = t9.find(name, t9.columns[m]);
         if (!v || !v->present) continue;
         std::string reason;
         if (std::fabs(ours[m] / v->value - 1) <= 0.10) {
@@ -187,8 +188,8 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const Seed001Run& run,
       int64_t pw = 0, dw = 0;
       for (const auto& l : r.layers)
         (is_pointwise(l.layer) ? pw : dw) += l.layer == "residual" ? 0 : l.cycles;
-      const PaperTable& t10 = paper.need_table("fig10_dominant_layer");
-      if (const PaperValue* v = t10.find(name, "depthwise"); v && v->present) {
+      const formats::PaperTable& t10 = paper.need_table("fig10_dominant_layer");
+      if (const formats::PaperValue* v = t10.find(name, "depthwise"); v && v->present) {
         const double ours_dw = dw > pw ? 1 : 0;
         d10.push_back({"fig10", name + ": depth-wise dominates (1 = yes)", ours_dw, v->text(),
                        v->value,

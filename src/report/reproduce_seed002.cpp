@@ -8,6 +8,7 @@
 
 #include "report/figure_style.h"
 #include "report/provenance.h"
+#include "report/race_study.h"
 #include "report/reproduce.h"
 #include "report/reproduce_page.h"
 #include "report/seed002_energy.h"
@@ -34,7 +35,7 @@ std::string option_text(const nlohmann::json& o, const std::string& key) {
 }
 
 // Why a study's figure differs from the paper's, from the study's own options.
-std::string study_reason(const RaceStudyFile& f) {
+std::string study_reason(const results::RaceStudyFile& f) {
   return "ours: " + option_text(f.options, "dataset") + ", " +
          std::to_string(f.study.base.runs.size()) + " model(s) of " +
          option_text(f.options, "epochs") + " epochs, pool " + option_text(f.options, "pool") +
@@ -46,19 +47,20 @@ std::string pct_pm(const MeanSd& m) {
   return fixed(100 * m.mean, 2) + " &plusmn; " + fixed(100 * m.sd, 2);
 }
 
-const PaperValue* paper_cell(const PaperTable& t, const std::string& row, const std::string& col) {
-  const PaperValue* v = t.find(row, col);
+const formats::PaperValue* paper_cell(const formats::PaperTable& t, const std::string& row,
+                                      const std::string& col) {
+  const formats::PaperValue* v = t.find(row, col);
   return v && v->present ? v : nullptr;
 }
 
-double paper_or_nan(const PaperTable& t, const std::string& row, const std::string& col) {
-  const PaperValue* v = paper_cell(t, row, col);
+double paper_or_nan(const formats::PaperTable& t, const std::string& row, const std::string& col) {
+  const formats::PaperValue* v = paper_cell(t, row, col);
   return v ? v->value : kNoValue;
 }
 
 // Table II, Table III and Fig. 2 a-c from a study beside the paper's values.
-void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyFile& f,
-                    const PaperData& paper, ReproduceOutput& res, std::string& body) {
+void study_sections(OutputSet& outputs, const std::string& dir, const results::RaceStudyFile& f,
+                    const formats::PaperData& paper, ReproduceOutput& res, std::string& body) {
   const select::StudyResult& s = f.study;
   const std::string why = study_reason(f);
   const size_t n = s.base.runs.size();
@@ -70,7 +72,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
 
   // Table II: per run and mean, paper | ours.
   {
-    const PaperTable& t = paper.need_table("table2");
+    const formats::PaperTable& t = paper.need_table("table2");
     const char* cols[] = {"cert_coverage", "cert_risk", "upper_95", "test_coverage",
                           "hybrid_accuracy"};
     double RunFigures::*fields[] = {&RunFigures::certified_coverage, &RunFigures::certified_risk,
@@ -82,7 +84,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
       const std::string name = "run " + std::to_string(i + 1);
       rows += "<tr><td class=\"l\">" + name + "</td>";
       for (size_t c = 0; c < 5; ++c) {
-        const PaperValue* v = paper_cell(t, name, cols[c]);
+        const formats::PaperValue* v = paper_cell(t, name, cols[c]);
         rows += "<td class=\"paper\">" + (v ? v->text() : std::string()) + "</td><td>" +
                 (i < n ? fixed(100 * (s.base.runs[i].*fields[c]), 2) : std::string()) + "</td>";
       }
@@ -95,7 +97,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
     std::vector<Difference> diffs;
     rows += "<tr><td class=\"l\">mean &plusmn; sd</td>";
     for (size_t c = 0; c < 5; ++c) {
-      const PaperValue* v = paper_cell(t, "mean", cols[c]);
+      const formats::PaperValue* v = paper_cell(t, "mean", cols[c]);
       const MeanSd m = s.base.over(fields[c]);
       rows += "<td class=\"paper\">" + (v ? v->text() : std::string()) + "</td><td>" + pct_pm(m) +
               "</td>";
@@ -126,7 +128,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
 
   // Table III: the five confidence scores, mean over runs.
   {
-    const PaperTable& t = paper.need_table("table3");
+    const formats::PaperTable& t = paper.need_table("table3");
     const char* cols[] = {"cert_coverage", "upper_95", "test_coverage", "test_risk"};
     double RunFigures::*fields[] = {&RunFigures::certified_coverage, &RunFigures::upper_bound,
                                     &RunFigures::test_coverage, &RunFigures::test_risk};
@@ -135,7 +137,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
     for (const Variant& v : s.scores) {
       rows += "<tr><td class=\"l\">" + html_escape(v.label) + "</td>";
       for (size_t c = 0; c < 4; ++c) {
-        const PaperValue* pv = paper_cell(t, v.label, cols[c]);
+        const formats::PaperValue* pv = paper_cell(t, v.label, cols[c]);
         const MeanSd m = v.over(fields[c]);
         rows += "<td class=\"paper\">" + (pv ? pv->text() : std::string()) + "</td><td>" +
                 pct_pm(m) + "</td>";
@@ -159,7 +161,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
 
   // Fig. 2(b): the design-risk sweep.
   {
-    const PaperTable& t = paper.need_table("fig2b");
+    const formats::PaperTable& t = paper.need_table("fig2b");
     std::vector<Difference> diffs;
     for (const Variant& v : s.design_risk) {
       const double rd = design_risk_percent(v.label);
@@ -167,7 +169,8 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
       const double passing = 100.0 * v.passes / static_cast<double>(v.runs.size());
       const std::string row = fixed(rd, 0) + "%";
       const double pc = paper_or_nan(t, row, "certificates_passing_of_5");
-      if (const PaperValue* pv = paper_cell(t, row, "test_coverage_percent"); pv && m.n > 0)
+      if (const formats::PaperValue* pv = paper_cell(t, row, "test_coverage_percent");
+          pv && m.n > 0)
         diffs.push_back({"fig2b", "r_d = " + row + ": mean test coverage (%)", 100 * m.mean,
                          pv->text(), pv->value, why});
       if (std::isfinite(pc))
@@ -186,7 +189,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
 
   // Fig. 2(c): availability.
   {
-    const PaperTable& t = paper.need_table("fig2c");
+    const formats::PaperTable& t = paper.need_table("fig2c");
     std::vector<Variant> avail = {s.base};
     avail[0].label = "full pool";
     avail.insert(avail.end(), s.availability.begin(), s.availability.end());
@@ -216,8 +219,8 @@ void study_sections(OutputSet& outputs, const std::string& dir, const RaceStudyF
 
 }  // namespace
 
-ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,
-                                     const PaperData& paper, const Provenance& provenance,
+ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002Run& run,
+                                     const formats::PaperData& paper, const Provenance& provenance,
                                      const std::string& out) {
   paper.require({"table1", "table2", "table3", "fig2b", "fig2c"},
                 {"activation_reduction", "break_even_fallback", "e_always_on",
@@ -229,18 +232,18 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,
 
   // Table I: paper | ours (the simulator's input file) per field.
   {
-    const PaperTable& t = paper.need_table("table1");
+    const formats::PaperTable& t = paper.need_table("table1");
     std::vector<Difference> diffs;
     std::string rows;
     const char* cols[] = {"read_noise_uS", "write_noise_uS", "stuck_percent", "energy_uJ",
                           "latency_ms"};
-    for (const Seed002Chip& c : run.chips) {
+    for (const results::Seed002Chip& c : run.chips) {
       if (!t.find(c.name, cols[0])) continue;
       const double ours[] = {c.read_noise * 1e6, c.write_noise * 1e6, c.stuck_fraction * 100,
                              c.energy * 1e6, c.latency * 1e3};
       rows += "<tr><td class=\"l\">" + html_escape(c.name) + "</td>";
       for (size_t i = 0; i < 5; ++i) {
-        const PaperValue* v = t.find(c.name, cols[i]);
+        const formats::PaperValue* v = t.find(c.name, cols[i]);
         rows += "<td class=\"paper\">" + (v ? v->text() : std::string()) + "</td><td>" +
                 fixed(ours[i], i == 2   ? 3
                                : i == 4 ? 3
@@ -276,7 +279,7 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const Seed002Run& run,
     in.ensemble = run.ensemble;
     in.fallback = run.fallback;
     const std::string& selected = paper.need_table("table1").rows.front().first;  // A0
-    for (const Seed002Chip& c : run.chips)
+    for (const results::Seed002Chip& c : run.chips)
       if (c.name == selected) in.accelerator = c.energy;
     in.communication = paper.need_value("e_communication") * 1e-6;
     in.controller = paper.need_value("e_controller") * 1e-6;

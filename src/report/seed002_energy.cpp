@@ -54,12 +54,12 @@ void check_coverages(const Seed002EnergyInput& in) {
 
 }  // namespace
 
-void coverages_from_table2(const PaperData& paper, Seed002EnergyInput& in) {
-  const PaperTable& t = paper.need_table("table2");
+void coverages_from_table2(const formats::PaperData& paper, Seed002EnergyInput& in) {
+  const formats::PaperTable& t = paper.need_table("table2");
   for (const auto& [row, values] : t.rows) {
     if (row.rfind("run ", 0) != 0) continue;
-    const PaperValue* test = t.find(row, "test_coverage");
-    const PaperValue* cert = t.find(row, "cert_coverage");
+    const formats::PaperValue* test = t.find(row, "test_coverage");
+    const formats::PaperValue* cert = t.find(row, "cert_coverage");
     if (!test || !test->present || !cert || !cert->present)
       throw user_error(paper.origin, ": table2 row '", row,
                        "' lacks test_coverage or cert_coverage");
@@ -73,7 +73,7 @@ void coverages_from_table2(const PaperData& paper, Seed002EnergyInput& in) {
 }
 
 std::vector<EnergyFigure> seed002_energy_figures(const Seed002EnergyInput& in,
-                                                 const PaperData& paper) {
+                                                 const formats::PaperData& paper) {
   check_coverages(in);
   const double a = in.activation, e = in.ensemble, F = in.fallback;
   const auto& T = in.test_coverage;
@@ -206,7 +206,8 @@ std::string energy_reason(const EnergyFigure& f, const Seed002EnergyInput& in) {
   return s;
 }
 
-std::vector<Difference> seed002_energy_rows(const Seed002EnergyInput& in, const PaperData& paper) {
+std::vector<Difference> seed002_energy_rows(const Seed002EnergyInput& in,
+                                            const formats::PaperData& paper) {
   std::vector<Difference> rows;
   for (const EnergyFigure& f : seed002_energy_figures(in, paper))
     rows.push_back({"energy", f.cell, f.ours, f.paper_text, f.paper, energy_reason(f, in)});

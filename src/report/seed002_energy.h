@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "report/paper_data.h"
+#include "formats/paper_data.h"
 #include "report/reproduce.h"
 
 namespace hetcim::report {
@@ -55,17 +55,17 @@ struct EnergyFigure {
 // when one is missing; UserError when the coverage lists are empty, of different lengths, or
 // outside [0, 1]).
 [[nodiscard]] std::vector<EnergyFigure> seed002_energy_figures(const Seed002EnergyInput& in,
-                                                               const PaperData& paper);
+                                                               const formats::PaperData& paper);
 
 // The reason text of a figure, generated from its numbers only.
 [[nodiscard]] std::string energy_reason(const EnergyFigure& f, const Seed002EnergyInput& in);
 
 // The figures as difference rows ("energy", cell, ours, paper, reason).
 [[nodiscard]] std::vector<Difference> seed002_energy_rows(const Seed002EnergyInput& in,
-                                                          const PaperData& paper);
+                                                          const formats::PaperData& paper);
 
 // Seed002EnergyInput's coverages from the paper's Table II ("run 1".."run N": test_coverage and
 // cert_coverage, in %); UserError naming the file when the table has no such rows.
-void coverages_from_table2(const PaperData& paper, Seed002EnergyInput& in);
+void coverages_from_table2(const formats::PaperData& paper, Seed002EnergyInput& in);
 
 }  // namespace hetcim::report

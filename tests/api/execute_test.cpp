@@ -82,12 +82,12 @@ TEST(Execute, APlanReplayedTwiceGivesTheSameAccuracy) {
   other.limit = 500;
   const ExecuteResult c = execute("race_cnn_mnist", other);
   ASSERT_TRUE(c.execution.certificate.has_value());
-  const report::ExecutionCertificate& k = *c.execution.certificate;
+  const results::ExecutionCertificate& k = *c.execution.certificate;
   EXPECT_EQ(k.hardware_rows + k.policy_rows + k.certificate_rows + k.test_rows, 500);
   EXPECT_EQ(k.certificate_rows, 200);
   // Sequential fallback: per query the plan, plus the all-host path for the deferred share.
-  const report::PathCost& plan_cost = c.execution.plan_cost;
-  const report::PathCost& host_cost = c.execution.host_only_cost;
+  const results::PathCost& plan_cost = c.execution.plan_cost;
+  const results::PathCost& host_cost = c.execution.host_only_cost;
   EXPECT_DOUBLE_EQ(k.worst_latency_s, plan_cost.latency_s + host_cost.latency_s);
   EXPECT_NEAR(k.expected_energy_j, plan_cost.energy_j + (1 - k.test_coverage) * host_cost.energy_j,
               1e-15);

@@ -9,8 +9,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "formats/paper_data.h"
 #include "report/cluster_tables.h"
-#include "report/paper_data.h"
 #include "util/error.h"
 
 namespace hetcim::cluster {
@@ -89,11 +89,11 @@ TEST(Calibration, FittedModelReproducesTheTargetsWithinTheStatedResidual) {
 }
 
 TEST(Calibration, TargetsAreThePapersFig9Performance) {
-  const report::PaperData paper =
-      report::load_paper_data(std::string(HETCIM_SOURCE_DIR) + "/data/paper/seed001.yaml");
-  const report::PaperTable& t = paper.need_table("fig9");
+  const formats::PaperData paper =
+      formats::load_paper_data(std::string(HETCIM_SOURCE_DIR) + "/data/paper/seed001.yaml");
+  const formats::PaperTable& t = paper.need_table("fig9");
   for (const FitTarget& target : fig9_speedup_targets()) {
-    const report::PaperValue* v = t.find(target.mapping, "performance");
+    const formats::PaperValue* v = t.find(target.mapping, "performance");
     ASSERT_TRUE(v && v->present) << target.mapping;
     EXPECT_DOUBLE_EQ(target.speedup, v->value) << target.mapping;
   }

@@ -118,18 +118,18 @@ TEST(DseCache, SecondRunReadsEveryPointFlagsItAndAgrees) {
   for (const DsePoint& d : run_dse(g.models, g.hosts, o)) EXPECT_FALSE(d.cached);
 
   // What the reports claim, counted from the points.
-  const report::DseSummary s = report::summarize_dse(second);
+  const results::DseSummary s = results::summarize_dse(second);
   EXPECT_EQ(s.points, 2u);
   EXPECT_EQ(s.cached, 2u);
   EXPECT_EQ(s.optimal, 2u);
   EXPECT_EQ(s.solve_seconds, 0.0);
-  EXPECT_EQ(report::dse_claim(second),
+  EXPECT_EQ(results::dse_claim(second),
             "2 grid points; all 2 solved to proven optimality by hetcim's exact solver (0 solved "
             "in this run, 2 read from the cache, their status recorded when they were solved)");
   std::vector<DsePoint> mixed = second;
   mixed[1].status = "time-limit";
   mixed[1].cached = false;
-  const std::string claim = report::dse_claim(mixed);
+  const std::string claim = results::dse_claim(mixed);
   EXPECT_EQ(claim.find("all 2"), std::string::npos) << claim;
   EXPECT_NE(claim.find("1 of 2 proven optimal"), std::string::npos) << claim;
   EXPECT_NE(claim.find("1 time-limit"), std::string::npos) << claim;

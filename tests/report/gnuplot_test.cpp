@@ -21,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace hetcim::report;
+using namespace hetcim::results;
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -1,6 +1,6 @@
 // The published-numbers files parse, and hold the values typed here independently from the text
 // of each paper (page element in the comment), plus identities the papers' numbers must obey.
-#include "report/paper_data.h"
+#include "formats/paper_data.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 
 namespace {
 
-using hetcim::report::load_paper_data;
-using hetcim::report::PaperData;
-using hetcim::report::parse_paper_data;
+using hetcim::formats::load_paper_data;
+using hetcim::formats::PaperData;
+using hetcim::formats::parse_paper_data;
 
 PaperData load(const std::string& seed) {
   return load_paper_data(std::string(HETCIM_SOURCE_DIR) + "/data/paper/seed" + seed + ".yaml");

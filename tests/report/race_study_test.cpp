@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "formats/race_study_file.h"
 #include "util/error.h"
 #include "util/output_set.h"
 
@@ -22,6 +23,12 @@ namespace hetcim::report {
 namespace {
 
 namespace fs = std::filesystem;
+using formats::load_paper_data;
+using formats::PaperData;
+using formats::race_study_json;
+using formats::read_race_study;
+using results::RaceStudyFile;
+using results::RaceStudyInfo;
 
 select::RunFigures run(double cov, double risk, bool certified, const std::string& unit) {
   select::RunFigures f;

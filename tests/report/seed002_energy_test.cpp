@@ -10,6 +10,10 @@
 namespace hetcim::report {
 namespace {
 
+using formats::load_paper_data;
+using formats::PaperData;
+using formats::PaperScalar;
+
 PaperData paper() {
   return load_paper_data(std::string(HETCIM_SOURCE_DIR) + "/data/paper/seed002.yaml");
 }

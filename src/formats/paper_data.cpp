@@ -1,4 +1,4 @@
-#include "report/paper_data.h"
+#include "formats/paper_data.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -9,7 +9,7 @@
 #include "util/numbers.h"
 #include "util/yaml_fields.h"
 
-namespace hetcim::report {
+namespace hetcim::formats {
 namespace {
 
 // Published figures are magnitudes (speedups, times, energies, areas, counts, percentages): a
@@ -177,4 +177,4 @@ PaperData load_paper_data(const std::string& path) {
   return parse_paper_data(read_input_file(path, "published-numbers file"), path);
 }
 
-}  // namespace hetcim::report
+}  // namespace hetcim::formats

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace hetcim::report {
+namespace hetcim::formats {
 
 struct PaperValue {
   bool present = false;                    // false: the paper does not print this cell (null)
@@ -66,4 +66,4 @@ struct PaperData {
 [[nodiscard]] PaperData parse_paper_data(const std::string& text, const std::string& origin);
 [[nodiscard]] PaperData load_paper_data(const std::string& path);
 
-}  // namespace hetcim::report
+}  // namespace hetcim::formats
