@@ -4,6 +4,9 @@
 // fused activation passes::fuse_activation records (Relu, Clip) is applied on the way out. One
 // IEEE rounding per element, like oneDNN's binary kernels, whose jit versions the engine still
 // prefers when they take the node (same-shape and per-channel cases in its own layouts).
+// The family's rows (with QLinearAdd / QLinearMul, whose kernels are exec/families/
+// qlinear_eltwise.cpp, and Mod, which only shape subgraphs use), its shape rules and the constant
+// evaluator of Add, Sub, Mul, Div and Mod follow the kernel.
 #include <cmath>
 #include <limits>
 
@@ -70,8 +73,6 @@ int kind_of(const graph::Node& n) {
   if (op == "Pow") return kPow;
   throw graph::node_error(n, "not a binary arithmetic operator");
 }
-
-}  // namespace
 
 Run compile_binary(const KernelInput& k) {
   const graph::Node& n = k.node;
@@ -159,6 +160,158 @@ Run compile_binary(const KernelInput& k) {
       if (clamp) clamp_row(yr, len, lo, hi);
     }
   };
+}
+
+// ---- shape rules and constant evaluators (ops/shape_rule.h)
+
+using namespace shape_rules;
+
+// Add, Sub, Mul, Div, Mod: operands of one dtype; Pow: any two (numpy broadcasting).
+Infos broadcast_binary(const Ctx& c, bool same_dtype) {
+  c.arity(2, 2, 1, 1);
+  if (same_dtype && c.dtype(0) != c.dtype(1)) {
+    c.fail("input dtypes differ: ", dtype_name(c.dtype(0)), " and ", dtype_name(c.dtype(1)));
+  }
+  return {{c.dtype(0), broadcast(c, c.shape(0), c.shape(1))}};
+}
+Infos arithmetic(const Ctx& c) {
+  return broadcast_binary(c, true);
+}
+Infos power(const Ctx& c) {
+  return broadcast_binary(c, false);
+}
+
+enum class Arith { Add, Sub, Mul, Div, Mod };
+
+// Integer floor modulo with the divisor's sign (ONNX Mod, fmod = 0).
+int64_t floor_mod(int64_t x, int64_t y) {
+  const int64_t r = x % y;
+  return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+}
+
+// Arithmetic of two constants with numpy broadcasting: integers exactly (integer Div truncates,
+// integer Mod takes the divisor's sign unless fmod = 1; nullopt on overflow), floating point in
+// double rounded to a float32 output.
+template <Arith K>
+Value fold_arithmetic(const Ctx& c, const TensorInfo& out, int64_t) {
+  const ConstValue* a = c.value(0);
+  if (!a) return std::nullopt;
+  const ConstValue* b = c.value(1);
+  if (!b || c.node().inputs.size() != 2) return std::nullopt;
+  const Shape& os = *out.shape;
+  const Index ia = broadcast_index(os, c.shape(0));
+  const Index ib = broadcast_index(os, c.shape(1));
+  ConstValue r = empty_like(out);
+  const bool ints = a->is_int && b->is_int;
+  const bool fmod = c.node().attr_int("fmod", 0) != 0;
+  for (size_t e = 0; e < ia.size(); ++e) {
+    if (ints && r.is_int) {
+      const int64_t x = a->ints[ia[e]], y = b->ints[ib[e]];
+      int64_t v = 0;
+      bool overflow = false;
+      if constexpr (K == Arith::Add) {
+        overflow = __builtin_add_overflow(x, y, &v);
+      } else if constexpr (K == Arith::Sub) {
+        overflow = __builtin_sub_overflow(x, y, &v);
+      } else if constexpr (K == Arith::Mul) {
+        overflow = __builtin_mul_overflow(x, y, &v);
+      } else {
+        if (y == 0) c.fail("integer ", K == Arith::Div ? "division" : "modulo", " by zero");
+        overflow = x == std::numeric_limits<int64_t>::min() && y == -1;
+        if (!overflow) {
+          if constexpr (K == Arith::Div)
+            v = x / y;  // ONNX integer Div truncates toward zero, as C++ does
+          else
+            v = fmod ? x % y : floor_mod(x, y);
+        }
+      }
+      if (overflow) return std::nullopt;
+      r.ints.push_back(v);
+      continue;
+    }
+    if (r.is_int) return std::nullopt;  // mixed kinds into an integer output: not ONNX
+    const double x = as_double(*a, ia[e]), y = as_double(*b, ib[e]);
+    double v = 0.0;
+    if constexpr (K == Arith::Add) {
+      v = x + y;
+    } else if constexpr (K == Arith::Sub) {
+      v = x - y;
+    } else if constexpr (K == Arith::Mul) {
+      v = x * y;
+    } else if constexpr (K == Arith::Div) {
+      v = x / y;
+    } else {
+      if (!fmod) c.fail("floating-point Mod requires fmod = 1");
+      v = std::fmod(x, y);
+    }
+    // Rounded to the float32 result the operator would compute (exact for + - * / of floats).
+    r.floats.push_back(out.dtype == DType::Float32 ? static_cast<double>(static_cast<float>(v))
+                                                   : v);
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<Family> binary_family() {
+  return {{.op = "Add",
+           .family = "binary",
+           .compile = compile_binary,
+           .activations = {0, 1},
+           .shape = arithmetic,
+           .fold = fold_arithmetic<Arith::Add>,
+           .qform = "QLinearAdd",
+           .qlayout = QLayout::Binary,
+           .takes_activation = true,
+           .int8_runs = true,
+           .nhwc = true},
+          {.op = "Sub",
+           .family = "binary",
+           .compile = compile_binary,
+           .activations = {0, 1},
+           .shape = arithmetic,
+           .fold = fold_arithmetic<Arith::Sub>},
+          {.op = "Mul",
+           .family = "binary",
+           .compile = compile_binary,
+           .activations = {0, 1},
+           .shape = arithmetic,
+           .fold = fold_arithmetic<Arith::Mul>,
+           .qform = "QLinearMul",
+           .qlayout = QLayout::Binary,
+           .int8_runs = true,
+           .nhwc = true},
+          {.op = "Div",
+           .family = "binary",
+           .compile = compile_binary,
+           .activations = {0, 1},
+           .shape = arithmetic,
+           .fold = fold_arithmetic<Arith::Div>},
+          {.op = "Pow",
+           .family = "binary",
+           .compile = compile_binary,
+           .activations = {0, 1},
+           .shape = power},
+          {.op = "Mod",
+           .family = "binary",
+           .runs = false,
+           .shape = arithmetic,
+           .fold = fold_arithmetic<Arith::Mod>},
+          {.op = "QLinearAdd",
+           .family = "qbinary",
+           .domain = kMicrosoft,
+           .qform = "Add",
+           .qlayout = QLayout::Binary,
+           .quantized = true,
+           .takes_activation = true,
+           .nhwc = true},
+          {.op = "QLinearMul",
+           .family = "qbinary",
+           .domain = kMicrosoft,
+           .qform = "Mul",
+           .qlayout = QLayout::Binary,
+           .quantized = true,
+           .nhwc = true}};
 }
 
 }  // namespace hetcim::ops

@@ -42,8 +42,6 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_tanh(cons
   }
 }
 
-}  // namespace
-
 Run compile_gelu(const KernelInput& k) {
   const graph::Node& n = k.node;
   const std::string approximate = n.attr_string("approximate", "none");
@@ -61,6 +59,12 @@ Run compile_gelu(const KernelInput& k) {
       (tanh_form ? gelu_tanh : gelu_erf)(in[0] + s, out[0] + s, len);
     }
   };
+}
+
+}  // namespace
+
+std::vector<Family> gelu_family() {
+  return {{.op = "Gelu", .family = "gelu", .compile = compile_gelu}};
 }
 
 }  // namespace hetcim::ops

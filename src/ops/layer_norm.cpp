@@ -43,8 +43,6 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void normalize_row(
   for (i = 0; i < n; ++i) y[i] = (x[i] - mean) * inv * sc[i] + bi[i];
 }
 
-}  // namespace
-
 Run compile_layer_normalization(const KernelInput& k) {
   const graph::Node& n = k.node;
   for (size_t o = 1; o < n.outputs.size(); ++o)
@@ -74,6 +72,30 @@ Run compile_layer_normalization(const KernelInput& k) {
     for (int64_t o = 0; o < outer; ++o)
       normalize_row(in[0] + o * inner, out[0] + o * inner, inner, sc.data(), bi.data(), eps);
   };
+}
+
+// ---- shape rules and constant evaluators (ops/shape_rule.h)
+
+using namespace shape_rules;
+
+Infos layer_norm(const Ctx& c) {
+  c.arity(2, 3, 1, 3);
+  const Shape& x = c.shape(0);
+  const int64_t axis = c.axis(c.node().attr_int("axis", -1), c.rank(0));
+  Shape stat(x.begin(), x.begin() + axis);
+  stat.resize(x.size(), 1);
+  Infos out = {c.info(0)};
+  for (size_t i = 1; i < c.node().outputs.size(); ++i) out.push_back({DType::Float32, stat});
+  return out;
+}
+
+}  // namespace
+
+std::vector<Family> layer_norm_family() {
+  return {{.op = "LayerNormalization",
+           .family = "layer_norm",
+           .compile = compile_layer_normalization,
+           .shape = layer_norm}};
 }
 
 }  // namespace hetcim::ops

@@ -14,8 +14,6 @@ std::vector<float> constant_floats(const KernelInput& k, size_t i, const char* w
   return k.constants[i]->floats();
 }
 
-}  // namespace
-
 Run compile_batch_normalization(const KernelInput& k) {
   const graph::Node& n = k.node;
   if (n.attr_int("training_mode", 0) != 0)
@@ -54,6 +52,40 @@ Run compile_batch_normalization(const KernelInput& k) {
             for (int64_t i = 0; i < inner; ++i) dst[i] = src[i] * aa + bb;
           }
       };
+}
+
+// ---- shape rules and constant evaluators (ops/shape_rule.h)
+
+using namespace shape_rules;
+
+using F = Fill;
+
+Infos batch_norm(const Ctx& c) {
+  c.arity(5, 5, 1, 3);
+  const Shape& x = c.shape(0);
+  if (x.size() < 2) c.fail("input must have rank >= 2 (N, C, ...), got ", shape_str(x));
+  static constexpr std::string_view kNames[] = {"", "scale", "B", "mean", "var"};
+  for (size_t i = 1; i < 5; ++i) {
+    const Shape& p = c.shape(i);
+    if (p.size() != 1 || (x[1] >= 0 && p[0] >= 0 && p[0] != x[1])) {
+      c.fail(kNames[i], " has shape ", shape_str(p), ", expected ", x[1],
+             " (the input's channels)");
+    }
+  }
+  Infos out = {c.info(0)};
+  for (size_t i = 1; i < c.node().outputs.size(); ++i) out.push_back({c.dtype(3), Shape{x[1]}});
+  return out;
+}
+
+}  // namespace
+
+std::vector<Family> normalization_family() {
+  return {{.op = "BatchNormalization",
+           .family = "batchnorm",
+           .compile = compile_batch_normalization,
+           .shape = batch_norm,
+           .params = {1, 2},
+           .fill = {F::Generic, F::One, F::Zero, F::Zero, F::One}}};
 }
 
 }  // namespace hetcim::ops

@@ -6,6 +6,7 @@
 #include "ops/families.h"
 
 namespace hetcim::ops {
+namespace {
 
 Run compile_pad(const KernelInput& k) {
   const graph::Node& n = k.node;
@@ -80,6 +81,40 @@ Run compile_pad(const KernelInput& k) {
       }
     }
   };
+}
+
+// ---- shape rules and constant evaluators (ops/shape_rule.h)
+
+using namespace shape_rules;
+
+// Pad: pads as an attribute (opset < 11) or a constant input; optional axes (opset 18).
+Infos pad(const Ctx& c) {
+  c.arity(1, 4, 1, 1);
+  const Shape& x = c.shape(0);
+  std::vector<int64_t> pads = c.node().attr_ints("pads", {});
+  if (c.has(1)) pads = c.const_ints(1, "pads");
+  std::vector<int64_t> axes;
+  if (c.has(3)) {
+    for (int64_t a : c.const_ints(3, "axes")) axes.push_back(c.axis(a, c.rank(0)));
+  } else {
+    for (int64_t d = 0; d < c.rank(0); ++d) axes.push_back(d);
+  }
+  if (pads.size() != 2 * axes.size())
+    c.fail("pads has ", pads.size(), " values, expected ", 2 * axes.size());
+  Shape out = x;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t& d = out[static_cast<size_t>(axes[k])];
+    if (d < 0) continue;
+    d += pads[k] + pads[k + axes.size()];
+    if (d < 0) c.fail("pads crop axis ", axes[k], " below zero");
+  }
+  return {{c.dtype(0), out}};
+}
+
+}  // namespace
+
+std::vector<Family> pad_family() {
+  return {{.op = "Pad", .family = "pad", .compile = compile_pad, .shape = pad}};
 }
 
 }  // namespace hetcim::ops

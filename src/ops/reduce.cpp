@@ -1,10 +1,12 @@
-// ReduceMean over constant axes (attribute before opset 18, input 1 from 18 on), keepdims.
+// ReduceMean over constant axes (attribute before opset 18, input 1 from 18 on), keepdims; the
+// Reduce* shape rule and ReduceProd's constant evaluator (ReduceProd: shape subgraphs only).
 #include <set>
 
 #include "graph/node_errors.h"
 #include "ops/families.h"
 
 namespace hetcim::ops {
+namespace {
 
 Run compile_reduce_mean(const KernelInput& k) {
   const graph::Node& n = k.node;
@@ -74,6 +76,91 @@ Run compile_reduce_mean(const KernelInput& k) {
     for (int64_t j = 0; j < out_n; ++j)
       out[0][j] = static_cast<float>(acc[static_cast<size_t>(j)]) * inv;
   };
+}
+
+// ---- shape rules and constant evaluators (ops/shape_rule.h)
+
+using namespace shape_rules;
+
+// ReduceMean (and the other Reduce* shape rule): constant axes (attribute, or input 1 from
+// opset 18), keepdims, noop_with_empty_axes.
+Infos reduce(const Ctx& c) {
+  c.arity(1, 2, 1, 1);
+  const Shape& x = c.shape(0);
+  std::vector<int64_t> axes = c.node().attr_ints("axes", {});
+  if (c.has(1)) axes = c.const_ints(1, "axes");
+  std::vector<bool> red(x.size(),
+                        axes.empty() && c.node().attr_int("noop_with_empty_axes", 0) == 0);
+  for (int64_t a : axes) red[static_cast<size_t>(c.axis(a, c.rank(0)))] = true;
+  const bool keep = c.node().attr_int("keepdims", 1) != 0;
+  Shape out;
+  for (size_t d = 0; d < x.size(); ++d) {
+    if (!red[d]) {
+      out.push_back(x[d]);
+    } else if (keep) {
+      out.push_back(1);
+    }
+  }
+  return {{c.dtype(0), out}};
+}
+
+std::optional<ConstValue> reduce_prod_values(const Ctx& c, const ConstValue& v, const Shape& out) {
+  const Shape& x = c.shape(0);
+  std::vector<int64_t> axes = c.node().attr_ints("axes", {});
+  if (c.has(1)) {
+    const ConstValue* a = c.value(1);
+    if (!a) return std::nullopt;
+    axes = a->ints;
+  }
+  std::vector<bool> red(x.size(),
+                        axes.empty() && c.node().attr_int("noop_with_empty_axes", 0) == 0);
+  for (int64_t a : axes) red[static_cast<size_t>(c.axis(a, static_cast<int64_t>(x.size())))] = true;
+  // Output position of every input element: reduced axes collapse to 0.
+  const std::vector<int64_t> st = strides_of(x);
+  Shape kept;
+  for (size_t d = 0; d < x.size(); ++d) kept.push_back(red[d] ? 1 : x[d]);
+  const std::vector<int64_t> kst = strides_of(kept);
+  ConstValue r;
+  r.is_int = v.is_int;
+  const auto n_out = static_cast<size_t>(element_count(out));
+  if (r.is_int)
+    r.ints.assign(n_out, 1);
+  else
+    r.floats.assign(n_out, 1.0);
+  const int64_t n = element_count(x);
+  std::vector<int64_t> pos(x.size(), 0);
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t o = 0;
+    for (size_t d = 0; d < x.size(); ++d) o += (red[d] ? 0 : pos[d]) * kst[d];
+    const auto oi = static_cast<size_t>(o), ei = static_cast<size_t>(e);
+    if (r.is_int) {
+      if (__builtin_mul_overflow(r.ints[oi], v.ints[ei], &r.ints[oi])) return std::nullopt;
+    } else {
+      r.floats[oi] *= v.floats[ei];
+    }
+    for (size_t d = x.size(); d-- > 0;) {
+      if (++pos[d] < x[d]) break;
+      pos[d] = 0;
+    }
+  }
+  return r;
+}
+
+Value fold_reduce_prod(const Ctx& c, const TensorInfo& out, int64_t) {
+  const ConstValue* x = c.value(0);
+  if (!x) return std::nullopt;
+  return reduce_prod_values(c, *x, *out.shape);
+}
+
+}  // namespace
+
+std::vector<Family> reduce_family() {
+  return {{.op = "ReduceMean", .family = "reduce", .compile = compile_reduce_mean, .shape = reduce},
+          {.op = "ReduceProd",
+           .family = "reduce",
+           .runs = false,
+           .shape = reduce,
+           .fold = fold_reduce_prod}};
 }
 
 }  // namespace hetcim::ops

@@ -1,13 +1,18 @@
 // The operator-family registry: one row per operator hetcim knows, the one place that holds the
-// facts code elsewhere needs about an operator: its family and, for the families that live here in
-// src/ops, the kernel compiler; where its weight, bias and quantization operands sit; its
+// facts code elsewhere needs about an operator: its family; the family's shape rule and constant
+// evaluator (shape inference, ops/shape_inference.h) and, for the families whose kernels live here
+// in src/ops, the kernel compiler; where its weight, bias and quantization operands sit; its
 // GEMM / MVM view (the workload's and the crossbar's); which inputs are learned parameters and how
 // an architecture-only graph fills them; its int8 form (calibration, QDQ export) and whether it can
 // absorb an activation. The engine's dispatch reads `compile`: a row with one runs that portable
 // kernel unless the engine has a native (oneDNN) kernel of the family that takes the node; a row
-// without one is a family whose kernels still sit in the engine. Rows with `runs = false` carry
-// facts only (operators the workload and the weight filler know but no executor runs).
-// Adding an operator: one family file here and one row.
+// without one is a family whose kernels sit in the engine (exec/families/<family>.cpp). Rows with
+// `runs = false` carry facts only (operators no executor runs: ConvTranspose and PRelu, which the
+// workload and the weight filler know, and the operators of shape subgraphs, which shape
+// inference evaluates and passes::fold_constants folds).
+// Each family's rows sit in its own file (src/ops/<family>.cpp, beside its shape rule, evaluator
+// and portable kernel); registry.cpp's table is their union. Adding an operator: one row and its
+// functions in its family's file.
 #pragma once
 
 #include <array>
@@ -61,6 +66,18 @@ enum class QLayout {
 // The quantization boundary operators (ONNX QuantizeLinear / DequantizeLinear).
 enum class Qdq { None, Quantize, Dequantize };
 
+namespace shape_rules {
+class Ctx;
+struct ConstValue;
+}  // namespace shape_rules
+// The shape and dtype rule of an operator: the infos of its outputs from the infos and constant
+// operands of its inputs (ops/shape_rule.h); a UserError naming the node when they do not fit.
+using ShapeRule = std::vector<graph::TensorInfo> (*)(const shape_rules::Ctx&);
+// The value of its single output from constants and static shapes (shape subgraphs): (context,
+// the output's info, its element count) -> the values, or nullopt when they are not constant.
+using Fold = std::optional<shape_rules::ConstValue> (*)(const shape_rules::Ctx&,
+                                                        const graph::TensorInfo&, int64_t);
+
 struct Family {
   std::string_view op;        // ONNX op_type
   std::string_view family;    // the family's name ("binary", "softmax", ...): one engine entry each
@@ -70,6 +87,8 @@ struct Family {
   std::vector<size_t> activations = {};
   std::string_view domain = "";  // the domain the op is written in ("com.microsoft" for QGemm, ...)
   bool runs = true;              // false: a row of facts only (no executor runs the operator)
+  ShapeRule shape = nullptr;     // nullptr: shape inference rejects the operator
+  Fold fold = nullptr;           // nullptr: its output is never computed from constants
 
   std::optional<QLinearOperands> operands = {};  // weighted operators only
   GemmView gemm = GemmView::None;

@@ -56,8 +56,6 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_stride
     for (int64_t j = 0; j < inner; ++j) y[a * inner + j] *= sum[j];
 }
 
-}  // namespace
-
 Run compile_softmax(const KernelInput& k) {
   const graph::Node& n = k.node;
   const graph::Shape xs = k.shapes.at(0);
@@ -85,6 +83,23 @@ Run compile_softmax(const KernelInput& k) {
       softmax_strided(in[0] + o * len * inner, out[0] + o * len * inner, len, inner, mx.data(),
                       sum.data());
   };
+}
+
+// ---- shape rules and constant evaluators (ops/shape_rule.h)
+
+using namespace shape_rules;
+
+Infos softmax(const Ctx& c) {
+  c.arity(1, 1, 1, 1);
+  const int64_t fallback = c.opset() >= 13 ? -1 : 1;
+  (void)c.axis(c.node().attr_int("axis", fallback), c.rank(0));
+  return same_as_input(c);
+}
+
+}  // namespace
+
+std::vector<Family> softmax_family() {
+  return {{.op = "Softmax", .family = "softmax", .compile = compile_softmax, .shape = softmax}};
 }
 
 }  // namespace hetcim::ops

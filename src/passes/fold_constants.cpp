@@ -10,7 +10,8 @@
 #include <variant>
 
 #include "graph/constant_values.h"
-#include "graph/shape_inference.h"
+#include "ops/registry.h"
+#include "ops/shape_inference.h"
 #include "passes/rewrite.h"
 #include "util/error.h"
 
@@ -97,7 +98,7 @@ void refine_output_shapes(graph::Graph& g, const graph::Node& n) {
   if (!open) return;
   std::vector<graph::TensorInfo> inferred;
   try {
-    inferred = graph::infer_outputs(g, n);
+    inferred = ops::infer_outputs(g, n);
   } catch (const UserError&) {
     return;
   }
@@ -156,24 +157,10 @@ std::string data_source(const graph::Graph& g, const std::string& t) {
     const graph::Node& n = g.nodes[static_cast<size_t>(p)];
     static const std::set<std::string> kShapeOf = {"Shape", "Size"};
     if (kShapeOf.count(n.op_type)) continue;  // a shape, not data
-    static const std::set<std::string> kArithmetic = {"Identity",    "Cast",
-                                                      "Squeeze",     "Unsqueeze",
-                                                      "Reshape",     "Flatten",
-                                                      "Transpose",   "Concat",
-                                                      "Gather",      "Slice",
-                                                      "Expand",      "Tile",
-                                                      "Range",       "ConstantOfShape",
-                                                      "ScatterND",   "Where",
-                                                      "Not",         "Neg",
-                                                      "Abs",         "ReduceProd",
-                                                      "Add",         "Sub",
-                                                      "Mul",         "Div",
-                                                      "Mod",         "Equal",
-                                                      "Less",        "Greater",
-                                                      "LessOrEqual", "GreaterOrEqual",
-                                                      "And",         "Or",
-                                                      "Xor"};
-    if (!kArithmetic.count(n.op_type)) {
+    // Shape arithmetic: operators whose output shape inference computes from constants (a
+    // registry row with an evaluator, ops/registry.h `fold`).
+    const ops::Family* f = ops::row(n.op_type);
+    if (!f || !f->fold) {
       return "the values of tensor '" + x + "' (output of node '" + n.name + "' (" + n.op_type +
              "))";
     }
@@ -214,7 +201,7 @@ void check_resolved(const graph::Graph& g) {
           "Slice, Range, Where, Expand, ... of constants and fixed shapes; a shape that depends "
           "on the input data is not supported)");
     }
-    (void)graph::infer_outputs(g, n);  // its own message first (e.g. an unsupported operator)
+    (void)ops::infer_outputs(g, n);  // its own message first (e.g. an unsupported operator)
     throw user_error("node '", n.name, "' (", n.op_type, "): the shape of its output '", open,
                      "' is not known although every input shape is fixed");
   }
@@ -232,7 +219,7 @@ graph::Graph fold_constants(graph::Graph in) {
     refine_output_shapes(g, n);
     if (n.outputs.size() != 1) continue;
     std::optional<graph::Initializer> r = eval_typed(g, n);
-    if (!r) r = graph::fold_shape_arithmetic(g, n, kMaxFoldedElements);
+    if (!r) r = ops::fold_shape_arithmetic(g, n, kMaxFoldedElements);
     if (!r) continue;
     g.values.erase(n.outputs[0]);
     g.initializers[n.outputs[0]] = std::move(*r);

@@ -7,9 +7,9 @@ namespace hetcim::passes {
 // shape subgraphs exporters emit around Reshape/Expand/Resize/Slice and attention masks (Shape,
 // Gather, Unsqueeze, Squeeze, Concat, Slice, Range, Equal, Where, Expand, Mod, Cast,
 // ConstantOfShape, ScatterND, Not, Tile, ReduceProd, Transpose, integer and float Add/Sub/Mul/Div:
-// graph::fold_shape_arithmetic, the evaluator shape inference uses, here up to 2^22 elements),
+// ops::fold_shape_arithmetic, the evaluator shape inference uses, here up to 2^22 elements),
 // Cast of any constant and ConstantOfShape of a constant shape (the torch.ao exporter's zero
-// points). Output shapes ONNX's inference left open are refined with graph::infer_outputs on the
+// points). Output shapes ONNX's inference left open are refined with ops::infer_outputs on the
 // way. Nodes it cannot evaluate are left unchanged.
 // When every graph input's shape is known, every tensor's shape must be known afterwards: else a
 // UserError names the first node whose output shape stays open and its first operand that is not

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "graph/shape_inference.h"
+#include "ops/shape_inference.h"
 #include "util/error.h"
 
 namespace hetcim::zoo {
@@ -84,7 +84,7 @@ std::vector<std::string> Builder::add(const std::string& op_type, const std::str
     HETCIM_ASSERT(!g_.info(t), "tensor '", t, "' defined twice");
     n.outputs.push_back(std::move(t));
   }
-  std::vector<graph::TensorInfo> infos = graph::infer_outputs(g_, n);
+  std::vector<graph::TensorInfo> infos = ops::infer_outputs(g_, n);
   for (size_t i = 0; i < outputs; ++i) g_.values[n.outputs[i]] = std::move(infos[i]);
   std::vector<std::string> result = n.outputs;
   g_.nodes.push_back(std::move(n));

@@ -13,7 +13,7 @@
 #include "exec/reference.h"
 #include "exec/tensor.h"
 #include "graph/graph.h"
-#include "graph/shape_inference.h"
+#include "ops/shape_inference.h"
 #include "util/hash.h"
 #include "zoo/zoo.h"
 
@@ -99,7 +99,7 @@ class Builder {
     g_.initializers[name] = as_init(t);
     return *this;
   }
-  // Output infos: given, or inferred by graph::infer_outputs (standard ops).
+  // Output infos: given, or inferred by ops::infer_outputs (standard ops).
   Builder& node(const std::string& op, const std::vector<std::string>& in,
                 const std::vector<std::string>& out,
                 const std::map<std::string, graph::Attribute>& attrs = {},
@@ -112,7 +112,7 @@ class Builder {
       plain.attrs.erase("activation");
       plain.attrs.erase("activation_min");
       plain.attrs.erase("activation_max");
-      ti = graph::infer_outputs(g_, plain);
+      ti = ops::infer_outputs(g_, plain);
     }
     for (size_t i = 0; i < out.size(); ++i) g_.values[out[i]] = ti.at(i);
     return *this;

@@ -12,7 +12,7 @@
 #include <map>
 #include <set>
 
-#include "graph/shape_inference.h"
+#include "ops/shape_inference.h"
 #include "util/error.h"
 #include "zoo/bottleneck.h"
 #include "zoo/race_cnn.h"
@@ -280,7 +280,7 @@ TEST(Zoo, ModelsAreDeterministicAndShapesReinfer) {
     Graph c = a;
     c.values.clear();
     for (const std::string& in : a.inputs) c.values[in] = a.values.at(in);
-    graph::infer_shapes(c);
+    ops::infer_shapes(c);
     for (const auto& [t, info] : a.values) {
       ASSERT_TRUE(c.values.count(t)) << t;
       EXPECT_EQ(c.values.at(t).shape, info.shape) << m.name << " " << t;

@@ -1,9 +1,10 @@
-#include "graph/shape_inference.h"
+#include "ops/shape_inference.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
 
+#include "ops/registry.h"
 #include "util/error.h"
 
 // Every expected shape below is computed by hand from the ONNX operator definitions; the
@@ -11,6 +12,10 @@
 
 namespace hetcim::graph {
 namespace {
+
+using ops::infer_output_shape;
+using ops::infer_outputs;
+using ops::infer_shapes;
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
@@ -547,6 +552,22 @@ TEST(InferShapes, BrokenGraphsNameTheNode) {
   dynamic.values["x"] = {DType::Float32, Shape{-1, 3, 32, 32}};
   infer_shapes(dynamic);
   EXPECT_EQ(*dynamic.values.at("b").shape, (Shape{-1, 64, 30, 30}));
+}
+
+// ---- the registry rows shape inference reads (ops/registry.h: `shape`, `fold`)
+
+TEST(Registry, ShapeSubgraphOperatorsAreRowsThatNoExecutorRuns) {
+  for (std::string_view op :
+       {"Shape", "Size", "Cast", "Range", "Mod", "Equal", "Where", "Not", "ReduceProd", "Neg"}) {
+    const ops::Family* f = ops::row(op);
+    ASSERT_NE(f, nullptr) << op;
+    EXPECT_TRUE(f->shape != nullptr) << op;
+    EXPECT_TRUE(f->fold != nullptr) << op;
+    EXPECT_EQ(ops::find(op), nullptr) << op << " has no kernel";
+  }
+  // A row without a shape rule is an operator shape inference rejects, as one without a row.
+  ASSERT_NE(ops::row("QLinearConv"), nullptr);
+  EXPECT_TRUE(ops::row("QLinearConv")->shape == nullptr);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// Internal to hetcim_graph: what the shape rules of shape_inference.cpp share. One file of rules
-// per operator family (shape_rules_elementwise.cpp, shape_rules_nn.cpp, shape_rules_tensor.cpp),
-// the values of small constant tensors (`ConstValue`) and their evaluator
-// (constant_evaluation.cpp). Not installed; nothing outside src/graph includes it.
+// What the shape rules and constant evaluators of the operator families share (internal to
+// hetcim_ops; the driver is shape_inference.cpp): the context a rule reads its node, input infos
+// and constant operands from (`Ctx`), the values of small constant tensors (`ConstValue`) and the
+// helpers several families use (broadcasting, sliding windows, index maps). Each family's rule and
+// evaluator sit in its own file (src/ops/<family>.cpp) and its registry rows name them.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,20 @@
 #include "graph/graph.h"
 #include "util/error.h"
 
-namespace hetcim::graph::shape_rules {
+namespace hetcim::ops::shape_rules {
+
+using graph::Attribute;
+using graph::DType;
+using graph::dtype_from_onnx_code;
+using graph::dtype_name;
+using graph::element_count;
+using graph::Graph;
+using graph::Initializer;
+using graph::is_integer;
+using graph::Node;
+using graph::Shape;
+using graph::shape_str;
+using graph::TensorInfo;
 
 // Values of a small constant tensor: integers exactly, floating point as double.
 struct ConstValue {
@@ -27,7 +41,7 @@ struct ConstValue {
 using KnownValues = std::map<std::string, ConstValue>;
 
 // Values are tracked through shape arithmetic only for tensors this small.
-constexpr int64_t kMaxTrackedElements = 4096;  // = kShapeArithmeticElements
+constexpr int64_t kMaxTrackedElements = 4096;  // = ops::kShapeArithmeticElements
 // Largest dimension and window attribute accepted. Keeps every product of two such numbers (and
 // sums of a few) inside int64_t, so hostile graphs get a message instead of an overflow.
 constexpr int64_t kMaxDim = int64_t{1} << 31;
@@ -168,54 +182,39 @@ inline Infos same_as_input(const Ctx& c) {
 // Numpy broadcasting of two shapes; an unknown dimension (-1) takes the other's.
 [[nodiscard]] Shape broadcast(const Ctx& c, const Shape& a, const Shape& b);
 
-// Rules, by family. Each checks the node's arity and operands and returns its output infos.
-// shape_rules_elementwise.cpp
-Infos binary_elementwise(const Ctx& c);
+// The rule of a one-input operator whose output is its input's shape and dtype (Relu, Erf, ...).
 Infos unary(const Ctx& c);
-Infos clip(const Ctx& c);
-Infos dropout(const Ctx& c);
-Infos softmax(const Ctx& c);
-Infos cast(const Ctx& c);
-Infos constant_of_shape(const Ctx& c);
-Infos quantize_linear(const Ctx& c);
-Infos dequantize_linear(const Ctx& c);
-Infos comparison(const Ctx& c);
-Infos logical_not(const Ctx& c);
-Infos where(const Ctx& c);
-// shape_rules_nn.cpp
-Infos conv(const Ctx& c);
-Infos conv_transpose(const Ctx& c);
-Infos pool(const Ctx& c);
-Infos global_pool(const Ctx& c);
-Infos batch_norm(const Ctx& c);
-Infos layer_norm(const Ctx& c);
-Infos reduce(const Ctx& c);
-Infos pad(const Ctx& c);
-Infos gemm(const Ctx& c);
-Infos matmul(const Ctx& c);
-// shape_rules_tensor.cpp
-Infos flatten(const Ctx& c);
-Infos reshape(const Ctx& c);
-Infos transpose(const Ctx& c);
-Infos concat(const Ctx& c);
-Infos split(const Ctx& c);
-Infos slice(const Ctx& c);
-Infos resize(const Ctx& c);
-Infos upsample(const Ctx& c);
-Infos squeeze(const Ctx& c);
-Infos unsqueeze(const Ctx& c);
-Infos shape_op(const Ctx& c);
-Infos gather(const Ctx& c);
-Infos expand(const Ctx& c);
-Infos tile(const Ctx& c);
-Infos range(const Ctx& c);
-Infos scatter_nd(const Ctx& c);
-Infos size_op(const Ctx& c);
 
-// constant_evaluation.cpp: the value of n's single output (`outs`, already inferred) when it is
-// computed from constants and static shapes only (Ctx::value) and has at most `max_elements`
-// elements; nullopt otherwise.
-[[nodiscard]] std::optional<ConstValue> evaluate(const Ctx& c, const Infos& outs,
-                                                 int64_t max_elements);
+// ---- sliding windows (convolution and pooling)
+struct Window {
+  std::vector<int64_t> kernel, strides, dilations, pads;  // pads: all begins, then all ends
+  std::string auto_pad;
+  bool ceil_mode = false;
+};
+// A per-spatial-axis attribute with n values (default `fallback`), each positive or >= 0.
+std::vector<int64_t> spatial_attr(const Ctx& c, const std::string& key, size_t n, int64_t fallback,
+                                  bool positive);
+Window read_window(const Ctx& c, size_t spatial, std::vector<int64_t> kernel);
+// Output length of spatial axis i of a sliding window over an input of length `in`.
+int64_t window_out(const Ctx& c, const Window& w, size_t i, int64_t in);
 
-}  // namespace hetcim::graph::shape_rules
+// ---- constant evaluation: what the evaluators (`Fold`, ops/registry.h) share
+using Value = std::optional<ConstValue>;
+using Index = std::vector<size_t>;
+
+// Row-major strides of `s` (all dims known).
+std::vector<int64_t> strides_of(const Shape& s);
+// For every element of `out` (row-major), the index of the element of `in` that numpy
+// broadcasting reads there. `in` must broadcast to `out`.
+Index broadcast_index(const Shape& out, const Shape& in);
+// The value at flat index i as a double.
+double as_double(const ConstValue& v, size_t i);
+// An empty value of `out`'s dtype: integers (and bool) as ints, floating point as doubles.
+ConstValue empty_like(const TensorInfo& out);
+// out[e] = in[index[e]] for a value of the same kind.
+ConstValue gather_flat(const ConstValue& in, const Index& index);
+size_t size_of(const ConstValue& v);
+// v converted to dtype `to` as ONNX Cast converts (bool: nonzero; float to int: truncated).
+ConstValue cast_value(const ConstValue& v, DType to);
+
+}  // namespace hetcim::ops::shape_rules
