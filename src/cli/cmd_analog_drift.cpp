@@ -27,7 +27,7 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
   auto a = std::make_shared<Args>();
   CLI::App* cmd = analog.add_subcommand(
       "drift",
-      "Accuracy of seed 002's CNN on one chip read at increasing times after programming "
+      "Accuracy of RACE-AIMC's CNN on one chip read at increasing times after programming "
       "(conductance drift from the chip profile), without and with global drift compensation");
   cmd->add_option("model", a->request.model,
                   "ONNX model (race_cnn with weights, e.g. from `hetcim train`)")

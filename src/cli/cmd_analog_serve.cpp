@@ -28,7 +28,7 @@ void register_analog_serve(CLI::App& analog) {
   auto a = std::make_shared<Args>();
   CLI::App* cmd = analog.add_subcommand(
       "serve",
-      "Seed 002 online: apply a frozen policy (from `analog select --policy-out`) query by query: "
+      "RACE-AIMC online: apply a frozen policy (from `analog select --policy-out`) query by query: "
       "one "
       "analog inference on the selected chip, then accept, fallback or abstain; coverage and "
       "modelled energy");

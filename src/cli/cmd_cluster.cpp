@@ -150,8 +150,10 @@ void run_calibrate(CalibrateArgs a, const Provenance& base) {
 void register_cluster(CLI::App& app, const Provenance& provenance) {
   CLI::App* cmd = app.add_subcommand(
       "cluster",
-      "Seed 001's heterogeneous cluster (8 RISC-V cores, PCM IMA, depth-wise engine, 512 kB TCDM) "
-      "as an analytical performance / energy / area model");
+      "The heterogeneous cluster of Garofalo et al. 2022 ('A Heterogeneous In-Memory Computing "
+      "Cluster For Flexible End-to-End Inference of Real-World Deep Neural Networks', JETCAS; 8 "
+      "RISC-V cores, PCM IMA, depth-wise engine, 512 kB TCDM; preset pulp-pcm-cluster, first "
+      "named seed001) as an analytical performance / energy / area model");
   cmd->require_subcommand(1);
 
   auto r = std::make_shared<RooflineArgs>();

@@ -176,8 +176,10 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
   a->request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   CLI::App* cmd = app.add_subcommand(
       "dse",
-      "Design-space exploration of seed 000: partition every model on every host for every "
-      "crossbar budget and MVM latency; CSV, JSON, figures and an HTML report");
+      "Design-space exploration of Klein et al. 2026 ('Optimizing ML Workload Partitioning "
+      "between CPUs and CIM Accelerators for Heterogeneous Computing'): partition every model on "
+      "every host for every crossbar budget and MVM latency; CSV, JSON, figures and an HTML "
+      "report");
   cmd->add_option("--models", a->request.models, "Zoo models or ONNX files")
       ->delimiter(',')
       ->capture_default_str();
@@ -205,7 +207,8 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
                 "Skip figures and the HTML report (and remove those of an earlier run in --out)");
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_option("--platform", a->platform.platform,
-                  "Sweep a K-engine platform instead (seed000-arm, seed000-x86, seed001-cluster "
+                  "Sweep a K-engine platform instead (cortex-a72-rram, ryzen9-rram, "
+                  "pulp-pcm-cluster (first named seed000-arm, seed000-x86, seed001-cluster) "
                   "or a platform YAML file): every model on every --sweep grid point, mapped by "
                   "the K-engine exact solver")
       ->each([a](const std::string&) { a->platform_given = true; });
@@ -215,7 +218,7 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
                   "With --platform: KEY=v1,v2,... (repeat for a grid)" + keys);
   cmd->add_option_function<int64_t>(
          "--imas", [a](const int64_t& n) { a->platform.imas = n; },
-         "With --platform: crossbars of the crossbar engine (seed001-cluster: IMA crossbars)")
+         "With --platform: crossbars of the crossbar engine (pulp-pcm-cluster: IMA crossbars)")
       ->check(CLI::Range(int64_t{1}, int64_t{4096}));
   cmd->add_option("--objective", a->platform.objective, "With --platform: latency or energy")
       ->check(CLI::IsMember({"latency", "energy"}))

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "api/common.h"
 #include "api/reproduce.h"
@@ -13,6 +14,7 @@
 #include "report/reproduce.h"
 #include "util/files.h"
 #include "util/output_set.h"
+#include "util/paper_names.h"
 #include "util/provenance.h"
 
 namespace hetcim::cli {
@@ -46,8 +48,11 @@ void reproduce(OutputSet& outputs, const ReproduceArgs& a, const std::string& se
               seconds_since(t0), join_path(out, "report.html").c_str());
 }
 
-void run(const ReproduceArgs& a) {
-  a.request.validate();
+void run(const ReproduceArgs& given) {
+  given.request.validate();
+  // A paper by its key (klein2026) or its registry id (seed000): util/paper_names.h.
+  ReproduceArgs a = given;
+  if (const PaperName* p = find_paper(a.which)) a.which = std::string(p->id);
   const bool all = a.which == "all";
   auto dir = [&](const std::string& seed) { return all ? join_path(a.out, seed) : a.out; };
   // Every report of the run is staged in one set and lands together after the last check.
@@ -79,13 +84,22 @@ void register_reproduce(CLI::App& app, const Provenance& provenance) {
   CLI::App* cmd = app.add_subcommand(
       "reproduce",
       "Regenerate a paper's tables and figures and put them beside the published numbers: "
-      "seed000 (Table I, Fig. 3-5), seed001 (Fig. 7, 9, 10, the DW engine and the IMA peak), "
-      "seed002 (Table I, the energy arithmetic, and with --study Table II, III and Fig. 2 a-c) or "
-      "all; "
-      "report.html, reproduce.json and figures (SVG, PDF, PNG) per paper");
-  cmd->add_option("which", a->which, "seed000, seed001, seed002 or all")
+      "klein2026 = Klein, Pelke, Laudani, Joseph, Leupers, 'Optimizing ML Workload Partitioning "
+      "between CPUs and CIM Accelerators for Heterogeneous Computing' (2026; Table I, Fig. 3-5), "
+      "garofalo2022 = Garofalo et al., 'A Heterogeneous In-Memory Computing Cluster For Flexible "
+      "End-to-End Inference of Real-World Deep Neural Networks' (JETCAS 2022; Fig. 7, 9, 10, the "
+      "DW engine and the IMA peak), yousuf2026 = Yousuf, Lueker-Boden, 'RACE-AIMC: Selective "
+      "Inference for Heterogeneous Analog In-Memory Accelerators at the Edge' (2026; Table I, the "
+      "energy arithmetic, and with --study Table II, III and Fig. 2 a-c), or all; the older"
+      " names seed000, seed001, seed002 still work; report.html, reproduce.json "
+      "and figures (SVG, PDF, PNG) per paper");
+  std::vector<std::string> names;
+  for (const PaperName& p : kPapers) names.emplace_back(p.key);
+  for (const PaperName& p : kPapers) names.emplace_back(p.id);
+  names.emplace_back("all");
+  cmd->add_option("which", a->which, "klein2026, garofalo2022, yousuf2026 or all")
       ->required()
-      ->check(CLI::IsMember({"seed000", "seed001", "seed002", "all"}));
+      ->check(CLI::IsMember(names));
   cmd->add_option("--out", a->out, "Output directory (with all: one subdirectory per paper)")
       ->capture_default_str();
   options::add_fields(cmd, api::reproduce_fields(), a->request);

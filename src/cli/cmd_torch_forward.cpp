@@ -39,9 +39,12 @@ std::filesystem::path torch_executable() {
 void register_torch_forwarders(CLI::App& app) {
   const std::pair<const char*, const char*> commands[] = {
       {"train",
-       "Train seed 002's CNN (race-cnn) with libtorch and write it as ONNX (see hetcim train "
+       "Train RACE-AIMC's CNN (race-cnn) with libtorch and write it as ONNX (see hetcim train "
        "--help)"},
-      {"analog", "Simulated analog in-memory accelerators (seed 002; see hetcim analog --help)"}};
+      {"analog",
+       "Simulated analog in-memory accelerators (RACE-AIMC: Yousuf, Lueker-Boden 2026, "
+       "'RACE-AIMC: Selective Inference for Heterogeneous Analog In-Memory Accelerators "
+       "at the Edge'; see hetcim analog --help)"}};
   for (const auto& [name, help] : commands) {
     CLI::App* cmd = app.add_subcommand(name, help);
     cmd->prefix_command();

@@ -29,7 +29,8 @@ void register_train(CLI::App& app, const Provenance& /*provenance*/) {
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
       "train",
-      "Train seed 002's CNN (race-cnn) with libtorch: AdamW, cosine schedule, random "
+      "Train the CNN of RACE-AIMC (Yousuf, Lueker-Boden 2026) (race-cnn) with libtorch: AdamW, "
+      "cosine schedule, random "
       "crop and flip; writes the trained model as ONNX");
   cmd->add_option("model", a->model, "Model to train (race-cnn)")
       ->required()

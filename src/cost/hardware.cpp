@@ -10,6 +10,7 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/numbers.h"
+#include "util/paper_names.h"
 #include "util/units.h"
 #include "util/yaml_fields.h"
 
@@ -45,11 +46,13 @@ HostPower host_power(const HostSpec& host) {
   return p;
 }
 
+// The names for the machines first (util/paper_names.h), then the registry names they stand for.
 std::vector<std::string> hardware_preset_names() {
-  return {"seed000-arm", "seed000-x86"};
+  return {"cortex-a72-rram", "ryzen9-rram", "seed000-arm", "seed000-x86"};
 }
 
-Hardware hardware_preset(const std::string& name) {
+Hardware hardware_preset(const std::string& given) {
+  const std::string name = preset_registry_name(given, PresetKind::Hardware);
   Hardware h;
   h.name = name;
   if (name == "seed000-arm") {
@@ -66,7 +69,8 @@ Hardware hardware_preset(const std::string& name) {
     // energy problem", which predates DDR4).
     h.bus_e_byte = 120e-12;
   } else {
-    throw user_error("unknown hardware preset '", name, "' (known: seed000-arm, seed000-x86)");
+    throw user_error("unknown hardware preset '", given,
+                     "' (known: cortex-a72-rram, ryzen9-rram; seed000-arm, seed000-x86)");
   }
   h.cim.bandwidth = h.bus_bandwidth;
   return h;

@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/numbers.h"
+#include "util/paper_names.h"
 #include "util/yaml_fields.h"
 
 namespace hetcim::platform {
@@ -138,10 +139,13 @@ void validate(const Platform& p, const std::string& origin) {
 }
 
 std::vector<std::string> platform_preset_names() {
-  return {"seed000-arm", "seed000-x86", "seed001-cluster"};
+  // The names for the machines first (util/paper_names.h), then the registry names.
+  return {"cortex-a72-rram", "ryzen9-rram", "pulp-pcm-cluster",
+          "seed000-arm",     "seed000-x86", "seed001-cluster"};
 }
 
-Platform platform_preset(const std::string& name, int64_t imas) {
+Platform platform_preset(const std::string& given, int64_t imas) {
+  const std::string name = preset_registry_name(given, PresetKind::Platform);
   Platform p;
   p.name = name;
   if (name == "seed000-arm" || name == "seed000-x86") {
@@ -169,7 +173,7 @@ Platform platform_preset(const std::string& name, int64_t imas) {
     p.links = {{"tcdm", {"cores", "ima", "dw"}, 0.0, 1e30, false, 0.0}};
     return p;
   }
-  throw user_error("unknown platform '", name, "' (presets: ", joined(platform_preset_names()),
+  throw user_error("unknown platform '", given, "' (presets: ", joined(platform_preset_names()),
                    "; or a YAML file)");
 }
 

@@ -11,6 +11,8 @@
 #include "api/model.h"
 #include "api/partition.h"
 #include "cluster/bottleneck_mapping.h"
+#include "cluster/cluster_config.h"
+#include "cost/hardware.h"
 #include "partition/multi_exact.h"
 #include "partition/multi_schedule.h"
 #include "passes/pipeline.h"
@@ -18,6 +20,7 @@
 #include "platform/platform.h"
 #include "report/multi_partition.h"
 #include "util/error.h"
+#include "util/paper_names.h"
 
 namespace hetcim::platform {
 namespace {
@@ -185,6 +188,46 @@ TEST(PlatformReport, GanttLanesAndJson) {
     EXPECT_EQ(j["operators"][v]["engine"], r.problem.problem.engines[static_cast<size_t>(e)].name);
   }
   EXPECT_EQ(j["status"], "optimal");
+}
+
+// Issue 36: the presets' names for the machines they describe (util/paper_names.h) are the same
+// presets as the first names, which still work; an unknown name lists both.
+TEST(PresetNames, MachineNamesAreAliasesOfTheFirstNames) {
+  const cost::Hardware arm = cost::hardware_preset("cortex-a72-rram");
+  EXPECT_EQ(arm.name, "seed000-arm");
+  EXPECT_EQ(arm.host.model, "arm-cortex-a72");
+  EXPECT_DOUBLE_EQ(arm.bus_bandwidth, 10.24e9);
+  const cost::Hardware x86 = cost::hardware_preset("ryzen9-rram");
+  EXPECT_EQ(x86.name, "seed000-x86");
+  EXPECT_EQ(x86.host.model, "ryzen9-3900x");
+  EXPECT_DOUBLE_EQ(x86.bus_bandwidth, 20.48e9);
+  EXPECT_EQ(cost::hardware_preset("seed000-arm").host.model, "arm-cortex-a72");
+
+  const Platform cluster = resolve_platform("pulp-pcm-cluster", std::nullopt, false);
+  const Platform old = resolve_platform("seed001-cluster", std::nullopt, false);
+  EXPECT_EQ(cluster.name, "seed001-cluster");
+  ASSERT_EQ(cluster.engines.size(), old.engines.size());
+  for (size_t i = 0; i < old.engines.size(); ++i) {
+    EXPECT_EQ(cluster.engines[i].name, old.engines[i].name);
+    EXPECT_EQ(cluster.engines[i].cost, old.engines[i].cost);
+  }
+  EXPECT_EQ(resolve_platform("ryzen9-rram", 7, false).engines[1].crossbars, 7);
+  EXPECT_EQ(cluster::cluster_preset("pulp-pcm-cluster").name, "seed001");
+  EXPECT_EQ(cluster::cluster_preset("pulp-pcm-cluster").tcdm_bytes, 512 * 1024);
+
+  try {
+    (void)cost::hardware_preset("seed000");
+    ADD_FAILURE() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("cortex-a72-rram, ryzen9-rram; seed000-arm"),
+              std::string::npos)
+        << e.what();
+  }
+  // A paper by its key or its first id.
+  ASSERT_NE(find_paper("klein2026"), nullptr);
+  EXPECT_EQ(find_paper("klein2026")->id, "seed000");
+  EXPECT_EQ(find_paper("seed002")->key, "yousuf2026");
+  EXPECT_EQ(find_paper("seed"), nullptr);
 }
 
 }  // namespace
