@@ -51,6 +51,7 @@ std::string inspect_table(const InspectHeader& h, const workload::Workload& w,
   row("parameters (as published)", group_digits(h.params_before_lowering));
   row("parameters (after lowering)", group_digits(t.params));
   row("MACs", group_digits(t.macs));
+  row("MACs of offloadable operators", group_digits(t.offloadable_macs));
   row("operators N", group_digits(t.operators));
   row("edges |E|", group_digits(t.edges));
   row("parallel pairs |P|", group_digits(t.parallel_pairs));
@@ -103,6 +104,7 @@ nlohmann::json inspect_json(const InspectHeader& h, const workload::Workload& w,
                        {{"params_published", h.params_before_lowering},
                         {"params", t.params},
                         {"macs", t.macs},
+                        {"offloadable_macs", t.offloadable_macs},
                         {"operators", t.operators},
                         {"edges", t.edges},
                         {"parallel_pairs", t.parallel_pairs},

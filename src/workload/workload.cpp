@@ -93,14 +93,66 @@ std::optional<GemmView> gemm_view(const graph::Graph& g, const graph::Node& n,
   return std::nullopt;
 }
 
+// MACs of a product no crossbar holds (attention's activation x activation MatMuls, a constant B
+// with batch dimensions, a Gemm or Conv whose weight is an activation): every output element is a
+// dot product of length K, so MACs = elements(output) x K. MatMul: K is A's last dimension (numpy
+// matmul: [..., M, K] x [..., K, N] -> [..., M, N], batch dimensions broadcast, a 1-D operand
+// promoted); Gemm: A's second dimension, its first with transA; Conv: C_in/groups * K_h * K_w
+// from the weight. 0 for an operator with no GEMM view.
+int64_t host_product_macs(const graph::Graph& g, const graph::Node& n) {
+  const ops::GemmView view = ops::gemm_view(n);
+  if (view == ops::GemmView::None) return 0;
+  const std::string who = "node '" + n.name + "' (" + n.op_type + ")";
+  const ops::QLinearOperands q = ops::weighted_operands(n.op_type).value();
+  const int64_t outputs = graph::element_count(g.shape_of(n.outputs.at(0), who));
+  int64_t k = 1;
+  if (view == ops::GemmView::Conv) {
+    const graph::Shape& ws = g.shape_of(n.inputs.at(q.w), who);
+    for (size_t i = 1; i < ws.size(); ++i) k *= ws[i];
+  } else {
+    const graph::Shape& as = g.shape_of(n.inputs.at(q.x), who);
+    if (as.empty()) throw user_error(who, ": operand A is a scalar; a product needs rank >= 1");
+    const bool trans_a = view == ops::GemmView::Gemm && n.attr_int("transA", 0) != 0;
+    k = trans_a ? as.front() : as.back();
+  }
+  return outputs * k;
+}
+
+// What would fix a tensor of unknown shape: the model inputs whose shape the file leaves open,
+// each with the --input-shape to give (its open dimensions shown as D<i>), or, when every input is
+// fixed, that no flag helps (the shape depends on data computed at run time).
+std::string open_shape_advice(const graph::Graph& g) {
+  std::string open;
+  for (const std::string& in : g.inputs) {
+    const graph::TensorInfo* ti = g.info(in);
+    if (g.is_initializer(in) || (ti && ti->shape && graph::element_count(*ti->shape) >= 0))
+      continue;
+    std::string dims;
+    if (ti && ti->shape) {
+      for (size_t i = 0; i < ti->shape->size(); ++i) {
+        const int64_t d = (*ti->shape)[i];
+        dims += (i ? "x" : "") + (d >= 0 ? std::to_string(d) : "D" + std::to_string(i));
+      }
+    } else {
+      dims = "DIMS";
+    }
+    open += std::string(open.empty() ? "" : " ") + "--input-shape " + in + "=" + dims;
+  }
+  if (open.empty())
+    return "every model input's shape is fixed, so --input-shape cannot help: the shape depends "
+           "on data computed at run time";
+  return "the model file leaves input dimensions open; give them with " + open +
+         " (D<i>: your size for dimension i)";
+}
+
 // Shapes are never silently wrong: a tensor of unknown shape would count as 0 bytes.
 int64_t known_elements(const graph::Graph& g, const graph::Node& n, const std::string& t) {
   const graph::TensorInfo* ti = g.info(t);
   if (!ti || !ti->shape || graph::element_count(*ti->shape) < 0) {
     throw user_error("node '", n.name, "' (", n.op_type, "): the shape of tensor '", t, "' is ",
                      ti && ti->shape ? graph::shape_str(*ti->shape) : std::string("not known"),
-                     " after shape inference; its bytes and crossbar need cannot be counted "
-                     "(give the model inputs' shapes with --input-shape NAME=1x3x224x224)");
+                     " after shape inference; its bytes and crossbar need cannot be counted (",
+                     open_shape_advice(g), ")");
   }
   return graph::element_count(*ti->shape);
 }
@@ -154,6 +206,8 @@ Workload analyze(const graph::Graph& g, const WorkloadOptions& o) {
       op.n_mvm = v->n_mvm;
       op.macs = v->macs;
       op.crossbars = ceil_div(op.rows, o.xbar_rows) * ceil_div(op.cols, o.xbar_cols);
+    } else {
+      op.macs = host_product_macs(g, n);
     }
     for (size_t k : param_inputs(n.op_type)) {
       if (k >= n.inputs.size() || n.inputs[k].empty()) continue;
@@ -174,6 +228,7 @@ Workload analyze(const graph::Graph& g, const WorkloadOptions& o) {
     t.crossbars += op.crossbars;
     t.params += op.params;
     t.macs += op.macs;
+    t.offloadable_macs += op.offloadable ? op.macs : 0;
   }
   t.milp_variables = t.operators + t.parallel_pairs;
   t.milp_constraints =

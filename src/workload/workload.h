@@ -26,6 +26,8 @@ struct OpWorkload {
   graph::Shape out_shape;
   bool offloadable = false;  // has a constant 2-D weight matrix a crossbar can hold (V_acc)
   bool quantized = false;
+  // Multiply-accumulates of a product (Conv, Gemm, MatMul and their quantized forms), offloadable
+  // or not: attention's activation x activation MatMuls count too (elements(output) x K).
   int64_t macs = 0;
   int64_t rows = 0;       // M_v: inputs per MVM = C_in/groups * K_h * K_w (or K of a GeMM)
   int64_t cols = 0;       // N_v: outputs per MVM = C_out (x columns_per_weight when mapped)
@@ -45,6 +47,7 @@ struct OpWorkload {
 struct Totals {
   int64_t operators = 0, edges = 0, parallel_pairs = 0, offloadable = 0, crossbars = 0;
   int64_t params = 0, macs = 0;
+  int64_t offloadable_macs = 0;  // MACs of the offloadable operators (those a crossbar can do)
   int64_t cut_nodes = 0;
   // Paper-counted MILP size (seed 000, Table I): binaries N + |P|,
   // constraints 3|E| + 2|P| + N + (N - |V_acc|) + 2.

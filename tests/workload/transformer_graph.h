@@ -17,12 +17,15 @@
 
 namespace hetcim::testing {
 
-inline graph::Graph two_block_transformer() {
+// `blocks` encoder blocks (2: the model the comments above work out; 1: the same with one block,
+// small enough for the paper's MILP on CBC to prove its optimum in a test).
+inline graph::Graph transformer_blocks(int blocks) {
   using graph::DType;
   using graph::Initializer;
   using graph::Shape;
   graph::Graph g;
-  g.name = "two_block_transformer";
+  g.name =
+      blocks == 2 ? "two_block_transformer" : "transformer_" + std::to_string(blocks) + "_blocks";
   g.opset = 17;
   g.inputs = {"x"};
   g.values["x"] = {DType::Float32, Shape{2, 10, 96}};
@@ -40,7 +43,8 @@ inline graph::Graph two_block_transformer() {
   g.initializers["model_shape"] = Initializer::from_ints({3}, {2, 10, 96});
   const Shape tokens{2, 10, 96}, heads{2, 10, 2, 48}, per_head{2, 2, 10, 48};
   std::string x = "x";
-  for (const std::string b : {"b0.", "b1."}) {
+  for (int i = 0; i < blocks; ++i) {
+    const std::string b = "b" + std::to_string(i) + ".";
     const std::string ln = node(b + "ln", "LayerNormalization",
                                 {x, weight(b + "ln.g", {96}), weight(b + "ln.b", {96})}, tokens,
                                 {{"axis", int64_t{-1}}});
@@ -83,6 +87,10 @@ inline graph::Graph two_block_transformer() {
   g.outputs = {y};
   graph::validate(g);
   return g;
+}
+
+inline graph::Graph two_block_transformer() {
+  return transformer_blocks(2);
 }
 
 }  // namespace hetcim::testing

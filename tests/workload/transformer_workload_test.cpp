@@ -69,7 +69,29 @@ TEST(TransformerWorkload, CrossbarNeedAndMvmCountsBy256Crossbars) {
   EXPECT_EQ(w.totals.crossbars, 17);
   // MACs of the offloadable products: per block 4 * 20*96*96 + 2 * 20*96*384 = 2,211,840;
   // two blocks and the classifier's 2*96*10 = 1,920.
-  EXPECT_EQ(w.totals.macs, 2 * 2211840 + 1920);
+  EXPECT_EQ(w.totals.offloadable_macs, 2 * 2211840 + 1920);
+  // Attention's products are counted too (4 x 19,200, the next test).
+  EXPECT_EQ(w.totals.macs, 2 * 2211840 + 1920 + 4 * 19200);
+}
+
+// An activation x activation MatMul's MACs by formula: elements(output) x K. Q x K^T is
+// [2, 2, 10, 48] x [2, 2, 48, 10] -> [2, 2, 10, 10]: 400 dot products of length 48 = 19,200;
+// A x V is [2, 2, 10, 10] x [2, 2, 10, 48] -> [2, 2, 10, 48]: 1,920 of length 10 = 19,200.
+// Host-only: no M_v x N_v, no N_mvm, no crossbars.
+TEST(TransformerWorkload, AttentionProductsCountTheirMacs) {
+  const Workload w = analyze(testing::two_block_transformer());
+  const auto ops = by_name(w);
+  for (const char* b : {"b0.", "b1."}) {
+    const OpWorkload& s = *ops.at(std::string(b) + "scores");
+    EXPECT_EQ(s.macs, 2 * 2 * 10 * 10 * 48);
+    EXPECT_EQ(s.macs, 19200);
+    EXPECT_FALSE(s.offloadable);
+    EXPECT_EQ(s.rows, 0);
+    EXPECT_EQ(s.n_mvm, 0);
+    EXPECT_EQ(s.crossbars, 0);
+    EXPECT_EQ(ops.at(std::string(b) + "context")->macs, 2 * 2 * 10 * 48 * 10);
+    EXPECT_EQ(ops.at(std::string(b) + "softmax")->macs, 0);  // no product
+  }
 }
 
 // 64x64 crossbars with a differential mapping (2 columns per weight): a projection
@@ -115,6 +137,41 @@ TEST(TransformerWorkload, OtherHostOnlyProductsNameTheirReason) {
   EXPECT_EQ(ops.at("left")->host_only_reason, "constant A, activation B (a crossbar holds B)");
   EXPECT_EQ(ops.at("gemm")->host_only_reason, "activation x activation Gemm");
   EXPECT_EQ(w.totals.offloadable, 0);
+  // MACs = elements(output) x K: [3,5,8] x [3,8,6] -> 90 x 8; [5,8] x [8,4] -> 20 x 8;
+  // Gemm [5,4] x [8,4]^T -> 40 x 4.
+  EXPECT_EQ(ops.at("batched")->macs, 720);
+  EXPECT_EQ(ops.at("left")->macs, 160);
+  EXPECT_EQ(ops.at("gemm")->macs, 160);
+  EXPECT_EQ(w.totals.macs, 1040);
+  EXPECT_EQ(w.totals.offloadable_macs, 0);
+}
+
+// numpy matmul's broadcasting and 1-D promotion, and Gemm's transA: K is A's last dimension (its
+// first with transA), MACs = elements(output) x K.
+TEST(TransformerWorkload, ProductMacsFollowBroadcastingAndTransA) {
+  using graph::DType;
+  using graph::Shape;
+  graph::Graph g;
+  g.inputs = {"a", "b", "v", "m", "t"};
+  g.values["a"] = {DType::Float32, Shape{2, 1, 5, 8}};
+  g.values["b"] = {DType::Float32, Shape{3, 8, 4}};
+  g.values["v"] = {DType::Float32, Shape{8}};
+  g.values["m"] = {DType::Float32, Shape{8, 4}};
+  g.values["t"] = {DType::Float32, Shape{8, 5}};
+  g.nodes.push_back({"bcast", "MatMul", "", {"a", "b"}, {"y1"}, {}});
+  g.values["y1"] = {DType::Float32, Shape{2, 3, 5, 4}};
+  g.nodes.push_back({"vec", "MatMul", "", {"v", "m"}, {"y2"}, {}});
+  g.values["y2"] = {DType::Float32, Shape{4}};
+  g.nodes.push_back({"ta", "Gemm", "", {"t", "m"}, {"y3"}, {{"transA", int64_t{1}}}});
+  g.values["y3"] = {DType::Float32, Shape{5, 4}};
+  g.outputs = {"y1", "y2", "y3"};
+  graph::validate(g);
+  const Workload w = analyze(g);
+  const auto ops = by_name(w);
+  EXPECT_EQ(ops.at("bcast")->macs, 2 * 3 * 5 * 4 * 8);  // [2,1,5,8] x [3,8,4] -> [2,3,5,4]
+  EXPECT_EQ(ops.at("vec")->macs, 4 * 8);                // [8] x [8,4] -> [4]
+  EXPECT_EQ(ops.at("ta")->macs, 5 * 4 * 8);             // K = A's first dimension with transA
+  EXPECT_EQ(w.totals.macs, 960 + 32 + 160);
 }
 
 }  // namespace

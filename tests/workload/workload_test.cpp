@@ -44,9 +44,37 @@ TEST(Workload, TensorOfUnknownShapeIsAnErrorNamingNodeAndTensor) {
     EXPECT_NE(std::string(e.what()).find("node 'act' (Relu): the shape of tensor 'r' is 1x?x56x56"),
               std::string::npos)
         << e.what();
+    // Every model input is fixed: no flag would help, and the message says so.
+    EXPECT_NE(std::string(e.what()).find("every model input's shape is fixed, so --input-shape "
+                                         "cannot help"),
+              std::string::npos)
+        << e.what();
   }
   g.values.erase("r");  // nothing known at all
   EXPECT_THROW((void)analyze(g), UserError);
+}
+
+// An input dimension the file leaves open (a sequence length 'T'): the message names the input
+// and the --input-shape that fixes it, with the open dimension marked.
+TEST(Workload, OpenInputDimensionIsNamedWithTheFlagThatFixesIt) {
+  Graph g;
+  g.inputs = {"tokens"};
+  g.values["tokens"] = {DType::Float32, Shape{1, -1, 64}};
+  g.initializers["w"] = Initializer::shape_only(DType::Float32, {64, 32});
+  g.nodes.push_back({"proj", "MatMul", "", {"tokens", "w"}, {"y"}, {}});
+  g.values["y"] = {DType::Float32, Shape{1, -1, 32}};
+  g.outputs = {"y"};
+  graph::validate(g);
+  try {
+    (void)analyze(g);
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("node 'proj' (MatMul): the shape of tensor 'tokens' is 1x?x64"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("--input-shape tokens=1xD1x64"), std::string::npos) << m;
+  }
 }
 
 // A MatMul of two activations (attention's Q x K^T) holds no stationary weights: not offloadable.
