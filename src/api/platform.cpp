@@ -7,6 +7,7 @@
 #include "dist/dist.h"
 #include "dse/sweep_notes.h"
 #include "passes/pipeline.h"
+#include "platform/problem_json.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -29,15 +30,40 @@ void PlatformPartitionRequest::validate() const {
     throw user_error("node_limit applies to the exact solver only (solver = exact)");
 }
 
+PlatformPartitionProblem build_platform_partition_problem(const Model& model,
+                                                          const PlatformPartitionRequest& request) {
+  request.validate();
+  PlatformPartitionProblem p;
+  p.model = model.spec;
+  p.platform = request.platform;
+  p.description = platform::resolve_platform(request.platform, request.imas, request.reprogram);
+  const graph::Graph lowered = passes::lower(model.graph, {});
+  p.problem = platform::build_platform_problem(lowered, p.description, request.objective);
+  return p;
+}
+
+std::string platform_milp_text(const PlatformPartitionProblem& p,
+                               partition::MilpFileFormat format) {
+  return partition::multi_milp_file_text(p.problem.problem, format);
+}
+
+std::string platform_problem_json(const PlatformPartitionProblem& p) {
+  return platform::problem_json(p.problem, p.model, p.platform).dump(1) + "\n";
+}
+
 PlatformPartitionResult partition_on_platform(const Model& model,
+                                              const PlatformPartitionRequest& request) {
+  return partition_on_platform(build_platform_partition_problem(model, request), request);
+}
+
+PlatformPartitionResult partition_on_platform(const PlatformPartitionProblem& problem,
                                               const PlatformPartitionRequest& request) {
   request.validate();
   PlatformPartitionResult r;
-  r.model = model.spec;
-  r.platform = request.platform;
-  r.description = platform::resolve_platform(request.platform, request.imas, request.reprogram);
-  const graph::Graph lowered = passes::lower(model.graph, {});
-  r.problem = platform::build_platform_problem(lowered, r.description, request.objective);
+  r.model = problem.model;
+  r.platform = problem.platform;
+  r.description = problem.description;
+  r.problem = problem.problem;
   r.status.origin = Origin::Solved;
   r.provenance = library_provenance();
   r.provenance.set("platform", r.platform + " (" + r.description.name + ")");

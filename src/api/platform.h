@@ -50,6 +50,25 @@ struct PlatformPartitionResult {
   std::optional<partition::MultiMilpResult> milp;
 };
 
+// The problem a request poses, before it is solved: what --mps, --lp and --problem-json write.
+struct PlatformPartitionProblem {
+  std::string model;
+  std::string platform;  // preset name or file
+  platform::Platform description;
+  platform::PlatformProblem problem;
+};
+
+[[nodiscard]] PlatformPartitionProblem build_platform_partition_problem(
+    const Model& model, const PlatformPartitionRequest& r);
+
+// The problem as the K-engine MILP's MPS or LP file (partition/multi_milp.h), and as JSON
+// (platform/problem_json.h): the whole problem, for another solver.
+[[nodiscard]] std::string platform_milp_text(const PlatformPartitionProblem& problem,
+                                             partition::MilpFileFormat format);
+[[nodiscard]] std::string platform_problem_json(const PlatformPartitionProblem& problem);
+
+[[nodiscard]] PlatformPartitionResult partition_on_platform(const PlatformPartitionProblem& problem,
+                                                            const PlatformPartitionRequest& r);
 [[nodiscard]] PlatformPartitionResult partition_on_platform(const Model& model,
                                                             const PlatformPartitionRequest& r);
 

@@ -28,7 +28,7 @@ struct PartitionArgs {
   ModelSource model;
   api::PartitionRequest request;
   std::string pareto, pareto_svg;
-  std::string json, gantt, mps, lp;
+  std::string json, gantt, mps, lp, problem_json;
   std::string pareto_3d;
   bool quiet = false;
   // K-engine platform mode (issue 12): --platform, --imas, --objective.
@@ -38,13 +38,10 @@ struct PartitionArgs {
 
 // hetcim partition MODEL --platform P: the K-engine solver on a platform (platform/platform.h).
 void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag : {"--hw",        "--preset",      "--crossbars",
-                           "--t-mvm",     "--host",        "--replicas",
-                           "--transfers", "--bus-model",   "--energy-weight",
-                           "--pareto",    "--pareto-svg",  "--front",
-                           "--replay",    "--mps",         "--lp",
-                           "--chip",      "--sensitivity", "--max-accuracy-drop",
-                           "--pareto-3d", "--no-evaluate", "--calibration"})
+  for (const char* flag : {"--hw", "--preset", "--crossbars", "--t-mvm", "--host", "--replicas",
+                           "--transfers", "--bus-model", "--energy-weight", "--pareto",
+                           "--pareto-svg", "--front", "--replay", "--chip", "--sensitivity",
+                           "--max-accuracy-drop", "--pareto-3d", "--no-evaluate", "--calibration"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (the platform file describes the ",
                        "engines, links and costs; see docs/platforms.md)");
@@ -56,14 +53,20 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
   q.threads = a.request.threads;
   q.validate();
   const api::Model model = load_api_model(a.model);
+  const api::PlatformPartitionProblem pp = api::build_platform_partition_problem(model, q);
+  // The problem written out whole (before the solve, like seed 000's MILP files): the K-engine
+  // MILP as MPS / LP, and every operator's options, engines, groups and links as JSON.
   OutputSet out;
+  if (!a.mps.empty()) out.add(a.mps, api::platform_milp_text(pp, partition::MilpFileFormat::Mps));
+  if (!a.lp.empty()) out.add(a.lp, api::platform_milp_text(pp, partition::MilpFileFormat::Lp));
+  if (!a.problem_json.empty()) out.add(a.problem_json, api::platform_problem_json(pp));
   for (const std::string* path : {&a.json, &a.gantt})
     if (!path->empty()) (void)resolve_output_path(*path);
   api::PlatformPartitionResult r;
   {
     ProgressTicker ticker(q.solver == "milp" ? "K-engine MILP on CBC" : "exact K-engine solver",
                           q.time_limit, !a.quiet);
-    r = api::partition_on_platform(model, q);
+    r = api::partition_on_platform(pp, q);
   }
   if (r.status.call != partition::CallStatus::Ok)
     throw user_error("CBC failed: ", r.status.message);
@@ -227,8 +230,13 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
                   "write it as JSON, every point re-evaluated on the chip");
   cmd->add_option("--json", a->json, "Write the assignment and the schedule as JSON");
   cmd->add_option("--gantt", a->gantt, "Write a Gantt chart of the schedule (SVG)");
-  cmd->add_option("--mps", a->mps, "Write the paper's MILP as an MPS file");
-  cmd->add_option("--lp", a->lp, "Write the paper's MILP as an LP file");
+  cmd->add_option("--mps", a->mps,
+                  "Write the paper's MILP as an MPS file (with --platform: the K-engine MILP)");
+  cmd->add_option("--lp", a->lp,
+                  "Write the paper's MILP as an LP file (with --platform: the K-engine MILP)");
+  cmd->add_option("--problem-json", a->problem_json,
+                  "With --platform: write the whole problem as JSON (every operator's options "
+                  "and costs per engine, capacities, exclusive groups, links, edge bytes)");
   add_input_shape_option(cmd, a->model);
   cmd->add_option("--batch", a->model.batch, "Batch size")
       ->check(CLI::Range(1, 1 << 20))
@@ -257,8 +265,10 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
       run_platform(*a, provenance, *cmd);
       return;
     }
-    if (a->platform.imas || a->platform.reprogram || cmd->count("--objective") > 0)
-      throw user_error("--imas, --reprogram and --objective apply with --platform only");
+    if (a->platform.imas || a->platform.reprogram || cmd->count("--objective") > 0 ||
+        !a->problem_json.empty())
+      throw user_error(
+          "--imas, --reprogram, --objective and --problem-json apply with --platform only");
     run(*a, provenance);
   });
 }

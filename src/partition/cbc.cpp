@@ -1,7 +1,10 @@
 #include "partition/cbc.h"
 
+#include <unistd.h>
+
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
+#include <CoinMpsIO.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <CoinPackedVector.hpp>
 #include <OsiClpSolverInterface.hpp>
@@ -9,7 +12,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <mutex>
+#include <sstream>
+
+#include "util/error.h"
+#include "util/interrupt_cleanup.h"
 
 namespace hetcim::partition {
 namespace {
@@ -65,6 +73,60 @@ void load_linear_model(const LinearModel& m, OsiClpSolverInterface& solver) {
   for (size_t c = 0; c < m.is_int.size(); ++c)
     if (m.is_int[c]) solver.setInteger(static_cast<int>(c));
   solver.setObjSense(1.0);
+}
+
+std::string linear_model_text(const LinearModel& m, double unit, MilpFileFormat format,
+                              const std::string& objective_name, const ModelFileHeader& header) {
+  for (const std::vector<std::string>* names : {&m.col_names, &m.row_names})
+    for (const std::string& s : *names)
+      if (s.empty() || s.find_first_of(" \t\r\n") != std::string::npos)
+        throw user_error("cannot write the MILP: the name '", s,
+                         "' (from an engine or link name) is empty or holds white space");
+  OsiClpSolverInterface solver;
+  load_linear_model(m, solver);
+  std::vector<const char*> rows, cols;
+  for (const std::string& s : m.row_names) rows.push_back(s.c_str());
+  for (const std::string& s : m.col_names) cols.push_back(s.c_str());
+  // COIN writes to a name of its own choosing (Osi's native MPS writer gzips and appends .gz), so
+  // it writes an uncompressed scratch file (registered for removal on an interrupt); hetcim reads
+  // it back and puts the header's comments at the top.
+  char scratch[] = "/tmp/hetcim-milp-XXXXXX";
+  const int fd = ::mkstemp(scratch);
+  if (fd < 0) throw user_error("cannot write the MILP: no scratch file in /tmp");
+  ::close(fd);
+  with_cleanup_lock([&] { register_temp_file_locked(scratch); });
+  struct Remove {
+    const char* f;
+    ~Remove() {
+      std::remove(f);
+      unregister_temp_file(f);
+    }
+  } remove_scratch{scratch};
+  int rc = 0;
+  if (format == MilpFileFormat::Mps) {
+    CoinMpsIO writer;
+    std::vector<char> integrality(m.is_int.begin(), m.is_int.end());
+    writer.setMpsData(*solver.getMatrixByCol(), solver.getInfinity(), solver.getColLower(),
+                      solver.getColUpper(), solver.getObjCoefficients(), integrality.data(),
+                      solver.getRowLower(), solver.getRowUpper(), cols.data(), rows.data());
+    writer.setProblemName("hetcim");
+    rc = writer.writeMps(scratch, /*compression=*/0, /*formatType=*/1, /*numberAcross=*/2);
+  } else {
+    rows.push_back(objective_name.c_str());  // writeLpNative wants the objective name last
+    rc = solver.writeLpNative(scratch, rows.data(), cols.data(), 1e-12, 6, 15, 1.0, true);
+  }
+  if (rc != 0) throw user_error("cannot write the MILP: COIN's writer failed (", rc, ")");
+  std::ifstream in(scratch, std::ios::binary);
+  std::stringstream body;
+  body << in.rdbuf();
+  const std::string c = format == MilpFileFormat::Mps ? "* " : "\\ ";
+  const std::string u = number(unit);
+  std::string text =
+      c + header.title + "\n" + c + "time unit: every time column and coefficient (" +
+      header.time_columns + ") is in units of " + u + " s\n" + c +
+      "(chosen per instance; the objective value times " + u + " is " + header.objective + ")\n";
+  for (const std::string& line : header.notes) text += c + line + "\n";
+  return text + body.str();
 }
 
 CbcOutcome run_cbc(const LinearModel& m, const CbcOptions& opt) {

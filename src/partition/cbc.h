@@ -50,6 +50,26 @@ struct CbcOutcome {
 // Loads the model into a Clp interface (for the file writers).
 void load_linear_model(const LinearModel& m, OsiClpSolverInterface& solver);
 
+enum class MilpFileFormat { Mps, Lp };
+
+// What a model file's comment lines at the top say: a title, then "time unit: every time column
+// and coefficient (<time_columns>) is in units of <unit> s" and "(chosen per instance; the
+// objective value times <unit> is <objective>)", then the notes.
+struct ModelFileHeader {
+  std::string title;
+  std::string time_columns;
+  std::string objective;
+  std::vector<std::string> notes;
+};
+
+// The model (time columns in units of `unit` seconds) as an MPS or LP file for another solver
+// (COIN's writers); the LP file names its objective `objective_name`. UserError when it cannot be
+// written (a column or row name with white space, from an engine or link name).
+[[nodiscard]] std::string linear_model_text(const LinearModel& m, double unit,
+                                            MilpFileFormat format,
+                                            const std::string& objective_name,
+                                            const ModelFileHeader& header);
+
 // Solves with CBC's standard driver (cuts, heuristics, branch-and-bound), silently. Thread-safe,
 // but calls from several threads run one after another: CBC's driver keeps static state.
 [[nodiscard]] CbcOutcome run_cbc(const LinearModel& m, const CbcOptions& opt);

@@ -1,19 +1,13 @@
 #include "partition/milp.h"
 
-#include <unistd.h>
-
-#include <CoinMpsIO.hpp>
-#include <OsiClpSolverInterface.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <queue>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "graph/dag.h"
@@ -21,7 +15,6 @@
 #include "partition/milp_model.h"
 #include "util/error.h"
 #include "util/files.h"
-#include "util/interrupt_cleanup.h"
 
 namespace hetcim::partition {
 namespace {
@@ -155,54 +148,11 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
 
 std::string milp_file_text(const Problem& p, MilpFileFormat format, const MilpOptions& opt) {
   const MilpModel m = build_milp_model(p, opt);
-  OsiClpSolverInterface solver;
-  load_linear_model(m, solver);
-  std::vector<const char*> rows, cols;
-  for (const std::string& s : m.row_names) rows.push_back(s.c_str());
-  for (const std::string& s : m.col_names) cols.push_back(s.c_str());
-  // COIN writes to a name of its own choosing (Osi's native MPS writer gzips and appends .gz), so
-  // it writes an uncompressed scratch file (registered for removal on an interrupt); hetcim reads
-  // it back and puts the time unit in a comment at the top.
-  char scratch[] = "/tmp/hetcim-milp-XXXXXX";
-  const int fd = ::mkstemp(scratch);
-  if (fd < 0) throw user_error("cannot write the MILP: no scratch file in /tmp");
-  ::close(fd);
-  with_cleanup_lock([&] { register_temp_file_locked(scratch); });
-  struct Remove {
-    const char* f;
-    ~Remove() {
-      std::remove(f);
-      unregister_temp_file(f);
-    }
-  } remove_scratch{scratch};
-  int rc = 0;
-  if (format == MilpFileFormat::Mps) {
-    CoinMpsIO writer;
-    std::vector<char> integrality(m.is_int.begin(), m.is_int.end());
-    writer.setMpsData(*solver.getMatrixByCol(), solver.getInfinity(), solver.getColLower(),
-                      solver.getColUpper(), solver.getObjCoefficients(), integrality.data(),
-                      solver.getRowLower(), solver.getRowUpper(), cols.data(), rows.data());
-    writer.setProblemName("hetcim");
-    rc = writer.writeMps(scratch, /*compression=*/0, /*formatType=*/1, /*numberAcross=*/2);
-  } else {
-    const std::string objective = "makespan";
-    rows.push_back(objective.c_str());  // writeLpNative wants the objective name last
-    rc = solver.writeLpNative(scratch, rows.data(), cols.data(), 1e-12, 6, 15, 1.0, true);
-  }
-  if (rc != 0) throw user_error("cannot write the MILP: COIN's writer failed (", rc, ")");
-  std::ifstream in(scratch, std::ios::binary);
-  std::stringstream body;
-  body << in.rdbuf();
-  char unit[64];
-  std::snprintf(unit, sizeof unit, "%.17g", m.unit);
-  const std::string c = format == MilpFileFormat::Mps ? "* " : "\\ ";
-  const std::string header =
-      c + "hetcim: seed 000's partitioning MILP (partition/milp.h)\n" + c +
-      "time unit: every time column and coefficient (s, f, C_max, latencies, big-M) is in units "
-      "of " +
-      unit + " s\n" + c + "(chosen per instance; the objective value times " + unit +
-      " is the makespan in seconds)\n";
-  return header + body.str();
+  return linear_model_text(m, m.unit, format, "makespan",
+                           {"hetcim: seed 000's partitioning MILP (partition/milp.h)",
+                            "s, f, C_max, latencies, big-M",
+                            "the makespan in seconds",
+                            {}});
 }
 
 void write_milp(const Problem& p, const std::string& path, MilpFileFormat format,

@@ -66,8 +66,6 @@ struct JobOrders {
 // reentrant (see milp.cpp).
 [[nodiscard]] MilpResult solve_milp(const Problem& p, const MilpOptions& opt = {});
 
-enum class MilpFileFormat { Mps, Lp };
-
 // The model as an MPS or LP file (time columns in MilpStats::time_unit_seconds, stated in a
 // comment at the top) for use with another solver.
 [[nodiscard]] std::string milp_file_text(const Problem& p, MilpFileFormat format,

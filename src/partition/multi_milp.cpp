@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <queue>
 #include <string>
@@ -16,6 +17,12 @@ namespace hetcim::partition {
 namespace {
 
 using Terms = std::vector<std::pair<int, double>>;
+
+std::string number(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
 
 void validate_options(const MultiMilpOptions& o) {
   if (!(o.time_limit_seconds > 0.0))
@@ -340,6 +347,23 @@ double multi_milp_big_m(const MultiProblem& p) {
     m += w;
   }
   return m;
+}
+
+std::string multi_milp_file_text(const MultiProblem& p, MilpFileFormat format,
+                                 const MultiMilpOptions& opt) {
+  p.validate();
+  validate_options(opt);
+  const Model m = Builder(p, opt).build();
+  return linear_model_text(
+      m, m.unit, format, "objective",
+      {"hetcim: the K-engine partitioning MILP (partition/multi_milp.h)",
+       "s, f, b, Cmax, durations, transfer times, big-M",
+       number(p.latency_weight) + " * makespan in seconds + " + number(p.energy_weight) +
+           " * energy in joules",
+       {"columns: y<v>_<k> operator v takes its option k (in the order of the problem JSON's "
+        "options), s<v> / f<v> its start / finish, Cmax the makespan; t, b: transfers on links; "
+        "o, q: order of two jobs on one machine or serial link; R_<engine>: its reprogramming "
+        "area"}});
 }
 
 MultiMilpResult solve_multi_milp(const MultiProblem& p, const MultiMilpOptions& opt) {

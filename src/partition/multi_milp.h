@@ -29,6 +29,7 @@
 #include <limits>
 #include <string>
 
+#include "partition/cbc.h"
 #include "partition/multi_problem.h"
 #include "partition/multi_schedule.h"
 #include "partition/status.h"
@@ -70,6 +71,13 @@ struct MultiMilpResult {
 
 // Big-M in seconds (above).
 [[nodiscard]] double multi_milp_big_m(const MultiProblem& p);
+
+// The model solve_multi_milp solves, as an MPS or LP file (cbc.h) for another solver: comments at
+// the top state its time unit (the objective value times it is latency_weight * makespan +
+// energy_weight * energy, in seconds and joules) and its column names (y<v>_<k>: operator v takes
+// its option k, in the order of MultiProblem::options).
+[[nodiscard]] std::string multi_milp_file_text(const MultiProblem& p, MilpFileFormat format,
+                                               const MultiMilpOptions& opt = {});
 
 // Thread-safe; CBC solves run one at a time (partition/cbc.h).
 [[nodiscard]] MultiMilpResult solve_multi_milp(const MultiProblem& p,

@@ -3,10 +3,16 @@
 // a hand instance.
 #include "partition/multi_milp.h"
 
+#include <Cbc_C_Interface.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <string>
 
 #include "partition/exact.h"
 #include "partition/milp.h"
@@ -183,6 +189,70 @@ TEST(MultiMilp, HandInstance) {
   const MultiMilpResult g = solve_multi_milp(q);
   EXPECT_NEAR(g.objective, 12.0, 1e-9);
   EXPECT_EQ(g.stats.machine_pairs, 1u);
+}
+
+// The model written as MPS and LP (multi_milp_file_text), read back and solved by CBC's own
+// reader and driver, reaches the brute force's optimum on random small platforms (objective value
+// times the time unit the header states), and is infeasible where the brute force finds no
+// mapping.
+TEST(MultiMilpExport, MpsAndLpSolvedByCbcGiveTheBruteForceOptimum) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("hetcim_multi_milp_export_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  int instances = 0, infeasible = 0;
+  for (uint64_t seed = 101; instances < 16; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const MultiProblem p = random_platform(seed);
+    MultiBruteForceOptions bo;
+    bo.max_work = 2e6;
+    if (multi_brute_force_work(p) > bo.max_work) continue;
+    ++instances;
+    const MultiBruteForceResult b = solve_multi_brute_force(p, bo);
+    infeasible += b.feasible ? 0 : 1;
+    for (auto [format, name] :
+         {std::pair{MilpFileFormat::Mps, "m.mps"}, std::pair{MilpFileFormat::Lp, "m.lp"}}) {
+      const std::string text = multi_milp_file_text(p, format);
+      const std::string path = (dir / name).string();
+      std::ofstream(path, std::ios::binary) << text;
+      // The header's second line states the time unit: "... in units of <unit> s".
+      const size_t at = text.find("in units of ");
+      ASSERT_NE(at, std::string::npos) << text.substr(0, 300);
+      const double unit = std::strtod(text.c_str() + at + 12, nullptr);
+      ASSERT_GT(unit, 0.0);
+      Cbc_Model* m = Cbc_newModel();
+      Cbc_setLogLevel(m, 0);
+      const int rc = format == MilpFileFormat::Mps ? Cbc_readMps(m, path.c_str())
+                                                   : Cbc_readLp(m, path.c_str());
+      ASSERT_EQ(rc, 0) << name;
+      Cbc_setParameter(m, "log", "0");
+      Cbc_setParameter(m, "slog", "0");
+      Cbc_solve(m);
+      if (!b.feasible) {
+        EXPECT_EQ(Cbc_isProvenInfeasible(m), 1) << name;
+      } else {
+        EXPECT_EQ(Cbc_isProvenOptimal(m), 1) << name;
+        EXPECT_NEAR(Cbc_getObjValue(m) * unit, b.objective, 1e-6 * std::max(1.0, b.objective))
+            << name;
+      }
+      Cbc_deleteModel(m);
+    }
+  }
+  EXPECT_LT(infeasible, instances / 2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MultiMilpExport, NamesWithWhiteSpaceAreRefused) {
+  MultiProblem q;
+  q.dag = graph::Dag::from_edges(1, {});
+  q.names = {"x"};
+  q.engines = {{"my cores", true, 4, 0, 0}};
+  q.options = {{{0, 5, 0, 1, "cores"}}};
+  try {
+    (void)multi_milp_file_text(q, MilpFileFormat::Mps);
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("'cap_my cores'"), std::string::npos) << e.what();
+  }
 }
 
 TEST(MultiMilp, RefusesBadOptions) {
