@@ -11,6 +11,7 @@
 
 #include "graph/dag.h"
 #include "partition/deadline.h"
+#include "partition/multi_capacity.h"
 #include "partition/sequencing.h"
 #include "util/error.h"
 
@@ -57,20 +58,7 @@ constexpr const char* kFallbackIncumbent =
 constexpr const char* kResidentOptimum =
     "the proven optimum without reprogramming (search with reprogramming stopped at its limit)";
 
-// ---------------------------------------------------------------------------------------------
-// Capacity vectors: per engine with a capacity, the resident capacity used; then per engine with
-// reprogram options, the reserved reprogramming area (the largest reprogrammed footprint so far).
-// The first kind adds up over parts of a solution, the second takes the maximum; both only grow,
-// so a point with no more of either and no more cost dominates (every completion of the
-// dominated point completes the dominating one within the capacities too).
-
-using Cap = std::vector<int64_t>;
-
-bool cap_le(const Cap& a, const Cap& b) {
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i] > b[i]) return false;
-  return true;
-}
+// Capacity vectors and their Pareto filter: multi_capacity.h.
 
 struct FrontPoint {
   Cap cap;
@@ -78,24 +66,6 @@ struct FrontPoint {
   std::vector<int> options;  // per interior operator, in segment order
   std::vector<int> order;    // global job ids (operators, n + edge for serial transfers)
 };
-
-// Keeps the points no other point beats in both capacity and cost.
-template <typename T, typename CapOf, typename CostOf>
-std::vector<T> pareto_filter(std::vector<T> pts, CapOf cap_of, CostOf cost_of) {
-  std::stable_sort(pts.begin(), pts.end(),
-                   [&](const T& a, const T& b) { return cost_of(a) < cost_of(b); });
-  std::vector<T> kept;
-  for (T& p : pts) {
-    bool dom = false;
-    for (const T& q : kept)
-      if (cap_le(cap_of(q), cap_of(p))) {
-        dom = true;
-        break;
-      }
-    if (!dom) kept.push_back(std::move(p));
-  }
-  return kept;
-}
 
 struct Segment {
   int in = -1, out = -1;
@@ -105,25 +75,8 @@ struct Segment {
 class Solver {
  public:
   Solver(const MultiProblem& p, Deadline& deadline, SeqCache* cache)
-      : p_(p), m_(multi_machines(p)), deadline_(deadline), cache_(cache) {
+      : p_(p), m_(multi_machines(p)), deadline_(deadline), cache_(cache), caps_(p) {
     const size_t k = p.engines.size();
-    cap_index_.assign(k, -1);
-    for (size_t e = 0; e < k; ++e)
-      if (p.engines[e].capacity >= 0) {
-        cap_index_[e] = static_cast<int>(cap_limit_.size());
-        cap_limit_.push_back(p.engines[e].capacity);
-      }
-    resident_dims_ = cap_limit_.size();
-    reserve_index_.assign(k, -1);
-    reserve_of_.assign(resident_dims_, -1);
-    for (size_t v = 0; v < p.size(); ++v)
-      for (const MultiOption& x : p.options[v]) {
-        const auto e = static_cast<size_t>(x.engine);
-        if (!x.reprogram || reserve_index_[e] >= 0) continue;
-        reserve_index_[e] = static_cast<int>(cap_limit_.size());
-        reserve_of_[static_cast<size_t>(cap_index_[e])] = reserve_index_[e];
-        cap_limit_.push_back(p.engines[e].capacity);
-      }
     double power = 0.0;
     for (const MultiEngine& g : p.engines) power += g.static_power + g.idle_power;
     for (size_t e = 0; e < k; ++e) {
@@ -155,32 +108,6 @@ class Solver {
     const MultiOption& x = p_.option(v, o);
     return p_.energy_weight *
            (x.energy - p_.engines[static_cast<size_t>(x.engine)].idle_power * x.duration);
-  }
-  // The dimension of Cap an option's capacity goes to (-1: none).
-  int cap_dim(const MultiOption& x) const {
-    const auto e = static_cast<size_t>(x.engine);
-    return x.reprogram ? reserve_index_[e] : cap_index_[e];
-  }
-  Cap option_cap(int v, int o) const {
-    Cap c(cap_limit_.size(), 0);
-    const MultiOption& x = p_.option(v, o);
-    if (cap_dim(x) >= 0) c[static_cast<size_t>(cap_dim(x))] = x.capacity;
-    return c;
-  }
-  // Two parts of a solution together: resident capacities add, reserved areas take the maximum.
-  void cap_add(Cap& a, const Cap& b) const {
-    for (size_t d = 0; d < a.size(); ++d)
-      a[d] = d < resident_dims_ ? a[d] + b[d] : std::max(a[d], b[d]);
-  }
-  // Capacity still free on resident dimension d (its reserved area counted).
-  int64_t cap_free(const Cap& c, size_t d) const {
-    const int r = reserve_of_[d];
-    return cap_limit_[d] - c[d] - (r >= 0 ? c[static_cast<size_t>(r)] : 0);
-  }
-  bool cap_fits(const Cap& c) const {
-    for (size_t d = 0; d < resident_dims_; ++d)
-      if (cap_free(c, d) < 0) return false;
-    return true;
   }
 
   // Largest transfer time edge e pays when its endpoints sit on different engines; -inf if they
@@ -426,7 +353,7 @@ class Solver {
     // over duration per capacity unit; all free capacity counted for every operator: a
     // relaxation).
     int64_t free_cap = 0;
-    for (size_t d = 0; d < resident_dims_; ++d) free_cap += cap_free(cap, d);
+    for (size_t d = 0; d < caps_.resident_dims; ++d) free_cap += caps_.free(cap, d);
     std::vector<std::pair<double, int64_t>> items;
     for (int mm : engine_machines_) {
       double need = load[static_cast<size_t>(mm)];
@@ -592,11 +519,11 @@ class Solver {
         if ((w == v || u == v) && edge_link(c, e) == -2) ok = false;
       }
       const MultiOption& x = p_.option(v, o);
-      const int ci = cap_dim(x);
+      const int ci = caps_.dim(x);
       const int64_t old = ci >= 0 ? cap[static_cast<size_t>(ci)] : 0;
       if (ci >= 0)
         cap[static_cast<size_t>(ci)] = x.reprogram ? std::max(old, x.capacity) : old + x.capacity;
-      if (ok && cap_fits(cap)) branch(c, i + 1, cap);
+      if (ok && caps_.fits(cap)) branch(c, i + 1, cap);
       if (ci >= 0) cap[static_cast<size_t>(ci)] = old;
       if (timed_out_) break;
     }
@@ -634,13 +561,13 @@ class Solver {
         c.min_dur[i] = std::min(c.min_dur[i], p_.option(c.ops[i], static_cast<int>(o)).duration);
         c.min_cost[i] = std::min(c.min_cost[i], op_cost(c.ops[i], static_cast<int>(o)));
       }
-    Cap cap(cap_limit_.size(), 0);
+    Cap cap(caps_.limit.size(), 0);
     if (s.out >= 0) {
       const size_t last = c.ops.size() - 1;
       c.option[last] = out_option;
       c.min_dur[last] = p_.option(s.out, out_option).duration;
       c.min_cost[last] = op_cost(s.out, out_option);
-      cap = option_cap(s.out, out_option);
+      cap = caps_.of(p_.option(s.out, out_option));
       // The closing cut node must reach the entering one directly if they are joined.
       for (size_t e : c.edges)
         if (p_.dag.edges[e].first == s.in && p_.dag.edges[e].second == s.out &&
@@ -686,7 +613,7 @@ class Solver {
         if (s == 0) {
           const std::vector<FrontPoint>& f = front(0, -1, out_option);
           for (size_t q = 0; q < f.size(); ++q)
-            if (cap_fits(f[q].cap))
+            if (caps_.fits(f[q].cap))
               cand.push_back({f[q].cap, f[q].cost, -1, -1, static_cast<int>(q)});
         } else {
           for (size_t po = 0; po < states[s - 1].size(); ++po) {
@@ -697,8 +624,8 @@ class Solver {
               const State& st = states[s - 1][po][si];
               for (size_t q = 0; q < f.size(); ++q) {
                 Cap c = st.cap;
-                cap_add(c, f[q].cap);
-                if (!cap_fits(c)) continue;
+                caps_.add(c, f[q].cap);
+                if (!caps_.fits(c)) continue;
                 cand.push_back({std::move(c), st.cost + f[q].cost, static_cast<int>(po),
                                 static_cast<int>(si), static_cast<int>(q)});
               }
@@ -780,13 +707,9 @@ class Solver {
   const MultiProblem& p_;
   const MultiMachines m_;
   Deadline& deadline_;
-  SeqCache* cache_;                 // sequencing answers shared by the solves of one call
-  std::vector<int> cap_index_;      // per engine: its resident dimension of Cap (-1: none)
-  std::vector<int> reserve_index_;  // per engine: its reserved-area dimension (-1: none)
-  std::vector<int> reserve_of_;     // per resident dimension: the matching reserved one or -1
-  size_t resident_dims_ = 0;
+  SeqCache* cache_;  // sequencing answers shared by the solves of one call
+  const CapacitySpace caps_;
   std::vector<int> engine_machines_;  // the distinct machines of the engines
-  Cap cap_limit_;
   double kappa_ = 1.0;
   std::vector<DynBitset> reach_;
   std::vector<int> cuts_;
