@@ -1,24 +1,17 @@
 #include "dse/dse.h"
 
-#include <cinttypes>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "dist/dist.h"
 #include "dse/entry_check.h"
-#include "dse/point_message.h"
+#include "dse/grid.h"
 #include "partition/energy.h"
 #include "partition/exact.h"
 #include "partition/milp.h"
 #include "partition/summary.h"
-#include "util/build_version.h"
 #include "util/error.h"
-#include "util/files.h"
-#include "util/hash.h"
 
 namespace hetcim::dse {
 namespace {
@@ -29,29 +22,11 @@ partition::MilpOptions milp_options(const DseOptions& o) {
   return mo;
 }
 
-// FNV-1a over everything that determines a point's result.
-struct Hasher : Fnv1a {
-  void bytes(const void* p, size_t n) { update(p, n); }
-  void num(double d) { bytes(&d, sizeof d); }
-  void num(int64_t v) { bytes(&v, sizeof v); }
-  void str(const std::string& s) {
-    num(static_cast<int64_t>(s.size()));
-    bytes(s.data(), s.size());
-  }
-};
-
 }  // namespace
 
 std::string dse_cache_key(const partition::Problem& p, const DseOptions& o) {
-  Hasher h;
-  h.str("hetcim-dse-v4");  // v4: entries carry their key and plan
-  // The code that solves: a new commit (or a dirty tree's commit) never reads older results.
-  h.str(build_commit());
-  h.num(static_cast<int64_t>(p.size()));
-  for (auto [u, v] : p.dag.edges) {
-    h.num(static_cast<int64_t>(u));
-    h.num(static_cast<int64_t>(v));
-  }
+  KeyHasher h;
+  h.start("hetcim-dse-v4", p.size(), p.dag.edges);  // v4: entries carry their key and plan
   for (size_t v = 0; v < p.size(); ++v) {
     h.str(p.names[v]);
     h.num(p.t_host[v]);
@@ -85,9 +60,7 @@ std::string dse_cache_key(const partition::Problem& p, const DseOptions& o) {
     h.num(static_cast<int64_t>(mo.binary_z));
     h.num(mo.time_unit_seconds);
   }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%016" PRIx64, h.h);
-  return buf;
+  return h.key();
 }
 
 namespace {
@@ -95,28 +68,27 @@ namespace {
 // A point's cache entry: its key and plan (replayed when read: entry_check.h) with the solver's
 // fields.
 nlohmann::json to_json(const DsePoint& d, const partition::Schedule& plan, const std::string& key) {
-  nlohmann::json j = {{"commit", build_commit()},
-                      {"key", key},
-                      {"status", d.status},
-                      {"latency", d.latency},
-                      {"cpu_only", d.cpu_only},
-                      {"speedup", d.speedup},
-                      {"bound", d.bound},
-                      {"seconds", d.seconds},
-                      {"host_ops", d.host_ops},
-                      {"cim_ops", d.cim_ops},
-                      {"crossbars_used", d.crossbars_used},
-                      {"host_busy", d.host_busy},
-                      {"cim_busy", d.cim_busy},
-                      {"nodes", d.nodes},
-                      {"energy", d.energy},
-                      {"cpu_only_energy", d.cpu_only_energy},
-                      {"milp_run", d.milp_run},
-                      {"milp_status", d.milp_status},
-                      {"milp_objective", d.milp_objective},
-                      {"milp_bound", d.milp_bound},
-                      {"milp_gap", d.milp_gap},
-                      {"milp_seconds", d.milp_seconds}};
+  nlohmann::json j = entry_header(key);
+  j.update(nlohmann::json{{"status", d.status},
+                          {"latency", d.latency},
+                          {"cpu_only", d.cpu_only},
+                          {"speedup", d.speedup},
+                          {"bound", d.bound},
+                          {"seconds", d.seconds},
+                          {"host_ops", d.host_ops},
+                          {"cim_ops", d.cim_ops},
+                          {"crossbars_used", d.crossbars_used},
+                          {"host_busy", d.host_busy},
+                          {"cim_busy", d.cim_busy},
+                          {"nodes", d.nodes},
+                          {"energy", d.energy},
+                          {"cpu_only_energy", d.cpu_only_energy},
+                          {"milp_run", d.milp_run},
+                          {"milp_status", d.milp_status},
+                          {"milp_objective", d.milp_objective},
+                          {"milp_bound", d.milp_bound},
+                          {"milp_gap", d.milp_gap},
+                          {"milp_seconds", d.milp_seconds}});
   j.update(plan_fields(plan));
   return j;
 }
@@ -184,28 +156,15 @@ void read_point(const nlohmann::json& j, DsePoint& d) {
   d.milp_seconds = j.at("milp_seconds");
 }
 
-bool from_cache(const std::string& path, const partition::Problem& p, const std::string& key,
-                DsePoint& d, const DseOptions& o) {
-  const CacheFile entry = read_cache_file(path, "DSE cache entry");
-  if (!entry.found) return false;
-  const auto reject = [&](const std::string& why) {
-    if (o.on_cache_warning)
-      o.on_cache_warning("cache entry '" + path + "' ignored (" + why + "); solving again");
-    return false;
-  };
-  if (!entry.usable) return reject(entry.problem);  // replaced by the write after solving
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(entry.text);
-    read_point(j, d);
-  } catch (const nlohmann::json::exception& e) {
-    return reject(e.what());  // a damaged cache entry is solved again and overwritten
-  }
-  if (const std::string why = implausible_entry(d); !why.empty()) return reject(why);
+// Reads cache entry `j` of point `d` (problem `p`, key `key`): "" when it answers the point.
+std::string take_entry(const nlohmann::json& j, const partition::Problem& p, const std::string& key,
+                       DsePoint& d) {
+  read_point(j, d);
+  if (std::string why = implausible_entry(d); !why.empty()) return why;
   // Its plan replayed on this point's problem: the numbers and the status must follow from it.
-  if (const std::string why = entry_mismatch(p, key, j, d); !why.empty()) return reject(why);
+  if (std::string why = entry_mismatch(p, key, j, d); !why.empty()) return why;
   d.cached = true;
-  return true;
+  return "";
 }
 
 // Solves a point into `d` and returns its plan.
@@ -246,8 +205,6 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
   for (const DseHost& h : hosts)
     HETCIM_ASSERT(h.costs.size() == models.size(), "host ", h.name, " has costs for ",
                   h.costs.size(), " of ", models.size(), " models");
-  const bool root = !o.over_ranks || dist::is_root();
-  if (root && !o.cache_dir.empty()) std::filesystem::create_directories(o.cache_dir);
   // The grid in output order: model, host, crossbars, t_mvm. Every rank builds the same grid.
   struct Job {
     size_t model, host;
@@ -266,15 +223,11 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
     return partition::build_problem(models[j.model].workload, hosts[j.host].costs[j.model], hw,
                                     o.build);
   };
-  // Rank 0 (the only process of a run without MPI) describes every point, reads the cache and
-  // queues the points it lacks; a point's result comes back as its cache entry's JSON after the
-  // key of the problem that was solved, so that a rank that read different files (a model that
-  // differs on its node) cannot slip a wrong point in.
+  const bool root = !o.over_ranks || dist::is_root();
   std::vector<DsePoint> points(root ? jobs.size() : 0);
-  std::vector<std::string> keys(points.size());
-  std::vector<dist::Task> tasks;
-  size_t done = 0;
-  for (size_t i = 0; i < points.size(); ++i) {
+  GridPoints grid;
+  grid.count = jobs.size();
+  grid.prepare = [&](size_t i) {
     const Job& j = jobs[i];
     const DseModel& model = models[j.model];
     const DseHost& host = hosts[j.host];
@@ -291,39 +244,31 @@ std::vector<DsePoint> run_dse(const std::vector<DseModel>& models,
     d.offloadable = t.offloadable;
     d.milp_binaries = t.milp_variables;
     d.milp_constraints = t.milp_constraints;
-    const partition::Problem p = problem_of(j);
-    keys[i] = dse_cache_key(p, o);
-    if (!o.cache_dir.empty() &&
-        from_cache(join_path(o.cache_dir, keys[i] + ".json"), p, keys[i], d, o)) {
-      if (progress) progress(++done, jobs.size());
-      continue;
-    }
+    auto p = std::make_shared<const partition::Problem>(problem_of(j));
+    PreparedPoint pp;
+    pp.key = dse_cache_key(*p, o);
     // The exact solver's work grows with the operators and the pairs that may run in parallel
     // (YOLOv5n's points cost about 100x ResNet-18's): the largest first.
-    tasks.push_back(
-        {i, static_cast<double>(t.operators) * static_cast<double>(1 + t.parallel_pairs)});
-  }
-  (o.over_ranks ? dist::run_queue : dist::run_local)(
-      tasks, o.threads,
-      [&](size_t i) {
-        const partition::Problem p = problem_of(jobs[i]);
-        DsePoint d;
-        const partition::Schedule plan = solve_point(p, o, d);
-        const std::string key = dse_cache_key(p, o);
-        return point_message(key, o.over_ranks ? dist::rank() : 0, to_json(d, plan, key).dump());
-      },
-      [&](size_t i, std::string&& result) {
-        const PointMessage m = read_point_message(result);
-        if (m.key != keys[i])
-          throw user_error("dse: point ", i, " (", points[i].model, ", ", points[i].host, ", ",
-                           points[i].crossbars, " crossbars) was solved for a different problem ",
-                           "than rank 0 built: every rank must read the same model and host files");
-        read_point(nlohmann::json::parse(m.json), points[i]);
-        points[i].rank = m.rank;
-        if (!o.cache_dir.empty())
-          write_cache_file(join_path(o.cache_dir, keys[i] + ".json"), m.json + "\n");
-        if (progress) progress(++done, jobs.size());
-      });
+    pp.cost = static_cast<double>(t.operators) * static_cast<double>(1 + t.parallel_pairs);
+    pp.take_entry = [p, key = pp.key, point = &d](const nlohmann::json& e) {
+      return take_entry(e, *p, key, *point);
+    };
+    pp.describe = d.model + ", " + d.host + ", " + std::to_string(d.crossbars) + " crossbars";
+    return pp;
+  };
+  grid.solve = [&](size_t i) {
+    const partition::Problem p = problem_of(jobs[i]);
+    DsePoint d;
+    const partition::Schedule plan = solve_point(p, o, d);
+    return to_json(d, plan, dse_cache_key(p, o));
+  };
+  grid.take_solved = [&](size_t i, const nlohmann::json& entry, int rank) {
+    read_point(entry, points[i]);
+    points[i].rank = rank;
+  };
+  run_grid(
+      {"dse", "model and host", o.cache_dir, o.threads, o.over_ranks, o.on_cache_warning, progress},
+      grid);
   return points;
 }
 

@@ -1,49 +1,33 @@
 #include "dse/platform_dse.h"
 
-#include <cinttypes>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "dist/dist.h"
 #include "dse/entry_check.h"
-#include "dse/point_message.h"
+#include "dse/grid.h"
 #include "partition/multi_exact.h"
 #include "platform/build.h"
-#include "util/build_version.h"
 #include "util/error.h"
-#include "util/files.h"
-#include "util/hash.h"
 
 namespace hetcim::dse {
 namespace {
-
-struct Hasher : Fnv1a {
-  void num(double d) { update(&d, sizeof d); }
-  void num(int64_t v) { update(&v, sizeof v); }
-  void str(const std::string& s) {
-    num(static_cast<int64_t>(s.size()));
-    update(s.data(), s.size());
-  }
-};
 
 // A point's cache entry: its key and plan (replayed when read: entry_check.h) and the solver's
 // fields.
 nlohmann::json to_json(const PlatformDsePoint& d, const partition::MultiSchedule& plan,
                        const std::string& key) {
-  nlohmann::json j = {{"commit", build_commit()},
-                      {"key", key},
-                      {"status", d.status},
-                      {"latency", d.latency},
-                      {"energy", d.energy},
-                      {"objective", d.objective},
-                      {"bound", d.bound},
-                      {"seconds", d.seconds},
-                      {"nodes", d.nodes},
-                      {"operators_on", d.operators_on},
-                      {"capacity_used", d.capacity_used}};
+  nlohmann::json j = entry_header(key);
+  j.update(nlohmann::json{{"status", d.status},
+                          {"latency", d.latency},
+                          {"energy", d.energy},
+                          {"objective", d.objective},
+                          {"bound", d.bound},
+                          {"seconds", d.seconds},
+                          {"nodes", d.nodes},
+                          {"operators_on", d.operators_on},
+                          {"capacity_used", d.capacity_used}});
   j.update(multi_plan_fields(plan));
   return j;
 }
@@ -112,14 +96,8 @@ partition::MultiSchedule solve_point(const partition::MultiProblem& p, const Pla
 }  // namespace
 
 std::string platform_dse_cache_key(const partition::MultiProblem& p, const PlatformDseOptions& o) {
-  Hasher h;
-  h.str("hetcim-platform-dse-v2");  // v2: entries carry their key and plan
-  h.str(build_commit());
-  h.num(static_cast<int64_t>(p.size()));
-  for (auto [u, v] : p.dag.edges) {
-    h.num(static_cast<int64_t>(u));
-    h.num(static_cast<int64_t>(v));
-  }
+  KeyHasher h;
+  h.start("hetcim-platform-dse-v2", p.size(), p.dag.edges);  // v2: entries carry key and plan
   for (double b : p.edge_bytes) h.num(b);
   for (size_t v = 0; v < p.size(); ++v) {
     h.str(p.names[v]);
@@ -160,9 +138,7 @@ std::string platform_dse_cache_key(const partition::MultiProblem& p, const Platf
   h.num(p.energy_weight);
   h.str(o.objective);
   h.num(o.time_limit);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%016" PRIx64, h.h);
-  return buf;
+  return h.key();
 }
 
 std::vector<PlatformDsePoint> run_platform_dse(
@@ -181,8 +157,6 @@ std::vector<PlatformDsePoint> run_platform_dse(
     platform::validate(pf, pf.name);
     platforms.push_back(std::move(pf));
   }
-  const bool root = !o.over_ranks || dist::is_root();
-  if (root && !o.cache_dir.empty()) std::filesystem::create_directories(o.cache_dir);
   struct Job {
     size_t model, point;
   };
@@ -193,65 +167,45 @@ std::vector<PlatformDsePoint> run_platform_dse(
     return platform::build_platform_problem(models[j.model].lowered, platforms[j.point],
                                             o.objective);
   };
+  const bool root = !o.over_ranks || dist::is_root();
   std::vector<PlatformDsePoint> points(root ? jobs.size() : 0);
-  std::vector<std::string> keys(points.size());
-  std::vector<dist::Task> tasks;
-  size_t done = 0;
-  for (size_t i = 0; i < points.size(); ++i) {
-    const platform::PlatformProblem pp = problem_of(jobs[i]);
+  GridPoints run;
+  run.count = jobs.size();
+  run.prepare = [&](size_t i) {
+    auto pp = std::make_shared<const platform::PlatformProblem>(problem_of(jobs[i]));
     PlatformDsePoint& d = points[i];
     d.model = models[jobs[i].model].name;
     d.values = grid[jobs[i].point];
-    d.operators = static_cast<int64_t>(pp.problem.size());
-    for (const partition::MultiEngine& e : pp.problem.engines) d.engines.push_back(e.name);
-    keys[i] = platform_dse_cache_key(pp.problem, o);
-    const std::string path = o.cache_dir.empty() ? "" : join_path(o.cache_dir, keys[i] + ".json");
-    if (!path.empty()) {
-      const CacheFile entry = read_cache_file(path, "DSE cache entry");
-      if (entry.found) {
-        std::string why;
-        try {
-          const nlohmann::json j = nlohmann::json::parse(entry.text);
-          read_point(j, d);
-          why = implausible_entry(d);
-          // Its plan replayed on this point's problem: numbers and status must follow from it.
-          if (why.empty()) why = platform_entry_mismatch(pp.problem, keys[i], j, d);
-        } catch (const nlohmann::json::exception& e) {
-          why = e.what();
-        }
-        if (!entry.usable) why = entry.problem;  // replaced by the write after solving
-        if (why.empty()) {
-          d.cached = true;
-          if (progress) progress(++done, jobs.size());
-          continue;
-        }
-        if (o.on_cache_warning)
-          o.on_cache_warning("cache entry '" + path + "' ignored (" + why + "); solving again");
-      }
-    }
-    tasks.push_back({i, static_cast<double>(d.operators)});
-  }
-  (o.over_ranks ? dist::run_queue : dist::run_local)(
-      tasks, o.threads,
-      [&](size_t i) {
-        const platform::PlatformProblem pp = problem_of(jobs[i]);
-        PlatformDsePoint d;
-        const partition::MultiSchedule plan = solve_point(pp.problem, o, d);
-        const std::string key = platform_dse_cache_key(pp.problem, o);
-        return point_message(key, o.over_ranks ? dist::rank() : 0, to_json(d, plan, key).dump());
-      },
-      [&](size_t i, std::string&& result) {
-        const PointMessage m = read_point_message(result);
-        if (m.key != keys[i])
-          throw user_error("platform dse: point ", i, " (", points[i].model,
-                           ") was solved for a different problem than rank 0 built: every rank "
-                           "must read the same model and platform files");
-        read_point(nlohmann::json::parse(m.json), points[i]);
-        points[i].rank = m.rank;
-        if (!o.cache_dir.empty())
-          write_cache_file(join_path(o.cache_dir, keys[i] + ".json"), m.json + "\n");
-        if (progress) progress(++done, jobs.size());
-      });
+    d.operators = static_cast<int64_t>(pp->problem.size());
+    for (const partition::MultiEngine& e : pp->problem.engines) d.engines.push_back(e.name);
+    PreparedPoint p;
+    p.key = platform_dse_cache_key(pp->problem, o);
+    p.cost = static_cast<double>(d.operators);
+    p.take_entry = [pp, key = p.key, point = &d](const nlohmann::json& j) {
+      PlatformDsePoint& d = *point;
+      read_point(j, d);
+      std::string why = implausible_entry(d);
+      // Its plan replayed on this point's problem: numbers and status must follow from it.
+      if (why.empty()) why = platform_entry_mismatch(pp->problem, key, j, d);
+      d.cached = why.empty();
+      return why;
+    };
+    p.describe = d.model;
+    return p;
+  };
+  run.solve = [&](size_t i) {
+    const platform::PlatformProblem pp = problem_of(jobs[i]);
+    PlatformDsePoint d;
+    const partition::MultiSchedule plan = solve_point(pp.problem, o, d);
+    return to_json(d, plan, platform_dse_cache_key(pp.problem, o));
+  };
+  run.take_solved = [&](size_t i, const nlohmann::json& entry, int rank) {
+    read_point(entry, points[i]);
+    points[i].rank = rank;
+  };
+  run_grid({"platform dse", "model and platform", o.cache_dir, o.threads, o.over_ranks,
+            o.on_cache_warning, progress},
+           run);
   return points;
 }
 
