@@ -641,6 +641,41 @@ PYBIND11_MODULE(_hetcim, m) {
       "--platform --json writes, the Gantt chart its --gantt draws, as SVG text).");
 
   m.def(
+      "partition_platform_problem",
+      [](const api::Model& model, const py::kwargs& kw) {
+        python::LongCall call = python::LongCall::from_kwargs(kw);
+        api::PlatformPartitionRequest r;
+        apply_kwargs("partition_platform", r, kw, partition_platform_keywords());
+        r.validate();
+        return call.run([&] {
+          return api::platform_problem_json(api::build_platform_partition_problem(model, r));
+        });
+      },
+      py::arg("model"),
+      "A platform's problem written out whole, before it is solved: the JSON `hetcim partition "
+      "--platform P --problem-json` writes.");
+
+  m.def(
+      "partition_platform_milp",
+      [](const api::Model& model, const std::string& format, const py::kwargs& kw) {
+        if (format != "mps" && format != "lp")
+          throw user_error("format: expected mps or lp, got '", format, "'");
+        python::LongCall call = python::LongCall::from_kwargs(kw);
+        api::PlatformPartitionRequest r;
+        apply_kwargs("partition_platform", r, kw, partition_platform_keywords());
+        r.validate();
+        return call.run([&] {
+          return api::platform_milp_text(
+              api::build_platform_partition_problem(model, r),
+              format == "mps" ? partition::MilpFileFormat::Mps : partition::MilpFileFormat::Lp);
+        });
+      },
+      py::arg("model"), py::arg("format") = "mps",
+      "The K-engine MILP of a platform's problem as the text of an MPS or LP file (its header "
+      "states the time unit and the objective): what `hetcim partition --platform P --mps / --lp` "
+      "writes.");
+
+  m.def(
       "cluster_roofline_json",
       [](const py::kwargs& kw) {
         using R = api::RooflineRequest;

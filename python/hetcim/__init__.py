@@ -209,6 +209,25 @@ def partition_platform(model, *, progress=None, **options):
     return PlatformResult(_json.loads(text), svg)
 
 
+@_job("partition_platform", returns="str")
+def partition_platform_problem(model, *, progress=None, **options):
+    """A platform's problem written out whole, before it is solved, as the JSON text ``hetcim
+    partition MODEL --platform P --problem-json`` writes: every operator's options and costs per
+    engine, capacities, exclusive groups, links and edge bytes; options as
+    :func:`partition_platform`."""
+    return _progress.call(_hetcim.partition_platform_problem, "partition", progress,
+                          _model(model), **_kw(options))
+
+
+@_job("partition_platform", returns="str")
+def partition_platform_milp(model, format="mps", *, progress=None, **options):  # noqa: A002  (the CLI's word)
+    """The K-engine MILP of a platform's problem as the text of an MPS (``format="mps"``) or LP
+    file, as ``hetcim partition MODEL --platform P --mps / --lp`` writes it; options as
+    :func:`partition_platform`."""
+    return _progress.call(_hetcim.partition_platform_milp, "partition", progress, _model(model),
+                          format, **_kw(options))
+
+
 @_job("dse", returns="DseResult")
 def dse(*, progress=None, **options):
     """Seed 000's design-space exploration: every model on every host for every crossbar budget

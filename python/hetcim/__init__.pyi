@@ -285,6 +285,39 @@ def partition_platform(
 ) -> PlatformResult:
     """A network mapped across the K engines of a platform by the K-engine exact solver (or the K-engine MILP on CBC). Returns a :class:`PlatformResult`: the document ``hetcim partition MODEL --platform P --json`` writes (``r["latency_s"]``, ``to_dict()``), its Gantt chart as ``svg``."""
 
+def partition_platform_problem(
+    model: Model | str | os.PathLike[str],
+    *,
+    gap: float | None = None,
+    imas: int | None = None,
+    node_limit: int | None = None,
+    objective: str | None = None,
+    platform: str | None = None,
+    reprogram: bool | None = None,
+    solver: str | None = None,
+    threads: int | None = None,
+    time_limit: float | None = None,
+    progress: Callable[[int, int], object] | bool | None = None,
+) -> str:
+    """A platform's problem written out whole, before it is solved, as the JSON text ``hetcim partition MODEL --platform P --problem-json`` writes: every operator's options and costs per engine, capacities, exclusive groups, links and edge bytes; options as :func:`partition_platform`."""
+
+def partition_platform_milp(
+    model: Model | str | os.PathLike[str],
+    format: Literal['mps', 'lp'] = 'mps',
+    *,
+    gap: float | None = None,
+    imas: int | None = None,
+    node_limit: int | None = None,
+    objective: str | None = None,
+    platform: str | None = None,
+    reprogram: bool | None = None,
+    solver: str | None = None,
+    threads: int | None = None,
+    time_limit: float | None = None,
+    progress: Callable[[int, int], object] | bool | None = None,
+) -> str:
+    """The K-engine MILP of a platform's problem as the text of an MPS (``format="mps"``) or LP file, as ``hetcim partition MODEL --platform P --mps / --lp`` writes it; options as :func:`partition_platform`."""
+
 def dse(
     *,
     bus: float | str | None = None,

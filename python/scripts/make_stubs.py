@@ -126,7 +126,8 @@ from ._hetcim import Model
 
 INIT_FUNCTIONS = ["inspect", "inspect_table", "export_onnx", "run", "run_timed", "profile",
                   "partition", "partition_milp", "partition_front", "partition_front_3d",
-                  "assignment", "partition_platform", "dse", "dse_platform", "sensitivity",
+                  "assignment", "partition_platform", "partition_platform_problem",
+                  "partition_platform_milp", "dse", "dse_platform", "sensitivity",
                   "execute", "analog_run", "analog_audit", "analog_select"]
 ANALOG_FUNCTIONS = ["evaluate", "select", "study", "drift", "serve", "train", "run", "audit"]
 

@@ -69,9 +69,10 @@ CLI_ONLY_EVERYWHERE = {"--help", "--quiet", "--batch", "--input-shape"}
 # Output paths: Python returns what the CLI writes.
 CLI_ONLY = {
     # PartitionResult.json / .gantt_svg() / .save(path); partition_milp(format="mps" | "lp");
-    # partition_front() -> (dict, svg); partition_front_3d() -> dict.
+    # partition_front() -> (dict, svg); partition_front_3d() -> dict; with --platform:
+    # partition_platform_problem() (--problem-json), partition_platform_milp() (--mps / --lp).
     "partition": {"--json", "--gantt", "--mps", "--lp", "--pareto", "--pareto-svg",
-                  "--pareto-3d"},
+                  "--pareto-3d", "--problem-json"},
     # dse() returns the points and dse_platform() the document; --out is the CLI's directory of
     # dse.csv, dse.json, figures and its result cache (<out>/cache, --no-cache: none), which
     # Python takes as cache_dir (below); --no-figures: Python draws no figures.

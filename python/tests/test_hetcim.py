@@ -221,6 +221,23 @@ def test_platform_partition_matches_the_cli(tmp_path):
     assert abs(milp["latency_s"] - ref["latency_s"]) <= 1e-6 * ref["latency_s"]
 
 
+def test_platform_problem_and_milp_match_the_cli_files(tmp_path):
+    # `hetcim partition bottleneck --platform seed001-cluster --imas 8 --problem-json F --mps M`:
+    # the same text; the JSON lists the operators the plan maps, each with its options.
+    doc = hetcim.partition_platform_problem("bottleneck", platform="seed001-cluster", imas=8)
+    mps = hetcim.partition_platform_milp("bottleneck", "mps", platform="seed001-cluster", imas=8)
+    out, out_mps = tmp_path / "p.json", tmp_path / "p.mps"
+    cli("partition", "bottleneck", "--platform", "seed001-cluster", "--imas", "8", "--quiet",
+        "--problem-json", str(out), "--mps", str(out_mps))
+    assert doc == out.read_text()
+    assert mps == out_mps.read_text()
+    assert mps.startswith("* hetcim: the K-engine partitioning MILP")
+    plan = hetcim.partition_platform("bottleneck", platform="seed001-cluster", imas=8)
+    problem = json.loads(doc)
+    assert [o["name"] for o in problem["operators"]] == [o["name"] for o in plan["operators"]]
+    assert all(len(o["options"]) >= 1 for o in problem["operators"])
+
+
 def test_platform_partition_with_reprogramming_matches_the_cli(tmp_path):
     plan = hetcim.partition_platform("mobilenetv2", platform="seed001-cluster", reprogram=True)
     out = tmp_path / "p.json"

@@ -20,6 +20,8 @@ JOBS = {
     hetcim.partition_front_3d: "partition_front_3d",
     hetcim.partition_milp: "partition_milp",
     hetcim.partition_platform: "partition_platform",
+    hetcim.partition_platform_problem: "partition_platform",
+    hetcim.partition_platform_milp: "partition_platform",
     hetcim.dse: "dse",
     hetcim.dse_platform: "dse_platform",
     hetcim.run: "run",
