@@ -440,7 +440,7 @@ class cluster:
         bus_widths: list[int] | None = None,
         config: str | None = None,
         executions: list[str] | None = None,
-        preset: Literal['seed001'] = 'seed001',
+        preset: Literal['pulp-pcm-cluster', 'seed001'] = 'seed001',
         tcdm_contention: float | None = None,
         utilizations: list[float] | None = None,
         vectors: int = 256,
@@ -458,7 +458,7 @@ class cluster:
         expansion: int = 5,
         height: int = 16,
         mappings: list[str] | None = None,
-        preset: Literal['seed001'] = 'seed001',
+        preset: Literal['pulp-pcm-cluster', 'seed001'] = 'seed001',
         stride: int = 1,
         tcdm_contention: float | None = None,
         width: int = 16,
@@ -469,7 +469,7 @@ class cluster:
     def constants(
         *,
         config: str | None = None,
-        preset: Literal['seed001'] = 'seed001',
+        preset: Literal['pulp-pcm-cluster', 'seed001'] = 'seed001',
     ) -> str:
         """Every constant of the cluster model with its value and source (paper, derived, literature, assumed or calibrated): the table ``hetcim cluster constants`` prints, as text."""
 
@@ -479,7 +479,7 @@ class cluster:
         config: str | None = None,
         fit: Literal['fig9'] = 'fig9',
         max_overhead: int = 600,
-        preset: Literal['seed001'] = 'seed001',
+        preset: Literal['pulp-pcm-cluster', 'seed001'] = 'seed001',
         rate_points: int = 241,
         progress: Callable[[int, int], object] | bool | None = None,
     ) -> dict:

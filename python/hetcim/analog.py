@@ -21,6 +21,7 @@ import os as _os
 from . import _hetcim
 from . import _progress
 from . import _torch_tables
+from . import results as _results
 from ._signatures import options as _options
 
 
@@ -63,30 +64,33 @@ def evaluate(model, *, progress=None, **options):
                                       _path(model), **_kw(options)))
 
 
-@_job("analog_select", progress=False, returns="tuple[dict, dict]")
+@_job("analog_select", progress=False, returns="SelectResult")
 def select(model, **options):
     """RACE-AIMC (seed 002) over a pool of simulated chips: a threshold per chip, the selection by
     coverage per energy, an exact Clopper-Pearson certificate; `hetcim analog select` makes the
     same call (api::analog_select).
 
-    ``model``: an ONNX file of seed 002's CNN with weights; ``chips`` is required. Returns (the
-    dict ``--json`` writes, the frozen policy ``--policy-out`` writes: save it with json.dump for
-    :func:`serve`). No stop point inside: Ctrl-C takes effect when the call returns.
+    ``model``: an ONNX file of seed 002's CNN with weights; ``chips`` is required. Returns a
+    :class:`hetcim.results.SelectResult`: the document ``--json`` writes and the frozen policy
+    ``--policy-out`` writes (``.policy``; ``.save_policy(path)`` for :func:`serve`); it unpacks
+    as the older tuple ``selection, policy`` of two dicts. Ctrl-C stops it between two batches of
+    simulated images (KeyboardInterrupt).
     """
     selection, policy = _torch().analog_select(_path(model), **_kw(options))
-    return _json.loads(selection), _json.loads(policy)
+    return _results.SelectResult(_json.loads(selection), _json.loads(policy))
 
 
-@_job("analog_study", progress=False, returns="dict")
+@_job("analog_study", progress=False, returns="StudyResult")
 def study(**options):
     """Seed 002's experiments end to end (`hetcim analog study`, api::analog_study): trains or
     reuses ``models`` models under ``out``/models, simulates every chip of the pool once per
     model into ``out``/cache, replays the protocol and its ablations. Returns the dict of the
-    CLI's ``study.json`` (Table II / III, ablations, Fig. 2 data); the figures and report.html
-    are the CLI's. ``chips`` and ``out`` are required. No stop point inside: Ctrl-C takes
-    effect when the call returns.
+    CLI's ``study.json`` (Table II / III, ablations, Fig. 2 data) as a
+    :class:`hetcim.results.StudyResult` (``r["key"]`` as on the dict, ``to_dict()``, ``runs``);
+    the figures and report.html are the CLI's. ``chips`` and ``out`` are required. Ctrl-C stops
+    it between two batches of training or simulated images (KeyboardInterrupt).
     """
-    return _json.loads(_torch().analog_study(**_kw(options)))
+    return _results.StudyResult(_json.loads(_torch().analog_study(**_kw(options))))
 
 
 @_job("analog_drift", returns="dict")

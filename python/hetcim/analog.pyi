@@ -7,6 +7,7 @@ import numpy
 from numpy.typing import ArrayLike
 
 from ._hetcim import Model
+from .results import SelectResult as SelectResult, StudyResult as StudyResult
 
 def evaluate(
     model: Model | str | os.PathLike[str],
@@ -63,7 +64,7 @@ def select(
     split_seed: int = 1,
     test_rows: int | None = None,
     threads: int = 1,
-) -> tuple[dict, dict]:
+) -> SelectResult:
     """RACE-AIMC (seed 002) over a pool of simulated chips: a threshold per chip, the selection by coverage per energy, an exact Clopper-Pearson certificate; `hetcim analog select` makes the same call (api::analog_select)."""
 
 def study(
@@ -93,8 +94,8 @@ def study(
     test_rows: int = -1,
     threads: int = 1,
     train_limit: int = 0,
-) -> dict:
-    """Seed 002's experiments end to end (`hetcim analog study`, api::analog_study): trains or reuses ``models`` models under ``out``/models, simulates every chip of the pool once per model into ``out``/cache, replays the protocol and its ablations. Returns the dict of the CLI's ``study.json`` (Table II / III, ablations, Fig. 2 data); the figures and report.html are the CLI's. ``chips`` and ``out`` are required. No stop point inside: Ctrl-C takes effect when the call returns."""
+) -> StudyResult:
+    """Seed 002's experiments end to end (`hetcim analog study`, api::analog_study): trains or reuses ``models`` models under ``out``/models, simulates every chip of the pool once per model into ``out``/cache, replays the protocol and its ablations. Returns the dict of the CLI's ``study.json`` (Table II / III, ablations, Fig. 2 data) as a :class:`hetcim.results.StudyResult` (``r["key"]`` as on the dict, ``to_dict()``, ``runs``); the figures and report.html are the CLI's. ``chips`` and ``out`` are required. Ctrl-C stops it between two batches of training or simulated images (KeyboardInterrupt)."""
 
 def drift(
     model: Model | str | os.PathLike[str],

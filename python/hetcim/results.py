@@ -337,3 +337,114 @@ class DseResult(Result):
         cached = sum(1 for p in pts if p.get("cached"))
         return (f"{len(pts)} points ({', '.join(models)} on {', '.join(hosts)}): {optimal} proven "
                 f"optimal, {cached} from the cache")
+
+
+class SelectResult(Result):
+    """RACE-AIMC over a pool (:func:`hetcim.analog.select`): the document ``hetcim analog select
+    --json`` writes (``to_dict()``: options, accelerators, selected, certificate, test, energy_uJ,
+    provenance) and the frozen policy ``--policy-out`` writes (``policy``, a dict; ``save_policy``
+    writes it for :func:`hetcim.analog.serve`). Per accelerator of the pool, as NumPy arrays in
+    pool order: ``names``, ``energy_uJ``, ``coverage`` (on the policy split at its threshold),
+    ``test_coverage``, ``test_risk``; ``selected``, ``certified``, ``upper_bound``.
+
+    Unpacking as the older tuple still works: ``selection, policy = hetcim.analog.select(...)``
+    gives both documents as dicts."""
+
+    _rows_key = "accelerators"
+
+    def __init__(self, doc, policy):
+        super().__init__(doc)
+        self._policy = policy
+
+    @property
+    def policy(self):
+        """The frozen policy (a copy), as ``--policy-out`` writes it."""
+        return _copy.deepcopy(self._policy)
+
+    def save_policy(self, path):
+        """Writes the frozen policy as hetcim writes its outputs (all or nothing)."""
+        from . import _hetcim  # noqa: PLC0415
+        import os  # noqa: PLC0415
+        _hetcim.write_file(os.fspath(path), (_json.dumps(self._policy, indent=1) + "\n").encode())
+
+    @property
+    def accelerators(self):
+        return self._doc.get("accelerators", [])
+
+    @property
+    def names(self):
+        return self.column("name")
+
+    @property
+    def energy_uJ(self):
+        return self.column("energy_uJ")
+
+    @property
+    def coverage(self):
+        return self.column("fit.policy.coverage")
+
+    @property
+    def test_coverage(self):
+        return self.column("test.coverage")
+
+    @property
+    def test_risk(self):
+        return self.column("test.selective_risk")
+
+    @property
+    def selected(self):
+        return self._doc.get("selected")
+
+    @property
+    def certified(self):
+        return bool((self._doc.get("certificate") or {}).get("certified"))
+
+    @property
+    def upper_bound(self):
+        return (self._doc.get("certificate") or {}).get("upper_bound")
+
+    def __iter__(self):  # the older (selection, policy) tuple
+        return iter((self.to_dict(), self.policy))
+
+    def __getitem__(self, key):  # r[0], r[1] as on the older tuple; r["key"] on the document
+        if isinstance(key, (int, slice)):
+            return (self.to_dict(), self.policy)[key]
+        return self._doc[key]
+
+    def __len__(self):
+        return 2
+
+    def _summary(self):
+        cert = self._doc.get("certificate") or {}
+        test = self._doc.get("test") or {}
+        s = (f"{self.selected or 'no accelerator'} selected of {len(self.accelerators)}; "
+             f"certificate {'holds' if cert.get('certified') else 'not certified'}")
+        if cert.get("upper_bound") is not None:
+            s += f" (risk <= {cert['upper_bound']:.4g} at target {cert.get('risk_target')})"
+        if test.get("hybrid_accuracy") is not None:
+            s += f"; test accuracy {100 * test['hybrid_accuracy']:.2f} % hybrid"
+        return s
+
+
+class StudyResult(Result):
+    """The RACE-AIMC study (:func:`hetcim.analog.study`): the document of ``study.json``
+    (``to_dict()``, ``r["key"]`` as the older dict: options, the protocol's runs under
+    ``base``, the ablations, Fig. 2 data, provenance). ``runs``: the protocol's figures per model;
+    ``column(key)`` of them as a NumPy array (e.g. ``"test_coverage"``, ``"hybrid_accuracy"``)."""
+
+    @property
+    def runs(self):
+        return (self._doc.get("base") or {}).get("runs", [])
+
+    def column(self, key):
+        return _column(self.runs, key)
+
+    def _summary(self):
+        base = self._doc.get("base") or {}
+        s = f"{len(self.runs)} models"
+        for key, name in (("certified_coverage", "certified coverage"),
+                          ("hybrid_accuracy", "test accuracy")):
+            m = (base.get(key) or {}).get("mean")
+            if m is not None:
+                s += f", {name} {100 * m:.2f} % (mean)"
+        return s

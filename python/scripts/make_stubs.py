@@ -122,6 +122,7 @@ import numpy
 from numpy.typing import ArrayLike
 
 from ._hetcim import Model
+from .results import SelectResult as SelectResult, StudyResult as StudyResult
 '''
 
 INIT_FUNCTIONS = ["inspect", "inspect_table", "export_onnx", "run", "run_timed", "profile",

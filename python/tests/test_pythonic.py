@@ -215,3 +215,42 @@ def test_outputs_keep_the_models_names_in_every_precision(resnet18):
     assert resnet18.outputs == ["fc"]
     for precision in ("fp32", "int8"):
         assert list(hetcim.run(resnet18, precision=precision, warmup=0, runs=1)) == ["fc"]
+
+
+def test_select_and_study_results_read_their_documents():
+    # A select document and a policy as `analog select --json` / `--policy-out` write them (the
+    # keys of report/race_select.cpp), made by hand: two accelerators, A1 selected.
+    stats = lambda rows, acc, err: {"rows": rows, "accepted": acc, "errors": err,  # noqa: E731
+                                    "correct": acc - err, "coverage": acc / rows,
+                                    "selective_risk": err / acc, "accuracy": 0.9}
+    doc = {"accelerators": [
+        {"name": "A0", "energy_uJ": 0.7, "fit": {"policy": stats(1000, 600, 30)},
+         "test": stats(2000, 1300, 70)},
+        {"name": "A1", "energy_uJ": 0.5, "fit": {"policy": stats(1000, 800, 40)},
+         "test": stats(2000, 1500, 90)}],
+        "selected": "A1",
+        "certificate": {"certified": True, "risk_target": 0.1, "upper_bound": 0.0625},
+        "test": {"hybrid_accuracy": 0.9123}}
+    policy = {"kind": "hetcim frozen policy (seed 002)", "accelerator": "A1"}
+    r = hetcim.results.SelectResult(doc, policy)
+    assert list(r.names) == ["A0", "A1"]
+    np.testing.assert_allclose(r.energy_uJ, [0.7, 0.5])
+    np.testing.assert_allclose(r.coverage, [0.6, 0.8])
+    np.testing.assert_allclose(r.test_risk, [70 / 1300, 90 / 1500])
+    assert r.selected == "A1" and r.certified and r.upper_bound == 0.0625
+    assert repr(r) == ("<hetcim.SelectResult A1 selected of 2; certificate holds (risk <= 0.0625 "
+                       "at target 0.1); test accuracy 91.23 % hybrid>")
+    selection, pol = r  # the older tuple
+    assert selection == doc and pol == policy and r[1] == policy and r["selected"] == "A1"
+    pol["accelerator"] = "A0"  # copies: the result is unchanged
+    assert r.policy["accelerator"] == "A1"
+
+    study = {"base": {"runs": [{"test_coverage": 0.7, "hybrid_accuracy": 0.9},
+                               {"test_coverage": 0.8, "hybrid_accuracy": 0.92}],
+                      "certified_coverage": {"mean": 0.75}, "hybrid_accuracy": {"mean": 0.91}},
+             "options": {}}
+    s = hetcim.results.StudyResult(study)
+    np.testing.assert_allclose(s.column("test_coverage"), [0.7, 0.8])
+    assert s["options"] == {} and s.to_dict() == study
+    assert repr(s) == ("<hetcim.StudyResult 2 models, certified coverage 75.00 % (mean), test "
+                       "accuracy 91.00 % (mean)>")
