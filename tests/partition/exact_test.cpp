@@ -224,6 +224,58 @@ TEST(ExactVsBruteForce, SerialBusMultiModePerTensorPruning) {
   EXPECT_GT(parent, 0);
 }
 
+// Replicated modes as partition/build.cpp makes them (r copies: r x the crossbars, ceil(n_mvm / r)
+// MVMs, one energy; issue 37's replicas mode): parallel and serial bus, with and without an energy
+// weight; exact == brute force.
+TEST(ExactVsBruteForce, ReplicaModes) {
+  RandomSpec s;
+  s.replicas = 4;
+  s.max_ops = 6;
+  s.max_crossbars = 4;
+  s.edge_prob = 0.4;
+  expect_equal_optima(s, 43000, 150);
+  s.chain = true;
+  s.edge_prob = 0.2;
+  expect_equal_optima(s, 44000, 100);
+  s.energy_weight = 3;
+  expect_equal_optima(s, 45000, 100);
+  s.chain = false;
+  s.serial_bus = true;
+  s.per_tensor = true;
+  expect_equal_optima(s, 46000, 100);
+}
+
+// The same problems stopped by node limits: the bound of a limited solve (the root bounds of the
+// hard segment's unfinished searches) never exceeds the brute-force optimum, and beats the bound
+// a limit before the hard search leaves on some.
+TEST(ExactVsBruteForce, ReplicaModesLimitedBoundsStayBelowTheOptimum) {
+  RandomSpec s;
+  s.replicas = 4;
+  s.max_ops = 6;
+  s.max_crossbars = 4;
+  int tighter = 0;
+  for (int k = 0; k < 2; ++k) {
+    s.energy_weight = 3 * k;
+    for (uint64_t seed = 47000; seed < 47080; ++seed) {
+      const Problem p = random_problem(seed + 1000 * static_cast<uint64_t>(k), s);
+      const double best = solve_brute_force(p).objective, tol = 1e-9 * best;
+      const ExactResult full = solve_exact(p);
+      ExactOptions o;
+      o.node_limit = 1;
+      const double early = solve_exact(p, o).bound;
+      for (int64_t limit : {int64_t{2}, (full.nodes + full.seq_nodes) / 2}) {
+        o.node_limit = limit;
+        const ExactResult r = solve_exact(p, o);
+        if (r.status == SolveStatus::Optimal) continue;
+        EXPECT_LE(r.bound, best + tol) << "seed " << seed << " limit " << limit;
+        EXPECT_GE(r.objective, best - tol) << "seed " << seed << " limit " << limit;
+        tighter += r.bound > early + tol ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GT(tighter, 3);  // 7 when written
+}
+
 // Leaves whose sequencing takes more than ExactOptions::defer_leaf_after nodes wait until their
 // segment's assignment search is over (segment_front.cpp). With a one-node allowance most leaves
 // of these problems wait, so the deferred path carries the solve: the single-objective search

@@ -46,6 +46,10 @@ struct RandomSpec {
   // > 0: instead of random edges, this many blocks in series, each 1..2 parallel operators
   // between two cut nodes (segments with decisions inside; ops counts ignore min/max_ops)
   int blocks = 0;
+  // > 0: an offloadable operator's modes are 1..replicas copies of its weights, as
+  // partition/build.cpp makes them: r x its crossbars, a fixed part plus ceil(n_mvm / r) MVMs,
+  // one energy for every r (max_modes and max_acc are then not used)
+  int replicas = 0;
 };
 
 inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
@@ -81,7 +85,13 @@ inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
     p.names.push_back("op" + std::to_string(v));
     p.t_host.push_back(uni(1, s.max_host));
     std::vector<AccMode> modes;
-    if (coin(s.offload_prob)) {
+    if (s.replicas > 0 && coin(s.offload_prob)) {
+      const int cb = uni(1, s.max_crossbars), fixed = uni(0, 3), mvms = uni(1, 9), t = uni(1, 3);
+      for (int r = 1; r <= s.replicas; ++r) {
+        modes.push_back(AccMode{r * cb, static_cast<double>(fixed + (mvms + r - 1) / r * t)});
+        total_cb += cb;
+      }
+    } else if (s.replicas == 0 && coin(s.offload_prob)) {
       const int k = uni(1, s.max_modes);
       for (int i = 0; i < k; ++i) {
         modes.push_back(AccMode{uni(1, s.max_crossbars), static_cast<double>(uni(0, s.max_acc))});
@@ -102,7 +112,8 @@ inline Problem random_problem(uint64_t seed, const RandomSpec& s) {
     p.energy_weight = s.energy_weight;
     for (size_t v = 0; v < n; ++v) {
       p.e_host.push_back(uni(0, 9));
-      for (AccMode& m : p.acc[v]) m.energy = uni(0, 9);
+      const int e = s.replicas > 0 ? uni(0, 9) : 0;  // one energy for every copy count
+      for (AccMode& m : p.acc[v]) m.energy = s.replicas > 0 ? e : uni(0, 9);
     }
     if (s.per_tensor) {
       for (size_t v = 0; v < n; ++v) p.e_out.push_back(uni(0, 5));
