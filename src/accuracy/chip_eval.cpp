@@ -7,13 +7,11 @@
 
 #include "accuracy/paired.h"
 #include "data/holdout.h"
-#include "exec/engine.h"
 #include "exec/weights.h"
+#include "hybrid/chip_runner.h"
 #include "passes/pipeline.h"
 #include "util/error.h"
 #include "util/hash.h"
-#include "xbar/chip.h"
-#include "xbar/crossbar_backend.h"
 #include "xbar/model_layers.h"
 #include "xbar/rng.h"
 
@@ -35,10 +33,6 @@ int64_t classes_of(const graph::Graph& g) {
   return known_shape(g, g.outputs.at(0)).at(1);
 }
 
-int64_t batch_of(const graph::Graph& g) {
-  return input_shape(g).at(0);
-}
-
 int64_t sample_size_of(const graph::Graph& g) {
   const graph::Shape& s = input_shape(g);
   int64_t n = 1;
@@ -49,11 +43,7 @@ int64_t sample_size_of(const graph::Graph& g) {
 }  // namespace
 
 graph::Graph prepare_model(const graph::Graph& model, uint64_t weight_seed) {
-  graph::Graph g = model;
-  (void)exec::materialize_weights(g, weight_seed);
-  passes::PipelineOptions lowering;
-  lowering.precision = passes::Precision::Fp32;
-  g = passes::lower(g, lowering);
+  graph::Graph g = hybrid::lower_for_chip(model, weight_seed);
   if (g.inputs.size() != 1 || g.outputs.size() != 1)
     throw user_error("model '", g.name, "': accuracy needs one input and one output, it has ",
                      g.inputs.size(), " and ", g.outputs.size());
@@ -158,31 +148,18 @@ int64_t shared_inputs(const CalibrationSet& a, const CalibrationSet& b) {
 std::vector<float> evaluate_on_chip(const graph::Graph& prepared, const CalibrationSet& set,
                                     const ChipRun& chip,
                                     const std::vector<std::string>& analog_nodes) {
-  const int64_t batch = batch_of(prepared), size = sample_size_of(prepared);
+  const int64_t size = sample_size_of(prepared);
   if (set.sample_size != size)
     throw user_error("calibration set (", set.description, "): ", set.sample_size,
                      " values per image, model '", prepared.name, "' takes ", size);
-  // The oneDNN engine with the crossbar simulator as its delegate for the chosen nodes (issue 13,
-  // item 1); a digital run has no delegate.
-  exec::EngineOptions eo;
-  if (!analog_nodes.empty())
-    eo.backend = std::make_shared<xbar::CrossbarBackend>(xbar::Chip(chip.profile, chip.chip_seed),
-                                                         analog_nodes, chip.read_seed);
-  exec::Engine engine(prepared, eo);
-  const graph::Shape in_shape = input_shape(prepared);
-  const int64_t classes = classes_of(prepared);
-  std::vector<float> logits(static_cast<size_t>(set.count * classes));
-  exec::Tensor x = exec::Tensor::zeros(graph::DType::Float32, in_shape);
-  float* xp = x.data<float>();
-  for (int64_t first = 0; first < set.count; first += batch) {
-    const int64_t n = std::min(batch, set.count - first);
-    std::copy_n(set.inputs.begin() + first * size, n * size, xp);
-    std::fill(xp + n * size, xp + batch * size, 0.0f);  // the last batch zero-padded
-    engine.set_inputs({{prepared.inputs[0], x}});
-    engine.execute();
-    const exec::Tensor y = engine.read(prepared.outputs[0]);
-    std::copy_n(y.data<float>(), n * classes, logits.begin() + first * classes);
-  }
+  hybrid::ChipRunner runner(prepared, {chip.profile, analog_nodes, chip.chip_seed, chip.read_seed});
+  std::vector<float> logits(static_cast<size_t>(set.count * runner.classes()));
+  runner.run(
+      set.count,
+      [&](int64_t first, int64_t n, float* x) {
+        std::copy_n(set.inputs.begin() + first * size, n * size, x);
+      },
+      logits.data());
   return logits;
 }
 

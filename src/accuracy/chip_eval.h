@@ -1,11 +1,12 @@
 // Whole-network evaluation with chosen operators on a simulated chip, over a calibration set.
 //
-// evaluate_on_chip() is the one place a network runs with nodes on a chip: exec::Engine (oneDNN)
-// with xbar::CrossbarBackend as its delegate for the chosen nodes (programmed once; the engine runs
-// the rest), in chunks of the model's batch size, read noise from one stream seeded by read_seed
-// in image order. xbar::AnalogGraph (the reference interpreter) is its test oracle only.
+// evaluate_on_chip() runs a calibration set through hybrid::ChipRunner (hybrid/chip_runner.h), the
+// one place a network runs with nodes on a chip: exec::Engine (oneDNN) with xbar::CrossbarBackend
+// as its delegate for the chosen nodes (programmed once; the engine runs the rest), in chunks of
+// the model's batch size, read noise from one stream seeded by read_seed in image order.
+// xbar::AnalogGraph (the reference interpreter) is its test oracle only.
 //
-// The model is lowered for fp32 (BatchNorm folded, activations fused);
+// The model is lowered for fp32 by hybrid::lower_for_chip (BatchNorm folded, activations fused);
 // node names are those of the partition problem's operators (passes keep them).
 #pragma once
 

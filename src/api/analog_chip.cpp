@@ -6,15 +6,12 @@
 #include "api/common.h"
 #include "api/options.h"
 #include "exec/inputs.h"
-#include "exec/weights.h"
+#include "hybrid/chip_runner.h"
 #include "onnxio/import.h"
-#include "passes/pipeline.h"
 #include "util/error.h"
-#include "xbar/analog_graph.h"
 #include "xbar/chip.h"
 #include "xbar/chips_yaml.h"
 #include "xbar/model_layers.h"
-#include "xbar/rng.h"
 
 namespace hetcim::api {
 namespace {
@@ -120,18 +117,14 @@ void AnalogRunRequest::validate() const {
 
 AnalogRunResult analog_run(const Model& model, const AnalogRunRequest& request) {
   request.validate();
-  graph::Graph g = model.graph;
-  (void)exec::materialize_weights(g, request.weight_seed);
   // fp32 lowering: BatchNorm folded into the convolutions, activations fused (the analog
-  // epilogue applies them), as the reference interpreter executes graphs.
-  passes::PipelineOptions lowering;
-  lowering.precision = passes::Precision::Fp32;
-  g = passes::lower(g, lowering);
+  // epilogue applies them).
+  const graph::Graph g = hybrid::lower_for_chip(model.graph, request.weight_seed);
   const xbar::ChipProfile profile = one_profile(request.chip, request.mode, "analog run");
-  const xbar::AnalogGraph ag(std::move(g), xbar::Chip(profile, request.chip_seed),
-                             analog_layers(request.layers));
-  const std::vector<std::string>& names = ag.graph().inputs;
-  exec::TensorMap inputs = exec::random_inputs(ag.graph(), request.input_seed);
+  hybrid::ChipRunner runner(
+      g, {profile, analog_layers(request.layers), request.chip_seed, request.read_seed});
+  const std::vector<std::string>& names = g.inputs;
+  exec::TensorMap inputs = exec::random_inputs(g, request.input_seed);
   for (const auto& [name, t] : request.inputs) {
     if (std::find(names.begin(), names.end(), name) == names.end())
       throw user_error("inputs: ", model.spec, " has no input '", name, "'");
@@ -139,16 +132,16 @@ AnalogRunResult analog_run(const Model& model, const AnalogRunRequest& request) 
   }
   AnalogRunResult r;
   r.input_names = names;
-  r.output_names = ag.graph().outputs;
-  xbar::Rng rng(request.read_seed);
-  const exec::TensorMap out = ag.run(inputs, rng, &r.stats);
+  r.output_names = g.outputs;
+  const exec::TensorMap out = runner.outputs(inputs);
   for (const auto& [name, t] : out) r.outputs.emplace(name, t);
-  r.analog_layers = static_cast<int64_t>(ag.audits().size());
+  r.stats = runner.stats();
+  r.analog_layers = static_cast<int64_t>(runner.audits().size());
   r.provenance = library_provenance();
   r.provenance.set("source", "computed: " + model.spec + " with " + request.layers + " on " +
                                  xbar::resolve_chip_spec(request.chip) +
-                                 " (hetcim's crossbar simulator), the rest on the reference "
-                                 "interpreter");
+                                 " (hetcim's crossbar simulator), the rest on the oneDNN "
+                                 "engine");
   r.provenance.set("seeds", "chip " + std::to_string(request.chip_seed) + ", read noise " +
                                 std::to_string(request.read_seed) + ", inputs " +
                                 std::to_string(request.input_seed) + ", weights " +

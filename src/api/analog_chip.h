@@ -1,8 +1,9 @@
 // Any network on a simulated analog chip, without libtorch (seed 002's crossbar model, xbar/):
 // `analog_audit` (the per-layer mapping report of a model's weights on a chip profile: eq. (4)-(5)
 // quantization and programming errors) and `analog_run` (chosen Conv/Gemm/MatMul nodes on the chip,
-// the rest on the reference interpreter, programmed once and read with seeded noise). The pieces
-// every analog job shares: chip profiles named on a command line and the analog-layer list.
+// the rest on the oneDNN engine: hybrid::ChipRunner, programmed once and read with seeded noise).
+// The pieces every analog job shares: chip profiles named on a command line and the analog-layer
+// list.
 #pragma once
 
 #include <cstdint>

@@ -2,16 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <ctime>
-#include <memory>
 
-#include "exec/engine.h"
-#include "exec/weights.h"
-#include "passes/pipeline.h"
+#include "hybrid/chip_runner.h"
 #include "util/error.h"
-#include "xbar/chip.h"
-#include "xbar/crossbar_backend.h"
 
 namespace hetcim::hybrid {
 namespace {
@@ -37,11 +31,7 @@ EvaluateResult evaluate(const graph::Graph& model, const data::ImageDataset& d,
   data::validate(d);
   const auto t0 = clock::now();
   EvaluateResult r;
-  graph::Graph g = model;
-  r.seeded_weights = exec::materialize_weights(g, o.weight_seed);
-  passes::PipelineOptions lowering;
-  lowering.precision = passes::Precision::Fp32;
-  g = passes::lower(g, lowering);
+  const graph::Graph g = lower_for_chip(model, o.weight_seed, &r.seeded_weights);
   if (g.inputs.size() != 1 || g.outputs.empty())
     throw user_error("model '", model.name, "': expected one input and an output, got ",
                      g.inputs.size(), " inputs");
@@ -65,16 +55,8 @@ EvaluateResult evaluate(const graph::Graph& model, const data::ImageDataset& d,
         to && to->shape ? graph::shape_str(*to->shape) : std::string("of unknown shape"),
         "; data set ", d.name, " has ", d.classes, " classes (", batch, " x ", d.classes,
         " expected)");
-  exec::EngineOptions eo;
-  eo.threads = o.threads;
-  std::shared_ptr<xbar::CrossbarBackend> backend;
-  if (o.chip && !o.analog_nodes.empty()) {
-    backend = std::make_shared<xbar::CrossbarBackend>(xbar::Chip(*o.chip, o.chip_seed),
-                                                      o.analog_nodes, o.read_seed);
-    eo.backend = backend;
-  }
-  exec::Engine engine(g, eo);
-  if (backend) r.audits = backend->audits();
+  ChipRunner runner(g, {o.chip, o.analog_nodes, o.chip_seed, o.read_seed, o.threads});
+  r.audits = runner.audits();
   r.build_seconds = since(t0);
 
   const auto t1 = clock::now();
@@ -87,29 +69,23 @@ EvaluateResult evaluate(const graph::Graph& model, const data::ImageDataset& d,
   r.logits.resize(static_cast<size_t>(count * d.classes));
   r.labels.assign(d.labels.begin(), d.labels.begin() + count);
   r.prediction.resize(static_cast<size_t>(count));
-  exec::Tensor x = exec::Tensor::zeros(graph::DType::Float32, *ti->shape);
-  float* xp = x.data<float>();
-  for (int64_t b0 = 0; b0 < count; b0 += batch) {
-    const int64_t m = std::min(batch, count - b0);
-    for (int64_t i = 0; i < m * image; ++i)
-      xp[i] = static_cast<float>(d.images[static_cast<size_t>(b0 * image + i)]) / 255.0f;
-    std::fill(xp + m * image, xp + batch * image, 0.0f);
-    engine.set_inputs({{in, x}});
-    engine.execute();
-    const exec::Tensor y = engine.read(out);
-    const float* yp = y.data<float>();
-    std::memcpy(r.logits.data() + b0 * d.classes, yp, static_cast<size_t>(m * d.classes) * 4);
-    for (int64_t i = 0; i < m; ++i) {
-      const float* row = yp + i * d.classes;
-      const auto best = static_cast<uint8_t>(std::max_element(row, row + d.classes) - row);
-      r.prediction[static_cast<size_t>(b0 + i)] = best;
-      if (best == d.labels[static_cast<size_t>(b0 + i)]) ++r.correct;
-    }
+  runner.run(
+      count,
+      [&](int64_t first, int64_t n, float* x) {
+        for (int64_t i = 0; i < n * image; ++i)
+          x[i] = static_cast<float>(d.images[static_cast<size_t>(first * image + i)]) / 255.0f;
+      },
+      r.logits.data());
+  for (int64_t i = 0; i < count; ++i) {
+    const float* row = r.logits.data() + i * d.classes;
+    const auto best = static_cast<uint8_t>(std::max_element(row, row + d.classes) - row);
+    r.prediction[static_cast<size_t>(i)] = best;
+    if (best == d.labels[static_cast<size_t>(i)]) ++r.correct;
   }
   r.run_seconds = since(t1);
   r.run_cpu_seconds = cpu_now() - c1;
   r.accuracy = count > 0 ? static_cast<double>(r.correct) / static_cast<double>(count) : 0.0;
-  if (backend) r.conversions = backend->stats();
+  r.conversions = runner.stats();
   return r;
 }
 

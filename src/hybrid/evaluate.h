@@ -1,7 +1,8 @@
 // Top-1 accuracy of a network over a labelled image data set with chosen Conv / Gemm / MatMul
-// nodes on a simulated chip and every other node on the oneDNN engine: exec::Engine with
-// xbar::CrossbarBackend (the delegate), not the reference interpreter. The call the end-to-end
-// execution of a partition plan (api::execute) and accuracy studies make.
+// nodes on a simulated chip and every other node on the oneDNN engine, through hybrid::ChipRunner
+// (chip_runner.h, the one place a network runs on a chip; accuracy::evaluate_on_chip and
+// api::analog_run are its other callers), not the reference interpreter. The call the end-to-end
+// execution of a partition plan (api::execute) makes.
 //
 //   hybrid::EvaluateOptions o;
 //   o.chip = xbar::load_chip_profile("data/chips.yaml:A3");
