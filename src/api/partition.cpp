@@ -198,6 +198,12 @@ bool solve(const PartitionProblem& pp, const partition::Problem& objective,
   r.run.seconds = m.seconds;
   r.run.nodes = m.nodes;
   r.schedule = m.schedule;
+  if (m.status == partition::SolveStatus::NoSolution) {
+    // CBC stopped at its limit before any plan (README's YOLOv5n MILP at 20 s): the all-host
+    // plan, always feasible, as the exact solver returns then; the status says no MILP solution.
+    r.schedule = partition::simulate_best(objective, partition::all_host(objective));
+    r.run.incumbent = "the all-host plan (CBC found no plan within the time limit)";
+  }
   r.status.conclusion = m.status;
   return true;
 }

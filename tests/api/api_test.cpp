@@ -57,6 +57,27 @@ TEST(Api, PartitionIsTheExactSolveOfTheProblemItBuilds) {
   EXPECT_EQ(*r.provenance.find("host source"), r.run.host_source);
 }
 
+// The README's YOLOv5n MILP with a short time limit crashed printing its result (issue 36, found
+// by tests/integration/readme_commands.py): CBC stopped before any plan and the schedule was
+// empty. Now a limit that strikes first gives the all-host plan, as the exact solver does.
+TEST(Api, AMilpStoppedBeforeAnyPlanReturnsTheAllHostPlan) {
+  const api::Model m = api::load_model("yolov5n");
+  api::PartitionRequest q;
+  q.hardware.crossbars = 25;
+  q.solver = "milp";
+  q.time_limit = 1e-9;  // before CBC's first incumbent
+  const api::PartitionResult r = api::partition(m, q);
+  ASSERT_TRUE(r.status.conclusion);
+  ASSERT_EQ(*r.status.conclusion, partition::SolveStatus::NoSolution) << api::status_text(r.status);
+  ASSERT_EQ(r.schedule.assignment.mode.size(), r.problem.size());
+  for (int mode : r.schedule.assignment.mode) EXPECT_EQ(mode, -1);
+  EXPECT_NE(r.run.incumbent.find("all-host plan"), std::string::npos);
+  // Its latency is the sum of the host latencies (one host, no transfers).
+  double host = 0;
+  for (size_t v = 0; v < r.problem.size(); ++v) host += r.problem.t_host[v];
+  EXPECT_NEAR(r.latency_s, host * 1.0, host * 1e-9);
+}
+
 TEST(Api, AReplayedPartitionFileGivesTheSolvedLatencyAndNoConclusion) {
   const api::Model m = api::load_model("resnet18");
   const api::PartitionResult solved = api::partition(m, {});
