@@ -12,6 +12,11 @@ install(TARGETS hetcim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/data/chips.yaml DESTINATION ${CMAKE_INSTALL_DATADIR}/hetcim)
 # The published numbers `hetcim reproduce` and `analog study` compare with (util/shipped_data.h).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/paper DESTINATION ${CMAKE_INSTALL_DATADIR}/hetcim)
+# Seed 002's shipped study records (formats/study_records.h), read by `reproduce seed002` by default
+# when the repository has them.
+if(EXISTS ${PROJECT_SOURCE_DIR}/data/seed002-study)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/seed002-study DESTINATION ${CMAKE_INSTALL_DATADIR}/hetcim)
+endif()
 if(TARGET hetcim-torch)
   install(TARGETS hetcim-torch RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

@@ -10,6 +10,8 @@
 #include "api/common.h"
 #include "api/hardware.h"
 #include "api/model.h"
+#include "api/profile.h"
+#include "api/seed000_calibration.h"
 #include "cluster/bottleneck_mapping.h"
 #include "cluster/cluster_config.h"
 #include "cluster/dw_engine.h"
@@ -19,6 +21,7 @@
 #include "cost/host_costs.h"
 #include "dse/dse.h"
 #include "formats/race_study_file.h"
+#include "formats/study_records.h"
 #include "partition/build.h"
 #include "partition/exact.h"
 #include "passes/pipeline.h"
@@ -80,6 +83,9 @@ const FieldTable<ReproduceRequest>& reproduce_fields() {
       field("cluster_config", &R::cluster_config,
             "seed001 cluster description (YAML; '': the seed001 preset)"),
       field("chips", &R::chips, "seed002 chip profiles (YAML; '': the shipped chips.yaml)"),
+      field("calibrate", &R::calibrate,
+            "seed000: also fit the ARM host model to the paper's ARM values (Fig. 5 latencies, "
+            "Fig. 3/4 speedups) and draw every figure with it, labelled CALIBRATION"),
       field("study", &R::study,
             "seed002: the --out directory of a finished `hetcim analog study` (Table II, III and "
             "Fig. 2 a-c beside the paper's)"),
@@ -107,8 +113,10 @@ Reproduction<results::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
   run.quick = q.quick;
   const std::vector<std::string> model_names = {"resnet18", "resnet50", "mobilenetv2", "yolov5n"};
   std::vector<dse::DseModel> models;
+  std::vector<Model> loaded;  // for host "this", measured model by model
   for (const std::string& m : model_names) {
-    const graph::Graph lowered = passes::lower(load_model(m).graph, {});
+    loaded.push_back(load_model(m));
+    const graph::Graph lowered = passes::lower(loaded.back().graph, {});
     models.push_back({m, workload::analyze(lowered)});
     const workload::Workload& w = models.back().workload;
     results::Seed000ModelInfo info;
@@ -127,7 +135,22 @@ Reproduction<results::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
     host.name = h.ends_with(".csv") || h.ends_with(".json")
                     ? "profile:" + fs::path(h).filename().string()
                     : h;
-    host.hardware = cost::hardware_preset(h == "x86" ? "seed000-x86" : "seed000-arm");
+    host.hardware =
+        cost::hardware_preset(h == "x86" || h == "this" ? "seed000-x86" : "seed000-arm");
+    if (h == "this") {
+      // Measured now on the oneDNN engine, int8, one thread, model by model; compared with the
+      // paper's x86 host (a Ryzen 9 3900X measured with ONNX Runtime), with its bus.
+      ProfileRequest pr;
+      if (q.quick) pr.warmup = 2, pr.runs = 10;
+      for (size_t k = 0; k < models.size(); ++k)
+        host.costs.push_back(cost::host_costs_from_profile(
+            models[k].workload, profile(loaded[k], pr).profile, "this run", true));
+      host.source = "measured on " + machine_description() + " in this run (" + describe(pr) +
+                    "), seed 000's x86 bus";
+      run.hosts[host.name] = {"measured: " + host.source, false, paper_cpu("x86"), "x86", false};
+      hosts.push_back(std::move(host));
+      continue;
+    }
     apply_host_choice(h, host.hardware, "hosts");
     for (const dse::DseModel& m : models) {
       cost::HostSpec spec = host.hardware.host;
@@ -139,7 +162,11 @@ Reproduction<results::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
                          "profiles/{model}.csv");
       host.costs.push_back(cost::host_costs(m.workload, spec, true));
     }
-    run.hosts[host.name] = {host.costs.front().source, host.costs.front().modelled, paper_cpu(h)};
+    run.hosts[host.name] = {host.costs.front().source, host.costs.front().modelled, paper_cpu(h),
+                            h == "arm-cortex-a72" ? "arm"
+                            : h == "ryzen9-3900x" ? "x86"
+                                                  : "",
+                            false};
     hosts.push_back(std::move(host));
   }
   dse::DseOptions o;
@@ -149,6 +176,27 @@ Reproduction<results::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
   o.threads = q.threads > 0 ? q.threads
                             : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   o.cache_dir = q.cache_dir;
+  if (q.calibrate) {  // the ARM host model fitted to the paper's ARM values: a CALIBRATION
+    const cost::Hardware arm = cost::hardware_preset("seed000-arm");
+    Seed000CalibrationRequest cq;
+    cq.crossbars = o.crossbars;
+    cq.t_mvm = o.t_mvm;
+    cq.threads = o.threads;
+    cq.build = o.build;
+    cq.max_evaluations = q.quick ? 30 : 60;
+    results::Seed000Calibration cal = calibrate_seed000_arm(models, arm, out.paper, cq);
+    dse::DseHost host;
+    host.name = cal.host;
+    host.hardware = arm;
+    for (const dse::DseModel& m : models)
+      host.costs.push_back(cost::host_costs_from_model(m.workload, cal.fit.fitted, true));
+    host.source = cal.fit.fitted.description;
+    run.hosts[host.name] = {"modelled: " + host.source, true, paper_cpu("arm"), "arm", true};
+    const auto arm_at = std::find_if(hosts.begin(), hosts.end(),
+                                     [](const dse::DseHost& x) { return x.name == "arm"; });
+    hosts.insert(arm_at == hosts.end() ? hosts.end() : arm_at + 1, std::move(host));
+    run.calibration = std::move(cal);
+  }
   run.points = dse::run_dse(models, hosts, o);
   // Table I: the paper's MILP on CBC for the first host at the smallest MVM latency.
   dse::DseOptions mo = o;
@@ -194,6 +242,15 @@ Reproduction<results::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
                                         : std::to_string(cached) + " of " + std::to_string(total) +
                                               " points from " + o.cache_dir +
                                               " (their solve times were measured when cached)");
+  if (run.calibration) {
+    const cost::HostFitResult& f = run.calibration->fit;
+    char b[200];
+    std::snprintf(b, sizeof b,
+                  ": %zu published ARM values, sum of squared log ratios %.4g (preset) -> %.4g, "
+                  "%d evaluations (Nelder-Mead, cost/host_fit.h)",
+                  f.targets.size(), f.objective_start, f.objective, f.evaluations);
+    prov.set("calibration", "host " + run.calibration->host + ": " + f.fitted.description + b);
+  }
   prov.set("seeds", "none needed: no random process (deterministic solvers, fixed inputs)");
   return out;
 }
@@ -287,18 +344,17 @@ Reproduction<results::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
     run.sweep_fallback.push_back(s.fallback);
     run.sweep_selective.push_back(select::selective_energy(run.activation, run.coverage, s));
   }
-  // Table II / III and Fig. 2 a-c: a finished study, checked against the paper's protocol.
-  if (!q.study.empty()) {
-    const std::string file = (fs::path(q.study) / "study.json").string();
-    if (!fs::is_directory(q.study))
-      throw user_error("study: '", q.study,
-                       "' is not a directory (expected the --out directory of `hetcim analog "
-                       "study`)");
-    if (!fs::exists(file))
-      throw user_error("study: '", q.study,
-                       "' has no study.json (expected the --out directory of a finished `hetcim "
-                       "analog study`)");
-    results::RaceStudyFile f = formats::read_race_study(file);
+  // Table II / III, Fig. 2 a-c and the energy rows: the study records of --study, else the
+  // shipped record (data/seed002-study) when there is one, checked against the paper's targets.
+  std::string study_dir = q.study;
+  if (study_dir.empty() && formats::has_study_records(shipped_data_path("seed002-study"))) {
+    study_dir = shipped_data_path("seed002-study");
+    run.study_shipped = true;
+  }
+  if (!study_dir.empty()) {
+    formats::StudyRecords rec = formats::read_study_records(study_dir, paper);
+    results::RaceStudyFile f = std::move(rec.merged);
+    const std::string file = f.origin;
     for (const auto& [field, paper_id] :
          {std::pair{"risk", "risk_target"}, std::pair{"design_risk", "design_risk"}}) {
       const nlohmann::json* v = f.options.contains(field) ? &f.options.at(field) : nullptr;
@@ -310,11 +366,26 @@ Reproduction<results::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
                          "; seed 002's Table II is at ", want, " (", paper.origin, ": ", paper_id,
                          "): run `hetcim analog study` with the paper's protocol");
     }
+    // The energy rows at the study's own test coverages (the report computes them per run).
+    double phi = 0;
+    for (const select::RunFigures& r : f.study.base.runs)
+      phi += r.test_coverage / static_cast<double>(f.study.base.runs.size());
+    run.coverage = phi;
+    run.coverage_source = "the mean test coverage of the study: " + rec.label;
+    run.selective = select::selective_energy(run.activation, run.coverage, m);
+    run.break_even = select::break_even_fallback(run.activation, run.coverage, run.ensemble);
+    for (size_t k = 0; k < run.sweep_fallback.size(); ++k) {
+      select::EnergyModel s = m;
+      s.fallback = run.sweep_fallback[k];
+      run.sweep_selective[k] = select::selective_energy(run.activation, run.coverage, s);
+    }
+    run.study_label = rec.label;
     run.study = std::move(f);
   }
   run.study_command =
-      "hetcim analog study --dataset fashion-mnist --chips " + chips +
-      " --models 5 --pool A0,A1,A2,A3,A4,A5 --out study/\nhetcim reproduce seed002 --study study/";
+      "hetcim analog study --preset paper --dataset fashion-mnist --chips " + chips +
+      " --models 5 --pool A0,A1,A2,A3,A4,A5 --out study/\nhetcim reproduce seed002 --study study/"
+      "\n(or copy study/study.json into data/seed002-study/ to ship it as the default record)";
   Provenance& prov = out.provenance = start(paper);
   prov.set("chip profiles", chips);
   if (run.study) {
@@ -324,15 +395,19 @@ Reproduction<results::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
     std::string version = "an unknown version";
     for (const auto& [k, v] : run.study->info.provenance)
       if (k == "version") version = v;
-    prov.set("study", run.study->origin + " (written by " + version + ")");
+    prov.set("study", run.study->origin + " (written by " + version + ")" +
+                          (run.study_shipped ? ", the shipped record" : ""));
+    prov.set("study record", run.study_label);
   }
   prov.set("energy model", "select/energy.h with Sec. IV-C's costs (typed from the paper)");
   char coverage[32];
   std::snprintf(coverage, sizeof coverage, "%.4g", run.coverage * 100);
   prov.set("coverage",
-           std::string("energy section: per run at the test coverages of the paper's Table II "
-                       "(mean ") +
-               coverage + " %), typed from the paper");
+           run.study ? std::string("energy section: per run at the test coverages of the study (") +
+                           run.study_label + "; mean " + coverage + " %)"
+                     : std::string("energy section: per run at the test coverages of the paper's "
+                                   "Table II (mean ") +
+                           coverage + " %), typed from the paper");
   prov.set("seeds", run.study ? "those of the study (study seeds above); none here"
                               : "none needed: arithmetic on typed and configured values");
   prov.set("cache",

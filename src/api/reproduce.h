@@ -22,11 +22,18 @@ namespace hetcim::api {
 struct ReproduceRequest {
   bool quick = false;      // reduced grids (seed000: 2 budgets x 2 MVM latencies, one MILP point)
   std::string paper_data;  // directory of seedNNN.yaml; "": the shipped copy (util/shipped_data.h)
-  std::vector<std::string> hosts = {"arm", "x86"};  // seed000: presets, or profiles with {model}
-  std::optional<double> milp_time_limit;            // s per MILP of Table I; unset: 5 s (2 s quick)
-  std::string cluster_config;                       // seed001: YAML; "": the seed001 preset
-  std::string chips;      // seed002: chip profiles (YAML); "": the shipped chips.yaml
-  std::string study;      // seed002: the --out directory of a finished `analog study`, or ""
+  // seed000: presets, profiles with {model}, or "this" (this CPU measured now, model by model,
+  // int8 on one thread; compared with the paper's x86 rows)
+  std::vector<std::string> hosts = {"arm", "x86"};
+  // seed000: also fit the ARM host model to the paper's ARM values (api/seed000_calibration.h)
+  // and draw every figure with it too, as host "arm-calibrated", labelled CALIBRATION
+  bool calibrate = false;
+  std::optional<double> milp_time_limit;  // s per MILP of Table I; unset: 5 s (2 s quick)
+  std::string cluster_config;             // seed001: YAML; "": the seed001 preset
+  std::string chips;  // seed002: chip profiles (YAML); "": the shipped chips.yaml
+  // seed002: a directory of study records (the study.json of finished `analog study` runs of one
+  // protocol, merged: formats/study_records.h); "": the shipped data/seed002-study when it exists
+  std::string study;
   int threads = 0;        // seed000 grid points solved in parallel; 0: this machine's cores
   std::string cache_dir;  // seed000's DSE result cache; "": none (every point solved)
 

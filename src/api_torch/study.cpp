@@ -279,6 +279,10 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
                {"lr", o0.lr},
                {"seed", a.seed},
                {"holdout", a.holdout},
+               {"holdout_seed", a.holdout_seed},
+               {"preset", a.preset},
+               {"train_limit", a.train_limit},  // 0: every training image not held out
+               {"batch_size", a.batch_size},
                {"pool", pool_json},
                {"mode", a.mode.empty() ? "profiles" : a.mode},
                {"risk", so.race.risk},

@@ -21,25 +21,10 @@ using select::MeanSd;
 using select::RunFigures;
 using select::Variant;
 
-std::string option_text(const nlohmann::json& o, const std::string& key) {
-  if (!o.contains(key)) return "?";
-  const nlohmann::json& v = o.at(key);
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_array()) {
-    std::string s;
-    for (const auto& x : v)
-      s += (s.empty() ? "" : ",") + (x.is_string() ? x.get<std::string>() : x.dump());
-    return s;
-  }
-  return v.dump();
-}
-
-// Why a study's figure differs from the paper's, from the study's own options.
-std::string study_reason(const results::RaceStudyFile& f) {
-  return "ours: " + option_text(f.options, "dataset") + ", " +
-         std::to_string(f.study.base.runs.size()) + " model(s) of " +
-         option_text(f.options, "epochs") + " epochs, pool " + option_text(f.options, "pool") +
-         " (hetcim xbar); paper: CIFAR-10, 5 models, A0-A5 (XBTorch)";
+// Why a study's figure differs from the paper's: what the study is (formats::StudyRecords' label,
+// computed from the records' options against the paper's protocol) and the paper's setting.
+std::string study_reason(const std::string& label) {
+  return "ours: " + label + ", hetcim xbar; paper: CIFAR-10, 5 models, A0-A5 (XBTorch)";
 }
 
 std::string pct_pm(const MeanSd& m) {
@@ -60,13 +45,13 @@ double paper_or_nan(const formats::PaperTable& t, const std::string& row, const 
 
 // Table II, Table III and Fig. 2 a-c from a study beside the paper's values.
 void study_sections(OutputSet& outputs, const std::string& dir, const results::RaceStudyFile& f,
-                    const formats::PaperData& paper, ReproduceOutput& res, std::string& body) {
+                    const std::string& label, const formats::PaperData& paper, ReproduceOutput& res,
+                    std::string& body) {
   const select::StudyResult& s = f.study;
-  const std::string why = study_reason(f);
+  const std::string why = study_reason(label);
   const size_t n = s.base.runs.size();
-  const std::string data_note = "Data: hetcim analog study, " + f.origin + " (" +
-                                option_text(f.options, "dataset") + ", " + std::to_string(n) +
-                                " run(s)).";
+  const std::string data_note =
+      "Data: " + label + "; hetcim analog study records " + f.origin + ".";
   // Fig. 2 a-c: the same charts `hetcim analog study` draws, with the paper's values.
   const std::vector<StudyFigure> charts = race_study_charts(s, f.info, &paper, data_note);
 
@@ -109,8 +94,8 @@ void study_sections(OutputSet& outputs, const std::string& dir, const results::R
             " certified</td></tr>\n";
     body +=
         "<h2>Table II: certified selection, five frozen runs</h2>\n<table class=\"table2\">"
-        "<caption>Table II (%): per run and mean, the paper (CIFAR-10) beside hetcim's study (" +
-        html_escape(f.origin) +
+        "<caption>Table II (%): per run and mean, the paper (CIFAR-10) beside hetcim's study: " +
+        html_escape(label) + " (" + html_escape(f.origin) +
         ")</caption>\n<tr><th class=\"l\" rowspan=\"2\">run</th><th colspan=\"2\">cert. "
         "coverage</th><th colspan=\"2\">cert. risk</th><th colspan=\"2\">95% upper</th><th "
         "colspan=\"2\">test coverage</th><th colspan=\"2\">hybrid accuracy</th><th class=\"l\" "
@@ -149,7 +134,9 @@ void study_sections(OutputSet& outputs, const std::string& dir, const results::R
     }
     body +=
         "<h2>Table III: confidence-score replay</h2>\n<table class=\"table3\"><caption>Table "
-        "III (%, mean over runs): the same logits and splits, only the score changes</caption>\n"
+        "III (%, mean over runs): the same logits and splits, only the score changes; ours: " +
+        html_escape(label) +
+        "</caption>\n"
         "<tr><th class=\"l\" rowspan=\"2\">score</th><th colspan=\"2\">cert. coverage</th><th "
         "colspan=\"2\">95% upper</th><th colspan=\"2\">test coverage</th><th colspan=\"2\">test "
         "risk</th></tr>\n<tr>";
@@ -285,7 +272,20 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
     in.controller = paper.need_value("e_controller") * 1e-6;
     in.per_class = paper.need_value("e_per_fused_class") * 1e-6;
     in.classes = static_cast<int>(paper.need_value("classes"));
-    coverages_from_table2(paper, in);
+    if (run.study) {  // each run of the study at its own test coverage, as the paper
+      size_t picked = 0;
+      for (const select::RunFigures& f : run.study->study.base.runs) {
+        in.test_coverage.push_back(f.test_coverage);
+        in.certified_coverage.push_back(f.certified_coverage);
+        picked += f.selected == selected;
+      }
+      in.coverage_source = "the " + std::to_string(in.test_coverage.size()) +
+                           " runs of the study (" + run.study_label + "; " + selected +
+                           "'s activation as the paper's, selected in " + std::to_string(picked) +
+                           " of them)";
+    } else {
+      coverages_from_table2(paper, in);
+    }
     std::vector<Difference> diffs = seed002_energy_rows(in, paper);
     double phi = 0;
     for (double p : in.test_coverage) phi += p / static_cast<double>(in.test_coverage.size());
@@ -293,7 +293,8 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
     c.title = "Energy per query vs fallback cost";
     c.footnote = "Modelled: select/energy.h, Table I's energies, coverage " + fixed(100 * phi, 2) +
                  " % (the mean test coverage of " + in.coverage_source +
-                 "; not a hetcim study). Diamonds: paper.";
+                 (run.study ? std::string(")") : std::string("; not a hetcim study)")) +
+                 ". Diamonds: paper.";
     Lines l;
     LineSeries sel{"selective (A0 + fallback)", {}, {}, false, false};
     LineSeries ens{"always-on ensemble", {}, {}, true, false};
@@ -317,9 +318,12 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
         "fig2d", c.title,
         "Fig. 2(d) analogue (seed 002): modelled energy per query of the selective "
         "system and of the always-on ensemble as the fallback cost grows; diamonds: the "
-        "paper's operating point (2.00 uJ at 4 uJ) and mean break-even (19.19 uJ). "
-        "Modelled with the paper's mean test coverage, typed from Table II; the study-based "
-        "figures (Fig. 2 a-c, Table II, III) come with `hetcim analog study`.",
+        "paper's operating point (2.00 uJ at 4 uJ) and mean break-even (19.19 uJ). " +
+            (run.study ? "Modelled at the test coverage of each run of the study: " +
+                             run.study_label + "."
+                       : std::string("Modelled with the paper's mean test coverage, typed from "
+                                     "Table II; the study-based figures (Fig. 2 a-c, Table II, "
+                                     "III) come with `hetcim analog study`.")),
         5.0, 3.4};
     plot_chart(outputs, dir, f, c);
     res.figures.push_back(f);
@@ -332,10 +336,11 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
       "<p>Seed 002: Table I (the chip profiles hetcim simulates) and the energy arithmetic of "
       "Sec. V-D beside the published values";
   if (run.study) {
-    intro += "; Table II, Table III and Fig. 2 a-c from the study " +
-             html_escape(run.study->origin) +
-             " (its provenance is in the block at the end of the page).</p>\n";
-    study_sections(outputs, dir, *run.study, paper, res, body);
+    intro += "; Table II, Table III, Fig. 2 a-c and the energy rows from " +
+             std::string(run.study_shipped ? "the shipped study record " : "the study ") +
+             html_escape(run.study->origin) + ": <strong>" + html_escape(run.study_label) +
+             "</strong> (its provenance is in the block at the end of the page).</p>\n";
+    study_sections(outputs, dir, *run.study, run.study_label, paper, res, body);
   } else {
     intro +=
         ". Table II, Table III and Fig. 2 a-c need a study over trained networks and noisy chips, "

@@ -13,6 +13,7 @@
 #include "cluster/cluster_config.h"
 #include "cluster/dw_engine.h"
 #include "cluster/roofline.h"
+#include "cost/host_fit.h"
 #include "dse/dse.h"
 #include "partition/problem.h"
 #include "partition/schedule.h"
@@ -23,7 +24,25 @@ namespace hetcim::results {
 struct Seed000HostInfo {
   std::string source;  // "modelled: arm-cortex-a72 ..." | "measured: ..."
   bool modelled = true;
-  std::string paper_cpu;  // the paper's CPU for this host ("ARM Cortex-A72, 1.5 GHz")
+  std::string paper_cpu;     // the paper's CPU for this host ("ARM Cortex-A72, 1.5 GHz")
+  std::string paper_row;     // the paper's rows it is compared with ("arm", "x86"); "": its name
+  bool calibration = false;  // its model was fitted to the paper's own figures (cost/host_fit.h)
+};
+
+// Where one target of the CALIBRATION is read: a DSE point's latency (ms) or speedup.
+struct Seed000FitPoint {
+  std::string model;
+  int64_t crossbars = 0;
+  double t_mvm = 0;
+  bool latency = false;
+};
+
+// `reproduce seed000 --calibrate`: the ARM host model fitted to the paper's ARM figures
+// (api/seed000_calibration.h); `points[i]` is where `fit.targets[i]` is read.
+struct Seed000Calibration {
+  std::string host;  // the DSE host of the fitted model ("arm-calibrated")
+  cost::HostFitResult fit;
+  std::vector<Seed000FitPoint> points;
 };
 
 struct Seed000ModelInfo {
@@ -50,6 +69,7 @@ struct Seed000Run {
   std::map<std::string, Seed000ModelInfo> models;  // by model name
   bool quick = false;
   std::optional<Seed000Gantt> gantt;
+  std::optional<Seed000Calibration> calibration;  // with --calibrate
 };
 
 struct Seed001Run {
@@ -86,6 +106,11 @@ struct Seed002Run {
   // Table II, Table III and Fig. 2 a-c: a finished `hetcim analog study` (its study.json), or
   // none, and then the page names `study_command`, the command that produces one.
   std::optional<RaceStudyFile> study;
+  // formats::StudyRecords::label ("2 of 5 models of the paper protocol (...)"), stated on every
+  // table and figure drawn from the study; `study_shipped`: read from the shipped
+  // data/seed002-study.
+  std::string study_label;
+  bool study_shipped = false;
   std::string study_command;
 };
 

@@ -1,7 +1,8 @@
 // The shipped example inputs (examples/) work with the commands the README shows, and mean what
 // their comments say: cim.yaml is seed 000's ARM preset written out, cluster.yaml is the seed001
 // preset with a 64-bit sequential IMA, host_resnet18.csv is a measured ResNet-18 profile whose
-// operators are the 38 of the paper's Table I.
+// operators are the 38 of the paper's Table I. Also: the example study and the ARM CALIBRATION
+// drawn by `reproduce` with their labels.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -168,6 +169,99 @@ TEST(Examples, ChipsAndPaperDataFeedSeed002) {
       ++equal;
     }
   EXPECT_EQ(equal, 30u);  // 6 profiles x 5 fields of Table I
+  fs::remove_all(out);
+}
+
+// The example study (examples/seed002-study: 3 models of 2 epochs on 6000 images) is drawn with
+// what it is on every table and figure: formats/study_records.h's label, computed from its
+// options against the paper's protocol; its energy rows are the paper's formula at its own test
+// coverages, checked here by hand: 0.825 + (1 - phi_i) x 4 uJ per run, then the mean.
+TEST(Examples, TheExampleStudyIsLabelledAndItsEnergyIsTheFormulaAtItsCoverage) {
+  const fs::path out = scratch("repro002study");
+  std::string log;
+  ASSERT_EQ(
+      run("reproduce seed002 --study " + kRoot + "/examples/seed002-study --out " + out.string(),
+          &log),
+      0)
+      << log;
+  const auto j = read_json(out / "reproduce.json");
+  const std::string label =
+      "3 models of another protocol than the paper's (fashion-mnist, model seeds 1, 2, 3): "
+      "epochs 2 (paper 30)";
+  EXPECT_NE(j["provenance"]["facts"]["study record"].get<std::string>().find(label),
+            std::string::npos)
+      << j["provenance"]["facts"].dump();
+  size_t figures = 0;
+  for (const auto& f : j["figures"]) {
+    const std::string caption = f["caption"].get<std::string>();
+    EXPECT_NE(caption.find(label), std::string::npos) << f["name"] << ": " << caption;
+    ++figures;
+  }
+  EXPECT_EQ(figures, 4U);  // Fig. 2 a-c and the energy figure
+  size_t table2 = 0;
+  for (const auto& d : j["differences"])
+    if (d["figure"] == "table2") {
+      EXPECT_NE(d["reason"].get<std::string>().find(label), std::string::npos) << d.dump();
+      ++table2;
+    }
+  EXPECT_GT(table2, 0U);
+  // The energy rows from the study's own test coverages, by hand.
+  const auto study = read_json(fs::path(kRoot) / "examples/seed002-study/study.json");
+  double selective = 0;
+  size_t n = 0;
+  for (const auto& r : study["base"]["runs"]) {
+    selective += 0.825 + (1 - r["test_coverage"].get<double>()) * 4.0;
+    ++n;
+  }
+  ASSERT_EQ(n, 3U);
+  selective /= static_cast<double>(n);
+  bool found = false;
+  for (const auto& d : j["differences"])
+    if (d["figure"] == "energy" &&
+        d["cell"].get<std::string>().rfind("selective system at 4 uJ", 0) == 0) {
+      EXPECT_NEAR(d["ours"].get<double>(), selective, 1e-9) << d.dump();
+      found = true;
+    }
+  EXPECT_TRUE(found);
+  fs::remove_all(out);
+}
+
+// `reproduce seed000 --calibrate` on the quick grid with the ARM host alone: the fitted host
+// (cost/host_fit.h) is drawn as its own panel, and every figure, every compared row of it and the
+// provenance say CALIBRATION; the values it was fitted to are told from those it was not.
+TEST(ReproduceCalibration, EveryFigureAndRowOfTheFittedHostSaysCalibration) {
+  const fs::path out = scratch("repro000cal");
+  std::string log;
+  ASSERT_EQ(
+      run("reproduce seed000 --quick --calibrate --hosts arm --no-cache --out " + out.string(),
+          &log),
+      0)
+      << log;
+  const auto j = read_json(out / "reproduce.json");
+  EXPECT_EQ(j["provenance"]["facts"]["calibration"].get<std::string>().rfind(
+                "host arm-calibrated: CALIBRATION of arm-cortex-a72 to published figures", 0),
+            0U)
+      << j["provenance"]["facts"].dump();
+  for (const auto& f : j["figures"]) {
+    const std::string name = f["name"].get<std::string>();
+    if (name == "fig3" || name == "fig4" || name == "fig5") {
+      EXPECT_NE(f["caption"].get<std::string>().find("is a CALIBRATION"), std::string::npos)
+          << name;
+    }
+  }
+  size_t fitted = 0, not_fitted = 0, latency = 0;
+  for (const auto& d : j["differences"]) {
+    const std::string cell = d["cell"].get<std::string>();
+    if (cell.rfind("arm-calibrated, ", 0) != 0) continue;
+    const std::string reason = d["reason"].get<std::string>();
+    EXPECT_EQ(reason.rfind("CALIBRATION: ", 0), 0U) << cell << ": " << reason;
+    fitted += reason.find("a value the host model was fitted to") != std::string::npos;
+    not_fitted += reason.find("not to") != std::string::npos;
+    latency += cell.find("latency (ms)") != std::string::npos;
+  }
+  EXPECT_GT(fitted, 0U);
+  EXPECT_GT(not_fitted, 0U);  // Fig. 5's operator counts were not fitted
+  EXPECT_EQ(latency, 2U);     // Sec. V-B's 270 ms and 127 ms, both on the quick grid
   fs::remove_all(out);
 }
 
