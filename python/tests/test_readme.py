@@ -45,5 +45,5 @@ def test_the_readme_python_snippet_runs_as_written(tmp_path):
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "<hetcim.PartitionResult resnet18 on seed000-arm, 100 crossbars: 28.41 ms" in out
+    assert "<hetcim.PartitionResult resnet18 on cortex-a72-rram, 100 crossbars: 28.41 ms" in out
     assert (tmp_path / "plan.json").exists()
