@@ -7,7 +7,8 @@
 // (util/cancel.h): the searches stop at their next clock reading (partition/deadline.h) and the
 // progress callbacks the job reports through throw Interrupted at their next step; the worker is
 // always joined, the result dropped and the Python exception (KeyboardInterrupt) raised.
-// A job that reports no steps and runs no search stops only when it returns.
+// Jobs without steps or a search poll the stop request themselves and throw Cancelled
+// (util/cancel.h: the analog simulations and training, per batch), taken here like Interrupted.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -81,6 +82,8 @@ class LongCall {
           }
         } catch (const Interrupted&) {
           interrupted.store(true, std::memory_order_relaxed);  // by another call's Ctrl-C
+        } catch (const Cancelled&) {  // a job's own stop point (util/cancel.h)
+          interrupted.store(true, std::memory_order_relaxed);
         } catch (...) {
           failure = std::current_exception();
         }

@@ -147,6 +147,53 @@ def test_select_on_the_held_out_images_is_the_clis_call(model, policy):
     assert hetcim.analog_select(onnx, chips=CHIPS, **SELECT_KWARGS)[1] == frozen
 
 
+SELECT_CHILD = r"""
+import signal, sys, time
+import hetcim
+signal.signal(signal.SIGINT, signal.default_int_handler)
+model, chips = sys.argv[1], sys.argv[2]
+print("calling", flush=True)
+start = time.monotonic()
+try:
+    # Twelve units on every test image each (tens of seconds): Ctrl-C must stop it between two
+    # batches of images (util/cancel.h in train/evaluate.cpp), not when it returns.
+    r = hetcim.analog.select(model, chips=chips, calibration="test", split="test",
+                             pool=",".join("A%d#%d" % (p, u) for p in range(6) for u in (1, 2)),
+                             hardware_rows=2000, policy_rows=3000, certificate_rows=4000,
+                             test_rows=1000, threads=1, batch_size=64)
+    print("returned after %.1f s" % (time.monotonic() - start), flush=True)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+r = hetcim.analog.select(model, chips=chips, pool="A0", hardware_rows=200, policy_rows=300,
+                         certificate_rows=400, test_rows=100, threads=1, risk=0.3)
+print("next:", type(r).__name__, r.names.tolist(), flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_select_between_batches(model):
+    import signal  # noqa: PLC0415
+    onnx, _ = model
+    p = subprocess.Popen([sys.executable, "-c", SELECT_CHILD, str(onnx), CHIPS],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline() == "calling\n"
+        time.sleep(3.0)  # inside the simulations
+        assert p.poll() is None, p.stderr.read()
+        p.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        line = p.stdout.readline()
+        waited = time.monotonic() - sent
+        assert line == "KeyboardInterrupt\n", line + p.stderr.read()
+        assert waited < 3.0, f"KeyboardInterrupt {waited:.2f} s after SIGINT"
+        rest, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        assert rest == "next: SelectResult ['A0']\n", rest + err
+    finally:
+        if p.poll() is None:
+            os.kill(p.pid, signal.SIGKILL)
+            p.wait()
+
+
 def test_serve_takes_the_clis_decisions(model, policy, work):
     ref_select, pol = policy
     assert ref_select["selected"] is not None, "a tiny model selected nothing; serve needs one"

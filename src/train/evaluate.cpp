@@ -7,6 +7,7 @@
 #include <map>
 
 #include "train/race_cnn_net.h"
+#include "util/cancel.h"
 #include "util/error.h"
 #include "xbar/chip.h"
 #include "xbar/layout.h"
@@ -72,6 +73,7 @@ void RaceCnnEvaluator::logits(const data::ImageDataset& d, int64_t first, int64_
   torch::NoGradGuard no_grad;
   RaceCnnNet& net = impl_->net;
   for (int64_t b0 = first; b0 < first + count; b0 += impl_->batch_size) {
+    throw_if_cancelled();  // Ctrl-C in Python (util/cancel.h): stop between batches
     const int64_t m = std::min(impl_->batch_size, first + count - b0);
     torch::Tensor h = net->features_of(images_tensor(d, b0, m)).contiguous();
     for (const char* name : kGemmLayers) {

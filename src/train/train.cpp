@@ -8,6 +8,7 @@
 
 #include "train/noise_injection.h"
 #include "train/race_cnn_net.h"
+#include "util/cancel.h"
 #include "util/error.h"
 #include "xbar/rng.h"
 
@@ -118,6 +119,7 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
     double loss_sum = 0.0;
     int64_t seen = 0, correct = 0;
     for (int64_t b = 0; b < batches; ++b, ++step) {
+      throw_if_cancelled();  // Ctrl-C in Python (util/cancel.h): stop between batches
       const double lr =
           0.5 * o.lr * (1.0 + std::cos(M_PI * static_cast<double>(step) / total_steps));
       for (auto& group : optimizer.param_groups())

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <exception>
 
 namespace hetcim {
 
@@ -25,6 +26,17 @@ inline void clear_cancel() {
 }
 [[nodiscard]] inline bool cancel_requested() {
   return detail::cancel_flag().load(std::memory_order_relaxed);
+}
+
+// What a job without a search throws at its next step once a stop was requested: the analog
+// simulations per batch of images (train/evaluate.cpp, so `analog select`, `study`, `eval`,
+// `drift`, `serve` from Python) and training per batch (train/train.cpp). Not an Error: it is no
+// failure, and only the Python binding asks for it (python/interrupt.h raises KeyboardInterrupt).
+struct Cancelled : std::exception {
+  [[nodiscard]] const char* what() const noexcept override { return "stopped on request"; }
+};
+inline void throw_if_cancelled() {
+  if (cancel_requested()) throw Cancelled{};
 }
 
 }  // namespace hetcim
