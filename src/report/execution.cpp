@@ -68,7 +68,7 @@ nlohmann::json execution_json(const results::Execution& e) {
     const results::ExecutionCertificate& c = *e.certificate;
     j["certify"] = {
         {"source",
-         "computed: seed 002's RACE-AIMC pipeline (select::run_race) on the plan's logits, the "
+         "computed: RACE-AIMC's RACE-AIMC pipeline (select::run_race) on the plan's logits, the "
          "all-digital logits as the fallback"},
         {"risk", c.risk},
         {"certificate_delta", c.delta},

@@ -77,7 +77,7 @@ nlohmann::json race_select_json(const select::RaceResult& r, const select::RaceO
         {"ensemble_accuracy", r.ensemble_accuracy}}},
       {"energy_uJ",
        {{"source",
-         "modelled: seed 002's component energy model (Table I E_i, C, controller, per "
+         "modelled: RACE-AIMC's component energy model (Table I E_i, C, controller, per "
          "class, fallback F as in options.energy_uJ)"},
         {"selected_activation", r.energy.selected_activation * 1e6},
         {"ensemble", r.energy.ensemble * 1e6},
@@ -134,7 +134,7 @@ std::string race_select_text(const select::RaceResult& r, const select::RaceOpti
       100.0 * r.digital_accuracy, 100.0 * r.hybrid_accuracy, 100.0 * r.ensemble_accuracy);
   const select::EnergyFigures& e = r.energy;
   appendf(out,
-          "energy per query (modelled, seed 002's energy model): selected activation %.4f uJ, "
+          "energy per query (modelled, RACE-AIMC's energy model): selected activation %.4f uJ, "
           "always-on ensemble %.4f uJ (activation alone %.2f%% below)\n",
           e.selected_activation * 1e6, e.ensemble * 1e6, 100.0 * e.activation_reduction);
   auto line = [&out](const char* what, const select::SelectiveEnergy& s) {

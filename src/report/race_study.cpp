@@ -128,7 +128,7 @@ std::vector<Table> tables_of(const select::StudyResult& s) {
        pm(b.over(&RunFigures::ensemble_accuracy))});
   ts.push_back(t2);
 
-  Table e{"Energy per query (modelled: seed 002's component energy model), mean +- sd",
+  Table e{"Energy per query (modelled: RACE-AIMC's component energy model), mean +- sd",
           {"figure", "at test coverage (paper's definition)", "at certificate coverage"},
           {},
           "uJ, except the reductions (% below the always-on ensemble)"};
@@ -278,7 +278,7 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s,
     c.panels.push_back(
         {"", "run", "selective risk on C (%)", 0, kNoValue, b, {{target, 100 * info.risk_target}}});
     figs.push_back({{"fig2a", c.title,
-                     "Fig. 2(a) analogue (seed 002): per run, the empirical selective risk on the "
+                     "Fig. 2(a) analogue (RACE-AIMC): per run, the empirical selective risk on the "
                      "certificate split C and its one-sided Clopper-Pearson upper bound; dashed: "
                      "the deployment target r (a run is certified when its bound is below it)." +
                          diamonds + " " + data_note,
@@ -340,7 +340,7 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s,
         {"(b) certificates", "design risk r_d (%)", "passing (% of runs)", 0, 110, passes});
     figs.push_back(
         {{"fig2b", c.title,
-          "Fig. 2(b) analogue (seed 002): as the design risk r_d of the threshold fit is "
+          "Fig. 2(b) analogue (RACE-AIMC): as the design risk r_d of the threshold fit is "
           "swept, the mean test coverage and test selective risk (dashed: mean +- sd "
           "over runs) and the share of runs whose certificate passes at the deployment "
           "target r." +
@@ -372,7 +372,7 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s,
         {"", "units of the pool available", "coverage, runs passing (%)", 0, kNoValue, b});
     figs.push_back(
         {{"fig2c", c.title,
-          "Fig. 2(c) analogue (seed 002): mean certified coverage and the share of runs "
+          "Fig. 2(c) analogue (RACE-AIMC): mean certified coverage and the share of runs "
           "whose certificate passes when the mildest units of the pool are unavailable." +
               diamonds + " " + data_note,
           7.16, 3.2},
@@ -410,12 +410,12 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s,
           {"paper: operating point and break-even", {pf, pb}, {pe, pa}, false, true, true});
     Chart c;
     c.title = "Energy per query vs fallback cost";
-    c.footnote = data_note + " Energies modelled (seed 002's component model).";
+    c.footnote = data_note + " Energies modelled (RACE-AIMC's component model).";
     c.panels.push_back(
         {"", "fallback cost per deferred query F (uJ)", "energy per query (uJ)", 0, kNoValue, l});
     figs.push_back(
         {{"fig2d", c.title,
-          "Fig. 2(d) analogue (seed 002), modelled energy: the selective system per query (mean "
+          "Fig. 2(d) analogue (RACE-AIMC), modelled energy: the selective system per query (mean "
           "and "
           "+- sd over runs, each at its own test coverage, the paper's definition) and the "
           "always-on ensemble against the fallback cost F; the point: our mean break-even F "
@@ -456,11 +456,11 @@ void write_race_study_html(OutputSet& out, const select::StudyResult& s,
                            const results::RaceStudyInfo& info, const std::vector<Figure>& figures,
                            const std::string& dir) {
   std::string h =
-      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hetcim: seed 002 study"
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hetcim: RACE-AIMC study"
       "</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
       "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
       "text-align:right}figure{margin:24px 0}.note{font-size:12px;color:#555}</style></head>"
-      "<body>\n<h1>Certified selective inference over a pool of analog chips (seed 002)</h1>\n"
+      "<body>\n<h1>Certified selective inference over a pool of analog chips (RACE-AIMC)</h1>\n"
       "<table>";
   for (const auto& [k, v] : info.provenance)
     h += "<tr><th>" + escape(k) + "</th><td style=\"text-align:left\">" + escape(v) + "</td></tr>";
