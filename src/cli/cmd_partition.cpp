@@ -215,7 +215,9 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
   CLI::App* cmd = app.add_subcommand(
       "partition",
       "Partition a network between the host CPU and an RRAM crossbar accelerator to "
-      "minimise end-to-end latency (seed 000)");
+      "minimise end-to-end latency (Klein et al. 2026, 'Optimizing ML Workload Partitioning "
+      "between CPUs and CIM Accelerators for Heterogeneous Computing'; presets cortex-a72-rram, "
+      "ryzen9-rram, first named seed000-arm, seed000-x86)");
   cmd->add_option("model", a->model.spec, "Zoo model name or ONNX file")->required();
   // The request's fields (hardware, solver, limits, models of the bus and transfers, replay, the
   // accuracy budget and its sensitivity file, chip and seeds): flags, help, defaults and checks
@@ -244,15 +246,17 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
   options::quiet(cmd, a->quiet);
   cmd->add_option("--platform", a->platform.platform,
                   "Map the network across the engines of a platform with the K-engine exact "
-                  "solver (or --solver milp: the K-engine MILP on CBC): seed000-arm, seed000-x86, "
-                  "seed001-cluster, or a platform YAML file (docs/platforms.md)")
+                  "solver (or --solver milp: the K-engine MILP on CBC): cortex-a72-rram, "
+                  "ryzen9-rram, pulp-pcm-cluster (Garofalo et al. 2022's cluster; first named "
+                  "seed000-arm, seed000-x86, seed001-cluster), or a platform YAML file "
+                  "(docs/platforms.md)")
       ->each([a](const std::string&) { a->platform_given = true; });
   cmd->add_option_function<int64_t>(
          "--imas", [a](const int64_t& n) { a->platform.imas = n; },
-         "With --platform: crossbars of the crossbar engine (seed001-cluster: IMA crossbars)")
+         "With --platform: crossbars of the crossbar engine (pulp-pcm-cluster: IMA crossbars)")
       ->check(CLI::Range(int64_t{1}, int64_t{4096}));
   cmd->add_flag("--reprogram", a->platform.reprogram,
-                "With --platform: enable the platform's crossbar reprogramming (seed001-cluster: "
+                "With --platform: enable the platform's crossbar reprogramming (pulp-pcm-cluster: "
                 "the IMA's PCM write figures; a YAML engine's `reprogramming` block): each "
                 "crossbar operator resident or rewritten at every inference, as the solver "
                 "decides; writes and endurance-limited lifetime reported");

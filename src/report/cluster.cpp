@@ -92,15 +92,16 @@ std::vector<Figure> write_roofline_figures(OutputSet& outputs,
     c.panels.push_back(std::move(p));
   }
   c.key_columns = 4;
-  const Figure f{name, c.title,
-                 caption.empty()
-                     ? "Like seed 001 Fig. 7 (modelled by hetcim's cluster model): synthetic "
-                       "point-wise layers at crossbar utilisations from the smallest to 100 %; one "
-                       "colour per IMA bus width: solid the attained throughput, dashed the memory "
-                       "roof (bus bytes x clock x intensity); black dashed: the IMA's compute roof "
-                       "(proportional to utilisation); panels: clock and execution model."
-                     : caption,
-                 7.16, 3.3};
+  const Figure f{
+      name, c.title,
+      caption.empty()
+          ? "Like Garofalo et al. 2022 Fig. 7 (modelled by hetcim's cluster model): synthetic "
+            "point-wise layers at crossbar utilisations from the smallest to 100 %; one "
+            "colour per IMA bus width: solid the attained throughput, dashed the memory "
+            "roof (bus bytes x clock x intensity); black dashed: the IMA's compute roof "
+            "(proportional to utilisation); panels: clock and execution model."
+          : caption,
+      7.16, 3.3};
   plot_chart(outputs, dir, f, c);
   return {f};
 }
@@ -139,7 +140,7 @@ std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
     c.panels.push_back({"", "mapping", "gain over " + base + " (x)", kNoValue, kNoValue, b});
     const Figure f{
         "cluster_gains", c.title,
-        "Like seed 001 Fig. 9: each mapping's throughput, energy efficiency (GOPS/W) "
+        "Like Garofalo et al. 2022 Fig. 9: each mapping's throughput, energy efficiency (GOPS/W) "
         "and area efficiency (GOPS/mm^2) divided by those of " +
             base + "; labels: ours" +
             (paper.empty() ? std::string(".") : "; black diamonds: the values the paper states.") +
@@ -178,11 +179,12 @@ std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
     }
     c.key_columns = 3;
     c.panels.push_back({"", "mapping", "execution (kcycles)", kNoValue, kNoValue, st});
-    const Figure f{"cluster_breakdown", c.title,
-                   "Like seed 001 Fig. 10: the execution cycles of each mapping split by layer "
-                   "(labels: share of the mapping's cycles). " +
-                       modelled,
-                   7.16, 3.2};
+    const Figure f{
+        "cluster_breakdown", c.title,
+        "Like Garofalo et al. 2022 Fig. 10: the execution cycles of each mapping split by layer "
+        "(labels: share of the mapping's cycles). " +
+            modelled,
+        7.16, 3.2};
     plot_chart(outputs, dir, f, c);
     figs.push_back(f);
   }
@@ -213,12 +215,13 @@ std::vector<Figure> write_calibration_report(OutputSet& out, const std::string& 
   out.add(join_path(dir, "calibration.json"),
           cluster_json_with_provenance(calibration_json(config, cal), prov));
   char note_buf[320];
-  std::snprintf(note_buf, sizeof note_buf,
-                "CALIBRATION, not a reproduction: constants fitted to seed 001's Fig. 9 "
-                "speedups (job overhead %lld cycles, cores %.3g / %.3g MAC/cycle point-wise / "
-                "depth-wise); diamonds: the paper.",
-                static_cast<long long>(cal.fit.job_overhead_cycles),
-                cal.fit.pointwise_mac_per_cycle, cal.fit.depthwise_mac_per_cycle);
+  std::snprintf(
+      note_buf, sizeof note_buf,
+      "CALIBRATION, not a reproduction: constants fitted to Garofalo et al. 2022's Fig. 9 "
+      "speedups (job overhead %lld cycles, cores %.3g / %.3g MAC/cycle point-wise / "
+      "depth-wise); diamonds: the paper.",
+      static_cast<long long>(cal.fit.job_overhead_cycles), cal.fit.pointwise_mac_per_cycle,
+      cal.fit.depthwise_mac_per_cycle);
   const std::string note = note_buf;
   double full_intensity = 0;
   for (const cluster::RooflinePoint& p : cal.roofline_after)
@@ -228,7 +231,7 @@ std::vector<Figure> write_calibration_report(OutputSet& out, const std::string& 
                                                    "paper: 958 GOPS (250 MHz, 128 bit)"}};
   std::vector<Figure> figures = write_roofline_figures(
       out, cal.roofline_after, dir, paper7, "calibrated_roofline",
-      "Seed 001 Fig. 7 as the model gives it with the constants fitted to Fig. 9 "
+      "Garofalo et al. 2022 Fig. 7 as the model gives it with the constants fitted to Fig. 9 "
       "(a CALIBRATION): synthetic point-wise layers, one colour per IMA bus width, solid the "
       "attained throughput, dashed the memory roof, black the compute roof; the diamond is the "
       "paper's 958 GOPS. " +

@@ -95,7 +95,8 @@ std::string config_text(const ClusterConfig& c) {
      << c.dw.channels << " ch " << c.dw.kernel << "x" << c.dw.kernel << "\n";
   const AreaBreakdown a = cluster_area(c);
   os << fmt(
-      "IMA job energy %.3g nJ at %.0f nm (%.3g nJ at %.0f nm, x %.3g: seed 001's a b^2 scaling); "
+      "IMA job energy %.3g nJ at %.0f nm (%.3g nJ at %.0f nm, x %.3g: Garofalo et al. 2022's a b^2 "
+      "scaling); "
       "area %.3f mm2 (%s IMA %.3f, TCDM %.3f, DW %.3f, LIC %.3f at %lld bit, rest %.3f)%s\n",
       ima_job_energy(c) * 1e9, c.node * 1e9, c.ima.e_job * 1e9, c.ima.e_job_node * 1e9,
       ima_job_energy(c) / c.ima.e_job, a.total * 1e6, execution_name(c.ima.execution), a.ima * 1e6,
@@ -110,7 +111,8 @@ std::string config_text(const ClusterConfig& c) {
 std::string roofline_text(const ClusterConfig& c, const std::vector<RooflinePoint>& points) {
   std::ostringstream os;
   os << config_text(c);
-  os << "IMA roofline (seed 001, Fig. 7): synthetic point-wise layers, attained vs roofs in GOPS\n";
+  os << "IMA roofline (Garofalo et al. 2022, Fig. 7): synthetic point-wise layers, attained vs "
+        "roofs in GOPS\n";
   os << fmt("%-8s %-10s %5s %6s %8s %9s %9s %9s %9s %7s %s\n", "f", "execution", "bus", "util",
             "I[op/B]", "compute", "memory", "roof", "attained", "stream", "bound");
   for (const RooflinePoint& p : points) {
@@ -189,7 +191,8 @@ std::string bottleneck_text(const ClusterConfig& c, const BottleneckStudy& s) {
   os << config_text(c);
   const auto& sh = s.shape;
   os << fmt(
-      "MobileNetV2 Bottleneck (seed 001, Fig. 8-10): %lldx%lldx%lld input, expansion %lld, %lld "
+      "MobileNetV2 Bottleneck (Garofalo et al. 2022, Fig. 8-10): %lldx%lldx%lld input, expansion "
+      "%lld, %lld "
       "outputs, "
       "stride %lld; IMA %s, %lld-bit bus, %.0f MHz\n",
       static_cast<long long>(sh.height), static_cast<long long>(sh.width),
@@ -316,7 +319,7 @@ std::string bottleneck_json(const ClusterConfig& c, const BottleneckStudy& s) {
 namespace {
 
 const char* const kCalibrationLabel =
-    "CALIBRATION (not a reproduction): constants fitted to seed 001's Fig. 9 speedups";
+    "CALIBRATION (not a reproduction): constants fitted to Garofalo et al. 2022's Fig. 9 speedups";
 
 // The full-crossbar points of a roofline (100 % utilization), in sweep order.
 std::vector<const RooflinePoint*> full_crossbar(const std::vector<RooflinePoint>& points) {

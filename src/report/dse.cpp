@@ -204,7 +204,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
   for (const std::string& m : models)
     bars_figure(
         {"fig3_" + m, m + ": speedup over CPU-only per crossbar budget and MVM latency",
-         "Like seed 000 Fig. 3 (there: ResNet-18): speedup of the optimal partition per "
+         "Like Klein et al. 2026 Fig. 3 (there: ResNet-18): speedup of the optimal partition per "
          "crossbar budget (groups) and MVM latency (colours). " +
              footnote},
         tmvm_labels,
@@ -215,7 +215,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
   const double t_min = *std::min_element(tmvms.begin(), tmvms.end());
   bars_figure(
       {"fig4_models", "Speedup per model at " + ns_label(t_min) + " ns MVM latency",
-       "Like seed 000 Fig. 4: speedup per model (colours) and crossbar budget (groups). " +
+       "Like Klein et al. 2026 Fig. 4: speedup per model (colours) and crossbar budget (groups). " +
            footnote},
       models,
       [&](const std::string& h, int64_t c, size_t k) { return find(models[k], h, c, t_min); },
@@ -225,7 +225,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
   // alone (modelled energies, cost/energy_model.h).
   bars_figure(
       {"energy_models", "Energy saving per model at " + ns_label(t_min) + " ns MVM latency",
-       "Beyond seed 000: energy per inference of the host alone divided by that of the "
+       "Beyond Klein et al. 2026: energy per inference of the host alone divided by that of the "
        "latency-optimal partition (modelled energies: cost/hardware.h, assumptions). " +
            footnote},
       models,
@@ -259,13 +259,14 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
       c.panels.push_back({host_title(h), "crossbars, per MVM latency", "latency (ms)", kNoValue,
                           kNoValue, std::move(st)});
     }
-    const Figure f{"fig5_" + m, c.title,
-                   "Like seed 000 Fig. 5 (there: YOLOv5n): each bar is the end-to-end latency of "
-                   "the optimal partition, split into the time the host computes (dark, label: "
-                   "operators on the host) and the time it waits for the CIM accelerator or the "
-                   "bus (light, label: operators on CIM). " +
-                       footnote,
-                   7.16, 3.4};
+    const Figure f{
+        "fig5_" + m, c.title,
+        "Like Klein et al. 2026 Fig. 5 (there: YOLOv5n): each bar is the end-to-end latency of "
+        "the optimal partition, split into the time the host computes (dark, label: "
+        "operators on the host) and the time it waits for the CIM accelerator or the "
+        "bus (light, label: operators on CIM). " +
+            footnote,
+        7.16, 3.4};
     plot_chart(outputs, dir, f, c);
     figs.push_back(f);
     figs.back().caption += sources;
@@ -297,12 +298,13 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
     b.series.push_back(exact);
     if (milp) b.series.push_back(cbc);
     c.panels.push_back({"", "model", "mean solve time (s)", kNoValue, kNoValue, b});
-    const Figure f{"table1_solver", c.title,
-                   "Like seed 000 Table I's solving-time column: mean wall-clock time per grid "
-                   "point of hetcim's exact solver" +
-                       std::string(milp ? " and of CBC on the paper's MILP (--milp)" : "") +
-                       ", measured on this machine.",
-                   5.0, 3.0};
+    const Figure f{
+        "table1_solver", c.title,
+        "Like Klein et al. 2026 Table I's solving-time column: mean wall-clock time per grid "
+        "point of hetcim's exact solver" +
+            std::string(milp ? " and of CBC on the paper's MILP (--milp)" : "") +
+            ", measured on this machine.",
+        5.0, 3.0};
     plot_chart(outputs, dir, f, c);
     figs.push_back(f);
     figs.back().caption += sources;

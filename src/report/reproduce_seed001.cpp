@@ -61,7 +61,8 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001R
                                            "paper: 958 GOPS (128 bit)"}};
     const auto figs = write_roofline_figures(
         outputs, run.roofline, dir, pp, "fig7",
-        "Fig. 7 a-c analogue (seed 001): IMA throughput vs operational intensity of synthetic "
+        "Fig. 7 a-c analogue (Garofalo et al. 2022): IMA throughput vs operational intensity of "
+        "synthetic "
         "point-wise layers (crossbar utilisation 5-100 %), one colour per data-interface width: "
         "solid the attained throughput, dashed the memory roof of that width, black dashed the "
         "compute roof; (a) 500 MHz sequential, (b) 250 MHz sequential, (c) 250 MHz pipelined; "
@@ -129,12 +130,13 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001R
     s.paper.push_back(paper.need_value("ima_peak_tops") * 1e3);
     b.series.push_back(std::move(s));
     c.panels.push_back({"", "data-interface width (bit)", "throughput (GOPS)", 0, 1300, b});
-    const Figure f{"ima_peak", c.title,
-                   "IMA peak (seed 001, Sec. V-B): attained throughput of a fully used 256x256 "
-                   "crossbar per data-interface width at 250 MHz, pipelined, and the compute roof "
-                   "2 x 256 x 256 / 130 ns; diamonds: the paper's 958 GOPS and 1.008 TOPS. " +
-                       model_note,
-                   3.5, 3.0};
+    const Figure f{
+        "ima_peak", c.title,
+        "IMA peak (Garofalo et al. 2022, Sec. V-B): attained throughput of a fully used 256x256 "
+        "crossbar per data-interface width at 250 MHz, pipelined, and the compute roof "
+        "2 x 256 x 256 / 130 ns; diamonds: the paper's 958 GOPS and 1.008 TOPS. " +
+            model_note,
+        3.5, 3.0};
     plot_chart(outputs, dir, f, c);
     res.figures.push_back(f);
     std::vector<Difference> diffs = {
@@ -227,14 +229,15 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001R
     b2.series.push_back({"ours", {ours / sw}, {paper.need_value("dw_vs_software")}});
     c.panels.push_back({"throughput", "", "MAC per cycle", 0, 45, b1});
     c.panels.push_back({"speedup", "", "speedup (x)", 0, 35, b2});
-    const Figure f{"dw_engine", c.title,
-                   "Depth-wise engine (seed 001, Sec. IV-C): MAC/cycle of the engine from its "
-                   "dataflow on the Bottleneck's " +
-                       std::to_string(run.dw.out_height) + "x" + std::to_string(run.dw.out_width) +
-                       " depth-wise layer, the cores' software figure (calibrated: 29.7 / 26) and "
-                       "the 36-multiplier ideal; diamonds: the paper's 29.7 MAC/cycle and 26x. " +
-                       model_note,
-                   7.16, 3.0};
+    const Figure f{
+        "dw_engine", c.title,
+        "Depth-wise engine (Garofalo et al. 2022, Sec. IV-C): MAC/cycle of the engine from its "
+        "dataflow on the Bottleneck's " +
+            std::to_string(run.dw.out_height) + "x" + std::to_string(run.dw.out_width) +
+            " depth-wise layer, the cores' software figure (calibrated: 29.7 / 26) and "
+            "the 36-multiplier ideal; diamonds: the paper's 29.7 MAC/cycle and 26x. " +
+            model_note,
+        7.16, 3.0};
     plot_chart(outputs, dir, f, c);
     res.figures.push_back(f);
     std::vector<Difference> diffs = {
@@ -280,8 +283,9 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001R
       html_escape(shape_note) +
       "<code>hetcim cluster calibrate --fit fig9</code> shows which constants would reproduce "
       "Fig. 9 and what Fig. 7 then becomes (src/cluster/README.md).</p>\n";
-  stage_reproduce_report(outputs, out, paper, "Seed 001 reproduced: heterogeneous IMC cluster",
-                         intro, body, provenance, res);
+  stage_reproduce_report(outputs, out, paper,
+                         "Garofalo et al. 2022 reproduced: heterogeneous IMC cluster", intro, body,
+                         provenance, res);
   return res;
 }
 
