@@ -167,6 +167,29 @@ TEST(RemoveIdentity, CastToTheDtypeItAlreadyHasGoes) {
   EXPECT_EQ(r.nodes[0].inputs, (std::vector<std::string>{"x"}));
 }
 
+// A Pad of zeros (torch's AvgPool2d export: pads as an opset-11 input, or the opset-2 attribute)
+// goes; a Pad that adds one column, or whose pads are not a constant, stays.
+TEST(RemoveIdentity, PadOfZerosGoesARealPadStays) {
+  Graph g;
+  g.inputs = {"x", "p"};
+  g.values["x"] = {DType::Float32, Shape{1, 2, 4, 4}};
+  g.values["p"] = {DType::Int64, Shape{8}};
+  g.initializers["zeros"] = Initializer::from_ints({8}, {0, 0, 0, 0, 0, 0, 0, 0});
+  g.initializers["one"] = Initializer::from_ints({8}, {0, 0, 0, 0, 0, 0, 0, 1});
+  add(g, {"zero_input", "Pad", "", {"x", "zeros"}, {"a"}, {}}, {1, 2, 4, 4});
+  add(g, {"zero_attr", "Pad", "", {"a"}, {"b"}, {{"pads", std::vector<int64_t>(8, 0)}}},
+      {1, 2, 4, 4});
+  add(g, {"real", "Pad", "", {"b", "one"}, {"c"}, {}}, {1, 2, 4, 5});
+  add(g, {"data", "Pad", "", {"c", "p"}, {"d"}, {}}, {1, 2, 4, 5});
+  g.outputs = {"d"};
+  graph::validate(g);
+  const Graph r = remove_identity(g);
+  ASSERT_EQ(op_types(r), (std::vector<std::string>{"Pad", "Pad"}));
+  EXPECT_EQ(r.nodes[0].name, "real");
+  EXPECT_EQ(r.nodes[0].inputs[0], "x");
+  EXPECT_EQ(r.nodes[1].name, "data");
+}
+
 TEST(FoldConstants, EvaluatesTorchFlattenShapeArithmetic) {
   // Shape(x)[0] unsqueezed and concatenated with -1: the Reshape target [1, -1].
   Graph g;
