@@ -3,17 +3,15 @@
 // for float convolutions and matrix products). It is the oracle of the tests and the semantics the
 // oneDNN engine must reproduce; it is not meant to be fast.
 //
-// Operators: Conv, Gemm, MatMul, Add, Sub, Mul, Div, Pow, Relu, LeakyRelu, Sigmoid, Tanh, Clip,
-// HardSigmoid, HardSwish, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Concat, Split,
-// Slice, Resize/Upsample (nearest, linear, cubic), Reshape, Flatten, Squeeze, Unsqueeze, Transpose
-// (layout_only=1: identity), Softmax, Identity, Dropout, QuantizeLinear, DequantizeLinear,
-// QLinearConv, QLinearMatMul, QGemm, QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu,
-// QLinearGlobalAveragePool, QLinearAveragePool, QLinearConcat, and the fused activations that
-// passes::fuse_activation records. The int8 operators follow quantize.h exactly:
-//   QLinearConv/MatMul/QGemm   acc = sum (x - zx)(w - zw) [+ bias], y = requantize(acc, sx*sw/sy,
-//   zy) QLinearAdd/Mul/Sigmoid/... y = Quantize(f(Dequantize(a), Dequantize(b))) in float
-//   QLinear(Global)AveragePool acc = sum (x - zx) over the window, y = requantize(acc,
-//   sx/(sy*count), zy)
+// Operators: those of the kernel rows of exec/reference/<family>.cpp and the registry rows that
+// hold their own reference kernel (ops/registry.h `reference`), with the fused activations that
+// passes::fuse_activation records (reference_runs says which). The int8 operators follow
+// quantize.h exactly:
+//   QLinearConv/MatMul/QGemm        acc = sum (x - zx)(w - zw) [+ bias],
+//                                   y = requantize(acc, sx*sw/sy, zy)
+//   QLinearAdd/Mul/Sigmoid/...      y = Quantize(f(Dequantize(a), Dequantize(b))) in float
+//   QLinear(Global)AveragePool      acc = sum (x - zx) over the window,
+//                                   y = requantize(acc, sx/(sy*count), zy)
 // and a fused Relu/Clip on a quantized op clamps in the quantized domain (max(y, zy), or
 // clamp(y, Q(lo), Q(hi))), which equals quantizing the activated value since Q is monotone.
 #pragma once
@@ -37,5 +35,9 @@ using TensorMap = std::map<std::string, Tensor>;
 // Checks `inputs` against g's declared inputs: every input present, dtype and shape as declared,
 // no unknown names. UserError: "input 'x': expected float32 1x3x224x224, got float32 1x3x32x32".
 void check_inputs(const graph::Graph& g, const TensorMap& inputs);
+
+// Whether run_reference has a kernel for n's operator in n's domain: a kernel row of
+// exec/reference/<family>.cpp or its registry row's own `reference` (ops/registry.h).
+[[nodiscard]] bool reference_runs(const graph::Node& n);
 
 }  // namespace hetcim::exec

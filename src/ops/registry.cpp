@@ -20,6 +20,9 @@ const std::vector<Family>& table() {
       for (Family& f : rows()) {
         for (const Family& seen : t)
           if (seen.op == f.op) throw internal_error("operator ", f.op, " has two registry rows");
+        // The oracle must not be the kernel it checks.
+        if (f.reference && f.reference == f.compile)
+          throw internal_error("operator ", f.op, ": its reference kernel is its engine kernel");
         t.push_back(std::move(f));
       }
     }

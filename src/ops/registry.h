@@ -6,13 +6,14 @@
 // an architecture-only graph fills them; its int8 form (calibration, QDQ export) and whether it can
 // absorb an activation. The engine's dispatch reads `compile`: a row with one runs that portable
 // kernel unless the engine has a native (oneDNN) kernel of the family that takes the node; a row
-// without one is a family whose kernels sit in the engine (exec/families/<family>.cpp). Rows with
+// without one is a family whose kernels sit in the engine (exec/families/<family>.cpp). The
+// reference interpreter runs `reference` where a row has one. Rows with
 // `runs = false` carry facts only (operators no executor runs: ConvTranspose and PRelu, which the
 // workload and the weight filler know, and the operators of shape subgraphs, which shape
 // inference evaluates and passes::fold_constants folds).
 // Each family's rows sit in its own file (src/ops/<family>.cpp, beside its shape rule, evaluator
 // and portable kernel); registry.cpp's table is their union. Adding an operator: one row and its
-// functions in its family's file.
+// functions (shape rule, evaluator, kernel and reference kernel) in its family's file.
 #pragma once
 
 #include <array>
@@ -82,6 +83,12 @@ struct Family {
   std::string_view op;        // ONNX op_type
   std::string_view family;    // the family's name ("binary", "softmax", ...): one engine entry each
   Compile compile = nullptr;  // the portable kernel of this file's family; nullptr: engine-native
+  // The reference interpreter's kernel (exec/reference.h, the test oracle), when the family file
+  // holds it; else a KernelRow of exec/reference/<family>.cpp runs the operator there. Written
+  // apart from `compile`: plain loops in double rounded once to float32, no arithmetic shared
+  // with it, so a test of the engine against the interpreter compares two implementations
+  // (registry.cpp refuses a row whose two are one function). Same interface as `compile`.
+  Compile reference = nullptr;
   // Inputs the kernel reads at run time (activations or constants); every other present input
   // must be a constant, captured at compile time. An empty list means "input 0 only".
   std::vector<size_t> activations = {};

@@ -6,15 +6,8 @@
 // Split/Squeeze/Unsqueeze axes as attributes, Slice bounds as attributes, Clip bounds as
 // attributes, Upsample scales as an attribute).
 //
-// Supported: Conv, ConvTranspose, BatchNormalization, Relu, LeakyRelu, Clip, Sigmoid, Tanh,
-// HardSigmoid, HardSwish, Identity, Dropout, Cast, Softmax, Mul, Add, Sub, Div, Pow (numpy
-// broadcasting), MaxPool, AveragePool (auto_pad, ceil_mode), GlobalAveragePool, GlobalMaxPool,
-// Flatten, Gemm, MatMul, Concat, Split, Slice, Resize, Upsample, Reshape, Transpose, Squeeze,
-// Unsqueeze, Shape, Gather, QuantizeLinear, DequantizeLinear, ConstantOfShape, Erf, Sqrt,
-// ReduceMean, LayerNormalization, Pad, and the operators of shape subgraphs: Size, Expand, Tile,
-// Range, ScatterND, Where, Not, Neg, Abs, Mod, ReduceProd, Equal, Less, Greater, LessOrEqual,
-// GreaterOrEqual, And, Or, Xor. Every other op is a UserError
-// "unsupported op 'X' at node 'n'".
+// Supported: every operator whose registry row has a shape rule (`ops::row(op)->shape`); every
+// other op is a UserError "unsupported op 'X' at node 'n'".
 //
 // Operands that decide a shape (Reshape's shape, Slice's bounds, Resize's scales or sizes, Split's
 // sizes, Squeeze/Unsqueeze axes) must be constants: initializers with values, or - inside

@@ -10,6 +10,7 @@
 #include "exec/kernels.h"
 #include "exec/reference.h"
 #include "exec/winograd.h"
+#include "ops/registry.h"
 #include "test_util.h"
 #include "util/error.h"
 
@@ -1265,6 +1266,22 @@ TEST(EngineWinograd, ReplacesOneDnnWinogradOnLargerMapsOnly) {
     if (!winograd::available() || !onednn_winograd) continue;
     EXPECT_EQ(impl.rfind(c.want, 0), 0u) << impl;
   }
+}
+
+// ---- the oracle covers the engine
+
+TEST(Reference, RunsEveryOperatorTheEngineRuns) {
+  // Each executed registry row in the domain it is written in (QGemm: com.microsoft): a kernel
+  // row of exec/reference/<family>.cpp or the row's own `reference` (ops/registry.h).
+  for (std::string_view op : ops::operators()) {
+    graph::Node n;
+    n.op_type = std::string(op);
+    n.domain = std::string(ops::find(op)->domain);
+    EXPECT_TRUE(reference_runs(n)) << op;
+  }
+  graph::Node lstm;
+  lstm.op_type = "LSTM";
+  EXPECT_FALSE(reference_runs(lstm));
 }
 
 }  // namespace
