@@ -1,5 +1,12 @@
 // Standalone BatchNormalization (inference: constant statistics, per channel of axis 1); the
 // engine's own fused BatchNorm kernel takes the 4-D cases with per-channel constants first.
+// InstanceNormalization (ONNX opset 6): per sample and channel of x [N, C, D1, ...], over the
+// spatial extent, y = (x - mean) / sqrt(var + epsilon) * scale[c] + B[c] (var without Bessel's
+// correction). torch exports nn.InstanceNorm*d as it and, below opset 18, nn.GroupNorm (FCOS's and
+// RetinaNet-v2's heads, diffusion U-Nets) as Reshape [N, G, -1] -> InstanceNormalization (scale 1,
+// B 0) -> Reshape -> Mul -> Add. Its kernel: each instance's mean and variance in 8 double lanes
+// (two passes), then one vectorised y = (x - mean) * a + b; its reference kernel is written apart
+// below.
 #include <cmath>
 
 #include "graph/node_errors.h"
@@ -54,6 +61,105 @@ Run compile_batch_normalization(const KernelInput& k) {
       };
 }
 
+// Mean and variance (around the mean) of x[0, n), in 8 double lanes per pass.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void instance_moments(const float* x,
+                                                                                   int64_t n,
+                                                                                   double& mean,
+                                                                                   double& var) {
+  constexpr int L = 8;
+  double part[L] = {};
+  int64_t i = 0;
+  for (; i + L <= n; i += L)
+    for (int l = 0; l < L; ++l) part[l] += x[i + l];
+  double sum = 0.0;
+  for (double p : part) sum += p;
+  for (; i < n; ++i) sum += x[i];
+  mean = sum / static_cast<double>(n);
+  double sq[L] = {};
+  i = 0;
+  for (; i + L <= n; i += L)
+    for (int l = 0; l < L; ++l) {
+      const double d = x[i + l] - mean;
+      sq[l] += d * d;
+    }
+  double ss = 0.0;
+  for (double p : sq) ss += p;
+  for (; i < n; ++i) ss += (x[i] - mean) * (x[i] - mean);
+  var = ss / static_cast<double>(n);
+}
+
+// y = (x - m) * a + b: the mean subtracted first, so an instance of near-constant values (a small
+// deviation, a large a) keeps its accuracy.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void normalize_instance(
+    const float* x, float* y, int64_t n, float m, float a, float b) {
+  for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - m) * a + b;
+}
+
+// x's (N, C, spatial extent) and the per-channel scale and B of an InstanceNormalization.
+struct Instances {
+  int64_t batch = 0, channels = 0, inner = 1;
+  std::vector<float> scale, bias;
+  double eps = 1e-5;
+};
+
+Instances instances(const KernelInput& k) {
+  const graph::Node& n = k.node;
+  const graph::Shape& x = k.shapes.at(0);
+  if (x.size() < 3) throw graph::node_error(n, "input must have rank >= 3 (N, C, D1, ...)");
+  Instances s;
+  s.batch = x[0];
+  s.channels = x[1];
+  for (size_t d = 2; d < x.size(); ++d) s.inner *= x[d];
+  s.scale = constant_floats(k, 1, "scale");
+  s.bias = constant_floats(k, 2, "B");
+  for (const auto* v : {&s.scale, &s.bias})
+    if (static_cast<int64_t>(v->size()) != s.channels)
+      throw graph::node_error(n, "scale and B must have ", s.channels,
+                              " values (one per channel), got ", v->size());
+  s.eps = n.attr_float("epsilon", 1e-5);
+  return s;
+}
+
+Run compile_instance_normalization(const KernelInput& k) {
+  const Instances s = instances(k);
+  return [s](const std::vector<const float*>& in, const std::vector<float*>& out) {
+    const int64_t count = s.batch * s.channels;
+#pragma omp parallel for schedule(static) if (count > 1 && count * s.inner >= (int64_t{1} << 16))
+    for (int64_t i = 0; i < count; ++i) {
+      const float* x = in[0] + i * s.inner;
+      double mean = 0.0, var = 0.0;
+      instance_moments(x, s.inner, mean, var);
+      const auto ch = static_cast<size_t>(i % s.channels);
+      normalize_instance(x, out[0] + i * s.inner, s.inner, static_cast<float>(mean),
+                         static_cast<float>(s.scale[ch] / std::sqrt(var + s.eps)), s.bias[ch]);
+    }
+  };
+}
+
+// The reference interpreter's InstanceNormalization (Family::reference): the definition as
+// written, one instance after another in double, each output rounded once.
+Run reference_instance_normalization(const KernelInput& k) {
+  const Instances s = instances(k);
+  return [s](const std::vector<const float*>& in, const std::vector<float*>& out) {
+    for (int64_t b = 0; b < s.batch; ++b)
+      for (int64_t c = 0; c < s.channels; ++c) {
+        const int64_t at = (b * s.channels + c) * s.inner;
+        double mean = 0.0;
+        for (int64_t i = 0; i < s.inner; ++i) mean += in[0][at + i];
+        mean /= static_cast<double>(s.inner);
+        double var = 0.0;
+        for (int64_t i = 0; i < s.inner; ++i)
+          var += (in[0][at + i] - mean) * (in[0][at + i] - mean);
+        var /= static_cast<double>(s.inner);
+        const double sd = std::sqrt(var + s.eps);
+        for (int64_t i = 0; i < s.inner; ++i)
+          out[0][at + i] =
+              static_cast<float>((in[0][at + i] - mean) / sd * s.scale[static_cast<size_t>(c)] +
+                                 s.bias[static_cast<size_t>(c)]);
+      }
+  };
+}
+
 // ---- shape rules and constant evaluators (ops/shape_rule.h)
 
 using namespace shape_rules;
@@ -77,6 +183,20 @@ Infos batch_norm(const Ctx& c) {
   return out;
 }
 
+Infos instance_norm(const Ctx& c) {
+  c.arity(3, 3, 1, 1);
+  const Shape& x = c.shape(0);
+  if (x.size() < 3) c.fail("input must have rank >= 3 (N, C, D1, ...), got ", shape_str(x));
+  for (size_t i : {1, 2}) {
+    const Shape& p = c.shape(i);
+    if (p.size() != 1 || (x[1] >= 0 && p[0] >= 0 && p[0] != x[1])) {
+      c.fail(i == 1 ? "scale" : "B", " has shape ", shape_str(p), ", expected ", x[1],
+             " (the input's channels)");
+    }
+  }
+  return {c.info(0)};
+}
+
 }  // namespace
 
 std::vector<Family> normalization_family() {
@@ -85,7 +205,14 @@ std::vector<Family> normalization_family() {
            .compile = compile_batch_normalization,
            .shape = batch_norm,
            .params = {1, 2},
-           .fill = {F::Generic, F::One, F::Zero, F::Zero, F::One}}};
+           .fill = {F::Generic, F::One, F::Zero, F::Zero, F::One}},
+          {.op = "InstanceNormalization",
+           .family = "instance_norm",
+           .compile = compile_instance_normalization,
+           .reference = reference_instance_normalization,
+           .shape = instance_norm,
+           .params = {1, 2},
+           .fill = {F::Generic, F::One, F::Zero}}};
 }
 
 }  // namespace hetcim::ops

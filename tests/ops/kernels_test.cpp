@@ -179,6 +179,94 @@ TEST(LayerNorm, ByHand) {
             (std::vector<float>{-0.25f, -0.5f, 0.75f, 2.0f}));
 }
 
+// ---- InstanceNormalization (ops/normalization.cpp: kernel and reference kernel in the one file)
+
+TEST(InstanceNorm, MatchesReferenceOnOddShapes) {
+  for (const Shape& x : {Shape{1, 3, 7}, Shape{2, 5, 3, 11}, Shape{2, 3, 1, 4, 5},
+                         Shape{1, 4, 37, 29}, Shape{3, 2, 1, 1}}) {
+    SCOPED_TRACE(graph::shape_str(x));
+    Builder b;
+    b.input("x", DType::Float32, x);
+    b.constant("s", random_tensor(DType::Float32, {x[1]}, 7, 0.5, 2));
+    b.constant("bias", random_tensor(DType::Float32, {x[1]}, 8));
+    b.node("InstanceNormalization", {"x", "s", "bias"}, {"y"}, {{"epsilon", 1e-5}});
+    const graph::Graph g = b.done({"y"});
+    // An offset mean, as activations have: both kernels subtract the mean before squaring.
+    const Tensor in = random_tensor(DType::Float32, x, 9, 2, 5);
+    testing::expect_engine_matches_reference(g, {{"x", in}}, 2e-6, 1);
+    testing::expect_engine_matches_reference(g, {{"x", in}}, 2e-6, 2);
+    EXPECT_EQ(impl_of(Engine(g), g.nodes[0].name), "hetcim:InstanceNormalization");
+  }
+}
+
+TEST(InstanceNorm, ByHandInEngineAndReference) {
+  // x [2, 2, 4], epsilon 2.75. Sample 0: channel 0 [1, 2, 3, 4] has mean 2.5 and variance 1.25,
+  // so sqrt(1.25 + 2.75) = 2 and y = (x - 2.5) / 2 * 2 + 1 = [-0.5, 0.5, 1.5, 2.5]; channel 1
+  // [7.5, 12.5, 7.5, 12.5] has mean 10, variance 6.25, sqrt(9) = 3, y = (x - 10) / 3 * 3 - 1 =
+  // [-3.5, 1.5, -3.5, 1.5]. Sample 1 is flat per channel (its own statistics, not the batch's):
+  // y = B = [1, 1, 1, 1] and [-1, -1, -1, -1].
+  Builder b;
+  b.input("x", DType::Float32, {2, 2, 4});
+  b.constant("s", Tensor::from_floats({2}, {2, 3}));
+  b.constant("bias", Tensor::from_floats({2}, {1, -1}));
+  b.node("InstanceNormalization", {"x", "s", "bias"}, {"y"}, {{"epsilon", 2.75}});
+  const graph::Graph g = b.done({"y"});
+  const TensorMap in{{"x", Tensor::from_floats({2, 2, 4}, {1, 2, 3, 4, 7.5f, 12.5f, 7.5f, 12.5f, 5,
+                                                           5, 5, 5, -4, -4, -4, -4})}};
+  const std::vector<float> want = {-0.5f, 0.5f, 1.5f, 2.5f, -3.5f, 1.5f, -3.5f, 1.5f,
+                                   1,     1,    1,    1,    -1,    -1,   -1,    -1};
+  for (const Tensor& y : {Engine(g).run(in).at("y"), run_reference(g, in).at("y")})
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_NEAR(y.at(static_cast<int64_t>(i)), want[i], 1e-6) << i;
+}
+
+TEST(InstanceNorm, GroupNormAsTorchExportsItMatchesTheDefinition) {
+  // nn.GroupNorm(2, 6) below opset 18: Reshape [N, G, -1] -> InstanceNormalization (scale 1,
+  // B 0) -> Reshape -> Mul gamma -> Add beta. Expected: the definition, computed here in double
+  // over each sample's group of 3 channels x 5 x 7.
+  const Shape xs = {2, 6, 5, 7};
+  Builder b;
+  b.input("x", DType::Float32, xs);
+  b.constant("grouped",
+             Tensor::from_initializer(graph::Initializer::from_ints({3}, {2, 2, -1}), "grouped"));
+  b.constant("back",
+             Tensor::from_initializer(graph::Initializer::from_ints({4}, {2, 6, 5, 7}), "back"));
+  b.constant("ones", Tensor::from_floats({2}, {1, 1}));
+  b.constant("zeros", Tensor::from_floats({2}, {0, 0}));
+  const Tensor gamma = random_tensor(DType::Float32, {6, 1, 1}, 21, 0.5, 2);
+  const Tensor beta = random_tensor(DType::Float32, {6, 1, 1}, 22);
+  b.constant("gamma", gamma);
+  b.constant("beta", beta);
+  b.node("Reshape", {"x", "grouped"}, {"r"});
+  b.node("InstanceNormalization", {"r", "ones", "zeros"}, {"n"}, {{"epsilon", 1e-5}});
+  b.node("Reshape", {"n", "back"}, {"u"});
+  b.node("Mul", {"u", "gamma"}, {"m"});
+  b.node("Add", {"m", "beta"}, {"y"});
+  const graph::Graph g = b.done({"y"});
+  const Tensor x = random_tensor(DType::Float32, xs, 23, -1, 3);
+  const int64_t group = 3 * 5 * 7;
+  std::vector<float> want(static_cast<size_t>(x.numel()));
+  for (int64_t s = 0; s < 2 * 2; ++s) {
+    double mean = 0, var = 0;
+    for (int64_t i = 0; i < group; ++i) mean += x.at(s * group + i);
+    mean /= group;
+    for (int64_t i = 0; i < group; ++i) var += std::pow(x.at(s * group + i) - mean, 2);
+    var /= group;
+    for (int64_t i = 0; i < group; ++i) {
+      const int64_t ch = (s % 2) * 3 + i / 35;
+      want[static_cast<size_t>(s * group + i)] = static_cast<float>(
+          (x.at(s * group + i) - mean) / std::sqrt(var + 1e-5) * gamma.at(ch) + beta.at(ch));
+    }
+  }
+  const Tensor expected = Tensor::from_floats(xs, want);
+  for (int threads : {1, 2}) {
+    EngineOptions o;
+    o.threads = threads;
+    EXPECT_LE(testing::rel_error(Engine(g, o).run({{"x", x}}).at("y"), expected), 2e-6);
+  }
+  EXPECT_LE(testing::rel_error(run_reference(g, {{"x", x}}).at("y"), expected), 2e-6);
+}
+
 // ---- Gelu
 
 graph::Graph gelu_graph(const Shape& s, const std::string& approximate) {

@@ -172,6 +172,18 @@ TEST(ShapeInference, BatchNormalization) {
   EXPECT_HAS(t.error("BatchNormalization", {"x", "s", "b"}), "expected 5 inputs, got 3");
 }
 
+TEST(ShapeInference, InstanceNormalization) {
+  OneNode t;
+  t.input("x", {2, 8, 5, 5}).input("x2", {2, 8});
+  t.weight("s", {8}).weight("b", {8}).weight("bad", {4});
+  EXPECT_EQ(t.shape("InstanceNormalization", {"x", "s", "b"}), (Shape{2, 8, 5, 5}));
+  EXPECT_HAS(t.error("InstanceNormalization", {"x", "bad", "b"}),
+             "scale has shape 4, expected 8 (the input's channels)");
+  EXPECT_HAS(t.error("InstanceNormalization", {"x", "s", "bad"}), "B has shape 4, expected 8");
+  EXPECT_HAS(t.error("InstanceNormalization", {"x2", "s", "b"}), "input must have rank >= 3");
+  EXPECT_HAS(t.error("InstanceNormalization", {"x", "s"}), "expected 3 inputs, got 2");
+}
+
 TEST(ShapeInference, UnaryOpsKeepShapeAndDtype) {
   OneNode t;
   t.input("x", {2, 3, 5}).scalar("lo", 0.0f).scalar("hi", 6.0f).floats("vec", {0, 1});
