@@ -194,19 +194,15 @@ int64_t floor_mod(int64_t x, int64_t y) {
 // double rounded to a float32 output.
 template <Arith K>
 Value fold_arithmetic(const Ctx& c, const TensorInfo& out, int64_t) {
-  const ConstValue* a = c.value(0);
-  if (!a) return std::nullopt;
-  const ConstValue* b = c.value(1);
-  if (!b || c.node().inputs.size() != 2) return std::nullopt;
-  const Shape& os = *out.shape;
-  const Index ia = broadcast_index(os, c.shape(0));
-  const Index ib = broadcast_index(os, c.shape(1));
+  const std::optional<ConstOperands> o = const_operands(c, out);
+  if (!o) return std::nullopt;
+  const auto& [a, b, ia, ib] = *o;
   ConstValue r = empty_like(out);
-  const bool ints = a->is_int && b->is_int;
+  const bool ints = a.is_int && b.is_int;
   const bool fmod = c.node().attr_int("fmod", 0) != 0;
   for (size_t e = 0; e < ia.size(); ++e) {
     if (ints && r.is_int) {
-      const int64_t x = a->ints[ia[e]], y = b->ints[ib[e]];
+      const int64_t x = a.ints[ia[e]], y = b.ints[ib[e]];
       int64_t v = 0;
       bool overflow = false;
       if constexpr (K == Arith::Add) {
@@ -230,7 +226,7 @@ Value fold_arithmetic(const Ctx& c, const TensorInfo& out, int64_t) {
       continue;
     }
     if (r.is_int) return std::nullopt;  // mixed kinds into an integer output: not ONNX
-    const double x = as_double(*a, ia[e]), y = as_double(*b, ib[e]);
+    const double x = as_double(a, ia[e]), y = as_double(b, ib[e]);
     double v = 0.0;
     if constexpr (K == Arith::Add) {
       v = x + y;

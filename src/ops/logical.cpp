@@ -72,18 +72,14 @@ bool compare_values(Compare k, T x, T y) {
 // A comparison of two constants with numpy broadcasting: integers exactly, else as doubles.
 template <Compare K>
 Value fold_compare(const Ctx& c, const TensorInfo& out, int64_t) {
-  const ConstValue* a = c.value(0);
-  if (!a) return std::nullopt;
-  const ConstValue* b = c.value(1);
-  if (!b || c.node().inputs.size() != 2) return std::nullopt;
-  const Shape& os = *out.shape;
-  const Index ia = broadcast_index(os, c.shape(0));
-  const Index ib = broadcast_index(os, c.shape(1));
+  const std::optional<ConstOperands> o = const_operands(c, out);
+  if (!o) return std::nullopt;
+  const auto& [a, b, ia, ib] = *o;
   ConstValue r = empty_like(out);
-  const bool ints = a->is_int && b->is_int;
+  const bool ints = a.is_int && b.is_int;
   for (size_t e = 0; e < ia.size(); ++e) {
-    const bool v = ints ? compare_values(K, a->ints[ia[e]], b->ints[ib[e]])
-                        : compare_values(K, as_double(*a, ia[e]), as_double(*b, ib[e]));
+    const bool v = ints ? compare_values(K, a.ints[ia[e]], b.ints[ib[e]])
+                        : compare_values(K, as_double(a, ia[e]), as_double(b, ib[e]));
     r.ints.push_back(v ? 1 : 0);
   }
   return r;

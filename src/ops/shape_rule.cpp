@@ -126,6 +126,15 @@ Index broadcast_index(const Shape& out, const Shape& in) {
   return idx;
 }
 
+std::optional<ConstOperands> const_operands(const Ctx& c, const TensorInfo& out) {
+  const ConstValue* a = c.value(0);
+  if (!a) return std::nullopt;
+  const ConstValue* b = c.value(1);
+  if (!b || c.node().inputs.size() != 2) return std::nullopt;
+  return ConstOperands{*a, *b, broadcast_index(*out.shape, c.shape(0)),
+                       broadcast_index(*out.shape, c.shape(1))};
+}
+
 double as_double(const ConstValue& v, size_t i) {
   return v.is_int ? static_cast<double>(v.ints[i]) : v.floats[i];
 }

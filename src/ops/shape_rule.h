@@ -207,6 +207,15 @@ std::vector<int64_t> strides_of(const Shape& s);
 // For every element of `out` (row-major), the index of the element of `in` that numpy
 // broadcasting reads there. `in` must broadcast to `out`.
 Index broadcast_index(const Shape& out, const Shape& in);
+// The operands of a binary operator of two constants (inputs 0 and 1, no third) and, per element
+// of the output `out` (row-major), the element of each that numpy broadcasting reads: what the
+// evaluators of arithmetic and comparisons start from. nullopt when either is not a constant.
+struct ConstOperands {
+  const ConstValue& a;
+  const ConstValue& b;
+  Index ia, ib;
+};
+std::optional<ConstOperands> const_operands(const Ctx& c, const TensorInfo& out);
 // The value at flat index i as a double.
 double as_double(const ConstValue& v, size_t i);
 // An empty value of `out`'s dtype: integers (and bool) as ints, floating point as doubles.
