@@ -64,4 +64,55 @@ MultiProblem to_multi_problem(const Problem& p, double total_energy_weight) {
   return m;
 }
 
+int TwoDeviceForm::option_of(int v, int mode) const {
+  const auto i = static_cast<size_t>(v);
+  return mode == kHost ? host_option[i] : mode_options[i][static_cast<size_t>(mode)];
+}
+
+std::optional<TwoDeviceForm> two_device_form(const MultiProblem& m) {
+  if (m.engines.size() != 2 || m.links.size() != 1 || m.energy_weight != 0.0 ||
+      !(m.latency_weight > 0.0))
+    return std::nullopt;
+  for (const std::vector<int>& group : m.exclusive)
+    if (group.size() > 1) return std::nullopt;
+  TwoDeviceForm f;
+  f.host = m.engines[0].one_at_a_time ? 0 : 1;
+  f.accelerator = 1 - f.host;
+  const MultiEngine& host = m.engines[static_cast<size_t>(f.host)];
+  const MultiEngine& acc = m.engines[static_cast<size_t>(f.accelerator)];
+  if (!host.one_at_a_time || host.capacity >= 0 || acc.one_at_a_time || acc.capacity < 1)
+    return std::nullopt;
+  const MultiLink& link = m.links[0];
+  if (link.engines.size() != 2) return std::nullopt;
+  Problem& p = f.problem;
+  p.dag = m.dag;
+  p.names = m.names;
+  p.crossbar_budget = acc.capacity;
+  p.bus_model = link.serial ? BusModel::Serial : BusModel::Parallel;
+  for (size_t v = 0; v < m.size(); ++v) {
+    int host_option = -1;
+    std::vector<AccMode> modes;
+    std::vector<int> mode_options;
+    for (size_t k = 0; k < m.options[v].size(); ++k) {
+      const MultiOption& o = m.options[v][k];
+      if (o.reprogram) return std::nullopt;
+      if (o.engine == f.host) {
+        if (host_option >= 0) return std::nullopt;  // two host options: not a two-device problem
+        host_option = static_cast<int>(k);
+      } else if (o.capacity <= acc.capacity) {
+        modes.push_back({o.capacity, o.duration, 0.0});
+        mode_options.push_back(static_cast<int>(k));
+      }
+    }
+    if (host_option < 0) return std::nullopt;
+    p.t_host.push_back(m.options[v][static_cast<size_t>(host_option)].duration);
+    p.acc.push_back(std::move(modes));
+    f.host_option.push_back(host_option);
+    f.mode_options.push_back(std::move(mode_options));
+  }
+  for (size_t e = 0; e < m.dag.edges.size(); ++e) p.t_transfer.push_back(transfer_time(m, e, 0));
+  p.validate();
+  return f;
+}
+
 }  // namespace hetcim::partition

@@ -70,6 +70,13 @@ struct MultiExactResult {
   // Where the returned plan comes from when a limit stopped the search (empty when the search
   // completed): the fallback, or the optimum without reprogramming (seed_without_reprogramming).
   std::string incumbent;
+  // Which exact solver ran: this one, or the two-device solver where solve_by_shape.h chose it.
+  std::string solver = kKEngineSolver;
+  static constexpr const char* kKEngineSolver =
+      "exact K-engine solver (hetcim, partition/multi_exact.h)";
+  static constexpr const char* kTwoDeviceSolver =
+      "exact two-device solver (hetcim, partition/exact.h), chosen by the platform's shape "
+      "(partition/solve_by_shape.h)";
 };
 
 [[nodiscard]] MultiExactResult solve_multi_exact(const MultiProblem& p,
