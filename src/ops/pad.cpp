@@ -114,7 +114,8 @@ Infos pad(const Ctx& c) {
 }  // namespace
 
 std::vector<Family> pad_family() {
-  return {{.op = "Pad", .family = "pad", .compile = compile_pad, .shape = pad}};
+  return {
+      {.op = "Pad", .family = "pad", .compile = compile_pad, .shape = pad, .shape_operands = {1}}};
 }
 
 }  // namespace hetcim::ops

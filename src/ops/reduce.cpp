@@ -155,12 +155,18 @@ Value fold_reduce_prod(const Ctx& c, const TensorInfo& out, int64_t) {
 }  // namespace
 
 std::vector<Family> reduce_family() {
-  return {{.op = "ReduceMean", .family = "reduce", .compile = compile_reduce_mean, .shape = reduce},
+  // Input 1: the axes (opset 18).
+  return {{.op = "ReduceMean",
+           .family = "reduce",
+           .compile = compile_reduce_mean,
+           .shape = reduce,
+           .shape_operands = {1}},
           {.op = "ReduceProd",
            .family = "reduce",
            .runs = false,
            .shape = reduce,
-           .fold = fold_reduce_prod}};
+           .fold = fold_reduce_prod,
+           .shape_operands = {1}}};
 }
 
 }  // namespace hetcim::ops

@@ -78,6 +78,10 @@ using ShapeRule = std::vector<graph::TensorInfo> (*)(const shape_rules::Ctx&);
 // the output's info, its element count) -> the values, or nullopt when they are not constant.
 using Fold = std::optional<shape_rules::ConstValue> (*)(const shape_rules::Ctx&,
                                                         const graph::TensorInfo&, int64_t);
+// The value of its single output as an initializer of any dtype and size, from constant inputs
+// (initializers with values), or nullopt when they are not constant; a UserError naming the node
+// when its attributes cannot be represented.
+using FoldAny = std::optional<graph::Initializer> (*)(const graph::Graph&, const graph::Node&);
 
 struct Family {
   std::string_view op;        // ONNX op_type
@@ -96,6 +100,14 @@ struct Family {
   bool runs = true;              // false: a row of facts only (no executor runs the operator)
   ShapeRule shape = nullptr;     // nullptr: shape inference rejects the operator
   Fold fold = nullptr;           // nullptr: its output is never computed from constants
+  // passes::fold_constants folds with this first, beyond `fold`'s small shape arithmetic: Cast of
+  // a constant and ConstantOfShape of a constant shape (the torch.ao exporter's zero points).
+  FoldAny fold_any = nullptr;
+  // Inputs whose values (not only their shapes) decide the output's shape (Reshape's shape,
+  // Slice's bounds, Resize's scales or sizes, ...): passes::fold_constants names the first that is
+  // not a constant when the output's shape stays open.
+  std::vector<size_t> shape_operands = {};
+  bool reads_shape_only = false;  // its output is its input's shape (Shape, Size), not its values
 
   std::optional<QLinearOperands> operands = {};  // weighted operators only
   GemmView gemm = GemmView::None;

@@ -89,10 +89,15 @@ std::vector<Family> resize_family() {
   return {{.op = "Resize",
            .family = "resize",
            .shape = resize,
+           .shape_operands = {1, 2, 3},
            .int8_runs = true,
            .int8_passthrough = true,
            .nhwc = true},
-          {.op = "Upsample", .family = "resize", .shape = upsample, .legacy_resize = true}};
+          {.op = "Upsample",
+           .family = "resize",
+           .shape = upsample,
+           .shape_operands = {1},
+           .legacy_resize = true}};
 }
 
 }  // namespace hetcim::ops

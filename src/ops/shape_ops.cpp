@@ -4,8 +4,11 @@
 // Runtime's constant folding does for fixed input shapes.
 #include <algorithm>
 #include <cmath>
+#include <variant>
 
+#include "graph/constant_values.h"
 #include "ops/families.h"
+#include "util/error.h"
 
 namespace hetcim::ops {
 namespace {
@@ -258,26 +261,108 @@ Value fold_scatter_nd(const Ctx& c, const TensorInfo&, int64_t) {
   return scatter_values(c, *x);
 }
 
+// ---- any dtype and size (Family::fold_any): what passes::fold_constants folds beyond shapes
+
+// Input 0 when it is an initializer with values, else nullptr.
+const graph::Initializer* constant_input(const graph::Graph& g, const graph::Node& n) {
+  if (n.inputs.empty() || n.inputs[0].empty()) return nullptr;
+  auto it = g.initializers.find(n.inputs[0]);
+  return it == g.initializers.end() || !it->second.has_values() ? nullptr : &it->second;
+}
+
+std::optional<graph::Initializer> any_cast(const graph::Graph& g, const graph::Node& n) {
+  const graph::Initializer* x = constant_input(g, n);
+  if (!x) return std::nullopt;
+  const int64_t code = n.attr_int("to", -1);
+  const auto to = graph::dtype_from_onnx_code(code);
+  if (!to) {
+    throw user_error("node '", n.name, "' (Cast): attribute 'to' is ", code,
+                     ", a type hetcim does not represent (expected FLOAT, DOUBLE, INT8, UINT8, "
+                     "INT32, INT64 or BOOL)");
+  }
+  return graph::cast_to(*x, *to);
+}
+
+std::optional<graph::Initializer> any_constant_of_shape(const graph::Graph& g,
+                                                        const graph::Node& n) {
+  const graph::Initializer* s = constant_input(g, n);
+  if (!s || !(graph::is_integer(s->info.dtype) || s->info.dtype == DType::Bool))
+    return std::nullopt;
+  const std::vector<int64_t> dims = s->ints();
+  for (int64_t d : dims) {
+    if (d < 0) {
+      throw user_error("node '", n.name, "' (ConstantOfShape): shape operand '", n.inputs[0],
+                       "' has a negative dimension ", d);
+    }
+  }
+  const int64_t code = n.attr_int("value_dtype", 1);
+  const auto t = graph::dtype_from_onnx_code(code);
+  if (!t) throw user_error("node '", n.name, "' (ConstantOfShape): value of unsupported type");
+  double v = 0.0;
+  if (n.has_attr("value")) {
+    const graph::Attribute& a = n.attrs.at("value");
+    v = std::holds_alternative<double>(a) ? std::get<double>(a)
+                                          : static_cast<double>(n.attr_int("value", 0));
+  }
+  const graph::Shape shape(dims.begin(), dims.end());
+  if (graph::element_count(shape) > (int64_t{1} << 28)) {
+    throw user_error("node '", n.name, "' (ConstantOfShape): shape ", graph::shape_str(shape),
+                     " is too large to fold");
+  }
+  return graph::filled(*t, shape, v);
+}
+
 }  // namespace
 
 std::vector<Family> shape_ops_family() {
-  return {
-      {.op = "Shape", .family = "shape", .runs = false, .shape = shape_op, .fold = fold_shape_of},
-      {.op = "Size", .family = "shape", .runs = false, .shape = size_op, .fold = fold_size},
-      {.op = "ConstantOfShape",
-       .family = "shape",
-       .runs = false,
-       .shape = constant_of_shape,
-       .fold = fold_constant_of_shape},
-      {.op = "Cast", .family = "shape", .runs = false, .shape = cast, .fold = fold_cast},
-      {.op = "Range", .family = "shape", .runs = false, .shape = range, .fold = fold_range},
-      {.op = "Expand", .family = "shape", .runs = false, .shape = expand, .fold = fold_expand},
-      {.op = "Tile", .family = "shape", .runs = false, .shape = tile, .fold = fold_tile},
-      {.op = "ScatterND",
-       .family = "shape",
-       .runs = false,
-       .shape = scatter_nd,
-       .fold = fold_scatter_nd}};
+  return {{.op = "Shape",
+           .family = "shape",
+           .runs = false,
+           .shape = shape_op,
+           .fold = fold_shape_of,
+           .reads_shape_only = true},
+          {.op = "Size",
+           .family = "shape",
+           .runs = false,
+           .shape = size_op,
+           .fold = fold_size,
+           .reads_shape_only = true},
+          {.op = "ConstantOfShape",
+           .family = "shape",
+           .runs = false,
+           .shape = constant_of_shape,
+           .fold = fold_constant_of_shape,
+           .fold_any = any_constant_of_shape,
+           .shape_operands = {0}},
+          {.op = "Cast",
+           .family = "shape",
+           .runs = false,
+           .shape = cast,
+           .fold = fold_cast,
+           .fold_any = any_cast},
+          {.op = "Range",
+           .family = "shape",
+           .runs = false,
+           .shape = range,
+           .fold = fold_range,
+           .shape_operands = {0, 1, 2}},
+          {.op = "Expand",
+           .family = "shape",
+           .runs = false,
+           .shape = expand,
+           .fold = fold_expand,
+           .shape_operands = {1}},
+          {.op = "Tile",
+           .family = "shape",
+           .runs = false,
+           .shape = tile,
+           .fold = fold_tile,
+           .shape_operands = {1}},
+          {.op = "ScatterND",
+           .family = "shape",
+           .runs = false,
+           .shape = scatter_nd,
+           .fold = fold_scatter_nd}};
 }
 
 }  // namespace hetcim::ops

@@ -179,11 +179,16 @@ Value fold_slice(const Ctx& c, const TensorInfo& out, int64_t) {
 }  // namespace
 
 std::vector<Family> slice_split_family() {
-  return {{.op = "Split", .family = "slice_split", .shape = split, .int8_runs = true},
+  return {{.op = "Split",
+           .family = "slice_split",
+           .shape = split,
+           .shape_operands = {1},
+           .int8_runs = true},
           {.op = "Slice",
            .family = "slice_split",
            .shape = slice,
            .fold = fold_slice,
+           .shape_operands = {1, 2, 3, 4},
            .int8_runs = true,
            .int8_passthrough = true}};
 }

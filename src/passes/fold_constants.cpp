@@ -1,15 +1,11 @@
 #include "passes/fold_constants.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
-#include <string_view>
 #include <utility>
-#include <variant>
 
-#include "graph/constant_values.h"
 #include "ops/registry.h"
 #include "ops/shape_inference.h"
 #include "passes/rewrite.h"
@@ -22,68 +18,12 @@ namespace {
 // is 153,664 elements; ONNX Runtime folds any size).
 constexpr int64_t kMaxFoldedElements = int64_t{1} << 22;
 
-bool is_integer_or_bool(graph::DType t) {
-  return graph::is_integer(t) || t == graph::DType::Bool;
-}
-
-const graph::Initializer* constant_input(const graph::Graph& g, const graph::Node& n, size_t k) {
-  if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
-  auto it = g.initializers.find(n.inputs[k]);
-  if (it == g.initializers.end() || !it->second.has_values()) return nullptr;
-  return &it->second;
-}
-
-std::optional<graph::Initializer> eval_cast(const graph::Graph& g, const graph::Node& n) {
-  const graph::Initializer* x = constant_input(g, n, 0);
-  if (!x) return std::nullopt;
-  const int64_t code = n.attr_int("to", -1);
-  const auto to = graph::dtype_from_onnx_code(code);
-  if (!to) {
-    throw user_error("node '", n.name, "' (Cast): attribute 'to' is ", code,
-                     ", a type hetcim does not represent (expected FLOAT, DOUBLE, INT8, UINT8, "
-                     "INT32, INT64 or BOOL)");
-  }
-  return graph::cast_to(*x, *to);
-}
-
-std::optional<graph::Initializer> eval_constant_of_shape(const graph::Graph& g,
-                                                         const graph::Node& n) {
-  const graph::Initializer* s = constant_input(g, n, 0);
-  if (!s || !is_integer_or_bool(s->info.dtype)) return std::nullopt;
-  const std::vector<int64_t> dims = s->ints();
-  for (int64_t d : dims) {
-    if (d < 0) {
-      throw user_error("node '", n.name, "' (ConstantOfShape): shape operand '", n.inputs[0],
-                       "' has a negative dimension ", d);
-    }
-  }
-  const int64_t code = n.attr_int("value_dtype", 1);
-  const auto t = graph::dtype_from_onnx_code(code);
-  if (!t) throw user_error("node '", n.name, "' (ConstantOfShape): value of unsupported type");
-  double v = 0.0;
-  if (n.has_attr("value")) {
-    const graph::Attribute& a = n.attrs.at("value");
-    v = std::holds_alternative<double>(a) ? std::get<double>(a)
-                                          : static_cast<double>(n.attr_int("value", 0));
-  }
-  const graph::Shape shape(dims.begin(), dims.end());
-  if (graph::element_count(shape) > (int64_t{1} << 28)) {
-    throw user_error("node '", n.name, "' (ConstantOfShape): shape ", graph::shape_str(shape),
-                     " is too large to fold");
-  }
-  return graph::filled(*t, shape, v);
-}
-
-// Ops whose constant result may have any dtype (not only small integer shape arithmetic):
-// Cast of a constant and ConstantOfShape of a constant shape, as the torch.ao exporter emits them
-// for zero points. nullopt when the node is not one of them or its operands are not constant.
-std::optional<graph::Initializer> eval_typed(const graph::Graph& g, const graph::Node& n) {
-  using Eval = std::optional<graph::Initializer> (*)(const graph::Graph&, const graph::Node&);
-  static const std::map<std::string_view, Eval> kTyped = {
-      {"Cast", eval_cast}, {"ConstantOfShape", eval_constant_of_shape}};
+// Cast and ConstantOfShape of constants, of any dtype (the torch.ao exporter's zero points): the
+// row's `fold_any` (ops/registry.h); nullopt for every other operator or operands not constant.
+std::optional<graph::Initializer> fold_any(const graph::Graph& g, const graph::Node& n) {
   if (!n.domain.empty()) return std::nullopt;
-  const auto it = kTyped.find(n.op_type);
-  return it == kTyped.end() ? std::nullopt : it->second(g, n);
+  const ops::Family* f = ops::row(n.op_type);
+  return f && f->fold_any ? f->fold_any(g, n) : std::nullopt;
 }
 
 // Tensors whose shape ONNX's inference left open (a Slice whose starts come from shape
@@ -121,25 +61,11 @@ bool fully_known(const graph::TensorInfo* ti) {
   return ti && ti->shape && graph::element_count(*ti->shape) >= 0;
 }
 
-// Inputs whose values (not only their shapes) decide an op's output shape.
+// Inputs whose values (not only their shapes) decide an op's output shape (the row's
+// `shape_operands`).
 std::vector<size_t> value_operands(const graph::Node& n) {
-  static const std::map<std::string_view, std::vector<size_t>> kValueOperands = {
-      {"ConstantOfShape", {0, 1, 2}},
-      {"Range", {0, 1, 2}},
-      {"Reshape", {1}},
-      {"Expand", {1}},
-      {"Tile", {1}},
-      {"Squeeze", {1}},
-      {"Unsqueeze", {1}},
-      {"Split", {1}},
-      {"Pad", {1}},
-      {"Upsample", {1}},
-      {"TopK", {1}},
-      {"Slice", {1, 2, 3, 4}},
-      {"Resize", {1, 2, 3}}};
-  if (auto it = kValueOperands.find(n.op_type); it != kValueOperands.end()) return it->second;
-  if (n.op_type.rfind("Reduce", 0) == 0) return {1};  // every Reduce* (axes, opset >= 18)
-  return {};
+  const ops::Family* f = ops::row(n.op_type);
+  return f ? f->shape_operands : std::vector<size_t>{};
 }
 
 // Why tensor `t`'s value is not known before running: the first tensor upstream (through the
@@ -155,11 +81,10 @@ std::string data_source(const graph::Graph& g, const std::string& t) {
     const int p = producer(g, x);
     if (p < 0) return "the values of graph input '" + x + "'";
     const graph::Node& n = g.nodes[static_cast<size_t>(p)];
-    static const std::set<std::string> kShapeOf = {"Shape", "Size"};
-    if (kShapeOf.count(n.op_type)) continue;  // a shape, not data
+    const ops::Family* f = ops::row(n.op_type);
+    if (f && f->reads_shape_only) continue;  // a shape, not data
     // Shape arithmetic: operators whose output shape inference computes from constants (a
     // registry row with an evaluator, ops/registry.h `fold`).
-    const ops::Family* f = ops::row(n.op_type);
     if (!f || !f->fold) {
       return "the values of tensor '" + x + "' (output of node '" + n.name + "' (" + n.op_type +
              "))";
@@ -218,7 +143,7 @@ graph::Graph fold_constants(graph::Graph in) {
     const graph::Node& n = g.nodes[i];
     refine_output_shapes(g, n);
     if (n.outputs.size() != 1) continue;
-    std::optional<graph::Initializer> r = eval_typed(g, n);
+    std::optional<graph::Initializer> r = fold_any(g, n);
     if (!r) r = ops::fold_shape_arithmetic(g, n, kMaxFoldedElements);
     if (!r) continue;
     g.values.erase(n.outputs[0]);
