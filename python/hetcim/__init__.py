@@ -199,10 +199,11 @@ def partition_front(model, *, progress=None, **options):
 
 @_job("partition_platform", returns="PlatformResult")
 def partition_platform(model, *, progress=None, **options):
-    """A network mapped across the K engines of a platform by the K-engine exact solver (or the
-    K-engine MILP on CBC). Returns a :class:`PlatformResult`: the document ``hetcim partition
-    MODEL --platform P --json`` writes (``r["latency_s"]``, ``to_dict()``), its Gantt chart as
-    ``svg``.
+    """A network mapped across the K engines of a platform by the exact solver its shape calls for
+    (seed 000's two-device solver on a host + crossbar + one link platform, the K-engine one
+    otherwise) or the K-engine MILP on CBC. Returns a :class:`PlatformResult`: the document
+    ``hetcim partition MODEL --platform P --json`` writes (``r["latency_s"]``, ``to_dict()``),
+    its Gantt chart as ``svg``.
     """
     text, svg = _progress.call(_hetcim.partition_platform_json, "partition", progress,
                                _model(model), **_kw(options))
@@ -249,7 +250,7 @@ def dse(*, progress=None, **options):
 @_job("dse_platform", returns="Result")
 def dse_platform(*, progress=None, **options):
     """A platform's design-space exploration (``hetcim dse --platform P --sweep KEY=v1,v2``):
-    every model mapped by the K-engine exact solver at every grid point. Returns a
+    every model mapped by the exact solver its shape calls for at every grid point. Returns a
     :class:`Result` of ``platform_dse.json`` (``r["points"]``, ``to_dict()``).
     """
     o = _kw(options)

@@ -283,7 +283,7 @@ def partition_platform(
     time_limit: float | None = None,
     progress: Callable[[int, int], object] | bool | None = None,
 ) -> PlatformResult:
-    """A network mapped across the K engines of a platform by the K-engine exact solver (or the K-engine MILP on CBC). Returns a :class:`PlatformResult`: the document ``hetcim partition MODEL --platform P --json`` writes (``r["latency_s"]``, ``to_dict()``), its Gantt chart as ``svg``."""
+    """A network mapped across the K engines of a platform by the exact solver its shape calls for (seed 000's two-device solver on a host + crossbar + one link platform, the K-engine one otherwise) or the K-engine MILP on CBC. Returns a :class:`PlatformResult`: the document ``hetcim partition MODEL --platform P --json`` writes (``r["latency_s"]``, ``to_dict()``), its Gantt chart as ``svg``."""
 
 def partition_platform_problem(
     model: Model | str | os.PathLike[str],
@@ -349,7 +349,7 @@ def dse_platform(
     time_limit: float | None = None,
     progress: Callable[[int, int], object] | bool | None = None,
 ) -> Result:
-    """A platform's design-space exploration (``hetcim dse --platform P --sweep KEY=v1,v2``): every model mapped by the K-engine exact solver at every grid point. Returns a :class:`Result` of ``platform_dse.json`` (``r["points"]``, ``to_dict()``)."""
+    """A platform's design-space exploration (``hetcim dse --platform P --sweep KEY=v1,v2``): every model mapped by the exact solver its shape calls for at every grid point. Returns a :class:`Result` of ``platform_dse.json`` (``r["points"]``, ``to_dict()``)."""
 
 def sensitivity(
     model: Model | str | os.PathLike[str],

@@ -6,6 +6,7 @@
 #include "api/common.h"
 #include "dist/dist.h"
 #include "dse/sweep_notes.h"
+#include "partition/solve_by_shape.h"
 #include "passes/pipeline.h"
 #include "platform/problem_json.h"
 #include "util/error.h"
@@ -85,9 +86,10 @@ PlatformPartitionResult partition_on_platform(const PlatformPartitionProblem& pr
     partition::MultiExactOptions o;
     o.time_limit_seconds = request.time_limit;
     o.node_limit = request.node_limit;
-    r.solve = partition::solve_multi_exact(r.problem.problem, o);
+    // The two-device solver where the platform has seed 000's shape, the K-engine one otherwise.
+    r.solve = partition::solve_by_shape(r.problem.problem, o);
     r.status.conclusion = r.solve.status;
-    r.provenance.set("solver", "exact K-engine solver (hetcim, partition/multi_exact.h)");
+    r.provenance.set("solver", r.solve.solver);
     r.provenance.set("status", partition::solve_status_name(r.solve.status));
     if (!r.solve.incumbent.empty()) r.provenance.set("incumbent", r.solve.incumbent);
   }
@@ -152,7 +154,9 @@ PlatformDseResult run_platform_dse(const PlatformDseRequest& a,
                    "modelled (platform/build.h: the cost model of every engine, per "
                    "grid point)");
   r.provenance.set("solver",
-                   "exact K-engine solver (hetcim, partition/multi_exact.h), time limit " +
+                   "exact solver chosen by the platform's shape (partition/solve_by_shape.h: "
+                   "the two-device solver for seed 000's host + crossbar accelerator + one bus, "
+                   "the K-engine solver otherwise), time limit " +
                        format_quantity(a.time_limit, Quantity::Time) + " per point");
   r.provenance.set("status", std::to_string(r.optimal) + " of " + std::to_string(r.points.size()) +
                                  " points proven optimal");

@@ -37,7 +37,7 @@ struct DseArgs {
 };
 
 // hetcim dse --platform P --sweep KEY=v1,v2 ...: a grid over platform parameters, each point
-// mapped by the K-engine exact solver (api::run_platform_dse).
+// mapped by the exact solver its shape calls for (api::run_platform_dse).
 void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) {
   for (const char* flag : {"--crossbars", "--t-mvm", "--hosts", "--bus", "--milp",
                            "--milp-time-limit", "--replicas", "--transfers", "--bus-model"})
@@ -61,8 +61,8 @@ void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) 
       q,
       [&](size_t done, size_t total) {
         if (!grid)
-          grid = std::make_unique<Progress>("platform DSE (K-engine exact solver)", "points", total,
-                                            !a.quiet);
+          grid =
+              std::make_unique<Progress>("platform DSE (exact solver)", "points", total, !a.quiet);
         grid->update(done);
       },
       [](const std::string& w) { std::fprintf(stderr, "\nhetcim: warning: %s\n", w.c_str()); });
@@ -210,7 +210,8 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
                   "Sweep a K-engine platform instead (cortex-a72-rram, ryzen9-rram, "
                   "pulp-pcm-cluster (first named seed000-arm, seed000-x86, seed001-cluster) "
                   "or a platform YAML file): every model on every --sweep grid point, mapped by "
-                  "the K-engine exact solver")
+                  "the exact solver (the two-device one on a host + crossbar + one bus "
+                  "platform, the K-engine one otherwise)")
       ->each([a](const std::string&) { a->platform_given = true; });
   std::string keys;
   for (const platform::SweepKey& k : platform::sweep_keys()) keys += "; " + k.name + ": " + k.what;

@@ -36,7 +36,8 @@ struct PartitionArgs {
   bool platform_given = false;
 };
 
-// hetcim partition MODEL --platform P: the K-engine solver on a platform (platform/platform.h).
+// hetcim partition MODEL --platform P: the exact solver the platform's shape calls for
+// (partition/solve_by_shape.h) or the K-engine MILP on a platform (platform/platform.h).
 void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
   for (const char* flag : {"--hw", "--preset", "--crossbars", "--t-mvm", "--host", "--replicas",
                            "--transfers", "--bus-model", "--energy-weight", "--pareto",
@@ -64,7 +65,7 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
     if (!path->empty()) (void)resolve_output_path(*path);
   api::PlatformPartitionResult r;
   {
-    ProgressTicker ticker(q.solver == "milp" ? "K-engine MILP on CBC" : "exact K-engine solver",
+    ProgressTicker ticker(q.solver == "milp" ? "K-engine MILP on CBC" : "exact solver",
                           q.time_limit, !a.quiet);
     r = api::partition_on_platform(pp, q);
   }
@@ -245,8 +246,9 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
       ->capture_default_str();
   options::quiet(cmd, a->quiet);
   cmd->add_option("--platform", a->platform.platform,
-                  "Map the network across the engines of a platform with the K-engine exact "
-                  "solver (or --solver milp: the K-engine MILP on CBC): cortex-a72-rram, "
+                  "Map the network across the engines of a platform with the exact solver (the "
+                  "two-device one on a host + crossbar + one bus platform, the K-engine one "
+                  "otherwise; or --solver milp: the K-engine MILP on CBC): cortex-a72-rram, "
                   "ryzen9-rram, pulp-pcm-cluster (Garofalo et al. 2022's cluster; first named "
                   "seed000-arm, seed000-x86, seed001-cluster), or a platform YAML file "
                   "(docs/platforms.md)")

@@ -7,7 +7,7 @@
 #include "dist/dist.h"
 #include "dse/entry_check.h"
 #include "dse/grid.h"
-#include "partition/multi_exact.h"
+#include "partition/solve_by_shape.h"
 #include "platform/build.h"
 #include "util/error.h"
 
@@ -68,7 +68,7 @@ partition::MultiSchedule solve_point(const partition::MultiProblem& p, const Pla
                                      PlatformDsePoint& d) {
   partition::MultiExactOptions eo;
   eo.time_limit_seconds = o.time_limit;
-  const partition::MultiExactResult r = partition::solve_multi_exact(p, eo);
+  const partition::MultiExactResult r = partition::solve_by_shape(p, eo);
   d.status = partition::solve_status_name(r.status);
   if (r.status != partition::SolveStatus::Optimal &&
       r.status != partition::SolveStatus::TimeLimit &&

@@ -1,9 +1,11 @@
 // Design-space exploration of a K-engine platform (issue 12): every model on every point of a grid
 // over platform parameters (platform/sweep.h: imas, bus_width, link_bandwidth, ...), each mapped
-// by the K-engine exact solver (partition/multi_exact.h), in parallel over threads and MPI ranks
-// with dist::run_queue, with a result cache keyed by the problem's content, the commit and every
-// solver option, as dse.h does for seed 000's grid. Output order is the grid order (model, then
-// the axes, the first axis slowest) whatever the thread and rank count.
+// by the exact solver the problem's shape calls for (partition/solve_by_shape.h: seed 000's
+// two-device solver on its host + crossbar + one bus shape, the K-engine exact solver otherwise),
+// in parallel over threads and MPI ranks with dist::run_queue, with a result cache keyed by the
+// problem's content, the commit and every solver option, as dse.h does for seed 000's grid. Output
+// order is the grid order (model, then the axes, the first axis slowest) whatever the thread and
+// rank count.
 #pragma once
 
 #include <cstdint>

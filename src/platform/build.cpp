@@ -104,6 +104,7 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
     cluster::validate(cl, "platform '" + pf.name + "' (bus_width)");
   }
   cost::Hardware hw = uses_hw ? resolve_hw(pf.hardware) : cost::hardware_preset("seed000-arm");
+  if (pf.t_mvm) hw.cim.t_mvm = *pf.t_mvm;
   // One crossbar geometry for the workload: the hardware's when seed 000's costs are used (eq. 1
   // counts crossbars with it), the cluster's otherwise.
   for (const EngineSpec& e : pf.engines)

@@ -72,6 +72,9 @@ struct Platform {
   // Replaces the cluster's IMA data interface width (cluster ima.bus_width) when set: the
   // `bus_width` sweep key (sweep.h).
   std::optional<int64_t> bus_width_bits;
+  // Replaces the hardware's seconds per MVM (cost::CimParams::t_mvm, seed 000's T_mvm) for every
+  // seed000-cim engine when set: the `t_mvm` sweep key (sweep.h).
+  std::optional<double> t_mvm;
 };
 
 [[nodiscard]] const std::vector<std::string>& engine_kinds();

@@ -60,6 +60,8 @@ void check_value(const std::string& key, const std::string& v) {
       throw user_error("--sweep link_latency: value '", v, "': expected a latency >= 0");
   } else if (key == "serial" || key == "reprogram") {
     (void)boolean(v, key);
+  } else if (key == "t_mvm") {
+    (void)parse_positive_quantity(v, Quantity::Time, "--sweep t_mvm");
   }
 }
 
@@ -75,6 +77,7 @@ const std::vector<SweepKey>& sweep_keys() {
       {"serial", "every link carries one transfer at a time (true/false)"},
       {"reprogram",
        "every engine's crossbar reprogramming block enabled (true/false), as --reprogram"},
+      {"t_mvm", "seconds per MVM of every seed000-cim engine (e.g. 100ns), seed000 costs only"},
   };
   return keys;
 }
@@ -125,6 +128,11 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
         any = true;
       }
     if (!any) throw none("engine with a reprogramming block");
+  } else if (key == "t_mvm") {
+    if (std::none_of(p.engines.begin(), p.engines.end(),
+                     [](const EngineSpec& e) { return e.cost == "seed000-cim"; }))
+      throw none("seed000-cim engine (T_mvm is seed 000's crossbar latency)");
+    p.t_mvm = parse_positive_quantity(value, Quantity::Time, "--sweep t_mvm");
   } else if (key == "bus_width") {
     if (std::none_of(p.engines.begin(), p.engines.end(),
                      [](const EngineSpec& e) { return e.cost.starts_with("seed001"); }))

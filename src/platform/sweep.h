@@ -7,6 +7,8 @@
 //   link_bandwidth  bandwidth of every link ("4GB/s")
 //   link_latency    latency of every link ("50ns")
 //   serial          whether every link carries one transfer at a time (true / false)
+//   t_mvm           seconds per MVM of every seed000-cim engine ("100ns"), seed 000's T_mvm axis;
+//                   only on a platform with a seed000-cim engine
 // A grid is the product of its axes, the first axis varying slowest.
 #pragma once
 

@@ -118,12 +118,12 @@ Figure write_platform_dse_figure(OutputSet& out, const std::string& dir, const P
   f.name = "platform_dse_latency";
   f.title = "Latency on " + r.platform + " per platform parameter";
   f.caption =
-      "Latency of the proven-optimal mapping (K-engine exact solver) of each model at each "
-      "grid point; modelled by the platform's cost models (platform/build.h). " +
+      "Latency of the proven-optimal mapping (exact solver by the platform's shape) of each "
+      "model at each grid point; modelled by the platform's cost models (platform/build.h). " +
       provenance_caption(r.provenance);
   Chart c;
   c.title = f.title;
-  c.footnote = "Data: hetcim's K-engine exact solver; latencies MODELLED (platform cost models).";
+  c.footnote = "Data: hetcim's exact solvers; latencies MODELLED (platform cost models).";
   Bars b;
   b.label_format = "%.2f";
   std::vector<std::string> models;

@@ -117,10 +117,4 @@ void unregister_temp_file(const std::string& path) {
   r.files.erase(path);
 }
 
-void unregister_child(pid_t pid) {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  r.children.erase(pid);
-}
-
 }  // namespace hetcim

@@ -36,6 +36,5 @@ void unregister_temp_file_locked(const std::string& path);
 void unregister_child_locked(pid_t pid);
 
 void unregister_temp_file(const std::string& path);
-void unregister_child(pid_t pid);
 
 }  // namespace hetcim

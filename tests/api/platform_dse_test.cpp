@@ -1,19 +1,23 @@
 // dse --platform --sweep (api::run_platform_dse): every grid point equals an individual
 // partition --platform run of the same platform made another way (--imas, a platform YAML whose
 // cluster file has the swept bus width), the cache returns the same points, and bad sweeps are
-// refused naming the key or the value; the K-engine MILP equals the exact solver on whole networks.
+// refused naming the key or the value; seed 000's grid as a platform DSE equals the two-device DSE;
+// the K-engine MILP equals the exact solver on whole networks.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
+#include "api/dse.h"
 #include "api/model.h"
 #include "api/platform.h"
 #include "platform/sweep.h"
 #include "util/error.h"
+#include "util/units.h"
 
 namespace hetcim::api {
 namespace {
@@ -124,6 +128,62 @@ void expect_error(const std::function<void()>& f, const std::string& text) {
     ADD_FAILURE() << "no error; expected one containing '" << text << "'";
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+// Seed 000's grid as a platform DSE (issue 33 scope 1): `dse --platform seed000-arm --sweep
+// crossbars=... --sweep t_mvm=...` gives the points of `dse --hosts arm --crossbars ... --t-mvm
+// ...`: the same latency to the last bit and the same plan (operators on the host and the CIM,
+// crossbars used), the platform's points solved by the two-device solver (solve_by_shape.h).
+TEST(PlatformDse, Seed000GridEqualsTheTwoDeviceDse) {
+  const std::vector<std::string> models = {"resnet18", "mobilenetv2"};
+  for (const std::string bus : {"parallel", "serial"}) {
+    SCOPED_TRACE(bus + " bus");
+    PlatformDseRequest q;
+    q.platform = "seed000-arm";
+    q.models = models;
+    q.sweeps = {"crossbars=25,100", "t_mvm=50ns,500ns",
+                std::string("serial=") + (bus == "serial" ? "true" : "false")};
+    q.threads = 2;
+    const PlatformDseResult pf = run_platform_dse(q);
+    DseRequest d;
+    d.models = models;
+    d.crossbars = {25, 100};
+    // As the CLI reads `--t-mvm 50ns,500ns` (and the sweep its values).
+    const double t50 = parse_positive_quantity("50ns", Quantity::Time, "t_mvm");
+    const double t500 = parse_positive_quantity("500ns", Quantity::Time, "t_mvm");
+    d.t_mvm = {t50, t500};
+    d.hosts = {"arm"};
+    d.bus_model = bus;
+    d.threads = 2;
+    const DseResult two = run_dse(d);
+    ASSERT_EQ(pf.points.size(), 8u);
+    ASSERT_EQ(two.points.size(), 8u);
+    EXPECT_EQ(pf.optimal, 8u);
+    for (const dse::PlatformDsePoint& p : pf.points) {
+      SCOPED_TRACE(p.model + " crossbars " + p.values[0] + " t_mvm " + p.values[1]);
+      const int64_t crossbars = std::stoll(p.values[0]);
+      const double t_mvm = p.values[1] == "50ns" ? t50 : t500;
+      const auto t = std::find_if(two.points.begin(), two.points.end(), [&](const auto& x) {
+        return x.model == p.model && x.crossbars == crossbars && x.t_mvm == t_mvm;
+      });
+      ASSERT_NE(t, two.points.end());
+      EXPECT_EQ(t->status, "optimal");
+      EXPECT_EQ(p.latency, t->latency);
+      ASSERT_EQ(p.engines, (std::vector<std::string>{"host", "cim"}));
+      EXPECT_EQ(p.operators_on[0], t->host_ops);
+      EXPECT_EQ(p.operators_on[1], t->cim_ops);
+      EXPECT_EQ(p.capacity_used[1], t->crossbars_used);
+    }
+  }
+  // t_mvm applies to seed 000's crossbar engine only.
+  platform::Platform cluster = platform::resolve_platform("seed001-cluster");
+  try {
+    platform::apply_sweep(cluster, "t_mvm", "50ns");
+    ADD_FAILURE() << "t_mvm applied to seed001-cluster";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no seed000-cim engine"), std::string::npos)
+        << e.what();
   }
 }
 

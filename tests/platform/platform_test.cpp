@@ -1,5 +1,5 @@
 // Platforms of K engines: descriptions and their errors, the cost models against the cluster's
-// own Bottleneck study, seed 000's preset against the two-device solver, and MobileNetV2 on
+// own Bottleneck study, seed 000's presets dispatched to the two-device solver, and MobileNetV2 on
 // seed 001's cluster against the hand-named Bottleneck mappings.
 #include "api/platform.h"
 
@@ -15,6 +15,7 @@
 #include "cost/hardware.h"
 #include "partition/multi_exact.h"
 #include "partition/multi_schedule.h"
+#include "partition/problem.h"
 #include "passes/pipeline.h"
 #include "platform/build.h"
 #include "platform/platform.h"
@@ -96,21 +97,43 @@ TEST(PlatformBuild, Seed001CostsAreTheClusterModels) {
   EXPECT_EQ(dw, want["dw"]);
 }
 
-// Seed 000's preset as a platform: the K-engine optimum equals today's two-device exact solver's.
-TEST(PlatformSeed000, SameOptimumAsTheTwoDeviceSolver) {
-  for (const std::string model : {"resnet18", "mobilenetv2"}) {
-    SCOPED_TRACE(model);
-    const api::Model m = api::load_model(model);
-    api::PartitionRequest two;
-    two.hardware.preset = "seed000-arm";
-    const api::PartitionResult r2 = api::partition(m, two);
-    ASSERT_EQ(r2.run.status, partition::SolveStatus::Optimal);
-    api::PlatformPartitionRequest k;
-    k.platform = "seed000-arm";
-    const api::PlatformPartitionResult rk = api::partition_on_platform(m, k);
-    ASSERT_EQ(rk.solve.status, partition::SolveStatus::Optimal);
-    EXPECT_NEAR(rk.solve.schedule.makespan, r2.latency_s, 1e-9 * r2.latency_s);
-  }
+// Seed 000's presets as platforms (issue 33 scope 1): the platform path dispatches to the
+// two-device exact solver (partition/solve_by_shape.h) and returns the plan of `--preset`: the
+// same makespan and start times bit for bit, every operator on the same device; the K-engine
+// exact solver on the same problem proves the same optimum.
+TEST(PlatformSeed000, SamePlanAsThePresetThroughTheTwoDeviceSolver) {
+  for (const std::string preset : {"seed000-arm", "seed000-x86"})
+    for (const std::string model : {"resnet18", "mobilenetv2"})
+      for (const int64_t crossbars : {int64_t{0}, int64_t{25}}) {
+        SCOPED_TRACE(preset + " " + model + " crossbars " + std::to_string(crossbars));
+        const api::Model m = api::load_model(model);
+        api::PartitionRequest two;
+        two.hardware.preset = preset;
+        if (crossbars > 0) two.hardware.crossbars = crossbars;
+        const api::PartitionResult r2 = api::partition(m, two);
+        ASSERT_EQ(r2.run.status, partition::SolveStatus::Optimal);
+        api::PlatformPartitionRequest k;
+        k.platform = preset;
+        if (crossbars > 0) k.imas = crossbars;
+        const api::PlatformPartitionResult rk = api::partition_on_platform(m, k);
+        ASSERT_EQ(rk.solve.status, partition::SolveStatus::Optimal);
+        EXPECT_EQ(rk.solve.solver, partition::MultiExactResult::kTwoDeviceSolver);
+        ASSERT_NE(rk.provenance.find("solver"), nullptr);
+        EXPECT_EQ(*rk.provenance.find("solver"), partition::MultiExactResult::kTwoDeviceSolver);
+        EXPECT_EQ(rk.solve.schedule.makespan, r2.latency_s);
+        const partition::MultiProblem& p = rk.problem.problem;
+        ASSERT_EQ(p.size(), r2.problem.size());
+        for (size_t v = 0; v < p.size(); ++v) {
+          const int engine = p.option(static_cast<int>(v), rk.solve.schedule.option[v]).engine;
+          EXPECT_EQ(p.engines[static_cast<size_t>(engine)].name,
+                    r2.schedule.assignment.mode[v] == partition::kHost ? "host" : "cim")
+              << p.names[v];
+          EXPECT_EQ(rk.solve.schedule.start[v], r2.schedule.start[v]) << p.names[v];
+        }
+        const partition::MultiExactResult kengine = partition::solve_multi_exact(p);
+        ASSERT_EQ(kengine.status, partition::SolveStatus::Optimal);
+        EXPECT_NEAR(kengine.objective, r2.latency_s, 1e-9 * r2.latency_s);
+      }
 }
 
 // MobileNetV2 on seed 001's cluster: the proven optimum is no slower than any of the five
