@@ -6,7 +6,7 @@
 // prefers when they take the node (same-shape and per-channel cases in its own layouts).
 // The family's rows (with QLinearAdd / QLinearMul, whose kernels are exec/families/
 // qlinear_eltwise.cpp, and Mod, which only shape subgraphs use), its shape rules and the constant
-// evaluator of Add, Sub, Mul, Div and Mod follow the kernel.
+// evaluator of Add, Sub, Mul, Div, Pow and Mod follow the kernel.
 #include <cmath>
 #include <limits>
 
@@ -181,7 +181,7 @@ Infos power(const Ctx& c) {
   return broadcast_binary(c, false);
 }
 
-enum class Arith { Add, Sub, Mul, Div, Mod };
+enum class Arith { Add, Sub, Mul, Div, Mod, Pow };
 
 // Integer floor modulo with the divisor's sign (ONNX Mod, fmod = 0).
 int64_t floor_mod(int64_t x, int64_t y) {
@@ -190,8 +190,9 @@ int64_t floor_mod(int64_t x, int64_t y) {
 }
 
 // Arithmetic of two constants with numpy broadcasting: integers exactly (integer Div truncates,
-// integer Mod takes the divisor's sign unless fmod = 1; nullopt on overflow), floating point in
-// double rounded to a float32 output.
+// integer Mod takes the divisor's sign unless fmod = 1; nullopt on overflow; integer Pow is left to
+// run time), floating point in double rounded to a float32 output (Pow: a transformer's attention
+// scale, head_dim ** -0.5, as torch exports it).
 template <Arith K>
 Value fold_arithmetic(const Ctx& c, const TensorInfo& out, int64_t) {
   const std::optional<ConstOperands> o = const_operands(c, out);
@@ -205,7 +206,9 @@ Value fold_arithmetic(const Ctx& c, const TensorInfo& out, int64_t) {
       const int64_t x = a.ints[ia[e]], y = b.ints[ib[e]];
       int64_t v = 0;
       bool overflow = false;
-      if constexpr (K == Arith::Add) {
+      if constexpr (K == Arith::Pow) {
+        return std::nullopt;
+      } else if constexpr (K == Arith::Add) {
         overflow = __builtin_add_overflow(x, y, &v);
       } else if constexpr (K == Arith::Sub) {
         overflow = __builtin_sub_overflow(x, y, &v);
@@ -236,11 +239,14 @@ Value fold_arithmetic(const Ctx& c, const TensorInfo& out, int64_t) {
       v = x * y;
     } else if constexpr (K == Arith::Div) {
       v = x / y;
+    } else if constexpr (K == Arith::Pow) {
+      v = std::pow(x, y);
     } else {
       if (!fmod) c.fail("floating-point Mod requires fmod = 1");
       v = std::fmod(x, y);
     }
-    // Rounded to the float32 result the operator would compute (exact for + - * / of floats).
+    // Rounded to the float32 result the operator would compute (exact for + - * / of floats;
+    // Pow: the correctly rounded power, or one unit in the last place from it).
     r.floats.push_back(out.dtype == DType::Float32 ? static_cast<double>(static_cast<float>(v))
                                                    : v);
   }
@@ -287,7 +293,8 @@ std::vector<Family> binary_family() {
            .family = "binary",
            .compile = compile_binary,
            .activations = {0, 1},
-           .shape = power},
+           .shape = power,
+           .fold = fold_arithmetic<Arith::Pow>},
           {.op = "Mod",
            .family = "binary",
            .runs = false,

@@ -193,6 +193,31 @@ TEST(FoldShapeSubgraphs, IntegerArithmeticAndCast) {
   expect_ints(s.fold("cb"), DType::Bool, {2}, {0, 1});
 }
 
+TEST(FoldShapeSubgraphs, FloatPowOfConstantsIntegerPowLeftToRunTime) {
+  // A transformer's attention scale as torch exports it (make_corpus.py's TinyViT: (d // h) **
+  // -0.5 with d // h = 16): Pow(16, -0.5) = 0.25. Broadcast: [4, 9] ** 0.5 = [2, 3] and [2, 3] ** 3
+  // = [8, 27]. Integer Pow stays an operator.
+  Sub s;
+  s.floats("sixteen", {}, {16}).floats("minus_half", {}, {-0.5F});
+  s.floats("b", {2}, {4, 9}).floats("half", {1}, {0.5F}).floats("c", {2}, {2, 3});
+  s.floats("three", {}, {3});
+  s.node("Pow", {"sixteen", "minus_half"}, "scale");
+  s.node("Pow", {"b", "half"}, "root");
+  s.node("Pow", {"c", "three"}, "cube");
+  const Initializer scale = s.fold("scale");
+  EXPECT_EQ(scale.info.dtype, DType::Float32);
+  EXPECT_EQ(*scale.info.shape, Shape{});
+  EXPECT_EQ(scale.floats(), std::vector<float>{0.25F});
+  EXPECT_EQ(s.fold("root").floats(), (std::vector<float>{2, 3}));
+  EXPECT_EQ(s.fold("cube").floats(), (std::vector<float>{8, 27}));
+
+  Sub i;
+  i.ints("a", {2}, {2, 3}).ints("two", {}, {2});
+  i.node("Pow", {"a", "two"}, "y");
+  i.graph().values["y"] = {DType::Int64, Shape{2}};
+  EXPECT_EQ(i.folded("y").nodes.size(), 1u);
+}
+
 TEST(FoldShapeSubgraphs, ScatterNDAndReduceProd) {
   // ONNX's ScatterND example: data 1..8, indices [[4],[3],[1],[7]], updates [9,10,11,12]:
   // [1,11,3,10,9,6,7,12]. Rows of a matrix: [[0,0,0],[0,0,0]] with row 1 = [7,8,9].
