@@ -39,12 +39,31 @@ struct DseArgs {
 // hetcim dse --platform P --sweep KEY=v1,v2 ...: a grid over platform parameters, each point
 // mapped by the exact solver its shape calls for (api::run_platform_dse).
 void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag : {"--crossbars", "--t-mvm", "--hosts", "--bus", "--milp",
-                           "--milp-time-limit", "--replicas", "--transfers", "--bus-model"})
+  for (const char* flag :
+       {"--hosts", "--bus", "--milp", "--milp-time-limit", "--replicas", "--transfers"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (sweep platform parameters with ",
                        "--sweep KEY=v1,v2; see docs/platforms.md)");
   api::PlatformDseRequest& q = a.platform;
+  // Seed 000's grid axes, given, are the platform's sweep axes of the same meaning (first, in
+  // the two-device grid's order; a key also given with --sweep is then swept twice: an error).
+  std::vector<std::string> axes;
+  const auto joined = [](const auto& values, const auto& text) {
+    std::string s;
+    for (const auto& v : values) s += (s.empty() ? "" : ",") + text(v);
+    return s;
+  };
+  if (cmd.count("--crossbars") > 0)
+    axes.push_back("crossbars=" +
+                   joined(a.request.crossbars, [](int64_t n) { return std::to_string(n); }));
+  if (cmd.count("--t-mvm") > 0)
+    axes.push_back("t_mvm=" + joined(a.t_mvm, [](const std::string& t) { return t; }));
+  if (cmd.count("--bus-model") > 0) {
+    if (a.request.bus_model != "parallel" && a.request.bus_model != "serial")
+      throw user_error("--bus-model: expected parallel or serial, got '", a.request.bus_model, "'");
+    axes.push_back(std::string("serial=") + (a.request.bus_model == "serial" ? "true" : "false"));
+  }
+  q.sweeps.insert(q.sweeps.begin(), axes.begin(), axes.end());
   if (cmd.count("--models") > 0) q.models = a.request.models;
   q.threads = a.request.threads;
   q.time_limit = a.request.time_limit;
@@ -211,7 +230,8 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
                   "pulp-pcm-cluster (first named seed000-arm, seed000-x86, seed001-cluster) "
                   "or a platform YAML file): every model on every --sweep grid point, mapped by "
                   "the exact solver (the two-device one on a host + crossbar + one bus "
-                  "platform, the K-engine one otherwise)")
+                  "platform, the K-engine one otherwise); --crossbars, --t-mvm and --bus-model, "
+                  "given, are the sweep axes crossbars, t_mvm and serial")
       ->each([a](const std::string&) { a->platform_given = true; });
   std::string keys;
   for (const platform::SweepKey& k : platform::sweep_keys()) keys += "; " + k.name + ": " + k.what;
