@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "report/reproduce.h"
+#include "report/reproduce_page.h"
 #include "util/files.h"
 #include "util/output_set.h"
 #include "util/paper_names.h"
@@ -32,11 +33,13 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// One paper: its analyses, its pages staged in `outputs`, one summary line.
+// One paper: its analyses, its pages staged in `outputs`, one summary line; its entry of the
+// index page of `reproduce all`.
 template <typename Run, typename Write>
-void reproduce(OutputSet& outputs, const ReproduceArgs& a, const std::string& seed,
-               const std::string& out,
-               api::Reproduction<Run> (*analyse)(const api::ReproduceRequest&), Write write) {
+report::IndexEntry reproduce(OutputSet& outputs, const ReproduceArgs& a, const std::string& seed,
+                             const std::string& out,
+                             api::Reproduction<Run> (*analyse)(const api::ReproduceRequest&),
+                             Write write) {
   const auto t0 = std::chrono::steady_clock::now();
   api::ReproduceRequest q = a.request;
   q.cache_dir = a.no_cache ? "" : join_path(out, "cache");
@@ -46,6 +49,9 @@ void reproduce(OutputSet& outputs, const ReproduceArgs& a, const std::string& se
   std::printf("%s: %zu figures, %zu compared values, %s, %.1f s -> %s\n", seed.c_str(),
               w.figures.size(), w.differences.size(), api::status_text(r.status).c_str(),
               seconds_since(t0), join_path(out, "report.html").c_str());
+  const PaperName* p = find_paper(seed);
+  return {seed, p ? paper_citation(*p) : seed, p ? std::string(p->key) : seed,
+          api::status_text(r.status), w};
 }
 
 void run(const ReproduceArgs& given) {
@@ -58,20 +64,26 @@ void run(const ReproduceArgs& given) {
   // Every report of the run is staged in one set and lands together after the last check.
   OutputSet outputs;
   outputs.make_directory(a.out);
+  std::vector<report::IndexEntry> papers;
   if (all || a.which == "seed000") {
     outputs.make_directory(dir("seed000"));
-    reproduce(outputs, a, "seed000", dir("seed000"), &api::reproduce_seed000,
-              &report::write_seed000_report);
+    papers.push_back(reproduce(outputs, a, "seed000", dir("seed000"), &api::reproduce_seed000,
+                               &report::write_seed000_report));
   }
   if (all || a.which == "seed001") {
     outputs.make_directory(dir("seed001"));
-    reproduce(outputs, a, "seed001", dir("seed001"), &api::reproduce_seed001,
-              &report::write_seed001_report);
+    papers.push_back(reproduce(outputs, a, "seed001", dir("seed001"), &api::reproduce_seed001,
+                               &report::write_seed001_report));
   }
   if (all || a.which == "seed002") {
     outputs.make_directory(dir("seed002"));
-    reproduce(outputs, a, "seed002", dir("seed002"), &api::reproduce_seed002,
-              &report::write_seed002_report);
+    papers.push_back(reproduce(outputs, a, "seed002", dir("seed002"), &api::reproduce_seed002,
+                               &report::write_seed002_report));
+  }
+  // `reproduce all`: an index page over the three reports (the 10 % of their difference tables).
+  if (all) {
+    outputs.add(join_path(a.out, "index.html"), report::index_html(papers, 0.10, a.provenance));
+    std::printf("index: %s\n", join_path(a.out, "index.html").c_str());
   }
   outputs.commit();
 }
@@ -90,7 +102,8 @@ void register_reproduce(CLI::App& app, const Provenance& provenance) {
       "End-to-End Inference of Real-World Deep Neural Networks' (JETCAS 2022; Fig. 7, 9, 10, the "
       "DW engine and the IMA peak), yousuf2026 = Yousuf, Lueker-Boden, 'RACE-AIMC: Selective "
       "Inference for Heterogeneous Analog In-Memory Accelerators at the Edge' (2026; Table I, the "
-      "energy arithmetic, and with --study Table II, III and Fig. 2 a-c), or all; the older"
+      "energy arithmetic, and with --study Table II, III and Fig. 2 a-c), or all (with an index "
+      "page); the older"
       " names seed000, seed001, seed002 still work; report.html, reproduce.json "
       "and figures (SVG, PDF, PNG) per paper");
   std::vector<std::string> names;

@@ -158,13 +158,20 @@ Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::str
       gdc.y.push_back(100 * *p.accuracy_compensated);
     }
   }
-  Lines acc{{}, true, false};
+  // The x axis in log seconds, ticked at the read times with the names they were asked by
+  // ("1 h", "1 y"): gnuplot's own labels ran together ("1000100001000001e+06", issue 36).
+  std::vector<std::pair<double, std::string>> tics;
+  for (const results::DriftPoint& p : r.points) {
+    const double x = x_of(p, r.t0);
+    if (tics.empty() || tics.back().first != x) tics.emplace_back(x, p.label);
+  }
+  Lines acc{{}, true, false, tics};
   if (!raw.x.empty()) acc.series.push_back(raw);
   if (!gdc.x.empty()) acc.series.push_back(gdc);
-  c.panels.push_back({r.policy_file.empty() ? "" : "accuracy", "time after programming (s)",
+  c.panels.push_back({r.policy_file.empty() ? "" : "accuracy", "time after programming (log scale)",
                       "accuracy (%)", 0, 100, acc});
   if (!r.policy_file.empty()) {
-    Lines sel{{}, true, false};
+    Lines sel{{}, true, false, tics};
     LineSeries cov{"coverage", {}, {}, false, true, false, 0};
     LineSeries risk{"accepted error", {}, {}, false, true, false, 1};
     LineSeries cov_c{"coverage (GDC)", {}, {}, true, true, false, 0};
@@ -198,8 +205,8 @@ Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::str
     }
     for (const LineSeries* s : {&cov, &risk, &cov_c, &risk_c, &bound, &audit})
       if (!s->x.empty()) sel.series.push_back(*s);
-    c.panels.push_back(
-        {"frozen policy", "time after programming (s)", "share of queries (%)", 0, 100, sel});
+    c.panels.push_back({"frozen policy", "time after programming (log scale)",
+                        "share of queries (%)", 0, 100, sel});
     c.key_columns = 4;
   }
   const Figure f{name, c.title,

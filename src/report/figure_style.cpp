@@ -100,7 +100,10 @@ std::string yrange(const Panel& p, double data_max, bool log_y, double headroom)
   return "set yrange [0:" + num(data_max > 0 ? data_max * headroom : 1) + "]\n";
 }
 
-std::string bars_plot(const Panel& p, const Bars& b, int k, Legend& legend) {
+// Value labels stand on their bar unless the paper's marker would cover them; then above the
+// marker (issue 36, Fig. 3). Placed in data units from the panel's height in inches: a label is
+// its text's length tall (rotated), the diamond (pt 12 ps 0.9) ~0.11 in, with a 0.03 in gap.
+std::string bars_plot(const Panel& p, const Bars& b, int k, Legend& legend, double plot_height_in) {
   const size_t G = b.groups.size(), S = b.series.size();
   for (const BarSeries& s : b.series)
     if (s.values.size() != G || (!s.paper.empty() && s.paper.size() != G))
@@ -114,29 +117,46 @@ std::string bars_plot(const Panel& p, const Bars& b, int k, Legend& legend) {
   double m = 0;
   for (const BarSeries& s : b.series) m = std::max(m, max_of({&s.values, &s.paper}));
   m = std::max(m, ref_max(p));
-  o += yrange(p, m, false, b.label_format.empty() ? 1.1 : 1.3);
+  const double headroom = b.label_format.empty() ? 1.1 : 1.3;
+  o += yrange(p, m, false, headroom);
   o += "set boxwidth " + num(w * 0.92) +
        " absolute\nset style fill solid 0.9 border lc rgb '#333333'\n";
+  // Data units per inch of the panel (the range yrange() sets; a free top is the data's).
+  const double y0 = std::isfinite(p.ymin) ? p.ymin : 0;
+  const double y1 = std::isfinite(p.ymax) ? p.ymax : m > 0 ? m * headroom : 1;
+  const double per_in = (y1 > y0 ? y1 - y0 : 1) / std::max(plot_height_in, 0.3);
+  const FigureStyle& st = figure_style();
+  const double gap = 0.03 * per_in, half_marker = 0.06 * per_in;
   std::string plot = "plot ";
   for (size_t s = 0; s < S; ++s) {
     const std::string name = "$b" + std::to_string(k) + "_" + std::to_string(s);
-    o += name + " << EOD\n";
+    std::string bars_rows, label_rows;
     for (size_t g = 0; g < G; ++g) {
       const double x = static_cast<double>(g) + (static_cast<double>(s) - (S - 1) / 2.0) * w;
       const double v = b.series[s].values[g];
       const double pv = b.series[s].paper.empty() ? kNoValue : b.series[s].paper[g];
-      o +=
-          num(x) + " " + num(v) + " " +
-          gnuplot_datum(std::isfinite(v) && !b.label_format.empty() ? fmt(b.label_format, v) : "") +
-          " " + num(pv) + "\n";
+      bars_rows += num(x) + " " + num(v) + " " + num(pv) + "\n";
+      if (!std::isfinite(v) || b.label_format.empty()) continue;
+      const std::string label = fmt(b.label_format, v);
+      const double length =
+          static_cast<double>(label.size()) * st.small_pt * st.char_width_em / 72.0 * per_in;
+      double lo = std::max(v, y0) + gap;
+      if (std::isfinite(pv) && pv + half_marker >= lo - gap / 2 && pv - half_marker <= lo + length)
+        lo = pv + half_marker + gap;  // the marker would cover the label: above it
+      // Only rows with a defined point: gnuplot 5.4.4 exits 139 on `with labels` over a one-row
+      // block whose point is undefined (what a NaN filter in the using spec gave on one-bar
+      // panels: dw_engine's speedup, a one-budget fig3).
+      label_rows += num(x) + " " + num(lo) + " " + gnuplot_datum(label) + "\n";
     }
-    o += "EOD\n";
+    o += name + " << EOD\n" + bars_rows + "EOD\n";
     plot += (s ? ", " : "") + name + " using 1:2 with boxes lc rgb " +
             q(colour(static_cast<int>(s))) + " notitle";
     legend.add({LegendEntry::Kind::Box, b.series[s].name, colour(static_cast<int>(s))});
-    if (!b.label_format.empty())
-      plot += ", " + name + " using 1:2:3 with labels rotate by 90 left offset 0,0.3 " +
-              font(figure_style().small_pt) + " notitle";
+    if (!label_rows.empty()) {
+      o += name + "_labels << EOD\n" + label_rows + "EOD\n";
+      plot += ", " + name + "_labels using 1:2:3 with labels rotate by 90 left " +
+              font(st.small_pt) + " notitle";
+    }
   }
   for (size_t s = 0; s < S; ++s) {
     if (b.series[s].paper.empty()) continue;
@@ -144,7 +164,7 @@ std::string bars_plot(const Panel& p, const Bars& b, int k, Legend& legend) {
                                  [](double v) { return std::isfinite(v); });
     if (!any) continue;
     plot += ", $b" + std::to_string(k) + "_" + std::to_string(s) +
-            " using 1:4 with points pt 12 ps 0.9 lw 1.2 lc rgb " + q(figure_style().paper) +
+            " using 1:3 with points pt 12 ps 0.9 lw 1.2 lc rgb " + q(figure_style().paper) +
             " notitle";
     legend.add({LegendEntry::Kind::Point, "paper (published)", figure_style().paper, false, 12});
   }
@@ -203,10 +223,11 @@ std::string stacks_plot(const Panel& p, const Stacks& st, int k, Legend& legend)
     o += "\n";
   }
   o += "EOD\n";
-  // Segment labels: inside the segment when it is tall enough, else above the bar (top segment).
+  // Segment labels: inside the segment when it is tall enough (black, or white on the host's
+  // dark shade), else above the bar (top segment only), each kind in its own block: no NaN
+  // filters (gnuplot 5.4.4 crashes on `with labels` over a one-row block of an undefined point).
   const double ylim = std::isfinite(p.ymax) ? p.ymax : m * 1.18;
-  const std::string labels = name + "_labels";
-  o += labels + " << EOD\n";
+  std::string inside_rows, white_rows, above_rows;
   for (size_t i = 0; i < B; ++i)
     for (size_t s = 0; s < st.segments.size(); ++s) {
       const auto& seg = st.segments[s];
@@ -215,12 +236,15 @@ std::string stacks_plot(const Panel& p, const Stacks& st, int k, Legend& legend)
       const double lo = top[s][i] - (std::isfinite(v) ? v : 0);
       const bool inside = std::isfinite(v) && v >= 0.07 * ylim;
       const bool dark = seg.colour == figure_style().host;
-      const double y = inside ? lo + v / 2 : top.back()[i] + 0.025 * ylim;
+      // Above the bar: also above its markers (paper diamonds, our points), never on them.
+      double above = top.back()[i];
+      for (const Marker& mk : st.markers)
+        if (std::isfinite(mk.values[i])) above = std::max(above, mk.values[i] + 0.035 * ylim);
       if (!inside && s + 1 != st.segments.size()) continue;  // no room and not on top: omit
-      o += num(x[i]) + " " + num(y) + " " + gnuplot_datum(seg.labels[i]) + " " +
-           (inside ? "1" : "0") + " " + (inside && dark ? "1" : "0") + "\n";
+      const std::string row = num(x[i]) + " " + num(inside ? lo + v / 2 : above + 0.025 * ylim) +
+                              " " + gnuplot_datum(seg.labels[i]) + "\n";
+      (inside ? (dark ? white_rows : inside_rows) : above_rows) += row;
     }
-  o += "EOD\n";
   std::string plot = "plot ";
   for (size_t s = st.segments.size(); s-- > 0;) {
     const auto& seg = st.segments[s];
@@ -233,12 +257,18 @@ std::string stacks_plot(const Panel& p, const Stacks& st, int k, Legend& legend)
         {LegendEntry::Kind::Box, st.segments[s].name,
          st.segments[s].colour.empty() ? colour(static_cast<int>(s)) : st.segments[s].colour});
   const std::string sm = font(figure_style().small_pt);
-  plot += ", " + labels + " using 1:($4 == 1 ? $2 : NaN):3 with labels center " + sm +
-          " tc rgb '#000000' notitle";
-  plot += ", " + labels + " using 1:($5 == 1 ? $2 : NaN):3 with labels center " + sm +
-          " tc rgb '#FFFFFF' notitle";
-  plot += ", " + labels + " using 1:($4 == 0 ? $2 : NaN):3 with labels rotate by 90 left " + sm +
-          " notitle";
+  struct LabelBlock {
+    const std::string* rows;
+    const char *suffix, *style;
+  };
+  for (const LabelBlock& l :
+       {LabelBlock{&inside_rows, "_inside", "center tc rgb '#000000'"},
+        LabelBlock{&white_rows, "_white", "center tc rgb '#FFFFFF'"},
+        LabelBlock{&above_rows, "_above", "rotate by 90 left tc rgb '#000000'"}}) {
+    if (l.rows->empty()) continue;
+    o += name + l.suffix + " << EOD\n" + *l.rows + "EOD\n";
+    plot += ", " + name + l.suffix + " using 1:2:3 with labels " + l.style + " " + sm + " notitle";
+  }
   for (size_t j = 0; j < st.markers.size(); ++j) {
     const Marker& mk = st.markers[j];
     const int col = static_cast<int>(st.segments.size() + j + 2);
@@ -265,10 +295,20 @@ std::string lines_plot(const Panel& p, const Lines& l, int k, Legend& legend) {
     m = std::max(m, max_of({&s.y}));
   }
   m = std::max(m, ref_max(p));
-  if (std::isfinite(p.ymin) || std::isfinite(p.ymax))
+  if (std::isfinite(p.ymin) || std::isfinite(p.ymax)) {
     o += yrange(p, m, l.log_y, 1.1);
-  else if (!l.log_y)
+  } else if (!l.log_y && !l.y_from_zero) {
+    double lo = 1e300, hi = -1e300;
+    for (const LineSeries& s : l.series)
+      for (double y : s.y)
+        if (std::isfinite(y)) lo = std::min(lo, y), hi = std::max(hi, y);
+    if (lo <= hi) {
+      const double pad = hi > lo ? 0.08 * (hi - lo) : std::max(std::abs(hi) * 0.05, 1e-12);
+      o += "set yrange [" + num(lo - pad) + ":" + num(hi + pad) + "]\n";
+    }
+  } else if (!l.log_y) {
     o += "set yrange [0:" + num(m > 0 ? m * 1.1 : 1) + "]\n";
+  }
   double xmin = 1e300, xmax = -1e300;
   for (const LineSeries& s : l.series)
     for (double x : s.x)
@@ -282,7 +322,16 @@ std::string lines_plot(const Panel& p, const Lines& l, int k, Legend& legend) {
   if (xmin <= xmax)
     o += l.log_x ? "set xrange [" + num(xmin / 1.25) + ":" + num(xmax * 1.25) + "]\n"
                  : "set xrange [" + num(xmin) + ":" + num(xmax) + "]\n";
-  o += "set xtics nomirror\n";
+  if (!l.xtics.empty()) {
+    std::string tics = "set xtics (";
+    for (size_t i = 0; i < l.xtics.size(); ++i)
+      tics += (i ? ", " : "") + q(l.xtics[i].second) + " " + num(l.xtics[i].first);
+    o += tics + ") nomirror\n";
+  } else {
+    o += "set xtics nomirror\n";
+    // gnuplot labels a log axis 1000 10000 100000 1e+06, which run together: 1e3 1e4 ...
+    if (l.log_x) o += "set format x '1e%T'\n";
+  }
   std::string plot = "plot ";
   int auto_colour = 0;
   for (size_t s = 0; s < l.series.size(); ++s) {
@@ -367,31 +416,38 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
   if (c.panels.empty()) throw internal_error("chart '", c.title, "' has no panels");
   const FigureStyle& st = figure_style();
   const double line = st.font_pt * 1.4 / 72.0;  // one text line in inches
-  // The panels first: they collect the legend.
+  // The panels first: they collect the legend, which sets the panels' height; drawn again at that
+  // height (bar labels are placed in inches).
   Legend legend;
   std::vector<std::string> panels;
   bool groups = false;
-  for (size_t k = 0; k < c.panels.size(); ++k) {
-    const Panel& p = c.panels[k];
-    std::string o = "set title " + q(p.title) + " " + font(st.font_pt) + "\n";
-    if (const auto* s = std::get_if<Stacks>(&p.chart)) groups = groups || !s->groups.empty();
-    const bool shared_y = k > 0 && p.ylabel == c.panels[k - 1].ylabel;
-    o += "set ylabel " + q(shared_y ? std::string() : p.ylabel) + "\n";
-    if (!p.hlines.empty() && !std::holds_alternative<Bars>(p.chart) &&
-        !std::holds_alternative<Lines>(p.chart))
-      throw internal_error("chart '", c.title, "': reference lines on a stacked or Gantt panel");
-    o += ref_lines(p, legend);
-    if (const auto* b = std::get_if<Bars>(&p.chart))
-      o += bars_plot(p, *b, static_cast<int>(k), legend);
-    else if (const auto* s = std::get_if<Stacks>(&p.chart))
-      o += stacks_plot(p, *s, static_cast<int>(k), legend);
-    else if (const auto* g = std::get_if<Gantt>(&p.chart))
-      o += gantt_plot(p, *g, static_cast<int>(k), legend,
-                      (width_in - 1.1) / static_cast<double>(c.panels.size()));
-    else
-      o += lines_plot(p, std::get<Lines>(p.chart), static_cast<int>(k), legend);
-    panels.push_back("set xlabel " + q(p.xlabel) + (groups ? " offset 0,-1.1" : "") + "\n" + o);
-  }
+  const auto draw_panels = [&](double plot_height_in) {
+    legend = {};
+    panels.clear();
+    groups = false;
+    for (size_t k = 0; k < c.panels.size(); ++k) {
+      const Panel& p = c.panels[k];
+      std::string o = "set title " + q(p.title) + " " + font(st.font_pt) + "\n";
+      if (const auto* s = std::get_if<Stacks>(&p.chart)) groups = groups || !s->groups.empty();
+      const bool shared_y = k > 0 && p.ylabel == c.panels[k - 1].ylabel;
+      o += "set ylabel " + q(shared_y ? std::string() : p.ylabel) + "\n";
+      if (!p.hlines.empty() && !std::holds_alternative<Bars>(p.chart) &&
+          !std::holds_alternative<Lines>(p.chart))
+        throw internal_error("chart '", c.title, "': reference lines on a stacked or Gantt panel");
+      o += ref_lines(p, legend);
+      if (const auto* b = std::get_if<Bars>(&p.chart))
+        o += bars_plot(p, *b, static_cast<int>(k), legend, plot_height_in);
+      else if (const auto* s = std::get_if<Stacks>(&p.chart))
+        o += stacks_plot(p, *s, static_cast<int>(k), legend);
+      else if (const auto* g = std::get_if<Gantt>(&p.chart))
+        o += gantt_plot(p, *g, static_cast<int>(k), legend,
+                        (width_in - 1.1) / static_cast<double>(c.panels.size()));
+      else
+        o += lines_plot(p, std::get<Lines>(p.chart), static_cast<int>(k), legend);
+      panels.push_back("set xlabel " + q(p.xlabel) + (groups ? " offset 0,-1.1" : "") + "\n" + o);
+    }
+  };
+  draw_panels(height_in * 0.6);
   // Legend rows: entries laid out left to right across the figure, centred.
   const double sample = 0.26, gap = 0.06, after = 0.2,
                char_w = st.font_pt * st.char_width_em / 72.0;
@@ -415,7 +471,7 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
   const double top = 1 - (title_h + key_h + (titled ? 2.4 : 0.9) * line) / height_in;
   // The footnote, wrapped at word boundaries to the figure width.
   std::vector<std::string> foot;
-  {
+  if (c.draw_footnote) {
     const size_t max_chars =
         static_cast<size_t>((width_in - 0.15) * 72.0 / (st.small_pt * st.char_width_em));
     std::string cur;
@@ -438,6 +494,7 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
       ((groups ? 4.6 : 3.5) * line +
        (foot.empty() ? 0.2 * line : (static_cast<double>(foot.size()) + 0.4) * small_line)) /
       height_in;
+  draw_panels((top - bottom) * height_in);
   bool all_shared = true;
   for (size_t k = 1; k < c.panels.size(); ++k)
     all_shared = all_shared && c.panels[k].ylabel == c.panels[k - 1].ylabel;
@@ -479,7 +536,8 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
   }
   for (size_t k = 0; k < panels.size(); ++k) {
     // No setting leaks from one panel into the next.
-    o += "unset label\nunset logscale\nunset arrow\nunset object\nset xtics autofreq\n"
+    o += "unset label\nunset logscale\nunset arrow\nunset object\nset format x '% h'\n"
+         "set format y '% h'\nset xtics autofreq\n"
          "set ytics autofreq\nset xrange [*:*]\nset yrange [*:*]\nset style fill empty\n"
          "set grid noxtics ytics\n";
     if (k == 0) {
@@ -496,7 +554,9 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
 }
 
 void plot_chart(OutputSet& out, const std::string& dir, const Figure& f, const Chart& c) {
-  plot(out, dir, f, chart_body(c, f.width_in, f.height_in));
+  Figure with = f;
+  if (with.provenance.empty()) with.provenance = c.footnote;
+  plot(out, dir, with, chart_body(c, f.width_in, f.height_in));
 }
 
 }  // namespace hetcim::report

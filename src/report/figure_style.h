@@ -1,8 +1,9 @@
 // The one style of every figure hetcim draws (gnuplot, report/gnuplot.h): fonts and sizes for a
 // two-column paper, a colour-blind-safe palette, units on every axis, legends outside the data,
-// value labels on bars, published values as black markers beside ours, and a footnote line in
-// the figure itself (e.g. "host: modelled ..."). Charts are plain data; `chart_body` turns one
-// into a gnuplot body for `plot`.
+// value labels on bars above the published values (black markers beside ours), and a footnote
+// (e.g. "host: modelled ...") that goes into the files' metadata (report/figure_metadata.h), drawn
+// on the image only when asked (Chart::draw_footnote). Charts are plain data; `chart_body` turns
+// one into a gnuplot body for `plot`.
 //
 //   Bars    grouped bars (groups x series) with value labels; optional paper value per bar
 //   Stacks  stacked bars (segments) with a label inside or above each segment; optional markers
@@ -13,6 +14,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -87,6 +89,12 @@ struct LineSeries {
 struct Lines {
   std::vector<LineSeries> series;
   bool log_x = false, log_y = false;
+  // Named x ticks (e.g. 1 h, 1 d, 1 y at their seconds on a log axis); empty: gnuplot's, and on a
+  // log axis labelled 1e3, 1e4, ... so that they never run together.
+  std::vector<std::pair<double, std::string>> xtics = {};
+  // Whether the y axis starts at 0; false: it spans the data with 8 % of its range either side
+  // (a Pareto front at 310-325 mJ would be flat from 0).
+  bool y_from_zero = true;
 };
 
 // A timeline: bars on named lanes (top to bottom), one colour per kind, labelled inside when the
@@ -122,9 +130,10 @@ struct Panel {
 
 struct Chart {
   std::string title;
-  std::vector<Panel> panels;  // laid out in one row
-  std::string footnote;       // drawn in the figure, bottom left (e.g. "host: modelled ...")
-  int key_columns = 0;        // legend entries per row above the panels (0 = all in one row)
+  std::vector<Panel> panels;   // laid out in one row
+  std::string footnote;        // where the numbers come from: the files' metadata (plot_chart)
+  bool draw_footnote = false;  // and also drawn at the bottom left of the image
+  int key_columns = 0;         // legend entries per row above the panels (0 = all in one row)
 };
 
 // The gnuplot body of a chart for a figure of width_in x height_in inches (terminal and output are

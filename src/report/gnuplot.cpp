@@ -2,19 +2,17 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
+#include "report/figure_metadata.h"
 #include "report/figure_style.h"
+#include "util/build_version.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/process.h"
 
 namespace hetcim::report {
-
-std::string gnuplot_footer(const std::string& text) {
-  // A single-quoted gnuplot string takes everything literally except '' for a quote.
-  return "set label 1000 " + gnuplot_string(text) +
-         " at screen 0.005, screen 0.012 font ',7' tc rgb '#555555'\n";
-}
 
 std::string gnuplot_text(std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -70,8 +68,10 @@ void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::st
     const std::string staged = out.stage(target);
     std::string s;
     if (e == "svg")
+      // Sizes in points like the PDF and PNG: the SVG terminal takes a font size as user units
+      // (px), so every font (the chart's ',6.5' labels and ',9' titles too) is scaled by 96/72.
       s += fmt("set terminal svg size %.0f,%.0f dynamic ", f.width_in * px, f.height_in * px, 0) +
-           font_open + fmt("%g' background rgb 'white'\n", st.font_pt * px / 72, 0, 0);
+           font_open + fmt("%g' fontscale %.4f background rgb 'white'\n", st.font_pt, px / 72, 0);
     else if (e == "pdf")
       s += fmt("set terminal pdfcairo size %.3fin,%.3fin ", f.width_in, f.height_in, 0) +
            font_open + fmt("%g' linewidth 1\n", st.font_pt, 0, 0);
@@ -91,6 +91,23 @@ void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::st
       throw user_error("figure ", f.name, ": gnuplot is not installed (Debian: gnuplot-nox)");
     if (r.exit_code != 0)
       throw user_error("figure ", f.name, ": gnuplot failed (exit ", r.exit_code, "): ", r.output);
+    // The title, caption and provenance into the file (not onto the image): SVG and PNG. The PDF
+    // keeps cairo's own information dictionary (gnuplot gives no way to set it).
+    if (e == "svg" || e == "png") {
+      std::string bytes;
+      {
+        std::ifstream in(staged, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+      }
+      const FigureMetadata m{
+          f.title, f.caption, f.provenance,
+          std::string("hetcim ") + build_version() + " (" + build_commit() + "), gnuplot"};
+      const std::string with =
+          e == "svg" ? svg_with_metadata(bytes, m) : png_with_metadata(bytes, m);
+      std::ofstream o(staged, std::ios::binary | std::ios::trunc);
+      o.write(with.data(), static_cast<std::streamsize>(with.size()));
+      if (!o) throw user_error("figure ", f.name, ": cannot write ", staged);
+    }
   }
 }
 

@@ -18,6 +18,10 @@ struct Figure {
   std::string title;
   std::string caption;
   double width_in = 7.16, height_in = 3.0;  // inches: a two-column paper's full width
+  // Where the numbers come from, written into the SVG (<desc>, <metadata>) and PNG (iTXt Comment)
+  // with the title and caption (report/figure_metadata.h); plot_chart fills it from the chart's
+  // footnote when empty.
+  std::string provenance = "";
 };
 
 // Stages <dir>/<f.name>.svg, .pdf and .png in `out` (committed with the command's other outputs)
@@ -41,10 +45,5 @@ void plot(OutputSet& out, const std::string& dir, const Figure& f, const std::st
 // gnuplot_text(s) as a double-quoted field of an inline data block ($name << EOD): gnuplot's data
 // reader has no escape for a double quote, so each becomes an apostrophe.
 [[nodiscard]] std::string gnuplot_datum(std::string_view s);
-
-// A gnuplot command that prints `text` small at the foot of the image (where its numbers come
-// from: source, version); put it before `plot` or `set multiplot`. `text` goes through
-// gnuplot_string.
-[[nodiscard]] std::string gnuplot_footer(const std::string& text);
 
 }  // namespace hetcim::report

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "report/figure_metadata.h"
 #include "report/figure_style.h"
 #include "report/provenance.h"
 #include "util/units.h"
@@ -268,20 +269,18 @@ std::string multi_gantt_svg(const MultiPartitionRun& r) {
   const double W = 1100, left = 110, right = 40, lane_h = 18, top = 40;
   const double span = s.makespan > 0 ? s.makespan : 1;
   const double scale = (W - left - right) / span;
-  const std::string cap = provenance_caption(r.provenance);
-  const size_t per_line = 170;
-  const size_t cap_lines = cap.size() / per_line + 1;
-  const double H = top + static_cast<double>(lane_names.size()) * (lane_h + 4) + 30 +
-                   12.0 * static_cast<double>(cap_lines);
+  // Lanes, then a time axis; the provenance goes into the file (<desc>, <metadata>), not onto
+  // the image (issue 36).
+  const double H = top + static_cast<double>(lane_names.size()) * (lane_h + 4) + 36;
   char buf[768];
   std::snprintf(buf, sizeof buf,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" "
+                "font-family=\"%s, sans-serif\" font-size=\"%.1f\">\n<rect width=\"100%%\" "
                 "height=\"100%%\" fill=\"white\"/>\n",
-                W, H);
+                W, H, st.font.c_str(), st.font_pt * 96 / 72);
   std::string o = buf;
   std::snprintf(buf, sizeof buf,
-                "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s, energy %s "
+                "<text x=\"%.0f\" y=\"20\" font-size=\"12\">%s: latency %s, energy %s "
                 "(modelled), %s</text>\n",
                 left, html_escape(r.model + " on " + r.platform).c_str(), t(s.makespan).c_str(),
                 en(s.energy).c_str(), partition::solve_status_name(status_of(r)));
@@ -301,13 +300,28 @@ std::string multi_gantt_svg(const MultiPartitionRun& r) {
                   html_escape(b.title).c_str());
     o += buf;
   }
-  const double y0 = top + static_cast<double>(lane_names.size()) * (lane_h + 4) + 16;
-  for (size_t i = 0; i < cap_lines; ++i) {
-    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\" font-size=\"9\" fill=\"#555\">",
-                  y0 + 12.0 * static_cast<double>(i));
-    o += buf + html_escape(cap.substr(i * per_line, per_line)) + "</text>\n";
+  // Time axis: a line and six labelled ticks, the last ending at the axis end.
+  const double axis_y = top + static_cast<double>(lane_names.size()) * (lane_h + 4) + 4;
+  std::snprintf(buf, sizeof buf,
+                "<line class=\"time-axis\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+                "stroke=\"black\"/>\n",
+                left, axis_y, W - right, axis_y);
+  o += buf;
+  for (int k = 0; k <= 5; ++k) {
+    const double x = left + (W - left - right) * k / 5.0;
+    std::snprintf(buf, sizeof buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
+                  "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
+                  x, axis_y, x, axis_y + 4, x, axis_y + 17, k == 5 ? "end" : "middle",
+                  html_escape(t(span * k / 5.0)).c_str());
+    o += buf;
   }
-  return o + "</svg>\n";
+  o += "</svg>\n";
+  return svg_with_metadata(o,
+                           {r.model + " on " + r.platform + ": schedule",
+                            "Gantt chart of the schedule on the platform's engines and links",
+                            provenance_caption(r.provenance),
+                            "hetcim " + r.provenance.version + " (" + r.provenance.commit + ")"});
 }
 
 }  // namespace hetcim::report

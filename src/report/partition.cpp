@@ -9,6 +9,7 @@
 
 #include "graph/dag.h"
 #include "partition/energy.h"
+#include "report/figure_metadata.h"
 #include "report/figure_style.h"
 #include "report/provenance.h"
 #include "util/files.h"
@@ -27,14 +28,15 @@ std::string xml_escape(const std::string& s) {
   return html_escape(s);
 }
 
-// An SVG document's opening: size, font and a white background.
+// An SVG document's opening: size, the figures' font and size (figure_style.h: 8 pt = 10.7 px)
+// and a white background.
 std::string svg_open(double width, double height) {
-  char buf[256];
+  char buf[320];
   std::snprintf(buf, sizeof buf,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" "
+                "font-family=\"%s, sans-serif\" font-size=\"%.1f\">\n<rect width=\"100%%\" "
                 "height=\"100%%\" fill=\"white\"/>\n",
-                width, height);
+                width, height, figure_style().font.c_str(), figure_style().font_pt * 96 / 72);
   return buf;
 }
 
@@ -53,32 +55,6 @@ nlohmann::json energy_json(const partition::EnergyBreakdown& e) {
           {"bus", e.bus},
           {"static", e.static_energy},
           {"total", e.total}};
-}
-
-// A provenance caption at the foot of an SVG of width `w` whose content ends at `y`.
-std::string svg_provenance(const Provenance& prov, double w, double y) {
-  std::string cap = provenance_caption(prov);
-  std::string out;
-  // Wrapped at ~170 characters a line (11 px sans ~ 6 px a character).
-  const size_t width = static_cast<size_t>(std::max(40.0, (w - 8) / 6.2));
-  int line = 0;
-  while (!cap.empty()) {
-    size_t cut = cap.size() <= width ? cap.size() : cap.rfind(' ', width);
-    if (cut == std::string::npos || cut == 0) cut = std::min(width, cap.size());
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\" font-size=\"9\" fill=\"#555\">",
-                  y + 12.0 * line);
-    out += buf + xml_escape(cap.substr(0, cut)) + "</text>\n";
-    cap.erase(0, cut);
-    if (!cap.empty() && cap[0] == ' ') cap.erase(0, 1);
-    ++line;
-  }
-  return out;
-}
-
-int svg_provenance_lines(const Provenance& prov, double w) {
-  const size_t width = static_cast<size_t>(std::max(40.0, (w - 8) / 6.2));
-  return static_cast<int>(provenance_caption(prov).size() / width) + 2;
 }
 
 }  // namespace
@@ -256,11 +232,11 @@ std::string gantt_svg(const results::PartitionRun& r, const partition::Problem& 
   const double scale = (W - left - right) / span;
   const int lanes = 2 + cim_lanes;
   const Provenance prov = results::partition_provenance(r);
-  const double H = top + lanes * (lane_h + 4) + 40 + 12.0 * svg_provenance_lines(prov, W);
+  const double H = top + lanes * (lane_h + 4) + 40;
   std::string o = svg_open(W, H);
   char buf[512];
   std::snprintf(
-      buf, sizeof buf, "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: latency %s</text>\n", left,
+      buf, sizeof buf, "<text x=\"%.0f\" y=\"20\" font-size=\"12\">%s: latency %s</text>\n", left,
       xml_escape(r.model + " on " + r.hardware).c_str(),
       (t(s.makespan) + (r.host_source.empty() ? "" : "; host " + xml_escape(r.host_source)))
           .c_str());
@@ -278,8 +254,7 @@ std::string gantt_svg(const results::PartitionRun& r, const partition::Problem& 
   for (const auto& [name, colour] : kinds) {
     std::snprintf(buf, sizeof buf,
                   "<rect x=\"%.0f\" y=\"30\" width=\"14\" height=\"12\" fill=\"%s\" "
-                  "stroke=\"#333\" stroke-width=\"0.5\"/><text x=\"%.0f\" y=\"40\" "
-                  "font-size=\"12\">%s</text>\n",
+                  "stroke=\"#333\" stroke-width=\"0.5\"/><text x=\"%.0f\" y=\"40\">%s</text>\n",
                   lx, colour.c_str(), lx + 19, name);
     o += buf;
     lx += 40 + 7.5 * static_cast<double>(std::string(name).size());
@@ -336,9 +311,11 @@ std::string gantt_svg(const results::PartitionRun& r, const partition::Problem& 
                   axis_y + 16, k == 5 ? "end" : "middle", t(span * k / 5.0).c_str());
     o += buf;
   }
-  o += svg_provenance(prov, W, axis_y + 36);
   o += "</svg>\n";
-  return o;
+  // Where the numbers come from: in the file (<desc>, <metadata>), not on the image (issue 36).
+  return svg_with_metadata(o, {r.model + " on " + r.hardware + ": schedule",
+                               "Gantt chart of the partition's schedule", provenance_caption(prov),
+                               std::string("hetcim ") + prov.version + " (" + prov.commit + ")"});
 }
 
 std::string front_text(const partition::Problem& p, const partition::FrontResult& f,
@@ -431,7 +408,8 @@ std::string front_svg(const std::string& title, const partition::Problem& p,
   c.title = title;
   c.footnote = provenance_caption(prov);
   c.panels.push_back({"", "latency (" + ln + ")", "energy per inference (" + en + ")", kNoValue,
-                      kNoValue, Lines{{front}, false, false}});
+                      // The axis spans the front (310-325 mJ is flat on an axis from 0).
+                      kNoValue, Lines{{front}, false, false, {}, false}});
   const Figure fig{"front", title, "", figure_style().double_column_in * 0.75, 3.4};
   namespace fs = std::filesystem;
   static std::atomic<int> counter{0};

@@ -31,6 +31,21 @@ namespace hetcim::report {
                                     const std::string& intro_html, const std::string& body_html,
                                     const Provenance& provenance);
 
+// One paper of `hetcim reproduce all` on the index page.
+struct IndexEntry {
+  std::string dir;       // the paper's report directory, relative to the index page
+  std::string citation;  // authors: title (venue)
+  std::string key;       // what `hetcim reproduce` takes, e.g. klein2026
+  std::string status;    // api::status_text of its reproduction
+  ReproduceOutput output;
+};
+
+// <out>/index.html of `reproduce all`: per paper its citation, status, the number of compared
+// values and how many agree within `tolerance`, a link to its report and its figures as
+// thumbnails linking to them in the report.
+[[nodiscard]] std::string index_html(const std::vector<IndexEntry>& papers, double tolerance,
+                                     const Provenance& provenance);
+
 [[nodiscard]] nlohmann::json differences_json(const std::vector<Difference>& rows);
 [[nodiscard]] nlohmann::json figures_json(const std::vector<Figure>& figures);
 

@@ -1,7 +1,8 @@
 // `hetcim reproduce all --quick` as a reader sees it: each report.html rendered by headless
 // Chromium (Debian's chromium package) must load every figure image, every table must carry a
-// paper column, every figure caption must name its data source, and a full-page screenshot of
-// each report is kept as a test artifact (HETCIM_ARTIFACT_DIR).
+// paper column, every figure caption must name its data source, the index page must link every
+// report and figure and load every thumbnail, and a full-page screenshot of each page is kept as a
+// test artifact (HETCIM_ARTIFACT_DIR).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -112,6 +113,44 @@ class ReproduceReport : public ::testing::Test {
   static inline std::string log_;
   static inline int status_ = -1;
 };
+
+// `reproduce all` writes index.html: in the browser every thumbnail loads, and the page links each
+// paper's report and each figure of each report.json at its place in the report.
+TEST_F(ReproduceReport, IndexLinksEveryReportAndLoadsEveryThumbnail) {
+  ASSERT_EQ(status_, 0) << log_;
+  const fs::path html = out_ / "index.html";
+  ASSERT_TRUE(fs::exists(html)) << log_;
+  int status = 0;
+  const std::string dom = capture(
+      chromium(out_ / "profile-index") + " --dump-dom file://" + html.string() + " 2>/dev/null",
+      status);
+  ASSERT_EQ(status, 0);
+  size_t figures = 0;
+  for (const std::string seed : {"seed000", "seed001", "seed002"}) {
+    EXPECT_NE(dom.find("href=\"" + seed + "/report.html\""), std::string::npos) << seed;
+    std::ifstream in(out_ / seed / "reproduce.json");
+    const nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& f : j["figures"]) {
+      ++figures;
+      const std::string name = f["name"];
+      EXPECT_NE(dom.find("href=\"" + seed + "/report.html#" + name + "\""), std::string::npos)
+          << name;
+      EXPECT_NE(dom.find("src=\"" + seed + "/figures/" + name + ".svg\""), std::string::npos)
+          << name;
+    }
+  }
+  EXPECT_EQ(count(dom, "<img "), figures);
+  EXPECT_EQ(count(dom, "data-loaded=\"1\""), figures) << "a thumbnail did not load";
+  fs::create_directories(HETCIM_ARTIFACT_DIR);
+  const fs::path shot = fs::path(HETCIM_ARTIFACT_DIR) / "reproduce_index.png";
+  fs::remove(shot);
+  (void)capture(chromium(out_ / "profile-shot-index") +
+                    " --hide-scrollbars --window-size=1200,3000 --screenshot=" + shot.string() +
+                    " file://" + html.string() + " 2>/dev/null",
+                status);
+  ASSERT_EQ(status, 0);
+  EXPECT_GT(fs::file_size(shot), 20000u);
+}
 
 TEST_F(ReproduceReport, Seed000RendersWithEveryFigureAndPaperColumn) {
   check_report("seed000", 4);

@@ -1,17 +1,22 @@
 // The figure style: a chart is drawn as SVG, PDF and PNG at the sizes the style promises (PNG
-// pixels = inches x 300, PDF page = inches x 72 pt), the legend and footnote are in the figure,
-// and malformed charts are internal errors.
+// pixels = inches x 300, PDF page = inches x 72 pt), the legend is in the figure, the footnote
+// (provenance) in the SVG's and PNG's metadata and on the image only when asked, value labels
+// stand above the paper's markers, axes are ticked and ranged as asked, and malformed charts are
+// internal errors.
 #include "report/figure_style.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <vector>
 
+#include "report/figure_metadata.h"
 #include "util/error.h"
 #include "util/output_set.h"
 
@@ -67,9 +72,34 @@ TEST(FigureStyle, DrawsSvgPdfAndPngAtTheStyleSizes) {
   EXPECT_NEAR(std::stod(m[1]), 7.16 * 72, 1.0);
   EXPECT_NEAR(std::stod(m[2]), 3.0 * 72, 1.0);
   const std::string svg = slurp(dir / "sample.svg");
-  for (const char* text : {"50 ns", "1000 ns", "paper (published)", "Host MODELLED", "ARM host",
-                           "speedup (x)", "crossbars"})
+  for (const char* text :
+       {"50 ns", "1000 ns", "paper (published)", "ARM host", "speedup (x)", "crossbars"})
     EXPECT_NE(svg.find(text), std::string::npos) << text;
+  // The footnote is the file's metadata, not a drawn text: once in <desc>, once in <metadata>.
+  const size_t desc = svg.find("<desc>caption\nHost MODELLED: a footnote in the figure.</desc>");
+  EXPECT_NE(desc, std::string::npos) << svg.substr(0, 600);
+  EXPECT_NE(svg.find("<hetcim:source>Host MODELLED: a footnote in the figure.</hetcim:source>"),
+            std::string::npos);
+  size_t count = 0;
+  for (size_t at = svg.find("Host MODELLED"); at != std::string::npos;
+       at = svg.find("Host MODELLED", at + 1))
+    ++count;
+  EXPECT_EQ(count, 2u);
+  EXPECT_NE(svg.find("<title>Sample</title>"), std::string::npos);
+  // The PNG: iTXt chunks with valid CRCs before IEND, the footnote as Comment.
+  bool comment = false;
+  for (size_t at = 8; at + 12 <= png.size();) {
+    const uint32_t n = be32(png, at);
+    const std::string type = png.substr(at + 4, 4);
+    ASSERT_LE(at + 12 + n, png.size());
+    EXPECT_EQ(be32(png, at + 8 + n), hetcim::report::detail::crc32(png.substr(at + 4, 4 + n)))
+        << type;
+    if (type == "iTXt" && png.substr(at + 8, 8) == std::string("Comment\0", 8))
+      comment = png.substr(at + 8, n).find("Host MODELLED: a footnote") != std::string::npos;
+    if (type == "IEND") break;
+    at += 12 + n;
+  }
+  EXPECT_TRUE(comment);
   // Value labels of ours on the bars (the paper's values are markers, not labels).
   EXPECT_NE(svg.find(">5.4<"), std::string::npos);
   EXPECT_EQ(svg.find(">30.9<"), std::string::npos);
@@ -79,6 +109,8 @@ TEST(FigureStyle, DrawsSvgPdfAndPngAtTheStyleSizes) {
 TEST(FigureStyle, LongFootnotesWrapAndLegendsStayOutsideThePanels) {
   Chart c = sample();
   c.footnote = std::string(400, 'x').replace(100, 1, " ").replace(200, 1, " ").replace(300, 1, " ");
+  EXPECT_EQ(chart_body(c, 3.5, 3.0).find("xxxxxxxxxx"), std::string::npos);  // not drawn by default
+  c.draw_footnote = true;
   const std::string body = chart_body(c, 3.5, 3.0);
   // Four words of ~100 characters on a 3.5 in figure: one label per line.
   EXPECT_NE(body.find("set label 4 "), std::string::npos);
@@ -86,6 +118,142 @@ TEST(FigureStyle, LongFootnotesWrapAndLegendsStayOutsideThePanels) {
   EXPECT_NE(body.find("unset key"), std::string::npos);
   EXPECT_EQ(body.find("title '50 ns'"), std::string::npos);
   EXPECT_NE(body.find("'50 ns' at screen"), std::string::npos);
+}
+
+// The positions gnuplot drew: each paper diamond (pt 12, gnuplot's gpPt11: a 2x2 square turned
+// 45 degrees, scaled) and each value label (a text rotated to run upwards from its anchor).
+struct Drawn {
+  double x, y;
+  double extent;  // a diamond's half height; a label's length (px)
+  std::string text;
+};
+
+std::vector<Drawn> diamonds(const std::string& svg) {
+  std::vector<Drawn> d;
+  const std::regex re(
+      "<use xlink:href='#gpPt11' transform='translate\\(([0-9.]+),([0-9.]+)\\) scale\\(([0-9.]+)");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator();
+       ++it)
+    d.push_back(
+        {std::stod((*it)[1]), std::stod((*it)[2]), std::sqrt(2.0) * std::stod((*it)[3]), ""});
+  return d;
+}
+
+std::vector<Drawn> rotated_labels(const std::string& svg) {
+  std::vector<Drawn> d;
+  const std::regex re(
+      "<g transform=\"translate\\(([0-9.]+),([0-9.]+)\\) rotate\\(-90\\)\"[^>]*font-size=\"([0-9."
+      "]+)\"[^>]*>\\s*<text>([^<]*)</text>");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator();
+       ++it) {
+    const std::string text = (*it)[4];
+    // DejaVu Sans: digits 0.636 em, the point 0.318 em; 0.64 em a character is an upper bound.
+    d.push_back({std::stod((*it)[1]), std::stod((*it)[2]),
+                 0.64 * std::stod((*it)[3]) * static_cast<double>(text.size()), text});
+  }
+  return d;
+}
+
+TEST(FigureStyle, ValueLabelsNeverOverlapThePapersMarkers) {
+  // Drawn by gnuplot, read back from the SVG: no value label's extent meets its bar's diamond
+  // (SVG y grows downwards; a label runs up from its anchor). In the first panel (0-40) a label
+  // stays on its bar when the diamond is far above (5.4 vs 30.9) and moves above a diamond that
+  // would cover it (1.1 vs 2.7).
+  const fs::path dir = fs::temp_directory_path() / ("hetcim_labels_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  Chart c = sample();
+  std::get<Bars>(c.panels[1].chart).series[0].paper = {1.0, kNoValue};  // a bar above its paper
+  {
+    hetcim::OutputSet out;
+    plot_chart(out, dir.string(), {"labels", "Labels", "", 7.16, 3.0}, c);
+    out.commit();
+  }
+  const std::string svg = slurp(dir / "labels.svg");
+  const std::vector<Drawn> all = diamonds(svg), labels = rotated_labels(svg);
+  // The legend's diamond stands above the panels (y < 60 px of 288); the others are the bars'.
+  std::vector<Drawn> marks;
+  for (const Drawn& m : all)
+    if (m.y > 60) marks.push_back(m);
+  EXPECT_EQ(all.size(), marks.size() + 1) << svg;
+  EXPECT_EQ(marks.size(), 7u) << svg;   // 4 paper values in panel 1, 3 in panel 2
+  EXPECT_EQ(labels.size(), 8u) << svg;  // one per bar
+  int above = 0, below = 0;
+  for (const Drawn& m : marks) {
+    // The label of this bar: the nearest in x (a rotated text's anchor is a few px right of the
+    // bar's centre).
+    const Drawn* l = nullptr;
+    for (const Drawn& cand : labels)
+      if (!l || std::abs(cand.x - m.x) < std::abs(l->x - m.x)) l = &cand;
+    ASSERT_NE(l, nullptr);
+    ASSERT_LT(std::abs(l->x - m.x), 6.0) << l->text;
+    const bool is_above = l->y <= m.y - m.extent;              // the whole label above the diamond
+    const bool is_below = l->y - l->extent >= m.y + m.extent;  // the whole label below it
+    EXPECT_TRUE(is_above || is_below)
+        << "label " << l->text << " from y " << l->y << " up " << l->extent
+        << " px meets the diamond at " << m.y << " +- " << m.extent;
+    above += is_above;
+    below += is_below;
+    if (m.x < 687 / 2.0) {  // the first panel, 0-40
+      EXPECT_TRUE(l->text != "5.4" || is_below) << "5.4 should stay on its bar, under 30.9";
+      EXPECT_TRUE(l->text != "1.1" || is_above) << "1.1 should move above the diamond at 2.7";
+    }
+  }
+  EXPECT_GE(above, 1);
+  EXPECT_GE(below, 1);
+  fs::remove_all(dir);
+}
+
+TEST(FigureStyle, PanelsOfOneBarDraw) {
+  // gnuplot 5.4.4 exits 139 on `with labels` over a one-row data block whose point is undefined;
+  // the one-bar panels (the DW engine's speedup, a one-budget DSE) took that path through a NaN
+  // filter. One group with and without a paper value, an undefined bar, one stacked bar whose
+  // label sits above it: each is drawn, its labels present.
+  const fs::path dir = fs::temp_directory_path() / ("hetcim_onebar_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  Chart c;
+  c.title = "one bar";
+  c.panels.push_back({"paper", "", "x", 0, 35, Bars{{"engine over SW"}, {{"ours", {25}, {26}}}}});
+  c.panels.push_back({"no paper", "", "x", kNoValue, kNoValue, Bars{{"g"}, {{"ours", {7}, {}}}}});
+  c.panels.push_back(
+      {"undefined", "", "x", kNoValue, kNoValue, Bars{{"g"}, {{"ours", {kNoValue}, {3}}}}});
+  StackSegment seg{"host", "", {10}, {"base"}};  // inside its segment
+  StackSegment seg2{"cim", "", {0.1}, {"top"}};  // too thin: above the bar and its marker
+  c.panels.push_back({"stack", "", "ms", kNoValue, kNoValue,
+                      Stacks{{"one"}, {}, {}, {seg, seg2}, {{"paper", {12}, true}}}});
+  {
+    hetcim::OutputSet out;
+    ASSERT_NO_THROW(plot_chart(out, dir.string(), {"onebar", "One bar", "", 7.16, 3.0}, c));
+    out.commit();
+  }
+  const std::string svg = slurp(dir / "onebar.svg");
+  for (const char* text : {">25.0<", ">7.0<", ">base<", ">top<"})
+    EXPECT_NE(svg.find(text), std::string::npos) << text;
+  fs::remove_all(dir);
+}
+
+TEST(FigureStyle, AxesAsAsked) {
+  // A front from 310 to 325 mJ: the y axis spans it with 8 % of the range either side, not 0.
+  Chart c;
+  c.title = "front";
+  LineSeries front{"front", {10, 12, 15}, {325, 318, 310}};
+  Lines l{{front}, false, false, {}, false};
+  c.panels.push_back({"", "latency (ms)", "energy (mJ)", kNoValue, kNoValue, l});
+  EXPECT_NE(chart_body(c, 5, 3).find("set yrange [308.8:326.2]"), std::string::npos);
+  std::get<Lines>(c.panels[0].chart).y_from_zero = true;
+  EXPECT_NE(chart_body(c, 5, 3).find("set yrange [0:357.5]"), std::string::npos);
+  // A log time axis: named ticks where given, else 1e3-style labels (never 1000100001000001e+06).
+  Chart d;
+  d.title = "drift";
+  Lines t{{{"acc", {1, 3600, 31557600}, {90, 88, 80}}},
+          true,
+          false,
+          {{1, "1s"}, {3600, "1h"}, {31557600, "1y"}}};
+  d.panels.push_back({"", "time after programming (log scale)", "accuracy (%)", 0, 100, t});
+  const std::string body = chart_body(d, 5, 3);
+  EXPECT_NE(body.find("set xtics ('1s' 1, '1h' 3600, '1y' 31557600) nomirror"), std::string::npos)
+      << body;
+  std::get<Lines>(d.panels[0].chart).xtics.clear();
+  EXPECT_NE(chart_body(d, 5, 3).find("set format x '1e%T'"), std::string::npos);
 }
 
 TEST(FigureStyle, MalformedChartsAreInternalErrors) {
