@@ -197,6 +197,36 @@ class FrontSearch {
     tail_.resize(m);
     dur_.resize(m);
     dev_.resize(m);
+    build_removable();
+  }
+
+  // removable_ (see there): 0/1 knapsack rows from the last decision back, each operator an item
+  // of its host latency weighing its fewest accelerator crossbars.
+  void build_removable() {
+    const size_t n = vars_.size();
+    std::vector<double> value(n, 0.0);
+    std::vector<int64_t> weight(n, std::numeric_limits<int64_t>::max());
+    for (size_t d = 0; d < n; ++d)
+      for (const Choice& c : choices_[static_cast<size_t>(vars_[d])]) {
+        if (c.host)
+          value[d] = c.duration;
+        else
+          weight[d] = std::min(weight[d], c.crossbars);
+      }
+    int64_t total = 0;  // the most crossbars worth a column
+    for (size_t d = 0; d < n; ++d)
+      total = std::min(total + std::min(weight[d], in_.budget), in_.budget);
+    const auto width = static_cast<size_t>(std::max<int64_t>(total, 0)) + 1;
+    if (static_cast<double>(n + 1) * static_cast<double>(width) > kMaxKnapsackCells) return;
+    removable_width_ = width;
+    removable_.assign((n + 1) * width, 0.0);
+    for (size_t d = n; d-- > 0;) {
+      const double* next = removable_.data() + (d + 1) * width;
+      double* row = removable_.data() + d * width;
+      const auto w = static_cast<size_t>(std::max<int64_t>(weight[d], 0));
+      for (size_t c = 0; c < width; ++c)
+        row[c] = c >= w ? std::max(next[c], next[c - w] + value[d]) : next[c];
+    }
   }
 
   // 1 = surely host, 2 = surely accelerator, 3 = undecided between both.
@@ -255,6 +285,11 @@ class FrontSearch {
         tail_min = std::min(tail_min, t);
       }
       if (dev_[v] == 3) {  // undecided: its host latency counts unless crossbars take it away
+        if (!removable_.empty()) {
+          for (const Choice& c : choices_[v])
+            if (c.host) load += c.duration;
+          continue;
+        }
         KnapsackItem item{0.0, std::numeric_limits<int64_t>::max()};
         for (const Choice& c : choices_[v]) {
           if (c.host)
@@ -309,9 +344,15 @@ class FrontSearch {
   }
 
   // Host-load bound when the undecided operators may spend at most `extra` more crossbars:
-  // first host start + host work + last host tail, the work reduced by the fractional knapsack
-  // of host latency that `extra` crossbars can move to the accelerator.
+  // first host start + host work + last host tail, the work reduced by the most host latency that
+  // `extra` crossbars can move to the accelerator: the 0/1 knapsack of removable_ when it was
+  // built, else its fractional relaxation (at least as much).
   double load_bound(int64_t extra) const {
+    if (!removable_.empty()) {
+      const auto c = static_cast<size_t>(
+          std::clamp<int64_t>(extra, 0, static_cast<int64_t>(removable_width_) - 1));
+      return load_base_ - removable_[depth_ * removable_width_ + c];
+    }
     double removed = 0.0;
     double room = static_cast<double>(extra);
     for (const KnapsackItem& it : knapsack_) {
@@ -354,6 +395,7 @@ class FrontSearch {
   }
 
   void undecide() {
+    depth_ = 0;
     decided_.assign(nodes_.size(), -1);
     for (size_t v = 0; v < nodes_.size(); ++v)
       if (choices_[v].size() == 1) decided_[v] = 0;
@@ -585,6 +627,7 @@ class FrontSearch {
       ++out_.parent_pruned;
       return;
     }
+    depth_ = depth;
     const double lb = std::max(parent_lb, lower_bound(limit));
     if (!worth_exploring(lb, elb, crossbars, drop, res)) return;
     if (depth == vars_.size()) {
@@ -626,12 +669,17 @@ class FrontSearch {
       std::stable_sort(order.begin(), order.end(),
                        [&](size_t a, size_t b) { return key[a] < key[b]; });
     }
+    // The longest path through v at this node with v's own latency in place of its fastest bounds
+    // every completion of a child (heads and tails only grow as operators are decided: slower
+    // modes, transfers between operators surely on different devices), so a child that mode makes
+    // too slow is pruned by its parent's bound before its own are computed.
+    const double through = head_[v] + tail_[v];
     for (size_t k : order) {
       const int64_t c = crossbars + choices_[v][k].crossbars;
       const int64_t d = drop + choices_[v][k].drop;
       if (c > in_.budget || d > in_.drop_budget) continue;
       decided_[v] = static_cast<int>(k);
-      dfs(depth + 1, c, d, lb);
+      dfs(depth + 1, c, d, std::max(lb, through + choices_[v][k].duration));
       if (out_.timed_out || halt_) break;
     }
     decided_[v] = -1;
@@ -658,6 +706,14 @@ class FrontSearch {
   };
   std::vector<KnapsackItem> knapsack_;  // undecided operators, best value per crossbar first
   double load_base_ = 0.0;
+  // The 0/1 knapsack of the host-load bound by depth (the undecided operators at depth d are
+  // vars_[d..]): removable_[d * removable_width_ + c] is the most host latency vars_[d..] can
+  // move to the accelerator with at most c crossbars (each at its fewest). Left empty (the
+  // fractional knapsack_ instead) beyond kMaxKnapsackCells entries.
+  static constexpr double kMaxKnapsackCells = 1 << 20;
+  std::vector<double> removable_;
+  size_t removable_width_ = 0;
+  size_t depth_ = 0;  // decisions taken at the current node (dfs), for load_bound()
   const RestCost* rest_;
   double incumbent_;
   double w_ = p_.energy_weight;

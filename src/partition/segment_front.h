@@ -3,11 +3,13 @@
 // Bounds at a node: the critical path with undecided operators at their fastest and their
 // transfers free; Jackson's preemptive bound over the operators surely on the host; and a
 // host-load bound that keeps the host latency of the undecided operators except what the
-// crossbars still spendable can move away (fractional knapsack). A node is pruned when no
+// crossbars still spendable can move away (a 0/1 knapsack by depth, its fractional relaxation
+// where the table would be too large). A node is pruned when no
 // total of crossbars it may reach could give a latency below what the front already has for
 // that many crossbars; before its own bounds are computed, a node is tested with its parent's
-// (valid for all its completions; the front may have improved since). Leaves are sequenced exactly
-// (sequencing.h) with that latency as cutoff. With an accuracy model the front has a third
+// (valid for all its completions; the front may have improved since), raised to the parent's
+// longest path through the operator just decided, at its chosen latency. Leaves are sequenced
+// exactly (sequencing.h) with that latency as cutoff. With an accuracy model the front has a third
 // coordinate, the accuracy drop (a second knapsack resource, problem.h): a node whose drop exceeds
 // the budget is cut, and a node is compared only with the points that spend no more drop than it
 // already has (any completion spends more).

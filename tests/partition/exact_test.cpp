@@ -488,6 +488,33 @@ TEST(ExactSolver, TinyProblems) {
   }
 }
 
+// The host-load bound moves away the host latency of a 0/1 knapsack, not of its fractional
+// relaxation (segment_front.cpp: removable_): three independent 10 s operators between a 1 s
+// source and a 1 s sink, each offloadable (1 s) on 2 of the 3 crossbars: one can go, the optimum
+// is 1 + 20 + 1 = 22 s; the fractional knapsack would move 1.5 of them away (a bound of 17 s). So
+// a cutoff just below the optimum is settled by the hard segment's root alone.
+TEST(ExactSolver, TheHostLoadBoundIsAnIntegerKnapsack) {
+  const std::vector<std::vector<AccMode>> acc = {{}, {{2, 1.0}}, {{2, 1.0}}, {{2, 1.0}}, {}};
+  const Problem p = make_problem(5, {{0, 1}, {0, 2}, {0, 3}, {1, 4}, {2, 4}, {3, 4}},
+                                 {1, 10, 10, 10, 1}, acc, {0, 0, 0, 0, 0, 0}, 3);
+  const ExactResult full = solve_exact(p);
+  ASSERT_EQ(full.status, SolveStatus::Optimal);
+  EXPECT_EQ(full.objective, 22.0);
+  EXPECT_EQ(solve_brute_force(p).objective, 22.0);
+  ExactOptions o;
+  o.cutoff = 21.5;
+  const ExactResult none = solve_exact(p, o);
+  EXPECT_EQ(none.status, SolveStatus::Infeasible);
+  EXPECT_EQ(none.bound, 21.5);
+  EXPECT_EQ(none.probes, 0);  // the root bound is above the cutoff: nothing to probe
+  const auto hard = std::max_element(none.segments.begin(), none.segments.end(),
+                                     [](const ExactSegmentStats& a, const ExactSegmentStats& b) {
+                                       return a.decisions < b.decisions;
+                                     });
+  ASSERT_EQ(hard->decisions, 3u);
+  EXPECT_EQ(hard->nodes, 1);  // its root; with the fractional knapsack, 80 nodes and 9 probes
+}
+
 TEST(ExactSolver, ResNet18ShapeMatchesTheMilp) {
   for (int64_t budget : {0, 5, 20, 60}) {
     const Problem p = testing::resnet18_shape(budget);
