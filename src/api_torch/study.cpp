@@ -164,6 +164,9 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
     o.train_limit = a.train_limit;
     o.threads = a.threads;
     o.crop_padding = -1;
+    // A model's training writes a checkpoint after every epoch (train/train.h): a study stopped
+    // mid-training (Ctrl-C, a session's end) continues where it stopped on the next call.
+    o.checkpoint = job.out + ".checkpoint";
     if (fs::exists(job.out)) {  // reuse only a model trained exactly so
       const std::optional<TrainRecord> rec = read_train_record(job.out);
       if (!rec)

@@ -1,6 +1,7 @@
 #include "api_torch/training.h"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "data/dataset.h"
 #include "data/holdout.h"
@@ -89,6 +90,7 @@ TrainOutcome train_to_files(const TrainJob& job) {
       {"machine", machine_description()}};
   onnxio::export_onnx(r.model, job.out);
   write_file_atomically(job.out + ".train.json", record.dump(1) + "\n");
+  if (!o.checkpoint.empty()) std::filesystem::remove(o.checkpoint);  // the model is saved
   return out;
 }
 

@@ -32,6 +32,7 @@
 // the same seed, data and thread count give the same bytes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -56,6 +57,8 @@ class NoiseInjector {
   [[nodiscard]] const xbar::ChipProfile& profile() const { return profile_; }
   [[nodiscard]] double read_time() const { return read_time_; }
   [[nodiscard]] bool drifting() const;
+  // The four streams (write, stuck, drift, read), to checkpoint and resume training.
+  [[nodiscard]] std::array<xbar::Rng*, 4> streams() { return {&write_, &stuck_, &drift_, &read_}; }
 
  private:
   xbar::ChipProfile profile_;

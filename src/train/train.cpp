@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <numeric>
+#include <sstream>
 
 #include "train/noise_injection.h"
 #include "train/race_cnn_net.h"
@@ -26,6 +28,113 @@ void check_options(const TrainOptions& o) {
     throw user_error("train: crop padding must be >= 0, got ", o.crop_padding);
   if (o.train_limit < 0 || o.eval_limit < 0) throw user_error("train: image limits must be >= 0");
   if (o.threads < 0) throw user_error("train: threads must be >= 0, got ", o.threads);
+}
+
+// ---- checkpoints (TrainOptions::checkpoint)
+
+// What must be equal for a checkpoint to continue a training: the options that shape its
+// trajectory and the two data sets by name and size, as "; "-separated fields.
+std::string checkpoint_key(const data::ImageDataset& train, const data::ImageDataset& eval,
+                           const TrainOptions& o, int64_t n_train, int64_t n_eval) {
+  std::ostringstream k;
+  k.precision(17);
+  k << "race_cnn checkpoint 1; train images " << train.name << " " << n_train << " of "
+    << train.count << "; evaluation images " << eval.name << " " << n_eval << "; epochs "
+    << o.epochs << "; batch size " << o.batch_size << "; lr " << o.lr << "; weight decay "
+    << o.weight_decay << "; crop padding " << o.crop_padding << "; flip " << o.flip << "; seed "
+    << o.seed << "; threads " << o.threads;
+  if (o.hardware_aware)
+    k << "; hardware-aware " << o.hardware_aware->name << " at " << o.hardware_aware_time << " s";
+  return k.str();
+}
+
+// The first "; "-separated field where two keys differ.
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::istringstream x(a), y(b);
+  std::string fa, fb;
+  while (true) {
+    const bool more_a = static_cast<bool>(std::getline(x, fa, ';'));
+    const bool more_b = static_cast<bool>(std::getline(y, fb, ';'));
+    if (!more_a && !more_b) return "";
+    if (fa != fb || more_a != more_b)
+      return "the checkpoint has '" + (more_a ? fa.substr(fa.find_first_not_of(' ')) : "") +
+             "', this run '" + (more_b ? fb.substr(fb.find_first_not_of(' ')) : "") + "'";
+    fa.clear();
+    fb.clear();
+  }
+}
+
+struct TrainState {
+  RaceCnnNet& net;
+  torch::optim::AdamW& optimizer;
+  std::vector<xbar::Rng*> streams;  // the data stream, then the noise injector's
+  int64_t step = 0;
+  std::vector<EpochStats> epochs;
+};
+
+void save_checkpoint(const std::string& path, const std::string& key, TrainState& s) {
+  torch::serialize::OutputArchive ar, net, optimizer;
+  ar.write("key", c10::IValue(key));
+  ar.write("step", c10::IValue(s.step));
+  s.net->save(net);
+  ar.write("net", net);
+  s.optimizer.save(optimizer);
+  ar.write("optimizer", optimizer);
+  std::vector<int64_t> rng;
+  for (const xbar::Rng* r : s.streams)
+    for (uint64_t w : r->state()) rng.push_back(static_cast<int64_t>(w));
+  ar.write("rng", torch::tensor(rng, torch::kInt64));
+  std::vector<double> stats;
+  for (const EpochStats& e : s.epochs)
+    stats.insert(stats.end(), {e.train_loss, e.train_accuracy, e.eval_accuracy, e.seconds});
+  ar.write("epochs", torch::tensor(stats, torch::kFloat64));
+  const std::string tmp = path + ".tmp";
+  ar.save_to(tmp);
+  std::filesystem::rename(tmp, path);
+}
+
+// Restores `s` from the checkpoint at `path`; UserError when it belongs to another training or
+// cannot be read.
+void load_checkpoint(const std::string& path, const std::string& key, TrainState& s) {
+  torch::serialize::InputArchive ar, net, optimizer;
+  c10::IValue stored_key, step;
+  torch::Tensor rng, stats;
+  try {
+    ar.load_from(path);
+    ar.read("key", stored_key);
+  } catch (const c10::Error&) {
+    throw user_error(path, ": not a training checkpoint hetcim can read; remove it");
+  }
+  if (!stored_key.isString() || stored_key.toStringRef() != key)
+    throw user_error(
+        path, ": a checkpoint of another training (",
+        stored_key.isString() ? first_difference(stored_key.toStringRef(), key) : "no key",
+        "); remove it or choose another output");
+  try {
+    ar.read("step", step);
+    ar.read("net", net);
+    ar.read("optimizer", optimizer);
+    ar.read("rng", rng);
+    ar.read("epochs", stats);
+    s.net->load(net);
+    s.optimizer.load(optimizer);
+  } catch (const c10::Error&) {
+    throw user_error(path, ": a damaged training checkpoint; remove it");
+  }
+  if (!step.isInt() || rng.numel() != 4 * static_cast<int64_t>(s.streams.size()) ||
+      stats.numel() % 4 != 0 || stats.numel() == 0)
+    throw user_error(path, ": a damaged training checkpoint; remove it");
+  s.step = step.toInt();
+  const auto* w = rng.data_ptr<int64_t>();
+  for (size_t i = 0; i < s.streams.size(); ++i) {
+    std::array<uint64_t, 4> st{};
+    for (size_t j = 0; j < 4; ++j) st[j] = static_cast<uint64_t>(w[4 * i + j]);
+    s.streams[i]->set_state(st);
+  }
+  const auto* e = stats.data_ptr<double>();
+  s.epochs.clear();
+  for (int64_t i = 0; i < stats.numel(); i += 4)
+    s.epochs.push_back({e[i], e[i + 1], e[i + 2], e[i + 3]});
 }
 
 // One augmented batch: for each image a random crop of the zero-padded image (offsets in
@@ -103,14 +212,24 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
   std::vector<int64_t> order(static_cast<size_t>(n_train));
   std::vector<float> x(static_cast<size_t>(o.batch_size * train.image_size()));
   std::vector<int64_t> labels(static_cast<size_t>(o.batch_size));
+
+  TrainState state{net, optimizer, {&rng}, 0, {}};
+  if (injector)
+    for (xbar::Rng* r : injector->streams()) state.streams.push_back(r);
+  const std::string key = checkpoint_key(train, eval, o, n_train, n_eval);
+  // A checkpoint of every epoch (a run stopped before its caller saved the model) trains no more.
+  if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint))
+    load_checkpoint(o.checkpoint, key, state);
+  // Seconds since training first started: a resumed run adds the checkpoint's.
+  const double earlier = state.epochs.empty() ? 0.0 : state.epochs.back().seconds;
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return earlier +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-
+  int64_t& step = state.step;
   TrainResult result;
-  int64_t step = 0;
-  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+  for (int epoch = static_cast<int>(state.epochs.size()) + 1; epoch <= o.epochs; ++epoch) {
     std::iota(order.begin(), order.end(), 0);
     for (int64_t i = n_train - 1; i > 0; --i)  // Fisher-Yates
       std::swap(order[static_cast<size_t>(i)],
@@ -156,9 +275,11 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
     e.train_accuracy = static_cast<double>(correct) / static_cast<double>(seen);
     e.eval_accuracy = accuracy(net, eval, n_eval, 500);
     e.seconds = elapsed();
-    result.epochs.push_back(e);
+    state.epochs.push_back(e);
+    if (!o.checkpoint.empty()) save_checkpoint(o.checkpoint, key, state);
     if (o.epoch_done) o.epoch_done(epoch, e);
   }
+  result.epochs = state.epochs;
   result.eval_accuracy = result.epochs.back().eval_accuracy;
   result.model = to_graph(net);
   return result;

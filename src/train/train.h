@@ -64,6 +64,12 @@ struct TrainOptions {
   // per-epoch evaluation stays clean and digital.
   std::optional<xbar::ChipProfile> hardware_aware;
   double hardware_aware_time = 0.0;  // s after programming, >= 0
+  // A file ("": none) written after every epoch (atomically) with everything the next epoch
+  // reads: weights, AdamW's state, the step, every random stream, the epochs' statistics. When it
+  // exists at the start, training continues after its last epoch and ends with the same weights
+  // as an uninterrupted run (same options, data and thread count; UserError naming the first
+  // differing option otherwise). The caller removes it once the model is saved.
+  std::string checkpoint;
   // Called after every batch (e.g. to draw a progress bar) and after every epoch with its
   // statistics (1-based epoch); either may be empty.
   std::function<void(const TrainProgress&)> progress;

@@ -7,6 +7,7 @@
 // when its write noise changes, and programming one layer never shifts another layer's noise.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -20,6 +21,13 @@ class Rng {
   [[nodiscard]] static uint64_t derive(uint64_t seed, std::string_view stream);
 
   [[nodiscard]] uint64_t next_u64();
+
+  // The generator's whole state: a stream saved and restored continues with the same bytes
+  // (training checkpoints, train/train.h).
+  [[nodiscard]] std::array<uint64_t, 4> state() const { return {s_[0], s_[1], s_[2], s_[3]}; }
+  void set_state(const std::array<uint64_t, 4>& s) {
+    for (int i = 0; i < 4; ++i) s_[i] = s[static_cast<size_t>(i)];
+  }
   [[nodiscard]] double uniform();       // [0, 1), 53 random bits
   [[nodiscard]] double uniform_open();  // (0, 1)
   [[nodiscard]] double normal();        // N(0, 1), 256-layer ziggurat

@@ -5,9 +5,12 @@
 #include "train/noise_injection.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
 #include <numeric>
+#include <stdexcept>
 
 #include "train/train.h"
 #include "user_error_message.h"
@@ -257,6 +260,30 @@ TEST(NoiseInjection, HardwareAwareTrainingIsSeededAndLearns) {
   const TrainResult plain = train_race_cnn(train, eval, o);
   EXPECT_NE(plain.model.initializers.at("classifier.0.weight").floats(),
             a.model.initializers.at("classifier.0.weight").floats());
+}
+
+// Hardware-aware training resumed from a checkpoint after epoch 1 of 2 continues every noise
+// stream where it stopped: the same weights as the uninterrupted run.
+TEST(NoiseInjection, HardwareAwareTrainingResumesFromItsCheckpoint) {
+  const data::ImageDataset train = squares(128, 1), eval = squares(64, 2);
+  TrainOptions o;
+  o.epochs = 2;
+  o.batch_size = 32;
+  o.flip = false;
+  o.seed = 4;
+  o.hardware_aware = a3();
+  const TrainResult straight = train_race_cnn(train, eval, o);
+  o.checkpoint =
+      (std::filesystem::temp_directory_path() / ("hetcim_hwa_ckpt_" + std::to_string(::getpid())))
+          .string();
+  TrainOptions stopping = o;
+  stopping.epoch_done = [](int, const EpochStats&) { throw std::runtime_error("stopped"); };
+  EXPECT_THROW((void)train_race_cnn(train, eval, stopping), std::runtime_error);
+  const TrainResult resumed = train_race_cnn(train, eval, o);
+  std::filesystem::remove(o.checkpoint);
+  for (const char* p : {"features.0.weight", "classifier.0.weight"})
+    EXPECT_EQ(resumed.model.initializers.at(p).floats(), straight.model.initializers.at(p).floats())
+        << p;
 }
 
 }  // namespace

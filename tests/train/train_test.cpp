@@ -1,6 +1,7 @@
 #include "train/train.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -8,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <stdexcept>
 
 #include "data/fashion_mnist.h"
 #include "onnxio/export.h"
@@ -152,6 +155,54 @@ TEST(Train, SameSeedSameWeightsOtherSeedDiffers) {
   EXPECT_EQ(param(a.model, "classifier.2.weight"), param(b.model, "classifier.2.weight"));
   EXPECT_EQ(param(a.model, "features.0.weight"), param(b.model, "features.0.weight"));
   EXPECT_NE(param(a.model, "features.0.weight"), param(c.model, "features.0.weight"));
+}
+
+// A training stopped after epoch 2 of 3 and resumed from its checkpoint ends with the weights and
+// per-epoch statistics of the uninterrupted run, training only epoch 3; a checkpoint of other
+// options names the differing one; a file that is not a checkpoint is refused.
+TEST(Train, CheckpointResumesToTheSameWeights) {
+  const auto train = squares(96, 1), test = squares(32, 2);
+  TrainOptions o = quick(5);
+  o.epochs = 3;
+  const TrainResult straight = train_race_cnn(train, test, o);
+
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("hetcim_ckpt_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  o.checkpoint = (dir / "run.checkpoint").string();
+  TrainOptions stopping = o;
+  stopping.epoch_done = [](int epoch, const EpochStats&) {
+    if (epoch == 2) throw std::runtime_error("stopped");
+  };
+  EXPECT_THROW((void)train_race_cnn(train, test, stopping), std::runtime_error);
+  ASSERT_TRUE(std::filesystem::exists(o.checkpoint));
+
+  TrainOptions other = o;
+  other.seed = 6;
+  try {
+    (void)train_race_cnn(train, test, other);
+    ADD_FAILURE() << "a checkpoint of seed 5 continued a seed-6 training";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("the checkpoint has 'seed 5', this run 'seed 6'"),
+              std::string::npos)
+        << e.what();
+  }
+
+  std::vector<int> trained;
+  o.epoch_done = [&](int epoch, const EpochStats&) { trained.push_back(epoch); };
+  const TrainResult resumed = train_race_cnn(train, test, o);
+  EXPECT_EQ(trained, std::vector<int>{3});
+  for (const char* p : {"features.0.weight", "classifier.2.weight", "classifier.2.bias"})
+    EXPECT_EQ(param(resumed.model, p), param(straight.model, p)) << p;
+  ASSERT_EQ(resumed.epochs.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(resumed.epochs[i].train_loss, straight.epochs[i].train_loss) << i;
+    EXPECT_EQ(resumed.epochs[i].eval_accuracy, straight.epochs[i].eval_accuracy) << i;
+  }
+
+  { std::ofstream(o.checkpoint, std::ios::binary | std::ios::trunc) << "not a checkpoint"; }
+  EXPECT_THROW((void)train_race_cnn(train, test, o), UserError);
+  std::filesystem::remove_all(dir);
 }
 
 // Training, ONNX export through onnxio, import, evaluation: the same logits from the trained graph
