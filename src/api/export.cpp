@@ -2,8 +2,8 @@
 
 #include "api/common.h"
 #include "exec/calibration.h"
-#include "exec/qdq_export.h"
 #include "onnxio/export.h"
+#include "passes/qdq_export.h"
 
 namespace hetcim::api {
 
@@ -44,7 +44,7 @@ ExportResult export_onnx(const Model& model, const ExportRequest& q) {
     po.weight_seed = q.weight_seed;
     po.calibration.seed = q.calibration_seed;
     po.calibration.samples = q.calibration_samples;
-    g = exec::to_qdq(exec::prepare(std::move(g), po));
+    g = passes::to_qdq(exec::prepare(std::move(g), po));
   }
   onnxio::ExportOptions o;
   o.seed = q.weight_seed;

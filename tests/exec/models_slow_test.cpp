@@ -9,7 +9,6 @@
 #include "exec/calibration.h"
 #include "exec/engine.h"
 #include "exec/inputs.h"
-#include "exec/qdq_export.h"
 #include "exec/reference.h"
 #include "onnxio/export.h"
 #include "onnxio/import.h"

@@ -10,11 +10,11 @@
 #include "exec/calibration.h"
 #include "exec/engine.h"
 #include "exec/inputs.h"
-#include "exec/qdq_export.h"
 #include "exec/reference.h"
 #include "onnxio/export.h"
 #include "onnxio/import.h"
 #include "passes/pipeline.h"
+#include "passes/qdq_export.h"
 #include "test_util.h"
 #include "zoo/zoo.h"
 
@@ -22,6 +22,7 @@ namespace hetcim::exec {
 namespace {
 
 using passes::Precision;
+using passes::to_qdq;
 using testing::prepared;
 
 // Table I of seed 000: 38 / 79 / 71 operators for the int8 ResNet-18 / ResNet-50 / MobileNetV2.
