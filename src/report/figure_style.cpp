@@ -171,7 +171,8 @@ std::string bars_plot(const Panel& p, const Bars& b, int k, Legend& legend, doub
   return o + plot + "\n";
 }
 
-std::string stacks_plot(const Panel& p, const Stacks& st, int k, Legend& legend) {
+std::string stacks_plot(const Panel& p, const Stacks& st, int k, Legend& legend,
+                        double plot_height_in) {
   const size_t B = st.bars.size();
   for (const StackSegment& s : st.segments)
     if (s.values.size() != B || (!s.labels.empty() && s.labels.size() != B))
@@ -236,13 +237,27 @@ std::string stacks_plot(const Panel& p, const Stacks& st, int k, Legend& legend)
       const double lo = top[s][i] - (std::isfinite(v) ? v : 0);
       const bool inside = std::isfinite(v) && v >= 0.07 * ylim;
       const bool dark = seg.colour == figure_style().host;
-      // Above the bar: also above its markers (paper diamonds, our points), never on them.
-      double above = top.back()[i];
-      for (const Marker& mk : st.markers)
-        if (std::isfinite(mk.values[i])) above = std::max(above, mk.values[i] + 0.035 * ylim);
       if (!inside && s + 1 != st.segments.size()) continue;  // no room and not on top: omit
-      const std::string row = num(x[i]) + " " + num(inside ? lo + v / 2 : above + 0.025 * ylim) +
-                              " " + gnuplot_datum(seg.labels[i]) + "\n";
+      // Above the bar, rotated, unless a marker (paper diamond, our point) would cover it: then
+      // above the marker (as bars_plot: in inches from the panel's height).
+      const double per_in = ylim / std::max(plot_height_in, 0.3);
+      const double gap = 0.03 * per_in, half_marker = 0.06 * per_in;
+      const double length = static_cast<double>(seg.labels[i].size()) * figure_style().small_pt *
+                            figure_style().char_width_em / 72.0 * per_in;
+      double above = top.back()[i] + gap;
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (const Marker& mk : st.markers) {
+          const double mv = mk.values[i];
+          if (std::isfinite(mv) && mv + half_marker >= above - gap / 2 &&
+              mv - half_marker <= above + length) {
+            above = mv + half_marker + gap;
+            moved = true;
+          }
+        }
+      }
+      const std::string row = num(x[i]) + " " + num(inside ? lo + v / 2 : above) + " " +
+                              gnuplot_datum(seg.labels[i]) + "\n";
       (inside ? (dark ? white_rows : inside_rows) : above_rows) += row;
     }
   std::string plot = "plot ";
@@ -438,7 +453,7 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
       if (const auto* b = std::get_if<Bars>(&p.chart))
         o += bars_plot(p, *b, static_cast<int>(k), legend, plot_height_in);
       else if (const auto* s = std::get_if<Stacks>(&p.chart))
-        o += stacks_plot(p, *s, static_cast<int>(k), legend);
+        o += stacks_plot(p, *s, static_cast<int>(k), legend, plot_height_in);
       else if (const auto* g = std::get_if<Gantt>(&p.chart))
         o += gantt_plot(p, *g, static_cast<int>(k), legend,
                         (width_in - 1.1) / static_cast<double>(c.panels.size()));

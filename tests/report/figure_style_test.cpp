@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -228,6 +229,17 @@ TEST(FigureStyle, PanelsOfOneBarDraw) {
   const std::string svg = slurp(dir / "onebar.svg");
   for (const char* text : {">25.0<", ">7.0<", ">base<", ">top<"})
     EXPECT_NE(svg.find(text), std::string::npos) << text;
+  // The stacked bar's "top" (10.1 high) would meet its paper diamond at 12: it stands above it.
+  const std::vector<Drawn> labels = rotated_labels(svg), marks = diamonds(svg);
+  const auto top =
+      std::find_if(labels.begin(), labels.end(), [](const Drawn& l) { return l.text == "top"; });
+  ASSERT_NE(top, labels.end());
+  const Drawn* mark = nullptr;
+  for (const Drawn& m : marks)
+    if (!mark || std::abs(m.x - top->x) < std::abs(mark->x - top->x)) mark = &m;
+  ASSERT_NE(mark, nullptr);
+  EXPECT_LT(std::abs(mark->x - top->x), 8.0);
+  EXPECT_LE(top->y, mark->y - mark->extent) << "the label meets the diamond";
   fs::remove_all(dir);
 }
 
