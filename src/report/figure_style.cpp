@@ -422,6 +422,20 @@ std::string gantt_plot(const Panel& p, const Gantt& g, int k, Legend& legend,
 
 }  // namespace
 
+std::vector<double> round_ticks(double span) {
+  if (!(span > 0) || !std::isfinite(span)) return {0};
+  const double raw = span / 6, mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = mag;
+  for (const double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * mag >= raw * 0.999) {
+      step = m * mag;
+      break;
+    }
+  std::vector<double> ticks;
+  for (int k = 0; k * step <= span * (1 + 1e-9); ++k) ticks.push_back(k * step);
+  return ticks;
+}
+
 const FigureStyle& figure_style() {
   static const FigureStyle style;
   return style;

@@ -136,6 +136,10 @@ struct Chart {
   int key_columns = 0;         // legend entries per row above the panels (0 = all in one row)
 };
 
+// Axis ticks from 0 to `span` at a round step (1, 2 or 5 times a power of ten) giving 4 to 7
+// ticks: 0, 5, 10, 15, 20, 25 for a 28.41 ms schedule, not 0, 5.682, 11.36, ... (the Gantt SVGs).
+[[nodiscard]] std::vector<double> round_ticks(double span);
+
 // The gnuplot body of a chart for a figure of width_in x height_in inches (terminal and output are
 // set by `plot`; margins and the legend band are sized in text lines). Throws InternalError when
 // a series' length does not match its groups or bars.

@@ -300,20 +300,20 @@ std::string multi_gantt_svg(const MultiPartitionRun& r) {
                   html_escape(b.title).c_str());
     o += buf;
   }
-  // Time axis: a line and six labelled ticks, the last ending at the axis end.
+  // Time axis: a line and ticks at a round step (round_ticks).
   const double axis_y = top + static_cast<double>(lane_names.size()) * (lane_h + 4) + 4;
   std::snprintf(buf, sizeof buf,
                 "<line class=\"time-axis\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
                 "stroke=\"black\"/>\n",
                 left, axis_y, W - right, axis_y);
   o += buf;
-  for (int k = 0; k <= 5; ++k) {
-    const double x = left + (W - left - right) * k / 5.0;
+  for (const double tick : round_ticks(span)) {
+    const double x = left + (W - left - right) * tick / span;
     std::snprintf(buf, sizeof buf,
                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
                   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
-                  x, axis_y, x, axis_y + 4, x, axis_y + 17, k == 5 ? "end" : "middle",
-                  html_escape(t(span * k / 5.0)).c_str());
+                  x, axis_y, x, axis_y + 4, x, axis_y + 17, x > W - right - 30 ? "end" : "middle",
+                  html_escape(t(tick)).c_str());
     o += buf;
   }
   o += "</svg>\n";

@@ -304,11 +304,14 @@ std::string gantt_svg(const results::PartitionRun& r, const partition::Problem& 
                 "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n", left,
                 axis_y, W - right, axis_y);
   o += buf;
-  for (int k = 0; k <= 5; ++k) {
-    const double x = left + (W - left - right) * k / 5.0;
-    // The last label ends at the axis end so that it is never clipped.
-    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", x,
-                  axis_y + 16, k == 5 ? "end" : "middle", t(span * k / 5.0).c_str());
+  for (const double tick : round_ticks(span)) {
+    const double x = left + (W - left - right) * tick / span;
+    // A label near the axis end ends there so that it is never clipped.
+    std::snprintf(buf, sizeof buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
+                  "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
+                  x, axis_y, x, axis_y + 4, x, axis_y + 16, x > W - right - 30 ? "end" : "middle",
+                  t(tick).c_str());
     o += buf;
   }
   o += "</svg>\n";

@@ -268,6 +268,24 @@ TEST(FigureStyle, AxesAsAsked) {
   EXPECT_NE(chart_body(d, 5, 3).find("set format x '1e%T'"), std::string::npos);
 }
 
+TEST(FigureStyle, RoundTicksAtOneTwoOrFiveTimesAPowerOfTen) {
+  EXPECT_EQ(round_ticks(28.41e-3), (std::vector<double>{0, 5e-3, 10e-3, 15e-3, 20e-3, 25e-3}));
+  EXPECT_EQ(round_ticks(33.98e-3).size(), 4u);  // 0, 10, 20, 30 ms
+  EXPECT_DOUBLE_EQ(round_ticks(33.98e-3)[3], 30e-3);
+  EXPECT_EQ(round_ticks(1.0).size(), 6u);  // 0, 0.2, ..., 1.0
+  for (const double span : {1e-7, 3.3e-5, 0.7, 9.99, 123.0, 4.6e4}) {
+    const std::vector<double> t = round_ticks(span);
+    EXPECT_GE(t.size(), 3u) << span;
+    EXPECT_LE(t.size(), 11u) << span;
+    EXPECT_LE(t.back(), span * (1 + 1e-9)) << span;
+    const double step = t[1] - t[0], mag = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    const double m = step / mag;
+    EXPECT_TRUE(std::abs(m - 1) < 1e-6 || std::abs(m - 2) < 1e-6 || std::abs(m - 5) < 1e-6)
+        << span << ": step " << step;
+  }
+  EXPECT_EQ(round_ticks(0), (std::vector<double>{0}));
+}
+
 TEST(FigureStyle, MalformedChartsAreInternalErrors) {
   Chart c = sample();
   std::get<Bars>(c.panels[0].chart).series[0].values.pop_back();
