@@ -63,7 +63,7 @@ TEST(Examples, HardwareYamlIsTheArmPresetWrittenOut) {
 }
 
 // The Gantt chart of `partition --gantt` carries a legend, names the host source, labels the
-// operators that fit inside their bars, and ends its time axis inside the picture.
+// operators that fit inside their bars, and ticks its time axis at a round step inside the picture.
 TEST(Examples, GanttHasALegendAndReadableLabels) {
   const fs::path svg = scratch("gantt.svg");
   std::string log;
@@ -77,8 +77,12 @@ TEST(Examples, GanttHasALegendAndReadableLabels) {
   const std::string s = ss.str();
   for (const char* text :
        {">host operator<", ">CIM operator<", ">bus transfer<", "host modelled by arm-cortex-a72",
-        ">layer4.1.conv2<", "text-anchor=\"end\""})
+        ">layer4.1.conv2<", ">5 ms<", ">25 ms<"})
     EXPECT_NE(s.find(text), std::string::npos) << text;
+  // Its 28.41 ms schedule (the latency in the title) is ticked at a round step, 0 to 25 ms by 5;
+  // no tick lies past the axis end.
+  EXPECT_NE(s.find("latency 28.41 ms"), std::string::npos);
+  EXPECT_EQ(s.find(">30 ms<"), std::string::npos);
   fs::remove(svg);
 }
 
