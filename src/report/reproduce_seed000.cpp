@@ -210,11 +210,12 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000R
       c.panels.push_back({panel_title(run, h), "crossbars", "speedup over CPU-only (x)", kNoValue,
                           kNoValue, std::move(b)});
     }
-    const Figure f{"fig3", c.title,
-                   "Fig. 3 analogue (seed 000): ResNet-18 speedup per crossbar budget (groups) and "
-                   "MVM latency (colours); labels: ours; diamonds: the paper's bar labels. " +
-                       data_source,
-                   7.16, 3.1};
+    const Figure f{
+        "fig3", c.title,
+        "Fig. 3 analogue (Klein et al. 2026): ResNet-18 speedup per crossbar budget (groups) and "
+        "MVM latency (colours); labels: ours; diamonds: the paper's bar labels. " +
+            data_source,
+        7.16, 3.1};
     plot_chart(outputs, dir, f, c);
     res.figures.push_back(f);
     body += "<h2>Fig. 3: ResNet-18 speedup</h2>\n" + figure_html(f) +
@@ -253,12 +254,12 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000R
       c.panels.push_back({panel_title(run, h), "crossbars", "speedup over CPU-only (x)", kNoValue,
                           kNoValue, std::move(b)});
     }
-    const Figure f{"fig4", c.title,
-                   "Fig. 4 analogue (seed 000): speedup per model (colours) and crossbar budget "
-                   "(groups) at " +
-                       ns_label(t_min) + " ns; labels: ours; diamonds: the paper's bar labels. " +
-                       data_source,
-                   7.16, 3.1};
+    const Figure f{
+        "fig4", c.title,
+        "Fig. 4 analogue (Klein et al. 2026): speedup per model (colours) and crossbar budget "
+        "(groups) at " +
+            ns_label(t_min) + " ns; labels: ours; diamonds: the paper's bar labels. " + data_source,
+        7.16, 3.1};
     plot_chart(outputs, dir, f, c);
     res.figures.push_back(f);
     body += "<h2>Fig. 4: speedup per model</h2>\n" + figure_html(f) +
@@ -347,7 +348,8 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000R
     c.key_columns = 2;
     const Figure f{
         "fig5", c.title,
-        "Fig. 5 analogue (seed 000): each bar is YOLOv5n's end-to-end latency of the optimal "
+        "Fig. 5 analogue (Klein et al. 2026): each bar is YOLOv5n's end-to-end latency of the "
+        "optimal "
         "partition (ours), split into the time the host CPU computes (dark, label: operators on "
         "the host) and the time it waits for the CIM accelerator or the bus (light, label: "
         "operators on CIM); diamonds: the two latencies the paper states. The paper's operator "

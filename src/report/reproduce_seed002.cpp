@@ -316,7 +316,7 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
         {"", "fallback cost per deferred query (uJ)", "energy per query (uJ)", 0, kNoValue, l});
     const Figure f{
         "fig2d", c.title,
-        "Fig. 2(d) analogue (seed 002): modelled energy per query of the selective "
+        "Fig. 2(d) analogue (RACE-AIMC): modelled energy per query of the selective "
         "system and of the always-on ensemble as the fallback cost grows; diamonds: the "
         "paper's operating point (2.00 uJ at 4 uJ) and mean break-even (19.19 uJ). " +
             (run.study ? "Modelled at the test coverage of each run of the study: " +
