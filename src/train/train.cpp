@@ -56,9 +56,13 @@ std::string first_difference(const std::string& a, const std::string& b) {
     const bool more_a = static_cast<bool>(std::getline(x, fa, ';'));
     const bool more_b = static_cast<bool>(std::getline(y, fb, ';'));
     if (!more_a && !more_b) return "";
+    // A field without its leading blank; "" for none (a damaged file's key may hold any text).
+    auto field = [](bool more, const std::string& f) {
+      const size_t i = f.find_first_not_of(' ');
+      return more && i != std::string::npos ? f.substr(i) : std::string();
+    };
     if (fa != fb || more_a != more_b)
-      return "the checkpoint has '" + (more_a ? fa.substr(fa.find_first_not_of(' ')) : "") +
-             "', this run '" + (more_b ? fb.substr(fb.find_first_not_of(' ')) : "") + "'";
+      return "the checkpoint has '" + field(more_a, fa) + "', this run '" + field(more_b, fb) + "'";
     fa.clear();
     fb.clear();
   }

@@ -243,14 +243,20 @@ data::ImageDataset squares(int64_t n, uint64_t seed) {
   return d;
 }
 
-TEST(NoiseInjection, HardwareAwareTrainingIsSeededAndLearns) {
-  const data::ImageDataset train = squares(512, 1), eval = squares(200, 2);
+// Two epochs of hardware-aware training on A3, seed 4.
+TrainOptions hardware_aware_options() {
   TrainOptions o;
   o.epochs = 2;
   o.batch_size = 32;
   o.flip = false;
   o.seed = 4;
   o.hardware_aware = a3();
+  return o;
+}
+
+TEST(NoiseInjection, HardwareAwareTrainingIsSeededAndLearns) {
+  const data::ImageDataset train = squares(512, 1), eval = squares(200, 2);
+  TrainOptions o = hardware_aware_options();
   const TrainResult a = train_race_cnn(train, eval, o);
   const TrainResult b = train_race_cnn(train, eval, o);
   EXPECT_EQ(a.model.initializers.at("classifier.0.weight").floats(),
@@ -266,12 +272,7 @@ TEST(NoiseInjection, HardwareAwareTrainingIsSeededAndLearns) {
 // stream where it stopped: the same weights as the uninterrupted run.
 TEST(NoiseInjection, HardwareAwareTrainingResumesFromItsCheckpoint) {
   const data::ImageDataset train = squares(128, 1), eval = squares(64, 2);
-  TrainOptions o;
-  o.epochs = 2;
-  o.batch_size = 32;
-  o.flip = false;
-  o.seed = 4;
-  o.hardware_aware = a3();
+  TrainOptions o = hardware_aware_options();
   const TrainResult straight = train_race_cnn(train, eval, o);
   o.checkpoint =
       (std::filesystem::temp_directory_path() / ("hetcim_hwa_ckpt_" + std::to_string(::getpid())))
