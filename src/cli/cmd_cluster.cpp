@@ -25,6 +25,7 @@ namespace {
 // Where a study writes its tables and figures.
 struct Outputs {
   std::string csv, json, figures;
+  report::FigureOptions drawing;
 };
 
 struct RooflineArgs {
@@ -40,6 +41,7 @@ struct BottleneckArgs {
 struct CalibrateArgs {
   std::string json;
   std::string report;  // directory: calibration.txt, calibration.json, figures
+  report::FigureOptions drawing;
   api::CalibrateRequest request;
 };
 
@@ -71,7 +73,7 @@ void write_outputs(const Outputs& s, const std::string& csv, const std::string& 
   if (!s.csv.empty()) std::printf("wrote %s\n", s.csv.c_str());
   if (!s.json.empty()) std::printf("wrote %s\n", s.json.c_str());
   for (const report::Figure& f : figures)
-    std::printf("wrote %s.svg and .png\n",
+    std::printf("wrote %s.svg, .pdf and .png\n",
                 (std::filesystem::path(s.figures) / f.name).string().c_str());
 }
 
@@ -79,7 +81,8 @@ void add_output_options(CLI::App* cmd, Outputs& s) {
   cmd->add_option("--csv", s.csv, "Write the table as CSV");
   cmd->add_option("--json", s.json, "Write the result as JSON");
   cmd->add_option("--figures", s.figures,
-                  "Draw the figures (SVG and PNG, gnuplot) into this directory");
+                  "Draw the figures (SVG, PDF and 300-dpi PNG, gnuplot) into this directory");
+  options::figure_flags(cmd, s.drawing);
 }
 
 void run_roofline(RooflineArgs a, const Provenance& base) {
@@ -96,7 +99,8 @@ void run_roofline(RooflineArgs a, const Provenance& base) {
                                          report::roofline_json(r.config, r.points), prov),
                 [&](OutputSet& out, const std::string& dir) {
                   return report::write_roofline_figures(out, r.points, dir, {}, "cluster_roofline",
-                                                        report::cluster_figure_footer(prov));
+                                                        report::cluster_figure_footer(prov), "",
+                                                        a.out.drawing);
                 });
   std::fputs(text.c_str(), stdout);
 }
@@ -114,8 +118,8 @@ void run_bottleneck(BottleneckArgs a, const Provenance& base) {
                                    : report::cluster_json_with_provenance(
                                          report::bottleneck_json(r.config, r.study), prov),
                 [&](OutputSet& out, const std::string& dir) {
-                  return report::write_bottleneck_figures(out, r.study, dir, {},
-                                                          report::cluster_figure_footer(prov));
+                  return report::write_bottleneck_figures(
+                      out, r.study, dir, {}, report::cluster_figure_footer(prov), a.out.drawing);
                 });
   std::fputs(text.c_str(), stdout);
 }
@@ -133,13 +137,13 @@ void run_calibrate(CalibrateArgs a, const Provenance& base) {
   std::vector<report::Figure> figures;
   if (!a.report.empty())
     figures = report::write_calibration_report(out, a.report, r.config, cal,
-                                               a.request.options.targets, text, prov);
+                                               a.request.options.targets, text, prov, a.drawing);
   out.commit();
   if (!a.json.empty()) std::printf("wrote %s\n", a.json.c_str());
   if (!a.report.empty()) {
     std::printf("wrote %s and calibration.json\n", join_path(a.report, "calibration.txt").c_str());
     for (const report::Figure& f : figures)
-      std::printf("wrote %s.svg and .png\n",
+      std::printf("wrote %s.svg, .pdf and .png\n",
                   (std::filesystem::path(a.report) / f.name).string().c_str());
   }
   std::fputs(text.c_str(), stdout);
@@ -244,6 +248,7 @@ void register_cluster(CLI::App& app, const Provenance& provenance) {
                   "Write calibration.txt, calibration.json and the figures (fitted Fig. 7, 9, 10) "
                   "into this directory");
   cal->add_option("--json", k->json, "Write the result as JSON");
+  options::figure_flags(cal, k->drawing);
   cal->callback([k, &provenance] { run_calibrate(*k, provenance); });
 }
 

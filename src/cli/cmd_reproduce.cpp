@@ -26,6 +26,7 @@ struct ReproduceArgs {
   std::string out = "repro";
   api::ReproduceRequest request;
   bool no_cache = false;
+  report::FigureOptions figures;
   Provenance provenance;
 };
 
@@ -45,7 +46,7 @@ report::IndexEntry reproduce(OutputSet& outputs, const ReproduceArgs& a, const s
   q.cache_dir = a.no_cache ? "" : join_path(out, "cache");
   const api::Reproduction<Run> r = analyse(q);
   const Provenance prov = api::with_caller(r.provenance, a.provenance);
-  const report::ReproduceOutput w = write(outputs, r.run, r.paper, prov, out);
+  const report::ReproduceOutput w = write(outputs, r.run, r.paper, prov, out, a.figures);
   std::printf("%s: %zu figures, %zu compared values, %s, %.1f s -> %s\n", seed.c_str(),
               w.figures.size(), w.differences.size(), api::status_text(r.status).c_str(),
               seconds_since(t0), join_path(out, "report.html").c_str());
@@ -122,6 +123,7 @@ void register_reproduce(CLI::App& app, const Provenance& provenance) {
       ->capture_default_str();
   cmd->add_flag("--no-cache", a->no_cache,
                 "Solve every point again (default: seed000's points are cached in OUT/cache)");
+  options::figure_flags(cmd, a->figures);
   cmd->callback([a] { run(*a); });
 }
 

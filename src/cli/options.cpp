@@ -11,6 +11,12 @@ void quiet(CLI::App* cmd, bool& quiet, const std::string& help) {
   cmd->add_flag("--quiet", quiet, help);
 }
 
+void figure_flags(CLI::App* cmd, report::FigureOptions& figures) {
+  cmd->add_flag("--provenance-on-image", figures.draw_footnote,
+                "Also draw each figure's provenance footnote (where its numbers come from) on "
+                "the image; it is in the SVG/PNG metadata and the caption either way");
+}
+
 std::function<void(const std::string&)> stderr_lines(bool quiet) {
   if (quiet) return {};
   return [](const std::string& line) {

@@ -15,11 +15,17 @@
 #include <vector>
 
 #include "api/options.h"
+#include "report/figure_style.h"
 
 namespace hetcim::cli::options {
 
 // --quiet: no progress on stderr (or the command's own `help`).
 void quiet(CLI::App* cmd, bool& quiet, const std::string& help = "No progress on stderr");
+
+// --provenance-on-image: every figure the command writes also shows its footnote (where its
+// numbers come from: report::Chart::footnote) on the image; it is in the files' metadata and the
+// captions either way. The one flag of every command that draws figures.
+void figure_flags(CLI::App* cmd, report::FigureOptions& figures);
 
 // A progress line printer for the api's progress callbacks: each line on stderr, or nothing with
 // --quiet.

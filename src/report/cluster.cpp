@@ -24,12 +24,10 @@ std::string mhz(double f) {
 
 }  // namespace
 
-std::vector<Figure> write_roofline_figures(OutputSet& outputs,
-                                           const std::vector<cluster::RooflinePoint>& points,
-                                           const std::string& dir,
-                                           const std::vector<RooflinePaperPoint>& paper,
-                                           const std::string& name, const std::string& caption,
-                                           const std::string& footnote) {
+std::vector<Figure> write_roofline_figures(
+    OutputSet& outputs, const std::vector<cluster::RooflinePoint>& points, const std::string& dir,
+    const std::vector<RooflinePaperPoint>& paper, const std::string& name,
+    const std::string& caption, const std::string& footnote, const FigureOptions& fig_options) {
   outputs.make_directory(dir);
   // Panels: (frequency, execution) in first-seen order; lines: bus widths.
   std::vector<std::pair<double, cluster::ImaExecution>> panels;
@@ -102,7 +100,7 @@ std::vector<Figure> write_roofline_figures(OutputSet& outputs,
             "(proportional to utilisation); panels: clock and execution model."
           : caption,
       7.16, 3.3};
-  plot_chart(outputs, dir, f, c);
+  plot_chart(outputs, dir, f, c, fig_options);
   return {f};
 }
 
@@ -110,7 +108,8 @@ std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
                                              const cluster::BottleneckStudy& study,
                                              const std::string& dir,
                                              const BottleneckPaperGains& paper,
-                                             const std::string& source_note) {
+                                             const std::string& source_note,
+                                             const FigureOptions& fig_options) {
   outputs.make_directory(dir);
   std::vector<Figure> figs;
   const std::string base =
@@ -146,7 +145,7 @@ std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
             (paper.empty() ? std::string(".") : "; black diamonds: the values the paper states.") +
             " " + modelled,
         7.16, 3.0};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     figs.push_back(f);
   }
   {
@@ -185,7 +184,7 @@ std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
         "(labels: share of the mapping's cycles). " +
             modelled,
         7.16, 3.2};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     figs.push_back(f);
   }
   return figs;
@@ -209,7 +208,8 @@ std::vector<Figure> write_calibration_report(OutputSet& out, const std::string& 
                                              const cluster::ClusterConfig& config,
                                              const cluster::Fig9Calibration& cal,
                                              const std::vector<cluster::FitTarget>& targets,
-                                             const std::string& text, const Provenance& prov) {
+                                             const std::string& text, const Provenance& prov,
+                                             const FigureOptions& fig_options) {
   out.make_directory(dir);
   out.add(join_path(dir, "calibration.txt"), text);
   out.add(join_path(dir, "calibration.json"),
@@ -236,11 +236,11 @@ std::vector<Figure> write_calibration_report(OutputSet& out, const std::string& 
       "attained throughput, dashed the memory roof, black the compute roof; the diamond is the "
       "paper's 958 GOPS. " +
           note,
-      note);
+      note, fig_options);
   BottleneckPaperGains gains;
   for (const cluster::FitTarget& t : targets) gains[t.mapping] = {t.speedup, kNoValue, kNoValue};
   gains["cores"] = {1.0, kNoValue, kNoValue};
-  const auto more = write_bottleneck_figures(out, cal.after, dir, gains, note);
+  const auto more = write_bottleneck_figures(out, cal.after, dir, gains, note, fig_options);
   figures.insert(figures.end(), more.begin(), more.end());
   return figures;
 }

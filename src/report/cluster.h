@@ -13,6 +13,7 @@
 #include "cluster/calibration.h"
 #include "cluster/cluster_config.h"
 #include "cluster/roofline.h"
+#include "report/figure_style.h"
 #include "report/gnuplot.h"
 #include "util/provenance.h"
 
@@ -31,7 +32,8 @@ struct RooflinePaperPoint {
 std::vector<Figure> write_roofline_figures(
     OutputSet& outputs, const std::vector<cluster::RooflinePoint>& points, const std::string& dir,
     const std::vector<RooflinePaperPoint>& paper = {}, const std::string& name = "cluster_roofline",
-    const std::string& caption = "", const std::string& footnote = "");
+    const std::string& caption = "", const std::string& footnote = "",
+    const FigureOptions& fig_options = {});
 
 // Published Fig. 9 gains: mapping name -> {performance, energy efficiency, area efficiency}, NaN
 // where the paper prints none.
@@ -43,7 +45,8 @@ std::vector<Figure> write_bottleneck_figures(OutputSet& outputs,
                                              const cluster::BottleneckStudy& study,
                                              const std::string& dir,
                                              const BottleneckPaperGains& paper = {},
-                                             const std::string& source_note = "");
+                                             const std::string& source_note = "",
+                                             const FigureOptions& fig_options = {});
 
 // The outputs of a cluster study with their provenance: text and CSV get "# key: value" header
 // lines, JSON a "provenance" member.
@@ -61,6 +64,7 @@ std::vector<Figure> write_calibration_report(OutputSet& outputs, const std::stri
                                              const cluster::ClusterConfig& config,
                                              const cluster::Fig9Calibration& cal,
                                              const std::vector<cluster::FitTarget>& targets,
-                                             const std::string& text, const Provenance& p);
+                                             const std::string& text, const Provenance& p,
+                                             const FigureOptions& fig_options = {});
 
 }  // namespace hetcim::report

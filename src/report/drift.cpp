@@ -139,7 +139,8 @@ nlohmann::json drift_json(const results::DriftReport& r, const Provenance& prove
 }
 
 Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::string& name,
-                          const results::DriftReport& r, const Provenance& provenance) {
+                          const results::DriftReport& r, const Provenance& provenance,
+                          const FigureOptions& fig_options) {
   Chart c;
   c.title = "Accuracy after programming (conductance drift)";
   c.footnote = "Modelled drift: G(t) = G(t0) (t/t0)^-nu, nu ~ N(" + formats::number_g9(r.nu) +
@@ -224,7 +225,7 @@ Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::str
                                                         : ".")) +
                      " Data: " + r.dataset + ".",
                  r.policy_file.empty() ? 5.0 : 7.16, 3.0};
-  plot_chart(out, dir, f, c);
+  plot_chart(out, dir, f, c, fig_options);
   return f;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "report/figure_style.h"
 #include "report/gnuplot.h"
 #include "results/drift.h"
 #include "util/provenance.h"
@@ -20,6 +21,7 @@ namespace hetcim::report {
 // Stages <dir>/<name>.{svg,pdf,png}: accuracy vs time (log axis), and with a policy a second panel
 // of coverage and accepted error rate vs time with the certificate's bound.
 Figure write_drift_figure(OutputSet& out, const std::string& dir, const std::string& name,
-                          const results::DriftReport& r, const Provenance& provenance);
+                          const results::DriftReport& r, const Provenance& provenance,
+                          const FigureOptions& fig_options = {});
 
 }  // namespace hetcim::report

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "report/escape.h"
+
 namespace hetcim::report {
 
 struct FigureMetadata {
@@ -20,34 +22,6 @@ struct FigureMetadata {
 };
 
 namespace detail {
-
-inline std::string xml_text(std::string_view s) {
-  std::string o;
-  o.reserve(s.size());
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        // XML 1.0 allows tab, newline and carriage return among the control characters only.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
-          o += ' ';
-        else
-          o += c;
-    }
-  }
-  return o;
-}
 
 inline uint32_t crc32(std::string_view bytes, uint32_t crc = 0) {
   static const std::array<uint32_t, 256> table = [] {
@@ -89,22 +63,22 @@ inline std::string itxt_chunk(std::string_view keyword, std::string_view text) {
 }  // namespace detail
 
 // `svg` with <title>, <desc> and <metadata> inserted after its opening <svg ...> tag; unchanged
-// when it has none. Text is escaped for XML.
+// when it has none. Text is escaped for XML (report/escape.h).
 [[nodiscard]] inline std::string svg_with_metadata(const std::string& svg,
                                                    const FigureMetadata& m) {
   const size_t open = svg.find("<svg");
   if (open == std::string::npos) return svg;
   const size_t end = svg.find('>', open);
   if (end == std::string::npos) return svg;
-  std::string block = "\n<title>" + detail::xml_text(m.title) + "</title>\n<desc>" +
-                      detail::xml_text(m.description) +
-                      (m.source.empty() ? "" : "\n" + detail::xml_text(m.source)) + "</desc>\n";
+  std::string block = "\n<title>" + html_escape(m.title) + "</title>\n<desc>" +
+                      html_escape(m.description) +
+                      (m.source.empty() ? "" : "\n" + html_escape(m.source)) + "</desc>\n";
   block +=
       "<metadata id=\"hetcim-provenance\"><hetcim:figure "
       "xmlns:hetcim=\"https://hetcim.invalid/figure\" title=\"" +
-      detail::xml_text(m.title) + "\" software=\"" + detail::xml_text(m.software) +
-      "\"><hetcim:caption>" + detail::xml_text(m.description) + "</hetcim:caption><hetcim:source>" +
-      detail::xml_text(m.source) + "</hetcim:source></hetcim:figure></metadata>\n";
+      html_escape(m.title) + "\" software=\"" + html_escape(m.software) + "\"><hetcim:caption>" +
+      html_escape(m.description) + "</hetcim:caption><hetcim:source>" + html_escape(m.source) +
+      "</hetcim:source></hetcim:figure></metadata>\n";
   return svg.substr(0, end + 1) + block + svg.substr(end + 1);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 
 #include "formats/number_text.h"
 #include "report/gnuplot.h"
@@ -342,6 +343,18 @@ std::string lines_plot(const Panel& p, const Lines& l, int k, Legend& legend) {
     for (size_t i = 0; i < l.xtics.size(); ++i)
       tics += (i ? ", " : "") + q(l.xtics[i].second) + " " + num(l.xtics[i].first);
     o += tics + ") nomirror\n";
+  } else if (const std::vector<double> t = l.log_x && xmin <= xmax
+                                               ? log_ticks(xmin / 1.25, xmax * 1.25)
+                                               : std::vector<double>{};
+             !t.empty()) {
+    // A log axis of under three decades (a roofline's 40-700 op/B): 50, 100, 200, 500.
+    std::string tics = "set xtics (";
+    for (size_t i = 0; i < t.size(); ++i) {
+      char label[32];
+      std::snprintf(label, sizeof label, "%g", t[i]);
+      tics += (i ? ", " : "") + q(label) + " " + num(t[i]);
+    }
+    o += tics + ") nomirror\n";
   } else {
     o += "set xtics nomirror\n";
     // gnuplot labels a log axis 1000 10000 100000 1e+06, which run together: 1e3 1e4 ...
@@ -434,6 +447,22 @@ std::vector<double> round_ticks(double span) {
   std::vector<double> ticks;
   for (int k = 0; k * step <= span * (1 + 1e-9); ++k) ticks.push_back(k * step);
   return ticks;
+}
+
+std::vector<double> log_ticks(double lo, double hi) {
+  if (!(lo > 0) || !(hi > lo) || !std::isfinite(hi)) return {};
+  const auto inside = [&](std::initializer_list<double> mantissas) {
+    std::vector<double> t;
+    for (int e = static_cast<int>(std::floor(std::log10(lo))); std::pow(10.0, e) <= hi; ++e)
+      for (const double m : mantissas)
+        if (const double v = m * std::pow(10.0, e); v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9))
+          t.push_back(v);
+    return t;
+  };
+  if (inside({1}).size() >= 3) return {};  // gnuplot's decades suffice
+  std::vector<double> t = inside({1, 2, 5});
+  if (t.size() < 3) t = inside({1, 2, 3, 4, 5, 6, 7, 8, 9});
+  return t;
 }
 
 const FigureStyle& figure_style() {
@@ -582,10 +611,18 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
   return o + "unset multiplot\n";
 }
 
-void plot_chart(OutputSet& out, const std::string& dir, const Figure& f, const Chart& c) {
+void plot_chart(OutputSet& out, const std::string& dir, const Figure& f, const Chart& c,
+                const FigureOptions& options) {
   Figure with = f;
   if (with.provenance.empty()) with.provenance = c.footnote;
-  plot(out, dir, with, chart_body(c, f.width_in, f.height_in));
+  if (!options.draw_footnote || c.draw_footnote) {
+    plot(out, dir, with, chart_body(c, f.width_in, f.height_in));
+    return;
+  }
+  Chart drawn = c;
+  drawn.draw_footnote = true;
+  if (drawn.footnote.empty()) drawn.footnote = with.provenance;
+  plot(out, dir, with, chart_body(drawn, f.width_in, f.height_in));
 }
 
 }  // namespace hetcim::report

@@ -140,12 +140,28 @@ struct Chart {
 // ticks: 0, 5, 10, 15, 20, 25 for a 28.41 ms schedule, not 0, 5.682, 11.36, ... (the Gantt SVGs).
 [[nodiscard]] std::vector<double> round_ticks(double span);
 
+// Ticks of a log axis over [lo, hi] that spans fewer than three powers of ten, where gnuplot
+// would label one or two (a roofline's 40-700 op/B showed only "1e2"): 1, 2 and 5 times the
+// powers of ten inside, or 1..9 times them when those are fewer than three. Empty when the axis
+// holds three powers of ten or more (gnuplot's decades, labelled 1e3, 1e4, ...).
+[[nodiscard]] std::vector<double> log_ticks(double lo, double hi);
+
 // The gnuplot body of a chart for a figure of width_in x height_in inches (terminal and output are
 // set by `plot`; margins and the legend band are sized in text lines). Throws InternalError when
 // a series' length does not match its groups or bars.
 [[nodiscard]] std::string chart_body(const Chart& c, double width_in, double height_in);
 
-// Draws the chart into <dir>/<f.name>.{svg,pdf,png} (report/gnuplot.h).
-void plot_chart(OutputSet& out, const std::string& dir, const Figure& f, const Chart& c);
+// What the user asked of a command's figures beyond the style (the CLI's figure flags,
+// cli/options.h `figure_flags`); every writer of figures takes one and hands it to plot_chart.
+struct FigureOptions {
+  // Also draw each chart's footnote (where its numbers come from) at the bottom of the image; it
+  // is in the files' metadata either way (--footnote-on-image).
+  bool draw_footnote = false;
+};
+
+// Draws the chart into <dir>/<f.name>.{svg,pdf,png} (report/gnuplot.h), with the footnote on the
+// image when the chart or `options` asks for it.
+void plot_chart(OutputSet& out, const std::string& dir, const Figure& f, const Chart& c,
+                const FigureOptions& options = {});
 
 }  // namespace hetcim::report

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "formats/provenance_json.h"
+#include "report/escape.h"  // html_escape, which the renderings of provenance use
 #include "util/provenance.h"
 
 namespace hetcim::report {
@@ -22,8 +23,5 @@ namespace hetcim::report {
 // One line for a figure caption: "hetcim 0.1.0 (commit abc), 2026-12-01T14:44:52Z; host source:
 // ...; solver: ...".
 [[nodiscard]] std::string provenance_caption(const Provenance& p);
-
-// `s` with < > & " escaped for HTML text and attribute values.
-[[nodiscard]] std::string html_escape(const std::string& s);
 
 }  // namespace hetcim::report

@@ -13,6 +13,7 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/numbers.h"
+#include "util/shipped_data.h"
 
 namespace hetcim::report {
 namespace {
@@ -239,7 +240,8 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s,
   std::vector<StudyFigure> figs;
   const size_t n = s.base.runs.size();
   const std::string diamonds =
-      paper ? " Diamonds: the paper's values (CIFAR-10, " + paper->origin + ")." : std::string();
+      paper ? " Diamonds: the paper's values (CIFAR-10, " + cited_data_path(paper->origin) + ")."
+            : std::string();
   const std::string target = "target r = " + fmt("%g", 100 * info.risk_target) + " %";
   auto passing = [](const Variant& v) {
     return v.runs.empty() ? kNoValue : 100.0 * v.passes / static_cast<double>(v.runs.size());
@@ -430,7 +432,8 @@ std::vector<StudyFigure> race_study_charts(const select::StudyResult& s,
 std::vector<Figure> write_race_study_figures(OutputSet& out, const select::StudyResult& s,
                                              const results::RaceStudyInfo& info,
                                              const formats::PaperData* paper,
-                                             const std::string& dir) {
+                                             const std::string& dir,
+                                             const FigureOptions& fig_options) {
   out.make_directory(dir);
   std::string data;
   for (const auto& [k, v] : info.provenance)
@@ -446,7 +449,7 @@ std::vector<Figure> write_race_study_figures(OutputSet& out, const select::Study
   for (StudyFigure& f : race_study_charts(s, info, paper, note)) {
     for (const auto& [from, to] : names)
       if (f.figure.name == from) f.figure.name = to;
-    plot_chart(out, dir, f.figure, f.chart);
+    plot_chart(out, dir, f.figure, f.chart, fig_options);
     figs.push_back(f.figure);
   }
   return figs;

@@ -51,7 +51,8 @@ struct StudyFigure {
 std::vector<Figure> write_race_study_figures(OutputSet& out, const select::StudyResult& s,
                                              const results::RaceStudyInfo& info,
                                              const formats::PaperData* paper,
-                                             const std::string& dir);
+                                             const std::string& dir,
+                                             const FigureOptions& fig_options = {});
 
 // `dir`/report.html staged in `out`: provenance, the tables and the figures (SVG inline, read
 // from their staged files).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "formats/paper_data.h"
+#include "report/figure_style.h"
 #include "report/gnuplot.h"
 #include "results/reproduce.h"
 #include "util/provenance.h"
@@ -34,14 +35,14 @@ struct ReproduceOutput {
 // Writes <out>/figures/*.{svg,pdf,png}, <out>/report.html and <out>/reproduce.json.
 ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000Run& run,
                                      const formats::PaperData& paper, const Provenance& provenance,
-                                     const std::string& out);
+                                     const std::string& out, const FigureOptions& fig_options = {});
 
 ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001Run& run,
                                      const formats::PaperData& paper, const Provenance& provenance,
-                                     const std::string& out);
+                                     const std::string& out, const FigureOptions& fig_options = {});
 
 ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002Run& run,
                                      const formats::PaperData& paper, const Provenance& provenance,
-                                     const std::string& out);
+                                     const std::string& out, const FigureOptions& fig_options = {});
 
 }  // namespace hetcim::report

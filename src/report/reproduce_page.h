@@ -26,8 +26,9 @@ namespace hetcim::report {
                                                 const std::vector<Difference>& rows,
                                                 double tolerance, bool all = false);
 
-// The whole page: title, the paper cited, an introduction, the body, and the provenance block.
-[[nodiscard]] std::string page_html(const std::string& title, const std::string& paper,
+// The whole page: title, the line citing the paper(s) ("Paper: Klein et al., ..."), an
+// introduction, the body, and the provenance block.
+[[nodiscard]] std::string page_html(const std::string& title, const std::string& cited,
                                     const std::string& intro_html, const std::string& body_html,
                                     const Provenance& provenance);
 

@@ -11,6 +11,7 @@
 #include "report/reproduce.h"
 #include "report/reproduce_page.h"
 #include "util/files.h"
+#include "util/shipped_data.h"
 
 namespace hetcim::report {
 namespace {
@@ -155,7 +156,7 @@ std::string host_footnote(const results::Seed000Run& run, const std::vector<std:
 
 ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000Run& run,
                                      const formats::PaperData& paper, const Provenance& provenance,
-                                     const std::string& out) {
+                                     const std::string& out, const FigureOptions& fig_options) {
   paper.require({"fig3", "fig4", "fig5_cim_ops", "fig5_latency", "table1"}, {});
   const std::string dir = out + "/figures";
   outputs.make_directory(dir);
@@ -169,7 +170,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000R
       "Data: hetcim's exact partitioning solver (proven optimal) on the modelled CIM (eq. 1-3) "
       "with host latencies " +
       std::string(any_modelled ? "MODELLED by hetcim's analytical CPU models" : "measured") +
-      "; paper values (diamonds) typed from " + paper.origin + "." +
+      "; paper values (diamonds) typed from " + cited_data_path(paper.origin) + "." +
       (run.calibration
            ? " The panel '" + panel_title(run, run.calibration->host) +
                  "' is a CALIBRATION: its host model was fitted to the paper's ARM values "
@@ -216,7 +217,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000R
         "MVM latency (colours); labels: ours; diamonds: the paper's bar labels. " +
             data_source,
         7.16, 3.1};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     res.figures.push_back(f);
     body += "<h2>Fig. 3: ResNet-18 speedup</h2>\n" + figure_html(f) +
             difference_table_html("Fig. 3: ours vs paper", diffs, 0.10);
@@ -260,7 +261,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000R
         "(groups) at " +
             ns_label(t_min) + " ns; labels: ours; diamonds: the paper's bar labels. " + data_source,
         7.16, 3.1};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     res.figures.push_back(f);
     body += "<h2>Fig. 4: speedup per model</h2>\n" + figure_html(f) +
             difference_table_html("Fig. 4: ours vs paper", diffs, 0.10);
@@ -356,7 +357,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000R
         "counts are in the table below. " +
             data_source,
         7.16, 3.4};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     res.figures.push_back(f);
     body += "<h2>Fig. 5: YOLOv5n latency and operators per device</h2>\n" + figure_html(f) +
             difference_table_html("Fig. 5: ours vs paper", diffs, 0.10);
@@ -454,7 +455,7 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000R
                    "with the operator's module where the bar is wide enough. " +
                        data_source,
                    7.16, 1.6 + 0.3 * lanes};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     res.figures.push_back(f);
     body += "<h2>The optimal schedule</h2>\n" + figure_html(f);
   }

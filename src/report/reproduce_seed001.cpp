@@ -36,7 +36,7 @@ bool is_pointwise(const std::string& layer) {
 
 ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001Run& run,
                                      const formats::PaperData& paper, const Provenance& provenance,
-                                     const std::string& out) {
+                                     const std::string& out, const FigureOptions& fig_options) {
   paper.require(
       {"fig7_memory_bound", "fig9", "fig10_dominant_layer"},
       {"dw_mac_per_cycle", "dw_vs_software", "ima_peak_pipelined_250mhz_128bit", "ima_peak_tops"});
@@ -67,7 +67,8 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001R
         "solid the attained throughput, dashed the memory roof of that width, black dashed the "
         "compute roof; (a) 500 MHz sequential, (b) 250 MHz sequential, (c) 250 MHz pipelined; "
         "diamond: the paper's 958 GOPS. " +
-            model_note);
+            model_note,
+        "", fig_options);
     res.figures.insert(res.figures.end(), figs.begin(), figs.end());
     std::vector<Difference> diffs;
     const formats::PaperTable& mb = paper.need_table("fig7_memory_bound");
@@ -137,7 +138,7 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001R
         "2 x 256 x 256 / 130 ns; diamonds: the paper's 958 GOPS and 1.008 TOPS. " +
             model_note,
         3.5, 3.0};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     res.figures.push_back(f);
     std::vector<Difference> diffs = {
         {"peak", "IMA compute roof (TOPS)", run.peak_ops / 1e12,
@@ -155,7 +156,8 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001R
     for (const auto& [row, values] : t9.rows)
       for (const formats::PaperValue& v : values)
         gains[row].push_back(v.present ? v.value : kNoValue);
-    const auto figs = write_bottleneck_figures(outputs, run.bottleneck, dir, gains, model_note);
+    const auto figs =
+        write_bottleneck_figures(outputs, run.bottleneck, dir, gains, model_note, fig_options);
     std::vector<Difference> d9, d10;
     const int64_t job_cycles = cluster::compute_cycles(cfg.ima, cfg.clock.frequency);
     for (const auto& r : run.bottleneck.results) {
@@ -238,7 +240,7 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001R
             "the 36-multiplier ideal; diamonds: the paper's 29.7 MAC/cycle and 26x. " +
             model_note,
         7.16, 3.0};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     res.figures.push_back(f);
     std::vector<Difference> diffs = {
         {"dw", "DW engine MAC/cycle", ours, fixed(paper.need_value("dw_mac_per_cycle"), 1),

@@ -13,6 +13,7 @@
 #include "report/reproduce_page.h"
 #include "report/seed002_energy.h"
 #include "util/files.h"
+#include "util/shipped_data.h"
 
 namespace hetcim::report {
 namespace {
@@ -46,12 +47,12 @@ double paper_or_nan(const formats::PaperTable& t, const std::string& row, const 
 // Table II, Table III and Fig. 2 a-c from a study beside the paper's values.
 void study_sections(OutputSet& outputs, const std::string& dir, const results::RaceStudyFile& f,
                     const std::string& label, const formats::PaperData& paper, ReproduceOutput& res,
-                    std::string& body) {
+                    std::string& body, const FigureOptions& fig_options) {
   const select::StudyResult& s = f.study;
   const std::string why = study_reason(label);
   const size_t n = s.base.runs.size();
   const std::string data_note =
-      "Data: " + label + "; hetcim analog study records " + f.origin + ".";
+      "Data: " + label + "; hetcim analog study records " + cited_data_path(f.origin) + ".";
   // Fig. 2 a-c: the same charts `hetcim analog study` draws, with the paper's values.
   const std::vector<StudyFigure> charts = race_study_charts(s, f.info, &paper, data_note);
 
@@ -95,7 +96,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const results::R
     body +=
         "<h2>Table II: certified selection, five frozen runs</h2>\n<table class=\"table2\">"
         "<caption>Table II (%): per run and mean, the paper (CIFAR-10) beside hetcim's study: " +
-        html_escape(label) + " (" + html_escape(f.origin) +
+        html_escape(label) + " (" + html_escape(cited_data_path(f.origin)) +
         ")</caption>\n<tr><th class=\"l\" rowspan=\"2\">run</th><th colspan=\"2\">cert. "
         "coverage</th><th colspan=\"2\">cert. risk</th><th colspan=\"2\">95% upper</th><th "
         "colspan=\"2\">test coverage</th><th colspan=\"2\">hybrid accuracy</th><th class=\"l\" "
@@ -106,7 +107,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const results::R
     res.differences.insert(res.differences.end(), diffs.begin(), diffs.end());
 
     const StudyFigure& fig = charts.at(0);  // Fig. 2(a): per-run certificates
-    plot_chart(outputs, dir, fig.figure, fig.chart);
+    plot_chart(outputs, dir, fig.figure, fig.chart, fig_options);
     res.figures.push_back(fig.figure);
     body += figure_html(fig.figure);
   }
@@ -167,7 +168,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const results::R
                              " runs (ours) vs " + fixed(pc, 0) + " of 5 (paper); " + why});
     }
     const StudyFigure& fig = charts.at(1);
-    plot_chart(outputs, dir, fig.figure, fig.chart);
+    plot_chart(outputs, dir, fig.figure, fig.chart, fig_options);
     res.figures.push_back(fig.figure);
     body += "<h2>Fig. 2(b): design-risk sweep</h2>\n" + figure_html(fig.figure) +
             difference_table_html("Fig. 2(b): ours vs paper", diffs, 0.05, true);
@@ -196,7 +197,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const results::R
                              " runs (ours) vs " + fixed(pp, 0) + " of 5 (paper); " + why});
     }
     const StudyFigure& fig = charts.at(2);
-    plot_chart(outputs, dir, fig.figure, fig.chart);
+    plot_chart(outputs, dir, fig.figure, fig.chart, fig_options);
     res.figures.push_back(fig.figure);
     body += "<h2>Fig. 2(c): availability</h2>\n" + figure_html(fig.figure) +
             difference_table_html("Fig. 2(c): ours vs paper", diffs, 0.05, true);
@@ -208,7 +209,7 @@ void study_sections(OutputSet& outputs, const std::string& dir, const results::R
 
 ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002Run& run,
                                      const formats::PaperData& paper, const Provenance& provenance,
-                                     const std::string& out) {
+                                     const std::string& out, const FigureOptions& fig_options) {
   paper.require({"table1", "table2", "table3", "fig2b", "fig2c"},
                 {"activation_reduction", "break_even_fallback", "e_always_on",
                  "e_selected_activation", "e_selective", "energy_reduction"});
@@ -237,17 +238,18 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
                                         : 1) +
                 "</td>";
         if (v && v->present)
-          diffs.push_back({"table1", c.name + ": " + cols[i], ours[i], v->text(), v->value,
-                           std::fabs(ours[i] - v->value) <= 1e-9 * std::max(1.0, v->value)
-                               ? "equal: " + run.chips_origin + " holds the paper's profile"
-                               : run.chips_origin + " differs from the paper's Table I"});
+          diffs.push_back(
+              {"table1", c.name + ": " + cols[i], ours[i], v->text(), v->value,
+               std::fabs(ours[i] - v->value) <= 1e-9 * std::max(1.0, v->value)
+                   ? "equal: " + cited_data_path(run.chips_origin) + " holds the paper's profile"
+                   : cited_data_path(run.chips_origin) + " differs from the paper's Table I"});
       }
       rows += "</tr>\n";
     }
     body +=
         "<h2>Table I: accelerator profiles</h2>\n<table class=\"table1\"><caption>Table I: "
         "the six 8-bit AIMC profiles, paper beside the profiles hetcim simulates (" +
-        html_escape(run.chips_origin) +
+        html_escape(cited_data_path(run.chips_origin)) +
         ")</caption>\n<tr><th class=\"l\" rowspan=\"2\">profile</th><th colspan=\"2\">read "
         "noise (uS)</th><th colspan=\"2\">write noise (uS)</th><th colspan=\"2\">stuck "
         "(%)</th><th colspan=\"2\">E (uJ)</th><th colspan=\"2\">L (ms)</th></tr>\n<tr>";
@@ -325,7 +327,7 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
                                      "Table II; the study-based figures (Fig. 2 a-c, Table II, "
                                      "III) come with `hetcim analog study`.")),
         5.0, 3.4};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     res.figures.push_back(f);
     body += "<h2>Energy per query (Sec. V-D)</h2>\n" + figure_html(f) +
             difference_table_html("Energy: ours vs paper", diffs, 0.01, true);
@@ -338,9 +340,10 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
   if (run.study) {
     intro += "; Table II, Table III, Fig. 2 a-c and the energy rows from " +
              std::string(run.study_shipped ? "the shipped study record " : "the study ") +
-             html_escape(run.study->origin) + ": <strong>" + html_escape(run.study_label) +
+             html_escape(cited_data_path(run.study->origin)) + ": <strong>" +
+             html_escape(run.study_label) +
              "</strong> (its provenance is in the block at the end of the page).</p>\n";
-    study_sections(outputs, dir, *run.study, run.study_label, paper, res, body);
+    study_sections(outputs, dir, *run.study, run.study_label, paper, res, body, fig_options);
   } else {
     intro +=
         ". Table II, Table III and Fig. 2 a-c need a study over trained networks and noisy chips, "

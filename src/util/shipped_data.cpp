@@ -23,4 +23,13 @@ std::string shipped_data_path(std::string_view relative) {
   return (fs::path(HETCIM_SOURCE_DATA_DIR) / relative).string();
 }
 
+std::string cited_data_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::path(shipped_data_path("")).lexically_normal();
+  if (!root.has_filename()) root = root.parent_path();  // ".../data/" -> ".../data"
+  const fs::path rel = fs::path(path).lexically_normal().lexically_relative(root);
+  if (path.empty() || rel.empty() || *rel.begin() == "..") return path;
+  return "hetcim's data/" + rel.generic_string();
+}
+
 }  // namespace hetcim

@@ -15,4 +15,9 @@ namespace hetcim {
 // `relative`: a path under data/ ("chips.yaml", "paper", "paper/seed002.yaml").
 [[nodiscard]] std::string shipped_data_path(std::string_view relative);
 
+// How a caption or page names a data file: one of the shipped files (under shipped_data_path) as
+// "hetcim's data/<relative>", the repository's path a reader can cite and find (the installed
+// share/hetcim holds the same tree), not this machine's absolute path; any other path as given.
+[[nodiscard]] std::string cited_data_path(const std::string& path);
+
 }  // namespace hetcim

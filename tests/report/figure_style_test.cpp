@@ -107,6 +107,27 @@ TEST(FigureStyle, DrawsSvgPdfAndPngAtTheStyleSizes) {
   fs::remove_all(dir);
 }
 
+// Issue 36: asked (FigureOptions, the CLI's --provenance-on-image), the footnote is drawn on the
+// image too: once more in the SVG, as the text of a drawn label.
+TEST(FigureStyle, TheFootnoteIsDrawnWhenAsked) {
+  const fs::path dir = fs::temp_directory_path() / ("hetcim_drawn_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    hetcim::OutputSet out;
+    plot_chart(out, dir.string(), {"asked", "Sample", "caption", 7.16, 3.0}, sample(),
+               FigureOptions{true});
+    out.commit();
+  }
+  const std::string svg = slurp(dir / "asked.svg");
+  size_t count = 0;
+  for (size_t at = svg.find("Host MODELLED"); at != std::string::npos;
+       at = svg.find("Host MODELLED", at + 1))
+    ++count;
+  EXPECT_EQ(count, 3u);  // <desc>, <metadata>, and the drawn text
+  EXPECT_NE(svg.find(">Host MODELLED: a footnote in the figure.</text>"), std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST(FigureStyle, LongFootnotesWrapAndLegendsStayOutsideThePanels) {
   Chart c = sample();
   c.footnote = std::string(400, 'x').replace(100, 1, " ").replace(200, 1, " ").replace(300, 1, " ");
@@ -266,6 +287,27 @@ TEST(FigureStyle, AxesAsAsked) {
       << body;
   std::get<Lines>(d.panels[0].chart).xtics.clear();
   EXPECT_NE(chart_body(d, 5, 3).find("set format x '1e%T'"), std::string::npos);
+}
+
+// Issue 36: the roofline's log x axis (40-700 op/B) showed one labelled tick, "1e2".
+TEST(FigureStyle, LogAxesOfFewDecadesAreTickedAtOneTwoFive) {
+  EXPECT_EQ(log_ticks(32, 875), (std::vector<double>{50, 100, 200, 500}));
+  EXPECT_EQ(log_ticks(100, 400), (std::vector<double>{100, 200, 300, 400}));  // 1..9 x 10^n
+  const std::vector<double> small = log_ticks(0.008, 0.06);
+  ASSERT_EQ(small.size(), 3u);
+  EXPECT_NEAR(small[0], 0.01, 1e-15);
+  EXPECT_NEAR(small[2], 0.05, 1e-15);
+  EXPECT_TRUE(log_ticks(1, 31557600).empty());  // 8 decades: gnuplot's 1e0, 1e1, ...
+  EXPECT_TRUE(log_ticks(0, 10).empty());
+  Chart c;
+  c.title = "roofline";
+  Lines l{{{"attained", {40, 150, 700}, {35, 130, 340}}}, true, true, {}, true};
+  c.panels.push_back({"", "intensity (op/B)", "throughput (GOPS)", kNoValue, kNoValue, l});
+  const std::string body = chart_body(c, 5, 3);
+  EXPECT_NE(body.find("set xtics ('50' 50, '100' 100, '200' 200, '500' 500) nomirror"),
+            std::string::npos)
+      << body;
+  EXPECT_EQ(body.find("set format x '1e%T'"), std::string::npos);
 }
 
 TEST(FigureStyle, RoundTicksAtOneTwoOrFiveTimesAPowerOfTen) {

@@ -70,6 +70,12 @@ TEST(ReproduceIndex, LinksEveryReportAndFigure) {
   EXPECT_NE(html.find("2 of 3 compared values"), std::string::npos);  // the hand count
   EXPECT_NE(html.find("0 of 2 compared values"), std::string::npos);
   EXPECT_NE(html.find("hetcim reproduce all --quick"), std::string::npos);  // the provenance
+  // The papers by name (util/paper_names.h), not by the keys `reproduce` takes.
+  EXPECT_NE(html.find("<p class=\"paper\">Papers: CPU-CIM partitioning (Klein et al. 2026); the "
+                      "PULP + PCM IMA cluster (Garofalo et al. 2022); RACE-AIMC (Yousuf, "
+                      "Lueker-Boden 2026)</p>"),
+            std::string::npos)
+      << html.substr(0, 900);
 }
 
 TEST(ReproduceIndex, TextFromRunsIsEscaped) {

@@ -16,6 +16,7 @@
 
 #include "util/error.h"
 #include "util/output_set.h"
+#include "util/shipped_data.h"
 
 namespace hetcim {
 namespace {
@@ -75,6 +76,21 @@ TEST(JoinPath, AStagedFileIsFoundWhateverItsSlashes) {
   const std::string staged = out.stage(d.string() + "//fig.svg");
   EXPECT_EQ(out.staged_file(d.string() + "/fig.svg"), staged);
   EXPECT_EQ(out.targets().front(), d.string() + "/fig.svg");
+}
+
+// Issue 36: a caption cites a shipped file by the repository's path, not this machine's.
+TEST(ShippedData, CitedByTheRepositorysPath) {
+  EXPECT_EQ(cited_data_path(shipped_data_path("paper/seed000.yaml")),
+            "hetcim's data/paper/seed000.yaml");
+  EXPECT_EQ(cited_data_path(shipped_data_path("paper") + "/seed002.yaml"),
+            "hetcim's data/paper/seed002.yaml");
+  EXPECT_EQ(cited_data_path(shipped_data_path("chips.yaml")), "hetcim's data/chips.yaml");
+  // Any other path as given: the user's own, relative or absolute, or one leaving the data tree.
+  EXPECT_EQ(cited_data_path("mine/seed000.yaml"), "mine/seed000.yaml");
+  EXPECT_EQ(cited_data_path("/etc/hosts"), "/etc/hosts");
+  const std::string outside = shipped_data_path("paper") + "/../../README.md";
+  EXPECT_EQ(cited_data_path(outside), outside);
+  EXPECT_EQ(cited_data_path(""), "");
 }
 
 TEST(ReadInputFile, RefusesAFifoWithoutWaitingForAWriter) {
