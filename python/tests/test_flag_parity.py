@@ -86,13 +86,15 @@ CLI_ONLY = {
     "sensitivity": {"--out"},  # sensitivity() returns the file's dict
     "execute": {"--json"},  # execute() returns the dict
     "analog run": {"--input", "--output"},  # as run
-    "cluster roofline": {"--csv", "--json", "--figures"},  # the functions return the dicts
-    "cluster bottleneck": {"--csv", "--json", "--figures"},
-    "cluster calibrate": {"--json", "--report"},
+    # --provenance-on-image (every command that draws figures): an option of the CLI's figure
+    # files, not a keyword (figures Python writes keep the provenance in their metadata only).
+    "cluster roofline": {"--csv", "--json", "--figures", "--provenance-on-image"},  # the dicts
+    "cluster bottleneck": {"--csv", "--json", "--figures", "--provenance-on-image"},
+    "cluster calibrate": {"--json", "--report", "--provenance-on-image"},
     "analog eval": {"--json", "--logits"},  # evaluate() returns the dict (logits: the cache)
     "analog select": {"--json", "--policy-out"},  # select() returns the result and the policy
-    "analog study": set(),  # its outputs are the `out` directory, a keyword
-    "analog drift": {"--out"},
+    "analog study": {"--provenance-on-image"},  # its outputs are the `out` directory, a keyword
+    "analog drift": {"--out", "--provenance-on-image"},
     "analog serve": {"--json", "--decisions"},
     "train": set(),
 }

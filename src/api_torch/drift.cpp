@@ -64,52 +64,6 @@ std::vector<std::pair<std::string, double>> parse_read_times(const std::string& 
   return times;
 }
 
-const FieldTable<AnalogDriftRequest>& analog_drift_fields() {
-  using R = AnalogDriftRequest;
-  using E = train::EvalOptions;
-  static const FieldTable<E> limit = {
-      field("limit", &E::limit, "First N images only (0: all)").at_least(0)};
-  static const FieldTable<E> threads = {
-      field("threads", &E::threads, "libtorch threads (0: libtorch's default)").range(0, 1024)};
-  static const FieldTable<R> table = concat<R>({
-      {
-          field("chip", &R::chip, "FILE:PROFILE, a profile with drift fields (not with --policy)"),
-          field("policy", &R::policy,
-                "A frozen policy (`analog select --policy-out`) for this model: its chip and "
-                "seeds, and its coverage and accepted error rate at each time"),
-          field("times", &R::times,
-                "Read times after programming, increasing (units s, min, h, d, w, mo, y)"),
-          field("compensation", &R::compensation,
-                "Without (none) or with (global) global drift compensation, or both")
-              .one_of({"none", "global", "both"}),
-          field("dataset", &R::dataset, data::kDatasetHelp),
-          field("data_dir", &R::data_dir, "Directory of the data set files").alias("--dataset-dir"),
-          field("split", &R::split, "The split").one_of({"train", "test"}),
-      },
-      nested(&R::eval, limit),
-      {
-          field("chip_seed", &R::chip_seed,
-                "Chip seed: programming noise, stuck devices, drift exponents (default 1; with "
-                "--policy the policy's)")
-              .alias("--seed"),
-          field("read_seed", &R::read_seed,
-                "Seed of the read noise, the same at every time (default 1; with --policy the "
-                "policy's test-set stream)"),
-          field("batch_size", &R::batch_size,
-                "Images per analog read (default 128; with --policy the policy's)")
-              .range(1, 1 << 20),
-      },
-      nested(&R::eval, threads),
-      {
-          field("audit", &R::audit,
-                "With --policy: a labelled audit of the first N accepted queries at each time "
-                "(anytime-valid upper bound on the accepted error rate; 0: none)")
-              .range(0, 0x1p40),
-      },
-  });
-  return table;
-}
-
 void AnalogDriftRequest::validate() const {
   if (model.empty()) throw user_error("model: required (an ONNX file of race_cnn with weights)");
   check_fields(*this, analog_drift_fields());

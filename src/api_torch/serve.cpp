@@ -115,33 +115,6 @@ class NpyStream {
 
 }  // namespace
 
-const FieldTable<AnalogServeRequest>& analog_serve_fields() {
-  using R = AnalogServeRequest;
-  constexpr double kQueries = 0x1p40;
-  static const FieldTable<R> table = {
-      field("model", &R::model, "ONNX model ('': the policy's; must hash the same)"),
-      field("chips", &R::chips,
-            "Chip profiles file ('': the policy's; the unit's profile must match)"),
-      field("input", &R::input,
-            "Queries: uint8 images as .npy (N x H x W or N x C x H x W); '-': the .npy streamed "
-            "on stdin, read and answered one batch at a time as it arrives"),
-      field("dataset", &R::dataset,
-            std::string("Queries from a data set instead (labelled): ") + data::kDatasetForms),
-      field("data_dir", &R::data_dir, "Directory of the data set files"),
-      field("split", &R::split, "The split").one_of({"train", "test"}),
-      field("limit", &R::limit, "First N queries only (0: all)").range(0, kQueries),
-      field("read_seed", &R::read_seed,
-            "Read-noise seed (default: the policy's test-set stream, so serving the official "
-            "test set reproduces the offline test split)"),
-      field("abstain", &R::abstain, "Deferred queries abstain instead of using the fallback"),
-      field("batch_size", &R::batch_size,
-            "Queries per analog read (default: the policy's; decisions equal the offline "
-            "evaluation's only with its batch size, read noise is drawn per read)")
-          .range(1, kQueries),
-  };
-  return table;
-}
-
 void AnalogServeRequest::validate() const {
   if (policy.empty()) throw user_error("policy: required (a file of `analog select --policy-out`)");
   if (input.empty() == dataset.empty())

@@ -13,32 +13,15 @@
 #include "api_torch/drift.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/torch_flags.h"
 #include "report/drift.h"
 #include "util/output_set.h"
 #include "util/progress.h"
 
 namespace hetcim::cli {
 void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
-  struct Args {
-    api::AnalogDriftRequest request;
-    std::string out;
-    bool quiet = false;
-  };
-  auto a = std::make_shared<Args>();
-  CLI::App* cmd = analog.add_subcommand(
-      "drift",
-      "Accuracy of RACE-AIMC's CNN on one chip read at increasing times after programming "
-      "(conductance drift from the chip profile), without and with global drift compensation");
-  cmd->add_option("model", a->request.model,
-                  "ONNX model (race_cnn with weights, e.g. from `hetcim train`)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  // The request's fields from api::analog_drift_fields().
-  options::add_fields(cmd, api::analog_drift_fields(), a->request);
-  cmd->add_option("--out", a->out, "Output directory: drift.txt, drift.json, drift.{svg,pdf,png}")
-      ->required();
-  options::quiet(cmd, a->quiet);
-  cmd->callback([a, &provenance] {
+  auto a = std::make_shared<AnalogDriftArgs>();
+  add_analog_drift(analog, *a)->callback([a, &provenance] {
     api::AnalogDriftRequest q = a->request;
     std::optional<Progress> progress;
     q.progress = [&](size_t done, size_t total) {
@@ -50,7 +33,8 @@ void register_analog_drift(CLI::App& analog, const Provenance& provenance) {
     const Provenance prov = api::with_caller(r.provenance, provenance);
     OutputSet outputs;
     outputs.make_directory(a->out);
-    const report::Figure f = report::write_drift_figure(outputs, a->out, "drift", r.report, prov);
+    const report::Figure f =
+        report::write_drift_figure(outputs, a->out, "drift", r.report, prov, a->drawing);
     const std::string text = report::drift_text(r.report, prov);
     outputs.add(a->out + "/drift.txt", text);
     outputs.add(a->out + "/drift.json", report::drift_json(r.report, prov).dump(1) + "\n");

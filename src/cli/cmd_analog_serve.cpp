@@ -14,36 +14,15 @@
 #include "api_torch/serve.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/torch_flags.h"
 #include "report/analog.h"
 #include "select/controller.h"
 #include "util/output_set.h"
 
 namespace hetcim::cli {
 void register_analog_serve(CLI::App& analog) {
-  struct Args {
-    api::AnalogServeRequest request;
-    std::string json, decisions;
-    bool quiet = false;
-  };
-  auto a = std::make_shared<Args>();
-  CLI::App* cmd = analog.add_subcommand(
-      "serve",
-      "RACE-AIMC online: apply a frozen policy (from `analog select --policy-out`) query by query: "
-      "one "
-      "analog inference on the selected chip, then accept, fallback or abstain; coverage and "
-      "modelled energy");
-  cmd->add_option("policy", a->request.policy,
-                  "Policy file written by `hetcim analog select --policy-out`")
-      ->required()
-      ->check(CLI::ExistingFile);
-  // The request's fields from api::analog_serve_fields().
-  options::add_fields(cmd, api::analog_serve_fields(), a->request);
-  cmd->add_option("--decisions", a->decisions,
-                  "Write one CSV row per query: route, label, score ('-': to stdout, each batch "
-                  "as soon as it is decided; the summary then goes to stderr)");
-  cmd->add_option("--json", a->json, "Write the counts, coverage and energy as JSON");
-  options::quiet(cmd, a->quiet);
-  cmd->callback([a] {
+  auto a = std::make_shared<AnalogServeArgs>();
+  add_analog_serve(analog, *a)->callback([a] {
     api::AnalogServeRequest q = a->request;
     q.on_start = options::stderr_lines(a->quiet);
     const bool rows_to_stdout = a->decisions == "-";

@@ -11,6 +11,7 @@
 #include "api_torch/study.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/torch_flags.h"
 #include "formats/race_study_file.h"
 #include "report/race_study.h"
 #include "util/files.h"
@@ -19,25 +20,8 @@
 namespace hetcim::cli {
 
 void register_analog_study(CLI::App& analog) {
-  struct Args {
-    api::AnalogStudyRequest request;
-    std::string design_risks = "0.05,0.06,0.07,0.08,0.09,0.10";
-    bool quiet = false;
-  };
-  auto a = std::make_shared<Args>();
-  CLI::App* cmd = analog.add_subcommand(
-      "study",
-      "Seed 002's experiments: train or reuse N models with held-out calibration images, "
-      "simulate each chip once per model (logit cache), replay the protocol and its ablations, "
-      "write Table II / III, Fig. 2 a-d analogues and report.html");
-  options::add_fields(cmd, api::analog_study_fields(), a->request);
-  cmd->get_option("--chips")->required()->check(CLI::ExistingFile);
-  cmd->get_option("--out")->required();
-  cmd->add_option("--design-risks", a->design_risks,
-                  "Design risks of the sweep (Fig. 2b), comma-separated, each in (0, 1)")
-      ->capture_default_str();
-  options::quiet(cmd, a->quiet);
-  cmd->callback([a] {
+  auto a = std::make_shared<AnalogStudyArgs>();
+  add_analog_study(analog, *a)->callback([a] {
     api::AnalogStudyRequest q = a->request;
     q.design_risks = api::parse_design_risks(a->design_risks);
     q.over_ranks = true;  // the simulations of every model over the MPI ranks of the run
@@ -51,7 +35,7 @@ void register_analog_study(CLI::App& analog) {
     const std::string text = report::race_study_text(r.study, r.info);
     OutputSet outputs;
     const std::vector<report::Figure> figs =
-        report::write_race_study_figures(outputs, r.study, r.info, &r.paper, q.out);
+        report::write_race_study_figures(outputs, r.study, r.info, &r.paper, q.out, a->drawing);
     report::write_race_study_html(outputs, r.study, r.info, figs, q.out);
     const nlohmann::json j = formats::race_study_json(r.study, r.info, r.options);
     outputs.add(join_path(q.out, "study.json"), j.dump(1) + "\n");

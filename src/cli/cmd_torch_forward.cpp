@@ -1,15 +1,19 @@
-// `hetcim train` and `hetcim analog` as this executable sees them: the commands live in
-// hetcim-torch (main_torch.cpp), the only program that loads libtorch. They are listed here for
-// --help and handed over with execv (same arguments, same exit code, same output).
+// `hetcim train` and `hetcim analog` as this executable sees them: the same subcommands and flags
+// as hetcim-torch's (cli/torch_flags.h), so --help and a bad flag are answered here without
+// loading libtorch (about 1 s). A command that trains or simulates with libtorch is handed to
+// hetcim-torch (main_torch.cpp), the only program that loads it, with execv (same arguments, same
+// exit code, same output); `analog audit` and `analog run` need no libtorch and run here.
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/torch_flags.h"
 #include "util/error.h"
 
 namespace hetcim::cli {
@@ -22,10 +26,8 @@ std::filesystem::path torch_executable() {
   return self.parent_path() / "hetcim-torch";
 }
 
-[[noreturn]] void exec_torch(const std::string& command, const std::vector<std::string>& rest) {
+[[noreturn]] void exec_torch(const std::string& command, std::vector<std::string> args) {
   const std::filesystem::path exe = torch_executable();
-  std::vector<std::string> args{"hetcim", command};
-  args.insert(args.end(), rest.begin(), rest.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -34,25 +36,36 @@ std::filesystem::path torch_executable() {
                    "); this installation lacks the libtorch commands");
 }
 
+// Every command's flags, bound here only so that the parse can check them.
+struct Declared {
+  TrainArgs train;
+  AnalogEvalArgs eval;
+  api::AnalogAuditRequest audit;
+  AnalogRunArgs run;
+  AnalogSelectArgs select;
+  AnalogStudyArgs study;
+  AnalogServeArgs serve;
+  AnalogDriftArgs drift;
+};
+
 }  // namespace
 
-void register_torch_forwarders(CLI::App& app) {
-  const std::pair<const char*, const char*> commands[] = {
-      {"train",
-       "Train RACE-AIMC's CNN (race-cnn) with libtorch and write it as ONNX (see hetcim train "
-       "--help)"},
-      {"analog",
-       "Simulated analog in-memory accelerators (RACE-AIMC: Yousuf, Lueker-Boden 2026, "
-       "'RACE-AIMC: Selective Inference for Heterogeneous Analog In-Memory Accelerators "
-       "at the Edge'; see hetcim analog --help)"}};
-  for (const auto& [name, help] : commands) {
-    CLI::App* cmd = app.add_subcommand(name, help);
-    cmd->prefix_command();
-    cmd->allow_extras();
-    cmd->set_help_flag();
-    const std::string command = name;
-    cmd->callback([cmd, command] { exec_torch(command, cmd->remaining()); });
-  }
+void register_torch_forwarders(CLI::App& app, int argc, char** argv) {
+  auto d = std::make_shared<Declared>();
+  std::vector<std::string> args{"hetcim"};
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  const auto forward = [d, args](const char* command) {
+    return [d, args, command] { exec_torch(command, args); };
+  };
+  add_train_command(app, d->train)->callback(forward("train"));
+  CLI::App* analog = add_analog_group(app);
+  add_analog_eval(*analog, d->eval)->callback(forward("analog eval"));
+  add_analog_audit(*analog, d->audit)->callback([d] { run_analog_audit(d->audit); });
+  add_analog_run(*analog, d->run)->callback([d] { run_analog_run(d->run); });
+  add_analog_select(*analog, d->select)->callback(forward("analog select"));
+  add_analog_study(*analog, d->study)->callback(forward("analog study"));
+  add_analog_serve(*analog, d->serve)->callback(forward("analog serve"));
+  add_analog_drift(*analog, d->drift)->callback(forward("analog drift"));
 }
 
 }  // namespace hetcim::cli

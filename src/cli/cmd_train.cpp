@@ -13,6 +13,7 @@
 #include "api_torch/analog.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/torch_flags.h"
 #include "report/provenance.h"
 #include "train/train.h"
 #include "util/error.h"
@@ -21,25 +22,8 @@
 namespace hetcim::cli {
 
 void register_train(CLI::App& app, const Provenance& /*provenance*/) {
-  struct Args {
-    std::string model;
-    api::TrainRequest request;
-    bool quiet = false;
-  };
-  auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand(
-      "train",
-      "Train the CNN of RACE-AIMC (Yousuf, Lueker-Boden 2026) (race-cnn) with libtorch: AdamW, "
-      "cosine schedule, random "
-      "crop and flip; writes the trained model as ONNX");
-  cmd->add_option("model", a->model, "Model to train (race-cnn)")
-      ->required()
-      ->check(CLI::IsMember({"race-cnn"}));
-  // The request's fields and its training options (api::train_fields).
-  options::add_fields(cmd, api::train_fields(), a->request);
-  cmd->get_option("--out")->required();
-  cmd->add_flag("--quiet", a->quiet, "No progress bar");
-  cmd->callback([a] {
+  auto a = std::make_shared<TrainArgs>();
+  add_train_command(app, *a)->callback([a] {
     api::TrainRequest& q = a->request;
     q.validate();  // before any output
     // Batches over all epochs, with the running loss, accuracy and learning rate; the estimate

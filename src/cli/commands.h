@@ -27,7 +27,8 @@ void register_analog(CLI::App& app, const Provenance& provenance);
 void register_analog_study(CLI::App& analog);  // under `analog`, from register_analog
 void register_analog_serve(CLI::App& analog);
 void register_analog_drift(CLI::App& analog, const Provenance& provenance);
-// In hetcim when hetcim-torch is built: `train` and `analog` that exec hetcim-torch.
-void register_torch_forwarders(CLI::App& app);
+// In hetcim when hetcim-torch is built: `train` and `analog` with their flags and help
+// (cli/torch_flags.h), which exec hetcim-torch with this command line (argc, argv) to run.
+void register_torch_forwarders(CLI::App& app, int argc, char** argv);
 
 }  // namespace hetcim::cli

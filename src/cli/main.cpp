@@ -1,8 +1,8 @@
 // hetcim: the command-line front end. Parses, calls the library, prints; errors become one line
 // on stderr and a non-zero exit (1 for bad input, 2 for a bug in hetcim, 130 when interrupted by
 // SIGINT and 143 by SIGTERM: util/interrupt_cleanup.h; run_app.h). The commands that need
-// libtorch (train, analog) live in the hetcim-torch executable (main_torch.cpp): this one hands
-// them over with exec, so every other command starts without loading libtorch.
+// libtorch (train, analog) run in the hetcim-torch executable (main_torch.cpp): this one declares
+// their flags and help and hands a run over with exec, so nothing here loads libtorch.
 #include "cli/commands.h"
 #include "cli/run_app.h"
 #include "cli/versions.h"
@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   hetcim::cli::register_cluster(app, provenance);
   hetcim::cli::register_reproduce(app, provenance);
 #ifdef HETCIM_WITH_TRAIN
-  hetcim::cli::register_torch_forwarders(app);
+  hetcim::cli::register_torch_forwarders(app, argc, argv);
 #endif
   return hetcim::cli::run_app(app, argc, argv);
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -20,13 +21,14 @@ struct CliRun {
   std::string out, err;
 };
 
-// HETCIM_BIN ARGS run under a command prefix (such as "env VAR=VALUE").
-CliRun run_env(const std::string& prefix, const std::string& args) {
+// BIN ARGS run under a command prefix (such as "env VAR=VALUE").
+CliRun run_env(const std::string& prefix, const std::string& args,
+               const std::string& bin = HETCIM_BIN) {
   const fs::path dir = fs::temp_directory_path() / ("hetcim_cli_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
-  const std::string cmd = prefix + (prefix.empty() ? "" : " ") + std::string(HETCIM_BIN) + " " +
-                          args + " >" + out + " 2>" + err;
+  const std::string cmd =
+      prefix + (prefix.empty() ? "" : " ") + bin + " " + args + " >" + out + " 2>" + err;
   const int raw = std::system(cmd.c_str());
   auto slurp = [](const std::string& p) {
     std::ifstream in(p);
@@ -468,6 +470,63 @@ TEST(Cli, PartitionWarnsOfANoisyHostProfile) {
   r = run("partition resnet18 --host " + path + " --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
+}
+
+// Issue 36: `hetcim analog --help` took 1-2 s, exec'ing hetcim-torch (which loads libtorch) to
+// print help. hetcim declares train's and analog's flags itself (cli/torch_flags.h): a hard link
+// of hetcim alone in a directory, without hetcim-torch beside it, answers every help and a bad
+// flag; only a run that needs libtorch says it cannot start hetcim-torch.
+TEST(Cli, AnalogHelpIsAnsweredWithoutHetcimTorch) {
+  const fs::path dir = fs::path(HETCIM_BIN).parent_path().parent_path() /
+                       ("cli_alone_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::error_code ec;
+  fs::create_hard_link(HETCIM_BIN, dir / "hetcim", ec);
+  if (ec) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << "no hard link of " << HETCIM_BIN << ": " << ec.message();
+  }
+  const std::string alone = (dir / "hetcim").string();
+  const CliRun help = run_env("", "analog --help", alone);
+  EXPECT_EQ(help.status, 0) << help.err;
+  for (const char* sub : {"eval", "audit", "run", "select", "study", "serve", "drift"})
+    EXPECT_TRUE(std::regex_search(help.out, std::regex(std::string("\\n +") + sub + "\\b")))
+        << sub << " missing from:\n"
+        << help.out;
+  EXPECT_NE(help.out.find("RACE-AIMC"), std::string::npos) << help.out;
+  const CliRun select = run_env("", "analog select --help", alone);
+  EXPECT_EQ(select.status, 0) << select.err;
+  EXPECT_NE(select.out.find("--policy-out"), std::string::npos) << select.out;
+  EXPECT_NE(select.out.find("--chips"), std::string::npos) << select.out;
+  const CliRun train = run_env("", "train --help", alone);
+  EXPECT_EQ(train.status, 0) << train.err;
+  EXPECT_NE(train.out.find("--hardware-aware"), std::string::npos) << train.out;
+  const std::string model = (dir / "model.onnx").string();
+  std::ofstream(model) << "not read";
+  const CliRun bad = run_env(
+      "", "analog drift " + model + " --out " + (dir / "d").string() + " --no-such-flag", alone);
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("--no-such-flag"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.err.find("hetcim-torch"), std::string::npos) << bad.err;
+  // A run needs libtorch: the one message naming the program it could not start.
+  const CliRun eval = run_env("", "analog eval " + model + " --digital", alone);
+  EXPECT_EQ(eval.status, 1);
+  EXPECT_NE(eval.err.find("hetcim analog eval: cannot start " + (dir / "hetcim-torch").string()),
+            std::string::npos)
+      << eval.err;
+  fs::remove_all(dir);
+}
+
+// Issue 36: the provenance footnote is in a figure's metadata, drawn on the image only when
+// asked: every command that draws figures takes the one flag (cli/options.h figure_flags).
+TEST(Cli, EveryFigureCommandTakesProvenanceOnImage) {
+  for (const char* cmd : {"reproduce", "cluster roofline", "cluster bottleneck",
+                          "cluster calibrate", "analog study", "analog drift"}) {
+    const CliRun help = run(std::string(cmd) + " --help");
+    EXPECT_EQ(help.status, 0) << cmd << ": " << help.err;
+    EXPECT_NE(help.out.find("--provenance-on-image"), std::string::npos) << cmd;
+  }
 }
 
 }  // namespace
