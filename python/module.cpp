@@ -187,6 +187,11 @@ python::Fields<api::PlatformPartitionRequest> partition_platform_keywords() {
           {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
           {"reprogram", field(&R::reprogram)},
           {"objective", field(&R::objective)},
+          // Seed 000's overrides, as the CLI's --crossbars, --t-mvm, --replicas, --bus-model.
+          {"crossbars", [](R& r, const py::handle& v) { r.crossbars = py::cast<int64_t>(v); }},
+          {"t_mvm", [](R& r, const py::handle& v) { r.t_mvm = time_of(v, "t_mvm"); }},
+          {"replicas", field(&R::replicas)},
+          {"bus_model", field(&R::bus_model)},
           {"time_limit", field(&R::time_limit)},
           {"node_limit", field(&R::node_limit)},
           {"solver", field(&R::solver)},

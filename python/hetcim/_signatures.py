@@ -50,6 +50,17 @@ EXTRA = {
         "node_limit": ("int | None", None, "Deterministic search-node limit, 0 = none (default 0)"),
         "solver": ("str | None", None, "exact or milp (the K-engine MILP on CBC; default exact)"),
         "gap": ("float | None", None, "MILP: stop at this relative gap (default 0)"),
+        "crossbars": ("int | None", None,
+                      "Crossbars of every crossbar engine, the sweep key crossbars (default: the "
+                      "platform's)"),
+        "t_mvm": ("float | str | None", None,
+                  "Latency of one MVM of every seed000-cim engine, '50ns' or seconds (default: "
+                  "the platform's hardware's)"),
+        "replicas": ("int | None", None,
+                     "Up to R copies of an operator's weights on every seed000-cim engine, 1..64 "
+                     "(default 1)"),
+        "bus_model": ("str | None", None,
+                      "parallel or serial: every link (default: as the platform says)"),
     },
     "dse_platform": {
         **_PLATFORM,

@@ -19,6 +19,12 @@ void PlatformPartitionRequest::validate() const {
   if (imas) check_range("imas", *imas, int64_t{1}, int64_t{4096});
   if (objective != "latency" && objective != "energy")
     throw user_error("objective: expected latency or energy, got '", objective, "'");
+  if (crossbars) check_range("crossbars", *crossbars, int64_t{1}, int64_t{4096});
+  if (crossbars && imas) throw user_error("crossbars: give crossbars or imas, not both");
+  if (t_mvm && !(*t_mvm > 0)) throw user_error("t_mvm: expected a time > 0, got ", *t_mvm, " s");
+  check_range("replicas", replicas, int64_t{1}, int64_t{64});
+  if (!bus_model.empty() && bus_model != "parallel" && bus_model != "serial")
+    throw user_error("bus_model: expected parallel or serial, got '", bus_model, "'");
   check_range("time_limit", time_limit, 1e-9, 1e6);
   check_range("node_limit", node_limit, int64_t{0}, int64_t{1} << 62);
   if (solver != "exact" && solver != "milp")
@@ -38,6 +44,12 @@ PlatformPartitionProblem build_platform_partition_problem(const Model& model,
   p.model = model.spec;
   p.platform = request.platform;
   p.description = platform::resolve_platform(request.platform, request.imas, request.reprogram);
+  platform::Platform& d = p.description;
+  if (request.crossbars) platform::apply_sweep(d, "crossbars", std::to_string(*request.crossbars));
+  if (request.t_mvm) platform::apply_t_mvm(d, *request.t_mvm);
+  if (request.replicas != 1) platform::apply_sweep(d, "replicas", std::to_string(request.replicas));
+  if (!request.bus_model.empty())
+    platform::apply_sweep(d, "serial", request.bus_model == "serial" ? "true" : "false");
   const graph::Graph lowered = passes::lower(model.graph, {});
   p.problem = platform::build_platform_problem(lowered, p.description, request.objective);
   return p;

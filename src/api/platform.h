@@ -28,11 +28,19 @@ struct PlatformPartitionRequest {
   // IMA's PCM figures): each crossbar operator resident or rewritten at every inference.
   bool reprogram = false;
   std::string objective = "latency";  // "latency" | "energy"
-  double time_limit = 600.0;          // seconds, wall clock (> 0)
-  int64_t node_limit = 0;             // deterministic search-node limit (0 = none)
-  std::string solver = "exact";       // "exact" | "milp" (the K-engine MILP on CBC)
-  double gap = 0.0;                   // MILP: stop at this relative gap, [0, 1]
-  int threads = 1;                    // MILP: CBC threads (1 is deterministic), 1..256
+  // Seed 000's overrides, each the sweep key of the same name (platform/sweep.h) on this one
+  // point: crossbars of every crossbar engine (1..4096); seconds per MVM and up to R weight copies
+  // (1..64) of every seed000-cim engine; bus_model "parallel" | "serial": every link ("": as the
+  // platform says). UserError when the platform has nothing the override would change.
+  std::optional<int64_t> crossbars;
+  std::optional<double> t_mvm;
+  int64_t replicas = 1;
+  std::string bus_model;
+  double time_limit = 600.0;     // seconds, wall clock (> 0)
+  int64_t node_limit = 0;        // deterministic search-node limit (0 = none)
+  std::string solver = "exact";  // "exact" | "milp" (the K-engine MILP on CBC)
+  double gap = 0.0;              // MILP: stop at this relative gap, [0, 1]
+  int threads = 1;               // MILP: CBC threads (1 is deterministic), 1..256
 
   void validate() const;  // UserError naming the field
 };

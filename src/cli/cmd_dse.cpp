@@ -39,8 +39,7 @@ struct DseArgs {
 // hetcim dse --platform P --sweep KEY=v1,v2 ...: a grid over platform parameters, each point
 // mapped by the exact solver its shape calls for (api::run_platform_dse).
 void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag :
-       {"--hosts", "--bus", "--milp", "--milp-time-limit", "--replicas", "--transfers"})
+  for (const char* flag : {"--hosts", "--bus", "--milp", "--milp-time-limit", "--transfers"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (sweep platform parameters with ",
                        "--sweep KEY=v1,v2; see docs/platforms.md)");
@@ -63,6 +62,7 @@ void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) 
       throw user_error("--bus-model: expected parallel or serial, got '", a.request.bus_model, "'");
     axes.push_back(std::string("serial=") + (a.request.bus_model == "serial" ? "true" : "false"));
   }
+  if (cmd.count("--replicas") > 0) axes.push_back("replicas=" + std::to_string(a.request.replicas));
   q.sweeps.insert(q.sweeps.begin(), axes.begin(), axes.end());
   if (cmd.count("--models") > 0) q.models = a.request.models;
   q.threads = a.request.threads;
@@ -230,8 +230,8 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
                   "pulp-pcm-cluster (first named seed000-arm, seed000-x86, seed001-cluster) "
                   "or a platform YAML file): every model on every --sweep grid point, mapped by "
                   "the exact solver (the two-device one on a host + crossbar + one bus "
-                  "platform, the K-engine one otherwise); --crossbars, --t-mvm and --bus-model, "
-                  "given, are the sweep axes crossbars, t_mvm and serial")
+                  "platform, the K-engine one otherwise); --crossbars, --t-mvm, --bus-model and "
+                  "--replicas, given, are the sweep axes crossbars, t_mvm, serial and replicas")
       ->each([a](const std::string&) { a->platform_given = true; });
   std::string keys;
   for (const platform::SweepKey& k : platform::sweep_keys()) keys += "; " + k.name + ": " + k.what;

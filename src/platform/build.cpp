@@ -124,7 +124,9 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
 
   // Seed 000's columns, exactly as partition::build_problem makes them.
   partition::Problem two;
-  if (uses_hw) two = partition::build_problem(w, cost::host_costs(w, hw.host, true), hw);
+  partition::BuildOptions bo;
+  bo.max_replicas = pf.replicas.value_or(1);
+  if (uses_hw) two = partition::build_problem(w, cost::host_costs(w, hw.host, true), hw, bo);
   const cost::HostPower host_power = cost::host_power(hw.host);
 
   const double f = cl.clock.frequency;
@@ -211,11 +213,13 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
         const double power = spec.power.value_or(host_power.active);
         add(ei, two.t_host[i], spec.power ? power * two.t_host[i] : two.e_host[i], 0, "host", -1);
       } else if (spec.cost == "seed000-cim") {
-        if (!two.acc[i].empty()) {
-          const partition::AccMode& m = two.acc[i].front();
+        // One option per number of weight copies (one without replicas), as seed 000's modes.
+        for (const partition::AccMode& m : two.acc[i]) {
+          const int64_t copies = m.crossbars / two.acc[i].front().crossbars;
           const int64_t col_tiles = ceil_div(op.cols, hw.cim.xbar_cols);
-          add(ei, m.t_acc, m.energy, m.crossbars, "cim", -1,
-              {op.rows * col_tiles, op.rows * op.cols, m.crossbars});
+          add(ei, m.t_acc, m.energy, m.crossbars,
+              copies == 1 ? "cim" : "cim x" + std::to_string(copies) + " copies", -1,
+              {copies * op.rows * col_tiles, copies * op.rows * op.cols, m.crossbars});
         }
       } else if (spec.cost == "seed001-ima") {
         const double pw = spec.power.value_or(p_ima);
@@ -283,7 +287,11 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
                                        : "")
                             : "") +
               (uses_cluster && uses_hw ? "; " : "") +
-              (uses_hw ? "seed 000 hardware '" + hw.name + "' (cost/), host " + hw.host.model : "");
+              (uses_hw ? "seed 000 hardware '" + hw.name + "' (cost/), host " + hw.host.model +
+                             (bo.max_replicas > 1
+                                  ? ", up to " + std::to_string(bo.max_replicas) + " weight copies"
+                                  : "")
+                       : "");
   p.validate();
   return out;
 }

@@ -11,7 +11,8 @@
 //                  (cluster::depthwise_ima_layer), packed ⌊R/9c⌋ x ⌊C/c⌋ slices per crossbar
 //   seed001-dw     cluster::dw_engine_cost (3x3 depth-wise only)
 //   seed000-host / seed000-cim  exactly partition::build_problem's host column and accelerator
-//                  mode (one copy of the weights), energies and powers of cost::Hardware
+//                  modes (one copy of the weights; up to Platform::replicas copies when set),
+//                  energies and powers of cost::Hardware
 // Energy: running power x latency (+ the 22 nm energy per IMA job, cluster::ima_job_energy), powers
 // scaled to the cluster clock by f V^2 (cluster::scale_power); the cluster's base power is the
 // cores engine's static power. Every figure is modelled; the assumptions behind the seed001 ones

@@ -75,6 +75,10 @@ struct Platform {
   // Replaces the hardware's seconds per MVM (cost::CimParams::t_mvm, seed 000's T_mvm) for every
   // seed000-cim engine when set: the `t_mvm` sweep key (sweep.h).
   std::optional<double> t_mvm;
+  // Up to this many copies of an operator's weights on every seed000-cim engine (seed 000's
+  // replicas, partition/build.h: R copies run ceil(N_mvm / R) MVMs; one option per copy count that
+  // fits the engine and shortens the operator) when set: the `replicas` sweep key (sweep.h).
+  std::optional<int64_t> replicas;
 };
 
 [[nodiscard]] const std::vector<std::string>& engine_kinds();

@@ -19,6 +19,19 @@ int64_t crossbar_count(const std::string& key, const std::string& v) {
   return *n;
 }
 
+int64_t replica_count(const std::string& v) {
+  const std::optional<int64_t> n = parse_integer(v);
+  if (!n || *n < 1 || *n > 64)
+    throw user_error("--sweep replicas: value '", v, "': expected a whole number of copies in ",
+                     "[1, 64]");
+  return *n;
+}
+
+bool has_seed000_cim(const Platform& p) {
+  return std::any_of(p.engines.begin(), p.engines.end(),
+                     [](const EngineSpec& e) { return e.cost == "seed000-cim"; });
+}
+
 int64_t bus_width(const std::string& v) {
   const std::string digits = v.ends_with("bit") ? v.substr(0, v.size() - 3) : v;
   const std::optional<int64_t> n = parse_integer(digits);
@@ -51,6 +64,8 @@ void check_key(const std::string& key) {
 void check_value(const std::string& key, const std::string& v) {
   if (key == "imas" || key == "crossbars") {
     (void)crossbar_count(key, v);
+  } else if (key == "replicas") {
+    (void)replica_count(v);
   } else if (key == "bus_width") {
     (void)bus_width(v);
   } else if (key == "link_bandwidth") {
@@ -78,6 +93,9 @@ const std::vector<SweepKey>& sweep_keys() {
       {"reprogram",
        "every engine's crossbar reprogramming block enabled (true/false), as --reprogram"},
       {"t_mvm", "seconds per MVM of every seed000-cim engine (e.g. 100ns), seed000 costs only"},
+      {"replicas",
+       "up to R weight copies per operator on every seed000-cim engine (1..64), as seed 000's "
+       "--replicas"},
   };
   return keys;
 }
@@ -109,7 +127,7 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
   check_key(key);
   check_value(key, value);
   const auto none = [&](const char* what) {
-    return user_error("--sweep ", key, ": platform '", p.name, "' has no ", what);
+    return user_error(key, ": platform '", p.name, "' has no ", what);
   };
   if (key == "imas" || key == "crossbars") {
     const int64_t n = crossbar_count(key, value);
@@ -129,10 +147,10 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
       }
     if (!any) throw none("engine with a reprogramming block");
   } else if (key == "t_mvm") {
-    if (std::none_of(p.engines.begin(), p.engines.end(),
-                     [](const EngineSpec& e) { return e.cost == "seed000-cim"; }))
-      throw none("seed000-cim engine (T_mvm is seed 000's crossbar latency)");
-    p.t_mvm = parse_positive_quantity(value, Quantity::Time, "--sweep t_mvm");
+    apply_t_mvm(p, parse_positive_quantity(value, Quantity::Time, "--sweep t_mvm"));
+  } else if (key == "replicas") {
+    if (!has_seed000_cim(p)) throw none("seed000-cim engine (replicas are seed 000's copies)");
+    p.replicas = replica_count(value);
   } else if (key == "bus_width") {
     if (std::none_of(p.engines.begin(), p.engines.end(),
                      [](const EngineSpec& e) { return e.cost.starts_with("seed001"); }))
@@ -149,6 +167,14 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
         l.serial = boolean(value);
     }
   }
+}
+
+void apply_t_mvm(Platform& p, double seconds) {
+  if (!has_seed000_cim(p))
+    throw user_error("t_mvm: platform '", p.name,
+                     "' has no seed000-cim engine (T_mvm is seed 000's crossbar latency)");
+  if (!(seconds > 0)) throw user_error("t_mvm: expected a time > 0");
+  p.t_mvm = seconds;
 }
 
 std::vector<std::vector<std::string>> sweep_grid(const std::vector<SweepAxis>& axes) {

@@ -9,6 +9,8 @@
 //   serial          whether every link carries one transfer at a time (true / false)
 //   t_mvm           seconds per MVM of every seed000-cim engine ("100ns"), seed 000's T_mvm axis;
 //                   only on a platform with a seed000-cim engine
+//   replicas        up to R weight copies per operator on every seed000-cim engine (1..64), seed
+//                   000's --replicas; only on a platform with a seed000-cim engine
 // A grid is the product of its axes, the first axis varying slowest.
 #pragma once
 
@@ -37,6 +39,8 @@ struct SweepAxis {
 // Sets `key` to `value` in `p`; UserError naming the key and the value when the value is not one
 // of the key's, or the key does not apply to the platform (no engine or link it would change).
 void apply_sweep(Platform& p, const std::string& key, const std::string& value);
+// The t_mvm key's value as a number of seconds (a request's typed field): UserError as above.
+void apply_t_mvm(Platform& p, double seconds);
 
 // Every point of the grid over `axes` (first axis slowest): the values, one per axis.
 [[nodiscard]] std::vector<std::vector<std::string>> sweep_grid(const std::vector<SweepAxis>& axes);

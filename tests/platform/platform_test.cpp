@@ -136,6 +136,61 @@ TEST(PlatformSeed000, SamePlanAsThePresetThroughTheTwoDeviceSolver) {
       }
 }
 
+// Seed 000's overrides on its platform (issue 33: `partition --platform` takes `--preset`'s
+// flags): crossbars, t_mvm, replicas and the serial bus set on seed000-arm give the plan of
+// `--preset seed000-arm` with the same flags, bit for bit, every operator on the same crossbars
+// (R copies: R x its crossbars). An override the platform has nothing for is refused by name.
+TEST(PlatformSeed000, OverridesGiveThePresetsPlanWithTheSameFlags) {
+  const api::Model m = api::load_model("resnet18");
+  api::PartitionRequest two;
+  two.hardware.crossbars = 50;
+  two.hardware.t_mvm = 500e-9;
+  two.replicas = 4;
+  two.bus_model = "serial";
+  const api::PartitionResult r2 = api::partition(m, two);
+  ASSERT_EQ(r2.run.status, partition::SolveStatus::Optimal);
+  api::PlatformPartitionRequest k;
+  k.platform = "seed000-arm";
+  k.crossbars = 50;
+  k.t_mvm = 500e-9;
+  k.replicas = 4;
+  k.bus_model = "serial";
+  const api::PlatformPartitionResult rk = api::partition_on_platform(m, k);
+  ASSERT_EQ(rk.solve.status, partition::SolveStatus::Optimal);
+  EXPECT_EQ(rk.solve.solver, partition::MultiExactResult::kTwoDeviceSolver);
+  EXPECT_EQ(rk.solve.schedule.makespan, r2.latency_s);
+  const partition::MultiProblem& p = rk.problem.problem;
+  ASSERT_EQ(p.size(), r2.problem.size());
+  EXPECT_TRUE(p.links[0].serial);
+  int64_t copies = 0;  // operators the plan gives more than one copy
+  for (size_t v = 0; v < p.size(); ++v) {
+    ASSERT_EQ(p.options[v].size(), 1 + r2.problem.acc[v].size()) << p.names[v];
+    const partition::MultiOption& o = p.option(static_cast<int>(v), rk.solve.schedule.option[v]);
+    const int mode = r2.schedule.assignment.mode[v];
+    EXPECT_EQ(o.capacity, mode == partition::kHost ? 0 : r2.problem.acc[v][mode].crossbars)
+        << p.names[v];
+    copies += mode > 0 ? 1 : 0;
+    EXPECT_EQ(rk.solve.schedule.start[v], r2.schedule.start[v]) << p.names[v];
+  }
+  EXPECT_GT(copies, 0);  // the replicas are used, so the options carry them
+  api::PlatformPartitionRequest bad;
+  bad.platform = "seed001-cluster";
+  bad.replicas = 2;
+  try {
+    (void)api::build_platform_partition_problem(m, bad);
+    ADD_FAILURE() << "replicas applied to seed001-cluster";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("replicas: platform 'seed001-cluster' has no seed000-cim"),
+              std::string::npos)
+        << e.what();
+  }
+  bad = {};
+  bad.platform = "seed000-arm";
+  bad.crossbars = 50;
+  bad.imas = 50;
+  EXPECT_THROW(bad.validate(), UserError);
+}
+
 // MobileNetV2 on seed 001's cluster: the proven optimum is no slower than any of the five
 // hand-named Bottleneck mappings applied to every Bottleneck (operators outside the Bottlenecks
 // on the cores), wherever the mapping's weights fit the IMA.
