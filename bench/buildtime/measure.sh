@@ -35,7 +35,7 @@ exec /usr/bin/time -f "%U %S $out" -a -o "$log" "$@"
 EOF
 chmod +x "$work/step.sh"
 b=$work/src/build/dev
-cmake -S "$work/src" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETCIM_WERROR=ON -DHETCIM_SKIP_MODULES= \
+cmake -S "$work/src" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DHETCIM_WERROR=ON -DHETCIM_SKIP_MODULES= \
       "-DCMAKE_CXX_COMPILER_LAUNCHER=$work/step.sh;$cpulog" "-DCMAKE_CXX_LINKER_LAUNCHER=$work/step.sh;$cpulog" >/dev/null
 
 edges=$(ninja -C "$b" -t commands | wc -l)
