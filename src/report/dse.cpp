@@ -139,7 +139,8 @@ std::string dse_json(const std::vector<dse::DsePoint>& pts, const Provenance& pr
 }
 
 std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::DsePoint>& pts,
-                                     const std::string& out, const Provenance& prov) {
+                                     const std::string& out, const Provenance& prov,
+                                     const FigureOptions& fig_options) {
   const std::string dir = (fs::path(out) / "figures").string();
   outputs.make_directory(dir);
   // Every caption ends with where its numbers come from.
@@ -192,7 +193,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
       }
       c.panels.push_back({host_title(h), "crossbars", ylabel, kNoValue, kNoValue, std::move(b)});
     }
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     figs.push_back(f);
     figs.back().caption += sources;
   };
@@ -267,7 +268,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
         "bus (light, label: operators on CIM). " +
             footnote,
         7.16, 3.4};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     figs.push_back(f);
     figs.back().caption += sources;
   }
@@ -305,7 +306,7 @@ std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::
             std::string(milp ? " and of CBC on the paper's MILP (--milp)" : "") +
             ", measured on this machine.",
         5.0, 3.0};
-    plot_chart(outputs, dir, f, c);
+    plot_chart(outputs, dir, f, c, fig_options);
     figs.push_back(f);
     figs.back().caption += sources;
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dse/dse.h"
+#include "report/figure_style.h"
 #include "report/gnuplot.h"
 #include "results/dse_summary.h"
 #include "util/provenance.h"
@@ -31,6 +32,7 @@ void remove_dse_report(const std::string& out);
 // and cache flag, in `outputs` (creates <out>/figures). Needs gnuplot (Debian: gnuplot-nox); a
 // missing gnuplot or a failed plot is a UserError naming the figure. Returns the figures staged.
 std::vector<Figure> write_dse_report(OutputSet& outputs, const std::vector<dse::DsePoint>& points,
-                                     const std::string& out, const Provenance& provenance);
+                                     const std::string& out, const Provenance& provenance,
+                                     const FigureOptions& fig_options = {});
 
 }  // namespace hetcim::report

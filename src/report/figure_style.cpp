@@ -479,13 +479,30 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
   Legend legend;
   std::vector<std::string> panels;
   bool groups = false;
+  // The width of one panel, as the multiplot margins and spacing below leave it (inches).
+  const bool shared_all = std::all_of(c.panels.begin(), c.panels.end(), [&](const Panel& p) {
+    return p.ylabel == c.panels.front().ylabel;
+  });
+  const double panel_width_in =
+      (width_in - 0.95 - 0.12 -
+       (shared_all ? 0.6 : 0.95) * static_cast<double>(c.panels.size() - 1)) /
+      static_cast<double>(c.panels.size());
   const auto draw_panels = [&](double plot_height_in) {
     legend = {};
     panels.clear();
     groups = false;
     for (size_t k = 0; k < c.panels.size(); ++k) {
       const Panel& p = c.panels[k];
-      std::string o = "set title " + q(p.title) + " " + font(st.font_pt) + "\n";
+      // A title wider than its panel (with a little of the gap beside it) is set smaller, down
+      // to the small size: "250 MHz, pipelined" over the last of four 7.16 in panels ran off the
+      // image's right edge.
+      const double title_in =
+          static_cast<double>(p.title.size()) * st.font_pt * st.char_width_em / 72.0;
+      const double title_pt =
+          title_in > panel_width_in + 0.2
+              ? std::max(st.small_pt, st.font_pt * (panel_width_in + 0.2) / title_in)
+              : st.font_pt;
+      std::string o = "set title " + q(p.title) + " " + font(std::round(title_pt * 10) / 10) + "\n";
       if (const auto* s = std::get_if<Stacks>(&p.chart)) groups = groups || !s->groups.empty();
       const bool shared_y = k > 0 && p.ylabel == c.panels[k - 1].ylabel;
       o += "set ylabel " + q(shared_y ? std::string() : p.ylabel) + "\n";
@@ -553,11 +570,8 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
        (foot.empty() ? 0.2 * line : (static_cast<double>(foot.size()) + 0.4) * small_line)) /
       height_in;
   draw_panels((top - bottom) * height_in);
-  bool all_shared = true;
-  for (size_t k = 1; k < c.panels.size(); ++k)
-    all_shared = all_shared && c.panels[k].ylabel == c.panels[k - 1].ylabel;
   const double left = 0.95 / width_in, right = 1 - 0.12 / width_in;
-  const double spacing = (all_shared ? 0.6 : 0.95) / width_in;
+  const double spacing = (shared_all ? 0.6 : 0.95) / width_in;
   std::string o = "set termoption noenhanced\nset encoding utf8\n";
   o += "set multiplot layout 1," + std::to_string(c.panels.size()) + " title " + q(c.title) + " " +
        font(st.title_pt) + " margins " + num(left) + "," + num(right) + "," + num(bottom) + "," +

@@ -384,7 +384,8 @@ nlohmann::json front_json(const partition::Problem& p, const partition::FrontRes
 // gnuplot draws into a staging directory under the temporary directory; the SVG text is read back
 // and the staging removed with the set.
 std::string front_svg(const std::string& title, const partition::Problem& p,
-                      const partition::FrontResult& f, const Provenance& prov) {
+                      const partition::FrontResult& f, const Provenance& prov,
+                      const FigureOptions& fig_options) {
   (void)p;
   double l_max = 0, e_max = 0;
   for (const partition::FrontPoint& q : f.points) {
@@ -422,7 +423,7 @@ std::string front_svg(const std::string& title, const partition::Problem& p,
           .string();
   OutputSet staging;
   staging.make_directory(dir);
-  plot_chart(staging, dir, fig, c);
+  plot_chart(staging, dir, fig, c, fig_options);
   InputCheck own;
   own.is_input = false;
   return read_input_file(staging.staged_file(join_path(dir, "front.svg")), "staged figure", own);

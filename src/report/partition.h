@@ -12,6 +12,7 @@
 #include "partition/problem.h"
 #include "partition/schedule.h"
 #include "partition/summary.h"
+#include "report/figure_style.h"
 #include "results/partition_run.h"
 #include "util/provenance.h"
 
@@ -30,7 +31,8 @@ namespace hetcim::report {
                                         const partition::FrontResult& f,
                                         const Provenance& provenance);
 [[nodiscard]] std::string front_svg(const std::string& title, const partition::Problem& p,
-                                    const partition::FrontResult& f, const Provenance& provenance);
+                                    const partition::FrontResult& f, const Provenance& provenance,
+                                    const FigureOptions& fig_options = {});
 
 [[nodiscard]] std::string gantt_svg(const results::PartitionRun& r, const partition::Problem& p,
                                     const partition::Schedule& s);

@@ -113,7 +113,8 @@ std::string platform_dse_text(const PlatformDseRun& r) {
   return o;
 }
 
-Figure write_platform_dse_figure(OutputSet& out, const std::string& dir, const PlatformDseRun& r) {
+Figure write_platform_dse_figure(OutputSet& out, const std::string& dir, const PlatformDseRun& r,
+                                 const FigureOptions& fig_options) {
   Figure f;
   f.name = "platform_dse_latency";
   f.title = "Latency on " + r.platform + " per platform parameter";
@@ -146,7 +147,7 @@ Figure write_platform_dse_figure(OutputSet& out, const std::string& dir, const P
   c.panels.push_back(
       {"", keys.empty() ? "grid point" : keys, "latency (ms)", 0.0, kNoValue, std::move(b)});
   out.make_directory(dir);
-  plot_chart(out, dir, f, c);
+  plot_chart(out, dir, f, c, fig_options);
   return f;
 }
 

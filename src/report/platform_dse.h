@@ -8,6 +8,7 @@
 
 #include "dse/platform_dse.h"
 #include "platform/sweep.h"
+#include "report/figure_style.h"
 #include "report/gnuplot.h"
 #include "util/output_set.h"
 #include "util/provenance.h"
@@ -25,6 +26,7 @@ struct PlatformDseRun {
 [[nodiscard]] std::string platform_dse_json(const PlatformDseRun& r);
 [[nodiscard]] std::string platform_dse_text(const PlatformDseRun& r);
 // <dir>/platform_dse_latency.{svg,pdf,png} (the directory is made if missing).
-Figure write_platform_dse_figure(OutputSet& out, const std::string& dir, const PlatformDseRun& r);
+Figure write_platform_dse_figure(OutputSet& out, const std::string& dir, const PlatformDseRun& r,
+                                 const FigureOptions& fig_options = {});
 
 }  // namespace hetcim::report

@@ -310,6 +310,30 @@ TEST(FigureStyle, LogAxesOfFewDecadesAreTickedAtOneTwoFive) {
   EXPECT_EQ(body.find("set format x '1e%T'"), std::string::npos);
 }
 
+// Issue 36: "250 MHz, pipelined" over the last of four panels of a 7.16 in figure ran off the
+// image; a title wider than its panel is set smaller (not below the small size), others as before.
+TEST(FigureStyle, PanelTitlesFitTheirPanels) {
+  Chart c;
+  c.title = "roofline";
+  Lines l{{{"attained", {40, 150, 700}, {35, 130, 340}}}, true, true, {}, true};
+  for (int k = 0; k < 4; ++k)
+    c.panels.push_back({"250 MHz, pipelined", "intensity (op/B)", "GOPS", kNoValue, kNoValue, l});
+  std::smatch m;
+  std::string body = chart_body(c, 7.16, 3.0);
+  ASSERT_TRUE(
+      std::regex_search(body, m, std::regex("set title '250 MHz, pipelined' font ',([0-9.]+)'")))
+      << body;
+  const double pt = std::stod(m[1]);
+  EXPECT_LT(pt, figure_style().font_pt);
+  EXPECT_GE(pt, figure_style().small_pt);
+  // Its estimated width, centred on the last panel, ends inside the image (0.12 in right margin).
+  const double panel = (7.16 - 0.95 - 0.12 - 3 * 0.6) / 4;
+  EXPECT_LE(18 * pt * figure_style().char_width_em / 72 / 2, panel / 2 + 0.12);
+  c.panels.resize(3);
+  body = chart_body(c, 7.16, 3.0);
+  EXPECT_NE(body.find("set title '250 MHz, pipelined' font ',8'"), std::string::npos);
+}
+
 TEST(FigureStyle, RoundTicksAtOneTwoOrFiveTimesAPowerOfTen) {
   EXPECT_EQ(round_ticks(28.41e-3), (std::vector<double>{0, 5e-3, 10e-3, 15e-3, 20e-3, 25e-3}));
   EXPECT_EQ(round_ticks(33.98e-3).size(), 4u);  // 0, 10, 20, 30 ms
