@@ -75,8 +75,9 @@ CLI_ONLY = {
                   "--pareto-3d", "--problem-json"},
     # dse() returns the points and dse_platform() the document; --out is the CLI's directory of
     # dse.csv, dse.json, figures and its result cache (<out>/cache, --no-cache: none), which
-    # Python takes as cache_dir (below); --no-figures: Python draws no figures.
-    "dse": {"--out", "--no-cache", "--no-figures"},
+    # Python takes as cache_dir (below); --no-figures, --provenance-on-image: Python draws no
+    # figures.
+    "dse": {"--out", "--no-cache", "--no-figures", "--provenance-on-image"},
     # run() returns the outputs by name (the CLI writes them as .npy; --input: the `inputs`
     # argument, arrays rather than .npy files).
     "run": {"--input", "--output"},

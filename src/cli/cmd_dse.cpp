@@ -29,6 +29,7 @@ struct DseArgs {
   std::string out = "results";
   bool no_cache = false;
   bool no_figures = false;
+  report::FigureOptions figures;
   bool quiet = false;
   // Platform mode (issue 12): --platform, --sweep, --imas, --objective (and --time-limit, the
   // request's, for both modes).
@@ -92,7 +93,8 @@ void run_platform(DseArgs a, const Provenance& provenance, const CLI::App& cmd) 
   const report::PlatformDseRun run{q.platform, &r.axes, &r.points, prov};
   out.add(in_out("platform_dse.csv"), report::platform_dse_csv(run));
   out.add(in_out("platform_dse.json"), report::platform_dse_json(run));
-  if (!a.no_figures) (void)report::write_platform_dse_figure(out, in_out("figures"), run);
+  if (!a.no_figures)
+    (void)report::write_platform_dse_figure(out, in_out("figures"), run, a.figures);
   out.commit();
   // The result is printed with --quiet too (it silences progress only).
   std::printf("%s", report::provenance_text(prov, "# ").c_str());
@@ -155,7 +157,7 @@ void run(DseArgs a, const Provenance& provenance) {
   if (a.no_cache) prov.set("cache", "off (--no-cache): every point solved in this run");
   out.add(in_out("dse.csv"), report::dse_csv(points, prov));
   out.add(in_out("dse.json"), report::dse_json(points, prov));
-  if (!a.no_figures) (void)report::write_dse_report(out, points, a.out, prov);
+  if (!a.no_figures) (void)report::write_dse_report(out, points, a.out, prov, a.figures);
   // The previous run's report goes just before this run's outputs land, so a directory never
   // mixes runs (and with --no-figures it holds no report of an earlier run).
   report::remove_dse_report(a.out);
@@ -224,6 +226,7 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
   cmd->add_flag("--no-cache", a->no_cache, "Solve every point again");
   cmd->add_flag("--no-figures", a->no_figures,
                 "Skip figures and the HTML report (and remove those of an earlier run in --out)");
+  options::figure_flags(cmd, a->figures);
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_option("--platform", a->platform.platform,
                   "Sweep a K-engine platform instead (cortex-a72-rram, ryzen9-rram, "

@@ -592,10 +592,17 @@ std::string chart_body(const Chart& c, double width_in, double height_in) {
         legend_cmds += "set object " + n + " rect from screen " + num(x0) + "," + num(y - h) +
                        " to screen " + num(x1) + "," + num(y + h) + " fc rgb " + q(e.colour) +
                        " fs solid 1.0 border lc rgb '#333333' front\n";
-      else if (e.kind == LegendEntry::Kind::Line)
+      else if (e.kind == LegendEntry::Kind::Line && !e.dashed)
         legend_cmds += "set arrow " + n + " from screen " + num(x0) + "," + num(y) + " to screen " +
-                       num(x1) + "," + num(y) + " nohead lw 1.4 lc rgb " + q(e.colour) +
-                       (e.dashed ? " dt 2" : "") + " front\n";
+                       num(x1) + "," + num(y) + " nohead lw 1.4 lc rgb " + q(e.colour) + " front\n";
+      else if (e.kind == LegendEntry::Kind::Line)
+        // Dashed: two dashes drawn apart (gnuplot's dt 2 over the short sample ended in a stub
+        // that read as a cut line, "- '").
+        for (const auto& [from, to] : {std::pair{0.0, 0.4}, std::pair{0.6, 1.0}})
+          legend_cmds += "set arrow " + (from == 0 ? n : std::to_string(id++)) + " from screen " +
+                         num(x0 + from * (x1 - x0)) + "," + num(y) + " to screen " +
+                         num(x0 + to * (x1 - x0)) + "," + num(y) + " nohead lw 1.4 lc rgb " +
+                         q(e.colour) + " front\n";
       else
         legend_cmds += "set label " + n + " '' at screen " + num((x0 + x1) / 2) + "," + num(y) +
                        " point pt " + std::to_string(e.point_type) + " ps 1.0 lw 1.3 lc rgb " +

@@ -334,6 +334,28 @@ TEST(FigureStyle, PanelTitlesFitTheirPanels) {
   EXPECT_NE(body.find("set title '250 MHz, pipelined' font ',8'"), std::string::npos);
 }
 
+// Issue 36 ("legend samples are cut"): a dashed series' legend sample is two dashes drawn apart,
+// not gnuplot's dash pattern over the short sample (which ended in a stub).
+TEST(FigureStyle, DashedLegendSamplesAreTwoDashes) {
+  Chart c;
+  c.title = "roofs";
+  LineSeries roof{"compute roof", {1, 2}, {3, 4}, true, false};
+  roof.colour = 7;
+  Lines l{{{"attained", {1, 2}, {1, 2}}, roof}, false, false, {}, true};
+  c.panels.push_back({"", "x", "y", kNoValue, kNoValue, l});
+  const std::string body = chart_body(c, 5, 3);
+  const std::regex arrow(
+      "set arrow [0-9]+ from screen [^\\n]* nohead lw 1.4 lc rgb '#000000'([^\\n]*)");
+  size_t dashes = 0;
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), arrow);
+       it != std::sregex_iterator(); ++it) {
+    ++dashes;
+    EXPECT_EQ((*it)[1].str().find("dt"), std::string::npos) << (*it)[0];
+  }
+  EXPECT_EQ(dashes, 2u) << body;
+  EXPECT_NE(body.find("dt 2 lc rgb '#000000'"), std::string::npos);  // the data line stays dashed
+}
+
 TEST(FigureStyle, RoundTicksAtOneTwoOrFiveTimesAPowerOfTen) {
   EXPECT_EQ(round_ticks(28.41e-3), (std::vector<double>{0, 5e-3, 10e-3, 15e-3, 20e-3, 25e-3}));
   EXPECT_EQ(round_ticks(33.98e-3).size(), 4u);  // 0, 10, 20, 30 ms
