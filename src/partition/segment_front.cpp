@@ -7,37 +7,22 @@
 
 #include "partition/jackson.h"
 #include "partition/schedule.h"
+#include "partition/segment_model.h"
 #include "partition/sequencing.h"
 #include "util/error.h"
 
 namespace hetcim::partition {
 namespace {
 
+using detail::Choice;
+using detail::SegmentModel;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-struct Choice {
-  int mode;
-  double duration;
-  int64_t crossbars;
-  bool host;
-  double energy;  // energy_weight * dynamic energy, in seconds of objective (0 without weight)
-  int64_t drop;   // accuracy cost in ppm (0 on the host and without an accuracy model)
-};
-
-struct LocalEdge {
-  int from, to;
-  double transfer;
-  int global;     // index in dag.edges
-  double energy;  // energy_weight * bus energy when it crosses (per tensor: once per producer)
-};
-
-class FrontSearch {
+class FrontSearch : private SegmentModel {
  public:
   // rest == nullptr: Pareto front; otherwise single objective latency + rest(crossbars).
   FrontSearch(const SegmentFrontInput& in, const RestCost* rest, double incumbent)
-      : in_(in), p_(*in.problem), rest_(rest), incumbent_(incumbent) {
-    build();
-  }
+      : SegmentModel(in), rest_(rest), incumbent_(incumbent) {}
 
   SegmentFrontOutput run_front() {
     search();
@@ -98,276 +83,6 @@ class FrontSearch {
   }
 
  private:
-  // Weighted energy of v in `mode`, with the bus energy of the dropped edges it decides.
-  double weighted_energy(int v, int mode) const {
-    if (w_ <= 0.0) return 0.0;
-    const Decomposition& d = *in_.decomposition;
-    const auto i = static_cast<size_t>(v);
-    return w_ * (p_.energy(v, mode) + (mode == kHost ? d.energy_on_host[i] : d.energy_on_acc[i]));
-  }
-
-  // Weighted energy of the segment (its interior, its out cut, its edges) for every completion
-  // of the current node: decided operators exactly, undecided ones at their cheapest mode, the
-  // transfers of edges decided to cross (per tensor: once per producer). Exact at a leaf.
-  double energy_bound() const {
-    if (w_ <= 0.0) return 0.0;
-    double e = 0.0;
-    for (size_t v = 0; v < nodes_.size(); ++v) {
-      if (decided_[v] >= 0) {
-        e += choices_[v][static_cast<size_t>(decided_[v])].energy;
-        continue;
-      }
-      double m = std::numeric_limits<double>::infinity();
-      for (const Choice& c : choices_[v]) m = std::min(m, c.energy);
-      e += m;
-    }
-    const bool per_tensor = p_.transfer_model == TransferModel::PerTensorDirection;
-    for (size_t v = 0; v < nodes_.size(); ++v) {
-      if (decided_[v] < 0) continue;
-      const bool v_host = choices_[v][static_cast<size_t>(decided_[v])].host;
-      for (size_t i : out_edges_[v]) {
-        const auto w = static_cast<size_t>(edges_[i].to);
-        if (decided_[w] < 0 || choices_[w][static_cast<size_t>(decided_[w])].host == v_host)
-          continue;
-        e += edges_[i].energy;
-        if (per_tensor) break;  // the producer's one crossing
-      }
-    }
-    return e;
-  }
-
-  void build() {
-    const Segment& s = *in_.segment;
-    std::vector<int> local(p_.size(), -1);
-    const auto add = [&](int v, std::vector<Choice> ch) {
-      local[static_cast<size_t>(v)] = static_cast<int>(nodes_.size());
-      nodes_.push_back(v);
-      choices_.push_back(std::move(ch));
-    };
-    if (s.in >= 0)  // already finished at time 0: duration 0, its device still sets transfers
-      add(s.in, {Choice{in_.in_mode, 0.0, 0, in_.in_mode == kHost, 0.0, 0}});
-    for (int v : s.interior) {
-      std::vector<Choice> ch;
-      for (int k : (*in_.allowed)[static_cast<size_t>(v)])
-        ch.push_back(Choice{k, p_.duration(v, k), p_.crossbars(v, k), k == kHost,
-                            weighted_energy(v, k), p_.drop(v, k)});
-      add(v, std::move(ch));
-    }
-    if (s.out >= 0)
-      add(s.out, {Choice{in_.out_mode, p_.duration(s.out, in_.out_mode), 0, in_.out_mode == kHost,
-                         weighted_energy(s.out, in_.out_mode), 0}});
-    for (size_t e = 0; e < p_.dag.edges.size(); ++e) {
-      if (in_.decomposition->dropped[e]) continue;
-      const auto [u, v] = p_.dag.edges[e];
-      const int lu = local[static_cast<size_t>(u)], lv = local[static_cast<size_t>(v)];
-      if (lu < 0 || lv < 0) continue;
-      HETCIM_ASSERT(lu < lv, "segment edges must follow the local topological order");
-      edges_.push_back({lu, lv, p_.edge_transfer(e), static_cast<int>(e),
-                        w_ > 0.0 ? w_ * p_.edge_energy(e) : 0.0});
-    }
-    const size_t m = nodes_.size();
-    in_edges_.resize(m);
-    out_edges_.resize(m);
-    for (size_t i = 0; i < edges_.size(); ++i) {
-      in_edges_[static_cast<size_t>(edges_[i].to)].push_back(i);
-      out_edges_[static_cast<size_t>(edges_[i].from)].push_back(i);
-    }
-    for (const auto& out : out_edges_) out_order_.insert(out_order_.end(), out.begin(), out.end());
-    for (size_t v = 0; v < m; ++v)
-      if (choices_[v].size() > 1) vars_.push_back(static_cast<int>(v));
-    // Decide the operators whose mode matters most first.
-    const auto spread = [&](int v) {
-      double lo = kInf, hi = 0.0;
-      for (const Choice& c : choices_[static_cast<size_t>(v)]) {
-        lo = std::min(lo, c.duration);
-        hi = std::max(hi, c.duration);
-      }
-      return hi - lo;
-    };
-    std::stable_sort(vars_.begin(), vars_.end(),
-                     [&](int a, int b) { return spread(a) > spread(b); });
-    max_crossbars_after_.assign(vars_.size() + 1, 0);
-    for (size_t i = vars_.size(); i-- > 0;) {
-      int64_t most = 0;
-      for (const Choice& c : choices_[static_cast<size_t>(vars_[i])])
-        most = std::max(most, c.crossbars);
-      max_crossbars_after_[i] = max_crossbars_after_[i + 1] + most;
-    }
-    head_.resize(m);
-    tail_.resize(m);
-    dur_.resize(m);
-    dev_.resize(m);
-    build_removable();
-  }
-
-  // removable_ (see there): 0/1 knapsack rows from the last decision back, each operator an item
-  // of its host latency weighing its fewest accelerator crossbars.
-  void build_removable() {
-    const size_t n = vars_.size();
-    std::vector<double> value(n, 0.0);
-    std::vector<int64_t> weight(n, std::numeric_limits<int64_t>::max());
-    for (size_t d = 0; d < n; ++d)
-      for (const Choice& c : choices_[static_cast<size_t>(vars_[d])]) {
-        if (c.host)
-          value[d] = c.duration;
-        else
-          weight[d] = std::min(weight[d], c.crossbars);
-      }
-    int64_t total = 0;  // the most crossbars worth a column
-    for (size_t d = 0; d < n; ++d)
-      total = std::min(total + std::min(weight[d], in_.budget), in_.budget);
-    const auto width = static_cast<size_t>(std::max<int64_t>(total, 0)) + 1;
-    if (static_cast<double>(n + 1) * static_cast<double>(width) > kMaxKnapsackCells) return;
-    removable_width_ = width;
-    removable_.assign((n + 1) * width, 0.0);
-    for (size_t d = n; d-- > 0;) {
-      const double* next = removable_.data() + (d + 1) * width;
-      double* row = removable_.data() + d * width;
-      const auto w = static_cast<size_t>(std::max<int64_t>(weight[d], 0));
-      for (size_t c = 0; c < width; ++c)
-        row[c] = c >= w ? std::max(next[c], next[c - w] + value[d]) : next[c];
-    }
-  }
-
-  // 1 = surely host, 2 = surely accelerator, 3 = undecided between both.
-  int device_mask(size_t v) const {
-    if (decided_[v] >= 0) return choices_[v][static_cast<size_t>(decided_[v])].host ? 1 : 2;
-    int mask = 0;
-    for (const Choice& c : choices_[v]) mask |= c.host ? 1 : 2;
-    return mask;
-  }
-
-  double edge_delay(const LocalEdge& e) const {
-    const int a = dev_[static_cast<size_t>(e.from)], b = dev_[static_cast<size_t>(e.to)];
-    return ((a == 1 && b == 2) || (a == 2 && b == 1)) ? e.transfer : 0.0;
-  }
-
-  // Critical-path and Jackson bounds on the segment latency of every completion of the current
-  // node (Jackson's skipped once the critical path reaches `cutoff`, and stopped once it does);
-  // also prepares load_bound().
-  double lower_bound(double cutoff) {
-    const size_t m = nodes_.size();
-    for (size_t v = 0; v < m; ++v) {
-      dev_[v] = device_mask(v);
-      if (decided_[v] >= 0) {
-        dur_[v] = choices_[v][static_cast<size_t>(decided_[v])].duration;
-      } else {
-        dur_[v] = kInf;
-        for (const Choice& c : choices_[v]) dur_[v] = std::min(dur_[v], c.duration);
-      }
-    }
-    for (size_t v = 0; v < m; ++v) {
-      double h = 0.0;
-      for (size_t i : in_edges_[v]) {
-        const auto u = static_cast<size_t>(edges_[i].from);
-        h = std::max(h, head_[u] + dur_[u] + edge_delay(edges_[i]));
-      }
-      head_[v] = h;
-    }
-    double lb = 0.0;
-    jackson_.clear();
-    knapsack_.clear();
-    double head_min = kInf, tail_min = kInf, load = 0.0;
-    for (size_t v = m; v-- > 0;) {
-      double t = 0.0;
-      for (size_t i : out_edges_[v]) {
-        const auto w = static_cast<size_t>(edges_[i].to);
-        t = std::max(t, edge_delay(edges_[i]) + dur_[w] + tail_[w]);
-      }
-      tail_[v] = t;
-      lb = std::max(lb, head_[v] + dur_[v] + t);
-      if (dev_[v] == 1) {
-        jackson_.add(head_[v], dur_[v], t);
-        load += dur_[v];
-      }
-      if (dev_[v] & 1) {
-        head_min = std::min(head_min, head_[v]);
-        tail_min = std::min(tail_min, t);
-      }
-      if (dev_[v] == 3) {  // undecided: its host latency counts unless crossbars take it away
-        if (!removable_.empty()) {
-          for (const Choice& c : choices_[v])
-            if (c.host) load += c.duration;
-          continue;
-        }
-        KnapsackItem item{0.0, std::numeric_limits<int64_t>::max()};
-        for (const Choice& c : choices_[v]) {
-          if (c.host)
-            item.value = c.duration;
-          else
-            item.weight = std::min(item.weight, c.crossbars);
-        }
-        load += item.value;
-        knapsack_.push_back(item);
-      }
-    }
-    std::sort(knapsack_.begin(), knapsack_.end(), [](const KnapsackItem& a, const KnapsackItem& b) {
-      return a.value * static_cast<double>(b.weight) > b.value * static_cast<double>(a.weight);
-    });
-    load_base_ = head_min < kInf ? head_min + load + tail_min : 0.0;
-    if (lb >= cutoff) return lb;
-    lb = std::max(lb, jackson_.value(cutoff));
-    if (lb >= cutoff || p_.bus_model != BusModel::Serial) return lb;
-    return std::max(lb, bus_bound(cutoff));
-  }
-
-  // Serial bus: Jackson's bound over the transfers already certain (both ends decided on
-  // different devices); heads and tails from the critical-path pass of lower_bound().
-  double bus_bound(double cutoff) {
-    bus_jackson_.clear();
-    const bool per_tensor = p_.transfer_model == TransferModel::PerTensorDirection;
-    int group_from = -1, group_dir = -1;
-    double group_head = 0.0, group_tail = 0.0, group_d = 0.0;
-    const auto flush = [&] {
-      if (group_from >= 0) bus_jackson_.add(group_head, group_d, group_tail);
-      group_from = -1;
-    };
-    for (size_t i = 0; i < edges_.size(); ++i) {
-      const LocalEdge& e = edges_[out_order_[i]];  // grouped by producer
-      const int a = dev_[static_cast<size_t>(e.from)], b = dev_[static_cast<size_t>(e.to)];
-      if (!((a == 1 && b == 2) || (a == 2 && b == 1))) continue;
-      const auto u = static_cast<size_t>(e.from), v = static_cast<size_t>(e.to);
-      const double tail = dur_[v] + tail_[v];
-      if (per_tensor && group_from == e.from && group_dir == b) {
-        group_tail = std::max(group_tail, tail);
-        continue;
-      }
-      flush();
-      group_from = e.from;
-      group_dir = b;
-      group_head = head_[u] + dur_[u];
-      group_d = e.transfer;
-      group_tail = tail;
-    }
-    flush();
-    return bus_jackson_.value(cutoff);
-  }
-
-  // Host-load bound when the undecided operators may spend at most `extra` more crossbars:
-  // first host start + host work + last host tail, the work reduced by the most host latency that
-  // `extra` crossbars can move to the accelerator: the 0/1 knapsack of removable_ when it was
-  // built, else its fractional relaxation (at least as much).
-  double load_bound(int64_t extra) const {
-    if (!removable_.empty()) {
-      const auto c = static_cast<size_t>(
-          std::clamp<int64_t>(extra, 0, static_cast<int64_t>(removable_width_) - 1));
-      return load_base_ - removable_[depth_ * removable_width_ + c];
-    }
-    double removed = 0.0;
-    double room = static_cast<double>(extra);
-    for (const KnapsackItem& it : knapsack_) {
-      if (it.weight == 0) {
-        removed += it.value;
-        continue;
-      }
-      if (room <= 0.0) break;
-      const double w = static_cast<double>(it.weight);
-      removed += it.value * std::min(1.0, room / w);
-      room -= w;
-    }
-    return load_base_ - removed;
-  }
-
   // Whether some completion of the current node, spending c >= `crossbars` in total, could beat
   // threshold(c) at the node's drop (every completion spends at least `drop`; a point of the front
   // or of rest() that needs less is the most a completion can be compared with).
@@ -397,6 +112,9 @@ class FrontSearch {
   void undecide() {
     depth_ = 0;
     decided_.assign(nodes_.size(), -1);
+    acc_fixed_.assign(nodes_.size(), 0);
+    copies_.clear();
+    pending_extra_ = 0;
     for (size_t v = 0; v < nodes_.size(); ++v)
       if (choices_[v].size() == 1) decided_[v] = 0;
   }
@@ -550,59 +268,6 @@ class FrontSearch {
     best_.plan = std::move(plan);
   }
 
-  // The leaf's jobs: the local operators in order, each followed (serial bus) by the transfers
-  // of its output, so that jobs stay topologically numbered. Fills job_node_ / job_key_.
-  SeqInput sequencing_input() {
-    const size_t m = nodes_.size();
-    const bool serial = p_.bus_model == BusModel::Serial;
-    const bool per_tensor = p_.transfer_model == TransferModel::PerTensorDirection;
-    SeqInput seq;
-    job_node_.clear();
-    job_key_.clear();
-    std::vector<int> job_of(m);
-    std::vector<size_t> edge_job(edges_.size(), SIZE_MAX);  // serial: the crossing edge's transfer
-    const auto host = [&](size_t v) { return choices_[v][static_cast<size_t>(decided_[v])].host; };
-    for (size_t v = 0; v < m; ++v) {
-      const Choice& c = choices_[v][static_cast<size_t>(decided_[v])];
-      job_of[v] = static_cast<int>(seq.duration.size());
-      seq.duration.push_back(c.duration);
-      seq.machine.push_back(c.host ? kHostMachine : kNoMachine);
-      job_node_.push_back(static_cast<int>(v));
-      job_key_.push_back(-1);
-      if (!serial) continue;
-      size_t tensor_job = SIZE_MAX;  // per tensor: one transfer (a producer has one direction)
-      for (size_t i : out_edges_[v]) {
-        const LocalEdge& e = edges_[i];
-        if (host(v) == host(static_cast<size_t>(e.to))) continue;
-        if (per_tensor && tensor_job != SIZE_MAX) {
-          edge_job[i] = tensor_job;
-          continue;
-        }
-        edge_job[i] = seq.duration.size();
-        tensor_job = edge_job[i];
-        seq.duration.push_back(e.transfer);
-        seq.machine.push_back(kBusMachine);
-        job_node_.push_back(static_cast<int>(v));
-        job_key_.push_back(e.global);  // out_edges_ ascend in global index: the first edge
-      }
-    }
-    std::vector<char> fed(seq.duration.size(), 0);
-    for (size_t i = 0; i < edges_.size(); ++i) {
-      const LocalEdge& e = edges_[i];
-      const int from = job_of[static_cast<size_t>(e.from)], to = job_of[static_cast<size_t>(e.to)];
-      const bool cross = host(static_cast<size_t>(e.from)) != host(static_cast<size_t>(e.to));
-      if (edge_job[i] != SIZE_MAX) {
-        const int t = static_cast<int>(edge_job[i]);
-        if (!fed[edge_job[i]]) seq.edges.push_back({from, t, 0.0});  // once per transfer
-        fed[edge_job[i]] = 1;
-        seq.edges.push_back({t, to, 0.0});
-      } else {
-        seq.edges.push_back({from, to, cross ? e.transfer : 0.0});
-      }
-    }
-    return seq;
-  }
-
   // `parent_lb`: the latency bound of the parent node, valid for this node's completions too.
   void dfs(size_t depth, int64_t crossbars, int64_t drop, double parent_lb) {
     if (out_.timed_out || halt_) return;
@@ -627,27 +292,85 @@ class FrontSearch {
       ++out_.parent_pruned;
       return;
     }
-    depth_ = depth;
+    const size_t n = vars_.size();
+    depth_ = std::min(depth, n);
     const double lb = std::max(parent_lb, lower_bound(limit));
     if (!worth_exploring(lb, elb, crossbars, drop, res)) return;
-    if (depth == vars_.size()) {
+    if (depth == n && kDeviceFirst) {
+      device_leaf(crossbars, drop, lb, limit);
+      return;
+    }
+    if (depth == n + copies_.size()) {
       leaf(crossbars, drop);
       return;
     }
-    const auto v = static_cast<size_t>(vars_[depth]);
+    branch(depth, crossbars, drop, lb);
+  }
+
+  // Every device decided (kDeviceFirst), the copies of the operators fixed to the accelerator
+  // not yet: the optimal sequencing with every such operator at its fastest mode bounds every
+  // completion (the makespan never falls when an accelerator job gets longer, sequencing.h), so
+  // one sequencing settles all of them when nothing lies below `limit` (the node's threshold at
+  // its fewest crossbars, which no completion beats); otherwise its optimum raises the bound of
+  // the copy search (copies_, decided after vars_).
+  void device_leaf(int64_t crossbars, int64_t drop, double lb, double limit) {
+    for (int v : vars_)
+      if (acc_fixed_[static_cast<size_t>(v)]) copies_.push_back(v);
+    if (copies_.empty()) {
+      leaf(crossbars, drop);
+      return;
+    }
+    if (dive_) {  // a dive wants its first plan, not a proof
+      branch(vars_.size(), crossbars, drop, lb);
+      copies_.clear();
+      return;
+    }
+    for (int v : copies_)
+      decided_[static_cast<size_t>(v)] = static_cast<int>(acc_[static_cast<size_t>(v)].fastest);
+    const SeqInput seq = sequencing_input();
+    SeqOptions opt;
+    opt.cutoff = limit;
+    opt.deadline = in_.deadline;
+    opt.cache = in_.seq_cache;
+    if (in_.defer_after > 0) opt.max_nodes = in_.defer_after;
+    const SeqOutput r = sequence(seq, opt);
+    out_.seq_nodes += r.nodes;
+    ++out_.device_leaves;
+    for (int v : copies_) decided_[static_cast<size_t>(v)] = -1;
+    if (!r.proven || r.found)
+      branch(vars_.size(), crossbars, drop, r.proven ? std::max(lb, r.makespan) : lb);
+    else
+      ++out_.device_pruned;
+    copies_.clear();
+  }
+
+  // The children of the node at `depth`: the modes of vars_[depth], or with kDeviceFirst its
+  // device (host, or the accelerator with the copies left open when it has several accelerator
+  // modes), then the copies of copies_[depth - vars_.size()].
+  void branch(size_t depth, int64_t crossbars, int64_t drop, double lb) {
+    const size_t n = vars_.size();
+    const bool copies = depth >= n;
+    const auto v = static_cast<size_t>(copies ? copies_[depth - n] : vars_[depth]);
+    const AccModes& a = acc_[v];
+    // In the copy search the node's crossbars and drop already count v's fewest.
+    const int64_t base_c = copies ? crossbars - a.min_crossbars : crossbars;
+    const int64_t base_d = copies ? drop - a.min_drop : drop;
     // Fastest first (fast points early), the host last.
-    std::vector<size_t> order(choices_[v].size());
-    std::iota(order.begin(), order.end(), 0);
+    std::vector<size_t> order;
+    for (size_t k = 0; k < choices_[v].size(); ++k)
+      if (!copies || !choices_[v][k].host) order.push_back(k);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       const Choice &x = choices_[v][a], &y = choices_[v][b];
       return x.duration < y.duration || (x.duration == y.duration && x.crossbars < y.crossbars);
     });
+    bool dominated = false;  // the fastest accelerator mode dominates the slower ones
     // Single objective: when even the most crossbars the undecided operators can take leave
     // rest() unchanged, the fastest accelerator mode dominates the slower ones (same device, no
     // slower, and the crossbars cost nothing).
     if (rest_) {
-      const int64_t most = crossbars + max_crossbars_after_[depth];
+      const int64_t most = crossbars + max_crossbars_after_[std::min(depth, n)] + pending_extra_;
       if (most <= in_.budget && rest_->flat(crossbars, most)) {
+        dominated = true;
         // (With an energy weight, only the slower modes that cost no less energy.)
         const Choice* fastest_acc = nullptr;
         std::erase_if(order, [&](size_t k) {
@@ -664,10 +387,19 @@ class FrontSearch {
       std::vector<double> key(choices_[v].size());
       for (size_t k : order) {
         const Choice& ch = choices_[v][k];
-        key[k] = ch.duration + ch.energy + rest_->at(crossbars + ch.crossbars, drop + ch.drop);
+        key[k] = ch.duration + ch.energy + rest_->at(base_c + ch.crossbars, base_d + ch.drop);
       }
       std::stable_sort(order.begin(), order.end(),
                        [&](size_t a, size_t b) { return key[a] < key[b]; });
+    }
+    // Device first: the accelerator modes become one child (at the first one's place) whose
+    // copies are decided after every device.
+    const size_t open = choices_[v].size();  // that child's index in `order`
+    if (kDeviceFirst && !copies && !dominated && a.count > 1) {
+      const auto first =
+          std::find_if(order.begin(), order.end(), [&](size_t k) { return !choices_[v][k].host; });
+      if (first != order.end()) *first = open;
+      std::erase_if(order, [&](size_t k) { return k != open && !choices_[v][k].host; });
     }
     // The longest path through v at this node with v's own latency in place of its fastest bounds
     // every completion of a child (heads and tails only grow as operators are decided: slower
@@ -675,48 +407,34 @@ class FrontSearch {
     // too slow is pruned by its parent's bound before its own are computed.
     const double through = head_[v] + tail_[v];
     for (size_t k : order) {
-      const int64_t c = crossbars + choices_[v][k].crossbars;
-      const int64_t d = drop + choices_[v][k].drop;
+      if (k == open) {
+        const int64_t c = crossbars + a.min_crossbars, d = drop + a.min_drop;
+        if (c > in_.budget || d > in_.drop_budget) continue;
+        decided_[v] = -1;
+        acc_fixed_[v] = 1;
+        pending_extra_ += a.extra;
+        dfs(depth + 1, c, d, std::max(lb, through + a.fastest_duration));
+        pending_extra_ -= a.extra;
+        acc_fixed_[v] = 0;
+        if (out_.timed_out || halt_) break;
+        continue;
+      }
+      const int64_t c = base_c + choices_[v][k].crossbars;
+      const int64_t d = base_d + choices_[v][k].drop;
       if (c > in_.budget || d > in_.drop_budget) continue;
       decided_[v] = static_cast<int>(k);
+      if (copies) pending_extra_ -= a.extra;
       dfs(depth + 1, c, d, std::max(lb, through + choices_[v][k].duration));
+      if (copies) pending_extra_ += a.extra;
       if (out_.timed_out || halt_) break;
     }
     decided_[v] = -1;
   }
 
-  const SegmentFrontInput& in_;
-  const Problem& p_;
-  std::vector<int> nodes_;  // local -> global operator
-  std::vector<std::vector<Choice>> choices_;
-  std::vector<LocalEdge> edges_;
-  std::vector<std::vector<size_t>> in_edges_, out_edges_;
-  std::vector<size_t> out_order_;             // edge indices grouped by producer
-  std::vector<int> vars_;                     // local nodes with a choice, in decision order
-  std::vector<int64_t> max_crossbars_after_;  // most crossbars vars_[i..] can take
-  std::vector<int> decided_;                  // choice index, -1 undecided
-  std::vector<double> head_, tail_, dur_;
-  std::vector<int> dev_;
-  JacksonBound jackson_, bus_jackson_;
-  std::vector<int> job_node_;  // sequencing job -> local node (a transfer: its producer)
-  std::vector<int> job_key_;   // sequencing job -> Transfer::key (-1 for operators)
-  struct KnapsackItem {
-    double value;    // host latency saved by offloading
-    int64_t weight;  // fewest crossbars of its accelerator modes
-  };
-  std::vector<KnapsackItem> knapsack_;  // undecided operators, best value per crossbar first
-  double load_base_ = 0.0;
-  // The 0/1 knapsack of the host-load bound by depth (the undecided operators at depth d are
-  // vars_[d..]): removable_[d * removable_width_ + c] is the most host latency vars_[d..] can
-  // move to the accelerator with at most c crossbars (each at its fewest). Left empty (the
-  // fractional knapsack_ instead) beyond kMaxKnapsackCells entries.
-  static constexpr double kMaxKnapsackCells = 1 << 20;
-  std::vector<double> removable_;
-  size_t removable_width_ = 0;
-  size_t depth_ = 0;  // decisions taken at the current node (dfs), for load_bound()
+  std::vector<int> copies_;
+  int64_t pending_extra_ = 0;  // the most crossbars the open copies can add
   const RestCost* rest_;
   double incumbent_;
-  double w_ = p_.energy_weight;
   SegmentFrontOutput out_;
   SegmentBestOutput best_;
   std::vector<Deferred> deferred_;

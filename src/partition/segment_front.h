@@ -8,7 +8,12 @@
 // total of crossbars it may reach could give a latency below what the front already has for
 // that many crossbars; before its own bounds are computed, a node is tested with its parent's
 // (valid for all its completions; the front may have improved since), raised to the parent's
-// longest path through the operator just decided, at its chosen latency. Leaves are sequenced
+// longest path through the operator just decided, at its chosen latency. An operator with several
+// accelerator modes (copies) is first given its device only, its copies decided after every
+// device: such a node counts the fewest crossbars and the fastest latency of the accelerator
+// modes, and where every device is decided one sequencing with the fastest copies bounds all the
+// copy choices below (the makespan never falls when an accelerator job gets longer), settling
+// them at once when nothing lies below the node's threshold. Leaves are sequenced
 // exactly (sequencing.h) with that latency as cutoff. With an accuracy model the front has a third
 // coordinate, the accuracy drop (a second knapsack resource, problem.h): a node whose drop exceeds
 // the budget is cut, and a node is compared only with the points that spend no more drop than it
@@ -74,6 +79,8 @@ struct SegmentFrontOutput {
   int64_t seq_nodes = 0;      // sequencing nodes
   int64_t parent_pruned = 0;  // nodes pruned by their parent's bound alone
   int64_t deferred = 0;       // leaves whose sequencing waited (defer_after)
+  int64_t device_leaves = 0;  // nodes with every device decided and copies open (one sequencing)
+  int64_t device_pruned = 0;  // of them, those that sequencing at the fastest copies settled
   size_t decisions = 0;       // interior operators with a choice
   bool timed_out = false;
 };
