@@ -192,6 +192,7 @@ python::Fields<api::PlatformPartitionRequest> partition_platform_keywords() {
           {"t_mvm", [](R& r, const py::handle& v) { r.t_mvm = time_of(v, "t_mvm"); }},
           {"replicas", field(&R::replicas)},
           {"bus_model", field(&R::bus_model)},
+          {"host", field(&R::host)},
           {"time_limit", field(&R::time_limit)},
           {"node_limit", field(&R::node_limit)},
           {"solver", field(&R::solver)},

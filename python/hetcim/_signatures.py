@@ -61,6 +61,9 @@ EXTRA = {
                      "(default 1)"),
         "bus_model": ("str | None", None,
                       "parallel or serial: every link (default: as the platform says)"),
+        "host": ("str | None", None,
+                 "Host of every seed000-host engine: arm, x86, a host model or a profile file "
+                 "(default: the platform's)"),
     },
     "dse_platform": {
         **_PLATFORM,

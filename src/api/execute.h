@@ -31,7 +31,7 @@ struct ExecuteRequest {
   // file, "crossbar_budget", "t_mvm_s", "transfer_model", "bus_model"). The host must give the
   // plan's "host" either way.
   std::optional<HardwareRequest> hardware;
-  std::string host;  // "" = the hardware's; else its host (api::apply_host_choice's choices)
+  std::string host;  // "" = the hardware's; else its host (cost::apply_host_choice's choices)
   std::string dataset = "fashion-mnist";  // data::load_dataset name
   std::string dataset_dir;                // "" = the name's default directory
   std::string split = "test";             // "test" | "train"

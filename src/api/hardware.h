@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cost/hardware.h"
+#include "cost/host_choice.h"  // cost::apply_host_choice: arm, x86, a host model, a profile
 
 namespace hetcim::api {
 
@@ -27,10 +28,5 @@ struct HardwareRequest {
 // The description with the overrides applied (a "this" host is left to the caller: it needs the
 // model). Validates the request first.
 [[nodiscard]] cost::Hardware resolve_hardware(const HardwareRequest& request);
-
-// Resolves a host choice (arm, x86, a host model preset, or a .csv / .json profile path) into the
-// host of `hw`; UserError naming `field` otherwise.
-void apply_host_choice(const std::string& choice, cost::Hardware& hw,
-                       const std::string& field = "host");
 
 }  // namespace hetcim::api

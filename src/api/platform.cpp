@@ -23,6 +23,10 @@ void PlatformPartitionRequest::validate() const {
   if (crossbars && imas) throw user_error("crossbars: give crossbars or imas, not both");
   if (t_mvm && !(*t_mvm > 0)) throw user_error("t_mvm: expected a time > 0, got ", *t_mvm, " s");
   check_range("replicas", replicas, int64_t{1}, int64_t{64});
+  if (host == "this")
+    throw user_error(
+        "host: 'this' (measure this CPU now) is not taken with a platform; write "
+        "a profile with `hetcim profile MODEL --csv FILE` and give that file");
   if (!bus_model.empty() && bus_model != "parallel" && bus_model != "serial")
     throw user_error("bus_model: expected parallel or serial, got '", bus_model, "'");
   check_range("time_limit", time_limit, 1e-9, 1e6);
@@ -48,6 +52,7 @@ PlatformPartitionProblem build_platform_partition_problem(const Model& model,
   if (request.crossbars) platform::apply_sweep(d, "crossbars", std::to_string(*request.crossbars));
   if (request.t_mvm) platform::apply_t_mvm(d, *request.t_mvm);
   if (request.replicas != 1) platform::apply_sweep(d, "replicas", std::to_string(request.replicas));
+  if (!request.host.empty()) platform::apply_sweep(d, "host", request.host);
   if (!request.bus_model.empty())
     platform::apply_sweep(d, "serial", request.bus_model == "serial" ? "true" : "false");
   const graph::Graph lowered = passes::lower(model.graph, {});

@@ -36,6 +36,9 @@ struct PlatformPartitionRequest {
   std::optional<double> t_mvm;
   int64_t replicas = 1;
   std::string bus_model;
+  // The host of every seed000-host engine (the sweep key host): arm, x86, a host model or a
+  // profile file from `hetcim profile` ("": the platform's hardware's; "this" is not taken).
+  std::string host;
   double time_limit = 600.0;     // seconds, wall clock (> 0)
   int64_t node_limit = 0;        // deterministic search-node limit (0 = none)
   std::string solver = "exact";  // "exact" | "milp" (the K-engine MILP on CBC)

@@ -39,10 +39,9 @@ struct PartitionArgs {
 // hetcim partition MODEL --platform P: the exact solver the platform's shape calls for
 // (partition/solve_by_shape.h) or the K-engine MILP on a platform (platform/platform.h).
 void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag :
-       {"--hw", "--preset", "--host", "--transfers", "--energy-weight", "--pareto", "--pareto-svg",
-        "--front", "--replay", "--chip", "--sensitivity", "--max-accuracy-drop", "--pareto-3d",
-        "--no-evaluate", "--calibration"})
+  for (const char* flag : {"--hw", "--preset", "--transfers", "--energy-weight", "--pareto",
+                           "--pareto-svg", "--front", "--replay", "--chip", "--sensitivity",
+                           "--max-accuracy-drop", "--pareto-3d", "--no-evaluate", "--calibration"})
     if (cmd.count(flag) > 0)
       throw user_error(flag, " does not apply with --platform (the platform file describes the ",
                        "engines, links and costs; see docs/platforms.md)");
@@ -51,6 +50,7 @@ void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App&
   q.crossbars = a.request.hardware.crossbars;
   q.t_mvm = a.request.hardware.t_mvm;
   q.replicas = a.request.replicas;
+  q.host = a.request.hardware.host;
   if (cmd.count("--bus-model") > 0) q.bus_model = a.request.bus_model;
   q.time_limit = a.request.time_limit;
   q.node_limit = a.request.node_limit;
@@ -256,8 +256,8 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
                   "otherwise; or --solver milp: the K-engine MILP on CBC): cortex-a72-rram, "
                   "ryzen9-rram, pulp-pcm-cluster (Garofalo et al. 2022's cluster; first named "
                   "seed000-arm, seed000-x86, seed001-cluster), or a platform YAML file "
-                  "(docs/platforms.md); --crossbars, --t-mvm, --replicas and --bus-model set "
-                  "its sweep keys crossbars, t_mvm, replicas and serial")
+                  "(docs/platforms.md); --crossbars, --t-mvm, --replicas, --bus-model and "
+                  "--host set its sweep keys crossbars, t_mvm, replicas, serial and host")
       ->each([a](const std::string&) { a->platform_given = true; });
   cmd->add_option_function<int64_t>(
          "--imas", [a](const int64_t& n) { a->platform.imas = n; },

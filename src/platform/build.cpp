@@ -9,6 +9,7 @@
 #include "cost/cim_model.h"
 #include "cost/energy_model.h"
 #include "cost/hardware.h"
+#include "cost/host_choice.h"
 #include "cost/host_costs.h"
 #include "partition/build.h"
 #include "util/error.h"
@@ -105,6 +106,7 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
   }
   cost::Hardware hw = uses_hw ? resolve_hw(pf.hardware) : cost::hardware_preset("seed000-arm");
   if (pf.t_mvm) hw.cim.t_mvm = *pf.t_mvm;
+  if (pf.host) cost::apply_host_choice(*pf.host, hw, "host");
   // One crossbar geometry for the workload: the hardware's when seed 000's costs are used (eq. 1
   // counts crossbars with it), the cluster's otherwise.
   for (const EngineSpec& e : pf.engines)
@@ -126,7 +128,12 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
   partition::Problem two;
   partition::BuildOptions bo;
   bo.max_replicas = pf.replicas.value_or(1);
-  if (uses_hw) two = partition::build_problem(w, cost::host_costs(w, hw.host, true), hw, bo);
+  std::string host_source;  // a profile's host costs are measured, not modelled: say which
+  if (uses_hw) {
+    const cost::HostCosts host = cost::host_costs(w, hw.host, true);
+    host_source = host.source;
+    two = partition::build_problem(w, host, hw, bo);
+  }
   const cost::HostPower host_power = cost::host_power(hw.host);
 
   const double f = cl.clock.frequency;
@@ -287,7 +294,8 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
                                        : "")
                             : "") +
               (uses_cluster && uses_hw ? "; " : "") +
-              (uses_hw ? "seed 000 hardware '" + hw.name + "' (cost/), host " + hw.host.model +
+              (uses_hw ? "seed 000 hardware '" + hw.name + "' (cost/), host " +
+                             (hw.host.profile.empty() ? hw.host.model : "costs " + host_source) +
                              (bo.max_replicas > 1
                                   ? ", up to " + std::to_string(bo.max_replicas) + " weight copies"
                                   : "")

@@ -79,6 +79,9 @@ struct Platform {
   // replicas, partition/build.h: R copies run ceil(N_mvm / R) MVMs; one option per copy count that
   // fits the engine and shortens the operator) when set: the `replicas` sweep key (sweep.h).
   std::optional<int64_t> replicas;
+  // The host of every seed000-host engine (arm, x86, a host model or a profile file:
+  // cost/host_choice.h) in place of the hardware's when set: the `host` sweep key (sweep.h).
+  std::optional<std::string> host;
 };
 
 [[nodiscard]] const std::vector<std::string>& engine_kinds();

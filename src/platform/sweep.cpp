@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cost/host_choice.h"
 #include "util/error.h"
 #include "util/numbers.h"
 #include "util/units.h"
@@ -66,6 +67,9 @@ void check_value(const std::string& key, const std::string& v) {
     (void)crossbar_count(key, v);
   } else if (key == "replicas") {
     (void)replica_count(v);
+  } else if (key == "host") {
+    cost::Hardware probe;
+    cost::apply_host_choice(v, probe, "host");
   } else if (key == "bus_width") {
     (void)bus_width(v);
   } else if (key == "link_bandwidth") {
@@ -93,6 +97,9 @@ const std::vector<SweepKey>& sweep_keys() {
       {"reprogram",
        "every engine's crossbar reprogramming block enabled (true/false), as --reprogram"},
       {"t_mvm", "seconds per MVM of every seed000-cim engine (e.g. 100ns), seed000 costs only"},
+      {"host",
+       "the host of every seed000-host engine: arm, x86, a host model or a profile file, as seed "
+       "000's --host"},
       {"replicas",
        "up to R weight copies per operator on every seed000-cim engine (1..64), as seed 000's "
        "--replicas"},
@@ -148,6 +155,11 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
     if (!any) throw none("engine with a reprogramming block");
   } else if (key == "t_mvm") {
     apply_t_mvm(p, parse_positive_quantity(value, Quantity::Time, "--sweep t_mvm"));
+  } else if (key == "host") {
+    if (std::none_of(p.engines.begin(), p.engines.end(),
+                     [](const EngineSpec& e) { return e.cost == "seed000-host"; }))
+      throw none("seed000-host engine (the host is seed 000's)");
+    p.host = value;
   } else if (key == "replicas") {
     if (!has_seed000_cim(p)) throw none("seed000-cim engine (replicas are seed 000's copies)");
     p.replicas = replica_count(value);

@@ -9,6 +9,8 @@
 //   serial          whether every link carries one transfer at a time (true / false)
 //   t_mvm           seconds per MVM of every seed000-cim engine ("100ns"), seed 000's T_mvm axis;
 //                   only on a platform with a seed000-cim engine
+//   host            the host of every seed000-host engine: arm, x86, a host model or a profile
+//                   file (cost/host_choice.h), seed 000's --host; only with a seed000-host engine
 //   replicas        up to R weight copies per operator on every seed000-cim engine (1..64), seed
 //                   000's --replicas; only on a platform with a seed000-cim engine
 // A grid is the product of its axes, the first axis varying slowest.

@@ -139,7 +139,8 @@ TEST(PlatformSeed000, SamePlanAsThePresetThroughTheTwoDeviceSolver) {
 // Seed 000's overrides on its platform (issue 33: `partition --platform` takes `--preset`'s
 // flags): crossbars, t_mvm, replicas and the serial bus set on seed000-arm give the plan of
 // `--preset seed000-arm` with the same flags, bit for bit, every operator on the same crossbars
-// (R copies: R x its crossbars). An override the platform has nothing for is refused by name.
+// (R copies: R x its crossbars); so does --host (x86, a profile file). An override the platform
+// has nothing for is refused by name.
 TEST(PlatformSeed000, OverridesGiveThePresetsPlanWithTheSameFlags) {
   const api::Model m = api::load_model("resnet18");
   api::PartitionRequest two;
@@ -189,6 +190,27 @@ TEST(PlatformSeed000, OverridesGiveThePresetsPlanWithTheSameFlags) {
   bad.crossbars = 50;
   bad.imas = 50;
   EXPECT_THROW(bad.validate(), UserError);
+  bad = {};
+  bad.host = "this";  // measured now: the two-device request's alone
+  EXPECT_THROW(bad.validate(), UserError);
+  // --host: a host model, and a measured profile whose costs the provenance calls measured.
+  for (const std::string& host :
+       {std::string("x86"), std::string(HETCIM_SOURCE_DIR) + "/examples/host_resnet18.csv"}) {
+    SCOPED_TRACE(host);
+    api::PartitionRequest h2;
+    h2.hardware.host = host;
+    const api::PartitionResult hr2 = api::partition(m, h2);
+    api::PlatformPartitionRequest hk;
+    hk.platform = "seed000-arm";
+    hk.host = host;
+    const api::PlatformPartitionResult hrk = api::partition_on_platform(m, hk);
+    EXPECT_EQ(hrk.solve.schedule.makespan, hr2.latency_s);
+    for (size_t v = 0; v < hrk.problem.problem.size(); ++v)
+      EXPECT_EQ(hrk.solve.schedule.start[v], hr2.schedule.start[v]) << hrk.problem.problem.names[v];
+    EXPECT_NE(hrk.problem.costs.find(host == "x86" ? "host ryzen9-3900x" : "measured on"),
+              std::string::npos)
+        << hrk.problem.costs;
+  }
 }
 
 // MobileNetV2 on seed 001's cluster: the proven optimum is no slower than any of the five
