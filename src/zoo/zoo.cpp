@@ -43,20 +43,20 @@ std::vector<Entry> entries() {
         "Detect.forward (export mode)"},
        [](const ModelOptions& o) { return yolov5n(o.batch); }},
       {{"bottleneck",
-        "MobileNetV2 Bottleneck block of seed 001 (16x16x120, t=5; parameterisable)",
+        "MobileNetV2 Bottleneck block of Garofalo et al. 2022 (16x16x120, t=5; parameterisable)",
         {1, bn.c_in, bn.height, bn.width},
         "Garofalo et al., A Heterogeneous In-Memory Computing Cluster..., JETCAS 2022, Sec. V-C; "
         "shape reconstructed from the text (zoo/bottleneck.h)"},
        [](const ModelOptions& o) { return bottleneck(o.batch, o.bottleneck); }},
       {{"race_cnn",
-        "small CNN of seed 002 on 3x32x32 (CIFAR-10), 10 classes",
+        "small CNN of RACE-AIMC on 3x32x32 (CIFAR-10), 10 classes",
         {1, 3, 32, 32},
         "Yousuf and Lueker-Boden, RACE-AIMC, 2026, Sec. V-A"},
        [](const ModelOptions& o) {
          return race_cnn(o.batch, RaceCnnInput{3, 32, 32, 10});
        }},
       {{"race_cnn_mnist",
-        "small CNN of seed 002 on 1x28x28, 10 classes",
+        "small CNN of RACE-AIMC on 1x28x28 (Fashion-MNIST), 10 classes",
         {1, 1, 28, 28},
         "Yousuf and Lueker-Boden, RACE-AIMC, 2026, Sec. V-A (1-channel 28x28 variant)"},
        [](const ModelOptions& o) {
