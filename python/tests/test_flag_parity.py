@@ -72,7 +72,7 @@ CLI_ONLY = {
     # partition_front() -> (dict, svg); partition_front_3d() -> dict; with --platform:
     # partition_platform_problem() (--problem-json), partition_platform_milp() (--mps / --lp).
     "partition": {"--json", "--gantt", "--mps", "--lp", "--pareto", "--pareto-svg",
-                  "--pareto-3d", "--problem-json"},
+                  "--pareto-3d", "--problem-json", "--provenance-on-image"},
     # dse() returns the points and dse_platform() the document; --out is the CLI's directory of
     # dse.csv, dse.json, figures and its result cache (<out>/cache, --no-cache: none), which
     # Python takes as cache_dir (below); --no-figures, --provenance-on-image: Python draws no

@@ -28,6 +28,7 @@ struct PartitionArgs {
   ModelSource model;
   api::PartitionRequest request;
   std::string pareto, pareto_svg;
+  report::FigureOptions figures;  // --pareto-svg's
   std::string json, gantt, mps, lp, problem_json;
   std::string pareto_3d;
   bool quiet = false;
@@ -170,7 +171,7 @@ void run(PartitionArgs a, const Provenance& provenance) {
     if (!a.pareto.empty())
       out.add(a.pareto, report::front_json(f.problem, f.front, prov).dump(1) + "\n");
     if (!a.pareto_svg.empty())
-      out.add(a.pareto_svg, report::front_svg(f.title, f.problem, f.front, prov));
+      out.add(a.pareto_svg, report::front_svg(f.title, f.problem, f.front, prov, a.figures));
     out.commit();
     std::fputs(report::front_text(f.problem, f.front, prov).c_str(), stdout);
     return;
@@ -233,6 +234,7 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
                   "Compute the latency-energy Pareto front (every supported point, each proven "
                   "optimal for its weight) instead of one partition; write it as JSON");
   cmd->add_option("--pareto-svg", a->pareto_svg, "With or without --pareto: plot the front (SVG)");
+  options::figure_flags(cmd, a->figures);
   cmd->add_option("--pareto-3d", a->pareto_3d,
                   "Compute the latency x energy x accuracy-drop front (needs --sensitivity); "
                   "write it as JSON, every point re-evaluated on the chip");

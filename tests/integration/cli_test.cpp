@@ -521,7 +521,7 @@ TEST(Cli, AnalogHelpIsAnsweredWithoutHetcimTorch) {
 // Issue 36: the provenance footnote is in a figure's metadata, drawn on the image only when
 // asked: every command that draws figures takes the one flag (cli/options.h figure_flags).
 TEST(Cli, EveryFigureCommandTakesProvenanceOnImage) {
-  for (const char* cmd : {"reproduce", "dse", "cluster roofline", "cluster bottleneck",
+  for (const char* cmd : {"reproduce", "dse", "partition", "cluster roofline", "cluster bottleneck",
                           "cluster calibrate", "analog study", "analog drift"}) {
     const CliRun help = run(std::string(cmd) + " --help");
     EXPECT_EQ(help.status, 0) << cmd << ": " << help.err;
