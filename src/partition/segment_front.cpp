@@ -22,7 +22,15 @@ class FrontSearch : private SegmentModel {
  public:
   // rest == nullptr: Pareto front; otherwise single objective latency + rest(crossbars).
   FrontSearch(const SegmentFrontInput& in, const RestCost* rest, double incumbent)
-      : SegmentModel(in), rest_(rest), incumbent_(incumbent) {}
+      : SegmentModel(in), rest_(rest), incumbent_(incumbent) {
+    // Device first only where the budget holds at least 2/3 of the most crossbars the segment's
+    // operators can take: on seed 000's YOLOv5n x86 replicas points it cuts 100 crossbars x
+    // 1000 ns from 822 k to 560 k nodes and proves 200 x 500 ns in 0.2 s (a 10 s limit before),
+    // but at 25-50 crossbars (budget/most 0.23-0.46), where the fastest copies never fit, it took
+    // 0.1 -> 6 CPU s (bench/README.md partition "Session 22"). Either way the search is exact.
+    device_first_ = 3 * in.budget >= 2 * max_crossbars_after_[0];
+  }
+  bool device_first_ = false;  // set by the constructor
 
   SegmentFrontOutput run_front() {
     search();
@@ -111,6 +119,7 @@ class FrontSearch : private SegmentModel {
 
   void undecide() {
     depth_ = 0;
+    slack_ = in_.budget;
     decided_.assign(nodes_.size(), -1);
     acc_fixed_.assign(nodes_.size(), 0);
     copies_.clear();
@@ -294,9 +303,10 @@ class FrontSearch : private SegmentModel {
     }
     const size_t n = vars_.size();
     depth_ = std::min(depth, n);
+    slack_ = in_.budget - crossbars;
     const double lb = std::max(parent_lb, lower_bound(limit));
     if (!worth_exploring(lb, elb, crossbars, drop, res)) return;
-    if (depth == n && kDeviceFirst) {
+    if (depth == n && device_first_) {
       device_leaf(crossbars, drop, lb, limit);
       return;
     }
@@ -307,7 +317,7 @@ class FrontSearch : private SegmentModel {
     branch(depth, crossbars, drop, lb);
   }
 
-  // Every device decided (kDeviceFirst), the copies of the operators fixed to the accelerator
+  // Every device decided (device_first_), the copies of the operators fixed to the accelerator
   // not yet: the optimal sequencing with every such operator at its fastest mode bounds every
   // completion (the makespan never falls when an accelerator job gets longer, sequencing.h), so
   // one sequencing settles all of them when nothing lies below `limit` (the node's threshold at
@@ -325,8 +335,15 @@ class FrontSearch : private SegmentModel {
       copies_.clear();
       return;
     }
-    for (int v : copies_)
-      decided_[static_cast<size_t>(v)] = static_cast<int>(acc_[static_cast<size_t>(v)].fastest);
+    for (int v : copies_) {  // the fastest mode each can afford
+      const auto u = static_cast<size_t>(v);
+      double best = kInf;
+      for (size_t k = 0; k < choices_[u].size(); ++k)
+        if (affordable(u, choices_[u][k]) && choices_[u][k].duration < best) {
+          best = choices_[u][k].duration;
+          decided_[u] = static_cast<int>(k);
+        }
+    }
     const SeqInput seq = sequencing_input();
     SeqOptions opt;
     opt.cutoff = limit;
@@ -344,7 +361,7 @@ class FrontSearch : private SegmentModel {
     copies_.clear();
   }
 
-  // The children of the node at `depth`: the modes of vars_[depth], or with kDeviceFirst its
+  // The children of the node at `depth`: the modes of vars_[depth], or with device_first_ its
   // device (host, or the accelerator with the copies left open when it has several accelerator
   // modes), then the copies of copies_[depth - vars_.size()].
   void branch(size_t depth, int64_t crossbars, int64_t drop, double lb) {
@@ -395,7 +412,7 @@ class FrontSearch : private SegmentModel {
     // Device first: the accelerator modes become one child (at the first one's place) whose
     // copies are decided after every device.
     const size_t open = choices_[v].size();  // that child's index in `order`
-    if (kDeviceFirst && !copies && !dominated && a.count > 1) {
+    if (device_first_ && !copies && !dominated && a.count > 1) {
       const auto first =
           std::find_if(order.begin(), order.end(), [&](size_t k) { return !choices_[v][k].host; });
       if (first != order.end()) *first = open;

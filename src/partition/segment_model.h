@@ -213,9 +213,9 @@ class SegmentModel {
       if (decided_[v] >= 0) {
         dur_[v] = choices_[v][static_cast<size_t>(decided_[v])].duration;
       } else {
-        dur_[v] = acc_fixed_[v] ? acc_[v].fastest_duration : kInf;
-        if (!acc_fixed_[v])
-          for (const Choice& c : choices_[v]) dur_[v] = std::min(dur_[v], c.duration);
+        dur_[v] = kInf;  // at the fastest mode the crossbars left (slack_) allow
+        for (const Choice& c : choices_[v])
+          if (affordable(v, c)) dur_[v] = std::min(dur_[v], c.duration);
       }
     }
     for (size_t v = 0; v < m; ++v) {
@@ -395,7 +395,6 @@ class SegmentModel {
   std::vector<int> decided_;                  // choice index, -1 undecided
   // Device first (device_leaf): operators whose device is the accelerator but whose copies are
   // open, their accelerator modes summarised in acc_; copies_: those to decide at a device leaf.
-  static constexpr bool kDeviceFirst = true;
   struct AccModes {
     int count = 0;  // accelerator modes
     size_t fastest = 0;
@@ -424,6 +423,13 @@ class SegmentModel {
   std::vector<double> removable_;
   size_t removable_width_ = 0;
   size_t depth_ = 0;  // decisions taken at the current node (dfs), for load_bound()
+  // Crossbars the current node leaves unspent (budget - its crossbars, which count the fewest of
+  // the accelerator modes of acc_fixed_ operators): no completion takes a mode needing more.
+  int64_t slack_ = 0;
+  bool affordable(size_t v, const Choice& c) const {
+    if (acc_fixed_[v]) return !c.host && c.crossbars - acc_[v].min_crossbars <= slack_;
+    return c.host || c.crossbars <= slack_;
+  }
   double w_ = p_.energy_weight;
 };
 
