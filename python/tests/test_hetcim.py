@@ -170,11 +170,11 @@ def test_dse_point_equals_the_single_partition(resnet18):
 
 
 def test_dse_time_limit_reaches_each_solve():
-    # The grid's hardest point needs millions of nodes: a 1 ns limit stops it at the first clock
-    # reading, with a plan no faster than its bound.
+    # One of the grid's hardest points (about 10^6 nodes, seconds): a 1 ns limit stops it at the
+    # first clock reading, with a plan no faster than its bound.
     points = hetcim.dse(
-        models=["yolov5n"], crossbars=[200], t_mvm=["500ns"], hosts=["x86"], replicas=4,
-        time_limit="1ns",
+        models=["yolov5n"], crossbars=[200], t_mvm=["50ns"], hosts=["x86"], replicas=4,
+        bus_model="serial", time_limit="1ns",
     )
     assert points[0]["status"] == "time-limit"
     assert points[0]["bound_s"] <= points[0]["latency_s"]
