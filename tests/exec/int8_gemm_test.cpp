@@ -1,13 +1,15 @@
 // exec/int8_gemm.h against a plain int64 loop (the reference interpreter's QLinear arithmetic:
 // sum (a - za) b + bias in int64, cast to int32, quantize.h's requantize, then the fused
 // activation's clamp), on odd sizes, both operand and output signs, the extreme values at which
-// oneDNN's int16 pair sums saturate without VNNI, sums that wrap int32, and both the AVX2 and the
-// portable kernels.
+// oneDNN's int16 pair sums saturate without VNNI, sums that wrap int32, and every kernel: the AVX2
+// split kernel (vpmaddubsw on a & 63 plus the listed high bits) and wide kernel (vpmaddwd), each
+// forced through Gemm::split_limit, and the portable one.
 #include "exec/int8_gemm.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -47,19 +49,37 @@ uint8_t expected(int64_t acc, float scale, const Output& o) {
   return o.is_signed ? static_cast<uint8_t>(static_cast<int8_t>(v)) : static_cast<uint8_t>(v);
 }
 
-// a: M x K bytes (lda = K), b: K x N int8 row-major.
+// sum_k (a - za) b + bias in int64; a: M x K bytes (lda = K), b: K x N int8 row-major.
+int64_t oracle_acc(const Case& c, const std::vector<uint8_t>& a, const std::vector<int8_t>& b,
+                   const Output& o, int64_t i, int64_t j) {
+  int64_t acc = o.bias.empty() ? 0 : o.bias[static_cast<size_t>(j)];
+  for (int64_t k = 0; k < c.k; ++k)
+    acc += (int64_t{value(a[static_cast<size_t>(i * c.k + k)], c.a_signed)} - c.za) *
+           b[static_cast<size_t>(k * c.n + j)];
+  return acc;
+}
+
 std::vector<uint8_t> oracle_gemm(const Case& c, const std::vector<uint8_t>& a,
                                  const std::vector<int8_t>& b, const Output& o) {
   std::vector<uint8_t> y(static_cast<size_t>(c.m * c.n));
   for (int64_t i = 0; i < c.m; ++i)
-    for (int64_t j = 0; j < c.n; ++j) {
-      int64_t acc = o.bias.empty() ? 0 : o.bias[static_cast<size_t>(j)];
-      for (int64_t k = 0; k < c.k; ++k)
-        acc += (int64_t{value(a[static_cast<size_t>(i * c.k + k)], c.a_signed)} - c.za) *
-               b[static_cast<size_t>(k * c.n + j)];
-      y[static_cast<size_t>(i * c.n + j)] = expected(acc, o.scale[static_cast<size_t>(j)], o);
-    }
+    for (int64_t j = 0; j < c.n; ++j)
+      y[static_cast<size_t>(i * c.n + j)] =
+          expected(oracle_acc(c, a, b, o, i, j), o.scale[static_cast<size_t>(j)], o);
   return y;
+}
+
+// An output whose multipliers map each column's largest |sum| to 100 steps (no bias, zy 128, u8):
+// nothing saturates, so a wrong sum shows in the output bytes wherever inputs are extreme.
+Output fitted_output(const Case& c, const std::vector<uint8_t>& a, const std::vector<int8_t>& b) {
+  Output o = int8_gemm::make_output(std::vector<float>(static_cast<size_t>(c.n), 1.0f), {}, 128,
+                                    false, {}, 1.0f);
+  for (int64_t j = 0; j < c.n; ++j) {
+    int64_t most = 1;
+    for (int64_t i = 0; i < c.m; ++i) most = std::max(most, std::abs(oracle_acc(c, a, b, o, i, j)));
+    o.scale[static_cast<size_t>(j)] = 100.0f / static_cast<float>(most);
+  }
+  return o;
 }
 
 Output random_output(const Case& c, std::mt19937& rng) {
@@ -72,9 +92,26 @@ Output random_output(const Case& c, std::mt19937& rng) {
   return int8_gemm::make_output(scale, bias, c.zy, c.y_signed, c.act, 0.05f);
 }
 
-// Runs case c through the AVX2 kernels (when available) and the portable ones, at 1 and 2
-// threads, and compares every output byte with the oracle.
-void check_gemm(const Case& c, uint32_t seed, int a_lo, int a_hi, int b_lo, int b_hi) {
+// The kernels a prepared product can run: AVX2 split, AVX2 wide (when available), portable.
+struct Kernel {
+  const char* name;
+  bool vector;
+  float split_limit;
+};
+std::vector<Kernel> kernels() {
+  std::vector<Kernel> k;
+  if (int8_gemm::available()) {
+    k.push_back({"AVX2 split", true, 2.0f});
+    k.push_back({"AVX2 wide", true, -1.0f});
+  }
+  k.push_back({"portable", false, -1.0f});
+  return k;
+}
+
+// Runs case c through every kernel at 1 and 2 threads and compares every output byte with the
+// oracle.
+void check_gemm(const Case& c, uint32_t seed, int a_lo, int a_hi, int b_lo, int b_hi,
+                bool fitted = false) {
   SCOPED_TRACE("M=" + std::to_string(c.m) + " K=" + std::to_string(c.k) +
                " N=" + std::to_string(c.n) + " a_signed=" + std::to_string(c.a_signed) +
                " y_signed=" + std::to_string(c.y_signed) + " seed=" + std::to_string(seed));
@@ -82,22 +119,21 @@ void check_gemm(const Case& c, uint32_t seed, int a_lo, int a_hi, int b_lo, int 
   const auto a = random_bytes(static_cast<size_t>(c.m * c.k), rng, a_lo, a_hi, c.a_signed);
   const auto braw = random_bytes(static_cast<size_t>(c.k * c.n), rng, b_lo, b_hi, true);
   const std::vector<int8_t> b(braw.begin(), braw.end());
-  const Output o = random_output(c, rng);
+  const Output o = fitted ? fitted_output(c, a, b) : random_output(c, rng);
   const std::vector<uint8_t> want = oracle_gemm(c, a, b, o);
   Gemm g = int8_gemm::prepare(b.data(), c.k, c.n, c.n, 1, c.a_signed, c.za, o);
-  for (const bool vector : {true, false}) {
-    if (vector && !int8_gemm::available()) continue;
-    g.vector = vector;
+  for (const Kernel& kernel : kernels()) {
+    g.vector = kernel.vector;
+    g.split_limit = kernel.split_limit;
     for (const int threads : {1, 2}) {
       std::vector<uint8_t> y(static_cast<size_t>(c.m * c.n), 0xAA);
       int8_gemm::run(g, c.m, a.data(), c.k, y.data(), c.n, threads);
       int64_t bad = 0, first = -1;
       for (size_t i = 0; i < y.size(); ++i)
         if (y[i] != want[i] && bad++ == 0) first = static_cast<int64_t>(i);
-      EXPECT_EQ(bad, 0) << (vector ? "AVX2" : "portable") << " threads=" << threads
-                        << ", first difference at " << first << ": "
-                        << (first >= 0 ? int{y[static_cast<size_t>(first)]} : 0) << " vs "
-                        << (first >= 0 ? int{want[static_cast<size_t>(first)]} : 0);
+      EXPECT_EQ(bad, 0) << kernel.name << " threads=" << threads << ", first difference at "
+                        << first << ": " << (first >= 0 ? int{y[static_cast<size_t>(first)]} : 0)
+                        << " vs " << (first >= 0 ? int{want[static_cast<size_t>(first)]} : 0);
     }
   }
 }
@@ -137,6 +173,23 @@ TEST(Int8Gemm, ExactWherePairSumsWouldSaturate) {
   check_gemm({11, 35, 33, true, true, -128, 0, {}}, 16, -128, 127, -128, 127);
 }
 
+// The split kernel's two halves on their own and together: every activation >= 128 (bits 7 and
+// mostly 6 listed, the lo bytes small), every one < 64 (no list), < 128 (bit 6 only), mixed; the
+// lo bytes at their largest (63) against weights -128, where four int16 pair terms reach
+// 4 * 63 * -128 = -32256 (a kernel keeping 7 lo bits would saturate here); K not a multiple of
+// 2, 4 or 8 and M, N off the 6 x 16 tile.
+TEST(Int8Gemm, SplitKernelOnEveryBitPattern) {
+  uint32_t seed = 300;
+  for (const int64_t k : {5, 31, 64, 67})
+    for (const auto& [a_lo, a_hi] :
+         {std::pair{128, 255}, {0, 63}, {0, 127}, {0, 255}, {63, 63}, {127, 127}, {255, 255}})
+      for (const auto& [b_lo, b_hi] : {std::pair{-128, -128}, {-128, 127}, {127, 127}})
+        check_gemm({13, k, 19, false, false, 3, 128, {}}, seed++, a_lo, a_hi, b_lo, b_hi, true);
+  // s8 sources (read as u8 + 128: -1 becomes 127, -128 becomes 0)
+  check_gemm({8, 45, 17, true, false, 5, 128, {}}, seed++, -128, -65, -128, 127, true);
+  check_gemm({8, 45, 17, true, false, -5, 128, {}}, seed++, -1, -1, -128, -128, true);
+}
+
 // Products far beyond the output range (|float(acc) * scale| > 2^22, where round_half_even
 // clamps first) and huge multipliers saturate as the reference does; Clip bounds outside the
 // output range and a Clip whose lower bound exceeds its upper one clamp as std::clamp does.
@@ -156,12 +209,13 @@ TEST(Int8Gemm, SaturationAndClampsAtTheirEdges) {
             int8_gemm::make_output(std::vector<float>(n, scale), {}, c.zy, y_signed, act, 0.1f);
         const auto want = oracle_gemm(c, a, b, o);
         Gemm g = int8_gemm::prepare(b.data(), k, n, n, 1, false, c.za, o);
-        for (const bool vector : {true, false}) {
-          if (vector && !int8_gemm::available()) continue;
-          g.vector = vector && g.vector;
+        const bool vector_allowed = g.vector;  // (not with a Clip whose bounds cross)
+        for (const Kernel& kernel : kernels()) {
+          g.vector = kernel.vector && vector_allowed;
+          g.split_limit = kernel.split_limit;
           std::vector<uint8_t> y(want.size(), 0xAA);
           int8_gemm::run(g, m, a.data(), k, y.data(), n);
-          EXPECT_EQ(y, want) << (vector ? "AVX2" : "portable");
+          EXPECT_EQ(y, want) << kernel.name;
         }
       }
 }
@@ -176,13 +230,13 @@ TEST(Int8Gemm, SumsThatWrapInt32AsTheReference) {
   ASSERT_GT(acc, int64_t{1} << 31);
   const uint8_t want = expected(acc, 1e-6f, o);
   Gemm g = int8_gemm::prepare(b.data(), k, 1, 1, 1, false, 0, o);
-  for (const bool vector : {true, false}) {
-    if (vector && !int8_gemm::available()) continue;
-    g.vector = vector;
+  for (const Kernel& kernel : kernels()) {
+    g.vector = kernel.vector;
+    g.split_limit = kernel.split_limit;
     std::vector<uint8_t> y(2, 0);
     int8_gemm::run(g, 2, a.data(), k, y.data(), 1);
-    EXPECT_EQ(y[0], want) << (vector ? "AVX2" : "portable");
-    EXPECT_EQ(y[1], want) << (vector ? "AVX2" : "portable");
+    EXPECT_EQ(y[0], want) << kernel.name;
+    EXPECT_EQ(y[1], want) << kernel.name;
   }
 }
 
@@ -193,12 +247,12 @@ TEST(Int8Gemm, OneOutputByHand) {
   const std::vector<int8_t> b{1, -1, 2};
   const Output o = int8_gemm::make_output({0.5f}, {10}, 3, false, {}, 1.0f);
   Gemm g = int8_gemm::prepare(b.data(), 3, 1, 1, 1, false, 1, o);
-  for (const bool vector : {true, false}) {
-    if (vector && !int8_gemm::available()) continue;
-    g.vector = vector;
+  for (const Kernel& kernel : kernels()) {
+    g.vector = kernel.vector;
+    g.split_limit = kernel.split_limit;
     uint8_t y = 0;
     int8_gemm::run(g, 1, a.data(), 3, &y, 1);
-    EXPECT_EQ(y, 9);
+    EXPECT_EQ(y, 9) << kernel.name;
   }
 }
 
@@ -240,15 +294,17 @@ void check_conv(const Window2d& w, bool x_signed, bool y_signed, int32_t zx, uin
               expected(acc, o.scale[static_cast<size_t>(oc)], o);
         }
   int8_gemm::Conv cv = int8_gemm::prepare_conv(w, wt.data(), x_signed, zx, o);
-  for (const bool vector : {true, false}) {
-    if (vector && !int8_gemm::available()) continue;
-    for (auto& g : cv.groups) g.vector = vector;
+  for (const Kernel& kernel : kernels()) {
+    for (auto& g : cv.groups) {
+      g.vector = kernel.vector;
+      g.split_limit = kernel.split_limit;
+    }
     for (const int threads : {1, 2}) {
       std::vector<uint8_t> y(want.size(), 0xAA);
       int8_gemm::run_conv(cv, x.data(), y.data(), threads);
       int64_t bad = 0;
       for (size_t i = 0; i < y.size(); ++i) bad += y[i] != want[i];
-      EXPECT_EQ(bad, 0) << (vector ? "AVX2" : "portable") << " threads=" << threads;
+      EXPECT_EQ(bad, 0) << kernel.name << " threads=" << threads;
     }
   }
 }
@@ -280,6 +336,11 @@ TEST(Int8Gemm, ConvolutionsEqualADirectLoop) {
   check_conv(window(16, 33, 10, 7, 3, 1, 2, 1, 2, 1), true, false, 3, seed++, -128, 127, -128, 127);
   check_conv(window(12, 8, 7, 7, 3, 3, 1, 2, 1, 4), false, true, 255, seed++, 0, 255, -128, 127);
   check_conv(window(6, 10, 5, 6, 5, 3, 3, 2, 1, 2), false, false, 17, seed++, 0, 255, -128, 127);
+  // padding at a zero point >= 128 (a listed high bit in every padded tap) and an s8 input whose
+  // padding reads as -100 (28 once shifted to u8)
+  check_conv(window(5, 18, 6, 6, 3, 3, 1, 1, 1, 1), false, false, 200, seed++, 0, 40, -128, 127);
+  check_conv(window(5, 18, 6, 6, 3, 3, 1, 1, 1, 1), true, false, -100, seed++, -128, 127, -128,
+             -128);
 }
 
 }  // namespace
