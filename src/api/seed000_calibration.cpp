@@ -61,12 +61,6 @@ Targets collect(const std::vector<dse::DseModel>& models, const formats::PaperDa
 
 }  // namespace
 
-std::vector<cost::HostFitTarget> seed000_arm_targets(const std::vector<dse::DseModel>& models,
-                                                     const formats::PaperData& paper,
-                                                     const Seed000CalibrationRequest& q) {
-  return collect(models, paper, q).targets;
-}
-
 results::Seed000Calibration calibrate_seed000_arm(const std::vector<dse::DseModel>& models,
                                                   const cost::Hardware& arm,
                                                   const formats::PaperData& paper,

@@ -27,14 +27,10 @@ struct Seed000CalibrationRequest {
   partition::BuildOptions build;
 };
 
-// The targets of `paper` (seed000.yaml: fig5_latency, fig4, fig3, rows "arm ...") that `models`
-// and the request's grid hold, in that order, with `published` filled in.
-[[nodiscard]] std::vector<cost::HostFitTarget> seed000_arm_targets(
-    const std::vector<dse::DseModel>& models, const formats::PaperData& paper,
-    const Seed000CalibrationRequest& request);
-
-// Fits `arm.host.model` (an analytical preset) on the exact solver's optima; UserError when the
-// grid holds no published ARM value. `host` of the result: "arm-calibrated".
+// Fits `arm.host.model` (an analytical preset) on the exact solver's optima at the targets of
+// `paper` (seed000.yaml: fig5_latency, fig4, fig3, rows "arm ...") that `models` and the
+// request's grid hold; UserError when the grid holds no published ARM value. `host` of the
+// result: "arm-calibrated".
 [[nodiscard]] results::Seed000Calibration calibrate_seed000_arm(
     const std::vector<dse::DseModel>& models, const cost::Hardware& arm,
     const formats::PaperData& paper, const Seed000CalibrationRequest& request);
