@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "report/figure_metadata.h"
 #include "report/figure_style.h"
+#include "report/gantt.h"
 #include "report/provenance.h"
 #include "util/units.h"
 
@@ -222,106 +222,53 @@ std::string multi_gantt_svg(const MultiPartitionRun& r) {
   const partition::MultiProblem& p = r.problem->problem;
   const partition::MultiSchedule& s = schedule_of(r);
   const partition::MultiMachines m = partition::multi_machines(p);
-  // Lanes: every engine (engines that run jobs in parallel get as many lanes as overlap), then
-  // every serial link.
-  struct Bar {
-    size_t lane;
-    double a, b;
-    std::string title, colour;
-  };
-  std::vector<std::string> lane_names;
-  std::vector<Bar> bars;
   const FigureStyle& st = figure_style();
   const std::string palette[] = {st.host, st.accel, "#d9a441", "#8c6bb1", "#4daf4a", "#e41a1c"};
+  GanttChart c;
+  c.heading = r.model + " on " + r.platform + ": latency " + t(s.makespan) + ", energy " +
+              en(s.energy) + " (modelled), " + partition::solve_status_name(status_of(r));
+  c.span = s.makespan;
+  // Lanes: every engine (engines that run jobs in parallel get as many lanes as overlap), then
+  // every serial link.
   for (size_t e = 0; e < p.engines.size(); ++e) {
     std::vector<size_t> ops;
+    std::vector<double> start, finish;
     for (size_t v = 0; v < s.option.size(); ++v)
-      if (p.options[v][static_cast<size_t>(s.option[v])].engine == static_cast<int>(e))
+      if (p.options[v][static_cast<size_t>(s.option[v])].engine == static_cast<int>(e)) {
         ops.push_back(v);
-    std::sort(ops.begin(), ops.end(), [&](size_t a, size_t b) { return s.start[a] < s.start[b]; });
-    std::vector<double> ends;
-    const size_t first = lane_names.size();
-    for (size_t v : ops) {
-      size_t l = 0;
-      while (l < ends.size() && ends[l] > s.start[v] + 1e-15) ++l;
-      if (l == ends.size()) ends.push_back(0);
-      ends[l] = s.finish[v];
+        start.push_back(s.start[v]);
+        finish.push_back(s.finish[v]);
+      }
+    size_t lanes = 1;
+    const std::vector<size_t> lane = pack_lanes(start, finish, lanes);
+    const size_t first = c.lanes.size();
+    for (size_t k = 0; k < ops.size(); ++k) {
+      const size_t v = ops[k];
       const partition::MultiOption& op = p.options[v][static_cast<size_t>(s.option[v])];
-      bars.push_back({first + l, s.start[v], s.finish[v],
-                      p.names[v] + " (" + op.label + ", " + t(s.finish[v] - s.start[v]) + ")",
-                      palette[e % 6]});
+      c.bars.push_back({first + lane[k], s.start[v], s.finish[v], palette[e % 6],
+                        p.names[v] + " (" + op.label + ", " + t(s.finish[v] - s.start[v]) + ")", "",
+                        "#000"});
     }
-    for (size_t l = 0; l < std::max<size_t>(1, ends.size()); ++l)
-      lane_names.push_back(p.engines[e].name + (ends.size() > 1 ? " " + std::to_string(l) : ""));
+    for (size_t l = 0; l < lanes; ++l)
+      c.lanes.push_back(p.engines[e].name + (lanes > 1 ? " " + std::to_string(l) : ""));
   }
   for (size_t l = 0; l < p.links.size(); ++l) {
     if (m.link_machine[l] < 0) continue;
-    const size_t lane = lane_names.size();
-    lane_names.push_back("link " + p.links[l].name);
+    const size_t lane = c.lanes.size();
+    c.lanes.push_back("link " + p.links[l].name);
     for (const partition::MultiTransfer& tr : s.transfers)
       if (tr.link == static_cast<int>(l))
-        bars.push_back(
-            {lane, tr.start, tr.finish,
+        c.bars.push_back(
+            {lane, tr.start, tr.finish, st.bus,
              "transfer " +
                  p.names[static_cast<size_t>(p.dag.edges[static_cast<size_t>(tr.edge)].first)],
-             st.bus});
+             "", "#000"});
   }
-  const double W = 1100, left = 110, right = 40, lane_h = 18, top = 40;
-  const double span = s.makespan > 0 ? s.makespan : 1;
-  const double scale = (W - left - right) / span;
-  // Lanes, then a time axis; the provenance goes into the file (<desc>, <metadata>), not onto
-  // the image (issue 36).
-  const double H = top + static_cast<double>(lane_names.size()) * (lane_h + 4) + 36;
-  char buf[768];
-  std::snprintf(buf, sizeof buf,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                "font-family=\"%s, sans-serif\" font-size=\"%.1f\">\n<rect width=\"100%%\" "
-                "height=\"100%%\" fill=\"white\"/>\n",
-                W, H, st.font.c_str(), st.font_pt * 96 / 72);
-  std::string o = buf;
-  std::snprintf(buf, sizeof buf,
-                "<text x=\"%.0f\" y=\"20\" font-size=\"12\">%s: latency %s, energy %s "
-                "(modelled), %s</text>\n",
-                left, html_escape(r.model + " on " + r.platform).c_str(), t(s.makespan).c_str(),
-                en(s.energy).c_str(), partition::solve_status_name(status_of(r)));
-  o += buf;
-  for (size_t l = 0; l < lane_names.size(); ++l) {
-    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">%s</text>\n",
-                  top + static_cast<double>(l) * (lane_h + 4) + 13,
-                  html_escape(lane_names[l]).c_str());
-    o += buf;
-  }
-  for (const Bar& b : bars) {
-    std::snprintf(buf, sizeof buf,
-                  "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\" "
-                  "stroke=\"#333\" stroke-width=\"0.3\"><title>%s</title></rect>\n",
-                  left + b.a * scale, top + static_cast<double>(b.lane) * (lane_h + 4),
-                  std::max(0.5, (b.b - b.a) * scale), lane_h, b.colour.c_str(),
-                  html_escape(b.title).c_str());
-    o += buf;
-  }
-  // Time axis: a line and ticks at a round step (round_ticks).
-  const double axis_y = top + static_cast<double>(lane_names.size()) * (lane_h + 4) + 4;
-  std::snprintf(buf, sizeof buf,
-                "<line class=\"time-axis\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-                "stroke=\"black\"/>\n",
-                left, axis_y, W - right, axis_y);
-  o += buf;
-  for (const double tick : round_ticks(span)) {
-    const double x = left + (W - left - right) * tick / span;
-    std::snprintf(buf, sizeof buf,
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
-                  "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
-                  x, axis_y, x, axis_y + 4, x, axis_y + 17, x > W - right - 30 ? "end" : "middle",
-                  html_escape(t(tick)).c_str());
-    o += buf;
-  }
-  o += "</svg>\n";
-  return svg_with_metadata(o,
-                           {r.model + " on " + r.platform + ": schedule",
-                            "Gantt chart of the schedule on the platform's engines and links",
-                            provenance_caption(r.provenance),
-                            "hetcim " + r.provenance.version + " (" + r.provenance.commit + ")"});
+  c.metadata = {r.model + " on " + r.platform + ": schedule",
+                "Gantt chart of the schedule on the platform's engines and links",
+                provenance_caption(r.provenance),
+                "hetcim " + r.provenance.version + " (" + r.provenance.commit + ")"};
+  return gantt_svg(c);
 }
 
 }  // namespace hetcim::report

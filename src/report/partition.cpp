@@ -9,8 +9,8 @@
 
 #include "graph/dag.h"
 #include "partition/energy.h"
-#include "report/figure_metadata.h"
 #include "report/figure_style.h"
+#include "report/gantt.h"
 #include "report/provenance.h"
 #include "util/files.h"
 #include "util/output_set.h"
@@ -21,23 +21,6 @@ namespace {
 
 std::string t(double seconds) {
   return format_quantity(seconds, Quantity::Time);
-}
-
-// SVG text and attributes escape like HTML (report/provenance.h).
-std::string xml_escape(const std::string& s) {
-  return html_escape(s);
-}
-
-// An SVG document's opening: size, the figures' font and size (figure_style.h: 8 pt = 10.7 px)
-// and a white background.
-std::string svg_open(double width, double height) {
-  char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                "font-family=\"%s, sans-serif\" font-size=\"%.1f\">\n<rect width=\"100%%\" "
-                "height=\"100%%\" fill=\"white\"/>\n",
-                width, height, figure_style().font.c_str(), figure_style().font_pt * 96 / 72);
-  return buf;
 }
 
 std::string j(double joules) {
@@ -213,112 +196,32 @@ nlohmann::json partition_json(const results::PartitionRun& r, const partition::P
 std::string gantt_svg(const results::PartitionRun& r, const partition::Problem& p,
                       const partition::Schedule& s) {
   // Lanes: host, bus, and as many accelerator lanes as operators overlap there.
-  std::vector<int> lane(p.size(), 0);
-  std::vector<double> lane_end;
-  std::vector<size_t> cim;
-  for (size_t v = 0; v < p.size(); ++v)
-    if (s.assignment.mode[v] >= 0) cim.push_back(v);
-  std::sort(cim.begin(), cim.end(), [&](size_t a, size_t b) { return s.start[a] < s.start[b]; });
-  for (size_t v : cim) {
-    size_t l = 0;
-    while (l < lane_end.size() && lane_end[l] > s.start[v] + 1e-15) ++l;
-    if (l == lane_end.size()) lane_end.push_back(0);
-    lane_end[l] = s.finish[v];
-    lane[v] = static_cast<int>(l);
-  }
-  const int cim_lanes = std::max<int>(1, static_cast<int>(lane_end.size()));
-  const double W = 1100, left = 90, right = 40, lane_h = 18, top = 58;
-  const double span = s.makespan > 0 ? s.makespan : 1;
-  const double scale = (W - left - right) / span;
-  const int lanes = 2 + cim_lanes;
-  const Provenance prov = results::partition_provenance(r);
-  const double H = top + lanes * (lane_h + 4) + 40;
-  std::string o = svg_open(W, H);
-  char buf[512];
-  std::snprintf(
-      buf, sizeof buf, "<text x=\"%.0f\" y=\"20\" font-size=\"12\">%s: latency %s</text>\n", left,
-      xml_escape(r.model + " on " + r.hardware).c_str(),
-      (t(s.makespan) + (r.host_source.empty() ? "" : "; host " + xml_escape(r.host_source)))
-          .c_str());
-  o += buf;
-  auto lane_y = [&](int l) { return top + l * (lane_h + 4); };
-  auto label = [&](int l, const std::string& text) {
-    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">", lane_y(l) + 13);
-    o += buf + text + "</text>\n";
-  };
-  // Legend (the style's colours: host dark, accelerator light, bus green).
+  const TwoDeviceLanes lanes = two_device_lanes(s);
+  // The style's colours: host dark, accelerator light, bus green.
   const FigureStyle& st = figure_style();
-  const std::pair<const char*, std::string> kinds[] = {
-      {"host operator", st.host}, {"CIM operator", st.accel}, {"bus transfer", st.bus}};
-  double lx = left;
-  for (const auto& [name, colour] : kinds) {
-    std::snprintf(buf, sizeof buf,
-                  "<rect x=\"%.0f\" y=\"30\" width=\"14\" height=\"12\" fill=\"%s\" "
-                  "stroke=\"#333\" stroke-width=\"0.5\"/><text x=\"%.0f\" y=\"40\">%s</text>\n",
-                  lx, colour.c_str(), lx + 19, name);
-    o += buf;
-    lx += 40 + 7.5 * static_cast<double>(std::string(name).size());
-  }
-  label(0, "host");
-  label(1, "bus");
-  for (int l = 0; l < cim_lanes; ++l) label(2 + l, "cim " + std::to_string(l));
-  // A bar with its full name as hover text, and its short name inside when it fits.
-  auto bar = [&](int l, double a, double b, const std::string& color, const std::string& title,
-                 const std::string& inside, const char* text_colour) {
-    const double w = std::max(0.5, (b - a) * scale);
-    std::snprintf(buf, sizeof buf,
-                  "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\" "
-                  "stroke=\"#333\" stroke-width=\"0.3\"><title>%s</title></rect>\n",
-                  left + a * scale, lane_y(l), w, lane_h, color.c_str(), xml_escape(title).c_str());
-    o += buf;
-    if (!inside.empty() && 6.2 * static_cast<double>(inside.size()) + 6 < w) {
-      std::snprintf(buf, sizeof buf,
-                    "<text x=\"%.2f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" "
-                    "fill=\"%s\">%s</text>\n",
-                    left + a * scale + w / 2, lane_y(l) + 13, text_colour,
-                    xml_escape(inside).c_str());
-      o += buf;
-    }
-  };
-  auto short_name = [](const std::string& n) {
-    std::string t = n;
-    if (const size_t a = t.find_last_of('/'); a != std::string::npos && a > 0) {
-      t = t.substr(0, a);
-      if (const size_t b = t.find_last_of('/'); b != std::string::npos) t = t.substr(b + 1);
-    }
-    return t.empty() ? n : t;
-  };
+  GanttChart c;
+  c.heading = r.model + " on " + r.hardware + ": latency " + t(s.makespan) +
+              (r.host_source.empty() ? "" : "; host " + r.host_source);
+  c.legend = {{"host operator", st.host}, {"CIM operator", st.accel}, {"bus transfer", st.bus}};
+  c.lanes = {"host", "bus"};
+  for (size_t l = 0; l < lanes.accelerator; ++l) c.lanes.push_back("cim " + std::to_string(l));
+  c.span = s.makespan;
   for (size_t v = 0; v < p.size(); ++v) {
     const bool on_cim = s.assignment.mode[v] >= 0;
-    bar(on_cim ? 2 + lane[v] : 0, s.start[v], s.finish[v], on_cim ? st.accel : st.host,
-        p.names[v] + " (" + t(s.finish[v] - s.start[v]) + ")", short_name(p.names[v]),
-        on_cim ? "#000" : "#fff");
+    c.bars.push_back({lanes.lane[v], s.start[v], s.finish[v], on_cim ? st.accel : st.host,
+                      p.names[v] + " (" + t(s.finish[v] - s.start[v]) + ")", bar_label(p.names[v]),
+                      on_cim ? "#000" : "#fff"});
   }
   for (const partition::Transfer& tr : s.transfers)
-    bar(1, tr.start, tr.finish, st.bus,
-        p.names[static_cast<size_t>(tr.producer)] + (tr.to_host ? " cim->host" : " host->cim"), "",
-        "#000");
-  // Time axis.
-  const double axis_y = lane_y(lanes) + 4;
-  std::snprintf(buf, sizeof buf,
-                "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n", left,
-                axis_y, W - right, axis_y);
-  o += buf;
-  for (const double tick : round_ticks(span)) {
-    const double x = left + (W - left - right) * tick / span;
-    // A label near the axis end ends there so that it is never clipped.
-    std::snprintf(buf, sizeof buf,
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
-                  "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
-                  x, axis_y, x, axis_y + 4, x, axis_y + 16, x > W - right - 30 ? "end" : "middle",
-                  t(tick).c_str());
-    o += buf;
-  }
-  o += "</svg>\n";
-  // Where the numbers come from: in the file (<desc>, <metadata>), not on the image (issue 36).
-  return svg_with_metadata(o, {r.model + " on " + r.hardware + ": schedule",
-                               "Gantt chart of the partition's schedule", provenance_caption(prov),
-                               std::string("hetcim ") + prov.version + " (" + prov.commit + ")"});
+    c.bars.push_back(
+        {1, tr.start, tr.finish, st.bus,
+         p.names[static_cast<size_t>(tr.producer)] + (tr.to_host ? " cim->host" : " host->cim"), "",
+         "#000"});
+  const Provenance prov = results::partition_provenance(r);
+  c.metadata = {r.model + " on " + r.hardware + ": schedule",
+                "Gantt chart of the partition's schedule", provenance_caption(prov),
+                std::string("hetcim ") + prov.version + " (" + prov.commit + ")"};
+  return gantt_svg(c);
 }
 
 std::string front_text(const partition::Problem& p, const partition::FrontResult& f,

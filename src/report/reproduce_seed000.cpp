@@ -7,6 +7,7 @@
 
 #include "report/dse_grid.h"
 #include "report/figure_style.h"
+#include "report/gantt.h"
 #include "report/provenance.h"
 #include "report/reproduce.h"
 #include "report/reproduce_page.h"
@@ -410,33 +411,13 @@ ReproduceOutput write_seed000_report(OutputSet& outputs, const results::Seed000R
     g.kinds = {"host operator", "CIM operator", "bus transfer"};
     g.kind_colours = {figure_style().host, figure_style().accel, figure_style().bus};
     // Accelerator operators that overlap go on separate lanes.
-    std::vector<size_t> cim;
-    for (size_t v = 0; v < p.size(); ++v)
-      if (s.assignment.mode[v] >= 0) cim.push_back(v);
-    std::sort(cim.begin(), cim.end(), [&](size_t a, size_t b) { return s.start[a] < s.start[b]; });
-    std::vector<double> lane_end;
-    std::vector<int> lane(p.size(), 0);
-    for (size_t v : cim) {
-      size_t l = 0;
-      while (l < lane_end.size() && lane_end[l] > s.start[v] + 1e-15) ++l;
-      if (l == lane_end.size()) lane_end.push_back(0);
-      lane_end[l] = s.finish[v];
-      lane[v] = static_cast<int>(l);
-    }
-    for (size_t l = 0; l < std::max<size_t>(1, lane_end.size()); ++l)
+    const TwoDeviceLanes packed = two_device_lanes(s);
+    for (size_t l = 0; l < packed.accelerator; ++l)
       g.lanes.push_back("CIM " + std::to_string(l + 1));
-    auto short_name = [](const std::string& n) {
-      std::string t = n;
-      if (const size_t a = t.find_last_of('/'); a != std::string::npos && a > 0) {
-        t = t.substr(0, a);
-        if (const size_t b = t.find_last_of('/'); b != std::string::npos) t = t.substr(b + 1);
-      }
-      return t.empty() ? n : t;
-    };
     for (size_t v = 0; v < p.size(); ++v) {
       const bool on_cim = s.assignment.mode[v] >= 0;
-      g.bars.push_back({on_cim ? 2 + lane[v] : 0, s.start[v] * 1e3, s.finish[v] * 1e3,
-                        on_cim ? 1 : 0, short_name(p.names[v])});
+      g.bars.push_back({static_cast<int>(packed.lane[v]), s.start[v] * 1e3, s.finish[v] * 1e3,
+                        on_cim ? 1 : 0, bar_label(p.names[v])});
     }
     for (const partition::Transfer& t : s.transfers)
       g.bars.push_back({1, t.start * 1e3, t.finish * 1e3, 2, ""});
