@@ -181,23 +181,14 @@ python::Fields<api::DseRequest> dse_keywords() {
                                                  }}});
 }
 
-python::Fields<api::PlatformPartitionRequest> partition_platform_keywords() {
-  using R = api::PlatformPartitionRequest;
-  return {{"platform", field(&R::platform)},
-          {"imas", [](R& r, const py::handle& v) { r.imas = py::cast<int64_t>(v); }},
-          {"reprogram", field(&R::reprogram)},
-          {"objective", field(&R::objective)},
-          // Seed 000's overrides, as the CLI's --crossbars, --t-mvm, --replicas, --bus-model.
-          {"crossbars", [](R& r, const py::handle& v) { r.crossbars = py::cast<int64_t>(v); }},
-          {"t_mvm", [](R& r, const py::handle& v) { r.t_mvm = time_of(v, "t_mvm"); }},
-          {"replicas", field(&R::replicas)},
-          {"bus_model", field(&R::bus_model)},
-          {"host", field(&R::host)},
-          {"time_limit", field(&R::time_limit)},
-          {"node_limit", field(&R::node_limit)},
-          {"solver", field(&R::solver)},
-          {"gap", field(&R::gap)},
-          {"threads", field(&R::threads)}};
+// The two-device calls (fronts, MILP text): partition's table without the platform's fields.
+python::Fields<api::PartitionRequest> two_device_keywords() {
+  return python::with_table(api::two_device_fields());
+}
+
+// partition with a platform: the fields of partition's table a platform takes.
+python::Fields<api::PartitionRequest> partition_platform_keywords() {
+  return python::with_table(api::platform_fields());
 }
 
 python::Fields<api::PlatformDseRequest> dse_platform_keywords() {
@@ -250,9 +241,11 @@ python::Fields<api::AnalogAuditRequest> analog_audit_keywords() {
   return python::with_table(api::analog_audit_fields(), {{"model", field(&R::model)}});
 }
 
-api::PartitionRequest partition_request(const py::kwargs& kw, const char* job) {
+api::PartitionRequest partition_request(
+    const py::kwargs& kw, const char* job,
+    const python::Fields<api::PartitionRequest>& keywords = partition_keywords()) {
   api::PartitionRequest r;
-  apply_kwargs(job, r, kw, partition_keywords());
+  apply_kwargs(job, r, kw, keywords);
   r.validate();
   return r;
 }
@@ -328,9 +321,9 @@ PYBIND11_MODULE(_hetcim, m) {
       [] {
         py::dict d;
         d["partition"] = python::keyword_names(partition_keywords());
-        d["partition_front"] = python::keyword_names(partition_keywords());
-        d["partition_front_3d"] = python::keyword_names(partition_keywords());
-        d["partition_milp"] = python::keyword_names(partition_keywords());
+        d["partition_front"] = python::keyword_names(two_device_keywords());
+        d["partition_front_3d"] = python::keyword_names(two_device_keywords());
+        d["partition_milp"] = python::keyword_names(two_device_keywords());
         d["partition_platform"] = python::keyword_names(partition_platform_keywords());
         d["dse"] = python::keyword_names(dse_keywords());
         d["dse_platform"] = python::keyword_names(dse_platform_keywords());
@@ -540,7 +533,7 @@ PYBIND11_MODULE(_hetcim, m) {
       "partition_front",
       [](const api::Model& model, const py::kwargs& kw) {
         python::LongCall call = python::LongCall::from_kwargs(kw);
-        api::PartitionRequest r = partition_request(kw, "partition_front");
+        api::PartitionRequest r = partition_request(kw, "partition_front", two_device_keywords());
         r.host_measurement.progress = call.callback();
         std::string json, svg;
         call.run([&] {
@@ -559,7 +552,8 @@ PYBIND11_MODULE(_hetcim, m) {
       "partition_front_3d_json",
       [](const api::Model& model, const py::kwargs& kw) {
         python::LongCall call = python::LongCall::from_kwargs(kw);
-        api::PartitionRequest r = partition_request(kw, "partition_front_3d");
+        api::PartitionRequest r =
+            partition_request(kw, "partition_front_3d", two_device_keywords());
         r.host_measurement.progress = call.callback();
         return call.run([&] {
           const api::Front3dResult f =
@@ -579,7 +573,7 @@ PYBIND11_MODULE(_hetcim, m) {
         if (format != "mps" && format != "lp")
           throw user_error("format: expected mps or lp, got '", format, "'");
         python::LongCall call = python::LongCall::from_kwargs(kw);
-        api::PartitionRequest r = partition_request(kw, "partition_milp");
+        api::PartitionRequest r = partition_request(kw, "partition_milp", two_device_keywords());
         r.host_measurement.progress = call.callback();
         return call.run([&] {
           return api::partition_milp_text(
@@ -628,12 +622,9 @@ PYBIND11_MODULE(_hetcim, m) {
   m.def(
       "partition_platform_json",
       [](const api::Model& model, const py::kwargs& kw) {
-        using R = api::PlatformPartitionRequest;
-        const python::Fields<R> f = partition_platform_keywords();
         python::LongCall call = python::LongCall::from_kwargs(kw);
-        R r;
-        apply_kwargs("partition_platform", r, kw, f);
-        r.validate();
+        const api::PartitionRequest r =
+            partition_request(kw, "partition_platform", partition_platform_keywords());
         const auto [json, svg] = call.run([&] {
           const api::PlatformPartitionResult x = api::partition_on_platform(model, r);
           const report::MultiPartitionRun run{x.model,  x.platform,   &x.problem,
@@ -650,9 +641,8 @@ PYBIND11_MODULE(_hetcim, m) {
       "partition_platform_problem",
       [](const api::Model& model, const py::kwargs& kw) {
         python::LongCall call = python::LongCall::from_kwargs(kw);
-        api::PlatformPartitionRequest r;
-        apply_kwargs("partition_platform", r, kw, partition_platform_keywords());
-        r.validate();
+        const api::PartitionRequest r =
+            partition_request(kw, "partition_platform", partition_platform_keywords());
         return call.run([&] {
           return api::platform_problem_json(api::build_platform_partition_problem(model, r));
         });
@@ -667,9 +657,8 @@ PYBIND11_MODULE(_hetcim, m) {
         if (format != "mps" && format != "lp")
           throw user_error("format: expected mps or lp, got '", format, "'");
         python::LongCall call = python::LongCall::from_kwargs(kw);
-        api::PlatformPartitionRequest r;
-        apply_kwargs("partition_platform", r, kw, partition_platform_keywords());
-        r.validate();
+        const api::PartitionRequest r =
+            partition_request(kw, "partition_platform", partition_platform_keywords());
         return call.run([&] {
           return api::platform_milp_text(
               api::build_platform_partition_problem(model, r),

@@ -143,7 +143,7 @@ def profile(model, *, progress=None, **options):
                                       **_kw(options)))
 
 
-@_job("partition", returns="PartitionResult")
+@_job("partition", returns="PartitionResult | PlatformResult")
 def partition(model, *, progress=None, **options):
     """Partition a network between the host and the crossbar accelerator (seed 000).
 
@@ -153,7 +153,11 @@ def partition(model, *, progress=None, **options):
     ``latency_s``, ``status``, ``speedup``, ``json`` (the file ``--json`` writes, with
     ``accuracy`` when the plan was re-evaluated on the chip), ``to_dict()``, ``text()``,
     ``gantt_svg()``, ``save(path)``, ``assignment``. Ctrl-C stops the search (KeyboardInterrupt).
+    With ``platform`` (as ``--platform``), the call is :func:`partition_platform`'s and returns
+    its :class:`PlatformResult`.
     """
+    if options.get("platform"):
+        return partition_platform(model, progress=progress, **options)
     return PartitionResult(_progress.call(_hetcim.partition, "host measurement", progress,
                                           _model(model), **_kw(options)))
 
@@ -198,7 +202,7 @@ def partition_front(model, *, progress=None, **options):
 
 
 @_job("partition_platform", returns="PlatformResult")
-def partition_platform(model, *, progress=None, **options):
+def partition_platform(model, *, platform="pulp-pcm-cluster", progress=None, **options):
     """A network mapped across the K engines of a platform by the exact solver its shape calls for
     (seed 000's two-device solver on a host + crossbar + one link platform, the K-engine one
     otherwise) or the K-engine MILP on CBC. Returns a :class:`PlatformResult`: the document
@@ -206,27 +210,28 @@ def partition_platform(model, *, progress=None, **options):
     its Gantt chart as ``svg``.
     """
     text, svg = _progress.call(_hetcim.partition_platform_json, "partition", progress,
-                               _model(model), **_kw(options))
+                               _model(model), **_kw(dict(options, platform=platform)))
     return PlatformResult(_json.loads(text), svg)
 
 
 @_job("partition_platform", returns="str")
-def partition_platform_problem(model, *, progress=None, **options):
+def partition_platform_problem(model, *, platform="pulp-pcm-cluster", progress=None, **options):
     """A platform's problem written out whole, before it is solved, as the JSON text ``hetcim
     partition MODEL --platform P --problem-json`` writes: every operator's options and costs per
     engine, capacities, exclusive groups, links and edge bytes; options as
     :func:`partition_platform`."""
     return _progress.call(_hetcim.partition_platform_problem, "partition", progress,
-                          _model(model), **_kw(options))
+                          _model(model), **_kw(dict(options, platform=platform)))
 
 
 @_job("partition_platform", returns="str")
-def partition_platform_milp(model, format="mps", *, progress=None, **options):  # noqa: A002  (the CLI's word)
+def partition_platform_milp(model, format="mps", *, platform="pulp-pcm-cluster", progress=None,
+                            **options):  # noqa: A002  (the CLI's word)
     """The K-engine MILP of a platform's problem as the text of an MPS (``format="mps"``) or LP
     file, as ``hetcim partition MODEL --platform P --mps / --lp`` writes it; options as
     :func:`partition_platform`."""
     return _progress.call(_hetcim.partition_platform_milp, "partition", progress, _model(model),
-                          format, **_kw(options))
+                          format, **_kw(dict(options, platform=platform)))
 
 
 @_job("dse", returns="DseResult")

@@ -17,7 +17,7 @@ binding's :class:`hetcim.UserError` listing the known ones.
 import inspect as _inspect
 
 # The annotation (as text, as in a stub), default and help of the keywords a job takes beyond
-# its table (the lists of a grid, the platform jobs' request, a few older spellings). A default of
+# its table (the lists of a grid, the platform DSE's request, a few older spellings). A default of
 # None keeps the request's own default, named in the help.
 _GRID = {
     "models": ("list[str] | str | None", None,
@@ -42,29 +42,6 @@ _PLATFORM = {
 }
 EXTRA = {
     "dse": dict(_GRID),
-    "partition_platform": {
-        **_PLATFORM,
-        "reprogram": ("bool | None", None,
-                      "The platform's crossbar reprogramming: each crossbar operator resident or "
-                      "rewritten at every inference (default False)"),
-        "node_limit": ("int | None", None, "Deterministic search-node limit, 0 = none (default 0)"),
-        "solver": ("str | None", None, "exact or milp (the K-engine MILP on CBC; default exact)"),
-        "gap": ("float | None", None, "MILP: stop at this relative gap (default 0)"),
-        "crossbars": ("int | None", None,
-                      "Crossbars of every crossbar engine, the sweep key crossbars (default: the "
-                      "platform's)"),
-        "t_mvm": ("float | str | None", None,
-                  "Latency of one MVM of every seed000-cim engine, '50ns' or seconds (default: "
-                  "the platform's hardware's)"),
-        "replicas": ("int | None", None,
-                     "Up to R copies of an operator's weights on every seed000-cim engine, 1..64 "
-                     "(default 1)"),
-        "bus_model": ("str | None", None,
-                      "parallel or serial: every link (default: as the platform says)"),
-        "host": ("str | None", None,
-                 "Host of every seed000-host engine: arm, x86, a host model or a profile file "
-                 "(default: the platform's)"),
-    },
     "dse_platform": {
         **_PLATFORM,
         "sweep": ("list[str] | str | None", None,
@@ -90,6 +67,9 @@ EXTRA = {
     "analog_study": {"design_risks": ("list[float] | str | None", None,
                                       "Design risks, a list or the CLI's text '0.05,0.1'")},
 }
+
+# Jobs whose keywords are another job's table.
+TABLE_OF = {"partition_platform": "partition"}
 
 _KIND = {"bool": "bool", "int": "int", "float": "float", "str": "str"}
 
@@ -153,7 +133,8 @@ def _help(f):
 
 def parameters(job, keywords, tables, extra=None):
     """[(inspect.Parameter, help text)] of a job's keywords, in the binding's order (by name)."""
-    table = {f["name"]: f for f in tables.get(job, [])}
+    # partition_platform takes partition's request (api::PartitionRequest with a platform).
+    table = {f["name"]: f for f in tables.get(TABLE_OF.get(job, job), [])}
     more = dict(EXTRA.get(job, {}))
     more.update(extra or {})
     fallback = {f["name"]: f for f in tables.get("partition", [])}

@@ -221,6 +221,22 @@ def test_platform_partition_matches_the_cli(tmp_path):
     assert abs(milp["latency_s"] - ref["latency_s"]) <= 1e-6 * ref["latency_s"]
 
 
+def test_partition_with_a_platform_is_partition_platform(tmp_path):
+    # One request (issue 33): hetcim.partition with platform= is partition_platform's call, as
+    # `hetcim partition --platform` is; a field a platform does not take is refused by name.
+    one = hetcim.partition("bottleneck", platform="seed001-cluster", imas=8)
+    ref = hetcim.partition_platform("bottleneck", platform="seed001-cluster", imas=8)
+    assert isinstance(one, hetcim.PlatformResult)
+    assert one["operators"] == ref["operators"] and one["latency_s"] == ref["latency_s"]
+    with pytest.raises(hetcim.UserError) as e:
+        hetcim.partition("bottleneck", platform="seed001-cluster", transfers="per-tensor")
+    assert "unknown keyword 'transfers'" in str(e.value)
+    r = cli("partition", "bottleneck", "--platform", "seed001-cluster", "--transfers",
+            "per-tensor", check=False)
+    assert r.returncode == 1
+    assert r.stderr.startswith("hetcim: error: transfers: does not apply with a platform")
+
+
 def test_platform_problem_and_milp_match_the_cli_files(tmp_path):
     # `hetcim partition bottleneck --platform seed001-cluster --imas 8 --problem-json F --mps M`:
     # the same text; the JSON lists the operators the plan maps, each with its options.

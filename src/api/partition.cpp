@@ -1,6 +1,7 @@
 #include "api/partition.h"
 
 #include <numeric>
+#include <set>
 
 #include "accuracy/chip_eval.h"
 #include "api/common.h"
@@ -16,15 +17,56 @@
 #include "workload/workload.h"
 
 namespace hetcim::api {
+namespace {
+
+// The fields a request with a platform takes, and those only a platform has.
+const std::set<std::string> kWithPlatform = {
+    "platform", "imas",      "reprogram", "objective",  "crossbars",  "t_mvm", "host",
+    "replicas", "bus_model", "solver",    "time_limit", "node_limit", "gap",   "threads"};
+const std::set<std::string> kPlatformOnly = {"imas", "reprogram", "objective"};
+
+// The calls of this file solve seed 000's two-device problem; a platform is api/platform.h's.
+void validate_two_device(const PartitionRequest& request) {
+  request.validate();
+  if (!request.platform.empty())
+    throw user_error("platform: ", request.platform,
+                     " is mapped by partition_on_platform (api/platform.h; Python: "
+                     "partition_platform); this call takes a two-device hardware (preset or hw)");
+}
+
+}  // namespace
 
 const FieldTable<PartitionRequest>& partition_fields() {
   using R = PartitionRequest;
   static const FieldTable<R> table = concat<R>({
       nested(&R::hardware, hardware_fields()),
+      FieldTable<R>{
+          field("platform", &R::platform,
+                "Map the network across the engines of a platform with the exact solver (the "
+                "two-device one on a host + crossbar + one bus platform, the K-engine one "
+                "otherwise; or --solver milp: the K-engine MILP on CBC): cortex-a72-rram, "
+                "ryzen9-rram (Klein et al. 2026's machines), pulp-pcm-cluster (Garofalo et al. "
+                "2022's cluster), or a platform YAML file (docs/platforms.md); --crossbars, "
+                "--t-mvm, --replicas, --bus-model and --host "
+                "set its sweep keys crossbars, t_mvm, replicas, serial and host"),
+          field("imas", &R::imas,
+                "With --platform: crossbars of the crossbar engine (pulp-pcm-cluster: IMA "
+                "crossbars)")
+              .range(1, 4096),
+          field("reprogram", &R::reprogram,
+                "With --platform: enable the platform's crossbar reprogramming "
+                "(pulp-pcm-cluster: the IMA's PCM write figures; a YAML engine's `reprogramming` "
+                "block): each crossbar operator resident or rewritten at every inference, as the "
+                "solver decides; writes and endurance-limited lifetime reported"),
+          field("objective", &R::objective,
+                "With --platform: latency or energy (total energy, static power included)")
+              .one_of({"latency", "energy"}),
+      },
       problem_build_fields<R>(),
       FieldTable<R>{
           field("solver", &R::solver,
-                "exact (our solver, proves optimality) or milp (the paper's MILP on CBC)")
+                "exact (our solver, proves optimality) or milp (the paper's MILP on CBC; with "
+                "--platform, the K-engine MILP)")
               .one_of({"exact", "milp"}),
           field("time_limit", &R::time_limit, "Wall-clock limit of each solve")
               .with_unit(Quantity::Time)
@@ -83,9 +125,55 @@ const FieldTable<PartitionRequest>& partition_fields() {
   return table;
 }
 
+const FieldTable<PartitionRequest>& platform_fields() {
+  static const FieldTable<PartitionRequest> table = [] {
+    FieldTable<PartitionRequest> t;
+    for (const Field<PartitionRequest>& f : partition_fields())
+      if (kWithPlatform.count(f.name) > 0) t.push_back(f);
+    return t;
+  }();
+  return table;
+}
+
+const FieldTable<PartitionRequest>& two_device_fields() {
+  static const FieldTable<PartitionRequest> table = [] {
+    FieldTable<PartitionRequest> t;
+    for (const Field<PartitionRequest>& f : partition_fields())
+      if (f.name != "platform" && kPlatformOnly.count(f.name) == 0) t.push_back(f);
+    return t;
+  }();
+  return table;
+}
+
 void PartitionRequest::validate() const {
   hardware.validate();
   check_fields(*this, partition_fields());
+  // With a platform, the fields it takes (platform_fields); every other field keeps its default.
+  // Without one, so do the platform's own.
+  PartitionRequest& self = const_cast<PartitionRequest&>(*this);  // ref() needs R&; only read
+  PartitionRequest defaults;
+  for (const Field<PartitionRequest>& f : partition_fields()) {
+    if (value_text(f, f.ref(self)) == value_text(f, f.ref(defaults))) continue;
+    if (!platform.empty() && kWithPlatform.count(f.name) == 0)
+      throw user_error(f.name, ": does not apply with a platform (platform ", platform,
+                       " describes the engines, links and costs; see docs/platforms.md)");
+    if (platform.empty() && kPlatformOnly.count(f.name) > 0)
+      throw user_error(f.name, ": applies with a platform only (a preset or a YAML file)");
+  }
+  if (!platform.empty()) {
+    if (hardware.crossbars)
+      check_range("crossbars", *hardware.crossbars, int64_t{1}, int64_t{4096});
+    if (hardware.crossbars && imas) throw user_error("crossbars: give crossbars or imas, not both");
+    if (hardware.host == "this")
+      throw user_error(
+          "host: 'this' (measure this CPU now) is not taken with a platform; write "
+          "a profile with `hetcim profile MODEL --csv FILE` and give that file");
+    if (solver == "exact" && (gap != 0.0 || threads != 1))
+      throw user_error("gap and threads apply to the MILP solver only (solver = milp)");
+    if (solver == "milp" && node_limit != 0)
+      throw user_error("node_limit applies to the exact solver only (solver = exact)");
+    return;
+  }
   if (max_accuracy_drop >= 0 || !sensitivity.empty()) {
     if (sensitivity.empty())
       throw user_error(
@@ -104,7 +192,7 @@ void PartitionRequest::validate() const {
 }
 
 PartitionProblem build_partition_problem(const Model& model, const PartitionRequest& request) {
-  request.validate();
+  validate_two_device(request);
   PartitionProblem pp;
   pp.provenance = library_provenance();
   pp.model = model.spec;
@@ -276,7 +364,7 @@ bool tighten(const PartitionProblem& pp, const PartitionRequest& request, PlanEv
 }  // namespace
 
 PartitionResult partition(const PartitionProblem& pp, const PartitionRequest& request) {
-  request.validate();
+  validate_two_device(request);
   PartitionResult r;
   r.run = results::PartitionRun{pp.model,
                                 pp.hardware,
@@ -322,7 +410,7 @@ PartitionResult partition(const Model& model, const PartitionRequest& request) {
 }
 
 FrontResult partition_front(const PartitionProblem& pp, const PartitionRequest& request) {
-  request.validate();
+  validate_two_device(request);
   if (request.solver != "exact" || !request.replay.empty() || request.energy_weight > 0)
     throw user_error(
         "pareto: the front is computed by the exact solver over every weight; drop the MILP "
@@ -358,7 +446,7 @@ FrontResult partition_front(const PartitionProblem& pp, const PartitionRequest& 
 }
 
 Front3dResult partition_front_3d(const PartitionProblem& pp, const PartitionRequest& request) {
-  request.validate();
+  validate_two_device(request);
   if (!pp.accuracy)
     throw user_error("pareto-3d: the accuracy axis needs a sensitivity file (--sensitivity)");
   if (pp.accuracy->file.cost != accuracy::CostKind::Top1)

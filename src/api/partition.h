@@ -27,6 +27,16 @@ namespace hetcim::api {
 
 struct PartitionRequest {
   HardwareRequest hardware;
+  // A platform of K engines (platform/platform.h: a preset or a YAML file) instead of seed 000's
+  // two-device hardware: the network is then mapped by api::partition_on_platform
+  // (api/platform.h). With a platform, hardware.crossbars, hardware.t_mvm, hardware.host,
+  // replicas and bus_model set the platform's sweep keys of the same meaning (crossbars, t_mvm,
+  // host, replicas, serial) on its one point, and solver, time_limit, node_limit, gap and threads
+  // drive its solver; every other field must keep its default (UserError naming it).
+  std::string platform;               // "" = the two-device hardware
+  std::optional<int64_t> imas;        // platform: crossbars of its crossbar engine (1..4096)
+  bool reprogram = false;             // platform: enable every engine's reprogramming block
+  std::string objective = "latency";  // platform: "latency" | "energy" (total, static included)
   std::string solver = "exact";  // "exact" (proves optimality) | "milp" (the paper's MILP, CBC)
   double time_limit = 600.0;     // seconds, wall clock, per solve (> 0)
   int64_t node_limit = 0;        // exact: deterministic limit on search nodes (>= 0; 0 = none)
@@ -34,9 +44,11 @@ struct PartitionRequest {
   int threads = 1;               // MILP: CBC threads (1 is deterministic), 1..256
   int64_t replicas = 1;          // beyond the paper: up to R weight copies per operator, 1..64
   std::string transfers = "per-edge";  // "per-edge" (the paper) | "per-tensor"
-  std::string bus_model = "parallel";  // "parallel" (the paper) | "serial"
-  double energy_weight = 0.0;          // s/J: minimise latency + W x energy; 0 = latency (>= 0)
-  std::string replay;                  // a partition file to replay instead of solving
+  // "parallel" (the paper) | "serial"; unset: the hardware's (seed 000's: parallel) or, with a
+  // platform, each link's own.
+  std::optional<std::string> bus_model;
+  double energy_weight = 0.0;  // s/J: minimise latency + W x energy; 0 = latency (>= 0)
+  std::string replay;          // a partition file to replay instead of solving
   // The latency-energy front (partition_front): "supported" (weighted sums: the hull's
   // vertices) | "full" (every non-dominated point, partition/energy_front.h)
   std::string front = "supported";
@@ -72,7 +84,8 @@ struct PartitionRequest {
 };
 
 // How a request builds its problems (replicas, transfers, bus_model): the fields PartitionRequest
-// and DseRequest share, described once.
+// and DseRequest share, described once (PartitionRequest's bus_model is unset by default, so that
+// a platform keeps its links' own).
 template <typename R>
 FieldTable<R> problem_build_fields() {
   return {
@@ -85,10 +98,18 @@ FieldTable<R> problem_build_fields() {
           .one_of({"per-edge", "per-tensor"}),
       field("bus_model", &R::bus_model,
             "parallel (the paper: transfers overlap) or serial (the shared bus carries one "
-            "transfer at a time)")
+            "transfer at a time); with --platform, every link (by default the platform's own)")
           .one_of({"parallel", "serial"}),
   };
 }
+
+// The fields of partition_fields() a request with a platform takes (api/platform.h): platform,
+// imas, reprogram, objective, the seed-000 overrides crossbars, t_mvm, host, replicas, bus_model,
+// and the solver's solver, time_limit, node_limit, gap, threads.
+[[nodiscard]] const FieldTable<PartitionRequest>& platform_fields();
+// The fields of partition_fields() the two-device calls (the fronts, the MILP text) take: all but
+// platform, imas, reprogram and objective.
+[[nodiscard]] const FieldTable<PartitionRequest>& two_device_fields();
 
 // The problem as built for a request, before any solve: what the MILP export and every solve use.
 struct PartitionProblem {
@@ -141,6 +162,8 @@ struct FrontResult {
   partition::FrontResult front;
 };
 
+// The two-device path (this header's calls): UserError naming `platform` when the request has one
+// (api/platform.h maps a network on a platform).
 [[nodiscard]] PartitionProblem build_partition_problem(const Model& model,
                                                        const PartitionRequest& request);
 // Solves (or replays) the problem as the request says.

@@ -14,47 +14,32 @@
 
 namespace hetcim::api {
 
-void PlatformPartitionRequest::validate() const {
-  if (platform.empty()) throw user_error("platform: expected a preset name or a YAML file");
-  if (imas) check_range("imas", *imas, int64_t{1}, int64_t{4096});
-  if (objective != "latency" && objective != "energy")
-    throw user_error("objective: expected latency or energy, got '", objective, "'");
-  if (crossbars) check_range("crossbars", *crossbars, int64_t{1}, int64_t{4096});
-  if (crossbars && imas) throw user_error("crossbars: give crossbars or imas, not both");
-  if (t_mvm && !(*t_mvm > 0)) throw user_error("t_mvm: expected a time > 0, got ", *t_mvm, " s");
-  check_range("replicas", replicas, int64_t{1}, int64_t{64});
-  if (host == "this")
-    throw user_error(
-        "host: 'this' (measure this CPU now) is not taken with a platform; write "
-        "a profile with `hetcim profile MODEL --csv FILE` and give that file");
-  if (!bus_model.empty() && bus_model != "parallel" && bus_model != "serial")
-    throw user_error("bus_model: expected parallel or serial, got '", bus_model, "'");
-  check_range("time_limit", time_limit, 1e-9, 1e6);
-  check_range("node_limit", node_limit, int64_t{0}, int64_t{1} << 62);
-  if (solver != "exact" && solver != "milp")
-    throw user_error("solver: expected exact or milp, got '", solver, "'");
-  check_range("gap", gap, 0.0, 1.0);
-  check_range("threads", threads, 1, 256);
-  if (solver == "exact" && (gap != 0.0 || threads != 1))
-    throw user_error("gap and threads apply to the MILP solver only (solver = milp)");
-  if (solver == "milp" && node_limit != 0)
-    throw user_error("node_limit applies to the exact solver only (solver = exact)");
+namespace {
+
+// partition_on_platform's calls take a request with a platform.
+void validate_platform(const PartitionRequest& request) {
+  request.validate();
+  if (request.platform.empty()) throw user_error("platform: expected a preset name or a YAML file");
 }
 
+}  // namespace
+
 PlatformPartitionProblem build_platform_partition_problem(const Model& model,
-                                                          const PlatformPartitionRequest& request) {
-  request.validate();
+                                                          const PartitionRequest& request) {
+  validate_platform(request);
   PlatformPartitionProblem p;
   p.model = model.spec;
   p.platform = request.platform;
   p.description = platform::resolve_platform(request.platform, request.imas, request.reprogram);
+  // Seed 000's overrides: the platform's sweep keys of the same meaning on its one point.
   platform::Platform& d = p.description;
-  if (request.crossbars) platform::apply_sweep(d, "crossbars", std::to_string(*request.crossbars));
-  if (request.t_mvm) platform::apply_t_mvm(d, *request.t_mvm);
+  const HardwareRequest& h = request.hardware;
+  if (h.crossbars) platform::apply_sweep(d, "crossbars", std::to_string(*h.crossbars));
+  if (h.t_mvm) platform::apply_t_mvm(d, *h.t_mvm);
   if (request.replicas != 1) platform::apply_sweep(d, "replicas", std::to_string(request.replicas));
-  if (!request.host.empty()) platform::apply_sweep(d, "host", request.host);
-  if (!request.bus_model.empty())
-    platform::apply_sweep(d, "serial", request.bus_model == "serial" ? "true" : "false");
+  if (!h.host.empty()) platform::apply_sweep(d, "host", h.host);
+  if (request.bus_model)
+    platform::apply_sweep(d, "serial", *request.bus_model == "serial" ? "true" : "false");
   const graph::Graph lowered = passes::lower(model.graph, {});
   p.problem = platform::build_platform_problem(lowered, p.description, request.objective);
   return p;
@@ -69,14 +54,13 @@ std::string platform_problem_json(const PlatformPartitionProblem& p) {
   return platform::problem_json(p.problem, p.model, p.platform).dump(1) + "\n";
 }
 
-PlatformPartitionResult partition_on_platform(const Model& model,
-                                              const PlatformPartitionRequest& request) {
+PlatformPartitionResult partition_on_platform(const Model& model, const PartitionRequest& request) {
   return partition_on_platform(build_platform_partition_problem(model, request), request);
 }
 
 PlatformPartitionResult partition_on_platform(const PlatformPartitionProblem& problem,
-                                              const PlatformPartitionRequest& request) {
-  request.validate();
+                                              const PartitionRequest& request) {
+  validate_platform(request);
   PlatformPartitionResult r;
   r.model = problem.model;
   r.platform = problem.platform;

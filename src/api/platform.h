@@ -1,7 +1,8 @@
 // platform partition: one network mapped across the K engines of a platform (platform/platform.h:
-// seed 000's CPU + CIM, seed 001's cluster, or a YAML description), proven optimal by the
-// K-engine exact solver (partition/multi_exact.h) or solved by the K-engine MILP on CBC
-// (partition/multi_milp.h), and checked by the simulator.
+// seed 000's CPU + CIM, seed 001's cluster, or a YAML description), proven optimal by the exact
+// solver its shape calls for (partition/solve_by_shape.h) or solved by the K-engine MILP on CBC
+// (partition/multi_milp.h), and checked by the simulator. The request is partition's
+// (api/partition.h) with its `platform` set: the one request of `hetcim partition`.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "api/model.h"
+#include "api/partition.h"
 #include "api/status.h"
 #include "dse/platform_dse.h"
 #include "partition/multi_exact.h"
@@ -20,33 +22,6 @@
 #include "util/provenance.h"
 
 namespace hetcim::api {
-
-struct PlatformPartitionRequest {
-  std::string platform = "seed001-cluster";  // platform::platform_preset_names() or a .yaml file
-  std::optional<int64_t> imas;               // crossbars of the crossbar engine (>= 1, <= 4096)
-  // Enable every engine's reprogramming block (platform/reprogramming.h; seed001-cluster: the
-  // IMA's PCM figures): each crossbar operator resident or rewritten at every inference.
-  bool reprogram = false;
-  std::string objective = "latency";  // "latency" | "energy"
-  // Seed 000's overrides, each the sweep key of the same name (platform/sweep.h) on this one
-  // point: crossbars of every crossbar engine (1..4096); seconds per MVM and up to R weight copies
-  // (1..64) of every seed000-cim engine; bus_model "parallel" | "serial": every link ("": as the
-  // platform says). UserError when the platform has nothing the override would change.
-  std::optional<int64_t> crossbars;
-  std::optional<double> t_mvm;
-  int64_t replicas = 1;
-  std::string bus_model;
-  // The host of every seed000-host engine (the sweep key host): arm, x86, a host model or a
-  // profile file from `hetcim profile` ("": the platform's hardware's; "this" is not taken).
-  std::string host;
-  double time_limit = 600.0;     // seconds, wall clock (> 0)
-  int64_t node_limit = 0;        // deterministic search-node limit (0 = none)
-  std::string solver = "exact";  // "exact" | "milp" (the K-engine MILP on CBC)
-  double gap = 0.0;              // MILP: stop at this relative gap, [0, 1]
-  int threads = 1;               // MILP: CBC threads (1 is deterministic), 1..256
-
-  void validate() const;  // UserError naming the field
-};
 
 struct PlatformPartitionResult {
   Status status;
@@ -69,8 +44,9 @@ struct PlatformPartitionProblem {
   platform::PlatformProblem problem;
 };
 
-[[nodiscard]] PlatformPartitionProblem build_platform_partition_problem(
-    const Model& model, const PlatformPartitionRequest& r);
+// UserError naming `platform` when the request has none.
+[[nodiscard]] PlatformPartitionProblem build_platform_partition_problem(const Model& model,
+                                                                        const PartitionRequest& r);
 
 // The problem as the K-engine MILP's MPS or LP file (partition/multi_milp.h), and as JSON
 // (platform/problem_json.h): the whole problem, for another solver.
@@ -79,16 +55,16 @@ struct PlatformPartitionProblem {
 [[nodiscard]] std::string platform_problem_json(const PlatformPartitionProblem& problem);
 
 [[nodiscard]] PlatformPartitionResult partition_on_platform(const PlatformPartitionProblem& problem,
-                                                            const PlatformPartitionRequest& r);
+                                                            const PartitionRequest& r);
 [[nodiscard]] PlatformPartitionResult partition_on_platform(const Model& model,
-                                                            const PlatformPartitionRequest& r);
+                                                            const PartitionRequest& r);
 
 // dse --platform P --sweep KEY=v1,v2: every model on every point of a grid over platform
 // parameters (platform/sweep.h), each mapped by the K-engine exact solver, in parallel (threads,
 // MPI ranks) with a result cache (dse/platform_dse.h).
 struct PlatformDseRequest {
   std::string platform = "seed001-cluster";  // preset or YAML file
-  std::optional<int64_t> imas;               // as PlatformPartitionRequest::imas
+  std::optional<int64_t> imas;               // as PartitionRequest::imas
   std::vector<std::string> sweeps;           // "KEY=v1,v2,..." each (may be empty: one point)
   std::vector<std::string> models = {"mobilenetv2"};
   std::string objective = "latency";  // "latency" | "energy"

@@ -32,32 +32,19 @@ struct PartitionArgs {
   std::string json, gantt, mps, lp, problem_json;
   std::string pareto_3d;
   bool quiet = false;
-  // K-engine platform mode (issue 12): --platform, --imas, --objective.
-  api::PlatformPartitionRequest platform;
-  bool platform_given = false;
 };
 
 // hetcim partition MODEL --platform P: the exact solver the platform's shape calls for
 // (partition/solve_by_shape.h) or the K-engine MILP on a platform (platform/platform.h).
-void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
-  for (const char* flag : {"--hw", "--preset", "--transfers", "--energy-weight", "--pareto",
-                           "--pareto-svg", "--front", "--replay", "--chip", "--sensitivity",
-                           "--max-accuracy-drop", "--pareto-3d", "--no-evaluate", "--calibration"})
-    if (cmd.count(flag) > 0)
-      throw user_error(flag, " does not apply with --platform (the platform file describes the ",
-                       "engines, links and costs; see docs/platforms.md)");
-  api::PlatformPartitionRequest& q = a.platform;
-  // Seed 000's overrides: the platform's sweep keys of the same name on this one point.
-  q.crossbars = a.request.hardware.crossbars;
-  q.t_mvm = a.request.hardware.t_mvm;
-  q.replicas = a.request.replicas;
-  q.host = a.request.hardware.host;
-  if (cmd.count("--bus-model") > 0) q.bus_model = a.request.bus_model;
-  q.time_limit = a.request.time_limit;
-  q.node_limit = a.request.node_limit;
-  q.solver = a.request.solver;
-  q.gap = a.request.gap;
-  q.threads = a.request.threads;
+// The request's fields a platform does not take are refused by its validate(); the fronts are the
+// two-device solver's.
+void run_platform(PartitionArgs a, const Provenance& provenance) {
+  for (const std::string* path : {&a.pareto, &a.pareto_svg, &a.pareto_3d})
+    if (!path->empty())
+      throw user_error(
+          "--pareto, --pareto-svg and --pareto-3d do not apply with --platform (the "
+          "fronts are the two-device solver's: --preset or --hw)");
+  const api::PartitionRequest& q = a.request;
   q.validate();
   const api::Model model = load_api_model(a.model);
   const api::PlatformPartitionProblem pp = api::build_platform_partition_problem(model, q);
@@ -252,37 +239,12 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   options::quiet(cmd, a->quiet);
-  cmd->add_option("--platform", a->platform.platform,
-                  "Map the network across the engines of a platform with the exact solver (the "
-                  "two-device one on a host + crossbar + one bus platform, the K-engine one "
-                  "otherwise; or --solver milp: the K-engine MILP on CBC): cortex-a72-rram, "
-                  "ryzen9-rram, pulp-pcm-cluster (Garofalo et al. 2022's cluster; first named "
-                  "seed000-arm, seed000-x86, seed001-cluster), or a platform YAML file "
-                  "(docs/platforms.md); --crossbars, --t-mvm, --replicas, --bus-model and "
-                  "--host set its sweep keys crossbars, t_mvm, replicas, serial and host")
-      ->each([a](const std::string&) { a->platform_given = true; });
-  cmd->add_option_function<int64_t>(
-         "--imas", [a](const int64_t& n) { a->platform.imas = n; },
-         "With --platform: crossbars of the crossbar engine (pulp-pcm-cluster: IMA crossbars)")
-      ->check(CLI::Range(int64_t{1}, int64_t{4096}));
-  cmd->add_flag("--reprogram", a->platform.reprogram,
-                "With --platform: enable the platform's crossbar reprogramming (pulp-pcm-cluster: "
-                "the IMA's PCM write figures; a YAML engine's `reprogramming` block): each "
-                "crossbar operator resident or rewritten at every inference, as the solver "
-                "decides; writes and endurance-limited lifetime reported");
-  cmd->add_option("--objective", a->platform.objective,
-                  "With --platform: latency or energy (total energy, static power included)")
-      ->check(CLI::IsMember({"latency", "energy"}))
-      ->capture_default_str();
-  cmd->callback([a, cmd, &provenance] {
-    if (a->platform_given) {
-      run_platform(*a, provenance, *cmd);
+  cmd->callback([a, &provenance] {
+    if (!a->request.platform.empty()) {
+      run_platform(*a, provenance);
       return;
     }
-    if (a->platform.imas || a->platform.reprogram || cmd->count("--objective") > 0 ||
-        !a->problem_json.empty())
-      throw user_error(
-          "--imas, --reprogram, --objective and --problem-json apply with --platform only");
+    if (!a->problem_json.empty()) throw user_error("--problem-json applies with --platform only");
     run(*a, provenance);
   });
 }

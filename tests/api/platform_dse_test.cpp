@@ -41,7 +41,7 @@ fs::path scratch(const std::string& name) {
 
 double single_run(const std::string& model, const std::string& platform,
                   std::optional<int64_t> imas) {
-  PlatformPartitionRequest q;
+  PartitionRequest q;
   q.platform = platform;
   q.imas = imas;
   const PlatformPartitionResult r = partition_on_platform(load_model(model), q);
@@ -225,7 +225,7 @@ TEST(PlatformMilp, EqualsExactOnWholeNetworks) {
        {std::pair{"resnet18", "seed000-arm"}, std::pair{"mobilenetv2", "seed001-cluster"}}) {
     SCOPED_TRACE(std::string(model) + " on " + platform);
     const Model m = load_model(model);
-    PlatformPartitionRequest q;
+    PartitionRequest q;
     q.platform = platform;
     const PlatformPartitionResult exact = partition_on_platform(m, q);
     ASSERT_EQ(exact.solve.status, partition::SolveStatus::Optimal);

@@ -112,7 +112,7 @@ TEST(PlatformSeed000, SamePlanAsThePresetThroughTheTwoDeviceSolver) {
         if (crossbars > 0) two.hardware.crossbars = crossbars;
         const api::PartitionResult r2 = api::partition(m, two);
         ASSERT_EQ(r2.run.status, partition::SolveStatus::Optimal);
-        api::PlatformPartitionRequest k;
+        api::PartitionRequest k;
         k.platform = preset;
         if (crossbars > 0) k.imas = crossbars;
         const api::PlatformPartitionResult rk = api::partition_on_platform(m, k);
@@ -150,10 +150,10 @@ TEST(PlatformSeed000, OverridesGiveThePresetsPlanWithTheSameFlags) {
   two.bus_model = "serial";
   const api::PartitionResult r2 = api::partition(m, two);
   ASSERT_EQ(r2.run.status, partition::SolveStatus::Optimal);
-  api::PlatformPartitionRequest k;
+  api::PartitionRequest k;
   k.platform = "seed000-arm";
-  k.crossbars = 50;
-  k.t_mvm = 500e-9;
+  k.hardware.crossbars = 50;
+  k.hardware.t_mvm = 500e-9;
   k.replicas = 4;
   k.bus_model = "serial";
   const api::PlatformPartitionResult rk = api::partition_on_platform(m, k);
@@ -174,7 +174,7 @@ TEST(PlatformSeed000, OverridesGiveThePresetsPlanWithTheSameFlags) {
     EXPECT_EQ(rk.solve.schedule.start[v], r2.schedule.start[v]) << p.names[v];
   }
   EXPECT_GT(copies, 0);  // the replicas are used, so the options carry them
-  api::PlatformPartitionRequest bad;
+  api::PartitionRequest bad;
   bad.platform = "seed001-cluster";
   bad.replicas = 2;
   try {
@@ -187,11 +187,12 @@ TEST(PlatformSeed000, OverridesGiveThePresetsPlanWithTheSameFlags) {
   }
   bad = {};
   bad.platform = "seed000-arm";
-  bad.crossbars = 50;
+  bad.hardware.crossbars = 50;
   bad.imas = 50;
   EXPECT_THROW(bad.validate(), UserError);
   bad = {};
-  bad.host = "this";  // measured now: the two-device request's alone
+  bad.platform = "seed000-arm";
+  bad.hardware.host = "this";  // measured now: the two-device request's alone
   EXPECT_THROW(bad.validate(), UserError);
   // --host: a host model, and a measured profile whose costs the provenance calls measured.
   for (const std::string& host :
@@ -200,9 +201,9 @@ TEST(PlatformSeed000, OverridesGiveThePresetsPlanWithTheSameFlags) {
     api::PartitionRequest h2;
     h2.hardware.host = host;
     const api::PartitionResult hr2 = api::partition(m, h2);
-    api::PlatformPartitionRequest hk;
+    api::PartitionRequest hk;
     hk.platform = "seed000-arm";
-    hk.host = host;
+    hk.hardware.host = host;
     const api::PlatformPartitionResult hrk = api::partition_on_platform(m, hk);
     EXPECT_EQ(hrk.solve.schedule.makespan, hr2.latency_s);
     for (size_t v = 0; v < hrk.problem.problem.size(); ++v)
@@ -213,6 +214,46 @@ TEST(PlatformSeed000, OverridesGiveThePresetsPlanWithTheSameFlags) {
   }
 }
 
+// One request (issue 33): partition's request with a platform takes the platform's fields, the
+// seed-000 overrides and the solver's, and refuses every other field given (by name, from C++,
+// the CLI and Python alike); without a platform it refuses the platform's own; the two-device
+// calls refuse a platform and the platform calls want one.
+TEST(PlatformSeed000, OneRequestRefusesWhatTheOtherPathTakes) {
+  const auto message = [](const api::PartitionRequest& q) {
+    try {
+      q.validate();
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  api::PartitionRequest q;
+  q.platform = "seed000-arm";
+  q.hardware.crossbars = 50;
+  q.replicas = 4;
+  q.bus_model = "serial";
+  q.objective = "energy";
+  EXPECT_EQ(message(q), "");
+  q.transfers = "per-tensor";
+  EXPECT_EQ(message(q).rfind("transfers: does not apply with a platform", 0), 0u) << message(q);
+  q.transfers = "per-edge";
+  q.max_tightening = 3;
+  EXPECT_EQ(message(q).rfind("max_tightening: does not apply with a platform", 0), 0u)
+      << message(q);
+  q.max_tightening = api::PartitionRequest{}.max_tightening;
+  q.hardware.crossbars = 5000;  // a platform's crossbar engines hold at most 4096
+  EXPECT_EQ(message(q).rfind("crossbars: ", 0), 0u) << message(q);
+  api::PartitionRequest two;
+  two.reprogram = true;
+  EXPECT_EQ(message(two), "reprogram: applies with a platform only (a preset or a YAML file)");
+  two = {};
+  EXPECT_EQ(api::platform_fields().size(), 14u);
+  const api::Model m = api::load_model("bottleneck");
+  EXPECT_THROW((void)api::build_platform_partition_problem(m, two), UserError);
+  two.platform = "seed001-cluster";
+  EXPECT_THROW((void)api::build_partition_problem(m, two), UserError);
+}
+
 // MobileNetV2 on seed 001's cluster: the proven optimum is no slower than any of the five
 // hand-named Bottleneck mappings applied to every Bottleneck (operators outside the Bottlenecks
 // on the cores), wherever the mapping's weights fit the IMA.
@@ -220,7 +261,8 @@ TEST(PlatformSeed001, MobileNetV2OptimumBeatsEveryHandMapping) {
   const api::Model m = api::load_model("mobilenetv2");
   for (int64_t imas : {1, 256}) {
     SCOPED_TRACE("imas " + std::to_string(imas));
-    api::PlatformPartitionRequest q;
+    api::PartitionRequest q;
+    q.platform = "seed001-cluster";
     q.imas = imas;
     const api::PlatformPartitionResult r = api::partition_on_platform(m, q);
     ASSERT_EQ(r.solve.status, partition::SolveStatus::Optimal);
@@ -272,7 +314,7 @@ TEST(PlatformSeed001, MobileNetV2OptimumBeatsEveryHandMapping) {
 // The reports: the Gantt chart has one lane per engine and per serial link, the JSON one entry per
 // operator with the engine the schedule uses.
 TEST(PlatformReport, GanttLanesAndJson) {
-  api::PlatformPartitionRequest q;
+  api::PartitionRequest q;
   q.platform = std::string(HETCIM_SOURCE_DIR) + "/examples/my_soc.yaml";
   const api::PlatformPartitionResult r =
       api::partition_on_platform(api::load_model("bottleneck"), q);

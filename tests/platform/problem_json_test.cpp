@@ -73,7 +73,7 @@ TEST(PlatformProblemJson, HandInstanceFieldByField) {
 
 TEST(PlatformProblemExport, Seed001BottleneckMilpFileSolvedByCbcGivesTheExactOptimum) {
   const api::Model model = api::load_model("bottleneck");
-  api::PlatformPartitionRequest q;
+  api::PartitionRequest q;
   q.platform = "seed001-cluster";
   const api::PlatformPartitionProblem pp = api::build_platform_partition_problem(model, q);
   const nlohmann::json j = nlohmann::json::parse(api::platform_problem_json(pp));

@@ -244,7 +244,8 @@ TEST(ReprogrammingSweep, KeyEnablesTheBlocks) {
 }
 
 TEST(ReprogrammingReport, TextAndJsonCarryTheWear) {
-  api::PlatformPartitionRequest q;
+  api::PartitionRequest q;
+  q.platform = "seed001-cluster";
   q.reprogram = true;
   const api::PlatformPartitionResult x =
       api::partition_on_platform(api::load_model("mobilenetv2"), q);
