@@ -1268,6 +1268,26 @@ TEST(EngineWinograd, ReplacesOneDnnWinogradOnLargerMapsOnly) {
   }
 }
 
+// Where oneDNN runs its AVX2 direct kernel, hetcim's Winograd takes 64 -> 64 channels from 16
+// F(2x2) tiles (8x8) and not on 6x6 (9 tiles), where its transformed weights cost more than the
+// tiles save (conv.cpp, winograd_tile); both equal the reference interpreter.
+TEST(EngineWinograd, OnAvx2FromSixteenTilesOnly) {
+  for (const auto& [side, hetcims] : {std::pair{int64_t{6}, false}, std::pair{int64_t{8}, true}}) {
+    SCOPED_TRACE(side);
+    Builder b;
+    b.input("x", DType::Float32, {1, 64, side, side});
+    b.constant("w", random_tensor(DType::Float32, {64, 64, 3, 3}, 31, -0.1, 0.1));
+    b.node("Conv", {"x", "w"}, {"y"}, A{{"pads", Ints{1, 1, 1, 1}}});
+    const graph::Graph g = b.done({"y"});
+    const TensorMap in{{"x", random_tensor(DType::Float32, {1, 64, side, side}, 33)}};
+    testing::expect_engine_matches_reference(g, in, 1e-5, 1);
+    const std::string impl = Engine(g).ops().front().impl;
+    if (!winograd::available() || onednn_description().find("ISA avx2") == std::string::npos)
+      GTEST_SKIP() << "oneDNN's ISA here is not AVX2: " << onednn_description();
+    EXPECT_EQ(impl.rfind("hetcim:winograd", 0) == 0, hetcims) << impl;
+  }
+}
+
 // ---- the oracle covers the engine
 
 TEST(Reference, RunsEveryOperatorTheEngineRuns) {

@@ -43,6 +43,12 @@ int winograd_tile(const Window2d& w, const std::string& impl) {
     if (tiles_f2 < 32) return 0;
   } else {
     if (impl.rfind("jit:avx2", 0) != 0) return 0;
+    // Fewer than 16 F(2x2) tiles (outputs below about 7x7): its transformed weights (16 / 9 of
+    // the direct kernel's, read once per call) cost more than the tiles save. Measured at 1
+    // thread (bench/README.md, exec, session 23): VGG-11's 4x4 layers 256 -> 512 1.35 -> 0.90 ms
+    // and 512 -> 512 2.6 -> 1.7 ms direct, a lone 512 -> 512 at 6x6 (9 tiles) 4.0 -> 3.3, at
+    // 8x8 (16) 4.9 (Winograd) against 6.2 (direct); ResNet-18's 7x7x512 (16) 2.02 against 3.1.
+    if (tiles_f2 < 16) return 0;
     // Fewer than 64 channels in or out (where oneDNN is not asked for Winograd): only from 16
     // and on maps of >= 64 F(2x2) tiles. Measured as above: YOLOv5n's 32-channel layers at
     // 80x80 0.98 -> 0.52 ms, its 16-channel one at 160x160 1.40 -> 1.26; DenseNet-121's 128 ->
