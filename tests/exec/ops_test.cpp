@@ -689,6 +689,21 @@ TEST(EngineInt8, QLinearConvExact) {
   }
 }
 
+// Activations mostly below 128 with about 1 % at 200: where int8_gemm.h runs, its blocks take the
+// split kernel (vpmaddubsw on a & 127 plus the listed a >= 128; at most 3 % of a block's bytes);
+// a full-range input takes the wide one. Both equal the reference interpreter.
+TEST(EngineInt8, QLinearConvExactWithFewOrManyLargeActivations) {
+  const graph::Graph g = qconv_graph(16, 32, 10, 3, 1, 1, 1, "Relu");
+  Tensor few = random_tensor(DType::UInt8, {1, 16, 10, 10}, 51, 0, 127);
+  for (int64_t i = 0; i < few.numel(); i += 97) few.data<uint8_t>()[i] = 200;
+  const Tensor many = random_tensor(DType::UInt8, {1, 16, 10, 10}, 52, 0, 255);
+  for (const Tensor* x : std::vector<const Tensor*>{&few, &many}) {
+    const TensorMap in{{"x", *x}};
+    testing::expect_engine_matches_reference(g, in, 0, 1);
+    testing::expect_engine_matches_reference(g, in, 0, 2);
+  }
+}
+
 // Where int16 pair sums saturate: u8 sources near 255 and weights near +-127 (2 * 255 * 127 =
 // 64770 > 32767), and an s8 source with odd weights (which oneDNN rounds to even without VNNI).
 // Equal to the reference interpreter's exact sums everywhere; without VNNI (int8_weight_halves)
