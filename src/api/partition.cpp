@@ -25,6 +25,14 @@ const std::set<std::string> kWithPlatform = {
     "replicas", "bus_model", "solver",    "time_limit", "node_limit", "gap",   "threads"};
 const std::set<std::string> kPlatformOnly = {"imas", "reprogram", "objective"};
 
+// The fields of partition_fields() whose name `keep` keeps.
+FieldTable<PartitionRequest> fields_where(bool (*keep)(const std::string&)) {
+  FieldTable<PartitionRequest> t;
+  for (const Field<PartitionRequest>& f : partition_fields())
+    if (keep(f.name)) t.push_back(f);
+  return t;
+}
+
 // The calls of this file solve seed 000's two-device problem; a platform is api/platform.h's.
 void validate_two_device(const PartitionRequest& request) {
   request.validate();
@@ -126,23 +134,15 @@ const FieldTable<PartitionRequest>& partition_fields() {
 }
 
 const FieldTable<PartitionRequest>& platform_fields() {
-  static const FieldTable<PartitionRequest> table = [] {
-    FieldTable<PartitionRequest> t;
-    for (const Field<PartitionRequest>& f : partition_fields())
-      if (kWithPlatform.count(f.name) > 0) t.push_back(f);
-    return t;
-  }();
-  return table;
+  static const FieldTable<PartitionRequest> t =
+      fields_where([](const std::string& n) { return kWithPlatform.count(n) > 0; });
+  return t;
 }
 
 const FieldTable<PartitionRequest>& two_device_fields() {
-  static const FieldTable<PartitionRequest> table = [] {
-    FieldTable<PartitionRequest> t;
-    for (const Field<PartitionRequest>& f : partition_fields())
-      if (f.name != "platform" && kPlatformOnly.count(f.name) == 0) t.push_back(f);
-    return t;
-  }();
-  return table;
+  static const FieldTable<PartitionRequest> t = fields_where(
+      [](const std::string& n) { return n != "platform" && kPlatformOnly.count(n) == 0; });
+  return t;
 }
 
 void PartitionRequest::validate() const {
