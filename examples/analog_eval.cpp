@@ -1,4 +1,4 @@
-// Seed 002's CNN on a simulated chip through the libtorch front door (hetcim::api_torch): train a
+// RACE-AIMC's CNN on a simulated chip through the libtorch front door (hetcim::api_torch): train a
 // small model on the first images of Fashion-MNIST, then evaluate it digitally and with its
 // classifier on one chip profile, on the first LIMIT test images.
 //   analog_eval CHIPS.yaml:PROFILE OUT_DIR [LIMIT] [TRAIN_IMAGES]

@@ -1,6 +1,6 @@
-// Seed 000's partitioning of one network for several crossbar budgets: the same call as
+// Klein et al. 2026's partitioning of one network for several crossbar budgets: the same call as
 // `hetcim partition MODEL --preset PRESET --crossbars C --t-mvm 50ns`, one problem per budget.
-//   partition_sweep resnet18 seed000-arm 25 50 100 200
+//   partition_sweep resnet18 cortex-a72-rram 25 50 100 200
 #include <hetcim/hetcim.h>
 
 #include <cstdio>

@@ -601,7 +601,8 @@ PYBIND11_MODULE(_hetcim, m) {
           return report::dse_json(x.points, x.provenance);
         });
       },
-      "Seed 000's design-space exploration: the points as JSON text (the CLI's dse.json).");
+      "Klein et al. 2026's design-space exploration: the points as JSON text (the CLI's "
+      "dse.json).");
 
   m.def(
       "dse_platform_json",
@@ -683,7 +684,7 @@ PYBIND11_MODULE(_hetcim, m) {
         j["provenance"] = formats::provenance_json(x.provenance);
         return j.dump(1) + "\n";
       },
-      "Seed 001's Fig. 7 roofline as JSON text (the CLI's --json).");
+      "Garofalo et al. 2022's Fig. 7 roofline as JSON text (the CLI's --json).");
 
   m.def(
       "cluster_bottleneck_json",
@@ -698,7 +699,7 @@ PYBIND11_MODULE(_hetcim, m) {
         j["provenance"] = formats::provenance_json(x.provenance);
         return j.dump(1) + "\n";
       },
-      "Seed 001's Bottleneck study (Fig. 8-10) as JSON text (the CLI's --json).");
+      "Garofalo et al. 2022's Bottleneck study (Fig. 8-10) as JSON text (the CLI's --json).");
 
   m.def(
       "cluster_constants_text",
@@ -712,7 +713,8 @@ PYBIND11_MODULE(_hetcim, m) {
         return report::cluster_text_with_provenance(report::constant_table_text(x.config),
                                                     x.provenance);
       },
-      "Every constant of seed 001's cluster model with its value and source: the table `hetcim "
+      "Every constant of Garofalo et al. 2022's cluster model with its value and source: the "
+      "table `hetcim "
       "cluster constants` prints.");
 
   m.def(
@@ -732,7 +734,8 @@ PYBIND11_MODULE(_hetcim, m) {
           return j.dump(1) + "\n";
         });
       },
-      "A CALIBRATION of seed 001's cluster model to Fig. 9, and Fig. 7 with the fitted constants, "
+      "A CALIBRATION of Garofalo et al. 2022's cluster model to Fig. 9, and Fig. 7 with the "
+      "fitted constants, "
       "as JSON text (the CLI's cluster calibrate --json).");
   m.def(
       "sensitivity_json",

@@ -1,4 +1,4 @@
-// hetcim._hetcim_torch: the Python binding of api_torch (src/api_torch), seed 002's libtorch jobs,
+// hetcim._hetcim_torch: the Python binding of api_torch (src/api_torch), RACE-AIMC's libtorch jobs,
 // used by hetcim/analog.py (`hetcim.analog.evaluate / select / study / drift / serve / train`).
 // A module of its own, so that `import hetcim` never loads libtorch: hetcim/analog.py imports it
 // on the first call that needs it. Keyword arguments fill the same request structs the CLI fills
@@ -111,7 +111,7 @@ const Fields<api::TrainRequest>& train_fields() {
 }  // namespace
 
 PYBIND11_MODULE(_hetcim_torch, m) {
-  m.doc() = "hetcim: seed 002's libtorch jobs (loaded on first use; C++ core)";
+  m.doc() = "hetcim: RACE-AIMC's libtorch jobs (loaded on first use; C++ core)";
   // The exception classes of _hetcim, so that `except hetcim.UserError` catches both modules'.
   const py::module_ base = py::module_::import("hetcim._hetcim");
   static PyObject* user_exc = py::object(base.attr("UserError")).release().ptr();
@@ -171,7 +171,7 @@ PYBIND11_MODULE(_hetcim_torch, m) {
         });
       },
       py::arg("model"),
-      "Accuracy of seed 002's CNN with its classifier layers on simulated chips "
+      "Accuracy of RACE-AIMC's CNN with its classifier layers on simulated chips "
       "(api::analog_eval, `hetcim analog eval`): the JSON `--json` writes, as text.");
 
   m.def(
@@ -214,7 +214,7 @@ PYBIND11_MODULE(_hetcim_torch, m) {
           return formats::race_study_json(res.study, res.info, res.options).dump(1);
         });
       },
-      "Seed 002's experiments end to end (api::analog_study, `hetcim analog study`): models and "
+      "RACE-AIMC's experiments end to end (api::analog_study, `hetcim analog study`): models and "
       "logit cache under `out`; returns the study.json the CLI writes, as text.");
 
   m.def(
@@ -293,6 +293,6 @@ PYBIND11_MODULE(_hetcim_torch, m) {
         return std::make_tuple(res.eval_set, res.outcome.eval_accuracy, res.outcome.test_accuracy);
       },
       py::arg("out"),
-      "Train seed 002's CNN (api::train_race_cnn, `hetcim train race-cnn`) into `out` and "
+      "Train RACE-AIMC's CNN (api::train_race_cnn, `hetcim train race-cnn`) into `out` and "
       "`out`.train.json: (the evaluation set's name, its accuracy, the clean test accuracy).");
 }

@@ -1,4 +1,4 @@
-"""A notebook-style tour of seed 002 (noisy analog accelerators, RACE-AIMC) from Python:
+"""A notebook-style tour of RACE-AIMC (noisy analog accelerators, Yousuf and Lueker-Boden 2026) from Python:
 hetcim.analog's calls are the `hetcim train` / `hetcim analog ...` commands' calls.
 
     PYTHONPATH=build/dev/python python3 examples/python/analog.py [OUT_DIR]
@@ -18,7 +18,7 @@ CHIPS = os.path.join(ROOT, "data", "chips.yaml")
 out = sys.argv[1] if len(sys.argv) > 1 else "analog_tour"
 os.makedirs(out, exist_ok=True)
 
-# 1. A model: seed 002's CNN trained for one epoch on 2000 images, 1000 training images held
+# 1. A model: RACE-AIMC's CNN trained for one epoch on 2000 images, 1000 training images held
 #    out as the calibration pool (`hetcim train race-cnn`). libtorch loads here, not at import.
 cnn = os.path.join(out, "cnn.onnx")
 t = hetcim.analog.train(cnn, preset="fast", epochs=1, train_limit=2000, holdout=1000,

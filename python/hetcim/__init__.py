@@ -6,8 +6,8 @@ command: every function here is one call of the api module. Bad input raises
 
 >>> import hetcim
 >>> m = hetcim.load_model("resnet18")
->>> plan = hetcim.partition(m, preset="seed000-arm", crossbars=100, t_mvm="50ns")
->>> plan                      # <hetcim.PartitionResult resnet18 on seed000-arm, ...>
+>>> plan = hetcim.partition(m, preset="cortex-a72-rram", crossbars=100, t_mvm="50ns")
+>>> plan                      # <hetcim.PartitionResult resnet18 on cortex-a72-rram, ...>
 >>> plan.latency_s, plan.speedup, plan.to_dict()["operators"][0]
 
 Every option is a keyword with its default and help (``help(hetcim.partition)``,
@@ -17,7 +17,7 @@ field table that the CLI's flags come from. The partitioning jobs return result 
 long calls stop on Ctrl-C (KeyboardInterrupt) and report progress (``progress=callable`` or a
 tqdm bar when tqdm is installed).
 
-Seed 002's libtorch jobs (evaluate, select, study, drift, serve, train) are in
+RACE-AIMC's libtorch jobs (evaluate, select, study, drift, serve, train) are in
 :mod:`hetcim.analog`, which loads libtorch on its first call only.
 """
 
@@ -108,7 +108,7 @@ def run(model, inputs=None, **options):
 
 @_job("analog_run", progress=False, returns="tuple[dict[str, numpy.ndarray], dict]")
 def analog_run(model, inputs=None, **options):
-    """Run a model with chosen Conv/Gemm/MatMul nodes on a simulated analog chip (seed 002's
+    """Run a model with chosen Conv/Gemm/MatMul nodes on a simulated analog chip (RACE-AIMC's
     crossbar model) and the rest on the reference interpreter; `hetcim analog run` makes the same
     call. No libtorch involved. ``chip`` ("FILE:PROFILE", or a bare profile name such as "A0" of
     the shipped data/chips.yaml) and ``layers`` are required; ``inputs`` as :func:`run`.
@@ -119,8 +119,8 @@ def analog_run(model, inputs=None, **options):
 
 @_job("analog_audit", progress=False, returns="tuple[list[dict], list[str], str]")
 def analog_audit(model, **options):
-    """The per-layer mapping report of an ONNX model's weights on a chip profile (seed 002 eq. 4-5),
-    as `hetcim analog audit` prints it. Returns (list of per-layer dicts, skipped layers, the
+    """The per-layer mapping report of an ONNX model's weights on a chip profile (RACE-AIMC
+    eq. 4-5), as `hetcim analog audit` prints it. Returns (list of per-layer dicts, skipped layers, the
     CLI's table as text)."""
     return _hetcim.analog_audit(model=_os.fspath(model), **_kw(options))
 
@@ -145,7 +145,7 @@ def profile(model, *, progress=None, **options):
 
 @_job("partition", returns="PartitionResult | PlatformResult")
 def partition(model, *, progress=None, **options):
-    """Partition a network between the host and the crossbar accelerator (seed 000).
+    """Partition a network between the host and the crossbar accelerator (Klein et al. 2026).
 
     Every flag of ``hetcim partition`` but the output paths is a keyword, with underscores; the
     accuracy budget (``sensitivity``: a file of :func:`sensitivity`, ``max_accuracy_drop``,
@@ -204,8 +204,8 @@ def partition_front(model, *, progress=None, **options):
 @_job("partition_platform", returns="PlatformResult")
 def partition_platform(model, *, platform="pulp-pcm-cluster", progress=None, **options):
     """A network mapped across the K engines of a platform by the exact solver its shape calls for
-    (seed 000's two-device solver on a host + crossbar + one link platform, the K-engine one
-    otherwise) or the K-engine MILP on CBC. Returns a :class:`PlatformResult`: the document
+    (Klein et al. 2026's two-device solver on a host + crossbar + one link platform, the K-engine
+    one otherwise) or the K-engine MILP on CBC. Returns a :class:`PlatformResult`: the document
     ``hetcim partition MODEL --platform P --json`` writes (``r["latency_s"]``, ``to_dict()``),
     its Gantt chart as ``svg``.
     """
@@ -236,8 +236,8 @@ def partition_platform_milp(model, format="mps", *, platform="pulp-pcm-cluster",
 
 @_job("dse", returns="DseResult")
 def dse(*, progress=None, **options):
-    """Seed 000's design-space exploration: every model on every host for every crossbar budget
-    and MVM latency, each point solved to proven optimality (or stopped by ``time_limit`` with
+    """Klein et al. 2026's design-space exploration: every model on every host for every crossbar
+    budget and MVM latency, each point solved to proven optimality (or stopped by ``time_limit`` with
     its best plan and bound). The grid's lists take a list or the CLI's comma-separated text
     (``models="resnet18,yolov5n"``).
 
@@ -270,20 +270,20 @@ def dse_platform(*, progress=None, **options):
 
 
 class cluster:  # noqa: N801  (a namespace, as in the CLI: hetcim cluster roofline | bottleneck)
-    """Seed 001's heterogeneous cluster as an analytical model."""
+    """Garofalo et al. 2022's heterogeneous cluster as an analytical model."""
 
     @staticmethod
     @_job("cluster_roofline", progress=False, returns="dict")
     def roofline(**options):
-        """Fig. 7 of seed 001: the roofline of the cluster's executions (the dict ``hetcim
-        cluster roofline --json`` writes)."""
+        """Fig. 7 of Garofalo et al. 2022: the roofline of the cluster's executions (the dict
+        ``hetcim cluster roofline --json`` writes)."""
         return _json.loads(_hetcim.cluster_roofline_json(**_kw(options)))
 
     @staticmethod
     @_job("cluster_bottleneck", progress=False, returns="dict")
     def bottleneck(**options):
-        """Fig. 8-10 of seed 001: the Bottleneck study (the dict ``hetcim cluster bottleneck
-        --json`` writes)."""
+        """Fig. 8-10 of Garofalo et al. 2022: the Bottleneck study (the dict ``hetcim cluster
+        bottleneck --json`` writes)."""
         return _json.loads(_hetcim.cluster_bottleneck_json(**_kw(options)))
 
     @staticmethod

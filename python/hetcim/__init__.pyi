@@ -110,7 +110,7 @@ def profile(
 def partition(
     model: Model | str | os.PathLike[str],
     *,
-    bus_model: Literal['parallel', 'serial'] = 'parallel',
+    bus_model: Literal['parallel', 'serial'] | None = None,
     cache_dir: str | None = None,
     calibration: Literal['', 'holdout', 'test'] | None = None,
     chip: str | None = None,
@@ -127,13 +127,17 @@ def partition(
     gap: float = 0.0,
     host: str | None = None,
     hw: str | None = None,
+    imas: int | None = None,
     max_accuracy_drop: float | str | None = None,
     max_tightening: int = 50,
     node_limit: int = 0,
-    preset: str = 'seed000-arm',
+    objective: Literal['latency', 'energy'] = 'latency',
+    platform: str | None = None,
+    preset: str = 'cortex-a72-rram',
     read_seed: int = 1,
     replay: str | None = None,
     replicas: int = 1,
+    reprogram: bool = False,
     sensitivity: str | None = None,
     solver: Literal['exact', 'milp'] = 'exact',
     t_mvm: float | str | None = None,
@@ -143,8 +147,8 @@ def partition(
     verify: bool = True,
     weight_seed: int = 1,
     progress: Callable[[int, int], object] | bool | None = None,
-) -> PartitionResult:
-    """Partition a network between the host and the crossbar accelerator (seed 000)."""
+) -> PartitionResult | PlatformResult:
+    """Partition a network between the host and the crossbar accelerator (Klein et al. 2026)."""
 
 def partition_milp(
     model: Model | str | os.PathLike[str],
@@ -272,41 +276,41 @@ def assignment(
 def partition_platform(
     model: Model | str | os.PathLike[str],
     *,
-    bus_model: str | None = None,
+    platform: str | os.PathLike[str] = 'pulp-pcm-cluster',
+    bus_model: Literal['parallel', 'serial'] | None = None,
     crossbars: int | None = None,
-    gap: float | None = None,
+    gap: float = 0.0,
     host: str | None = None,
     imas: int | None = None,
-    node_limit: int | None = None,
-    objective: str | None = None,
-    platform: str | None = None,
-    replicas: int | None = None,
-    reprogram: bool | None = None,
-    solver: str | None = None,
+    node_limit: int = 0,
+    objective: Literal['latency', 'energy'] = 'latency',
+    replicas: int = 1,
+    reprogram: bool = False,
+    solver: Literal['exact', 'milp'] = 'exact',
     t_mvm: float | str | None = None,
-    threads: int | None = None,
-    time_limit: float | None = None,
+    threads: int = 1,
+    time_limit: float | str = '600 s',
     progress: Callable[[int, int], object] | bool | None = None,
 ) -> PlatformResult:
-    """A network mapped across the K engines of a platform by the exact solver its shape calls for (seed 000's two-device solver on a host + crossbar + one link platform, the K-engine one otherwise) or the K-engine MILP on CBC. Returns a :class:`PlatformResult`: the document ``hetcim partition MODEL --platform P --json`` writes (``r["latency_s"]``, ``to_dict()``), its Gantt chart as ``svg``."""
+    """A network mapped across the K engines of a platform by the exact solver its shape calls for (Klein et al. 2026's two-device solver on a host + crossbar + one link platform, the K-engine one otherwise) or the K-engine MILP on CBC. Returns a :class:`PlatformResult`: the document ``hetcim partition MODEL --platform P --json`` writes (``r["latency_s"]``, ``to_dict()``), its Gantt chart as ``svg``."""
 
 def partition_platform_problem(
     model: Model | str | os.PathLike[str],
     *,
-    bus_model: str | None = None,
+    platform: str | os.PathLike[str] = 'pulp-pcm-cluster',
+    bus_model: Literal['parallel', 'serial'] | None = None,
     crossbars: int | None = None,
-    gap: float | None = None,
+    gap: float = 0.0,
     host: str | None = None,
     imas: int | None = None,
-    node_limit: int | None = None,
-    objective: str | None = None,
-    platform: str | None = None,
-    replicas: int | None = None,
-    reprogram: bool | None = None,
-    solver: str | None = None,
+    node_limit: int = 0,
+    objective: Literal['latency', 'energy'] = 'latency',
+    replicas: int = 1,
+    reprogram: bool = False,
+    solver: Literal['exact', 'milp'] = 'exact',
     t_mvm: float | str | None = None,
-    threads: int | None = None,
-    time_limit: float | None = None,
+    threads: int = 1,
+    time_limit: float | str = '600 s',
     progress: Callable[[int, int], object] | bool | None = None,
 ) -> str:
     """A platform's problem written out whole, before it is solved, as the JSON text ``hetcim partition MODEL --platform P --problem-json`` writes: every operator's options and costs per engine, capacities, exclusive groups, links and edge bytes; options as :func:`partition_platform`."""
@@ -315,20 +319,20 @@ def partition_platform_milp(
     model: Model | str | os.PathLike[str],
     format: Literal['mps', 'lp'] = 'mps',
     *,
-    bus_model: str | None = None,
+    platform: str | os.PathLike[str] = 'pulp-pcm-cluster',
+    bus_model: Literal['parallel', 'serial'] | None = None,
     crossbars: int | None = None,
-    gap: float | None = None,
+    gap: float = 0.0,
     host: str | None = None,
     imas: int | None = None,
-    node_limit: int | None = None,
-    objective: str | None = None,
-    platform: str | None = None,
-    replicas: int | None = None,
-    reprogram: bool | None = None,
-    solver: str | None = None,
+    node_limit: int = 0,
+    objective: Literal['latency', 'energy'] = 'latency',
+    replicas: int = 1,
+    reprogram: bool = False,
+    solver: Literal['exact', 'milp'] = 'exact',
     t_mvm: float | str | None = None,
-    threads: int | None = None,
-    time_limit: float | None = None,
+    threads: int = 1,
+    time_limit: float | str = '600 s',
     progress: Callable[[int, int], object] | bool | None = None,
 ) -> str:
     """The K-engine MILP of a platform's problem as the text of an MPS (``format="mps"``) or LP file, as ``hetcim partition MODEL --platform P --mps / --lp`` writes it; options as :func:`partition_platform`."""
@@ -350,7 +354,7 @@ def dse(
     transfers: Literal['per-edge', 'per-tensor'] = 'per-edge',
     progress: Callable[[int, int], object] | bool | None = None,
 ) -> DseResult:
-    """Seed 000's design-space exploration: every model on every host for every crossbar budget and MVM latency, each point solved to proven optimality (or stopped by ``time_limit`` with its best plan and bound). The grid's lists take a list or the CLI's comma-separated text (``models="resnet18,yolov5n"``)."""
+    """Klein et al. 2026's design-space exploration: every model on every host for every crossbar budget and MVM latency, each point solved to proven optimality (or stopped by ``time_limit`` with its best plan and bound). The grid's lists take a list or the CLI's comma-separated text (``models="resnet18,yolov5n"``)."""
 
 def dse_platform(
     *,
@@ -431,7 +435,7 @@ def analog_run(
     read_seed: int = 1,
     weight_seed: int = 1,
 ) -> tuple[dict[str, numpy.ndarray], dict]:
-    """Run a model with chosen Conv/Gemm/MatMul nodes on a simulated analog chip (seed 002's crossbar model) and the rest on the reference interpreter; `hetcim analog run` makes the same call. No libtorch involved. ``chip`` ("FILE:PROFILE", or a bare profile name such as "A0" of the shipped data/chips.yaml) and ``layers`` are required; ``inputs`` as :func:`run`. Returns (outputs by name as NumPy arrays, converter counts as a dict)."""
+    """Run a model with chosen Conv/Gemm/MatMul nodes on a simulated analog chip (RACE-AIMC's crossbar model) and the rest on the reference interpreter; `hetcim analog run` makes the same call. No libtorch involved. ``chip`` ("FILE:PROFILE", or a bare profile name such as "A0" of the shipped data/chips.yaml) and ``layers`` are required; ``inputs`` as :func:`run`. Returns (outputs by name as NumPy arrays, converter counts as a dict)."""
 
 def analog_audit(
     model: Model | str | os.PathLike[str],
@@ -440,7 +444,7 @@ def analog_audit(
     chip_seed: int = 1,
     layers: str | None = None,
 ) -> tuple[list[dict], list[str], str]:
-    """The per-layer mapping report of an ONNX model's weights on a chip profile (seed 002 eq. 4-5), as `hetcim analog audit` prints it. Returns (list of per-layer dicts, skipped layers, the CLI's table as text)."""
+    """The per-layer mapping report of an ONNX model's weights on a chip profile (RACE-AIMC eq. 4-5), as `hetcim analog audit` prints it. Returns (list of per-layer dicts, skipped layers, the CLI's table as text)."""
 
 def analog_select(
     model: Model | str | os.PathLike[str],
@@ -455,12 +459,12 @@ class cluster:
         bus_widths: list[int] | None = None,
         config: str | None = None,
         executions: list[str] | None = None,
-        preset: Literal['pulp-pcm-cluster', 'seed001'] = 'seed001',
+        preset: Literal['pulp-pcm-cluster'] = 'pulp-pcm-cluster',
         tcdm_contention: float | None = None,
         utilizations: list[float] | None = None,
         vectors: int = 256,
     ) -> dict:
-        """Fig. 7 of seed 001: the roofline of the cluster's executions (the dict ``hetcim cluster roofline --json`` writes)."""
+        """Fig. 7 of Garofalo et al. 2022: the roofline of the cluster's executions (the dict ``hetcim cluster roofline --json`` writes)."""
 
     @staticmethod
     def bottleneck(
@@ -473,18 +477,18 @@ class cluster:
         expansion: int = 5,
         height: int = 16,
         mappings: list[str] | None = None,
-        preset: Literal['pulp-pcm-cluster', 'seed001'] = 'seed001',
+        preset: Literal['pulp-pcm-cluster'] = 'pulp-pcm-cluster',
         stride: int = 1,
         tcdm_contention: float | None = None,
         width: int = 16,
     ) -> dict:
-        """Fig. 8-10 of seed 001: the Bottleneck study (the dict ``hetcim cluster bottleneck --json`` writes)."""
+        """Fig. 8-10 of Garofalo et al. 2022: the Bottleneck study (the dict ``hetcim cluster bottleneck --json`` writes)."""
 
     @staticmethod
     def constants(
         *,
         config: str | None = None,
-        preset: Literal['pulp-pcm-cluster', 'seed001'] = 'seed001',
+        preset: Literal['pulp-pcm-cluster'] = 'pulp-pcm-cluster',
     ) -> str:
         """Every constant of the cluster model with its value and source (paper, derived, literature, assumed or calibrated): the table ``hetcim cluster constants`` prints, as text."""
 
@@ -494,7 +498,7 @@ class cluster:
         config: str | None = None,
         fit: Literal['fig9'] = 'fig9',
         max_overhead: int = 600,
-        preset: Literal['pulp-pcm-cluster', 'seed001'] = 'seed001',
+        preset: Literal['pulp-pcm-cluster'] = 'pulp-pcm-cluster',
         rate_points: int = 241,
         progress: Callable[[int, int], object] | bool | None = None,
     ) -> dict:

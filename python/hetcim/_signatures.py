@@ -33,8 +33,8 @@ _GRID = {
 }
 _PLATFORM = {
     "platform": ("str | None", None,
-                 "Platform preset (seed000-arm, seed000-x86, seed001-cluster) or YAML file "
-                 "(default seed001-cluster)"),
+                 "Platform preset (cortex-a72-rram, ryzen9-rram, pulp-pcm-cluster) or YAML "
+                 "file (default pulp-pcm-cluster)"),
     "imas": ("int | None", None, "Crossbars of the crossbar engine (default: the platform's)"),
     "objective": ("str | None", None, "latency or energy (default latency)"),
     "time_limit": ("float | None", None, "Seconds, wall clock (default 600)"),

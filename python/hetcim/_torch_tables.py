@@ -1387,7 +1387,7 @@ TABLES = {'analog_drift': [{'aliases': [],
             'choices': ['paper', 'fast'],
             'default': 'paper',
             'flag': '--preset',
-            'help': 'paper: 30 epochs, lr 2e-3 (seed 002, Sec. IV-A); fast: 2 epochs, lr 2e-3 '
+            'help': 'paper: 30 epochs, lr 2e-3 (RACE-AIMC, Sec. IV-A); fast: 2 epochs, lr 2e-3 '
                     '(for tests and development; epochs and lr override either)',
             'hi': None,
             'hi_open': False,

@@ -1,4 +1,4 @@
-"""hetcim.analog: seed 002's noisy analog accelerators from Python, the jobs of ``hetcim analog``.
+"""hetcim.analog: RACE-AIMC's noisy analog accelerators from Python, the jobs of ``hetcim analog``.
 
 Each function is one call of the api (``<hetcim/analog.h>``, src/api_torch), the call the
 command line makes: keyword arguments are the command's flags with underscores (``chip_seed`` for
@@ -51,7 +51,7 @@ def _path(model):
 
 @_job("analog_eval", returns="dict")
 def evaluate(model, *, progress=None, **options):
-    """Accuracy of seed 002's CNN (an ONNX file with weights, e.g. from :func:`train`) with its
+    """Accuracy of RACE-AIMC's CNN (an ONNX file with weights, e.g. from :func:`train`) with its
     classifier layers on simulated chips; the convolutions run digitally. `hetcim analog eval`
     makes the same call (api::analog_eval).
 
@@ -66,11 +66,11 @@ def evaluate(model, *, progress=None, **options):
 
 @_job("analog_select", progress=False, returns="SelectResult")
 def select(model, **options):
-    """RACE-AIMC (seed 002) over a pool of simulated chips: a threshold per chip, the selection by
+    """RACE-AIMC over a pool of simulated chips: a threshold per chip, the selection by
     coverage per energy, an exact Clopper-Pearson certificate; `hetcim analog select` makes the
     same call (api::analog_select).
 
-    ``model``: an ONNX file of seed 002's CNN with weights; ``chips`` is required. Returns a
+    ``model``: an ONNX file of RACE-AIMC's CNN with weights; ``chips`` is required. Returns a
     :class:`hetcim.results.SelectResult`: the document ``--json`` writes and the frozen policy
     ``--policy-out`` writes (``.policy``; ``.save_policy(path)`` for :func:`serve`); it unpacks
     as the older tuple ``selection, policy`` of two dicts. Ctrl-C stops it between two batches of
@@ -82,7 +82,7 @@ def select(model, **options):
 
 @_job("analog_study", progress=False, returns="StudyResult")
 def study(**options):
-    """Seed 002's experiments end to end (`hetcim analog study`, api::analog_study): trains or
+    """RACE-AIMC's experiments end to end (`hetcim analog study`, api::analog_study): trains or
     reuses ``models`` models under ``out``/models, simulates every chip of the pool once per
     model into ``out``/cache, replays the protocol and its ablations. Returns the dict of the
     CLI's ``study.json`` (Table II / III, ablations, Fig. 2 data) as a
@@ -95,7 +95,7 @@ def study(**options):
 
 @_job("analog_drift", returns="dict")
 def drift(model, *, progress=None, **options):
-    """Accuracy of seed 002's CNN on one chip read at increasing times after programming
+    """Accuracy of RACE-AIMC's CNN on one chip read at increasing times after programming
     (conductance drift from the chip profile), without and with global drift compensation; with
     a frozen policy its coverage, accepted error rate and state check at each time. `hetcim
     analog drift` makes the same call (api::analog_drift).
@@ -124,7 +124,7 @@ def serve(policy, **options):
 
 @_job("train", returns="dict")
 def train(out, *, progress=None, **options):
-    """Train seed 002's CNN with libtorch into the ONNX file ``out`` and its training record
+    """Train RACE-AIMC's CNN with libtorch into the ONNX file ``out`` and its training record
     ``out + ".train.json"`` (`hetcim train race-cnn --out OUT`, api::train_race_cnn).
 
     Progress counts the batches of all epochs; Ctrl-C stops after the batch under way. Returns a

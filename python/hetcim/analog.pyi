@@ -27,7 +27,7 @@ def evaluate(
     threads: int = 1,
     progress: Callable[[int, int], object] | bool | None = None,
 ) -> dict:
-    """Accuracy of seed 002's CNN (an ONNX file with weights, e.g. from :func:`train`) with its classifier layers on simulated chips; the convolutions run digitally. `hetcim analog eval` makes the same call (api::analog_eval)."""
+    """Accuracy of RACE-AIMC's CNN (an ONNX file with weights, e.g. from :func:`train`) with its classifier layers on simulated chips; the convolutions run digitally. `hetcim analog eval` makes the same call (api::analog_eval)."""
 
 def select(
     model: Model | str | os.PathLike[str],
@@ -65,7 +65,7 @@ def select(
     test_rows: int | None = None,
     threads: int = 1,
 ) -> SelectResult:
-    """RACE-AIMC (seed 002) over a pool of simulated chips: a threshold per chip, the selection by coverage per energy, an exact Clopper-Pearson certificate; `hetcim analog select` makes the same call (api::analog_select)."""
+    """RACE-AIMC over a pool of simulated chips: a threshold per chip, the selection by coverage per energy, an exact Clopper-Pearson certificate; `hetcim analog select` makes the same call (api::analog_select)."""
 
 def study(
     *,
@@ -95,7 +95,7 @@ def study(
     threads: int = 1,
     train_limit: int = 0,
 ) -> StudyResult:
-    """Seed 002's experiments end to end (`hetcim analog study`, api::analog_study): trains or reuses ``models`` models under ``out``/models, simulates every chip of the pool once per model into ``out``/cache, replays the protocol and its ablations. Returns the dict of the CLI's ``study.json`` (Table II / III, ablations, Fig. 2 data) as a :class:`hetcim.results.StudyResult` (``r["key"]`` as on the dict, ``to_dict()``, ``runs``); the figures and report.html are the CLI's. ``chips`` and ``out`` are required. Ctrl-C stops it between two batches of training or simulated images (KeyboardInterrupt)."""
+    """RACE-AIMC's experiments end to end (`hetcim analog study`, api::analog_study): trains or reuses ``models`` models under ``out``/models, simulates every chip of the pool once per model into ``out``/cache, replays the protocol and its ablations. Returns the dict of the CLI's ``study.json`` (Table II / III, ablations, Fig. 2 data) as a :class:`hetcim.results.StudyResult` (``r["key"]`` as on the dict, ``to_dict()``, ``runs``); the figures and report.html are the CLI's. ``chips`` and ``out`` are required. Ctrl-C stops it between two batches of training or simulated images (KeyboardInterrupt)."""
 
 def drift(
     model: Model | str | os.PathLike[str],
@@ -116,7 +116,7 @@ def drift(
     times: str = '1s,1h,1d,1mo,1y',
     progress: Callable[[int, int], object] | bool | None = None,
 ) -> dict:
-    """Accuracy of seed 002's CNN on one chip read at increasing times after programming (conductance drift from the chip profile), without and with global drift compensation; with a frozen policy its coverage, accepted error rate and state check at each time. `hetcim analog drift` makes the same call (api::analog_drift)."""
+    """Accuracy of RACE-AIMC's CNN on one chip read at increasing times after programming (conductance drift from the chip profile), without and with global drift compensation; with a frozen policy its coverage, accepted error rate and state check at each time. `hetcim analog drift` makes the same call (api::analog_drift)."""
 
 def serve(
     policy: str | os.PathLike[str],
@@ -156,7 +156,7 @@ def train(
     weight_decay: float = 0.0005,
     progress: Callable[[int, int], object] | bool | None = None,
 ) -> dict:
-    """Train seed 002's CNN with libtorch into the ONNX file ``out`` and its training record ``out + ".train.json"`` (`hetcim train race-cnn --out OUT`, api::train_race_cnn)."""
+    """Train RACE-AIMC's CNN with libtorch into the ONNX file ``out`` and its training record ``out + ".train.json"`` (`hetcim train race-cnn --out OUT`, api::train_race_cnn)."""
 
 def run(
     model: Model | str | os.PathLike[str],

@@ -283,7 +283,7 @@ class Front(Result):
 
 
 class DseResult(Result):
-    """Seed 000's design-space exploration (:func:`hetcim.dse`): the whole ``dse.json``
+    """Klein et al. 2026's design-space exploration (:func:`hetcim.dse`): the whole ``dse.json``
     (``to_dict()``: points, provenance, summary); a sequence of its points as before
     (``len(r)``, ``r[0]``, ``for p in r``); arrays ``latency_s``, ``bound_s``, ``crossbars``,
     ``t_mvm_s``, ``speedup`` and ``column(key)`` for any other field of a point."""

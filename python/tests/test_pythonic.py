@@ -105,7 +105,7 @@ def test_passing_every_default_shown_gives_the_result_of_passing_none(resnet18):
     sig = inspect.signature(hetcim.partition)
     given = {n: p.default for n, p in sig.parameters.items()
              if p.kind == p.KEYWORD_ONLY and n != "progress" and p.default is not None}
-    assert given["time_limit"] == "600 s" and given["preset"] == "seed000-arm"
+    assert given["time_limit"] == "600 s" and given["preset"] == "cortex-a72-rram"
     a = hetcim.partition(resnet18, crossbars=100, t_mvm="50ns")
     b = hetcim.partition(resnet18, **{**given, "crossbars": 100, "t_mvm": "50ns"})
     assert a.to_dict()["operators"] == b.to_dict()["operators"]

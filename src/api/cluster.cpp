@@ -5,6 +5,7 @@
 #include "api/common.h"
 #include "api/options.h"
 #include "util/error.h"
+#include "util/paper_names.h"
 
 namespace hetcim::api {
 namespace {
@@ -15,13 +16,16 @@ cluster::ImaExecution parse_execution(const std::string& s, const char* field) {
   throw user_error(field, ": expected sequential or pipelined, got '", s, "'");
 }
 
-// Where every number of a cluster study comes from: seed 001's cluster as an analytical model.
+// Where every number of a cluster study comes from: Garofalo et al.'s cluster as an analytical
+// model.
 Provenance cluster_provenance(const ClusterRequest& s) {
   Provenance p = library_provenance();
   p.set("source",
         "modelled by " +
-            (s.config.empty() ? "the " + s.preset + " preset" : "the cluster file " + s.config) +
-            " (analytical model of seed 001's cluster, cluster/README.md; nothing measured)");
+            (s.config.empty() ? "the " + preset_shown(s.preset) + " preset"
+                              : "the cluster file " + s.config) +
+            " (analytical model of Garofalo et al. 2022's cluster, cluster/README.md; nothing "
+            "measured)");
   p.set("solver", "none (closed-form cycle counts)");
   p.set("cache", "none");
   p.set("seeds", "none (deterministic)");
@@ -56,8 +60,10 @@ const FieldTable<zoo::BottleneckShape>& shape_fields() {
 const FieldTable<ClusterRequest>& cluster_fields() {
   using C = ClusterRequest;
   static const FieldTable<C> table = {
-      field("preset", &C::preset, "Built-in cluster (without a config file)")
-          .one_of(cluster::cluster_preset_names()),
+      // Its first name, seed001, still works and is not listed (util/paper_names.h).
+      field("preset", &C::preset,
+            "Built-in cluster (without a config file): Garofalo et al. 2022's")
+          .one_of({"pulp-pcm-cluster"}, {"seed001"}),
       field("config", &C::config,
             "Cluster description (YAML, see src/cluster/cluster_config.h; '': the preset)"),
       field("bus_width", &C::bus_width_bits,
@@ -121,10 +127,11 @@ ConstantsResult cluster_constants(const ClusterRequest& request) {
   ConstantsResult r;
   r.config = load_cluster(request);
   r.provenance = library_provenance();
-  r.provenance.set("source", "the constants of " +
-                                 (request.config.empty() ? "the " + request.preset + " preset"
-                                                         : request.config) +
-                                 " and where the preset's values come from (cluster/constants.h)");
+  r.provenance.set("source",
+                   "the constants of " +
+                       (request.config.empty() ? "the " + preset_shown(request.preset) + " preset"
+                                               : request.config) +
+                       " and where the preset's values come from (cluster/constants.h)");
   return r;
 }
 
@@ -211,8 +218,8 @@ CalibrateResult cluster_calibrate(const CalibrateRequest& request) {
   r.provenance = cluster_provenance(request.cluster);
   r.provenance.set("calibration",
                    "CALIBRATION, not a reproduction: ima.job_overhead_cycles and the cores' "
-                   "point-wise / depth-wise rates fitted to seed 001's Fig. 9 speedups (typed from "
-                   "the paper) by an exhaustive grid search");
+                   "point-wise / depth-wise rates fitted to Garofalo et al. 2022's Fig. 9 speedups "
+                   "(typed from the paper) by an exhaustive grid search");
   r.provenance.set("solver", "exhaustive grid search (deterministic)");
   return r;
 }

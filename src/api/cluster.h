@@ -18,9 +18,9 @@
 namespace hetcim::api {
 
 struct ClusterRequest {
-  std::string preset = "seed001";         // cluster::cluster_preset_names(), when config is empty
-  std::string config;                     // a YAML cluster description (cluster/cluster_config.h)
-  std::optional<int64_t> bus_width_bits;  // override of the IMA data interface: a multiple of 8
+  std::string preset = "pulp-pcm-cluster";  // cluster::cluster_preset_names(), when config is empty
+  std::string config;                       // a YAML cluster description (cluster/cluster_config.h)
+  std::optional<int64_t> bus_width_bits;    // override of the IMA data interface: a multiple of 8
   std::string execution;  // override of the IMA execution: "" | "sequential" | "pipelined"
   std::optional<double> tcdm_contention;  // override of tcdm.contention: in [0, 1]
 

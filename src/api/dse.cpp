@@ -24,8 +24,8 @@ const FieldTable<DseRequest>& dse_fields() {
   static const FieldTable<R> table = concat(
       FieldTable<R>{
           field("bus", &R::bus,
-                "Shared bus bandwidth for every host (unset: seed 000's, 10.24GB/s for arm, "
-                "20.48GB/s otherwise)")
+                "Shared bus bandwidth for every host (unset: Klein et al. 2026's, 10.24GB/s for "
+                "arm, 20.48GB/s otherwise)")
               .with_unit(Quantity::Bandwidth)
               .positive(),
           field("time_limit", &R::time_limit,
@@ -119,7 +119,7 @@ DseResult run_dse(const DseRequest& a, const DseCallbacks& callbacks) {
               true));
         }
         host.source = "measured on " + machine_description() + " in this run (" +
-                      describe(a.host_measurement) + "), seed 000's x86 bus";
+                      describe(a.host_measurement) + "), Klein et al.'s x86 bus";
         hosts.push_back(std::move(host));
         continue;
       }

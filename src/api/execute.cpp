@@ -191,8 +191,8 @@ const FieldTable<ExecuteRequest>& execute_fields() {
       field("read_seed", &R::read_seed, "Seed of the read noise"),
       field("weight_seed", &R::weight_seed, "Seed for weights the model does not carry"),
       field("certify", &R::certify,
-            "Seed 002's certified fallback: bias correction, score, Clopper-Pearson threshold and "
-            "certificate on the plan's logits, the all-host run as fallback"),
+            "RACE-AIMC's certified fallback: bias correction, score, Clopper-Pearson threshold "
+            "and certificate on the plan's logits, the all-host run as fallback"),
       field("risk", &R::risk, "Certified selective risk target r").between(0, 1),
       field("certificate_delta", &R::certificate_delta, "Certificate confidence delta_C")
           .flag("--delta")

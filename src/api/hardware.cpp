@@ -5,18 +5,23 @@
 
 #include "api/options.h"
 #include "util/error.h"
+#include "util/paper_names.h"
 
 namespace hetcim::api {
 
 const FieldTable<HardwareRequest>& hardware_fields() {
   using R = HardwareRequest;
   static const FieldTable<R> table = [] {
+    // The machines' names; the registry names they stand for (util/paper_names.h) still work.
     std::string presets;
     for (const auto& n : cost::hardware_preset_names())
-      presets += (presets.empty() ? "" : ", ") + n;
+      if (preset_registry_name(n, PresetKind::Hardware) != n)
+        presets += (presets.empty() ? "" : ", ") + n;
     return FieldTable<R>{
         field("hw", &R::file, "Hardware description (YAML); replaces the preset"),
-        field("preset", &R::preset, "Hardware preset when no file is given: " + presets),
+        field("preset", &R::preset,
+              "Hardware preset when no file is given: " + presets +
+                  " (Klein et al. 2026's Cortex-A72 and Ryzen 9 machines)"),
         field("crossbars", &R::crossbars, "Crossbar budget C (overrides the hardware)").at_least(1),
         field("t_mvm", &R::t_mvm, "Latency of one MVM (overrides the hardware)")
             .with_unit(Quantity::Time)

@@ -12,11 +12,11 @@
 namespace hetcim::api {
 
 struct HardwareRequest {
-  std::string file;                    // YAML hardware description (cost/hardware.h); "" = preset
-  std::string preset = "seed000-arm";  // cost::hardware_preset_names() when file is empty
-  std::optional<int64_t> crossbars;    // C, overrides the description (>= 1)
-  std::optional<double> t_mvm;         // seconds per MVM, overrides the description (> 0)
-  // "" (the description's host), arm, x86 (seed 000's hosts as analytical models), a host model
+  std::string file;  // YAML hardware description (cost/hardware.h); "" = preset
+  std::string preset = "cortex-a72-rram";  // cost::hardware_preset_names() when file is empty
+  std::optional<int64_t> crossbars;        // C, overrides the description (>= 1)
+  std::optional<double> t_mvm;             // seconds per MVM, overrides the description (> 0)
+  // "" (the description's host), arm, x86 (Klein et al.'s hosts as analytical models), a host model
   // preset name, a profile file (.csv / .json) from `hetcim profile`, or "this" (measure now).
   std::string host;
 

@@ -125,6 +125,8 @@ void check_choice(const FieldSpec& f, const std::string& v) {
   if (f.choices.empty()) return;
   for (const std::string& c : f.choices)
     if (c == v) return;
+  for (const std::string& c : f.hidden_choices)
+    if (c == v) return;
   throw user_error(f.name, ": expected ", choices_text(f.choices), ", got '", v, "'");
 }
 

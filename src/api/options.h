@@ -42,6 +42,7 @@ struct FieldSpec {
   bool lo_open = false;              // > lo rather than >= lo
   bool hi_open = false;              // < hi rather than <= hi
   std::vector<std::string> choices;  // a string field: one of these ("" allowed, shown as '')
+  std::vector<std::string> hidden_choices;  // also accepted, never listed (a preset's first name)
   std::string flag_text;             // the CLI flag when not derived from the name ("": derived)
   std::vector<std::string> aliases;  // hidden CLI spellings of the same field ("--seed")
   bool aliases_in_help = false;      // the aliases are deprecated spellings named in --help
@@ -78,6 +79,12 @@ struct Field : FieldSpec {
   }
   Field one_of(std::vector<std::string> c) && {
     choices = std::move(c);
+    return std::move(*this);
+  }
+  // One of `c`, or of `hidden`: older names that still work but --help and messages do not list.
+  Field one_of(std::vector<std::string> c, std::vector<std::string> hidden) && {
+    choices = std::move(c);
+    hidden_choices = std::move(hidden);
     return std::move(*this);
   }
   Field with_unit(Quantity q) && {

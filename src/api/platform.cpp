@@ -10,9 +10,20 @@
 #include "passes/pipeline.h"
 #include "platform/problem_json.h"
 #include "util/error.h"
+#include "util/paper_names.h"
 #include "util/units.h"
 
 namespace hetcim::api {
+namespace {
+
+// "pulp-pcm-cluster", or "examples/my_soc.yaml (my-soc)": the platform as given and, when it
+// says more, the name of its description (a preset by the machine's name, util/paper_names.h).
+std::string platform_label(const std::string& given, const std::string& name) {
+  const std::string shown = preset_shown(name);
+  return shown == preset_shown(given) ? shown : given + " (" + shown + ")";
+}
+
+}  // namespace
 
 namespace {
 
@@ -68,7 +79,7 @@ PlatformPartitionResult partition_on_platform(const PlatformPartitionProblem& pr
   r.problem = problem.problem;
   r.status.origin = Origin::Solved;
   r.provenance = library_provenance();
-  r.provenance.set("platform", r.platform + " (" + r.description.name + ")");
+  r.provenance.set("platform", platform_label(r.platform, r.description.name));
   r.provenance.set("costs", r.problem.costs);
   if (request.solver == "milp") {
     partition::MultiMilpOptions o;
@@ -150,13 +161,14 @@ PlatformDseResult run_platform_dse(const PlatformDseRequest& a,
   }
   r.status.conclusion = r.optimal == r.points.size() ? partition::SolveStatus::Optimal
                                                      : partition::SolveStatus::TimeLimit;
-  r.provenance.set("platform", a.platform + " (" + r.description.name + ")");
+  r.provenance.set("platform", platform_label(a.platform, r.description.name));
   r.provenance.set("costs",
                    "modelled (platform/build.h: the cost model of every engine, per "
                    "grid point)");
   r.provenance.set("solver",
                    "exact solver chosen by the platform's shape (partition/solve_by_shape.h: "
-                   "the two-device solver for seed 000's host + crossbar accelerator + one bus, "
+                   "the two-device solver for Klein et al.'s host + crossbar accelerator + one "
+                   "bus, "
                    "the K-engine solver otherwise), time limit " +
                        format_quantity(a.time_limit, Quantity::Time) + " per point");
   r.provenance.set("status", std::to_string(r.optimal) + " of " + std::to_string(r.points.size()) +

@@ -63,9 +63,9 @@ struct PlatformPartitionProblem {
 // parameters (platform/sweep.h), each mapped by the K-engine exact solver, in parallel (threads,
 // MPI ranks) with a result cache (dse/platform_dse.h).
 struct PlatformDseRequest {
-  std::string platform = "seed001-cluster";  // preset or YAML file
-  std::optional<int64_t> imas;               // as PartitionRequest::imas
-  std::vector<std::string> sweeps;           // "KEY=v1,v2,..." each (may be empty: one point)
+  std::string platform = "pulp-pcm-cluster";  // preset or YAML file
+  std::optional<int64_t> imas;                // as PartitionRequest::imas
+  std::vector<std::string> sweeps;            // "KEY=v1,v2,..." each (may be empty: one point)
   std::vector<std::string> models = {"mobilenetv2"};
   std::string objective = "latency";  // "latency" | "energy"
   double time_limit = 600.0;          // seconds per point (> 0)

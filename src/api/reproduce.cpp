@@ -72,8 +72,8 @@ const FieldTable<ReproduceRequest>& reproduce_fields() {
   using R = ReproduceRequest;
   static const FieldTable<R> table = {
       field("quick", &R::quick,
-            "Reduced grids (seed000: 2 budgets x 2 MVM latencies, one MILP point per model) for a "
-            "smoke run"),
+            "Reduced grids (klein2026: 2 budgets x 2 MVM latencies, one MILP point per model) for "
+            "a smoke run"),
       field("paper_data", &R::paper_data,
             "Directory of the published-numbers files seedNNN.yaml ('': the shipped data/paper)"),
       field("milp_time_limit", &R::milp_time_limit,
@@ -81,16 +81,17 @@ const FieldTable<ReproduceRequest>& reproduce_fields() {
           .with_unit(Quantity::Time)
           .positive(),
       field("cluster_config", &R::cluster_config,
-            "seed001 cluster description (YAML; '': the seed001 preset)"),
-      field("chips", &R::chips, "seed002 chip profiles (YAML; '': the shipped chips.yaml)"),
+            "garofalo2022: cluster description (YAML; '': the pulp-pcm-cluster preset)"),
+      field("chips", &R::chips, "yousuf2026: chip profiles (YAML; '': the shipped chips.yaml)"),
       field("calibrate", &R::calibrate,
-            "seed000: also fit the ARM host model to the paper's ARM values (Fig. 5 latencies, "
+            "klein2026: also fit the ARM host model to the paper's ARM values (Fig. 5 latencies, "
             "Fig. 3/4 speedups) and draw every figure with it, labelled CALIBRATION"),
-      field("study", &R::study,
-            "seed002: the --out directory of a finished `hetcim analog study` (Table II, III and "
-            "Fig. 2 a-c beside the paper's)"),
+      field(
+          "study", &R::study,
+          "yousuf2026: the --out directory of a finished `hetcim analog study` (Table II, III and "
+          "Fig. 2 a-c beside the paper's)"),
       field("threads", &R::threads,
-            "seed000 grid points solved in parallel (0: this machine's cores)")
+            "klein2026: grid points solved in parallel (0: this machine's cores)")
           .range(0, 1024),
   };
   return table;
@@ -146,7 +147,7 @@ Reproduction<results::Seed000Run> reproduce_seed000(const ReproduceRequest& q) {
         host.costs.push_back(cost::host_costs_from_profile(
             models[k].workload, profile(loaded[k], pr).profile, "this run", true));
       host.source = "measured on " + machine_description() + " in this run (" + describe(pr) +
-                    "), seed 000's x86 bus";
+                    "), Klein et al.'s x86 bus";
       run.hosts[host.name] = {"measured: " + host.source, false, paper_cpu("x86"), "x86", false};
       hosts.push_back(std::move(host));
       continue;
@@ -274,7 +275,7 @@ Reproduction<results::Seed001Run> reproduce_seed001(const ReproduceRequest& q) {
       if (p.frequency == f && p.execution == e) run.roofline.push_back(p);
   if (run.roofline.empty())
     throw user_error(
-        "reproduce seed001: the cluster has no 500 MHz / 250 MHz operating points "
+        "reproduce garofalo2022: the cluster has no 500 MHz / 250 MHz operating points "
         "(Fig. 7 needs both)");
   run.bottleneck =
       cluster::bottleneck_study(run.config, zoo::BottleneckShape{}, cluster::paper_mappings());
@@ -288,10 +289,10 @@ Reproduction<results::Seed001Run> reproduce_seed001(const ReproduceRequest& q) {
         p.bus_width_bits == 128 && p.utilization >= 0.999)
       run.attained_250_128_pipelined = p.attained;
   Provenance& prov = out.provenance = start(out.paper);
-  prov.set("model",
-           "hetcim's analytical cluster model (src/cluster), configuration " +
-               (q.cluster_config.empty() ? std::string("preset seed001") : q.cluster_config) +
-               "; assumptions and calibrations: src/cluster/README.md");
+  prov.set("model", "hetcim's analytical cluster model (src/cluster), configuration " +
+                        (q.cluster_config.empty() ? std::string("preset pulp-pcm-cluster")
+                                                  : q.cluster_config) +
+                        "; assumptions and calibrations: src/cluster/README.md");
   prov.set("seeds", "none needed: closed-form model, no random process");
   prov.set("cache", "not used (every figure computed in this run)");
   return out;
@@ -318,8 +319,8 @@ Reproduction<results::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
   if (pool.size() != paper.need_table("table1").rows.size())
     throw user_error(chips, ": expected the profiles ",
                      paper.need_table("table1").rows.front().first, "..",
-                     paper.need_table("table1").rows.back().first, " of seed 002's Table I, found ",
-                     pool.size());
+                     paper.need_table("table1").rows.back().first,
+                     " of RACE-AIMC's Table I, found ", pool.size());
   // The energy model of Sec. IV-C at the paper's mean test coverage (Table II): the study of
   // hetcim's own chips comes with `hetcim analog study`.
   select::EnergyModel m;
@@ -363,7 +364,7 @@ Reproduction<results::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
       const double want = paper.need_value(paper_id) / 100;
       if (!(std::fabs(v->get<double>() - want) < 1e-9))
         throw user_error(file, ": field 'options.", field, "' is ", v->get<double>(),
-                         "; seed 002's Table II is at ", want, " (", paper.origin, ": ", paper_id,
+                         "; RACE-AIMC's Table II is at ", want, " (", paper.origin, ": ", paper_id,
                          "): run `hetcim analog study` with the paper's protocol");
     }
     // The energy rows at the study's own test coverages (the report computes them per run).
@@ -384,7 +385,8 @@ Reproduction<results::Seed002Run> reproduce_seed002(const ReproduceRequest& q) {
   }
   run.study_command =
       "hetcim analog study --preset paper --dataset fashion-mnist --chips " + chips +
-      " --models 5 --pool A0,A1,A2,A3,A4,A5 --out study/\nhetcim reproduce seed002 --study study/"
+      " --models 5 --pool A0,A1,A2,A3,A4,A5 --out study/\nhetcim reproduce yousuf2026 --study "
+      "study/"
       "\n(or copy study/study.json into data/seed002-study/ to ship it as the default record)";
   Provenance& prov = out.provenance = start(paper);
   prov.set("chip profiles", chips);

@@ -202,7 +202,7 @@ nlohmann::json policy_json(const AnalogSelectRequest& q, const AnalogSelectResul
             {"test_read_seed", test_read_seed(u.read_seed)}};
   }
   const select::Certificate& c = race.certificate;
-  return {{"kind", "hetcim frozen policy (seed 002)"},
+  return {{"kind", "hetcim frozen policy (RACE-AIMC)"},
           {"model", {{"file", q.model}, {"hash", file_hash(q.model)}}},
           {"chips", {{"file", q.chips}, {"unit", unit}}},
           {"eval", {{"batch_size", q.eval.batch_size}, {"threads", q.eval.threads}}},

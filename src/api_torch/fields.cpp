@@ -314,7 +314,7 @@ const FieldTable<TrainRequest>& train_fields() {
                 "directory)"),
           field("out", &R::out, "Output ONNX file (its training record: + .train.json)"),
           field("preset", &R::preset,
-                "paper: 30 epochs, lr 2e-3 (seed 002, Sec. IV-A); fast: 2 epochs, lr 2e-3 (for "
+                "paper: 30 epochs, lr 2e-3 (RACE-AIMC, Sec. IV-A); fast: 2 epochs, lr 2e-3 (for "
                 "tests and development; epochs and lr override either)")
               .one_of({"paper", "fast"}),
           field("epochs", &R::epochs, "Epochs (unset: the preset's)").range(1, 100000),

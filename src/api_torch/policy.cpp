@@ -67,8 +67,10 @@ LoadedPolicy load_policy(const std::string& pf, const std::string& model,
   }
   if (!pol.is_object())
     throw user_error(pf, ": not a JSON policy file (write one with `analog select --policy-out`)");
-  if (policy_get<std::string>(pol, "kind", pf) != "hetcim frozen policy (seed 002)")
-    throw user_error(pf, ": field 'kind' is not 'hetcim frozen policy (seed 002)'");
+  // "(seed 002)": the kind policies were written with before the papers were named (issue 36).
+  const std::string kind = policy_get<std::string>(pol, "kind", pf);
+  if (kind != "hetcim frozen policy (RACE-AIMC)" && kind != "hetcim frozen policy (seed 002)")
+    throw user_error(pf, ": field 'kind' is not 'hetcim frozen policy (RACE-AIMC)'");
   select::FrozenPolicy& fp = lp.frozen;
   const nlohmann::json& classes = policy_field(pol, "classes", pf);
   constexpr int64_t kMaxClasses = int64_t{1} << 20;

@@ -199,7 +199,7 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
                        std::to_string(so.race.splits.certificate) + ", split seeds " +
                        std::to_string(so.race.split_seed) + "+i"},
       {"energy",
-       "modelled: seed 002's component model, Table I energies, C 0.12 uJ, "
+       "modelled: RACE-AIMC's component model, Table I energies, C 0.12 uJ, "
        "controller 0.003 uJ, 0.0002 uJ per class, fallback " +
            fallback_text(so.race.energy.fallback)},
       {"published values", r.paper.origin + " (the paper: CIFAR-10; markers in the figures)"},
@@ -236,7 +236,7 @@ AnalogStudyResult analog_study(const AnalogStudyRequest& a) {
   r.provenance.set("source", "logits simulated (hetcim xbar, classifier layers on chip) on " +
                                  d.description +
                                  "; models trained with libtorch; energies "
-                                 "modelled (seed 002's component model)");
+                                 "modelled (RACE-AIMC's component model)");
   r.provenance.set("cache", cache_dir + ": " + std::to_string(r.cached) + " cached, " +
                                 std::to_string(r.simulated) + " simulated now");
   return r;

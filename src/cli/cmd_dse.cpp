@@ -230,8 +230,8 @@ void register_dse(CLI::App& app, const Provenance& provenance) {
   cmd->add_flag("--quiet", a->quiet, "No progress on stderr");
   cmd->add_option("--platform", a->platform.platform,
                   "Sweep a K-engine platform instead (cortex-a72-rram, ryzen9-rram, "
-                  "pulp-pcm-cluster (first named seed000-arm, seed000-x86, seed001-cluster) "
-                  "or a platform YAML file): every model on every --sweep grid point, mapped by "
+                  "pulp-pcm-cluster, or a platform YAML file): every model on every --sweep grid "
+                  "point, mapped by "
                   "the exact solver (the two-device one on a host + crossbar + one bus "
                   "platform, the K-engine one otherwise); --crossbars, --t-mvm, --bus-model and "
                   "--replicas, given, are the sweep axes crossbars, t_mvm, serial and replicas")

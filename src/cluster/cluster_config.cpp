@@ -160,7 +160,7 @@ std::vector<std::string> cluster_preset_names() {
 
 ClusterConfig cluster_preset(const std::string& given) {
   if (preset_registry_name(given, PresetKind::Cluster) != "seed001")
-    throw user_error("unknown cluster preset '", given, "' (known: pulp-pcm-cluster, seed001)");
+    throw user_error("unknown cluster preset '", given, "' (known: pulp-pcm-cluster)");
   // Printed in seed 001: 8 cores; 500 MHz at 0.8 V and 250 MHz at 0.65 V; 512 kB TCDM in 32
   // banks; a 256x256 PCM crossbar with a 130 ns MVM; 8-bit DAC inputs and ADC outputs; IMA data
   // interface 32..512 bit, 128 bit and pipelined for the Bottleneck study at 500 MHz; DW engine
@@ -219,7 +219,7 @@ ClusterConfig parse_cluster_yaml(const std::string& text, const std::string& ori
       const auto names = cluster_preset_names();
       if (std::find(names.begin(), names.end(), preset) == names.end())
         throw user_error(where(origin, "preset"), ": unknown cluster preset '", preset,
-                         "' (known: pulp-pcm-cluster, seed001)");
+                         "' (known: pulp-pcm-cluster)");
       c = cluster_preset(preset);
     }
     if (root["name"]) c.name = scalar(root["name"], "name", origin);

@@ -65,7 +65,8 @@ std::vector<ConstantRow> constant_table(const ClusterConfig& c) {
       d(static_cast<double>(p.cores.count), ""), S::Paper, "Sec. III: 8 RI5CY cores");
   row("cores.pointwise_mac_per_cycle", d(c.cores.pointwise_mac_per_cycle, ""),
       d(p.cores.pointwise_mac_per_cycle, ""), S::Literature,
-      "PULP-NN (Garofalo et al., Phil. Trans. R. Soc. A 378, 2020; seed 001's [36]): ~15.5 "
+      "PULP-NN (Garofalo et al., Phil. Trans. R. Soc. A 378, 2020; Garofalo et al. 2022's [36]): "
+      "~15.5 "
       "MAC/cycle, 8-bit convolution on 8 cores");
   row("cores.depthwise_mac_per_cycle", d(c.cores.depthwise_mac_per_cycle, ""),
       d(p.cores.depthwise_mac_per_cycle, ""), S::Calibrated,

@@ -69,8 +69,7 @@ Hardware hardware_preset(const std::string& given) {
     // energy problem", which predates DDR4).
     h.bus_e_byte = 120e-12;
   } else {
-    throw user_error("unknown hardware preset '", given,
-                     "' (known: cortex-a72-rram, ryzen9-rram; seed000-arm, seed000-x86)");
+    throw user_error("unknown hardware preset '", given, "' (known: cortex-a72-rram, ryzen9-rram)");
   }
   h.cim.bandwidth = h.bus_bandwidth;
   return h;

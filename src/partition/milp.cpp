@@ -149,7 +149,7 @@ MilpResult solve_milp(const Problem& p, const MilpOptions& opt) {
 std::string milp_file_text(const Problem& p, MilpFileFormat format, const MilpOptions& opt) {
   const MilpModel m = build_milp_model(p, opt);
   return linear_model_text(m, m.unit, format, "makespan",
-                           {"hetcim: seed 000's partitioning MILP (partition/milp.h)",
+                           {"hetcim: Klein et al. 2026's partitioning MILP (partition/milp.h)",
                             "s, f, C_max, latencies, big-M",
                             "the makespan in seconds",
                             {}});

@@ -13,6 +13,8 @@
 #include "cost/host_costs.h"
 #include "partition/build.h"
 #include "util/error.h"
+#include "util/paper_names.h"
+#include "util/units.h"
 
 namespace hetcim::platform {
 namespace {
@@ -102,7 +104,7 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
       uses_cluster ? resolve_cluster(pf.cluster) : cluster::cluster_preset("seed001");
   if (pf.bus_width_bits) {
     cl.ima.bus_width_bits = *pf.bus_width_bits;
-    cluster::validate(cl, "platform '" + pf.name + "' (bus_width)");
+    cluster::validate(cl, "platform '" + preset_shown(pf.name) + "' (bus_width)");
   }
   cost::Hardware hw = uses_hw ? resolve_hw(pf.hardware) : cost::hardware_preset("seed000-arm");
   if (pf.t_mvm) hw.cim.t_mvm = *pf.t_mvm;
@@ -113,9 +115,9 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
     if (e.cost == "seed000-cim") hw.cim.crossbars = *e.crossbars;
   if (uses_hw && uses_cluster &&
       (hw.cim.xbar_rows != cl.ima.rows || hw.cim.xbar_cols != cl.ima.cols))
-    throw user_error("platform '", pf.name, "': the hardware's ", hw.cim.xbar_rows, "x",
-                     hw.cim.xbar_cols, " crossbars differ from the cluster's ", cl.ima.rows, "x",
-                     cl.ima.cols);
+    throw user_error("platform '", preset_shown(pf.name), "': the hardware's ", hw.cim.xbar_rows,
+                     "x", hw.cim.xbar_cols, " crossbars differ from the cluster's ", cl.ima.rows,
+                     "x", cl.ima.cols);
   workload::WorkloadOptions wo = cost::workload_options(hw.cim);
   if (!uses_hw) {
     wo.xbar_rows = cl.ima.rows;
@@ -276,8 +278,9 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
       }
     }
     if (opts.empty())
-      throw user_error("platform '", pf.name, "': no engine supports operator '", op.name, "' (",
-                       node.op_type, "); add a cpu engine or one of a kind that runs it");
+      throw user_error("platform '", preset_shown(pf.name), "': no engine supports operator '",
+                       op.name, "' (", node.op_type,
+                       "); add a cpu engine or one of a kind that runs it");
     p.options.push_back(std::move(opts));
     out.cycles[i] = std::move(cyc);
   }
@@ -285,21 +288,22 @@ PlatformProblem build_platform_problem(const graph::Graph& lowered, const Platfo
     p.latency_weight = 0.0;
     p.energy_weight = 1.0;
   }
-  out.costs = std::string("modelled: ") +
-              (uses_cluster ? "seed 001 cluster '" + cl.name + "' cycle models (cluster/) at " +
-                                  std::to_string(f / 1e6) + " MHz" +
-                                  (pf.bus_width_bits
-                                       ? ", IMA bus width " + std::to_string(*pf.bus_width_bits) +
-                                             " bit (overridden)"
-                                       : "")
-                            : "") +
-              (uses_cluster && uses_hw ? "; " : "") +
-              (uses_hw ? "seed 000 hardware '" + hw.name + "' (cost/), host " +
-                             (hw.host.profile.empty() ? hw.host.model : "costs " + host_source) +
-                             (bo.max_replicas > 1
-                                  ? ", up to " + std::to_string(bo.max_replicas) + " weight copies"
-                                  : "")
-                       : "");
+  out.costs =
+      std::string("modelled: ") +
+      (uses_cluster
+           ? "Garofalo et al. 2022's cluster '" + preset_shown(cl.name) +
+                 "' cycle models (cluster/) at " + format_quantity(f, Quantity::Frequency) +
+                 (pf.bus_width_bits ? ", IMA bus width " + std::to_string(*pf.bus_width_bits) +
+                                          " bit (overridden)"
+                                    : "")
+           : "") +
+      (uses_cluster && uses_hw ? "; " : "") +
+      (uses_hw ? "Klein et al. 2026's hardware '" + preset_shown(hw.name) + "' (cost/), host " +
+                     (hw.host.profile.empty() ? hw.host.model : "costs " + host_source) +
+                     (bo.max_replicas > 1
+                          ? ", up to " + std::to_string(bo.max_replicas) + " weight copies"
+                          : "")
+               : "");
   p.validate();
   return out;
 }

@@ -64,9 +64,13 @@ void validate(const Platform& p, const std::string& origin) {
       throw user_error(where(origin, f + ".kind"), ": unknown engine kind '", e.kind,
                        "' (expected ", joined(kinds), ")");
     const auto& costs = cost_models(e.kind);
-    if (std::find(costs.begin(), costs.end(), e.cost) == costs.end())
-      throw user_error(where(origin, f + ".cost"), ": '", e.cost, "' is not a cost model of a ",
-                       e.kind, " engine (expected ", joined(costs), ")");
+    if (std::find(costs.begin(), costs.end(), e.cost) == costs.end()) {
+      std::vector<std::string> shown;
+      for (const std::string& c : costs) shown.push_back(preset_shown(c));
+      throw user_error(where(origin, f + ".cost"), ": '", preset_shown(e.cost),
+                       "' is not a cost model of a ", e.kind, " engine (expected ", joined(shown),
+                       ")");
+    }
     if (e.kind == "crossbar") {
       if (!e.crossbars)
         throw user_error(where(origin, f + ".crossbars"),
@@ -275,7 +279,8 @@ Platform parse_platform_yaml(const std::string& text, const std::string& origin)
         if (!e[required]) throw user_error(where(origin, f + "." + required), ": missing");
       s.name = scalar(e["name"], f + ".name", origin);
       s.kind = scalar(e["kind"], f + ".kind", origin);
-      s.cost = scalar(e["cost"], f + ".cost", origin);
+      // A cost model by the machine part it models (pcm-ima) or its first name (seed001-ima).
+      s.cost = preset_registry_name(scalar(e["cost"], f + ".cost", origin), PresetKind::EngineCost);
       if (e["crossbars"])
         s.crossbars = yaml_fields::integer(e["crossbars"], f + ".crossbars",
                                            std::numeric_limits<int64_t>::min(), origin);
@@ -353,7 +358,7 @@ Platform resolve_platform(const std::string& name_or_path, std::optional<int64_t
         any = true;
       }
     if (!any)
-      throw user_error("reprogram: platform '", name_or_path,
+      throw user_error("reprogram: platform '", preset_shown(name_or_path),
                        "' has no engine with a reprogramming block (engines[i].reprogramming)");
   }
   validate(p, name_or_path);

@@ -52,7 +52,7 @@ const DeviceFigures kRram = {
     1e6,
     "endurance 1e6-1e12 cycles reported for metal-oxide RRAM: Wong et al., Proc. IEEE 100(6), "
     "2012 (review); the low end taken for analog multi-level cells (endurance limits: Swaidan et "
-    "al., ICECS 2019, seed 000's [12])"};
+    "al., ICECS 2019, Klein et al. 2026's [12])"};
 
 const DeviceFigures& figures(const std::string& name) {
   if (name == "pcm") return kPcm;

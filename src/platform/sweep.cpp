@@ -5,6 +5,7 @@
 #include "cost/host_choice.h"
 #include "util/error.h"
 #include "util/numbers.h"
+#include "util/paper_names.h"
 #include "util/units.h"
 
 namespace hetcim::platform {
@@ -88,20 +89,21 @@ void check_value(const std::string& key, const std::string& v) {
 
 const std::vector<SweepKey>& sweep_keys() {
   static const std::vector<SweepKey> keys = {
-      {"imas", "crossbars of every seed001-ima engine (1..4096), as --imas"},
+      {"imas", "crossbars of every pcm-ima engine (1..4096), as --imas"},
       {"crossbars", "crossbars of every crossbar engine (1..4096)"},
-      {"bus_width", "the cluster's IMA data interface in bit (128 or 128bit), seed001 costs only"},
+      {"bus_width",
+       "the cluster's IMA data interface in bit (128 or 128bit), pulp-* and pcm-ima engines only"},
       {"link_bandwidth", "bandwidth of every link (e.g. 4GB/s)"},
       {"link_latency", "latency of every link (e.g. 50ns)"},
       {"serial", "every link carries one transfer at a time (true/false)"},
       {"reprogram",
        "every engine's crossbar reprogramming block enabled (true/false), as --reprogram"},
-      {"t_mvm", "seconds per MVM of every seed000-cim engine (e.g. 100ns), seed000 costs only"},
+      {"t_mvm", "seconds per MVM of every rram-crossbars engine (e.g. 100ns)"},
       {"host",
-       "the host of every seed000-host engine: arm, x86, a host model or a profile file, as seed "
-       "000's --host"},
+       "the host of every host-cpu engine: arm, x86, a host model or a profile file, as "
+       "partition's --host"},
       {"replicas",
-       "up to R weight copies per operator on every seed000-cim engine (1..64), as seed 000's "
+       "up to R weight copies per operator on every rram-crossbars engine (1..64), as partition's "
        "--replicas"},
   };
   return keys;
@@ -134,7 +136,7 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
   check_key(key);
   check_value(key, value);
   const auto none = [&](const char* what) {
-    return user_error(key, ": platform '", p.name, "' has no ", what);
+    return user_error(key, ": platform '", preset_shown(p.name), "' has no ", what);
   };
   if (key == "imas" || key == "crossbars") {
     const int64_t n = crossbar_count(key, value);
@@ -144,7 +146,7 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
         e.crossbars = n;
         any = true;
       }
-    if (!any) throw none(key == "imas" ? "seed001-ima engine" : "crossbar engine");
+    if (!any) throw none(key == "imas" ? "pcm-ima engine" : "crossbar engine");
   } else if (key == "reprogram") {
     bool any = false;
     for (EngineSpec& e : p.engines)
@@ -158,15 +160,16 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
   } else if (key == "host") {
     if (std::none_of(p.engines.begin(), p.engines.end(),
                      [](const EngineSpec& e) { return e.cost == "seed000-host"; }))
-      throw none("seed000-host engine (the host is seed 000's)");
+      throw none("host-cpu engine (the host of Klein et al.'s machines)");
     p.host = value;
   } else if (key == "replicas") {
-    if (!has_seed000_cim(p)) throw none("seed000-cim engine (replicas are seed 000's copies)");
+    if (!has_seed000_cim(p))
+      throw none("rram-crossbars engine (replicas are copies on Klein et al.'s RRAM crossbars)");
     p.replicas = replica_count(value);
   } else if (key == "bus_width") {
     if (std::none_of(p.engines.begin(), p.engines.end(),
                      [](const EngineSpec& e) { return e.cost.starts_with("seed001"); }))
-      throw none("engine with seed001 costs (the bus width is the cluster's)");
+      throw none("pulp-* or pcm-ima engine (the bus width is Garofalo et al.'s cluster's)");
     p.bus_width_bits = bus_width(value);
   } else {
     if (p.links.empty()) throw none("link");
@@ -183,8 +186,9 @@ void apply_sweep(Platform& p, const std::string& key, const std::string& value) 
 
 void apply_t_mvm(Platform& p, double seconds) {
   if (!has_seed000_cim(p))
-    throw user_error("t_mvm: platform '", p.name,
-                     "' has no seed000-cim engine (T_mvm is seed 000's crossbar latency)");
+    throw user_error("t_mvm: platform '", preset_shown(p.name),
+                     "' has no rram-crossbars engine (T_mvm is the latency of Klein et al.'s RRAM "
+                     "crossbars)");
   if (!(seconds > 0)) throw user_error("t_mvm: expected a time > 0");
   p.t_mvm = seconds;
 }

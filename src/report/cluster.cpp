@@ -42,11 +42,12 @@ std::vector<Figure> write_roofline_figures(
   std::sort(widths.begin(), widths.end());
   Chart c;
   c.title = "IMA roofline: attained throughput vs operational intensity";
-  c.footnote = !footnote.empty()
-                   ? footnote
-                   : "Modelled: hetcim cluster model (seed001 preset), synthetic point-wise "
-                     "layers; solid: attained, dashed: memory roof of the same width, black: "
-                     "compute roof.";
+  c.footnote =
+      !footnote.empty()
+          ? footnote
+          : "Modelled: hetcim cluster model (pulp-pcm-cluster preset), synthetic point-wise "
+            "layers; solid: attained, dashed: memory roof of the same width, black: "
+            "compute roof.";
   for (const auto& [freq, exec] : panels) {
     std::vector<const cluster::RooflinePoint*> sel;
     for (const auto& p : points)

@@ -9,6 +9,7 @@
 #include "cluster/constants.h"
 #include "cluster/dw_engine.h"
 #include "cluster/ima_model.h"
+#include "util/paper_names.h"
 #include "util/units.h"
 
 namespace hetcim::report {
@@ -88,7 +89,7 @@ nlohmann::json config_json(const ClusterConfig& c) {
 
 std::string config_text(const ClusterConfig& c) {
   std::ostringstream os;
-  os << "cluster " << c.name << ": " << c.cores.count << " cores, "
+  os << "cluster " << preset_shown(c.name) << ": " << c.cores.count << " cores, "
      << format_quantity(static_cast<double>(c.tcdm_bytes), Quantity::Bytes) << " TCDM; IMA "
      << c.ima.rows << "x" << c.ima.cols << ", " << format_quantity(c.ima.t_mvm, Quantity::Time)
      << " per MVM, peak " << fmt("%.4g", ima_peak_ops(c.ima) / 1e12) << " TOPS; DW "

@@ -48,10 +48,13 @@ std::string difference_table_html(const std::string& caption, const std::vector<
             html_escape(d.paper) + "</td><td>" + fixed(ratio, 2) + "</td><td class=\"l\">" +
             html_escape(d.reason) + "</td></tr>\n";
   }
-  std::string o = "<p class=\"agree\">" + std::to_string(agree) + " of " +
-                  std::to_string(rows.size()) + " values within " + fixed(100 * tolerance, 0) +
-                  " % of the paper" + (all || agree == rows.size() ? "" : "; the others:") +
-                  "</p>\n";
+  std::string o =
+      "<p class=\"agree\">" + std::to_string(agree) + " of " + std::to_string(rows.size()) +
+      // 0.1 % reads as such, not "0 %"; under 0.01 % the values are equal.
+      (tolerance >= 1e-4 ? " values within " + fixed(100 * tolerance, tolerance >= 0.01 ? 0 : 1) +
+                               " % of the paper"
+                         : std::string(" values equal to the paper's")) +
+      (all || agree == rows.size() ? "" : "; the others:") + "</p>\n";
   if (body.empty() && !all) return o;
   return o + "<table class=\"diff\"><caption>" + html_escape(caption) +
          "</caption>\n<tr><th>cell</th><th>ours</th><th>paper</th><th>ours / paper</th>"
@@ -74,6 +77,7 @@ std::string page_html(const std::string& title, const std::string& cited,
          "th.paper,td.paper{background:#fff6e0}.agree{font-size:13px;color:#555}"
          "dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px;font-size:13px}"
          "dt{font-weight:bold}dd{margin:0;word-break:break-word}"
+         "pre{white-space:pre-wrap;overflow-wrap:anywhere}"  // a long command wraps, not cut
          "</style></head><body>\n<h1>" +
          html_escape(title) + "</h1>\n<p class=\"paper\">" + html_escape(cited) + "</p>\n" +
          intro_html + body_html + provenance_html(provenance) + "</body></html>\n";

@@ -12,6 +12,7 @@
 #include "report/reproduce.h"
 #include "report/reproduce_page.h"
 #include "util/files.h"
+#include "util/paper_names.h"
 
 namespace hetcim::report {
 namespace {
@@ -45,9 +46,9 @@ ReproduceOutput write_seed001_report(OutputSet& outputs, const results::Seed001R
   ReproduceOutput res;
   std::string body;
   const cluster::ClusterConfig& cfg = run.config;
-  const std::string model_note =
-      "Modelled: hetcim's analytical cluster model (" + cfg.name +
-      "), assumptions and calibrations in src/cluster/README.md; diamonds: the paper.";
+  const std::string model_note = "Modelled: hetcim's analytical cluster model (" +
+                                 preset_shown(cfg.name) +
+                                 "), assumptions and calibrations in src/cluster/README.md.";
 
   // Fig. 7 a-c.
   {

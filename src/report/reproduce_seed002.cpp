@@ -335,7 +335,7 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
   }
 
   std::string intro =
-      "<p>Seed 002: Table I (the chip profiles hetcim simulates) and the energy arithmetic of "
+      "<p>RACE-AIMC: Table I (the chip profiles hetcim simulates) and the energy arithmetic of "
       "Sec. V-D beside the published values";
   if (run.study) {
     intro += "; Table II, Table III, Fig. 2 a-c and the energy rows from " +
@@ -352,8 +352,10 @@ ReproduceOutput write_seed002_report(OutputSet& outputs, const results::Seed002R
         html_escape(run.study_command) + "</pre>\n";
   }
   stage_reproduce_report(outputs, out, paper,
-                         run.study ? "Seed 002 reproduced: RACE-AIMC"
-                                   : "Seed 002 reproduced (Table I and energy): RACE-AIMC",
+                         run.study
+                             ? "RACE-AIMC (Yousuf, Lueker-Boden 2026) reproduced"
+                             : "RACE-AIMC (Yousuf, Lueker-Boden 2026) reproduced: Table I and "
+                               "energy",
                          intro, body, provenance, res);
   return res;
 }

@@ -41,14 +41,14 @@ std::string signed_num(double v, const std::string& unit) {
 
 void check_coverages(const Seed002EnergyInput& in) {
   if (in.test_coverage.empty())
-    throw user_error("seed 002 energy: no test coverages (", in.coverage_source, ")");
+    throw user_error("RACE-AIMC energy: no test coverages (", in.coverage_source, ")");
   if (in.certified_coverage.size() != in.test_coverage.size())
-    throw user_error("seed 002 energy: ", in.test_coverage.size(), " test coverages but ",
+    throw user_error("RACE-AIMC energy: ", in.test_coverage.size(), " test coverages but ",
                      in.certified_coverage.size(), " certified ones (", in.coverage_source, ")");
   for (const auto* v : {&in.test_coverage, &in.certified_coverage})
     for (double p : *v)
       if (!(p >= 0 && p <= 1))
-        throw user_error("seed 002 energy: coverage ", p, " outside [0, 1] (", in.coverage_source,
+        throw user_error("RACE-AIMC energy: coverage ", p, " outside [0, 1] (", in.coverage_source,
                          ")");
 }
 

@@ -48,7 +48,7 @@ RaceCnnEvaluator::RaceCnnEvaluator(const graph::Graph& model, const EvalOptions&
     for (const std::string& name : o.analog_layers) {
       if (std::find(std::begin(kGemmLayers), std::end(kGemmLayers), name) == std::end(kGemmLayers))
         throw user_error("analog layer '", name,
-                         "' is not a Gemm layer of seed 002's CNN (known: "
+                         "' is not a Gemm layer of RACE-AIMC's CNN (known: "
                          "classifier.0, classifier.2)");
       if (impl_->analog.count(name) != 0) continue;
       const torch::Tensor w = linear_of(impl_->net, name)->weight.detach().contiguous();

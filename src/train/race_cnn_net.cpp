@@ -80,7 +80,7 @@ RaceCnnNet from_graph(const graph::Graph& model) {
     throw user_error("model '", model.name, "': input '", model.inputs[0],
                      "' must be N x C x H x W with H, W >= 16, got ", graph::shape_str(in));
   if (in[2] != in[3])
-    throw user_error("model '", model.name, "': seed 002's CNN needs square images, got ",
+    throw user_error("model '", model.name, "': RACE-AIMC's CNN needs square images, got ",
                      graph::shape_str(in));
   zoo::RaceCnnInput input{in[1], in[2], in[3], 10};
   if (auto it = model.initializers.find("classifier.2.bias");
@@ -92,7 +92,7 @@ RaceCnnNet from_graph(const graph::Graph& model) {
     auto it = model.initializers.find(item.key());
     if (it == model.initializers.end())
       throw user_error("model '", model.name, "': no parameter '", item.key(),
-                       "' (expected seed 002's CNN, zoo model race_cnn)");
+                       "' (expected RACE-AIMC's CNN, zoo model race_cnn)");
     const graph::Initializer& init = it->second;
     const auto sizes = item.value().sizes();
     const graph::Shape want(sizes.begin(), sizes.end());

@@ -194,7 +194,7 @@ TrainResult train_race_cnn(const data::ImageDataset& train, const data::ImageDat
     throw user_error("train: '", train.name, "' and '", eval.name,
                      "' differ in image shape or classes");
   if (train.height != train.width || train.height < 16)
-    throw user_error("train: seed 002's CNN needs square images of at least 16x16, '", train.name,
+    throw user_error("train: RACE-AIMC's CNN needs square images of at least 16x16, '", train.name,
                      "' has ", train.height, "x", train.width);
   const int64_t n_train = o.train_limit > 0 ? std::min(o.train_limit, train.count) : train.count;
   const int64_t n_eval = o.eval_limit > 0 ? std::min(o.eval_limit, eval.count) : eval.count;

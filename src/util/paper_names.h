@@ -36,7 +36,8 @@ inline constexpr PaperName kPapers[] = {
 };
 
 // Which registry a preset name is looked up in.
-enum class PresetKind { Hardware, Platform, Cluster };
+// (EngineCost: the cost model of one engine of a platform file, docs/platforms.md.)
+enum class PresetKind { Hardware, Platform, Cluster, EngineCost };
 
 // A descriptive name and the registry name it stands for.
 struct PresetAlias {
@@ -59,6 +60,16 @@ inline constexpr PresetAlias kPresetAliases[] = {
      "8 RISC-V cores + PCM IMA + depth-wise engine on a 512 kB TCDM (Garofalo et al. 2022)"},
     {"pulp-pcm-cluster", "seed001", PresetKind::Cluster,
      "8 RISC-V cores + PCM IMA + depth-wise engine on a 512 kB TCDM (Garofalo et al. 2022)"},
+    {"host-cpu", "seed000-host", PresetKind::EngineCost,
+     "the host CPU of Klein et al. 2026: an analytical host model or a measured profile"},
+    {"rram-crossbars", "seed000-cim", PresetKind::EngineCost,
+     "the RRAM crossbars of Klein et al. 2026 (eq. 1-3; every operator on its own crossbars)"},
+    {"pulp-cores", "seed001-cores", PresetKind::EngineCost,
+     "the 8 RISC-V cores of Garofalo et al. 2022's cluster"},
+    {"pcm-ima", "seed001-ima", PresetKind::EngineCost,
+     "the PCM in-memory accelerator (IMA) of Garofalo et al. 2022's cluster"},
+    {"pulp-dw", "seed001-dw", PresetKind::EngineCost,
+     "the depth-wise engine of Garofalo et al. 2022's cluster"},
 };
 
 // The registry name of `name` when it is a descriptive alias of that kind, else `name` itself
@@ -74,6 +85,13 @@ inline constexpr PresetAlias kPresetAliases[] = {
   for (const PresetAlias& a : kPresetAliases)
     if (a.registry == registry) return a.name;
   return {};
+}
+
+// How outputs name a preset: its descriptive name when it has one ("seed001" ->
+// "pulp-pcm-cluster"), else the name itself (a file, a user's own cluster name).
+[[nodiscard]] inline std::string preset_shown(std::string_view name) {
+  const std::string_view shown = preset_display_name(name);
+  return std::string(shown.empty() ? name : shown);
 }
 
 // The paper whose id or key is `name` ("seed000" or "klein2026"), or nullptr.

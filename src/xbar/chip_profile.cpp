@@ -68,7 +68,7 @@ void validate_profile(const ChipProfile& p, std::string_view source) {
   }
   if (p.mode == SimMode::Reference && p.adc_ranging != AdcRanging::MaxAbsPerVector)
     throw user_error(where,
-                     ": field 'adc_ranging' must be 'max_abs' with mode 'reference' (seed 002's "
+                     ": field 'adc_ranging' must be 'max_abs' with mode 'reference' (RACE-AIMC's "
                      "simulator ranges every vector by its max-abs)");
   if (p.array_rows < 1 || p.array_cols < 2)
     throw user_error(

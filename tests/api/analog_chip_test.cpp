@@ -171,7 +171,7 @@ TEST(ClusterApi, BusWidthsAreMultiplesOfEightBits) {
             "bus_width: expected a whole number in [8, 1048576], got 0");
   const ConstantsResult c = cluster_constants();
   EXPECT_EQ(*c.provenance.find("source"),
-            "the constants of the seed001 preset and where the preset's values come from "
+            "the constants of the pulp-pcm-cluster preset and where the preset's values come from "
             "(cluster/constants.h)");
 }
 

@@ -328,8 +328,7 @@ TEST(Options, ClusterTablesHoldEachStudysOptions) {
   EXPECT_EQ(message_of([&] { c.validate(); }), "fit: expected fig9, got 'fig8'");
   api::RooflineRequest r;
   r.cluster.preset = "seed002";
-  EXPECT_EQ(message_of([&] { r.validate(); }),
-            "preset: expected pulp-pcm-cluster or seed001, got 'seed002'");
+  EXPECT_EQ(message_of([&] { r.validate(); }), "preset: expected pulp-pcm-cluster, got 'seed002'");
 }
 
 // An optional seed or choice: unset passes and shows no default; set, it is read and checked as

@@ -101,14 +101,14 @@ TEST(PlatformDse, BusWidthEqualsAClusterFileWithThatWidth) {
                                            std::string("bus_width: ") + width + "bit");
     const fs::path p = dir / (std::string("soc") + width + ".yaml");
     std::ofstream(p) << std::regex_replace(read(src + "/examples/my_soc.yaml"),
-                                           std::regex("cluster: seed001"),
+                                           std::regex("cluster: pulp-pcm-cluster"),
                                            "cluster: " + c.string());
     via_files.push_back(single_run("mobilenetv2", p.string(), std::nullopt));
   }
   // The sweep's base: my_soc on the same cluster file (its 64 bit replaced by the sweep).
   const fs::path base = dir / "soc_base.yaml";
   std::ofstream(base) << std::regex_replace(read(src + "/examples/my_soc.yaml"),
-                                            std::regex("cluster: seed001"),
+                                            std::regex("cluster: pulp-pcm-cluster"),
                                             "cluster: " + (dir / "cluster32.yaml").string());
   PlatformDseRequest q;
   q.platform = base.string();
@@ -182,7 +182,7 @@ TEST(PlatformDse, Seed000GridEqualsTheTwoDeviceDse) {
     platform::apply_sweep(cluster, "t_mvm", "50ns");
     ADD_FAILURE() << "t_mvm applied to seed001-cluster";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("has no seed000-cim engine"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("has no rram-crossbars engine"), std::string::npos)
         << e.what();
   }
 }
@@ -202,14 +202,14 @@ TEST(PlatformDse, BadSweepsNameTheKeyOrValue) {
             {platform::parse_sweep("imas=1,2"), platform::parse_sweep("imas=4")});
       },
       "swept twice");
-  // A key the platform has nothing for: seed 000's platform has no seed001-ima engine.
+  // A key the platform has nothing for: Klein et al.'s platform has no pcm-ima engine.
   PlatformDseRequest q;
   q.platform = "seed000-arm";
   q.models = {"bottleneck"};
   q.sweeps = {"imas=1,2"};
-  expect_error([&] { (void)run_platform_dse(q); }, "has no seed001-ima engine");
+  expect_error([&] { (void)run_platform_dse(q); }, "has no pcm-ima engine");
   q.sweeps = {"bus_width=64"};
-  expect_error([&] { (void)run_platform_dse(q); }, "no engine with seed001 costs");
+  expect_error([&] { (void)run_platform_dse(q); }, "no pulp-* or pcm-ima engine");
 }
 
 }  // namespace

@@ -529,4 +529,64 @@ TEST(Cli, EveryFigureCommandTakesProvenanceOnImage) {
   }
 }
 
+// Issue 36: --help names the papers and the machines, not the project's first names for them
+// ("seed 000", seed001-cluster), which collided with --seed. A first name may appear only where a
+// command says it still works ("first named ...", "... still work"); the defaults are the
+// machines' names, and the old names are accepted, not listed. (Shipped file names such as
+// data/paper/seed002.yaml keep theirs.)
+TEST(Cli, HelpNamesThePapersNotTheSeeds) {
+  const std::regex first_name("[Ss]eed[ -]?00[0-2](?!\\.yaml)");
+  for (const char* cmd : {"",
+                          "models",
+                          "inspect",
+                          "export",
+                          "run",
+                          "profile",
+                          "partition",
+                          "execute",
+                          "sensitivity",
+                          "dse",
+                          "reproduce",
+                          "train",
+                          "train race-cnn",
+                          "cluster",
+                          "cluster roofline",
+                          "cluster bottleneck",
+                          "cluster constants",
+                          "cluster calibrate",
+                          "analog",
+                          "analog eval",
+                          "analog audit",
+                          "analog run",
+                          "analog select",
+                          "analog study",
+                          "analog serve",
+                          "analog drift"}) {
+    const CliRun help = run(std::string(cmd) + " --help");
+    ASSERT_EQ(help.status, 0) << cmd << ": " << help.err;
+    std::istringstream lines(help.out);
+    for (std::string line; std::getline(lines, line);) {
+      if (!std::regex_search(line, first_name)) continue;
+      EXPECT_TRUE(line.find("first named") != std::string::npos ||
+                  line.find("still work") != std::string::npos)
+          << "hetcim " << cmd << " --help: " << line;
+    }
+  }
+  EXPECT_NE(run("partition --help").out.find("--preset TEXT=cortex-a72-rram"), std::string::npos);
+  EXPECT_NE(run("cluster roofline --help").out.find("{pulp-pcm-cluster}=pulp-pcm-cluster"),
+            std::string::npos);
+  const CliRun old = run("cluster constants --preset seed001");  // the first name still works
+  EXPECT_EQ(old.status, 0) << old.err;
+  EXPECT_NE(old.out.find("the pulp-pcm-cluster preset"), std::string::npos) << old.out;
+  EXPECT_NE(run("reproduce --help").out.find("{klein2026,garofalo2022,yousuf2026,all}"),
+            std::string::npos);
+  const CliRun bad = run("reproduce seed003 --out " + scratch("r003").string());
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("'seed003' is not a paper: expected klein2026, garofalo2022, yousuf2026 "
+                         "or all"),
+            std::string::npos)
+      << bad.err;
+  EXPECT_FALSE(fs::exists(scratch("r003")));
+}
+
 }  // namespace

@@ -274,11 +274,12 @@ TEST(Provenance, ClusterOutputsSayTheyAreModelled) {
   const nlohmann::json j = read_json(json);
   expect_version(j["provenance"]);
   EXPECT_EQ(j["provenance"]["facts"]["source"].get<std::string>().rfind(
-                "modelled by the seed001 preset", 0),
+                "modelled by the pulp-pcm-cluster preset", 0),
             0u);
   const Csv c = read_csv(csv);
-  EXPECT_EQ(c.comment("source").rfind("modelled by the seed001 preset", 0), 0u);
-  EXPECT_NE(r.out.find("# source: modelled by the seed001 preset"), std::string::npos) << r.out;
+  EXPECT_EQ(c.comment("source").rfind("modelled by the pulp-pcm-cluster preset", 0), 0u);
+  EXPECT_NE(r.out.find("# source: modelled by the pulp-pcm-cluster preset"), std::string::npos)
+      << r.out;
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ TEST(ReprogrammingYaml, BadBlocksNameTheField) {
     (void)resolve_platform("seed000-arm", std::nullopt, true);
     ADD_FAILURE() << "expected a UserError";
   } catch (const UserError& e) {
-    has(e.what(), "reprogram: platform 'seed000-arm' has no engine with a reprogramming block");
+    has(e.what(), "reprogram: platform 'cortex-a72-rram' has no engine with a reprogramming block");
   }
 }
 

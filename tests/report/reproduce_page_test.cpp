@@ -94,3 +94,25 @@ TEST(ReproduceIndex, TextFromRunsIsEscaped) {
 }
 
 }  // namespace
+
+// Issue 36: a difference table says how close its values must be as a reader would: Table I's
+// 0.1 % is "0.1 %", not "0 %", and a tolerance of zero (yes/no statements, exact counts) is
+// "equal to the paper's".
+namespace {
+
+using namespace hetcim::report;
+
+TEST(ReproducePage, TheToleranceLineReadsAsWritten) {
+  const std::vector<Difference> rows = {{"t", "a", 38, "38", 38, "equal"},
+                                        {"t", "b", 50, "38", 38, "more"}};
+  EXPECT_NE(difference_table_html("c", rows, 0.10).find("1 of 2 values within 10 % of the paper"),
+            std::string::npos);
+  EXPECT_NE(difference_table_html("c", rows, 0.001).find("1 of 2 values within 0.1 % of the paper"),
+            std::string::npos);
+  EXPECT_NE(difference_table_html("c", rows, 0.0).find("1 of 2 values equal to the paper's"),
+            std::string::npos);
+  EXPECT_NE(difference_table_html("c", rows, 1e-9).find("values equal to the paper's"),
+            std::string::npos);
+}
+
+}  // namespace
