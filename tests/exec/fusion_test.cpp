@@ -315,5 +315,43 @@ TEST(LinearGemm, TransposedWeightsAndBias) {
   }
 }
 
+// A 1x1 convolution whose only reader is an AveragePool without padding (DenseNet's transition)
+// runs on the pooled map: the pool node is fused away and the result equals the unfused pair up
+// to reordered float sums. Not where the pool pads (count_include_pad averages the padding's
+// zeros, not the bias), the convolution has an activation, or its output is also read elsewhere.
+TEST(ConvAfterPool, TransitionsPoolFirst) {
+  struct Case {
+    const char* what;
+    Ints pool_pads;
+    bool relu, conv_is_output, fused;
+  };
+  for (const Case& c : {Case{"transition", {0, 0, 0, 0}, false, false, true},
+                        Case{"padded pool", {1, 1, 1, 1}, false, false, false},
+                        Case{"activation", {0, 0, 0, 0}, true, false, false},
+                        Case{"output read twice", {0, 0, 0, 0}, false, true, false}}) {
+    SCOPED_TRACE(c.what);
+    Builder b;
+    b.input("x", DType::Float32, {1, 24, 10, 10});
+    b.constant("w", random_tensor(DType::Float32, {16, 24, 1, 1}, 41, -0.3, 0.3))
+        .constant("b", random_tensor(DType::Float32, {16}, 42));
+    A conv_attrs;
+    if (c.relu) conv_attrs["activation"] = std::string("Relu");
+    b.node("Conv", {"x", "w", "b"}, {"y"}, conv_attrs, "",
+           {{DType::Float32, graph::Shape{1, 16, 10, 10}}});
+    const int64_t side = c.pool_pads[0] == 0 ? 5 : 6;
+    b.node("AveragePool", {"y"}, {"z"},
+           A{{"kernel_shape", Ints{2, 2}},
+             {"strides", Ints{2, 2}},
+             {"pads", c.pool_pads},
+             {"count_include_pad", int64_t{1}}},
+           "", {{DType::Float32, graph::Shape{1, 16, side, side}}});
+    const graph::Graph g = c.conv_is_output ? b.done({"z", "y"}) : b.done({"z"});
+    const Engine e = compare(g, 1e-5);
+    EXPECT_EQ(fused_away(e, g.nodes[1].name), c.fused);
+    const std::string& impl = op_named(e, g.nodes[0].name).impl;
+    EXPECT_EQ(impl.find("first") != std::string::npos, c.fused) << impl;
+  }
+}
+
 }  // namespace
 }  // namespace hetcim::exec

@@ -122,6 +122,81 @@ void conv_winograd(EngineContext& e, const graph::Node& n, const Window2d& w, in
   }
 }
 
+// A float 1x1 convolution (stride 1, no padding, no activation) whose only reader is an
+// AveragePool without padding (DenseNet's transitions) runs after the pool, on the pooled map:
+// both are linear and act on different axes, so the mean of W x + b over a window is W (the
+// mean of x) + b, at 1 / (kh kw) of the multiply-adds (rounding differs as for any reordered
+// sum). The pool's output is the convolution's; the AveragePool node runs inside it (fused
+// away). Returns false, compiling nothing, where the pattern does not hold.
+bool conv_after_pool(EngineContext& e, const graph::Node& n, const Window2d& w,
+                     const Activation& act, bool has_bias, size_t bias_at) {
+  const std::string& x = n.inputs.at(0);
+  const std::string& y = n.outputs.at(0);
+  if (!e.fusing() || act.kind != Activation::None || w.group != 1 || w.kh != 1 || w.kw != 1 ||
+      w.sh != 1 || w.sw != 1 || w.pt != 0 || w.pl != 0 || w.pb != 0 || w.pr != 0)
+    return false;
+  const int j = e.sole_reader(y);
+  const graph::Node* pool = e.later_host_node(j);
+  if (!pool || pool->op_type != "AveragePool" || pool->outputs.size() != 1 ||
+      pool->inputs.at(0) != y || !pool->attr_string("activation", "").empty())
+    return false;
+  const std::string& z = pool->outputs[0];
+  const Window2d pw = pool_window(*e.g, *pool, y, z);
+  if (pw.pt != 0 || pw.pl != 0 || pw.pb != 0 || pw.pr != 0 || pw.dh != 1 || pw.dw != 1 ||
+      e.dtype(z) != DType::Float32)
+    return false;
+  // The pool writes the layout it reads (oneDNN's jit pooling needs that; asking for the
+  // convolution's preferred source instead gave its reference kernel, 2.5 ms per transition),
+  // and reads a plain x reordered to 8-channel blocks as the direct convolution would have (on
+  // the plain layout it ran oneDNN's simple_nchw kernel); the 1x1 convolution reads the result.
+  const bool include = pool->attr_int("count_include_pad", 0) != 0;
+  const Buf& xb = e.buf(x);
+  const memory::desc xmd = is_plain(xb.md, xb.shape) && w.c % 8 == 0
+                               ? memory::desc(dims_of(xb.shape), dt::f32, tag::aBcd8b)
+                               : xb.md;
+  const dnnl::pooling_forward::primitive_desc ppd(
+      dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference,
+                                  include ? dnnl::algorithm::pooling_avg_include_padding
+                                          : dnnl::algorithm::pooling_avg_exclude_padding,
+                                  xmd, memory::desc({w.n, w.c, pw.oh, pw.ow}, dt::f32, tag::any),
+                                  {pw.sh, pw.sw}, {pw.kh, pw.kw}, {0, 0}, {0, 0}),
+      e.base_attr(), e.eng);
+  const memory::dims strides{1, 1}, zero{0, 0};
+  const memory::desc bias_md({w.oc}, dt::f32, tag::x);
+  const memory::desc wany({w.oc, w.c, 1, 1}, dt::f32, tag::any);
+  const memory::desc z_any(dims_of(e.shape(z)), dt::f32, tag::any);
+  const auto cd = has_bias
+                      ? dnnl::convolution_forward::desc(
+                            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                            ppd.dst_desc(), wany, bias_md, z_any, strides, zero, zero, zero)
+                      : dnnl::convolution_forward::desc(
+                            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                            ppd.dst_desc(), wany, z_any, strides, zero, zero, zero);
+  const dnnl::convolution_forward::primitive_desc cpd(cd, e.base_attr(), e.eng);
+  const std::string impl = e.cur->info.impl;
+  const memory pooled = e.node_temp(ppd.dst_desc());
+  e.add_primitive(dnnl::pooling_forward(ppd),
+                  {{DNNL_ARG_SRC, e.get(x, ppd.src_desc())}, {DNNL_ARG_DST, pooled}}, ppd);
+  std::unordered_map<int, memory> args;
+  memory wmem = e.alloc(cpd.weights_desc());
+  e.reorder_now(e.const_memory(e.constant(n.inputs.at(1)),
+                               memory::desc({w.oc, w.c, 1, 1}, dt::f32, tag::oihw)),
+                wmem);
+  args[DNNL_ARG_WEIGHTS] = wmem;
+  if (has_bias) {
+    const Tensor b = e.constant(n.inputs[bias_at]);
+    if (b.dtype != DType::Float32) fail(n, "the bias must be float32");
+    args[DNNL_ARG_BIAS] = e.const_memory(b, bias_md);
+  }
+  args[DNNL_ARG_SRC] = pooled;
+  args[DNNL_ARG_DST] = e.output(z, cpd.dst_desc(), DType::Float32);
+  e.add_primitive(dnnl::convolution_forward(cpd), args, cpd);
+  e.cur->info.impl = std::string(cpd.impl_info_str()) + " after " + ppd.impl_info_str() +
+                     " (the pool of '" + pool->name + "' first)" + impl;
+  e.fused_away[j] = {n.name, ""};
+  return true;
+}
+
 void conv(EngineContext& e, const graph::Node& n, bool q) {
   const std::string& x = n.inputs.at(0);
   const ops::QLinearOperands o = ops::weighted_operands(n.op_type).value();
@@ -208,6 +283,7 @@ void conv(EngineContext& e, const graph::Node& n, bool q) {
     dst_md = nhwc_md(e.shape(y), dnnl_type(ytype));
     bias_md = memory::desc({w.oc}, dt::s32, tag::x);
   } else {
+    if (conv_after_pool(e, n, w, act, has_bias, bias_at)) return;
     if (act.kind == Activation::None) add_at = e.residual_add(y, sum_of);
     e.post_activation(po, act);
     const Buf& xb = e.buf(x);
