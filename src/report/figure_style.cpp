@@ -423,7 +423,7 @@ std::string gantt_plot(const Panel& p, const Gantt& g, int k, Legend& legend,
     legend.add({LegendEntry::Kind::Box, g.kinds[kind], g.kind_colours[kind]});
     if (!n) continue;
     plot += (first ? "" : ", ") + name +
-            " using 1:2:3:(0.36) with boxxyerror fs solid 1.0 border lc rgb '#333333' fc rgb " +
+            " using 1:2:3:(0.36) with boxxyerror lw 0.3 fs solid border lc rgb '#333333' fc rgb " +
             q(g.kind_colours[kind]) + " notitle, " + name + " using 1:2:4 with labels center " +
             font(st.small_pt) + " tc rgb " +
             q(g.kind_colours[kind] == st.host ? std::string("#FFFFFF") : std::string("#000000")) +
