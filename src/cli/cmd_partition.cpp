@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <set>
 
 #include "api/common.h"
 #include "api/partition.h"
@@ -38,7 +39,7 @@ struct PartitionArgs {
 // (partition/solve_by_shape.h) or the K-engine MILP on a platform (platform/platform.h).
 // The request's fields a platform does not take are refused by its validate(); the fronts are the
 // two-device solver's.
-void run_platform(PartitionArgs a, const Provenance& provenance) {
+void run_platform(PartitionArgs a, const Provenance& provenance, const CLI::App& cmd) {
   for (const std::string* path : {&a.pareto, &a.pareto_svg, &a.pareto_3d})
     if (!path->empty())
       throw user_error(
@@ -46,6 +47,18 @@ void run_platform(PartitionArgs a, const Provenance& provenance) {
           "fronts are the two-device solver's: --preset or --hw)");
   const api::PartitionRequest& q = a.request;
   q.validate();
+  // validate() cannot tell a flag given at its default value from one not given: such a flag a
+  // platform does not take (--preset seed000-arm) is refused here with validate()'s message.
+  std::set<std::string> takes;
+  for (const api::Field<api::PartitionRequest>& f : api::platform_fields()) takes.insert(f.name);
+  for (const api::Field<api::PartitionRequest>& f : api::partition_fields()) {
+    const std::string name = f.flag().substr(2);
+    if (takes.count(f.name) == 0)
+      for (const CLI::Option* o : cmd.get_options())
+        if (o->count() > 0 && (o->check_lname(name) || o->check_lname("no-" + name)))
+          throw user_error(f.name, ": does not apply with a platform (platform ", q.platform,
+                           " describes the engines, links and costs; see docs/platforms.md)");
+  }
   const api::Model model = load_api_model(a.model);
   const api::PlatformPartitionProblem pp = api::build_platform_partition_problem(model, q);
   // The problem written out whole (before the solve, like seed 000's MILP files): the K-engine
@@ -239,9 +252,9 @@ void register_partition(CLI::App& app, const Provenance& provenance) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   options::quiet(cmd, a->quiet);
-  cmd->callback([a, &provenance] {
+  cmd->callback([a, cmd, &provenance] {
     if (!a->request.platform.empty()) {
-      run_platform(*a, provenance);
+      run_platform(*a, provenance, *cmd);
       return;
     }
     if (!a->problem_json.empty()) throw user_error("--problem-json applies with --platform only");
