@@ -123,8 +123,8 @@ void conv_winograd(EngineContext& e, const graph::Node& n, const Window2d& w, in
 }
 
 // A float 1x1 convolution (stride 1, no padding, no activation) whose only reader is an
-// AveragePool without padding (DenseNet's transitions) runs after the pool, on the pooled map:
-// both are linear and act on different axes, so the mean of W x + b over a window is W (the
+// AveragePool without padding (DenseNet's transitions; 2-D only) runs after the pool, on the pooled
+// map: both are linear and act on different axes, so the mean of W x + b over a window is W (the
 // mean of x) + b, at 1 / (kh kw) of the multiply-adds (rounding differs as for any reordered
 // sum). The pool's output is the convolution's; the AveragePool node runs inside it (fused
 // away). Returns false, compiling nothing, where the pattern does not hold.
@@ -132,8 +132,9 @@ bool conv_after_pool(EngineContext& e, const graph::Node& n, const Window2d& w,
                      const Activation& act, bool has_bias, size_t bias_at) {
   const std::string& x = n.inputs.at(0);
   const std::string& y = n.outputs.at(0);
-  if (!e.fusing() || act.kind != Activation::None || w.group != 1 || w.kh != 1 || w.kw != 1 ||
-      w.sh != 1 || w.sw != 1 || w.pt != 0 || w.pl != 0 || w.pb != 0 || w.pr != 0)
+  if (!e.fusing() || e.shape(x).size() != 4 || act.kind != Activation::None || w.group != 1 ||
+      w.kh != 1 || w.kw != 1 || w.sh != 1 || w.sw != 1 || w.pt != 0 || w.pl != 0 || w.pb != 0 ||
+      w.pr != 0)
     return false;
   const int j = e.sole_reader(y);
   const graph::Node* pool = e.later_host_node(j);
